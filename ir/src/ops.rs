@@ -1,0 +1,744 @@
+//! The op set: what each op is, its attributes, and its text-format name.
+//!
+//! An op is an [`OpKind`] (opcode plus attributes) together with operand
+//! values, result values and nested regions, stored in
+//! [`OpData`](crate::func::OpData). The operand, result and region shapes of
+//! every kind are documented on its variant and checked by the verifier;
+//! `docs/ir.md` gives the full semantics.
+
+use crate::module::FuncId;
+use crate::module::GlobalId;
+use crate::types::{Space, TypeId};
+use std::fmt;
+
+/// One of the three dimensions of CUDA's thread/block index space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dim {
+    /// `.x`
+    X,
+    /// `.y`
+    Y,
+    /// `.z`
+    Z,
+}
+
+impl Dim {
+    /// X, Y, Z.
+    pub const ALL: [Dim; 3] = [Dim::X, Dim::Y, Dim::Z];
+
+    /// `x`, `y` or `z`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dim::X => "x",
+            Dim::Y => "y",
+            Dim::Z => "z",
+        }
+    }
+
+    /// 0, 1 or 2.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Parses `x`, `y` or `z`.
+    pub fn from_name(s: &str) -> Option<Dim> {
+        Dim::ALL.into_iter().find(|d| d.name() == s)
+    }
+}
+
+/// Which parallel level a `parallel` op iterates over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Iterations are the blocks of a grid; no barrier binds to them.
+    Grid,
+    /// Iterations are the threads of one block; block barriers bind here.
+    Block,
+    /// Iterations are the warps of one block, each running a nested `lane`
+    /// parallel; block barriers bind here too.
+    Warp,
+    /// Iterations are the lanes of one warp; warp barriers, shuffles and
+    /// votes bind here.
+    Lane,
+}
+
+impl Level {
+    /// All levels, outermost first.
+    pub const ALL: [Level; 4] = [Level::Grid, Level::Block, Level::Warp, Level::Lane];
+
+    /// The text-format keyword.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Grid => "grid",
+            Level::Block => "block",
+            Level::Warp => "warp",
+            Level::Lane => "lane",
+        }
+    }
+
+    /// Parses a keyword.
+    pub fn from_name(s: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == s)
+    }
+}
+
+/// Synchronisation scope of a barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarrierScope {
+    /// `__syncthreads()`: every thread of the block.
+    Block,
+    /// `__syncwarp(mask)`: the lanes of `mask` in this warp.
+    Warp,
+}
+
+impl BarrierScope {
+    /// The text-format keyword.
+    pub fn name(self) -> &'static str {
+        match self {
+            BarrierScope::Block => "block",
+            BarrierScope::Warp => "warp",
+        }
+    }
+}
+
+/// Visibility scope of an atomic or a fence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemScope {
+    /// The block (`atomicAdd_block`, `__threadfence_block`).
+    Block,
+    /// The device (the default for atomics, `__threadfence`).
+    Device,
+    /// Device and host (`atomicAdd_system`, `__threadfence_system`).
+    System,
+}
+
+impl MemScope {
+    /// The text-format keyword.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemScope::Block => "block",
+            MemScope::Device => "device",
+            MemScope::System => "system",
+        }
+    }
+
+    /// Parses a keyword.
+    pub fn from_name(s: &str) -> Option<MemScope> {
+        [MemScope::Block, MemScope::Device, MemScope::System]
+            .into_iter()
+            .find(|x| x.name() == s)
+    }
+}
+
+macro_rules! keyword_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $s:literal,)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name { $($(#[$vm])* $v,)* }
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$v,)*];
+            /// The text-format keyword.
+            pub fn name(self) -> &'static str {
+                match self { $($name::$v => $s,)* }
+            }
+            /// Parses a keyword.
+            pub fn from_name(s: &str) -> Option<$name> {
+                match s { $($s => Some($name::$v),)* _ => None }
+            }
+        }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+keyword_enum! {
+    /// Two-operand arithmetic. Both operands and the result have one type:
+    /// an integer type for the integer ops, a float type for the `f` ops.
+    BinOp {
+        /// Wrapping integer addition.
+        Add = "add",
+        /// Wrapping integer subtraction.
+        Sub = "sub",
+        /// Wrapping integer multiplication (low half).
+        Mul = "mul",
+        /// Signed division, rounding toward zero. Division by zero and
+        /// `MIN / -1` are errors.
+        SDiv = "sdiv",
+        /// Unsigned division. Division by zero is an error.
+        UDiv = "udiv",
+        /// Signed remainder (sign of the dividend).
+        SRem = "srem",
+        /// Unsigned remainder.
+        URem = "urem",
+        /// Bitwise and.
+        And = "and",
+        /// Bitwise or.
+        Or = "or",
+        /// Bitwise exclusive or.
+        Xor = "xor",
+        /// Shift left; the amount must be less than the width.
+        Shl = "shl",
+        /// Logical shift right; the amount must be less than the width.
+        LShr = "lshr",
+        /// Arithmetic shift right; the amount must be less than the width.
+        AShr = "ashr",
+        /// Signed minimum.
+        SMin = "smin",
+        /// Signed maximum.
+        SMax = "smax",
+        /// Unsigned minimum.
+        UMin = "umin",
+        /// Unsigned maximum.
+        UMax = "umax",
+        /// High half of the signed double-width product (`__mulhi`).
+        SMulHi = "smulhi",
+        /// High half of the unsigned double-width product (`__umulhi`).
+        UMulHi = "umulhi",
+        /// Float addition.
+        FAdd = "fadd",
+        /// Float subtraction.
+        FSub = "fsub",
+        /// Float multiplication.
+        FMul = "fmul",
+        /// Float division.
+        FDiv = "fdiv",
+        /// Float remainder with C `fmod` semantics.
+        FRem = "frem",
+        /// IEEE minNum (`fminf`): a NaN operand yields the other operand.
+        FMin = "fmin",
+        /// IEEE maxNum (`fmaxf`).
+        FMax = "fmax",
+    }
+}
+
+impl BinOp {
+    /// True for the float ops.
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            BinOp::FAdd
+                | BinOp::FSub
+                | BinOp::FMul
+                | BinOp::FDiv
+                | BinOp::FRem
+                | BinOp::FMin
+                | BinOp::FMax
+        )
+    }
+}
+
+keyword_enum! {
+    /// One-operand arithmetic; operand and result have the same type.
+    UnOp {
+        /// Float negation.
+        FNeg = "fneg",
+        /// Number of set bits (`__popc`); result has the operand's type.
+        Popc = "popc",
+        /// Count of leading zeros (`__clz`); the width for zero.
+        Clz = "clz",
+        /// Count of trailing zeros; the width for zero.
+        Ctz = "ctz",
+        /// Bit reversal (`__brev`).
+        Brev = "brev",
+    }
+}
+
+impl UnOp {
+    /// True for the float ops.
+    pub fn is_float(self) -> bool {
+        matches!(self, UnOp::FNeg)
+    }
+}
+
+keyword_enum! {
+    /// Comparison predicates; the result is `i1`. Integer predicates apply to
+    /// integers and pointers; `o*` are ordered float predicates (false if
+    /// either is NaN), `u*` unordered ones (true if either is NaN).
+    CmpPred {
+        /// Integer equal.
+        Eq = "eq",
+        /// Integer not equal.
+        Ne = "ne",
+        /// Signed less than.
+        Slt = "slt",
+        /// Signed less or equal.
+        Sle = "sle",
+        /// Signed greater than.
+        Sgt = "sgt",
+        /// Signed greater or equal.
+        Sge = "sge",
+        /// Unsigned less than.
+        Ult = "ult",
+        /// Unsigned less or equal.
+        Ule = "ule",
+        /// Unsigned greater than.
+        Ugt = "ugt",
+        /// Unsigned greater or equal.
+        Uge = "uge",
+        /// Ordered equal.
+        FOeq = "foeq",
+        /// Ordered not equal.
+        FOne = "fone",
+        /// Ordered less than.
+        FOlt = "folt",
+        /// Ordered less or equal.
+        FOle = "fole",
+        /// Ordered greater than.
+        FOgt = "fogt",
+        /// Ordered greater or equal.
+        FOge = "foge",
+        /// Unordered or equal.
+        FUeq = "fueq",
+        /// Unordered or not equal (C's `!=` on floats).
+        FUne = "fune",
+        /// Unordered or less than.
+        FUlt = "fult",
+        /// Unordered or less or equal.
+        FUle = "fule",
+        /// Unordered or greater than.
+        FUgt = "fugt",
+        /// Unordered or greater or equal.
+        FUge = "fuge",
+        /// Neither is NaN.
+        FOrd = "ford",
+        /// Either is NaN.
+        FUno = "funo",
+    }
+}
+
+impl CmpPred {
+    /// True for the float predicates.
+    pub fn is_float(self) -> bool {
+        self.name().starts_with('f')
+    }
+}
+
+keyword_enum! {
+    /// Conversions. The result type is the op's single result type.
+    CastOp {
+        /// Integer to narrower integer, dropping high bits.
+        Trunc = "trunc",
+        /// Integer to wider integer, zero-filling.
+        ZExt = "zext",
+        /// Integer to wider integer, sign-extending.
+        SExt = "sext",
+        /// Float to narrower float, rounding to nearest even.
+        FpTrunc = "fptrunc",
+        /// Float to wider float.
+        FpExt = "fpext",
+        /// Float to signed integer, toward zero, saturating; NaN gives 0.
+        FpToSi = "fptosi",
+        /// Float to unsigned integer, toward zero, saturating; NaN gives 0.
+        FpToUi = "fptoui",
+        /// Signed integer to float, rounding to nearest even.
+        SiToFp = "sitofp",
+        /// Unsigned integer to float, rounding to nearest even.
+        UiToFp = "uitofp",
+        /// Same-size reinterpretation between integer and float types.
+        Bitcast = "bitcast",
+        /// Pointer to `i64` (or narrower, truncating).
+        PtrToInt = "ptrtoint",
+        /// Integer to pointer.
+        IntToPtr = "inttoptr",
+        /// Pointer to pointer in another space (same address).
+        SpaceCast = "spacecast",
+    }
+}
+
+keyword_enum! {
+    /// Atomic read-modify-write operations; the op returns the old value.
+    AtomicOp {
+        /// `old + v` (integers).
+        Add = "add",
+        /// `old - v`.
+        Sub = "sub",
+        /// `old & v`.
+        And = "and",
+        /// `old | v`.
+        Or = "or",
+        /// `old ^ v`.
+        Xor = "xor",
+        /// Signed minimum.
+        SMin = "smin",
+        /// Signed maximum.
+        SMax = "smax",
+        /// Unsigned minimum.
+        UMin = "umin",
+        /// Unsigned maximum.
+        UMax = "umax",
+        /// Stores `v`.
+        Xchg = "xchg",
+        /// `atomicInc`: `old >= v ? 0 : old + 1` (unsigned).
+        Inc = "inc",
+        /// `atomicDec`: `(old == 0 || old > v) ? v : old - 1` (unsigned).
+        Dec = "dec",
+        /// Float addition.
+        FAdd = "fadd",
+        /// Float minimum.
+        FMin = "fmin",
+        /// Float maximum.
+        FMax = "fmax",
+    }
+}
+
+keyword_enum! {
+    /// The four `__shfl*_sync` flavours.
+    ShuffleMode {
+        /// Read lane `src` (`__shfl_sync`).
+        Idx = "idx",
+        /// Read lane `self - delta` (`__shfl_up_sync`).
+        Up = "up",
+        /// Read lane `self + delta` (`__shfl_down_sync`).
+        Down = "down",
+        /// Read lane `self ^ mask` (`__shfl_xor_sync`).
+        Xor = "xor",
+    }
+}
+
+keyword_enum! {
+    /// Warp votes.
+    VoteKind {
+        /// `__ballot_sync`: bit `i` set if lane `i`'s predicate holds (`i32`).
+        Ballot = "ballot",
+        /// `__any_sync` (`i1`).
+        Any = "any",
+        /// `__all_sync` (`i1`).
+        All = "all",
+    }
+}
+
+keyword_enum! {
+    /// `__syncthreads_count/and/or`: a block barrier that also reduces a predicate.
+    BarrierReduceKind {
+        /// Number of threads whose predicate holds (`i32`).
+        Count = "count",
+        /// True if every predicate holds (`i1`).
+        And = "and",
+        /// True if any predicate holds (`i1`).
+        Or = "or",
+    }
+}
+
+keyword_enum! {
+    /// Texture fetch flavours.
+    TexKind {
+        /// `tex1Dfetch`: one integer coordinate, no filtering.
+        Fetch1D = "fetch1d",
+        /// `tex1D`: one float coordinate.
+        Tex1D = "1d",
+        /// `tex2D`: two float coordinates.
+        Tex2D = "2d",
+        /// `tex3D`: three float coordinates.
+        Tex3D = "3d",
+    }
+}
+
+impl TexKind {
+    /// Number of coordinate operands.
+    pub fn coords(self) -> usize {
+        match self {
+            TexKind::Fetch1D | TexKind::Tex1D => 1,
+            TexKind::Tex2D => 2,
+            TexKind::Tex3D => 3,
+        }
+    }
+}
+
+/// What a `call` calls.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Callee {
+    /// A function of this module.
+    Func(FuncId),
+    /// A known external function (see [`crate::intrinsics`]), such as `sinf`.
+    Extern(String),
+}
+
+/// Opcode and attributes of an op.
+///
+/// Operand/result/region shapes are given as `(operands) -> results [regions]`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpKind {
+    // ---- values -------------------------------------------------------
+    /// `() -> T`: a constant. `bits` holds the value's bit pattern: the
+    /// integer zero-extended, the float's IEEE bits, or 0 for a null pointer.
+    Const {
+        /// Raw bits, zero-extended to 64 bits.
+        bits: u64,
+    },
+    /// `() -> T`: an unspecified value (uninitialised memory promoted to SSA).
+    Undef,
+    /// `(a, b) -> T`.
+    Binary(BinOp),
+    /// `(a) -> T`.
+    Unary(UnOp),
+    /// `(a, b) -> i1`.
+    Cmp(CmpPred),
+    /// `(a) -> T`.
+    Cast(CastOp),
+    /// `(cond: i1, a, b) -> T`.
+    Select,
+
+    // ---- control flow -------------------------------------------------
+    /// `(cond: i1) -> Ts [then, else]`: both regions take no arguments and
+    /// end in `yield` of values of types `Ts`.
+    If,
+    /// `(lb, ub, step, init...) -> Ts [body(iv, carried...)]`: for
+    /// `iv = lb; iv < ub; iv += step` (compared signed unless `unsigned`);
+    /// `step` must be positive. The body yields the next carried values; the
+    /// results are the last carried values (the inits if the loop runs zero
+    /// times). `lb`, `ub`, `step` and `iv` share one integer type.
+    For {
+        /// Compare `iv < ub` as unsigned.
+        unsigned: bool,
+    },
+    /// `(init...) -> Ts [before(args...), after(args...)]`: `before` ends in
+    /// `condition(c, vals...)`; if `c` holds, `after` runs with `vals` and
+    /// yields the next arguments of `before`; otherwise `vals` are the results.
+    While,
+    /// `(ub...) -> () [body(iv...)]`: runs the body for every index vector
+    /// `0 <= iv < ub` (1 to 3 dimensions, one integer type), as concurrent
+    /// iterations of the given level. Barriers inside bind to it as the
+    /// [`Level`] docs say.
+    Parallel {
+        /// What the iterations are.
+        level: Level,
+    },
+    /// `(vals...) -> ()`: terminates an `if`, `for`, `while`-after or
+    /// `parallel` region.
+    Yield,
+    /// `(c: i1, vals...) -> ()`: terminates a `while` before-region.
+    Condition,
+    /// `(vals...) -> ()`: returns from the function.
+    Return,
+    /// `(args...) -> results`: calls a module function or a known extern.
+    Call(Callee),
+
+    // ---- memory ---------------------------------------------------------
+    /// `() -> ptr<space>`: reserves storage for one `ty`, zero-filled. A
+    /// private alloca is per executing thread; a shared alloca (only valid
+    /// outside any block-level parallel, in launch-form functions) is per
+    /// executing grid iteration, i.e. per block.
+    Alloca {
+        /// Space of the storage: private or shared.
+        space: Space,
+        /// What is allocated.
+        ty: TypeId,
+    },
+    /// `(ptr) -> T`: reads a scalar.
+    Load {
+        /// C `volatile`: never removed, merged or moved.
+        volatile: bool,
+    },
+    /// `(ptr, value) -> ()`: writes a scalar.
+    Store {
+        /// C `volatile`.
+        volatile: bool,
+    },
+    /// `(base: ptr, index: int) -> ptr`: `base + index * size_of(elem)`, the
+    /// index read as signed.
+    PtrIndex {
+        /// The element type whose size scales the index.
+        elem: TypeId,
+    },
+    /// `(base: ptr) -> ptr`: the address of field `field` of the struct at `base`.
+    PtrField {
+        /// The struct type.
+        ty: TypeId,
+        /// Field position.
+        field: u32,
+    },
+    /// `() -> ptr<space of global>`: address of a module global (for shared
+    /// globals, the executing block's instance).
+    GlobalAddr(GlobalId),
+    /// `() -> ptr<shared>`: the executing block's dynamic shared memory
+    /// (`extern __shared__`), sized by the launch.
+    DynamicShared,
+    /// `(dst: ptr, src: ptr, len: i64) -> ()`: copies bytes (no overlap).
+    Memcpy,
+    /// `(dst: ptr, byte: i8, len: i64) -> ()`: fills bytes.
+    Memset,
+    /// `(ptr, v) -> T`: atomic read-modify-write, returns the old value.
+    AtomicRmw {
+        /// The operation.
+        op: AtomicOp,
+        /// Visibility scope.
+        scope: MemScope,
+    },
+    /// `(ptr, expected, new) -> T`: atomic compare-and-swap, returns the old value.
+    AtomicCas {
+        /// Visibility scope.
+        scope: MemScope,
+    },
+    /// `() -> ()`: memory fence (`__threadfence*`).
+    Fence {
+        /// Visibility scope.
+        scope: MemScope,
+    },
+
+    // ---- GPU ------------------------------------------------------------
+    /// `() -> i32`: `threadIdx.d`.
+    ThreadId(Dim),
+    /// `() -> i32`: `blockIdx.d`.
+    BlockId(Dim),
+    /// `() -> i32`: `blockDim.d`.
+    BlockDim(Dim),
+    /// `() -> i32`: `gridDim.d`.
+    GridDim(Dim),
+    /// `() -> i32`: lane within the warp (linear thread id mod 32).
+    LaneId,
+    /// `() -> i32`: 32.
+    WarpSize,
+    /// `() -> ()` for block scope (`__syncthreads`), `(mask: i32) -> ()`
+    /// for warp scope (`__syncwarp`).
+    Barrier(BarrierScope),
+    /// `(pred: i1) -> i32|i1`: block barrier reducing a predicate.
+    BarrierReduce(BarrierReduceKind),
+    /// `(mask: i32, value, lane_or_delta: i32, width: i32) -> T`.
+    Shuffle(ShuffleMode),
+    /// `(mask: i32, pred: i1) -> i32|i1`.
+    Vote(VoteKind),
+    /// `() -> i32`: the mask of the lanes executing this op together.
+    ActiveMask,
+    /// `(handle: i64, coords...) -> T x 1..4`: texture fetch through a
+    /// handle the runtime resolves (a texture object, or `texref`).
+    /// Coordinates are `i32` for `fetch1d`, `f32` otherwise.
+    TexFetch(TexKind),
+    /// `() -> i64`: the handle of a legacy texture reference (a global of
+    /// kind texture).
+    TexRef(GlobalId),
+    /// `() -> i32` (`clock`) or `() -> i64` (`clock64`): a cycle counter.
+    Clock {
+        /// 64-bit counter.
+        wide: bool,
+    },
+    /// `(args...) -> ()`: device `printf` with a C format string.
+    Printf {
+        /// The format string, unescaped.
+        format: String,
+    },
+    /// `() -> ()`: aborts the kernel with a message (failed `assert`, `__trap`).
+    Trap {
+        /// What to report.
+        message: String,
+    },
+}
+
+impl OpKind {
+    /// The op's text-format mnemonic (attributes are printed separately).
+    pub fn mnemonic(&self) -> &'static str {
+        match self {
+            OpKind::Const { .. } => "const",
+            OpKind::Undef => "undef",
+            OpKind::Binary(op) => op.name(),
+            OpKind::Unary(op) => op.name(),
+            OpKind::Cmp(_) => "cmp",
+            OpKind::Cast(op) => op.name(),
+            OpKind::Select => "select",
+            OpKind::If => "if",
+            OpKind::For { .. } => "for",
+            OpKind::While => "while",
+            OpKind::Parallel { .. } => "parallel",
+            OpKind::Yield => "yield",
+            OpKind::Condition => "condition",
+            OpKind::Return => "return",
+            OpKind::Call(_) => "call",
+            OpKind::Alloca { .. } => "alloca",
+            OpKind::Load { .. } => "load",
+            OpKind::Store { .. } => "store",
+            OpKind::PtrIndex { .. } => "ptr.index",
+            OpKind::PtrField { .. } => "ptr.field",
+            OpKind::GlobalAddr(_) => "global.addr",
+            OpKind::DynamicShared => "shared.dynamic",
+            OpKind::Memcpy => "memcpy",
+            OpKind::Memset => "memset",
+            OpKind::AtomicRmw { .. } => "atomic.rmw",
+            OpKind::AtomicCas { .. } => "atomic.cas",
+            OpKind::Fence { .. } => "fence",
+            OpKind::ThreadId(_) => "thread_id",
+            OpKind::BlockId(_) => "block_id",
+            OpKind::BlockDim(_) => "block_dim",
+            OpKind::GridDim(_) => "grid_dim",
+            OpKind::LaneId => "lane_id",
+            OpKind::WarpSize => "warp_size",
+            OpKind::Barrier(_) => "barrier",
+            OpKind::BarrierReduce(_) => "barrier.reduce",
+            OpKind::Shuffle(_) => "shuffle",
+            OpKind::Vote(_) => "vote",
+            OpKind::ActiveMask => "activemask",
+            OpKind::TexFetch(_) => "tex.fetch",
+            OpKind::TexRef(_) => "tex.ref",
+            OpKind::Clock { wide: false } => "clock",
+            OpKind::Clock { wide: true } => "clock64",
+            OpKind::Printf { .. } => "printf",
+            OpKind::Trap { .. } => "trap",
+        }
+    }
+
+    /// True for ops that end a region.
+    pub fn is_terminator(&self) -> bool {
+        matches!(self, OpKind::Yield | OpKind::Condition | OpKind::Return)
+    }
+
+    /// True for ops that synchronise threads (block or warp barriers, and
+    /// the warp-collective shuffles and votes, which exchange data).
+    pub fn is_synchronizing(&self) -> bool {
+        matches!(
+            self,
+            OpKind::Barrier(_) | OpKind::BarrierReduce(_) | OpKind::Shuffle(_) | OpKind::Vote(_)
+        )
+    }
+
+    /// True if the op synchronises the whole block.
+    pub fn is_block_barrier(&self) -> bool {
+        matches!(
+            self,
+            OpKind::Barrier(BarrierScope::Block) | OpKind::BarrierReduce(_)
+        )
+    }
+
+    /// True if the op is warp-collective (warp barrier, shuffle, vote).
+    pub fn is_warp_collective(&self) -> bool {
+        matches!(
+            self,
+            OpKind::Barrier(BarrierScope::Warp) | OpKind::Shuffle(_) | OpKind::Vote(_)
+        )
+    }
+
+    /// Number of regions this kind carries.
+    pub fn region_count(&self) -> usize {
+        match self {
+            OpKind::If | OpKind::While => 2,
+            OpKind::For { .. } | OpKind::Parallel { .. } => 1,
+            _ => 0,
+        }
+    }
+
+    /// True if the op has no effect besides producing its results, so it may
+    /// be removed when unused, hoisted or duplicated.
+    pub fn is_pure(&self) -> bool {
+        matches!(
+            self,
+            OpKind::Const { .. }
+                | OpKind::Undef
+                | OpKind::Binary(_)
+                | OpKind::Unary(_)
+                | OpKind::Cmp(_)
+                | OpKind::Cast(_)
+                | OpKind::Select
+                | OpKind::PtrIndex { .. }
+                | OpKind::PtrField { .. }
+                | OpKind::GlobalAddr(_)
+                | OpKind::DynamicShared
+                | OpKind::ThreadId(_)
+                | OpKind::BlockId(_)
+                | OpKind::BlockDim(_)
+                | OpKind::GridDim(_)
+                | OpKind::LaneId
+                | OpKind::WarpSize
+                | OpKind::TexRef(_)
+        )
+    }
+}
