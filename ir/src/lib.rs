@@ -24,6 +24,7 @@ pub mod loc;
 pub mod module;
 pub mod ops;
 pub mod types;
+pub mod verify;
 
 pub use arena::{Arena, Handle, SecondaryMap};
 pub use builder::Builder;
@@ -35,3 +36,4 @@ pub use loc::Loc;
 pub use module::{FuncId, Global, GlobalId, GlobalKind, Module};
 pub use ops::*;
 pub use types::{Field, FloatKind, Space, StructType, Type, TypeId, Types};
+pub use verify::{verify_function, verify_module, VerifyError, VerifyErrors};
