@@ -8,5 +8,6 @@
 pub mod emit_c;
 pub mod error;
 pub mod passes;
+pub mod remarks;
 
 pub use error::CpuifyError;

@@ -28,6 +28,35 @@ pub fn replace_uses_map(func: &mut Function, map: &HashMap<Value, Value>) {
     }
 }
 
+/// Replaces uses of the keys of `map` by their values in the ops of
+/// `region` and everything nested in it.
+pub fn replace_uses_in_region(func: &mut Function, region: Region, map: &HashMap<Value, Value>) {
+    if map.is_empty() {
+        return;
+    }
+    let mut ops = Vec::new();
+    func.walk_region(region, &mut ops);
+    for (_, op) in ops {
+        for v in func.ops[op].operands.iter_mut() {
+            if let Some(&n) = map.get(v) {
+                *v = n;
+            }
+        }
+    }
+}
+
+/// Replaces uses of the keys of `map` in `op` and everything nested in it.
+pub fn replace_uses_in_op(func: &mut Function, op: Op, map: &HashMap<Value, Value>) {
+    for v in func.ops[op].operands.iter_mut() {
+        if let Some(&n) = map.get(v) {
+            *v = n;
+        }
+    }
+    for r in func.ops[op].regions.clone() {
+        replace_uses_in_region(func, r, map);
+    }
+}
+
 /// Takes `op` out of `region`'s op list. Returns false if it was not there.
 pub fn remove_op(func: &mut Function, region: Region, op: Op) -> bool {
     let ops = &mut func.regions[region].ops;

@@ -1,7 +1,9 @@
 //! The cpuify passes, one module each.
 
+pub mod distribute;
 pub mod inline;
 pub mod lower_launch;
 
+pub use distribute::distribute;
 pub use inline::inline_calls;
 pub use lower_launch::lower_launch;

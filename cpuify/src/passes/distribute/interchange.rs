@@ -1,0 +1,139 @@
+//! Loop interchange: a block-level loop whose only work is one `if`, `for`
+//! or `while` becomes that op with a block-level loop inside each region.
+
+use super::Distributor;
+use crate::error::CpuifyError;
+use cucc_ir::edit::{clone_op, replace_uses_in_op};
+use cucc_ir::{Level, Op, OpKind, Region, Value};
+use std::collections::{HashMap, HashSet};
+
+impl Distributor<'_> {
+    /// Interchanges `c` with block-parallel `p` (whose body is the reload
+    /// prelude, `c` and `yield`; `c` has no results or carried values).
+    /// Returns the new inner parallels with their regions.
+    pub(crate) fn interchange(
+        &mut self,
+        parent: Region,
+        p: Op,
+        c: Op,
+    ) -> Result<Vec<(Region, Op)>, CpuifyError> {
+        let body = self.func.ops[p].regions[0];
+        let ops = self.func.regions[body].ops.clone();
+        let k = self.position(body, c);
+        let prelude: Vec<Op> = ops[..k].to_vec();
+        let ivs = self.func.regions[body].args.clone();
+        let ubs = self.func.ops[p].operands.clone();
+        let kind = self.func.ops[c].kind.clone();
+        let loc = self.func.ops[c].loc;
+        let ctrl: &[usize] = match kind {
+            OpKind::If => &[0],
+            OpKind::For { .. } => &[0, 1, 2],
+            OpKind::While => &[],
+            _ => return Err(self.err(c, "only `if`, `for` and `while` can be interchanged")),
+        };
+        let operands = self.func.ops[c].operands.clone();
+        let prelude_defs: HashSet<Value> = prelude
+            .iter()
+            .flat_map(|&o| self.func.ops[o].results.clone())
+            .collect();
+
+        // Uniform control values: evaluate the prelude as thread 0 outside.
+        let mut pi = self.position(parent, p);
+        let mut map0: HashMap<Value, Value> = HashMap::new();
+        if ctrl
+            .iter()
+            .any(|&i| prelude_defs.contains(&operands[i]) || ivs.contains(&operands[i]))
+        {
+            for &iv in &ivs {
+                let ty = self.func.value_type(iv);
+                let zero = self.at(parent, pi).const_int(ty, 0);
+                pi += 1;
+                map0.insert(iv, zero);
+            }
+            for &op in &prelude {
+                let cl = clone_op(self.func, op, &mut map0);
+                self.func.regions[parent].ops.insert(pi, cl);
+                pi += 1;
+            }
+        }
+        let new_operands: Vec<Value> = operands.iter().map(|v| *map0.get(v).unwrap_or(v)).collect();
+
+        let mut inner = Vec::new();
+        let mut new_regions = Vec::new();
+        let regions = self.func.ops[c].regions.clone();
+        for (ri, &r) in regions.iter().enumerate() {
+            let r_args = self.func.regions[r].args.clone();
+            let r_types: Vec<_> = r_args.iter().map(|&v| self.func.value_type(v)).collect();
+            let r2 = self.func.new_region(&r_types);
+            let r2_args = self.func.regions[r2].args.clone();
+            let iv_types: Vec<_> = ivs.iter().map(|&v| self.func.value_type(v)).collect();
+            let q_body = self.func.new_region(&iv_types);
+            let fresh = self.func.regions[q_body].args.clone();
+            let mut map: HashMap<Value, Value> = HashMap::new();
+            for (&a, &b) in r_args.iter().zip(&r2_args) {
+                self.func.values[b].name = self.func.values[a].name.clone();
+                map.insert(a, b);
+            }
+            for (&a, &b) in ivs.iter().zip(&fresh) {
+                self.func.values[b].name = self.func.values[a].name.clone();
+                map.insert(a, b);
+            }
+            for &op in &prelude {
+                let cl = clone_op(self.func, op, &mut map);
+                self.func.regions[q_body].ops.push(cl);
+            }
+            let mut moved = self.func.regions[r].ops.clone();
+            let Some(term) = moved.pop() else {
+                return Err(self.err(c, "region without a terminator"));
+            };
+            for &op in &moved {
+                replace_uses_in_op(self.func, op, &map);
+            }
+            self.func.regions[q_body].ops.extend(moved);
+            let is_before = kind == OpKind::While && ri == 0;
+            let mut helper = None;
+            if is_before {
+                let cond = self.func.ops[term].operands.first().copied();
+                let Some(cond) = cond else {
+                    return Err(self.err(c, "`condition` without a predicate"));
+                };
+                let cond = *map.get(&cond).unwrap_or(&cond);
+                let i1 = self.types.i1();
+                let cell = self.new_cell(i1);
+                let end = self.func.regions[q_body].ops.len();
+                self.at(q_body, end).store(cell, cond);
+                helper = Some(cell);
+            }
+            let y = self.func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+            self.func.regions[q_body].ops.push(y);
+            let q = self.func.new_op(
+                OpKind::Parallel {
+                    level: Level::Block,
+                },
+                ubs.clone(),
+                &[],
+                vec![q_body],
+                loc,
+            );
+            self.func.regions[r2].ops.push(q);
+            let mut b = self.at(r2, 1);
+            b.set_loc(loc);
+            match helper {
+                Some(cell) => {
+                    let i1 = b.types.i1();
+                    let c0 = b.load(cell, i1);
+                    b.condition(c0, vec![]);
+                }
+                None => {
+                    b.yield_(vec![]);
+                }
+            }
+            inner.push((r2, q));
+            new_regions.push(r2);
+        }
+        let c2 = self.func.new_op(kind, new_operands, &[], new_regions, loc);
+        let pi = self.position(parent, p);
+        self.func.regions[parent].ops[pi] = c2;
+        Ok(inner)
+    }
+}

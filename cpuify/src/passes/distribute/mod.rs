@@ -1,0 +1,211 @@
+//! `distribute`: removes every block barrier from launch-form kernels by
+//! parallel-loop fission and interchange (Polygeist, section III-B).
+//!
+//! For each block-level `parallel`, repeatedly take the first top-level op
+//! that is or contains a block barrier:
+//! - a `barrier`: split the loop in two around it ([`split`]); values made
+//!   before it and used after it are stored per thread or recomputed,
+//!   choosing by minimum cut ([`mincut`]);
+//! - a `barrier.reduce`: the same, with the predicate counted in between;
+//! - an `if`/`for`/`while` containing a barrier: its results and carried
+//!   values move to per-thread storage, the loop is split just before and
+//!   just after it, and it is interchanged with the thread loop
+//!   ([`interchange`]): `if c { parallel {..} }`, `for j { parallel {..} }`,
+//!   and for `while` the condition is computed in the thread loop and passed
+//!   out through a flag. CUDA requires barriers to be reached by every
+//!   thread, so these conditions and trip counts are uniform and thread 0's
+//!   values stand for all.
+//!
+//! Per-thread storage is an `alloca<private> [1024 x T]` in the block's grid
+//! iteration (1024 is CUDA's limit on threads per block), indexed by the
+//! linear thread id. Private allocas inside a loop that has barriers are
+//! moved to such arrays first, since one thread's storage must outlive the
+//! fission.
+
+mod interchange;
+pub mod mincut;
+mod split;
+mod util;
+
+use crate::error::CpuifyError;
+use crate::remarks::Remarks;
+use cucc_ir::{
+    BarrierScope, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Region, Types,
+};
+
+/// The pass's state for one function.
+pub(crate) struct Distributor<'a> {
+    pub types: &'a mut Types,
+    pub func: &'a mut Function,
+    pub module_files: &'a [String],
+    /// The grid iteration's region, where per-thread caches are allocated.
+    pub grid_region: Region,
+    /// Where the next cache alloca goes in `grid_region`.
+    pub cache_insert: usize,
+    pub remarks: &'a mut Remarks,
+}
+
+/// Runs `distribute` on function `fid` (launch form; others are left alone).
+pub fn distribute(
+    module: &mut Module,
+    fid: FuncId,
+    remarks: &mut Remarks,
+) -> Result<(), CpuifyError> {
+    if module.functions[fid].kind != FunctionKind::Launch {
+        return Ok(());
+    }
+    let Module {
+        types,
+        functions,
+        files,
+        ..
+    } = module;
+    let func = &mut functions[fid];
+    let body = func.body;
+    let grids: Vec<Op> = func.regions[body]
+        .ops
+        .iter()
+        .copied()
+        .filter(|&o| func.ops[o].kind == OpKind::Parallel { level: Level::Grid })
+        .collect();
+    for g in grids {
+        let grid_region = func.ops[g].regions[0];
+        let mut d = Distributor {
+            types,
+            func,
+            module_files: files,
+            grid_region,
+            cache_insert: 0,
+            remarks,
+        };
+        let blocks: Vec<Op> = d.func.regions[grid_region]
+            .ops
+            .iter()
+            .copied()
+            .filter(|&o| {
+                matches!(
+                    d.func.ops[o].kind,
+                    OpKind::Parallel {
+                        level: Level::Block
+                    }
+                )
+            })
+            .collect();
+        for p in blocks {
+            if d.contains_barrier(p) {
+                d.hoist_private_allocas(p);
+                d.process(grid_region, p)?;
+            }
+        }
+        d.cleanup(grid_region);
+    }
+    Ok(())
+}
+
+impl Distributor<'_> {
+    pub(crate) fn err(&self, op: Op, msg: impl Into<String>) -> CpuifyError {
+        let loc = self.func.ops[op].loc;
+        let location = if loc.is_unknown() {
+            "<unknown>".to_string()
+        } else {
+            let file = self
+                .module_files
+                .get(loc.file as usize)
+                .map_or("<unknown>", String::as_str);
+            format!("{file}:{}:{}", loc.line, loc.col)
+        };
+        CpuifyError {
+            location,
+            function: self.func.name.clone(),
+            message: msg.into(),
+        }
+    }
+
+    /// True if `op` is a block barrier or contains one.
+    pub(crate) fn contains_barrier(&self, op: Op) -> bool {
+        let data = &self.func.ops[op];
+        if data.kind.is_block_barrier() {
+            return true;
+        }
+        data.regions.iter().any(|&r| {
+            self.func.regions[r]
+                .ops
+                .iter()
+                .any(|&o| self.contains_barrier(o))
+        })
+    }
+
+    /// Removes the block barriers of block-level parallel `p` (in `parent`).
+    fn process(&mut self, parent: Region, p: Op) -> Result<(), CpuifyError> {
+        let mut p = p;
+        loop {
+            let body = self.func.ops[p].regions[0];
+            let ops = self.func.regions[body].ops.clone();
+            let Some(k) = ops.iter().position(|&o| self.contains_barrier(o)) else {
+                return Ok(());
+            };
+            let op = ops[k];
+            let loc = self.func.ops[op].loc;
+            match self.func.ops[op].kind.clone() {
+                OpKind::Barrier(BarrierScope::Block) => {
+                    let (next, stored, recomputed) = self.split(parent, p, k, true)?;
+                    let fname = self.func.name.clone();
+                    self.remarks.add(
+                        "distribute",
+                        &fname,
+                        loc,
+                        format!(
+                            "barrier removed by fission; {stored} value(s) stored per thread, {recomputed} recomputed"
+                        ),
+                    );
+                    p = next;
+                }
+                OpKind::BarrierReduce(kind) => {
+                    p = self.split_reduce(parent, p, op, kind)?;
+                }
+                OpKind::If | OpKind::For { .. } | OpKind::While => {
+                    self.demote(p, op)?;
+                    let body = self.func.ops[p].regions[0];
+                    let k = self.position(body, op);
+                    let (p2, _, _) = self.split(parent, p, k, false)?;
+                    let body2 = self.func.ops[p2].regions[0];
+                    let k2 = self.position(body2, op);
+                    let (p3, _, _) = self.split(parent, p2, k2 + 1, false)?;
+                    let inner = self.interchange(parent, p2, op)?;
+                    let fname = self.func.name.clone();
+                    self.remarks.add(
+                        "distribute",
+                        &fname,
+                        loc,
+                        format!(
+                            "`{}` containing a barrier interchanged with the thread loop",
+                            self.func.ops[op].kind.mnemonic()
+                        ),
+                    );
+                    for (r, q) in inner {
+                        self.process(r, q)?;
+                    }
+                    p = p3;
+                }
+                other => {
+                    return Err(self.err(
+                        op,
+                        format!(
+                            "a block barrier inside `{}` cannot be removed",
+                            other.mnemonic()
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Index of `op` in `region`.
+    pub(crate) fn position(&self, region: Region, op: Op) -> usize {
+        self.func.regions[region]
+            .ops
+            .iter()
+            .position(|&o| o == op)
+            .unwrap_or(0)
+    }
+}
