@@ -275,3 +275,119 @@ fn syncthreads_count_and_or() {
     run(&lib, "votes", [3, 1, 1], [64, 1, 1], &mut args, 16);
     assert_eq!(out, vec![32, 0, 1, 64, 1, 1, 0, 0, 0]);
 }
+
+/// `warps(in, sums, xors, ballots)`: per warp, a shfl_down tree sum, an
+/// xor-butterfly max, and a ballot of odd inputs (with any/all packed in).
+#[test]
+fn warp_shuffles_and_votes() {
+    let mut m = Module::new();
+    let g = m.types.ptr(Space::Global);
+    let i32t = m.types.i32();
+    let mut k = Function::new("warps", FunctionKind::Kernel, &[g, g, g, g], &[]);
+    {
+        let mut b = Builder::new(&mut m.types, &mut k);
+        let p = b.params();
+        let tid = b.thread_id(Dim::X);
+        let bid = b.block_id(Dim::X);
+        let bdim = b.block_dim(Dim::X);
+        let base = b.binary(BinOp::Mul, bid, bdim);
+        let i = b.binary(BinOp::Add, base, tid);
+        let a = b.ptr_index(p[0], i, i32t);
+        let v = b.load(a, i32t);
+        let full = b.i32(-1);
+        let zero = b.i32(0);
+        let five = b.i32(5);
+        let one = b.i32(1);
+        let sum = b.for_(zero, five, one, &[v], |b, kk, c| {
+            let sixteen = b.i32(16);
+            let off = b.binary(BinOp::AShr, sixteen, kk);
+            let w = b.i32(32);
+            let other = b.shuffle(ShuffleMode::Down, full, c[0], off, w);
+            vec![b.binary(BinOp::Add, c[0], other)]
+        })[0];
+        let max = b.for_(zero, five, one, &[v], |b, kk, c| {
+            let one = b.i32(1);
+            let mask = b.binary(BinOp::Shl, one, kk);
+            let w = b.i32(32);
+            let other = b.shuffle(ShuffleMode::Xor, full, c[0], mask, w);
+            vec![b.binary(BinOp::SMax, c[0], other)]
+        })[0];
+        let bit = b.binary(BinOp::And, v, one);
+        let odd = b.cmp(CmpPred::Ne, bit, zero);
+        let ballot = b.vote(VoteKind::Ballot, full, odd);
+        let any = b.vote(VoteKind::Any, full, odd);
+        let all = b.vote(VoteKind::All, full, odd);
+        let lane = b.lane_id();
+        let first = b.cmp(CmpPred::Eq, lane, zero);
+        b.if_then(first, |b| {
+            let i32t = b.types.i32();
+            let i64t = b.types.i64();
+            let c32 = b.i32(32);
+            let wid = b.binary(BinOp::SDiv, i, c32);
+            let s = b.ptr_index(p[1], wid, i32t);
+            b.store(s, sum);
+            let x = b.ptr_index(p[2], wid, i32t);
+            b.store(x, max);
+            let bl = b.ptr_index(p[3], wid, i64t);
+            let wide = b.cast(CastOp::ZExt, ballot, i64t);
+            let anyw = b.cast(CastOp::ZExt, any, i64t);
+            let allw = b.cast(CastOp::ZExt, all, i64t);
+            let c32l = b.i64(32);
+            let c33l = b.i64(33);
+            let a1 = b.binary(BinOp::Shl, anyw, c32l);
+            let a2 = b.binary(BinOp::Shl, allw, c33l);
+            let t = b.binary(BinOp::Or, wide, a1);
+            let t = b.binary(BinOp::Or, t, a2);
+            b.store(bl, t);
+        });
+        b.ret(vec![]);
+    }
+    m.add_function(k);
+    let (lib, _) = build(m, "warps");
+    let n = 3 * 128;
+    let mut input: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 101).collect();
+    // Warp 5: all odd; warp 6: all even.
+    for x in &mut input[160..192] {
+        *x = 2 * (*x / 2) + 1;
+    }
+    for x in &mut input[192..224] {
+        *x = 2 * (*x / 2);
+    }
+    let warps = n / 32;
+    let mut sums = vec![0i32; warps];
+    let mut maxs = vec![0i32; warps];
+    let mut ballots = vec![0u64; warps];
+    let (mut pi, mut ps, mut px, mut pb) = (
+        input.as_ptr(),
+        sums.as_mut_ptr(),
+        maxs.as_mut_ptr(),
+        ballots.as_mut_ptr(),
+    );
+    let mut args: Vec<*mut c_void> = vec![
+        (&mut pi as *mut *const i32).cast(),
+        (&mut ps as *mut *mut i32).cast(),
+        (&mut px as *mut *mut i32).cast(),
+        (&mut pb as *mut *mut u64).cast(),
+    ];
+    run(&lib, "warps", [3, 1, 1], [128, 1, 1], &mut args, 16);
+    for w in 0..warps {
+        let lanes = &input[w * 32..w * 32 + 32];
+        assert_eq!(sums[w], lanes.iter().sum::<i32>(), "sum of warp {w}");
+        assert_eq!(
+            maxs[w],
+            *lanes.iter().max().unwrap_or(&0),
+            "max of warp {w}"
+        );
+        let mut bits = 0u64;
+        for (j, x) in lanes.iter().enumerate() {
+            bits |= ((x & 1) as u64) << j;
+        }
+        let any = u64::from(bits != 0);
+        let all = u64::from(bits == 0xffff_ffff);
+        assert_eq!(
+            ballots[w],
+            bits | (any << 32) | (all << 33),
+            "votes of warp {w}"
+        );
+    }
+}

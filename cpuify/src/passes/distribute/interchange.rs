@@ -4,7 +4,7 @@
 use super::Distributor;
 use crate::error::CpuifyError;
 use cucc_ir::edit::{clone_op, replace_uses_in_op};
-use cucc_ir::{Level, Op, OpKind, Region, Value};
+use cucc_ir::{Op, OpKind, Region, Value};
 use std::collections::{HashMap, HashSet};
 
 impl Distributor<'_> {
@@ -21,6 +21,9 @@ impl Distributor<'_> {
         let ops = self.func.regions[body].ops.clone();
         let k = self.position(body, c);
         let prelude: Vec<Op> = ops[..k].to_vec();
+        // Ops between `c` and the yield (stores of values the next loop
+        // needs) run in a loop of their own after the interchanged op.
+        let post: Vec<Op> = ops[k + 1..ops.len().saturating_sub(1)].to_vec();
         let ivs = self.func.regions[body].args.clone();
         let ubs = self.func.ops[p].operands.clone();
         let kind = self.func.ops[c].kind.clone();
@@ -107,9 +110,7 @@ impl Distributor<'_> {
             let y = self.func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
             self.func.regions[q_body].ops.push(y);
             let q = self.func.new_op(
-                OpKind::Parallel {
-                    level: Level::Block,
-                },
+                self.func.ops[p].kind.clone(),
                 ubs.clone(),
                 &[],
                 vec![q_body],
@@ -134,6 +135,26 @@ impl Distributor<'_> {
         let c2 = self.func.new_op(kind, new_operands, &[], new_regions, loc);
         let pi = self.position(parent, p);
         self.func.regions[parent].ops[pi] = c2;
+        if !post.is_empty() {
+            let iv_types: Vec<_> = ivs.iter().map(|&v| self.func.value_type(v)).collect();
+            let t_body = self.func.new_region(&iv_types);
+            let fresh = self.func.regions[t_body].args.clone();
+            let mut map: HashMap<Value, Value> = ivs.iter().copied().zip(fresh).collect();
+            for &op in &prelude {
+                let cl = clone_op(self.func, op, &mut map);
+                self.func.regions[t_body].ops.push(cl);
+            }
+            for &op in &post {
+                replace_uses_in_op(self.func, op, &map);
+            }
+            self.func.regions[t_body].ops.extend(post);
+            let y = self.func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+            self.func.regions[t_body].ops.push(y);
+            let t = self
+                .func
+                .new_op(self.func.ops[p].kind.clone(), ubs, &[], vec![t_body], loc);
+            self.func.regions[parent].ops.insert(pi + 1, t);
+        }
         Ok(inner)
     }
 }

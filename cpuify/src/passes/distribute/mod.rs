@@ -26,15 +26,32 @@ mod interchange;
 pub mod mincut;
 mod split;
 mod util;
+mod warp;
 
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::{
-    BarrierScope, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Region, Types,
+    BarrierScope, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Region, Types, Value,
 };
+use std::collections::HashSet;
+
+/// Which thread loops are being split, and at what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Block-level loops, at block barriers; the linear thread id is
+    /// computed from the loop's ivs and bounds.
+    Block,
+    /// Lane-level loops, at warp barriers, shuffles and votes; the linear
+    /// thread id is `base + lane`, `base` being the warp's first thread.
+    Lane {
+        /// Linear id of the warp's lane 0 (defined in the warp iteration).
+        base: Value,
+    },
+}
 
 /// The pass's state for one function.
 pub(crate) struct Distributor<'a> {
+    pub mode: Mode,
     pub types: &'a mut Types,
     pub func: &'a mut Function,
     pub module_files: &'a [String],
@@ -43,6 +60,10 @@ pub(crate) struct Distributor<'a> {
     /// Where the next cache alloca goes in `grid_region`.
     pub cache_insert: usize,
     pub remarks: &'a mut Remarks,
+    /// Loads of per-thread caches made by fission: they can be repeated in
+    /// a later loop instead of being stored again, since a cache is written
+    /// only before the loops that read it.
+    pub reloads: HashSet<Op>,
 }
 
 /// Runs `distribute` on function `fid` (launch form; others are left alone).
@@ -71,12 +92,14 @@ pub fn distribute(
     for g in grids {
         let grid_region = func.ops[g].regions[0];
         let mut d = Distributor {
+            mode: Mode::Block,
             types,
             func,
             module_files: files,
             grid_region,
             cache_insert: 0,
             remarks,
+            reloads: HashSet::new(),
         };
         let blocks: Vec<Op> = d.func.regions[grid_region]
             .ops
@@ -92,11 +115,13 @@ pub fn distribute(
             })
             .collect();
         for p in blocks {
-            if d.contains_barrier(p) {
+            if d.contains_sync(p) {
                 d.hoist_private_allocas(p);
                 d.process(grid_region, p)?;
             }
         }
+        d.cleanup(grid_region);
+        d.split_warps(grid_region)?;
         d.cleanup(grid_region);
     }
     Ok(())
@@ -121,17 +146,26 @@ impl Distributor<'_> {
         }
     }
 
-    /// True if `op` is a block barrier or contains one.
-    pub(crate) fn contains_barrier(&self, op: Op) -> bool {
+    /// True if `kind` synchronises the loops of the current mode.
+    pub(crate) fn is_sync(&self, kind: &OpKind) -> bool {
+        match self.mode {
+            Mode::Block => kind.is_block_barrier(),
+            Mode::Lane { .. } => kind.is_warp_collective(),
+        }
+    }
+
+    /// True if `op` synchronises (see [`Distributor::is_sync`]) or contains
+    /// an op that does.
+    pub(crate) fn contains_sync(&self, op: Op) -> bool {
         let data = &self.func.ops[op];
-        if data.kind.is_block_barrier() {
+        if self.is_sync(&data.kind) {
             return true;
         }
         data.regions.iter().any(|&r| {
             self.func.regions[r]
                 .ops
                 .iter()
-                .any(|&o| self.contains_barrier(o))
+                .any(|&o| self.contains_sync(o))
         })
     }
 
@@ -141,13 +175,17 @@ impl Distributor<'_> {
         loop {
             let body = self.func.ops[p].regions[0];
             let ops = self.func.regions[body].ops.clone();
-            let Some(k) = ops.iter().position(|&o| self.contains_barrier(o)) else {
+            let Some(k) = ops.iter().position(|&o| self.contains_sync(o)) else {
                 return Ok(());
             };
             let op = ops[k];
             let loc = self.func.ops[op].loc;
             match self.func.ops[op].kind.clone() {
-                OpKind::Barrier(BarrierScope::Block) => {
+                OpKind::Barrier(scope) => {
+                    let what = match scope {
+                        BarrierScope::Block => "barrier",
+                        BarrierScope::Warp => "warp barrier",
+                    };
                     let (next, stored, recomputed) = self.split(parent, p, k, true)?;
                     let fname = self.func.name.clone();
                     self.remarks.add(
@@ -155,13 +193,19 @@ impl Distributor<'_> {
                         &fname,
                         loc,
                         format!(
-                            "barrier removed by fission; {stored} value(s) stored per thread, {recomputed} recomputed"
+                            "{what} removed by fission; {stored} value(s) stored per thread, {recomputed} recomputed"
                         ),
                     );
                     p = next;
                 }
                 OpKind::BarrierReduce(kind) => {
                     p = self.split_reduce(parent, p, op, kind)?;
+                }
+                OpKind::Shuffle(mode) => {
+                    p = self.split_shuffle(parent, p, op, mode)?;
+                }
+                OpKind::Vote(kind) => {
+                    p = self.split_vote(parent, p, op, kind)?;
                 }
                 OpKind::If | OpKind::For { .. } | OpKind::While => {
                     self.demote(p, op)?;

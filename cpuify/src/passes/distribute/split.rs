@@ -80,7 +80,8 @@ impl Distributor<'_> {
                 continue;
             };
             let data = &self.func.ops[op];
-            if !recomputable(&data.kind) || !data.regions.is_empty() {
+            let reload = self.reloads.contains(&op);
+            if !(recomputable(&data.kind) || reload) || !data.regions.is_empty() {
                 sources.push(i);
             }
             for &o in &data.operands {
@@ -164,11 +165,17 @@ impl Distributor<'_> {
             let addr = b.ptr_index(cache, lin2, ty);
             let l = b.load(addr, ty);
             n += 2;
+            if let Some(op) = self.func.defining_op(l) {
+                self.reloads.insert(op);
+            }
             self.func.values[l].name = self.func.values[v].name.clone();
             map.insert(v, l);
         }
         for &(_, op) in &recompute_ops {
             let c = clone_op(self.func, op, &mut map);
+            if self.reloads.contains(&op) {
+                self.reloads.insert(c);
+            }
             self.func.regions[body2].ops.insert(n, c);
             n += 1;
         }

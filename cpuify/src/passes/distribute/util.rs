@@ -36,7 +36,13 @@ impl Distributor<'_> {
         ubs: &[Value],
     ) -> (Value, usize) {
         let before = self.func.regions[region].ops.len();
+        let mode = self.mode;
         let mut b = self.at(region, index);
+        if let super::Mode::Lane { base } = mode {
+            let lin = b.binary(BinOp::Add, base, ivs[0]);
+            let _ = ubs;
+            return (lin, 1);
+        }
         let mut acc = ivs[ivs.len() - 1];
         for k in (0..ivs.len() - 1).rev() {
             let m = b.binary(BinOp::Mul, ubs[k], acc);
