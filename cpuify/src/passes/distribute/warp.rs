@@ -35,7 +35,7 @@ impl Distributor<'_> {
             })
             .collect();
         for (parent, p) in targets {
-            let (warp_region, lane_loop, base) = self.to_warp_lane(parent, p);
+            let (warp_region, lane_loop, base) = self.split_block_loop(parent, p);
             let saved = self.mode;
             self.mode = Mode::Lane { base };
             let result = (|| {
@@ -66,7 +66,7 @@ impl Distributor<'_> {
 
     /// Rewrites block loop `p` as `parallel<warp> { parallel<lane> {..} }`.
     /// Returns the warp body, the lane loop and the warp's base thread id.
-    fn to_warp_lane(&mut self, parent: Region, p: Op) -> (Region, Op, Value) {
+    fn split_block_loop(&mut self, parent: Region, p: Op) -> (Region, Op, Value) {
         let ubs = self.func.ops[p].operands.clone();
         let body = self.func.ops[p].regions[0];
         let ivs = self.func.regions[body].args.clone();
