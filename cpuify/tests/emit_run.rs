@@ -139,3 +139,103 @@ fn loops_atomics_and_shared_scratch() {
     assert_eq!(total, 3 * per_block);
     assert_eq!(odd, 3 * odd_per_block);
 }
+
+#[test]
+fn locals_in_allocas_are_promoted() {
+    // int s = 0; for (i = 0; i < tid; i++) { if (i & 1) s += i; else s -= 1; }
+    // int k = 0; while (k * k < tid) k++;   out[tid] = s * 1000 + k
+    let mut m = Module::new();
+    let g = m.types.ptr(Space::Global);
+    let i32t = m.types.i32();
+    let mut k = Function::new("locals", FunctionKind::Kernel, &[g], &[]);
+    {
+        let mut b = Builder::new(&mut m.types, &mut k);
+        let p = b.params();
+        let s = b.alloca(Space::Private, i32t);
+        let kk = b.alloca(Space::Private, i32t);
+        let tid = b.thread_id(Dim::X);
+        let zero = b.i32(0);
+        let one = b.i32(1);
+        b.store(s, zero);
+        b.for_(zero, tid, one, &[], |b, i, _| {
+            let i32t = b.types.i32();
+            let one = b.i32(1);
+            let zero = b.i32(0);
+            let bit = b.binary(BinOp::And, i, one);
+            let odd = b.cmp(CmpPred::Ne, bit, zero);
+            b.if_else(
+                odd,
+                &[],
+                |b| {
+                    let cur = b.load(s, i32t);
+                    let n = b.binary(BinOp::Add, cur, i);
+                    b.store(s, n);
+                    vec![]
+                },
+                |b| {
+                    let cur = b.load(s, i32t);
+                    let one = b.i32(1);
+                    let n = b.binary(BinOp::Sub, cur, one);
+                    b.store(s, n);
+                    vec![]
+                },
+            );
+            vec![]
+        });
+        b.store(kk, zero);
+        b.while_(
+            &[],
+            |b, _| {
+                let i32t = b.types.i32();
+                let v = b.load(kk, i32t);
+                let sq = b.binary(BinOp::Mul, v, v);
+                (b.cmp(CmpPred::Slt, sq, tid), vec![])
+            },
+            |b, _| {
+                let i32t = b.types.i32();
+                let v = b.load(kk, i32t);
+                let one = b.i32(1);
+                let n = b.binary(BinOp::Add, v, one);
+                b.store(kk, n);
+                vec![]
+            },
+        );
+        let sv = b.load(s, i32t);
+        let kv = b.load(kk, i32t);
+        let thousand = b.i32(1000);
+        let t = b.binary(BinOp::Mul, sv, thousand);
+        let r = b.binary(BinOp::Add, t, kv);
+        let dst = b.ptr_index(p[0], tid, i32t);
+        b.store(dst, r);
+        b.ret(vec![]);
+    }
+    m.add_function(k);
+    let (lib, lowered) = build(m, "locals");
+    let f = &lowered.functions[lowered.function("locals").expect("kernel")];
+    let allocas = f
+        .walk()
+        .into_iter()
+        .filter(|&(_, op)| matches!(f.ops[op].kind, OpKind::Alloca { .. }))
+        .count();
+    assert_eq!(allocas, 0, "mem2reg left allocas");
+    let mut out = vec![0i32; 64];
+    let mut po = out.as_mut_ptr();
+    let mut args: Vec<*mut c_void> = vec![(&mut po as *mut *mut i32).cast()];
+    run(&lib, "locals", [1, 1, 1], [64, 1, 1], &mut args, 16);
+    for (t, got) in out.iter().enumerate() {
+        let t = t as i32;
+        let mut s = 0;
+        for i in 0..t {
+            if i & 1 == 1 {
+                s += i
+            } else {
+                s -= 1
+            }
+        }
+        let mut k = 0;
+        while k * k < t {
+            k += 1;
+        }
+        assert_eq!(*got, s * 1000 + k, "thread {t}");
+    }
+}

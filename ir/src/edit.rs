@@ -57,6 +57,30 @@ pub fn replace_uses_in_op(func: &mut Function, op: Op, map: &HashMap<Value, Valu
     }
 }
 
+/// Appends a result of type `ty` to `op` and returns it.
+pub fn add_result(func: &mut Function, op: Op, ty: crate::TypeId) -> Value {
+    let index = func.ops[op].results.len() as u32;
+    let v = func.values.append(crate::ValueData {
+        ty,
+        def: crate::ValueDef::Result { op, index },
+        name: None,
+    });
+    func.ops[op].results.push(v);
+    v
+}
+
+/// Appends an argument of type `ty` to `region` and returns it.
+pub fn add_region_arg(func: &mut Function, region: Region, ty: crate::TypeId) -> Value {
+    let index = func.regions[region].args.len() as u32;
+    let v = func.values.append(crate::ValueData {
+        ty,
+        def: crate::ValueDef::Arg { region, index },
+        name: None,
+    });
+    func.regions[region].args.push(v);
+    v
+}
+
 /// Takes `op` out of `region`'s op list. Returns false if it was not there.
 pub fn remove_op(func: &mut Function, region: Region, op: Op) -> bool {
     let ops = &mut func.regions[region].ops;

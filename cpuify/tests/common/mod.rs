@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use cucc_cpuify::emit_c::{emit_module, entry_c_name};
-use cucc_cpuify::passes::{distribute, inline_calls, lower_launch};
+use cucc_cpuify::passes::{distribute, inline_calls, lower_launch, mem2reg};
 use cucc_cpuify::remarks::Remarks;
 use cucc_ir::*;
 use std::ffi::c_void;
@@ -26,6 +26,7 @@ pub fn build(mut m: Module, tag: &str) -> (libloading::Library, Module) {
     for fid in &ids {
         if m.functions[*fid].kind == FunctionKind::Kernel {
             inline_calls(&mut m, *fid).expect("inline");
+            mem2reg(&mut m, *fid).expect("mem2reg");
             lower_launch(&mut m, *fid).expect("lower-launch");
             let mut remarks = Remarks::default();
             distribute(&mut m, *fid, &mut remarks).expect("distribute");
