@@ -30,6 +30,7 @@ pub fn build(mut m: Module, tag: &str) -> (libloading::Library, Module) {
             lower_launch(&mut m, *fid).expect("lower-launch");
             let mut remarks = Remarks::default();
             distribute(&mut m, *fid, &mut remarks).expect("distribute");
+            cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks).expect("warp");
         }
     }
     let emitted = emit_module(&m).expect("emit");

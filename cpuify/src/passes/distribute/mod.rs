@@ -66,11 +66,58 @@ pub(crate) struct Distributor<'a> {
     pub reloads: HashSet<Op>,
 }
 
-/// Runs `distribute` on function `fid` (launch form; others are left alone).
+/// Runs `distribute` on function `fid` (launch form; others are left alone):
+/// removes block barriers.
 pub fn distribute(
     module: &mut Module,
     fid: FuncId,
     remarks: &mut Remarks,
+) -> Result<(), CpuifyError> {
+    for_each_grid(module, fid, remarks, &mut |d| {
+        let grid_region = d.grid_region;
+        let blocks: Vec<Op> = d.func.regions[grid_region]
+            .ops
+            .iter()
+            .copied()
+            .filter(|&o| {
+                matches!(
+                    d.func.ops[o].kind,
+                    OpKind::Parallel {
+                        level: Level::Block
+                    }
+                )
+            })
+            .collect();
+        for p in blocks {
+            if d.contains_sync(p) {
+                d.hoist_private_allocas(p);
+                d.process(grid_region, p)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Runs `warp` on function `fid`: block loops using warp primitives become
+/// warp x lane loops and the primitives are removed.
+pub fn split_warps(
+    module: &mut Module,
+    fid: FuncId,
+    remarks: &mut Remarks,
+) -> Result<(), CpuifyError> {
+    for_each_grid(module, fid, remarks, &mut |d| {
+        let grid_region = d.grid_region;
+        d.split_warps(grid_region)
+    })
+}
+
+/// Runs `f` with a distributor for each grid-level loop of a launch-form
+/// function, then cleans up what it left.
+fn for_each_grid(
+    module: &mut Module,
+    fid: FuncId,
+    remarks: &mut Remarks,
+    f: &mut dyn FnMut(&mut Distributor<'_>) -> Result<(), CpuifyError>,
 ) -> Result<(), CpuifyError> {
     if module.functions[fid].kind != FunctionKind::Launch {
         return Ok(());
@@ -101,27 +148,7 @@ pub fn distribute(
             remarks,
             reloads: HashSet::new(),
         };
-        let blocks: Vec<Op> = d.func.regions[grid_region]
-            .ops
-            .iter()
-            .copied()
-            .filter(|&o| {
-                matches!(
-                    d.func.ops[o].kind,
-                    OpKind::Parallel {
-                        level: Level::Block
-                    }
-                )
-            })
-            .collect();
-        for p in blocks {
-            if d.contains_sync(p) {
-                d.hoist_private_allocas(p);
-                d.process(grid_region, p)?;
-            }
-        }
-        d.cleanup(grid_region);
-        d.split_warps(grid_region)?;
+        f(&mut d)?;
         d.cleanup(grid_region);
     }
     Ok(())
