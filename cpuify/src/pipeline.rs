@@ -58,6 +58,8 @@ pub struct Options {
     pub print_after: Vec<String>,
     /// Print the module after every pass.
     pub print_after_all: bool,
+    /// Trap at run time when a barrier is reached by only part of a block.
+    pub check_barriers: bool,
 }
 
 impl Options {
@@ -122,7 +124,7 @@ pub fn run(
             continue;
         }
         for &fid in &kernels {
-            run_pass(info.name, module, fid, remarks)?;
+            run_pass(info.name, module, fid, remarks, options.check_barriers)?;
         }
         if options.print_after_all || options.print_after.iter().any(|n| n == info.name) {
             print(info.name, module);
@@ -136,13 +138,14 @@ fn run_pass(
     module: &mut Module,
     fid: FuncId,
     remarks: &mut Remarks,
+    check: bool,
 ) -> Result<(), CpuifyError> {
     match name {
         "inline" => passes::inline_calls(module, fid),
         "mem2reg" => passes::mem2reg(module, fid).map(|_| ()),
         "lower-launch" => passes::lower_launch(module, fid),
-        "distribute" => passes::distribute(module, fid, remarks),
-        "warp" => passes::distribute::split_warps(module, fid, remarks),
+        "distribute" => passes::distribute(module, fid, remarks, check),
+        "warp" => passes::distribute::split_warps(module, fid, remarks, check),
         _ => Ok(()),
     }
 }

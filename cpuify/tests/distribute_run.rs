@@ -391,3 +391,40 @@ fn warp_shuffles_and_votes() {
         );
     }
 }
+
+#[test]
+fn divergent_barrier_is_reported_with_check_barriers() {
+    // if (tid < 16) { s[tid] = 1; __syncthreads(); }  -- only half the block
+    let mut m = Module::new();
+    let g = m.types.ptr(Space::Global);
+    let i32t = m.types.i32();
+    let arr = m.types.array(i32t, 32);
+    let s = shared_global(&mut m, "s", arr);
+    let mut k = Function::new("divergent", FunctionKind::Kernel, &[g], &[]);
+    {
+        let mut b = Builder::new(&mut m.types, &mut k);
+        let p = b.params();
+        let tid = b.thread_id(Dim::X);
+        let sixteen = b.i32(16);
+        let c = b.cmp(CmpPred::Slt, tid, sixteen);
+        let base = b.global_addr(s, Space::Shared);
+        b.if_then(c, |b| {
+            let i32t = b.types.i32();
+            let slot = b.ptr_index(base, tid, i32t);
+            let one = b.i32(1);
+            b.store(slot, one);
+            b.barrier();
+        });
+        let dst = b.ptr_index(p[0], tid, i32t);
+        b.store(dst, tid);
+        b.ret(vec![]);
+    }
+    m.add_function(k);
+    let (lib, _) = build(m, "divergent");
+    let mut out = vec![0i32; 32];
+    let mut po = out.as_mut_ptr();
+    let mut args: Vec<*mut c_void> = vec![(&mut po as *mut *mut i32).cast()];
+    assert_eq!(common::trap_count(&lib), 0);
+    run(&lib, "divergent", [1, 1, 1], [32, 1, 1], &mut args, 32 * 4);
+    assert!(common::trap_count(&lib) > 0, "divergence not reported");
+}

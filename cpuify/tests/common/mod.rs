@@ -10,6 +10,10 @@ use std::ffi::c_void;
 use std::path::PathBuf;
 use std::process::Command;
 
+/// The harness builds with run-time barrier checks on: they must stay
+/// silent on correct kernels.
+const CHECK: bool = true;
+
 #[repr(C)]
 pub struct Launch {
     pub grid: [u32; 3],
@@ -29,8 +33,9 @@ pub fn build(mut m: Module, tag: &str) -> (libloading::Library, Module) {
             mem2reg(&mut m, *fid).expect("mem2reg");
             lower_launch(&mut m, *fid).expect("lower-launch");
             let mut remarks = Remarks::default();
-            distribute(&mut m, *fid, &mut remarks).expect("distribute");
-            cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks).expect("warp");
+            distribute(&mut m, *fid, &mut remarks, CHECK).expect("distribute");
+            cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks, CHECK)
+                .expect("warp");
         }
     }
     let emitted = emit_module(&m).expect("emit");
@@ -39,7 +44,7 @@ pub fn build(mut m: Module, tag: &str) -> (libloading::Library, Module) {
     let c = dir.join(format!("{tag}.c"));
     let so = dir.join(format!("{tag}.so"));
     let src = format!(
-        "{}\n#include <stdlib.h>\nvoid __cucc_trap(const char *m) {{ fprintf(stderr, \"%s\\n\", m); }}\n",
+        "{}\n#include <stdlib.h>\nint cucc_trap_count = 0;\nvoid __cucc_trap(const char *m) {{ cucc_trap_count++; fprintf(stderr, \"%s\\n\", m); }}\n",
         emitted.c
     );
     std::fs::write(&c, src).expect("write c");
@@ -102,5 +107,14 @@ pub fn run(
                 scratch.as_mut_ptr().cast(),
             )
         };
+    }
+}
+
+/// How many times the loaded kernels called `__cucc_trap`.
+pub fn trap_count(lib: &libloading::Library) -> i32 {
+    // SAFETY: the harness defines `int cucc_trap_count` in every library.
+    unsafe {
+        let sym: libloading::Symbol<*const i32> = lib.get(b"cucc_trap_count\0").expect("counter");
+        **sym
     }
 }

@@ -117,7 +117,12 @@ impl Distributor<'_> {
                 loc,
             );
             self.func.regions[r2].ops.push(q);
-            let mut b = self.at(r2, 1);
+            if let (Some(cell), true) = (helper, self.check_barriers) {
+                let msg = self.divergence_message(c, "condition");
+                self.check_while_condition(r2, q, cell, loc, msg);
+            }
+            let end = self.func.regions[r2].ops.len();
+            let mut b = self.at(r2, end);
             b.set_loc(loc);
             match helper {
                 Some(cell) => {
@@ -132,9 +137,24 @@ impl Distributor<'_> {
             inner.push((r2, q));
             new_regions.push(r2);
         }
-        let c2 = self.func.new_op(kind, new_operands, &[], new_regions, loc);
+        let c2 = self
+            .func
+            .new_op(kind.clone(), new_operands.clone(), &[], new_regions, loc);
         let pi = self.position(parent, p);
         self.func.regions[parent].ops[pi] = c2;
+        if self.check_barriers && !map0.is_empty() {
+            let what = if kind == OpKind::If {
+                "condition"
+            } else {
+                "bounds"
+            };
+            let msg = self.divergence_message(c, what);
+            let checks: Vec<(Value, Value)> = ctrl
+                .iter()
+                .map(|&i| (operands[i], new_operands[i]))
+                .collect();
+            self.check_uniform(parent, pi, &prelude, &ivs, &ubs, &checks, loc, msg);
+        }
         if !post.is_empty() {
             let iv_types: Vec<_> = ivs.iter().map(|&v| self.func.value_type(v)).collect();
             let t_body = self.func.new_region(&iv_types);
@@ -156,5 +176,115 @@ impl Distributor<'_> {
             self.func.regions[parent].ops.insert(pi + 1, t);
         }
         Ok(inner)
+    }
+}
+
+impl Distributor<'_> {
+    /// The trap message for a divergent barrier around `c`.
+    fn divergence_message(&self, c: Op, what: &str) -> String {
+        format!(
+            "divergent barrier: threads of a block disagree on the {what} of the `{}` containing a barrier (kernel `{}`, {})",
+            self.func.ops[c].kind.mnemonic(),
+            self.func.name,
+            self.err(c, "").location
+        )
+    }
+
+    /// Inserts, at `at` of `parent`, a thread loop that re-evaluates the
+    /// prelude per thread and traps if any `(own, uniform)` pair differs.
+    #[allow(clippy::too_many_arguments)]
+    fn check_uniform(
+        &mut self,
+        parent: Region,
+        at: usize,
+        prelude: &[Op],
+        ivs: &[Value],
+        ubs: &[Value],
+        checks: &[(Value, Value)],
+        loc: cucc_ir::Loc,
+        message: String,
+    ) {
+        let iv_types: Vec<_> = ivs.iter().map(|&v| self.func.value_type(v)).collect();
+        let body = self.func.new_region(&iv_types);
+        let fresh = self.func.regions[body].args.clone();
+        let mut map: HashMap<Value, Value> = ivs.iter().copied().zip(fresh).collect();
+        for &op in prelude {
+            let cl = clone_op(self.func, op, &mut map);
+            self.func.regions[body].ops.push(cl);
+        }
+        let end = self.func.regions[body].ops.len();
+        let mut b = self.at(body, end);
+        b.set_loc(loc);
+        for &(own, uniform) in checks {
+            let own = *map.get(&own).unwrap_or(&own);
+            let differs = b.cmp(cucc_ir::CmpPred::Ne, own, uniform);
+            let message = message.clone();
+            b.if_then(differs, |b| {
+                b.op(OpKind::Trap { message }, vec![], &[], vec![]);
+            });
+        }
+        b.yield_(vec![]);
+        let kind = OpKind::Parallel {
+            level: self.thread_level(),
+        };
+        let q = self.func.new_op(kind, ubs.to_vec(), &[], vec![body], loc);
+        self.func.regions[parent].ops.insert(at, q);
+    }
+
+    /// Around thread loop `q` (in `region`) whose threads all store their
+    /// condition in `cell`: track whether any and all threads said true,
+    /// and trap after the loop if they disagree.
+    fn check_while_condition(
+        &mut self,
+        region: Region,
+        q: Op,
+        cell: Value,
+        loc: cucc_ir::Loc,
+        message: String,
+    ) {
+        let i1 = self.types.i1();
+        let any = self.new_cell(i1);
+        let all = self.new_cell(i1);
+        let qi = self.position(region, q);
+        {
+            let mut b = self.at(region, qi);
+            b.set_loc(loc);
+            let f = b.bool(false);
+            let t = b.bool(true);
+            b.store(any, f);
+            b.store(all, t);
+        }
+        let q_body = self.func.ops[q].regions[0];
+        let end = self.func.regions[q_body].ops.len().saturating_sub(1);
+        {
+            let mut b = self.at(q_body, end);
+            b.set_loc(loc);
+            let i1 = b.types.i1();
+            let c = b.load(cell, i1);
+            let a = b.load(any, i1);
+            let na = b.binary(cucc_ir::BinOp::Or, a, c);
+            b.store(any, na);
+            let l = b.load(all, i1);
+            let nl = b.binary(cucc_ir::BinOp::And, l, c);
+            b.store(all, nl);
+        }
+        let qi = self.position(region, q);
+        let mut b = self.at(region, qi + 1);
+        b.set_loc(loc);
+        let i1 = b.types.i1();
+        let a = b.load(any, i1);
+        let l = b.load(all, i1);
+        let differs = b.cmp(cucc_ir::CmpPred::Ne, a, l);
+        b.if_then(differs, |b| {
+            b.op(OpKind::Trap { message }, vec![], &[], vec![]);
+        });
+    }
+
+    /// The level of the thread loops being split.
+    fn thread_level(&self) -> cucc_ir::Level {
+        match self.mode {
+            super::Mode::Block => cucc_ir::Level::Block,
+            super::Mode::Lane { .. } => cucc_ir::Level::Lane,
+        }
     }
 }

@@ -64,16 +64,21 @@ pub(crate) struct Distributor<'a> {
     /// a later loop instead of being stored again, since a cache is written
     /// only before the loops that read it.
     pub reloads: HashSet<Op>,
+    /// Add run-time checks that interchanged conditions are uniform.
+    pub check_barriers: bool,
 }
 
 /// Runs `distribute` on function `fid` (launch form; others are left alone):
-/// removes block barriers.
+/// removes block barriers. With `check_barriers`, the kernel traps at run
+/// time when the threads of a block disagree on a condition the interchange
+/// assumed uniform.
 pub fn distribute(
     module: &mut Module,
     fid: FuncId,
     remarks: &mut Remarks,
+    check_barriers: bool,
 ) -> Result<(), CpuifyError> {
-    for_each_grid(module, fid, remarks, &mut |d| {
+    for_each_grid(module, fid, remarks, check_barriers, &mut |d| {
         let grid_region = d.grid_region;
         let blocks: Vec<Op> = d.func.regions[grid_region]
             .ops
@@ -104,8 +109,9 @@ pub fn split_warps(
     module: &mut Module,
     fid: FuncId,
     remarks: &mut Remarks,
+    check_barriers: bool,
 ) -> Result<(), CpuifyError> {
-    for_each_grid(module, fid, remarks, &mut |d| {
+    for_each_grid(module, fid, remarks, check_barriers, &mut |d| {
         let grid_region = d.grid_region;
         d.split_warps(grid_region)
     })
@@ -117,6 +123,7 @@ fn for_each_grid(
     module: &mut Module,
     fid: FuncId,
     remarks: &mut Remarks,
+    check_barriers: bool,
     f: &mut dyn FnMut(&mut Distributor<'_>) -> Result<(), CpuifyError>,
 ) -> Result<(), CpuifyError> {
     if module.functions[fid].kind != FunctionKind::Launch {
@@ -147,6 +154,7 @@ fn for_each_grid(
             cache_insert: 0,
             remarks,
             reloads: HashSet::new(),
+            check_barriers,
         };
         f(&mut d)?;
         d.cleanup(grid_region);
