@@ -37,6 +37,11 @@ pub const PASSES: &[PassInfo] = &[
         required: true,
     },
     PassInfo {
+        name: "unroll",
+        description: "fully unroll small constant-trip loops that contain barriers",
+        required: false,
+    },
+    PassInfo {
         name: "distribute",
         description: "remove block barriers by loop fission (min-cut) and interchange",
         required: true,
@@ -144,6 +149,7 @@ fn run_pass(
         "inline" => passes::inline_calls(module, fid),
         "mem2reg" => passes::mem2reg(module, fid).map(|_| ()),
         "lower-launch" => passes::lower_launch(module, fid),
+        "unroll" => passes::unroll(module, fid, remarks).map(|_| ()),
         "distribute" => passes::distribute(module, fid, remarks, check),
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
         _ => Ok(()),

@@ -2,7 +2,7 @@
 //! must equal what the GPU would compute.
 
 mod common;
-use common::{build, run};
+use common::{build, build_with, run};
 use cucc_ir::*;
 use std::ffi::c_void;
 
@@ -106,7 +106,11 @@ fn reduction_module(use_while: bool) -> Module {
 }
 
 fn check_reduction(use_while: bool, tag: &str) {
-    let (lib, _) = build(reduction_module(use_while), tag);
+    check_reduction_with(use_while, tag, true);
+}
+
+fn check_reduction_with(use_while: bool, tag: &str, unroll: bool) {
+    let (lib, _) = build_with(reduction_module(use_while), tag, unroll);
     let n = 1000usize;
     let blocks = n.div_ceil(256);
     let input: Vec<f32> = (0..n).map(|i| ((i * 7) % 13) as f32).collect();
@@ -134,6 +138,11 @@ fn check_reduction(use_while: bool, tag: &str) {
 #[test]
 fn tree_reduction_barrier_in_for() {
     check_reduction(false, "reduce_for");
+}
+
+#[test]
+fn tree_reduction_barrier_in_for_interchanged() {
+    check_reduction_with(false, "reduce_for_interchanged", false);
 }
 
 #[test]
@@ -343,7 +352,13 @@ fn warp_shuffles_and_votes() {
         b.ret(vec![]);
     }
     m.add_function(k);
-    let (lib, _) = build(m, "warps");
+    let (lib, _) = build_with(m.clone(), "warps", true);
+    check_warps(&lib);
+    let (lib, _) = build_with(m, "warps_interchanged", false);
+    check_warps(&lib);
+}
+
+fn check_warps(lib: &libloading::Library) {
     let n = 3 * 128;
     let mut input: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 101).collect();
     // Warp 5: all odd; warp 6: all even.
@@ -369,7 +384,7 @@ fn warp_shuffles_and_votes() {
         (&mut px as *mut *mut i32).cast(),
         (&mut pb as *mut *mut u64).cast(),
     ];
-    run(&lib, "warps", [3, 1, 1], [128, 1, 1], &mut args, 16);
+    run(lib, "warps", [3, 1, 1], [128, 1, 1], &mut args, 16);
     for w in 0..warps {
         let lanes = &input[w * 32..w * 32 + 32];
         assert_eq!(sums[w], lanes.iter().sum::<i32>(), "sum of warp {w}");

@@ -25,7 +25,12 @@ pub struct Launch {
 pub type Entry = unsafe extern "C" fn(*mut *mut c_void, *const Launch, u32, u32, *mut c_void);
 
 /// Lowers every kernel, emits C, compiles it to a shared object and loads it.
-pub fn build(mut m: Module, tag: &str) -> (libloading::Library, Module) {
+pub fn build(m: Module, tag: &str) -> (libloading::Library, Module) {
+    build_with(m, tag, true)
+}
+
+/// Like [`build`], choosing whether `unroll` runs.
+pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Library, Module) {
     let ids: Vec<FuncId> = m.functions.handles().collect();
     for fid in &ids {
         if m.functions[*fid].kind == FunctionKind::Kernel {
@@ -33,6 +38,9 @@ pub fn build(mut m: Module, tag: &str) -> (libloading::Library, Module) {
             mem2reg(&mut m, *fid).expect("mem2reg");
             lower_launch(&mut m, *fid).expect("lower-launch");
             let mut remarks = Remarks::default();
+            if unroll {
+                cucc_cpuify::passes::unroll(&mut m, *fid, &mut remarks).expect("unroll");
+            }
             distribute(&mut m, *fid, &mut remarks, CHECK).expect("distribute");
             cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks, CHECK)
                 .expect("warp");
