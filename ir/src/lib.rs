@@ -17,6 +17,7 @@
 
 pub mod arena;
 pub mod builder;
+pub mod edit;
 pub mod float;
 pub mod func;
 pub mod intrinsics;

@@ -1,0 +1,1154 @@
+//! The per-function C writer.
+
+use super::prelude::extern_c_name;
+use super::{entry_c_name, global_c_name, sanitize};
+use crate::error::CpuifyError;
+use cucc_ir::types::round_up;
+use cucc_ir::{
+    AtomicOp, BinOp, Callee, CastOp, CmpPred, FloatKind, FuncId, Function, Level, Loc, Module, Op,
+    OpKind, Region, SecondaryMap, Space, Type, TypeId, UnOp, Value,
+};
+use std::fmt::Write;
+
+/// What the runtime needs to know about an emitted kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmittedKernel {
+    /// The kernel's symbol (device name).
+    pub name: String,
+    /// The C entry's symbol.
+    pub entry: String,
+    /// Bytes of static shared memory the entry places at the start of `scratch`.
+    pub static_shared: u64,
+    /// Size in bytes of each parameter as the caller passes it.
+    pub param_sizes: Vec<u64>,
+}
+
+/// Alignment of the dynamic shared area after the static one.
+const DYN_ALIGN: u64 = 16;
+
+/// Emits the entry of launch-form function `fid`.
+pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKernel), CpuifyError> {
+    let func = &module.functions[fid];
+    let mut w = Writer {
+        module,
+        func,
+        out: String::new(),
+        indent: 1,
+        names: SecondaryMap::with_default(String::new()),
+        shared_offsets: SecondaryMap::with_default(0),
+        shared_size: 0,
+    };
+    w.name_values();
+    w.layout_shared();
+    let entry = entry_c_name(&func.name);
+    let mut param_sizes = Vec::new();
+    let mut head = format!(
+        "/* kernel {} */\nvoid {entry}(void **args, const cucc_launch *launch, uint32_t block_begin, uint32_t block_end, void *scratch) {{\n",
+        func.name
+    );
+    head.push_str("  (void)launch; (void)block_begin; (void)block_end; (void)scratch;\n");
+    let _ = writeln!(
+        head,
+        "  char *const cucc_dyn = (char *)scratch + {};\n  (void)cucc_dyn;",
+        round_up(w.shared_size, DYN_ALIGN)
+    );
+    for (i, &p) in func.param_values().iter().enumerate() {
+        let attrs = func.params.get(i).cloned().unwrap_or_default();
+        let name = w.names.get(p).clone();
+        if let Some(agg) = attrs.byval {
+            let size = module.types.size_of(agg).max(1);
+            let align = module.types.align_of(agg).max(1);
+            param_sizes.push(size);
+            let _ = writeln!(
+                head,
+                "  unsigned char {name}_copy[{size}] __attribute__((aligned({align})));\n  memcpy({name}_copy, args[{i}], {size});\n  char *{name} = (char *){name}_copy;"
+            );
+        } else {
+            let ty = func.value_type(p);
+            let cty = w.c_type(ty)?;
+            param_sizes.push(module.types.size_of(ty));
+            let restrict = if attrs.noalias && cty == "char *" {
+                " restrict"
+            } else {
+                ""
+            };
+            let decl = if cty == "char *" {
+                format!("char *{restrict} {name}")
+            } else {
+                format!("{cty} {name}")
+            };
+            let _ = writeln!(head, "  {decl} = *({cty} *)args[{i}];");
+        }
+    }
+    w.put_body()?;
+    let mut text = head;
+    text.push_str(&w.out);
+    text.push_str("}\n");
+    let info = EmittedKernel {
+        name: func.name.clone(),
+        entry,
+        static_shared: round_up(w.shared_size, DYN_ALIGN),
+        param_sizes,
+    };
+    Ok((text, info))
+}
+
+/// Where a region's `yield` sends its values.
+enum YieldTo<'n> {
+    /// Assign to these C variables.
+    Vars(&'n [String]),
+    /// Nothing is yielded (parallel bodies).
+    Nothing,
+}
+
+struct Writer<'m> {
+    module: &'m Module,
+    func: &'m Function,
+    out: String,
+    indent: usize,
+    names: SecondaryMap<Value, String>,
+    /// Offset in `scratch` of each shared alloca.
+    shared_offsets: SecondaryMap<Op, u64>,
+    /// Bytes of static shared memory.
+    shared_size: u64,
+}
+
+impl<'m> Writer<'m> {
+    fn err(&self, loc: Loc, msg: impl Into<String>) -> CpuifyError {
+        CpuifyError::new(self.module, loc, &self.func.name, msg)
+    }
+
+    fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    /// Places every shared alloca at a fixed offset of `scratch`.
+    fn layout_shared(&mut self) {
+        let mut offset = 0;
+        for (_, op) in self.func.walk() {
+            if let OpKind::Alloca {
+                space: Space::Shared,
+                ty,
+            } = self.func.ops[op].kind
+            {
+                let align = self.module.types.align_of(ty).max(1);
+                offset = round_up(offset, align);
+                self.shared_offsets.set(op, offset);
+                offset += self.module.types.size_of(ty);
+            }
+        }
+        self.shared_size = offset;
+    }
+
+    /// Gives every value a unique C identifier.
+    fn name_values(&mut self) {
+        for (v, data) in self.func.values.iter() {
+            let base = match &data.name {
+                Some(n) if !n.is_empty() => sanitize(n),
+                _ => "v".to_string(),
+            };
+            self.names.set(v, format!("{base}_{}", v.index()));
+        }
+    }
+
+    fn n(&self, v: Value) -> &str {
+        self.names.get(v)
+    }
+
+    fn c_type(&self, ty: TypeId) -> Result<&'static str, CpuifyError> {
+        Ok(match &self.module.types[ty] {
+            Type::Int(1) => "bool",
+            Type::Int(8) => "uint8_t",
+            Type::Int(16) => "uint16_t",
+            Type::Int(32) => "uint32_t",
+            Type::Int(64) => "uint64_t",
+            Type::Float(FloatKind::F16) | Type::Float(FloatKind::BF16) => "uint16_t",
+            Type::Float(FloatKind::F32) => "float",
+            Type::Float(FloatKind::F64) => "double",
+            Type::Ptr(_) => "char *",
+            other => {
+                return Err(self.err(
+                    self.func.loc,
+                    format!("a value of type {other:?} has no C representation"),
+                ))
+            }
+        })
+    }
+
+    fn vty(&self, v: Value) -> Result<&'static str, CpuifyError> {
+        self.c_type(self.func.value_type(v))
+    }
+
+    fn ty_of(&self, v: Value) -> &'m Type {
+        &self.module.types[self.func.value_type(v)]
+    }
+
+    fn int_bits(&self, v: Value) -> u8 {
+        self.ty_of(v).int_bits().unwrap_or(64)
+    }
+
+    fn signed_ty(bits: u8) -> &'static str {
+        match bits {
+            1 | 8 => "int8_t",
+            16 => "int16_t",
+            32 => "int32_t",
+            _ => "int64_t",
+        }
+    }
+
+    fn unsigned_ty(bits: u8) -> &'static str {
+        match bits {
+            1 => "bool",
+            8 => "uint8_t",
+            16 => "uint16_t",
+            32 => "uint32_t",
+            _ => "uint64_t",
+        }
+    }
+
+    /// `(intN_t)x` reading an integer value as signed (i1 as 0/-1).
+    fn as_signed(&self, v: Value) -> String {
+        let bits = self.int_bits(v);
+        if bits == 1 {
+            format!("(-(int8_t){})", self.n(v))
+        } else {
+            format!("(({}){})", Self::signed_ty(bits), self.n(v))
+        }
+    }
+
+    /// A 16-bit float value widened to `float`, or the value itself.
+    fn as_float(&self, v: Value) -> String {
+        match self.ty_of(v) {
+            Type::Float(FloatKind::F16) => format!("cucc_h2f({})", self.n(v)),
+            Type::Float(FloatKind::BF16) => format!("cucc_bf2f({})", self.n(v)),
+            _ => self.n(v).to_string(),
+        }
+    }
+
+    /// Narrows a `float` expression to the storage of float kind `k`.
+    fn from_float(k: FloatKind, e: String) -> String {
+        match k {
+            FloatKind::F16 => format!("cucc_f2h({e})"),
+            FloatKind::BF16 => format!("cucc_f2bf({e})"),
+            _ => e,
+        }
+    }
+
+    fn put_body(&mut self) -> Result<(), CpuifyError> {
+        let body = self.func.body;
+        let ops = self.func.regions[body].ops.clone();
+        let mut grid_seen = false;
+        for op in ops {
+            let data = &self.func.ops[op];
+            match &data.kind {
+                OpKind::Parallel { level: Level::Grid } => {
+                    if grid_seen {
+                        return Err(self.err(data.loc, "more than one grid-level parallel"));
+                    }
+                    grid_seen = true;
+                    self.put_grid(op)?;
+                }
+                OpKind::Return => self.line("return;"),
+                k if k.is_pure()
+                    || matches!(
+                        k,
+                        OpKind::Alloca {
+                            space: Space::Private,
+                            ..
+                        }
+                    ) =>
+                {
+                    self.put_op(op)?
+                }
+                k => {
+                    return Err(self.err(
+                        data.loc,
+                        format!(
+                            "`{}` outside the grid loop would run once per worker",
+                            k.mnemonic()
+                        ),
+                    ))
+                }
+            }
+        }
+        if !grid_seen {
+            return Err(self.err(self.func.loc, "launch function has no grid-level parallel"));
+        }
+        Ok(())
+    }
+
+    fn put_grid(&mut self, op: Op) -> Result<(), CpuifyError> {
+        let data = &self.func.ops[op];
+        let region = data.regions[0];
+        let ubs: Vec<String> = data
+            .operands
+            .iter()
+            .map(|&v| self.n(v).to_string())
+            .collect();
+        let ivs = self.func.regions[region].args.clone();
+        let dyn_offset = round_up(self.shared_size, DYN_ALIGN);
+        self.line("for (uint32_t blin = block_begin; blin < block_end; ++blin) {");
+        self.indent += 1;
+        let dims = ivs.len();
+        let mut rest = "blin".to_string();
+        for (k, &iv) in ivs.iter().enumerate() {
+            let name = self.n(iv).to_string();
+            if k + 1 == dims {
+                self.line(&format!("const uint32_t {name} = (uint32_t)({rest});"));
+            } else {
+                self.line(&format!(
+                    "const uint32_t {name} = (uint32_t)(({rest}) % {});",
+                    ubs[k]
+                ));
+                rest = format!("({rest}) / {}", ubs[k]);
+            }
+        }
+        self.line(&format!(
+            "memset(scratch, 0, {dyn_offset} + (size_t)launch->dynamic_shared);"
+        ));
+        self.put_region(region, YieldTo::Nothing)?;
+        self.indent -= 1;
+        self.line("}");
+        Ok(())
+    }
+
+    fn put_region(&mut self, region: Region, to: YieldTo<'_>) -> Result<(), CpuifyError> {
+        let ops = self.func.regions[region].ops.clone();
+        for op in ops {
+            if self.func.ops[op].kind == OpKind::Yield {
+                if let YieldTo::Vars(vars) = &to {
+                    self.put_assign(vars, &self.func.ops[op].operands.clone())?;
+                }
+            } else {
+                self.put_op(op)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Parallel assignment `vars = vals` through temporaries when needed.
+    fn put_assign(&mut self, vars: &[String], vals: &[Value]) -> Result<(), CpuifyError> {
+        if vars.len() == 1 {
+            let s = format!("{} = {};", vars[0], self.n(vals[0]));
+            self.line(&s);
+            return Ok(());
+        }
+        let mut tmps = Vec::new();
+        for (i, &v) in vals.iter().enumerate() {
+            let t = format!("{}_next{i}", vars[i]);
+            let s = format!("{} = {};", c_decl(self.vty(v)?, &t, true), self.n(v));
+            self.line(&s);
+            tmps.push(t);
+        }
+        for (var, t) in vars.iter().zip(tmps) {
+            self.line(&format!("{var} = {t};"));
+        }
+        Ok(())
+    }
+
+    fn decl(&mut self, v: Value, expr: &str) -> Result<(), CpuifyError> {
+        let s = format!("{} = {expr};", c_decl(self.vty(v)?, self.n(v), true));
+        self.line(&s);
+        Ok(())
+    }
+
+    fn put_op(&mut self, op: Op) -> Result<(), CpuifyError> {
+        let data = &self.func.ops[op];
+        let ops = &data.operands;
+        let loc = data.loc;
+        let res = data.results.first().copied();
+        let arity = |n: usize| -> Result<(), CpuifyError> {
+            if ops.len() == n {
+                Ok(())
+            } else {
+                Err(self.err(
+                    loc,
+                    format!("`{}` needs {n} operands", data.kind.mnemonic()),
+                ))
+            }
+        };
+        let one = || {
+            res.ok_or_else(|| self.err(loc, format!("`{}` has no result", data.kind.mnemonic())))
+        };
+        match &data.kind {
+            OpKind::Const { bits } => {
+                let r = one()?;
+                let e = self.constant(r, *bits);
+                self.decl(r, &e)?;
+            }
+            OpKind::Undef => {
+                let r = one()?;
+                let e = if self.ty_of(r).is_ptr() {
+                    "(char *)0"
+                } else {
+                    "0"
+                };
+                self.decl(r, e)?;
+            }
+            OpKind::Binary(b) => {
+                arity(2)?;
+                let r = one()?;
+                let e = self.binary(*b, ops[0], ops[1], r)?;
+                self.decl(r, &e)?;
+            }
+            OpKind::Unary(u) => {
+                arity(1)?;
+                let r = one()?;
+                let e = self.unary(*u, ops[0]);
+                self.decl(r, &e)?;
+            }
+            OpKind::Cmp(p) => {
+                arity(2)?;
+                let r = one()?;
+                let e = self.cmp(*p, ops[0], ops[1]);
+                self.decl(r, &e)?;
+            }
+            OpKind::Cast(c) => {
+                arity(1)?;
+                let r = one()?;
+                let e = self.cast(*c, ops[0], r)?;
+                self.decl(r, &e)?;
+            }
+            OpKind::Select => {
+                arity(3)?;
+                let r = one()?;
+                let e = format!(
+                    "{} ? {} : {}",
+                    self.n(ops[0]),
+                    self.n(ops[1]),
+                    self.n(ops[2])
+                );
+                self.decl(r, &e)?;
+            }
+            OpKind::If => self.put_if(op)?,
+            OpKind::For { unsigned } => self.put_for(op, *unsigned)?,
+            OpKind::While => self.put_while(op)?,
+            OpKind::Parallel { level } => self.put_parallel(op, *level)?,
+            OpKind::Yield | OpKind::Condition => {
+                return Err(self.err(loc, "terminator in an unexpected place"))
+            }
+            OpKind::Return => self.line("return;"),
+            OpKind::Call(Callee::Extern(name)) => {
+                let r = one()?;
+                let args: Vec<String> = ops.iter().map(|&v| self.as_float(v)).collect();
+                let call = format!("{}({})", extern_c_name(name), args.join(", "));
+                let e = match self.ty_of(r) {
+                    Type::Float(k) => Self::from_float(*k, call),
+                    _ => call,
+                };
+                self.decl(r, &e)?;
+            }
+            OpKind::Call(Callee::Func(_)) => {
+                return Err(self.err(
+                    loc,
+                    "calls to device functions must be inlined before emit_c",
+                ))
+            }
+            OpKind::Alloca { space, ty } => {
+                let r = one()?;
+                let size = self.module.types.size_of(*ty).max(1);
+                let align = self.module.types.align_of(*ty).max(1);
+                match space {
+                    Space::Shared => {
+                        let off = *self.shared_offsets.get(op);
+                        let e = format!("(char *)scratch + {off}");
+                        self.decl(r, &e)?;
+                    }
+                    Space::Private => {
+                        let buf = format!("{}_buf", self.n(r));
+                        self.line(&format!(
+                            "unsigned char {buf}[{size}] __attribute__((aligned({align}))) = {{0}};"
+                        ));
+                        self.decl(r, &format!("(char *){buf}"))?;
+                    }
+                    _ => return Err(self.err(loc, format!("`alloca<{space}>` is not valid here"))),
+                }
+            }
+            OpKind::Load { volatile } => {
+                arity(1)?;
+                let r = one()?;
+                let t = self.vty(r)?;
+                let q = if *volatile { "volatile " } else { "" };
+                let e = format!("*({q}{t} *){}", self.n(ops[0]));
+                self.decl(r, &e)?;
+            }
+            OpKind::Store { volatile } => {
+                arity(2)?;
+                let t = self.vty(ops[1])?;
+                let q = if *volatile { "volatile " } else { "" };
+                let s = format!("*({q}{t} *){} = {};", self.n(ops[0]), self.n(ops[1]));
+                self.line(&s);
+            }
+            OpKind::PtrIndex { elem } => {
+                arity(2)?;
+                let r = one()?;
+                let size = self.module.types.size_of(*elem);
+                let idx = if self.int_bits(ops[1]) == 64 {
+                    format!("(int64_t){}", self.n(ops[1]))
+                } else {
+                    format!("(int64_t){}", self.as_signed(ops[1]))
+                };
+                let e = format!("{} + {idx} * {size}", self.n(ops[0]));
+                self.decl(r, &e)?;
+            }
+            OpKind::PtrField { ty, field } => {
+                arity(1)?;
+                let r = one()?;
+                let Type::Struct(s) = &self.module.types[*ty] else {
+                    return Err(self.err(loc, "`ptr.field` on a non-struct type"));
+                };
+                let Some(f) = s.fields.get(*field as usize) else {
+                    return Err(self.err(loc, format!("struct has no field {field}")));
+                };
+                let e = format!("{} + {}", self.n(ops[0]), f.offset);
+                self.decl(r, &e)?;
+            }
+            OpKind::GlobalAddr(g) => {
+                let r = one()?;
+                let Some(gd) = self.module.globals.try_get(*g) else {
+                    return Err(self.err(loc, "address of an unknown global"));
+                };
+                if gd.space == Space::Shared {
+                    return Err(self.err(
+                        loc,
+                        format!(
+                            "shared global `{}` was not lowered by lower-launch",
+                            gd.name
+                        ),
+                    ));
+                }
+                let e = format!("(char *){}", global_c_name(&gd.name));
+                self.decl(r, &e)?;
+            }
+            OpKind::DynamicShared => {
+                let r = one()?;
+                self.decl(r, "cucc_dyn")?;
+            }
+            OpKind::Memcpy => {
+                arity(3)?;
+                let s = format!(
+                    "memcpy({}, {}, (size_t){});",
+                    self.n(ops[0]),
+                    self.n(ops[1]),
+                    self.n(ops[2])
+                );
+                self.line(&s);
+            }
+            OpKind::Memset => {
+                arity(3)?;
+                let s = format!(
+                    "memset({}, {}, (size_t){});",
+                    self.n(ops[0]),
+                    self.n(ops[1]),
+                    self.n(ops[2])
+                );
+                self.line(&s);
+            }
+            OpKind::AtomicRmw { op: aop, .. } => {
+                arity(2)?;
+                let r = one()?;
+                let e = self.atomic_rmw(*aop, ops[0], ops[1], loc)?;
+                self.decl(r, &e)?;
+            }
+            OpKind::AtomicCas { .. } => {
+                arity(3)?;
+                let r = one()?;
+                let t = self.vty(r)?;
+                let (u, cmp, new) = match self.ty_of(r) {
+                    Type::Float(FloatKind::F32) => (
+                        "uint32_t",
+                        format!("cucc_f32_bits({})", self.n(ops[1])),
+                        format!("cucc_f32_bits({})", self.n(ops[2])),
+                    ),
+                    Type::Float(FloatKind::F64) => (
+                        "uint64_t",
+                        format!("cucc_f64_bits({})", self.n(ops[1])),
+                        format!("cucc_f64_bits({})", self.n(ops[2])),
+                    ),
+                    _ => (t, self.n(ops[1]).to_string(), self.n(ops[2]).to_string()),
+                };
+                let old = format!("{}_old", self.n(r));
+                self.line(&format!("{u} {old} = {cmp};"));
+                self.line(&format!(
+                    "__atomic_compare_exchange_n(({u} *){}, &{old}, {new}, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);",
+                    self.n(ops[0])
+                ));
+                let e = match self.ty_of(r) {
+                    Type::Float(FloatKind::F32) => format!("cucc_bits_f32({old})"),
+                    Type::Float(FloatKind::F64) => format!("cucc_bits_f64({old})"),
+                    _ => old,
+                };
+                self.decl(r, &e)?;
+            }
+            OpKind::Fence { .. } => self.line("__atomic_thread_fence(__ATOMIC_SEQ_CST);"),
+            OpKind::BlockDim(d) => {
+                let r = one()?;
+                self.decl(r, &format!("launch->block[{}]", d.index()))?;
+            }
+            OpKind::GridDim(d) => {
+                let r = one()?;
+                self.decl(r, &format!("launch->grid[{}]", d.index()))?;
+            }
+            OpKind::WarpSize => {
+                let r = one()?;
+                self.decl(r, "32u")?;
+            }
+            OpKind::Clock { wide } => {
+                let r = one()?;
+                let e = if *wide {
+                    "cucc_clock64()"
+                } else {
+                    "(uint32_t)cucc_clock64()"
+                };
+                self.decl(r, e)?;
+            }
+            OpKind::Printf { format } => {
+                let mut s = format!("printf(\"{}\"", c_escape(format));
+                for &v in ops {
+                    s.push_str(", ");
+                    match self.ty_of(v) {
+                        Type::Float(FloatKind::F16 | FloatKind::BF16) => {
+                            s.push_str(&format!("(double){}", self.as_float(v)))
+                        }
+                        _ => s.push_str(self.n(v)),
+                    }
+                }
+                s.push_str(");");
+                self.line(&s);
+            }
+            OpKind::Trap { message } => {
+                let s = format!("__cucc_trap(\"{}\");", c_escape(message));
+                self.line(&s);
+                self.line("return;");
+            }
+            OpKind::ThreadId(_) | OpKind::BlockId(_) | OpKind::LaneId => {
+                return Err(self.err(
+                    loc,
+                    format!(
+                        "`{}` in a launch-form function (lower-launch replaces it)",
+                        data.kind.mnemonic()
+                    ),
+                ))
+            }
+            OpKind::Barrier(_)
+            | OpKind::BarrierReduce(_)
+            | OpKind::Shuffle(_)
+            | OpKind::Vote(_)
+            | OpKind::ActiveMask => {
+                return Err(self.err(
+                    loc,
+                    format!(
+                    "`{}` survived the cpuify pipeline; the C emitter cannot synchronise threads",
+                    data.kind.mnemonic()
+                ),
+                ))
+            }
+            OpKind::TexFetch(_) | OpKind::TexRef(_) => {
+                return Err(self.err(
+                    loc,
+                    format!(
+                        "`{}` is not supported by the C emitter yet",
+                        data.kind.mnemonic()
+                    ),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn constant(&self, r: Value, bits: u64) -> String {
+        match self.ty_of(r) {
+            Type::Int(1) => (if bits & 1 == 1 { "true" } else { "false" }).to_string(),
+            Type::Int(64) => format!("UINT64_C({bits:#x})"),
+            Type::Int(_) => format!("{bits:#x}u"),
+            Type::Float(FloatKind::F32) => {
+                let f = f32::from_bits(bits as u32);
+                if f.is_finite() {
+                    format!("{f:?}f")
+                } else {
+                    format!("cucc_bits_f32({:#x}u)", bits as u32)
+                }
+            }
+            Type::Float(FloatKind::F64) => {
+                let f = f64::from_bits(bits);
+                if f.is_finite() {
+                    format!("{f:?}")
+                } else {
+                    format!("cucc_bits_f64(UINT64_C({bits:#x}))")
+                }
+            }
+            Type::Float(_) => format!("(uint16_t){:#x}u", bits & 0xffff),
+            _ => format!("(char *)(uintptr_t)UINT64_C({bits:#x})"),
+        }
+    }
+
+    fn binary(&self, b: BinOp, x: Value, y: Value, r: Value) -> Result<String, CpuifyError> {
+        if b.is_float() {
+            let k = self.ty_of(r).float_kind().unwrap_or(FloatKind::F32);
+            let (a, c) = (self.as_float(x), self.as_float(y));
+            let dbl = k == FloatKind::F64;
+            let e = match b {
+                BinOp::FAdd => format!("{a} + {c}"),
+                BinOp::FSub => format!("{a} - {c}"),
+                BinOp::FMul => format!("{a} * {c}"),
+                BinOp::FDiv => format!("{a} / {c}"),
+                BinOp::FRem => format!("{}({a}, {c})", if dbl { "fmod" } else { "fmodf" }),
+                BinOp::FMin => format!("{}({a}, {c})", if dbl { "fmin" } else { "fminf" }),
+                _ => format!("{}({a}, {c})", if dbl { "fmax" } else { "fmaxf" }),
+            };
+            return Ok(Self::from_float(k, e));
+        }
+        let bits = self.int_bits(r);
+        let u = Self::unsigned_ty(bits);
+        let s = Self::signed_ty(bits);
+        let (a, c) = (self.n(x), self.n(y));
+        let (sa, sc) = (self.as_signed(x), self.as_signed(y));
+        let e = match b {
+            BinOp::Add => format!("({u})({a} + {c})"),
+            BinOp::Sub => format!("({u})({a} - {c})"),
+            BinOp::Mul => format!("({u})({a} * {c})"),
+            BinOp::SDiv => format!("({u})({sa} / {sc})"),
+            BinOp::UDiv => format!("({u})({a} / {c})"),
+            BinOp::SRem => format!("({u})({sa} % {sc})"),
+            BinOp::URem => format!("({u})({a} % {c})"),
+            BinOp::And => format!("({u})({a} & {c})"),
+            BinOp::Or => format!("({u})({a} | {c})"),
+            BinOp::Xor => format!("({u})({a} ^ {c})"),
+            BinOp::Shl => format!("({u})({a} << {c})"),
+            BinOp::LShr => format!("({u})({a} >> {c})"),
+            BinOp::AShr => format!("({u})({sa} >> {c})"),
+            BinOp::SMin => format!("({u})({sa} < {sc} ? {sa} : {sc})"),
+            BinOp::SMax => format!("({u})({sa} > {sc} ? {sa} : {sc})"),
+            BinOp::UMin => format!("({a} < {c} ? {a} : {c})"),
+            BinOp::UMax => format!("({a} > {c} ? {a} : {c})"),
+            BinOp::SMulHi | BinOp::UMulHi => {
+                let signed = b == BinOp::SMulHi;
+                if bits == 64 {
+                    let w = if signed {
+                        "__int128"
+                    } else {
+                        "unsigned __int128"
+                    };
+                    let (p, q) = if signed {
+                        (sa, sc)
+                    } else {
+                        (a.to_string(), c.to_string())
+                    };
+                    format!("({u})((({w}){p} * ({w}){q}) >> 64)")
+                } else {
+                    let w = if signed { "int64_t" } else { "uint64_t" };
+                    let (p, q) = if signed {
+                        (sa, sc)
+                    } else {
+                        (a.to_string(), c.to_string())
+                    };
+                    format!("({u})((({w}){p} * ({w}){q}) >> {bits})")
+                }
+            }
+            _ => {
+                let _ = s;
+                return Err(self.err(self.func.loc, "float op on integers"));
+            }
+        };
+        Ok(e)
+    }
+
+    fn unary(&self, op: UnOp, x: Value) -> String {
+        let a = self.n(x);
+        let bits = self.int_bits(x);
+        let u = Self::unsigned_ty(bits);
+        match op {
+            UnOp::FNeg => match self.ty_of(x) {
+                Type::Float(FloatKind::F16 | FloatKind::BF16) => format!("({u})({a} ^ 0x8000u)"),
+                _ => format!("-{a}"),
+            },
+            UnOp::Popc => {
+                if bits == 64 {
+                    format!("({u})__builtin_popcountll({a})")
+                } else {
+                    format!("({u})__builtin_popcount((uint32_t){a})")
+                }
+            }
+            UnOp::Clz => {
+                if bits == 64 {
+                    format!("({u})({a} ? __builtin_clzll({a}) : 64)")
+                } else {
+                    format!(
+                        "({u})({a} ? __builtin_clz((uint32_t){a}) - {} : {bits})",
+                        32 - u32::from(bits)
+                    )
+                }
+            }
+            UnOp::Ctz => {
+                if bits == 64 {
+                    format!("({u})({a} ? __builtin_ctzll({a}) : 64)")
+                } else {
+                    format!("({u})({a} ? __builtin_ctz((uint32_t){a}) : {bits})")
+                }
+            }
+            UnOp::Brev => {
+                if bits == 64 {
+                    format!("cucc_brev64({a})")
+                } else {
+                    format!(
+                        "({u})(cucc_brev32((uint32_t){a}) >> {})",
+                        32 - u32::from(bits)
+                    )
+                }
+            }
+        }
+    }
+
+    fn cmp(&self, p: CmpPred, x: Value, y: Value) -> String {
+        if p.is_float() {
+            let (a, b) = (self.as_float(x), self.as_float(y));
+            return match p {
+                CmpPred::FOeq => format!("{a} == {b}"),
+                CmpPred::FOne => format!("({a} < {b} || {a} > {b})"),
+                CmpPred::FOlt => format!("{a} < {b}"),
+                CmpPred::FOle => format!("{a} <= {b}"),
+                CmpPred::FOgt => format!("{a} > {b}"),
+                CmpPred::FOge => format!("{a} >= {b}"),
+                CmpPred::FUeq => format!("!({a} < {b} || {a} > {b})"),
+                CmpPred::FUne => format!("{a} != {b}"),
+                CmpPred::FUlt => format!("!({a} >= {b})"),
+                CmpPred::FUle => format!("!({a} > {b})"),
+                CmpPred::FUgt => format!("!({a} <= {b})"),
+                CmpPred::FUge => format!("!({a} < {b})"),
+                CmpPred::FOrd => format!("({a} == {a} && {b} == {b})"),
+                _ => format!("({a} != {a} || {b} != {b})"),
+            };
+        }
+        let ptr = self.ty_of(x).is_ptr();
+        let (a, b) = if ptr {
+            (
+                format!("(uintptr_t){}", self.n(x)),
+                format!("(uintptr_t){}", self.n(y)),
+            )
+        } else {
+            (self.n(x).to_string(), self.n(y).to_string())
+        };
+        let (sa, sb) = if ptr {
+            (
+                format!("(intptr_t){}", self.n(x)),
+                format!("(intptr_t){}", self.n(y)),
+            )
+        } else {
+            (self.as_signed(x), self.as_signed(y))
+        };
+        match p {
+            CmpPred::Eq => format!("{a} == {b}"),
+            CmpPred::Ne => format!("{a} != {b}"),
+            CmpPred::Slt => format!("{sa} < {sb}"),
+            CmpPred::Sle => format!("{sa} <= {sb}"),
+            CmpPred::Sgt => format!("{sa} > {sb}"),
+            CmpPred::Sge => format!("{sa} >= {sb}"),
+            CmpPred::Ult => format!("{a} < {b}"),
+            CmpPred::Ule => format!("{a} <= {b}"),
+            CmpPred::Ugt => format!("{a} > {b}"),
+            _ => format!("{a} >= {b}"),
+        }
+    }
+
+    fn cast(&self, c: CastOp, x: Value, r: Value) -> Result<String, CpuifyError> {
+        let a = self.n(x);
+        let rt = self.ty_of(r);
+        let rty = self.vty(r)?;
+        Ok(match c {
+            CastOp::Trunc => {
+                if rt.int_bits() == Some(1) {
+                    format!("({a} & 1) != 0")
+                } else {
+                    format!("({rty}){a}")
+                }
+            }
+            CastOp::ZExt => format!("({rty}){a}"),
+            CastOp::SExt => {
+                let rb = rt.int_bits().unwrap_or(64);
+                format!("({rty})({}){}", Self::signed_ty(rb), self.as_signed(x))
+            }
+            CastOp::FpTrunc | CastOp::FpExt => {
+                let k = rt.float_kind().unwrap_or(FloatKind::F32);
+                let src = self.as_float(x);
+                match k {
+                    FloatKind::F16 | FloatKind::BF16 => {
+                        Self::from_float(k, format!("(float){src}"))
+                    }
+                    _ => format!("({rty}){src}"),
+                }
+            }
+            CastOp::FpToSi | CastOp::FpToUi => {
+                let bits = rt.int_bits().unwrap_or(32);
+                let signed = c == CastOp::FpToSi;
+                let src = self.as_float(x);
+                let f = match (signed, bits) {
+                    (true, 32) if self.ty_of(x).float_kind() == Some(FloatKind::F32) => {
+                        "cucc_ff2i32"
+                    }
+                    (true, 1 | 8) => "cucc_f2i8",
+                    (true, 16) => "cucc_f2i16",
+                    (true, 32) => "cucc_f2i32",
+                    (true, _) => "cucc_f2i64",
+                    (false, 1 | 8) => "cucc_f2u8",
+                    (false, 16) => "cucc_f2u16",
+                    (false, 32) => "cucc_f2u32",
+                    (false, _) => "cucc_f2u64",
+                };
+                format!("({rty}){f}({src})")
+            }
+            CastOp::SiToFp | CastOp::UiToFp => {
+                let k = rt.float_kind().unwrap_or(FloatKind::F32);
+                let src = if c == CastOp::SiToFp {
+                    self.as_signed(x)
+                } else {
+                    a.to_string()
+                };
+                match k {
+                    FloatKind::F64 => format!("(double){src}"),
+                    FloatKind::F32 => format!("(float){src}"),
+                    _ => Self::from_float(k, format!("(float){src}")),
+                }
+            }
+            CastOp::Bitcast => match (self.ty_of(x), rt) {
+                (Type::Float(FloatKind::F32), Type::Int(_)) => format!("cucc_f32_bits({a})"),
+                (Type::Float(FloatKind::F64), Type::Int(_)) => format!("cucc_f64_bits({a})"),
+                (Type::Int(_), Type::Float(FloatKind::F32)) => format!("cucc_bits_f32({a})"),
+                (Type::Int(_), Type::Float(FloatKind::F64)) => format!("cucc_bits_f64({a})"),
+                _ => format!("({rty}){a}"),
+            },
+            CastOp::PtrToInt => format!("({rty})(uintptr_t){a}"),
+            CastOp::IntToPtr => format!("(char *)(uintptr_t){a}"),
+            CastOp::SpaceCast => a.to_string(),
+        })
+    }
+
+    fn atomic_rmw(
+        &self,
+        op: AtomicOp,
+        p: Value,
+        v: Value,
+        loc: Loc,
+    ) -> Result<String, CpuifyError> {
+        let (pn, vn) = (self.n(p), self.n(v));
+        let t = self.vty(v)?;
+        let bits = match self.ty_of(v) {
+            Type::Int(b) => u32::from(*b),
+            Type::Float(k) => (k.bytes() * 8) as u32,
+            _ => 64,
+        };
+        let float = self.ty_of(v).is_float();
+        let builtin = |name: &str| format!("__atomic_{name}(({t} *){pn}, {vn}, __ATOMIC_RELAXED)");
+        let helper = |name: &str, ty: &str| format!("cucc_atomic_{name}(({ty} *){pn}, ({ty}){vn})");
+        Ok(match op {
+            AtomicOp::Add if !float => builtin("fetch_add"),
+            AtomicOp::Sub => builtin("fetch_sub"),
+            AtomicOp::And => builtin("fetch_and"),
+            AtomicOp::Or => builtin("fetch_or"),
+            AtomicOp::Xor => builtin("fetch_xor"),
+            AtomicOp::Xchg => builtin("exchange_n"),
+            AtomicOp::Add | AtomicOp::FAdd if bits == 32 => helper("fadd_f32", "float"),
+            AtomicOp::Add | AtomicOp::FAdd if bits == 64 => helper("fadd_f64", "double"),
+            AtomicOp::FMin if bits == 32 => helper("fmin_f32", "float"),
+            AtomicOp::FMax if bits == 32 => helper("fmax_f32", "float"),
+            AtomicOp::FMin if bits == 64 => helper("fmin_f64", "double"),
+            AtomicOp::FMax if bits == 64 => helper("fmax_f64", "double"),
+            AtomicOp::SMin if bits == 32 => format!("(uint32_t){}", helper("smin_32", "int32_t")),
+            AtomicOp::SMax if bits == 32 => format!("(uint32_t){}", helper("smax_32", "int32_t")),
+            AtomicOp::UMin if bits == 32 => helper("umin_32", "uint32_t"),
+            AtomicOp::UMax if bits == 32 => helper("umax_32", "uint32_t"),
+            AtomicOp::SMin if bits == 64 => format!("(uint64_t){}", helper("smin_64", "int64_t")),
+            AtomicOp::SMax if bits == 64 => format!("(uint64_t){}", helper("smax_64", "int64_t")),
+            AtomicOp::UMin if bits == 64 => helper("umin_64", "uint64_t"),
+            AtomicOp::UMax if bits == 64 => helper("umax_64", "uint64_t"),
+            AtomicOp::Inc if bits == 32 => helper("inc_32", "uint32_t"),
+            AtomicOp::Dec if bits == 32 => helper("dec_32", "uint32_t"),
+            _ => {
+                return Err(self.err(
+                    loc,
+                    format!("atomic `{op}` on a {bits}-bit value has no C lowering"),
+                ))
+            }
+        })
+    }
+
+    fn result_vars(&mut self, op: Op) -> Result<Vec<String>, CpuifyError> {
+        let results = self.func.ops[op].results.clone();
+        let mut vars = Vec::new();
+        for r in results {
+            let s = format!("{};", c_decl(self.vty(r)?, self.n(r), false));
+            self.line(&s);
+            vars.push(self.n(r).to_string());
+        }
+        Ok(vars)
+    }
+
+    fn put_if(&mut self, op: Op) -> Result<(), CpuifyError> {
+        let data = self.func.ops[op].clone();
+        let vars = self.result_vars(op)?;
+        self.line(&format!("if ({}) {{", self.n(data.operands[0])));
+        self.indent += 1;
+        self.put_region(data.regions[0], YieldTo::Vars(&vars))?;
+        self.indent -= 1;
+        let else_empty = self.func.regions[data.regions[1]].ops.len() <= 1 && vars.is_empty();
+        if else_empty {
+            self.line("}");
+        } else {
+            self.line("} else {");
+            self.indent += 1;
+            self.put_region(data.regions[1], YieldTo::Vars(&vars))?;
+            self.indent -= 1;
+            self.line("}");
+        }
+        Ok(())
+    }
+
+    fn put_for(&mut self, op: Op, unsigned: bool) -> Result<(), CpuifyError> {
+        let data = self.func.ops[op].clone();
+        let region = data.regions[0];
+        let args = self.func.regions[region].args.clone();
+        if data.operands.len() < 3 || args.is_empty() {
+            return Err(self.err(data.loc, "malformed `for`"));
+        }
+        // Carried values live in the region-argument variables; the results
+        // are the same variables after the loop.
+        let mut vars = Vec::new();
+        for (k, &a) in args[1..].iter().enumerate() {
+            let init = data.operands[3 + k];
+            let s = format!(
+                "{} = {};",
+                c_decl(self.vty(a)?, self.n(a), false),
+                self.n(init)
+            );
+            self.line(&s);
+            vars.push(self.n(a).to_string());
+        }
+        let iv = args[0];
+        let ty = self.vty(iv)?;
+        let cond = if unsigned {
+            format!("{} < {}", self.n(iv), self.n(data.operands[1]))
+        } else {
+            let s = Self::signed_ty(self.int_bits(iv));
+            format!("({s}){} < ({s}){}", self.n(iv), self.n(data.operands[1]))
+        };
+        self.line(&format!(
+            "for ({ty} {iv_n} = {lb}; {cond}; {iv_n} += {step}) {{",
+            iv_n = self.n(iv),
+            lb = self.n(data.operands[0]),
+            step = self.n(data.operands[2])
+        ));
+        self.indent += 1;
+        self.put_region(region, YieldTo::Vars(&vars))?;
+        self.indent -= 1;
+        self.line("}");
+        for (&r, var) in data.results.iter().zip(&vars) {
+            let s = format!("{} = {var};", c_decl(self.vty(r)?, self.n(r), true));
+            self.line(&s);
+        }
+        Ok(())
+    }
+
+    fn put_while(&mut self, op: Op) -> Result<(), CpuifyError> {
+        let data = self.func.ops[op].clone();
+        let (before, after) = (data.regions[0], data.regions[1]);
+        let bargs = self.func.regions[before].args.clone();
+        let aargs = self.func.regions[after].args.clone();
+        let mut bvars = Vec::new();
+        for (&a, &init) in bargs.iter().zip(&data.operands) {
+            let s = format!(
+                "{} = {};",
+                c_decl(self.vty(a)?, self.n(a), false),
+                self.n(init)
+            );
+            self.line(&s);
+            bvars.push(self.n(a).to_string());
+        }
+        let mut avars = Vec::new();
+        for &a in &aargs {
+            let s = format!("{};", c_decl(self.vty(a)?, self.n(a), false));
+            self.line(&s);
+            avars.push(self.n(a).to_string());
+        }
+        self.line("for (;;) {");
+        self.indent += 1;
+        let bops = self.func.regions[before].ops.clone();
+        for o in bops {
+            if self.func.ops[o].kind == OpKind::Condition {
+                let cops = self.func.ops[o].operands.clone();
+                let Some((&c, vals)) = cops.split_first() else {
+                    return Err(self.err(data.loc, "`condition` without a predicate"));
+                };
+                self.put_assign(&avars, vals)?;
+                self.line(&format!("if (!{}) break;", self.n(c)));
+            } else {
+                self.put_op(o)?;
+            }
+        }
+        self.put_region(after, YieldTo::Vars(&bvars))?;
+        self.indent -= 1;
+        self.line("}");
+        for (&r, var) in data.results.iter().zip(&avars) {
+            let s = format!("{} = {var};", c_decl(self.vty(r)?, self.n(r), true));
+            self.line(&s);
+        }
+        Ok(())
+    }
+
+    fn put_parallel(&mut self, op: Op, level: Level) -> Result<(), CpuifyError> {
+        let data = self.func.ops[op].clone();
+        if level == Level::Grid {
+            return Err(self.err(data.loc, "nested grid-level parallel"));
+        }
+        let region = data.regions[0];
+        let ivs = self.func.regions[region].args.clone();
+        // Outermost dimension first: z, y, x, so x is the innermost loop.
+        for k in (0..ivs.len()).rev() {
+            let s = format!(
+                "for ({t} {iv} = 0; {iv} < {ub}; ++{iv}) {{",
+                t = self.vty(ivs[k])?,
+                iv = self.n(ivs[k]),
+                ub = self.n(data.operands[k])
+            );
+            self.line(&s);
+            self.indent += 1;
+        }
+        self.put_region(region, YieldTo::Nothing)?;
+        for _ in 0..ivs.len() {
+            self.indent -= 1;
+            self.line("}");
+        }
+        Ok(())
+    }
+}
+
+/// A C declarator: `const T name`, or `char *const name` for pointers.
+fn c_decl(ty: &str, name: &str, constant: bool) -> String {
+    match (ty.strip_suffix(" *"), constant) {
+        (Some(base), true) => format!("{base} *const {name}"),
+        (Some(base), false) => format!("{base} *{name}"),
+        (None, true) => format!("const {ty} {name}"),
+        (None, false) => format!("{ty} {name}"),
+    }
+}
+
+/// Escapes a string for a C string literal.
+fn c_escape(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        match b {
+            b'\\' => out.push_str("\\\\"),
+            b'"' => out.push_str("\\\""),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            0x20..=0x7e => out.push(b as char),
+            _ => {
+                let _ = write!(out, "\\{b:03o}");
+            }
+        }
+    }
+    out
+}

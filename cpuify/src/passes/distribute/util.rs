@@ -1,0 +1,342 @@
+//! Per-thread storage, result demotion and clean-up for `distribute`.
+
+use super::Distributor;
+use crate::error::CpuifyError;
+use cucc_ir::edit::{remove_op, replace_all_uses, replace_uses_in_region, uses};
+use cucc_ir::{
+    BarrierReduceKind, BinOp, Builder, CastOp, CmpPred, Level, Op, OpKind, Region, Space, TypeId,
+    Value,
+};
+use std::collections::HashMap;
+
+/// CUDA's maximum number of threads in a block: the size of per-thread arrays.
+pub const MAX_THREADS: u64 = 1024;
+
+impl Distributor<'_> {
+    /// A builder inserting at `index` of `region`.
+    pub(crate) fn at(&mut self, region: Region, index: usize) -> Builder<'_> {
+        let mut b = Builder::new(self.types, self.func);
+        b.set_insertion_at(region, index);
+        b
+    }
+
+    /// Inserts `lin = iv0 + ub0 * (iv1 + ub1 * iv2)` for parallel `p` at
+    /// `index` of `region`; returns the value and how many ops were inserted.
+    pub(crate) fn lin_at(&mut self, region: Region, index: usize, p: Op) -> (Value, usize) {
+        let ivs = self.func.regions[self.func.ops[p].regions[0]].args.clone();
+        self.lin_of(region, index, &ivs, &self.func.ops[p].operands.clone())
+    }
+
+    /// Like [`Distributor::lin_at`] with explicit ivs and bounds.
+    pub(crate) fn lin_of(
+        &mut self,
+        region: Region,
+        index: usize,
+        ivs: &[Value],
+        ubs: &[Value],
+    ) -> (Value, usize) {
+        let before = self.func.regions[region].ops.len();
+        let mode = self.mode;
+        let mut b = self.at(region, index);
+        if let super::Mode::Lane { base } = mode {
+            let lin = b.binary(BinOp::Add, base, ivs[0]);
+            let _ = ubs;
+            return (lin, 1);
+        }
+        let mut acc = ivs[ivs.len() - 1];
+        for k in (0..ivs.len() - 1).rev() {
+            let m = b.binary(BinOp::Mul, ubs[k], acc);
+            acc = b.binary(BinOp::Add, ivs[k], m);
+        }
+        let inserted = self.func.regions[region].ops.len() - before;
+        (acc, inserted)
+    }
+
+    /// A fresh per-thread array of `ty`, allocated in the block's grid iteration.
+    pub(crate) fn new_cache(&mut self, ty: TypeId) -> Value {
+        let arr = self.types.array(ty, MAX_THREADS);
+        self.new_cell(arr)
+    }
+
+    /// A fresh private cell of `ty` in the block's grid iteration.
+    pub(crate) fn new_cell(&mut self, ty: TypeId) -> Value {
+        let (grid, at) = (self.grid_region, self.cache_insert);
+        self.cache_insert += 1;
+        self.at(grid, at).alloca(Space::Private, ty)
+    }
+
+    /// Moves every private alloca inside block-parallel `p` to a per-thread
+    /// array, so a thread's storage survives the loop being split.
+    pub(crate) fn hoist_private_allocas(&mut self, p: Op) {
+        let mut walk = Vec::new();
+        self.func
+            .walk_region(self.func.ops[p].regions[0], &mut walk);
+        for (region, op) in walk {
+            let OpKind::Alloca {
+                space: Space::Private,
+                ty,
+            } = self.func.ops[op].kind
+            else {
+                continue;
+            };
+            let cache = self.new_cache(ty);
+            let i = self.position(region, op);
+            let (lin, _) = self.lin_at(region, i, p);
+            let data = &mut self.func.ops[op];
+            data.kind = OpKind::PtrIndex { elem: ty };
+            data.operands = vec![cache, lin];
+        }
+    }
+
+    /// The address of this thread's slot of `cache`, inserted at `index` of
+    /// `region` (inside parallel `p`); returns (address, ops inserted).
+    fn slot_at(
+        &mut self,
+        region: Region,
+        index: usize,
+        p: Op,
+        cache: Value,
+        ty: TypeId,
+    ) -> (Value, usize) {
+        let (lin, n) = self.lin_at(region, index, p);
+        let addr = self.at(region, index + n).ptr_index(cache, lin, ty);
+        (addr, n + 1)
+    }
+
+    /// Stores `v` into this thread's slot of `cache` at `index` of `region`;
+    /// returns the number of ops inserted.
+    fn store_slot(&mut self, region: Region, index: usize, p: Op, cache: Value, v: Value) -> usize {
+        let ty = self.func.value_type(v);
+        let (addr, n) = self.slot_at(region, index, p, cache, ty);
+        self.at(region, index + n).store(addr, v);
+        n + 1
+    }
+
+    /// Loads this thread's slot of `cache` at `index` of `region`; returns
+    /// (value, ops inserted).
+    fn load_slot(
+        &mut self,
+        region: Region,
+        index: usize,
+        p: Op,
+        cache: Value,
+        ty: TypeId,
+    ) -> (Value, usize) {
+        let (addr, n) = self.slot_at(region, index, p, cache, ty);
+        let v = self.at(region, index + n).load(addr, ty);
+        (v, n + 1)
+    }
+
+    /// Moves the results and carried values of control-flow op `c` (at the
+    /// top level of block-parallel `p`) to per-thread storage, so that it has
+    /// no results and no region arguments besides a `for`'s iv.
+    pub(crate) fn demote(&mut self, p: Op, c: Op) -> Result<(), CpuifyError> {
+        let body = self.func.ops[p].regions[0];
+        let kind = self.func.ops[c].kind.clone();
+        let results = self.func.ops[c].results.clone();
+        let regions = self.func.ops[c].regions.clone();
+        let operands = self.func.ops[c].operands.clone();
+        match kind {
+            OpKind::If => {
+                let caches = self.caches_for(&results);
+                for &r in &regions {
+                    self.yield_to_caches(r, p, &caches);
+                }
+                self.reload_after(body, p, c, &results, &caches);
+            }
+            OpKind::For { .. } => {
+                let inits = operands[3..].to_vec();
+                let caches = self.caches_for(&inits);
+                let r = regions[0];
+                let args = self.func.regions[r].args[1..].to_vec();
+                let mut at = self.position(body, c);
+                for (&cache, &init) in caches.iter().zip(&inits) {
+                    at += self.store_slot(body, at, p, cache, init);
+                }
+                self.load_args(r, p, &args, &caches);
+                self.yield_to_caches(r, p, &caches);
+                self.reload_after(body, p, c, &results, &caches);
+                self.func.ops[c].operands.truncate(3);
+                self.func.regions[r].args.truncate(1);
+            }
+            OpKind::While => {
+                let (before, after) = (regions[0], regions[1]);
+                let bcaches = self.caches_for(&operands);
+                let acaches = self.caches_for(&results);
+                let mut at = self.position(body, c);
+                for (&cache, &init) in bcaches.iter().zip(&operands) {
+                    at += self.store_slot(body, at, p, cache, init);
+                }
+                let bargs = self.func.regions[before].args.clone();
+                self.load_args(before, p, &bargs, &bcaches);
+                // condition(c, vals...): vals go to the after caches.
+                let Some(&cond) = self.func.regions[before].ops.last() else {
+                    return Err(self.err(c, "`while` without a condition"));
+                };
+                let vals = self.func.ops[cond].operands[1..].to_vec();
+                let mut at = self.position(before, cond);
+                for (&cache, &v) in acaches.iter().zip(&vals) {
+                    at += self.store_slot(before, at, p, cache, v);
+                }
+                self.func.ops[cond].operands.truncate(1);
+                let aargs = self.func.regions[after].args.clone();
+                self.load_args(after, p, &aargs, &acaches);
+                self.yield_to_caches(after, p, &bcaches);
+                self.reload_after(body, p, c, &results, &acaches);
+                self.func.ops[c].operands.clear();
+                self.func.regions[before].args.clear();
+                self.func.regions[after].args.clear();
+            }
+            _ => return Err(self.err(c, "only `if`, `for` and `while` can be interchanged")),
+        }
+        self.func.ops[c].results.clear();
+        Ok(())
+    }
+
+    fn caches_for(&mut self, values: &[Value]) -> Vec<Value> {
+        values
+            .iter()
+            .map(|&v| {
+                let ty = self.func.value_type(v);
+                self.new_cache(ty)
+            })
+            .collect()
+    }
+
+    /// Stores the operands of `region`'s final `yield` to `caches` and
+    /// empties the yield.
+    fn yield_to_caches(&mut self, region: Region, p: Op, caches: &[Value]) {
+        let Some(&y) = self.func.regions[region].ops.last() else {
+            return;
+        };
+        let vals = self.func.ops[y].operands.clone();
+        let mut at = self.position(region, y);
+        for (&cache, &v) in caches.iter().zip(&vals) {
+            at += self.store_slot(region, at, p, cache, v);
+        }
+        self.func.ops[y].operands.clear();
+    }
+
+    /// At the start of `region`, loads `args` from `caches` and renames
+    /// their uses in the region.
+    fn load_args(&mut self, region: Region, p: Op, args: &[Value], caches: &[Value]) {
+        let mut map = HashMap::new();
+        let mut at = 0;
+        for (&a, &cache) in args.iter().zip(caches) {
+            let ty = self.func.value_type(a);
+            let (v, n) = self.load_slot(region, at, p, cache, ty);
+            self.func.values[v].name = self.func.values[a].name.clone();
+            at += n;
+            map.insert(a, v);
+        }
+        replace_uses_in_region(self.func, region, &map);
+    }
+
+    /// After `c` in `body`, loads `results` from `caches` and renames their uses.
+    fn reload_after(&mut self, body: Region, p: Op, c: Op, results: &[Value], caches: &[Value]) {
+        let mut at = self.position(body, c) + 1;
+        for (&r, &cache) in results.iter().zip(caches) {
+            let ty = self.func.value_type(r);
+            let (v, n) = self.load_slot(body, at, p, cache, ty);
+            at += n;
+            self.func.values[v].name = self.func.values[r].name.clone();
+            replace_all_uses(self.func, r, v);
+        }
+    }
+
+    /// Removes a `barrier.reduce` at the top level of `p`: each thread adds
+    /// its predicate to a counter before the split, and the result is read
+    /// from the counter after it. Returns the parallel after the split.
+    pub(crate) fn split_reduce(
+        &mut self,
+        parent: Region,
+        p: Op,
+        op: Op,
+        kind: BarrierReduceKind,
+    ) -> Result<Op, CpuifyError> {
+        let body = self.func.ops[p].regions[0];
+        let pred = self.func.ops[op].operands[0];
+        let result = self.func.ops[op].results[0];
+        let ubs = self.func.ops[p].operands.clone();
+        let i32t = self.types.i32();
+        let counter = self.new_cell(i32t);
+        let pi = self.position(parent, p);
+        {
+            let mut b = self.at(parent, pi);
+            let zero = b.i32(0);
+            b.store(counter, zero);
+        }
+        let k = self.position(body, op);
+        {
+            let mut b = self.at(body, k);
+            let old = b.load(counter, i32t);
+            let inc = b.cast(CastOp::ZExt, pred, i32t);
+            let new = b.binary(BinOp::Add, old, inc);
+            b.store(counter, new);
+        }
+        let k = self.position(body, op);
+        let value = {
+            let mut b = self.at(body, k + 1);
+            let count = b.load(counter, i32t);
+            match kind {
+                BarrierReduceKind::Count => count,
+                BarrierReduceKind::Or => {
+                    let zero = b.i32(0);
+                    b.cmp(CmpPred::Ne, count, zero)
+                }
+                BarrierReduceKind::And => {
+                    let mut total = ubs[0];
+                    for &u in &ubs[1..] {
+                        total = b.binary(BinOp::Mul, total, u);
+                    }
+                    b.cmp(CmpPred::Eq, count, total)
+                }
+            }
+        };
+        replace_all_uses(self.func, result, value);
+        let loc = self.func.ops[op].loc;
+        let (next, _, _) = self.split(parent, p, k, true)?;
+        let fname = self.func.name.clone();
+        self.remarks.add(
+            "distribute",
+            &fname,
+            loc,
+            format!(
+                "barrier.reduce {} removed by fission with a counter",
+                kind.name()
+            ),
+        );
+        Ok(next)
+    }
+
+    /// Deletes unused pure ops and block-level parallels left with nothing
+    /// to do, under `region`.
+    pub(crate) fn cleanup(&mut self, region: Region) {
+        loop {
+            let used = uses(self.func);
+            let mut walk = Vec::new();
+            self.func.walk_region(region, &mut walk);
+            let mut changed = false;
+            for (r, op) in walk {
+                let data = &self.func.ops[op];
+                let dead_value =
+                    data.kind.is_pure() && data.results.iter().all(|v| !used.contains_key(v));
+                let empty_loop = matches!(
+                    data.kind,
+                    OpKind::Parallel {
+                        level: Level::Block
+                    }
+                ) && self.func.regions[data.regions[0]]
+                    .ops
+                    .iter()
+                    .all(|&o| self.func.ops[o].kind == OpKind::Yield);
+                if (dead_value || empty_loop) && remove_op(self.func, r, op) {
+                    changed = true;
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+}

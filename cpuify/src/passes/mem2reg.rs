@@ -1,0 +1,184 @@
+//! `mem2reg`: private scalar allocas become SSA values.
+//!
+//! An alloca is promoted when its address is only ever the pointer operand
+//! of loads and stores of its own type, none of them inside a `parallel`.
+//! Structured control flow makes this a single walk: a load reads the
+//! current value, a store replaces it, and an `if`, `for` or `while` whose
+//! regions store to the alloca gets one more result (and, for loops, one
+//! more carried value) that carries the current value out. A load before
+//! any store reads zero, as the alloca's storage would.
+
+use crate::error::CpuifyError;
+use cucc_ir::edit::{add_region_arg, add_result, remove_op, replace_all_uses};
+use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Space, Type, TypeId, Value};
+
+/// Promotes every promotable alloca of function `fid`. Returns how many.
+pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
+    let Module {
+        types, functions, ..
+    } = module;
+    let func = &mut functions[fid];
+    let mut promoted = 0;
+    let candidates: Vec<(Region, Op)> = func
+        .walk()
+        .into_iter()
+        .filter(|&(_, op)| {
+            matches!(func.ops[op].kind, OpKind::Alloca { space: Space::Private, ty }
+                if types[ty].is_scalar())
+        })
+        .collect();
+    for (region, alloca) in candidates {
+        let OpKind::Alloca { ty, .. } = func.ops[alloca].kind else {
+            continue;
+        };
+        let ptr = func.ops[alloca].results[0];
+        if !promotable(func, ptr, ty) {
+            continue;
+        }
+        let at = func.regions[region]
+            .ops
+            .iter()
+            .position(|&o| o == alloca)
+            .unwrap_or(0);
+        let zero = {
+            let mut b = Builder::new(types, func);
+            b.set_insertion_at(region, at + 1);
+            b.set_loc(b.func.ops[alloca].loc);
+            zero_of(&mut b, ty)
+        };
+        let mut p = Promoter { func, ptr, ty };
+        p.rewrite(region, at + 1, zero);
+        remove_op(func, region, alloca);
+        promoted += 1;
+    }
+    Ok(promoted)
+}
+
+fn zero_of(b: &mut Builder<'_>, ty: TypeId) -> Value {
+    match b.types[ty] {
+        Type::Ptr(space) => b.null(space),
+        Type::Float(_) => b.const_float(ty, 0.0),
+        _ => b.const_int(ty, 0),
+    }
+}
+
+/// True if `ptr` is only loaded from and stored to as a `ty`, outside any
+/// `parallel`.
+fn promotable(func: &Function, ptr: Value, ty: TypeId) -> bool {
+    let parents = func.parents();
+    for (_, op) in func.walk() {
+        let data = &func.ops[op];
+        if !data.operands.contains(&ptr) {
+            continue;
+        }
+        let ok = match data.kind {
+            OpKind::Load { volatile: false } => {
+                data.operands.len() == 1 && func.value_type(data.results[0]) == ty
+            }
+            OpKind::Store { volatile: false } => {
+                data.operands.len() == 2
+                    && data.operands[0] == ptr
+                    && data.operands[1] != ptr
+                    && func.value_type(data.operands[1]) == ty
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+        let in_parallel = parents
+            .ancestors(op)
+            .iter()
+            .any(|&a| matches!(func.ops[a].kind, OpKind::Parallel { .. }));
+        if in_parallel {
+            return false;
+        }
+    }
+    true
+}
+
+struct Promoter<'f> {
+    func: &'f mut Function,
+    ptr: Value,
+    ty: TypeId,
+}
+
+impl Promoter<'_> {
+    /// True if `op` or anything nested in it stores to the alloca.
+    fn stores(&self, op: Op) -> bool {
+        let data = &self.func.ops[op];
+        if matches!(data.kind, OpKind::Store { .. }) && data.operands.first() == Some(&self.ptr) {
+            return true;
+        }
+        data.regions
+            .iter()
+            .any(|&r| self.func.regions[r].ops.iter().any(|&o| self.stores(o)))
+    }
+
+    /// Rewrites the ops of `region` from `start` on, given the value the
+    /// alloca holds there; returns the value it holds at the end.
+    fn rewrite(&mut self, region: Region, start: usize, mut current: Value) -> Value {
+        let ops: Vec<Op> = self.func.regions[region].ops
+            [start.min(self.func.regions[region].ops.len())..]
+            .to_vec();
+        for op in ops {
+            let kind = self.func.ops[op].kind.clone();
+            let touches_ptr = self.func.ops[op].operands.first() == Some(&self.ptr);
+            match kind {
+                OpKind::Load { .. } if touches_ptr => {
+                    let r = self.func.ops[op].results[0];
+                    replace_all_uses(self.func, r, current);
+                    remove_op(self.func, region, op);
+                }
+                OpKind::Store { .. } if touches_ptr => {
+                    current = self.func.ops[op].operands[1];
+                    remove_op(self.func, region, op);
+                }
+                _ if self.func.ops[op].regions.is_empty() => {}
+                _ if !self.stores(op) => {
+                    for r in self.func.ops[op].regions.clone() {
+                        self.rewrite(r, 0, current);
+                    }
+                }
+                OpKind::If => {
+                    let regions = self.func.ops[op].regions.clone();
+                    for r in regions {
+                        let out = self.rewrite(r, 0, current);
+                        self.append_to_terminator(r, out);
+                    }
+                    current = add_result(self.func, op, self.ty);
+                }
+                OpKind::For { .. } => {
+                    let body = self.func.ops[op].regions[0];
+                    self.func.ops[op].operands.push(current);
+                    let arg = add_region_arg(self.func, body, self.ty);
+                    let out = self.rewrite(body, 0, arg);
+                    self.append_to_terminator(body, out);
+                    current = add_result(self.func, op, self.ty);
+                }
+                OpKind::While => {
+                    let (before, after) =
+                        (self.func.ops[op].regions[0], self.func.ops[op].regions[1]);
+                    self.func.ops[op].operands.push(current);
+                    let barg = add_region_arg(self.func, before, self.ty);
+                    let bout = self.rewrite(before, 0, barg);
+                    self.append_to_terminator(before, bout);
+                    let aarg = add_region_arg(self.func, after, self.ty);
+                    let aout = self.rewrite(after, 0, aarg);
+                    self.append_to_terminator(after, aout);
+                    current = add_result(self.func, op, self.ty);
+                }
+                _ => {
+                    // A parallel cannot store to a promotable alloca.
+                }
+            }
+        }
+        current
+    }
+
+    fn append_to_terminator(&mut self, region: Region, v: Value) {
+        if let Some(&t) = self.func.regions[region].ops.last() {
+            self.func.ops[t].operands.push(v);
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! The cpuify pipeline: one list of named passes, in order, each switchable
+//! for ablations (`cucc --cpuify=inline,mem2reg,...`). Passes marked
+//! required run whatever the list says: without them the C emitter has
+//! nothing it can translate (device calls, per-thread kernels, barriers).
+
+use crate::error::CpuifyError;
+use crate::passes;
+use crate::remarks::Remarks;
+use cucc_ir::{FuncId, FunctionKind, Module};
+
+/// A pass of the pipeline.
+#[derive(Clone, Copy, Debug)]
+pub struct PassInfo {
+    /// Name used by `--cpuify=` and `--print-ir-after=`.
+    pub name: &'static str,
+    /// One line for `--help` and the docs.
+    pub description: &'static str,
+    /// Runs even when not listed: translation is impossible without it.
+    pub required: bool,
+}
+
+/// Every pass, in pipeline order.
+pub const PASSES: &[PassInfo] = &[
+    PassInfo {
+        name: "inline",
+        description: "inline every device function call reachable from a kernel",
+        required: true,
+    },
+    PassInfo {
+        name: "mem2reg",
+        description: "promote private scalar allocas to SSA values",
+        required: false,
+    },
+    PassInfo {
+        name: "lower-launch",
+        description: "per-thread kernel to launch form: grid and block loops, shared allocas",
+        required: true,
+    },
+    PassInfo {
+        name: "unroll",
+        description: "fully unroll small constant-trip loops that contain barriers",
+        required: false,
+    },
+    PassInfo {
+        name: "distribute",
+        description: "remove block barriers by loop fission (min-cut) and interchange",
+        required: true,
+    },
+    PassInfo {
+        name: "warp",
+        description:
+            "split block loops into warp x lane loops; remove shuffles, votes, warp barriers",
+        required: true,
+    },
+];
+
+/// What to run and what to print.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Optional passes to run; `None` runs them all.
+    pub enabled: Option<Vec<String>>,
+    /// Passes after which to print the module.
+    pub print_after: Vec<String>,
+    /// Print the module after every pass.
+    pub print_after_all: bool,
+    /// Trap at run time when a barrier is reached by only part of a block.
+    pub check_barriers: bool,
+}
+
+impl Options {
+    /// True if pass `name` runs under these options.
+    pub fn runs(&self, info: &PassInfo) -> bool {
+        info.required
+            || self
+                .enabled
+                .as_ref()
+                .is_none_or(|list| list.iter().any(|n| n == info.name))
+    }
+}
+
+/// Parses a `--cpuify=` value: `all`, `none` (only the required passes), or
+/// a comma-separated list of pass names.
+pub fn parse_pass_list(s: &str) -> Result<Option<Vec<String>>, String> {
+    match s.trim() {
+        "all" => return Ok(None),
+        "none" | "" => return Ok(Some(Vec::new())),
+        _ => {}
+    }
+    let mut out = Vec::new();
+    for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if !PASSES.iter().any(|p| p.name == name) {
+            let known: Vec<&str> = PASSES.iter().map(|p| p.name).collect();
+            return Err(format!(
+                "unknown cpuify pass `{name}` (known: {}, or all/none)",
+                known.join(", ")
+            ));
+        }
+        out.push(name.to_string());
+    }
+    Ok(Some(out))
+}
+
+/// Checks that every name given to `--print-ir-after` is a pass.
+pub fn check_pass_names(names: &[String]) -> Result<(), String> {
+    for name in names {
+        if !PASSES.iter().any(|p| p.name == name) {
+            return Err(format!("unknown pass `{name}` in --print-ir-after"));
+        }
+    }
+    Ok(())
+}
+
+/// Runs the pipeline on every kernel of `module`. `print(pass, module)` is
+/// called after each pass the options ask to print.
+pub fn run(
+    module: &mut Module,
+    options: &Options,
+    remarks: &mut Remarks,
+    print: &mut dyn FnMut(&str, &Module),
+) -> Result<(), CpuifyError> {
+    let kernels: Vec<FuncId> = module
+        .functions
+        .iter()
+        .filter(|(_, f)| f.kind == FunctionKind::Kernel)
+        .map(|(h, _)| h)
+        .collect();
+    for info in PASSES {
+        if !options.runs(info) {
+            continue;
+        }
+        for &fid in &kernels {
+            run_pass(info.name, module, fid, remarks, options.check_barriers)?;
+        }
+        if options.print_after_all || options.print_after.iter().any(|n| n == info.name) {
+            print(info.name, module);
+        }
+    }
+    Ok(())
+}
+
+fn run_pass(
+    name: &str,
+    module: &mut Module,
+    fid: FuncId,
+    remarks: &mut Remarks,
+    check: bool,
+) -> Result<(), CpuifyError> {
+    match name {
+        "inline" => passes::inline_calls(module, fid),
+        "mem2reg" => passes::mem2reg(module, fid).map(|_| ()),
+        "lower-launch" => passes::lower_launch(module, fid),
+        "unroll" => passes::unroll(module, fid, remarks).map(|_| ()),
+        "distribute" => passes::distribute(module, fid, remarks, check),
+        "warp" => passes::distribute::split_warps(module, fid, remarks, check),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pass_lists() {
+        assert_eq!(parse_pass_list("all"), Ok(None));
+        assert_eq!(parse_pass_list("none"), Ok(Some(vec![])));
+        assert_eq!(
+            parse_pass_list("inline, mem2reg"),
+            Ok(Some(vec!["inline".to_string(), "mem2reg".to_string()]))
+        );
+        let err = parse_pass_list("inline,bogus").unwrap_err();
+        assert!(err.starts_with("unknown cpuify pass `bogus`"), "{err}");
+        let opts = Options {
+            enabled: Some(vec![]),
+            ..Options::default()
+        };
+        let mem2reg = PASSES.iter().find(|p| p.name == "mem2reg").expect("pass");
+        let lower = PASSES
+            .iter()
+            .find(|p| p.name == "lower-launch")
+            .expect("pass");
+        assert!(!opts.runs(mem2reg));
+        assert!(opts.runs(lower));
+    }
+}

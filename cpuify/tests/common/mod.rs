@@ -1,0 +1,128 @@
+//! Shared harness: lower, distribute, emit, compile with the system C
+//! compiler, load and run kernels over their whole grid.
+#![allow(dead_code)]
+
+use cucc_cpuify::emit_c::{emit_module, entry_c_name};
+use cucc_cpuify::passes::{distribute, inline_calls, lower_launch, mem2reg};
+use cucc_cpuify::remarks::Remarks;
+use cucc_ir::*;
+use std::ffi::c_void;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The harness builds with run-time barrier checks on: they must stay
+/// silent on correct kernels.
+const CHECK: bool = true;
+
+#[repr(C)]
+pub struct Launch {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub dynamic_shared: u64,
+    pub tex: *const c_void,
+}
+
+pub type Entry = unsafe extern "C" fn(*mut *mut c_void, *const Launch, u32, u32, *mut c_void);
+
+/// Lowers every kernel, emits C, compiles it to a shared object and loads it.
+pub fn build(m: Module, tag: &str) -> (libloading::Library, Module) {
+    build_with(m, tag, true)
+}
+
+/// Like [`build`], choosing whether `unroll` runs.
+pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Library, Module) {
+    let ids: Vec<FuncId> = m.functions.handles().collect();
+    for fid in &ids {
+        if m.functions[*fid].kind == FunctionKind::Kernel {
+            inline_calls(&mut m, *fid).expect("inline");
+            mem2reg(&mut m, *fid).expect("mem2reg");
+            lower_launch(&mut m, *fid).expect("lower-launch");
+            let mut remarks = Remarks::default();
+            if unroll {
+                cucc_cpuify::passes::unroll(&mut m, *fid, &mut remarks).expect("unroll");
+            }
+            distribute(&mut m, *fid, &mut remarks, CHECK).expect("distribute");
+            cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks, CHECK)
+                .expect("warp");
+        }
+    }
+    let emitted = emit_module(&m).expect("emit");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("emit_run");
+    std::fs::create_dir_all(&dir).expect("tmpdir");
+    let c = dir.join(format!("{tag}.c"));
+    let so = dir.join(format!("{tag}.so"));
+    let src = format!(
+        "{}\n#include <stdlib.h>\nint cucc_trap_count = 0;\nvoid __cucc_trap(const char *m) {{ cucc_trap_count++; fprintf(stderr, \"%s\\n\", m); }}\n",
+        emitted.c
+    );
+    std::fs::write(&c, src).expect("write c");
+    let out = Command::new("cc")
+        .args([
+            "-std=c11",
+            "-O2",
+            "-Wall",
+            "-Werror",
+            "-Wno-unused-variable",
+            "-Wno-unused-but-set-variable",
+            "-shared",
+            "-fPIC",
+            "-o",
+        ])
+        .arg(&so)
+        .arg(&c)
+        .arg("-lm")
+        .output()
+        .expect("run cc");
+    assert!(
+        out.status.success(),
+        "cc failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // SAFETY: the library was just built from generated C with no constructors.
+    let lib = unsafe { libloading::Library::new(&so) }.expect("load");
+    (lib, m)
+}
+
+pub fn run(
+    lib: &libloading::Library,
+    name: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    args: &mut [*mut c_void],
+    scratch: usize,
+) {
+    let sym = format!("{}\0", entry_c_name(name));
+    // SAFETY: the symbol is an entry emitted with the `Entry` ABI.
+    let entry: libloading::Symbol<Entry> = unsafe { lib.get(sym.as_bytes()) }.expect("entry");
+    let launch = Launch {
+        grid,
+        block,
+        dynamic_shared: 0,
+        tex: std::ptr::null(),
+    };
+    let mut scratch = vec![0u8; scratch.max(16)];
+    let blocks = grid[0] * grid[1] * grid[2];
+    // Two chunks, as two workers would run them.
+    let mid = blocks / 2;
+    for (b, e) in [(0, mid), (mid, blocks)] {
+        // SAFETY: args point at live parameter storage of the right sizes.
+        unsafe {
+            entry(
+                args.as_mut_ptr(),
+                &launch,
+                b,
+                e,
+                scratch.as_mut_ptr().cast(),
+            )
+        };
+    }
+}
+
+/// How many times the loaded kernels called `__cucc_trap`.
+pub fn trap_count(lib: &libloading::Library) -> i32 {
+    // SAFETY: the harness defines `int cucc_trap_count` in every library.
+    unsafe {
+        let sym: libloading::Symbol<*const i32> = lib.get(b"cucc_trap_count\0").expect("counter");
+        **sym
+    }
+}
