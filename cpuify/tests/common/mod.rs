@@ -34,16 +34,23 @@ pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Librar
     let ids: Vec<FuncId> = m.functions.handles().collect();
     for fid in &ids {
         if m.functions[*fid].kind == FunctionKind::Kernel {
+            verify(&m, "input");
             inline_calls(&mut m, *fid).expect("inline");
+            verify(&m, "inline");
             mem2reg(&mut m, *fid).expect("mem2reg");
+            verify(&m, "mem2reg");
             lower_launch(&mut m, *fid).expect("lower-launch");
+            verify(&m, "lower-launch");
             let mut remarks = Remarks::default();
             if unroll {
                 cucc_cpuify::passes::unroll(&mut m, *fid, &mut remarks).expect("unroll");
+                verify(&m, "unroll");
             }
             distribute(&mut m, *fid, &mut remarks, CHECK).expect("distribute");
+            verify(&m, "distribute");
             cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks, CHECK)
                 .expect("warp");
+            verify(&m, "warp");
         }
     }
     let emitted = emit_module(&m).expect("emit");
@@ -124,5 +131,12 @@ pub fn trap_count(lib: &libloading::Library) -> i32 {
     unsafe {
         let sym: libloading::Symbol<*const i32> = lib.get(b"cucc_trap_count\0").expect("counter");
         **sym
+    }
+}
+
+/// Panics with the verifier's messages if `m` is not valid after `pass`.
+pub fn verify(m: &Module, pass: &str) {
+    if let Err(e) = cucc_ir::verify_module(m) {
+        panic!("IR invalid after {pass}:\n{e}");
     }
 }
