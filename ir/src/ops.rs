@@ -517,10 +517,12 @@ pub enum OpKind {
     Call(Callee),
 
     // ---- memory ---------------------------------------------------------
-    /// `() -> ptr<space>`: reserves storage for one `ty`, zero-filled. A
-    /// private alloca is per executing thread; a shared alloca (only valid
-    /// outside any block-level parallel, in launch-form functions) is per
-    /// executing grid iteration, i.e. per block.
+    /// `() -> ptr<space>`: reserves storage for one `ty`. A private alloca
+    /// is per executing thread and its contents are unspecified until
+    /// written (as a C local's; the interpreter zero-fills them); a shared
+    /// alloca (only valid outside any block-level parallel, in launch-form
+    /// functions) is per executing grid iteration, i.e. per block, and
+    /// zero-filled, as GPU drivers leave shared memory in practice.
     Alloca {
         /// Space of the storage: private or shared.
         space: Space,

@@ -461,7 +461,7 @@ impl<'m> Writer<'m> {
                     Space::Private => {
                         let buf = format!("{}_buf", self.n(r));
                         self.line(&format!(
-                            "unsigned char {buf}[{size}] __attribute__((aligned({align}))) = {{0}};"
+                            "unsigned char {buf}[{size}] __attribute__((aligned({align})));"
                         ));
                         self.decl(r, &format!("(char *){buf}"))?;
                     }
