@@ -460,8 +460,12 @@ impl<'m> Writer<'m> {
                     }
                     Space::Private => {
                         let buf = format!("{}_buf", self.n(r));
+                        // Small cells are zeroed (free, and keeps gcc's
+                        // uninitialised-use analysis quiet); big per-thread
+                        // arrays are not, as every slot is written first.
+                        let init = if size <= 16 { " = {0}" } else { "" };
                         self.line(&format!(
-                            "unsigned char {buf}[{size}] __attribute__((aligned({align})));"
+                            "unsigned char {buf}[{size}] __attribute__((aligned({align}))){init};"
                         ));
                         self.decl(r, &format!("(char *){buf}"))?;
                     }
