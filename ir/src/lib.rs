@@ -19,6 +19,7 @@ pub mod arena;
 pub mod builder;
 pub mod float;
 pub mod func;
+pub mod interp;
 pub mod intrinsics;
 pub mod loc;
 pub mod module;
