@@ -20,6 +20,7 @@ pub mod builder;
 pub mod edit;
 pub mod float;
 pub mod func;
+pub mod interp;
 pub mod intrinsics;
 pub mod loc;
 pub mod module;
