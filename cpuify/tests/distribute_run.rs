@@ -2,7 +2,7 @@
 //! must equal what the GPU would compute.
 
 mod common;
-use common::{build, build_with, run};
+use common::{build, build_with, differential, run, HArg};
 use cucc_ir::*;
 use std::ffi::c_void;
 
@@ -114,6 +114,26 @@ fn check_reduction_with(use_while: bool, tag: &str, unroll: bool) {
     let n = 1000usize;
     let blocks = n.div_ceil(256);
     let input: Vec<f32> = (0..n).map(|i| ((i * 7) % 13) as f32).collect();
+    let oracle = differential(
+        reduction_module(use_while),
+        "reduce",
+        [blocks as u32, 1, 1],
+        [256, 1, 1],
+        &[
+            HArg::f32s(&input),
+            HArg::f32s(&vec![0.0; blocks]),
+            HArg::i32(n as i32),
+        ],
+        &format!("{tag}_diff"),
+    );
+    let sums: Vec<f32> = oracle[1]
+        .chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    for (bi, got) in sums.iter().enumerate() {
+        let want: f32 = input[bi * 256..((bi + 1) * 256).min(n)].iter().sum();
+        assert_eq!(*got, want, "oracle block {bi}");
+    }
     let mut out = vec![0f32; blocks];
     let (mut pi, mut po, mut nn) = (input.as_ptr(), out.as_mut_ptr(), n as i32);
     let mut args: Vec<*mut c_void> = vec![
@@ -206,9 +226,23 @@ fn tiled_transpose() {
         b.ret(vec![]);
     }
     m.add_function(k);
-    let (lib, _) = build(m, "transpose");
     let (w, h) = (37usize, 23usize);
     let input: Vec<f32> = (0..w * h).map(|i| i as f32).collect();
+    let grid = [w.div_ceil(16) as u32, h.div_ceil(16) as u32, 1];
+    differential(
+        m.clone(),
+        "transpose",
+        grid,
+        [16, 16, 1],
+        &[
+            HArg::f32s(&input),
+            HArg::f32s(&vec![-1.0; w * h]),
+            HArg::i32(w as i32),
+            HArg::i32(h as i32),
+        ],
+        "transpose_diff",
+    );
+    let (lib, _) = build(m, "transpose");
     let mut out = vec![-1f32; w * h];
     let (mut pi, mut po, mut pw, mut ph) = (input.as_ptr(), out.as_mut_ptr(), w as i32, h as i32);
     let mut args: Vec<*mut c_void> = vec![
@@ -270,11 +304,19 @@ fn syncthreads_count_and_or() {
         b.ret(vec![]);
     }
     m.add_function(k);
-    let (lib, _) = build(m, "votes");
     // Block 0: mixed; block 1: all odd; block 2: all even.
     let mut input: Vec<i32> = (0..64).collect();
     input.extend((0..64).map(|i| 2 * i + 1));
     input.extend((0..64).map(|i| 2 * i));
+    differential(
+        m.clone(),
+        "votes",
+        [3, 1, 1],
+        [64, 1, 1],
+        &[HArg::i32s(&input), HArg::i32s(&[-1; 9])],
+        "votes_diff",
+    );
+    let (lib, _) = build(m, "votes");
     let mut out = vec![-1i32; 9];
     let (mut pi, mut po) = (input.as_ptr(), out.as_mut_ptr());
     let mut args: Vec<*mut c_void> = vec![
@@ -352,6 +394,23 @@ fn warp_shuffles_and_votes() {
         b.ret(vec![]);
     }
     m.add_function(k);
+    {
+        let n = 3 * 128;
+        let input: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 101).collect();
+        differential(
+            m.clone(),
+            "warps",
+            [3, 1, 1],
+            [128, 1, 1],
+            &[
+                HArg::i32s(&input),
+                HArg::i32s(&[0; 12]),
+                HArg::i32s(&[0; 12]),
+                HArg::i32s(&[0; 24]),
+            ],
+            "warps_diff",
+        );
+    }
     let (lib, _) = build_with(m.clone(), "warps", true);
     check_warps(&lib);
     let (lib, _) = build_with(m, "warps_interchanged", false);

@@ -3,7 +3,7 @@
 //! whole grid, checked against host-computed results.
 
 mod common;
-use common::{build, run};
+use common::{build, differential, run, HArg};
 use cucc_ir::*;
 use std::ffi::c_void;
 
@@ -48,6 +48,22 @@ fn vector_add_with_device_call() {
         b.ret(vec![]);
     }
     m.add_function(k);
+    {
+        let a: Vec<f32> = (0..1000).map(|i| i as f32).collect();
+        differential(
+            m.clone(),
+            "vadd",
+            [4, 1, 1],
+            [256, 1, 1],
+            &[
+                HArg::f32s(&a),
+                HArg::f32s(&a),
+                HArg::f32s(&[0.0; 1000]),
+                HArg::i32(1000),
+            ],
+            "vadd_diff",
+        );
+    }
     let (lib, _) = build(m, "vadd");
     let n = 1000usize;
     let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
@@ -125,6 +141,14 @@ fn loops_atomics_and_shared_scratch() {
         b.ret(vec![]);
     }
     m.add_function(k);
+    differential(
+        m.clone(),
+        "loops",
+        [3, 1, 1],
+        [64, 1, 1],
+        &[HArg::i32s(&[0]), HArg::i32s(&[0])],
+        "loops_diff",
+    );
     let (lib, _) = build(m, "loops");
     let mut total = 0i32;
     let mut odd = 0i32;
@@ -210,6 +234,14 @@ fn locals_in_allocas_are_promoted() {
         b.ret(vec![]);
     }
     m.add_function(k);
+    differential(
+        m.clone(),
+        "locals",
+        [1, 1, 1],
+        [64, 1, 1],
+        &[HArg::i32s(&[0; 64])],
+        "locals_diff",
+    );
     let (lib, lowered) = build(m, "locals");
     let f = &lowered.functions[lowered.function("locals").expect("kernel")];
     let allocas = f

@@ -140,3 +140,147 @@ pub fn verify(m: &Module, pass: &str) {
         panic!("IR invalid after {pass}:\n{e}");
     }
 }
+
+/// A kernel argument for [`differential`].
+#[derive(Clone, Debug)]
+pub enum HArg {
+    /// A device buffer with these initial bytes.
+    Buf(Vec<u8>),
+    /// A scalar of `size` bytes (little-endian bits).
+    Scalar(u64, usize),
+}
+
+impl HArg {
+    /// A buffer of `f32`s.
+    pub fn f32s(v: &[f32]) -> HArg {
+        HArg::Buf(v.iter().flat_map(|x| x.to_le_bytes()).collect())
+    }
+    /// A buffer of `i32`s.
+    pub fn i32s(v: &[i32]) -> HArg {
+        HArg::Buf(v.iter().flat_map(|x| x.to_le_bytes()).collect())
+    }
+    /// An `i32` scalar.
+    pub fn i32(v: i32) -> HArg {
+        HArg::Scalar(u64::from(v as u32), 4)
+    }
+}
+
+/// Runs `kernel` through the interpreter on the per-thread module (the
+/// oracle), after every pass of the pipeline, and as compiled C; every run
+/// must leave the buffers exactly as the oracle did. Returns the oracle's
+/// buffers.
+pub fn differential(
+    m: Module,
+    kernel: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    args: &[HArg],
+    tag: &str,
+) -> Vec<Vec<u8>> {
+    let oracle = interpret(&m, kernel, grid, block, args, "input");
+    let mut m = m;
+    let fid = m.function(kernel).expect("kernel");
+    let mut remarks = Remarks::default();
+    let mut check = |m: &Module, pass: &str| {
+        verify(m, pass);
+        let got = interpret(m, kernel, grid, block, args, pass);
+        assert_eq!(
+            got, oracle,
+            "interpreter after {pass} disagrees with the oracle"
+        );
+    };
+    inline_calls(&mut m, fid).expect("inline");
+    check(&m, "inline");
+    mem2reg(&mut m, fid).expect("mem2reg");
+    check(&m, "mem2reg");
+    lower_launch(&mut m, fid).expect("lower-launch");
+    check(&m, "lower-launch");
+    cucc_cpuify::passes::unroll(&mut m, fid, &mut remarks).expect("unroll");
+    check(&m, "unroll");
+    distribute(&mut m, fid, &mut remarks, CHECK).expect("distribute");
+    check(&m, "distribute");
+    cucc_cpuify::passes::distribute::split_warps(&mut m, fid, &mut remarks, CHECK).expect("warp");
+    check(&m, "warp");
+
+    // The compiled C.
+    let (lib, _) = build(m, tag);
+    let mut storage: Vec<Vec<u64>> = Vec::new();
+    for a in args {
+        match a {
+            HArg::Buf(bytes) => {
+                let mut words = vec![0u64; bytes.len().div_ceil(8).max(1)];
+                // SAFETY: `words` has at least `bytes.len()` bytes.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        bytes.as_ptr(),
+                        words.as_mut_ptr().cast::<u8>(),
+                        bytes.len(),
+                    )
+                };
+                storage.push(words);
+            }
+            HArg::Scalar(..) => storage.push(Vec::new()),
+        }
+    }
+    let mut cells: Vec<u64> = args
+        .iter()
+        .zip(&mut storage)
+        .map(|(a, s)| match a {
+            HArg::Buf(_) => s.as_mut_ptr() as u64,
+            HArg::Scalar(bits, _) => *bits,
+        })
+        .collect();
+    let mut ptrs: Vec<*mut c_void> = cells.iter_mut().map(|c| (c as *mut u64).cast()).collect();
+    run(&lib, kernel, grid, block, &mut ptrs, 64 * 1024);
+    let compiled: Vec<Vec<u8>> = args
+        .iter()
+        .zip(&storage)
+        .filter_map(|(a, s)| match a {
+            HArg::Buf(bytes) => {
+                // SAFETY: `s` holds at least `bytes.len()` bytes.
+                let view =
+                    unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<u8>(), bytes.len()) };
+                Some(view.to_vec())
+            }
+            HArg::Scalar(..) => None,
+        })
+        .collect();
+    assert_eq!(compiled, oracle, "compiled C disagrees with the oracle");
+    oracle
+}
+
+/// Runs `kernel` of `m` in the interpreter; returns the final buffers.
+fn interpret(
+    m: &Module,
+    kernel: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    args: &[HArg],
+    stage: &str,
+) -> Vec<Vec<u8>> {
+    let mut it = cucc_ir::interp::Interpreter::new(m);
+    let mut iargs = Vec::new();
+    let mut bufs = Vec::new();
+    for a in args {
+        match a {
+            HArg::Buf(bytes) => {
+                let p = it.memory.alloc(Space::Global, bytes.len().max(1) as u64);
+                it.memory.write(p, bytes).expect("write");
+                bufs.push((p, bytes.len()));
+                iargs.push(cucc_ir::interp::Arg::ptr(p));
+            }
+            HArg::Scalar(bits, _) => iargs.push(cucc_ir::interp::Arg::Scalar(*bits)),
+        }
+    }
+    let cfg = cucc_ir::interp::LaunchConfig {
+        grid,
+        block,
+        dynamic_shared: 0,
+    };
+    if let Err(e) = it.launch(kernel, &cfg, &iargs) {
+        panic!("interpreter failed after {stage}: {e}");
+    }
+    bufs.iter()
+        .map(|&(p, n)| it.memory.read(p, n as u64).expect("read"))
+        .collect()
+}
