@@ -396,7 +396,7 @@ fn warp_shuffles_and_votes() {
     m.add_function(k);
     {
         let n = 3 * 128;
-        let input: Vec<i32> = (0..n as i32).map(|i| (i * 37) % 101).collect();
+        let input: Vec<i32> = (0..n).map(|i| (i * 37) % 101).collect();
         differential(
             m.clone(),
             "warps",

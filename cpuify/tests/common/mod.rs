@@ -181,7 +181,7 @@ pub fn differential(
     let mut m = m;
     let fid = m.function(kernel).expect("kernel");
     let mut remarks = Remarks::default();
-    let mut check = |m: &Module, pass: &str| {
+    let check = |m: &Module, pass: &str| {
         verify(m, pass);
         let got = interpret(m, kernel, grid, block, args, pass);
         assert_eq!(
