@@ -32,6 +32,11 @@ pub const PASSES: &[PassInfo] = &[
         required: false,
     },
     PassInfo {
+        name: "canonicalize",
+        description: "fold constants, eliminate common subexpressions and dead code",
+        required: false,
+    },
+    PassInfo {
         name: "lower-launch",
         description: "per-thread kernel to launch form: grid and block loops, shared allocas",
         required: true,
@@ -148,6 +153,7 @@ fn run_pass(
     match name {
         "inline" => passes::inline_calls(module, fid),
         "mem2reg" => passes::mem2reg(module, fid).map(|_| ()),
+        "canonicalize" => passes::canonicalize(module, fid),
         "lower-launch" => passes::lower_launch(module, fid),
         "unroll" => passes::unroll(module, fid, remarks).map(|_| ()),
         "distribute" => passes::distribute(module, fid, remarks, check),

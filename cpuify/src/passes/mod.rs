@@ -1,11 +1,13 @@
 //! The cpuify passes, one module each.
 
+pub mod canonicalize;
 pub mod distribute;
 pub mod inline;
 pub mod lower_launch;
 pub mod mem2reg;
 pub mod unroll;
 
+pub use canonicalize::canonicalize;
 pub use distribute::distribute;
 pub use inline::inline_calls;
 pub use lower_launch::lower_launch;

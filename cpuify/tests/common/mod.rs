@@ -51,6 +51,8 @@ pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Librar
             cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks, CHECK)
                 .expect("warp");
             verify(&m, "warp");
+            cucc_cpuify::passes::canonicalize(&mut m, *fid).expect("canonicalize");
+            verify(&m, "canonicalize");
         }
     }
     let emitted = emit_module(&m).expect("emit");
@@ -193,6 +195,8 @@ pub fn differential(
     check(&m, "inline");
     mem2reg(&mut m, fid).expect("mem2reg");
     check(&m, "mem2reg");
+    cucc_cpuify::passes::canonicalize(&mut m, fid).expect("canonicalize");
+    check(&m, "canonicalize");
     lower_launch(&mut m, fid).expect("lower-launch");
     check(&m, "lower-launch");
     cucc_cpuify::passes::unroll(&mut m, fid, &mut remarks).expect("unroll");
@@ -201,6 +205,8 @@ pub fn differential(
     check(&m, "distribute");
     cucc_cpuify::passes::distribute::split_warps(&mut m, fid, &mut remarks, CHECK).expect("warp");
     check(&m, "warp");
+    cucc_cpuify::passes::canonicalize(&mut m, fid).expect("canonicalize");
+    check(&m, "canonicalize (late)");
 
     // The compiled C.
     let (lib, _) = build(m, tag);

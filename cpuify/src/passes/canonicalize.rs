@@ -1,0 +1,326 @@
+//! `canonicalize`: constant folding, algebraic identities, common
+//! subexpression elimination and dead code elimination, to a fixpoint.
+//!
+//! Folding uses the interpreter's scalar semantics (`cucc_ir::interp::eval`),
+//! so a folded constant is exactly what the op would have computed; ops that
+//! would fault (division by zero, out-of-range shifts) are left for run time.
+//! `if` with a constant condition is replaced by its taken region and a
+//! `for` that runs zero times by its initial values. CSE works on pure ops
+//! within the scope of their operands' definitions.
+
+use crate::error::CpuifyError;
+use cucc_ir::edit::{remove_op, replace_all_uses, uses};
+use cucc_ir::interp::eval::{self, Scalar};
+use cucc_ir::{BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value};
+use std::collections::HashMap;
+
+/// Rounds of folding and elimination before giving up on a fixpoint.
+const MAX_ROUNDS: usize = 16;
+
+/// Canonicalizes function `fid`.
+pub fn canonicalize(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError> {
+    let Module {
+        types, functions, ..
+    } = module;
+    let func = &mut functions[fid];
+    for _ in 0..MAX_ROUNDS {
+        let mut changed = false;
+        let body = func.body;
+        changed |= fold_region(types, func, body);
+        changed |= cse_region(func, body, &mut HashMap::new());
+        changed |= dce(func);
+        if !changed {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The constant bits of `v`, if it is defined by `const`.
+fn constant(func: &Function, v: Value) -> Option<u64> {
+    let op = func.defining_op(v)?;
+    match func.ops[op].kind {
+        OpKind::Const { bits } => Some(bits),
+        _ => None,
+    }
+}
+
+fn scalar(types: &Types, func: &Function, v: Value) -> Scalar {
+    Scalar::of(types, func.value_type(v))
+}
+
+/// Folds ops of `region` (and nested regions); true if anything changed.
+fn fold_region(types: &mut Types, func: &mut Function, region: Region) -> bool {
+    let mut changed = false;
+    let ops = func.regions[region].ops.clone();
+    for op in ops {
+        for r in func.ops[op].regions.clone() {
+            changed |= fold_region(types, func, r);
+        }
+        changed |= fold_op(types, func, region, op);
+    }
+    changed
+}
+
+/// Replaces `op`'s single result by a new constant placed before it.
+fn replace_with_const(func: &mut Function, region: Region, op: Op, bits: u64) {
+    let result = func.ops[op].results[0];
+    let ty = func.value_type(result);
+    let loc = func.ops[op].loc;
+    let c = func.new_op(OpKind::Const { bits }, vec![], &[ty], vec![], loc);
+    let at = func.regions[region]
+        .ops
+        .iter()
+        .position(|&o| o == op)
+        .unwrap_or(0);
+    func.regions[region].ops.insert(at, c);
+    let new = func.ops[c].results[0];
+    replace_all_uses(func, result, new);
+    remove_op(func, region, op);
+}
+
+fn replace_with_value(func: &mut Function, region: Region, op: Op, v: Value) {
+    let result = func.ops[op].results[0];
+    replace_all_uses(func, result, v);
+    remove_op(func, region, op);
+}
+
+fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bool {
+    let data = func.ops[op].clone();
+    let consts: Vec<Option<u64>> = data.operands.iter().map(|&v| constant(func, v)).collect();
+    let all_const = !consts.is_empty() && consts.iter().all(Option::is_some);
+    let c = |i: usize| consts[i].unwrap_or(0);
+    match &data.kind {
+        OpKind::Binary(b) if data.operands.len() == 2 => {
+            let ty = scalar(types, func, data.results[0]);
+            if all_const {
+                if let Ok(bits) = eval::binary(*b, ty, c(0), c(1)) {
+                    replace_with_const(func, region, op, bits);
+                    return true;
+                }
+                return false;
+            }
+            if let Some(v) = identity(
+                *b,
+                ty,
+                data.operands[0],
+                data.operands[1],
+                consts[0],
+                consts[1],
+            ) {
+                match v {
+                    Identity::Value(v) => replace_with_value(func, region, op, v),
+                    Identity::Zero => replace_with_const(func, region, op, 0),
+                }
+                return true;
+            }
+            false
+        }
+        OpKind::Unary(u) if all_const && data.operands.len() == 1 => {
+            let ty = scalar(types, func, data.results[0]);
+            match eval::unary(*u, ty, c(0)) {
+                Ok(bits) => {
+                    replace_with_const(func, region, op, bits);
+                    true
+                }
+                Err(_) => false,
+            }
+        }
+        OpKind::Cmp(p) if data.operands.len() == 2 => {
+            let ty = scalar(types, func, data.operands[0]);
+            if all_const {
+                if let Ok(r) = eval::cmp(*p, ty, c(0), c(1)) {
+                    replace_with_const(func, region, op, u64::from(r));
+                    return true;
+                }
+            } else if data.operands[0] == data.operands[1] && !p.is_float() {
+                let r = matches!(
+                    p,
+                    CmpPred::Eq | CmpPred::Sle | CmpPred::Sge | CmpPred::Ule | CmpPred::Uge
+                );
+                replace_with_const(func, region, op, u64::from(r));
+                return true;
+            }
+            false
+        }
+        OpKind::Cast(k) if all_const && data.operands.len() == 1 => {
+            let from = scalar(types, func, data.operands[0]);
+            let to = scalar(types, func, data.results[0]);
+            match eval::cast(*k, from, to, c(0)) {
+                Ok(bits) => {
+                    replace_with_const(func, region, op, bits);
+                    true
+                }
+                Err(_) => false,
+            }
+        }
+        OpKind::Select if data.operands.len() == 3 => {
+            if let Some(cond) = consts[0] {
+                let v = if cond & 1 == 1 {
+                    data.operands[1]
+                } else {
+                    data.operands[2]
+                };
+                replace_with_value(func, region, op, v);
+                return true;
+            }
+            if data.operands[1] == data.operands[2] {
+                replace_with_value(func, region, op, data.operands[1]);
+                return true;
+            }
+            false
+        }
+        OpKind::If => {
+            let Some(cond) = consts.first().copied().flatten() else {
+                return false;
+            };
+            let taken = data.regions[usize::from(cond & 1 == 0)];
+            inline_region(func, region, op, taken);
+            true
+        }
+        OpKind::For { unsigned } => {
+            let (Some(lb), Some(ub)) = (consts[0], consts[1]) else {
+                return false;
+            };
+            let ty = scalar(types, func, data.operands[0]);
+            let pred = if *unsigned {
+                CmpPred::Ult
+            } else {
+                CmpPred::Slt
+            };
+            if eval::cmp(pred, ty, lb, ub) == Ok(false) {
+                for (&r, &init) in data.results.iter().zip(&data.operands[3..]) {
+                    replace_all_uses(func, r, init);
+                }
+                remove_op(func, region, op);
+                return true;
+            }
+            false
+        }
+        _ => false,
+    }
+}
+
+enum Identity {
+    Value(Value),
+    Zero,
+}
+
+/// `x + 0`, `x * 1`, `x * 0` and friends, for integers.
+fn identity(
+    b: BinOp,
+    ty: Scalar,
+    x: Value,
+    y: Value,
+    cx: Option<u64>,
+    cy: Option<u64>,
+) -> Option<Identity> {
+    let Scalar::Int(w) = ty else {
+        return None;
+    };
+    let ones = eval::mask(w, u64::MAX);
+    use BinOp::*;
+    match (b, cx, cy) {
+        (Add | Sub | Or | Xor | Shl | LShr | AShr, _, Some(0)) => Some(Identity::Value(x)),
+        (Add | Or | Xor, Some(0), _) => Some(Identity::Value(y)),
+        (Mul | SDiv | UDiv, _, Some(1)) => Some(Identity::Value(x)),
+        (Mul, Some(1), _) => Some(Identity::Value(y)),
+        (Mul | And, _, Some(0)) | (Mul | And, Some(0), _) => Some(Identity::Zero),
+        (And, _, Some(m)) if m == ones => Some(Identity::Value(x)),
+        (And, Some(m), _) if m == ones => Some(Identity::Value(y)),
+        (Sub | Xor, _, _) if x == y => Some(Identity::Zero),
+        (And | Or | SMin | SMax | UMin | UMax, _, _) if x == y => Some(Identity::Value(x)),
+        _ => None,
+    }
+}
+
+/// Replaces `op` (an `if`) by the ops of `taken`, its results by the values
+/// `taken` yields.
+fn inline_region(func: &mut Function, region: Region, op: Op, taken: Region) {
+    let mut ops = func.regions[taken].ops.clone();
+    let yielded = match ops.pop() {
+        Some(y) => func.ops[y].operands.clone(),
+        None => Vec::new(),
+    };
+    let at = func.regions[region]
+        .ops
+        .iter()
+        .position(|&o| o == op)
+        .unwrap_or(0);
+    func.regions[region].ops.splice(at..at, ops);
+    let results = func.ops[op].results.clone();
+    for (r, v) in results.into_iter().zip(yielded) {
+        replace_all_uses(func, r, v);
+    }
+    remove_op(func, region, op);
+}
+
+/// Removes pure ops equal to an earlier one in scope; true if any.
+fn cse_region(func: &mut Function, region: Region, scope: &mut HashMap<String, Value>) -> bool {
+    let mut changed = false;
+    let ops = func.regions[region].ops.clone();
+    for op in ops {
+        let data = &func.ops[op];
+        if !data.regions.is_empty() {
+            for r in data.regions.clone() {
+                let mut inner = scope.clone();
+                changed |= cse_region(func, r, &mut inner);
+            }
+            continue;
+        }
+        if !data.kind.is_pure() || data.results.len() != 1 {
+            continue;
+        }
+        let key = format!(
+            "{:?}|{:?}|{:?}",
+            data.kind,
+            data.operands,
+            func.value_type(data.results[0])
+        );
+        match scope.get(&key) {
+            Some(&v) => {
+                let r = data.results[0];
+                replace_all_uses(func, r, v);
+                remove_op(func, region, op);
+                changed = true;
+            }
+            None => {
+                scope.insert(key, data.results[0]);
+            }
+        }
+    }
+    changed
+}
+
+/// Removes pure ops whose results are unused, and loops and ifs without
+/// results that do nothing; true if any.
+fn dce(func: &mut Function) -> bool {
+    let used = uses(func);
+    let mut changed = false;
+    for (region, op) in func.walk().into_iter().rev() {
+        let data = &func.ops[op];
+        let unused = data.results.iter().all(|v| !used.contains_key(v));
+        if !unused {
+            continue;
+        }
+        let removable = data.kind.is_pure()
+            || (matches!(
+                data.kind,
+                OpKind::If | OpKind::For { .. } | OpKind::Parallel { .. }
+            ) && data.regions.iter().all(|&r| region_is_inert(func, r)));
+        if removable && remove_op(func, region, op) {
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// True if running `region` has no effect besides its yielded values.
+fn region_is_inert(func: &Function, region: Region) -> bool {
+    func.regions[region].ops.iter().all(|&o| {
+        let d = &func.ops[o];
+        (d.kind.is_pure() || d.kind == OpKind::Yield)
+            || (matches!(d.kind, OpKind::If | OpKind::For { .. })
+                && d.regions.iter().all(|&r| region_is_inert(func, r)))
+    })
+}
