@@ -1,6 +1,6 @@
 //! Reads the text format back into a module: top-level items (files,
 //! struct types, globals, function headers) and the shared token helpers.
-//! Ops are read by [`super::parse_op`].
+//! Ops are read by the `parse_op` module.
 
 use super::lexer::{lex, Tok, Token};
 use super::literal::{is_numeric, parse_hex_bytes};

@@ -774,8 +774,12 @@ fn mutated_text_never_panics() {
         match parse_module(&src) {
             Ok(m) => {
                 ok += 1;
-                // Whatever parses also prints without panicking.
-                let _ = print_module(&m);
+                // Whatever parses prints and round-trips.
+                let printed = print_module(&m);
+                match parse_module(&printed) {
+                    Ok(again) => assert_eq!(print_module(&again), printed),
+                    Err(e) => panic!("{e}\n{}", numbered(&printed)),
+                }
             }
             Err(e) => {
                 failed += 1;
@@ -783,7 +787,8 @@ fn mutated_text_never_panics() {
             }
         }
     }
-    assert!(failed > 0 && ok + failed == 1500);
+    // Some mutations (in comments, names, numbers) still parse.
+    assert!(ok > 0 && failed > 0 && ok + failed == 1500);
 }
 
 #[test]
