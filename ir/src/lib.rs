@@ -25,6 +25,7 @@ pub mod intrinsics;
 pub mod loc;
 pub mod module;
 pub mod ops;
+pub mod text;
 pub mod types;
 pub mod verify;
 
@@ -37,5 +38,6 @@ pub use func::{
 pub use loc::Loc;
 pub use module::{FuncId, Global, GlobalId, GlobalKind, Module};
 pub use ops::*;
+pub use text::{parse_module, print_function, print_module, ParseError};
 pub use types::{Field, FloatKind, Space, StructType, Type, TypeId, Types};
 pub use verify::{verify_function, verify_module, VerifyError, VerifyErrors};
