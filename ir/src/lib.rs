@@ -15,8 +15,10 @@
 #![deny(missing_docs)]
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
+pub mod affine;
 pub mod arena;
 pub mod builder;
+pub mod effects;
 pub mod float;
 pub mod func;
 pub mod intrinsics;
@@ -25,8 +27,10 @@ pub mod module;
 pub mod ops;
 pub mod types;
 
+pub use affine::{Affine, AffineAnalysis, Sym};
 pub use arena::{Arena, Handle, SecondaryMap};
 pub use builder::Builder;
+pub use effects::{Base, CallSummaries, EffectKind, FunctionEffects, MemEffect};
 pub use func::{
     Function, FunctionKind, Op, OpData, ParamAttrs, Parents, Region, RegionData, Value, ValueData,
     ValueDef,
