@@ -15,9 +15,11 @@
 #![deny(missing_docs)]
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
+pub mod affine;
 pub mod arena;
 pub mod builder;
 pub mod edit;
+pub mod effects;
 pub mod float;
 pub mod func;
 pub mod interp;
@@ -29,8 +31,10 @@ pub mod text;
 pub mod types;
 pub mod verify;
 
+pub use affine::{Affine, AffineAnalysis, Sym};
 pub use arena::{Arena, Handle, SecondaryMap};
 pub use builder::Builder;
+pub use effects::{Base, CallSummaries, EffectKind, FunctionEffects, MemEffect};
 pub use func::{
     Function, FunctionKind, Op, OpData, ParamAttrs, Parents, Region, RegionData, Value, ValueData,
     ValueDef,

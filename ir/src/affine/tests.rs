@@ -1,0 +1,281 @@
+use super::*;
+use crate::builder::Builder;
+use crate::func::{Function, FunctionKind};
+use crate::module::Module;
+use crate::ops::{BinOp, CastOp, Dim, Level};
+use crate::types::Space;
+
+const ONE: Option<u64> = Some(1);
+
+/// A function with a `ptr<global>` and an `i32` parameter; `body` returns
+/// the value to analyse.
+fn build<F>(kind: FunctionKind, body: F) -> (Module, Function, Value)
+where
+    F: FnOnce(&mut Builder<'_>, Value, Value) -> Value,
+{
+    let mut m = Module::new();
+    let pg = m.types.ptr(Space::Global);
+    let i32t = m.types.i32();
+    let mut f = Function::new("k", kind, &[pg, i32t], &[]);
+    let v = {
+        let mut b = Builder::new(&mut m.types, &mut f);
+        let ps = b.params();
+        let v = body(&mut b, ps[0], ps[1]);
+        b.ret(vec![]);
+        v
+    };
+    (m, f, v)
+}
+
+fn f32_elem(b: &mut Builder<'_>) -> crate::types::TypeId {
+    b.types.f32()
+}
+
+fn tx_term(c: i64) -> Affine {
+    Affine::term(Sym::Thread(Dim::X), c)
+}
+
+#[test]
+fn a_tx_is_injective_in_x_only() {
+    let (m, f, p) = build(FunctionKind::Kernel, |b, a, _| {
+        let tx = b.thread_id(Dim::X);
+        let e = f32_elem(b);
+        b.ptr_index(a, tx, e)
+    });
+    let (base, off) = address_of(&m, &f, p).expect("affine address");
+    assert_eq!(base, Base::Param(0));
+    assert_eq!(off, tx_term(4));
+    assert!(is_thread_injective(&off, 4, [None, ONE, ONE]));
+    assert!(is_thread_injective(&off, 4, [Some(1024), ONE, ONE]));
+    // Threads differing only in y would share a[tx].
+    assert!(!is_thread_injective(&off, 4, [Some(256), None, ONE]));
+    assert!(!is_thread_injective(&off, 4, [Some(256), Some(2), ONE]));
+    // An 8-byte access at a 4-byte stride overlaps the neighbour.
+    assert!(!is_thread_injective(&off, 8, [None, ONE, ONE]));
+}
+
+#[test]
+fn row_major_2d_needs_x_extent_within_row() {
+    const W: i32 = 16;
+    let (m, f, p) = build(FunctionKind::Kernel, |b, a, _| {
+        let tx = b.thread_id(Dim::X);
+        let ty = b.thread_id(Dim::Y);
+        let w = b.i32(W);
+        let row = b.binary(BinOp::Mul, ty, w);
+        let idx = b.binary(BinOp::Add, row, tx);
+        let e = f32_elem(b);
+        b.ptr_index(a, idx, e)
+    });
+    let (_, off) = address_of(&m, &f, p).expect("affine");
+    assert_eq!(off.coeff(Sym::Thread(Dim::Y)), 64);
+    assert_eq!(off.coeff(Sym::Thread(Dim::X)), 4);
+    assert!(is_thread_injective(&off, 4, [Some(16), Some(8), ONE]));
+    assert!(is_thread_injective(&off, 4, [Some(10), None, ONE]));
+    assert!(!is_thread_injective(&off, 4, [Some(17), Some(8), ONE]));
+    assert!(!is_thread_injective(&off, 4, [None, Some(8), ONE]));
+    assert!(!is_thread_injective(&off, 4, [Some(16), Some(8), None]));
+}
+
+#[test]
+fn division_is_not_affine() {
+    let (m, f, p) = build(FunctionKind::Kernel, |b, a, _| {
+        let tx = b.thread_id(Dim::X);
+        let two = b.i32(2);
+        let half = b.binary(BinOp::UDiv, tx, two);
+        let e = f32_elem(b);
+        b.ptr_index(a, half, e)
+    });
+    let an = AffineAnalysis::new(&m, &f);
+    assert_eq!(an.address_of(p), None);
+    assert_eq!(an.pointer(p).base, Base::Param(0));
+    let idx = f.ops[f.defining_op(p).expect("op")].operands[1];
+    assert_eq!(an.affine_of(idx), None);
+}
+
+#[test]
+fn same_element_for_all_threads_is_not_injective() {
+    let (m, f, p) = build(FunctionKind::Kernel, |b, a, _| {
+        let z = b.i32(0);
+        let e = f32_elem(b);
+        b.ptr_index(a, z, e)
+    });
+    let (_, off) = address_of(&m, &f, p).expect("affine");
+    assert_eq!(off, Affine::constant(0));
+    assert!(!is_thread_injective(&off, 4, [Some(2), ONE, ONE]));
+    assert!(!is_thread_injective(&off, 4, [None, None, None]));
+    assert!(is_thread_injective(&off, 4, [ONE, ONE, ONE]));
+}
+
+#[test]
+fn fixed_values_become_opaque_terms() {
+    let (m, f, p) = build(FunctionKind::Kernel, |b, a, n| {
+        // a[blockIdx.x * blockDim.x + threadIdx.x + n]
+        let bx = b.block_id(Dim::X);
+        let bd = b.block_dim(Dim::X);
+        let base = b.binary(BinOp::Mul, bx, bd);
+        let tx = b.thread_id(Dim::X);
+        let i = b.binary(BinOp::Add, base, tx);
+        let i = b.binary(BinOp::Add, i, n);
+        let e = f32_elem(b);
+        b.ptr_index(a, i, e)
+    });
+    let an = AffineAnalysis::new(&m, &f);
+    let (_, off) = an.address_of(p).expect("affine");
+    assert_eq!(off.coeff(Sym::Thread(Dim::X)), 4);
+    let opaque: Vec<Sym> = off
+        .terms
+        .keys()
+        .copied()
+        .filter(|s| matches!(s, Sym::Value(_)))
+        .collect();
+    assert_eq!(opaque.len(), 2, "{off}");
+    assert!(is_thread_injective(&off, 4, [None, ONE, ONE]));
+}
+
+#[test]
+fn thread_dependent_products_and_loop_values_are_unknown() {
+    // tx * n: the coefficient is not a constant.
+    let (m, f, v) = build(FunctionKind::Kernel, |b, _, n| {
+        let tx = b.thread_id(Dim::X);
+        b.binary(BinOp::Mul, tx, n)
+    });
+    assert_eq!(affine_of(&m, &f, v), None);
+    // A for iv is not known fixed, so it is neither a term nor a value.
+    let (m, f, v) = build(FunctionKind::Kernel, |b, _, n| {
+        let z = b.i32(0);
+        let one = b.i32(1);
+        let mut iv = None;
+        b.for_(z, n, one, &[], |_, i, _| {
+            iv = Some(i);
+            vec![]
+        });
+        iv.expect("iv")
+    });
+    let an = AffineAnalysis::new(&m, &f);
+    assert!(!an.is_fixed(v));
+    assert_eq!(an.affine_of(v), None);
+    // A load is not fixed either.
+    let (m, f, v) = build(FunctionKind::Kernel, |b, a, _| {
+        let i32t = b.types.i32();
+        b.load(a, i32t)
+    });
+    assert_eq!(affine_of(&m, &f, v), None);
+}
+
+#[test]
+fn shifts_and_extensions() {
+    let (m, f, v) = build(FunctionKind::Kernel, |b, _, _| {
+        let tx = b.thread_id(Dim::X);
+        let two = b.i32(2);
+        let sh = b.binary(BinOp::Shl, tx, two);
+        let minus1 = b.i32(-1);
+        let s = b.binary(BinOp::Add, sh, minus1);
+        let i64t = b.types.i64();
+        let w = b.cast(CastOp::SExt, s, i64t);
+        let y = b.thread_id(Dim::Y);
+        let yz = b.cast(CastOp::ZExt, y, i64t);
+        let d = b.binary(BinOp::Sub, w, yz);
+        let i16t = b.types.i16();
+        b.cast(CastOp::Trunc, d, i16t)
+    });
+    let a = affine_of(&m, &f, v).expect("affine");
+    assert_eq!(a.constant, -1);
+    assert_eq!(a.coeff(Sym::Thread(Dim::X)), 4);
+    assert_eq!(a.coeff(Sym::Thread(Dim::Y)), -1);
+    // Constants are read as signed values of their width; truncation of a
+    // constant folds exactly.
+    let (m, f, v) = build(FunctionKind::Kernel, |b, _, _| {
+        let big = b.i64(0x1_0000_0005);
+        let i32t = b.types.i32();
+        b.cast(CastOp::Trunc, big, i32t)
+    });
+    assert_eq!(affine_of(&m, &f, v), Some(Affine::constant(5)));
+}
+
+#[test]
+fn overflow_gives_none() {
+    let (m, f, v) = build(FunctionKind::Kernel, |b, _, _| {
+        let tx = b.thread_id(Dim::X);
+        let i64t = b.types.i64();
+        let t = b.cast(CastOp::SExt, tx, i64t);
+        let big = b.i64(i64::MAX);
+        let p = b.binary(BinOp::Mul, t, big);
+        b.binary(BinOp::Mul, p, big)
+    });
+    assert_eq!(affine_of(&m, &f, v), None);
+}
+
+#[test]
+fn launch_form_ivs_map_to_coordinates() {
+    let mut m = Module::new();
+    let pg = m.types.ptr(Space::Global);
+    let f32t = m.types.f32();
+    let mut f = Function::new("k", FunctionKind::Launch, &[pg], &[]);
+    let mut ptr = None;
+    {
+        let mut b = Builder::new(&mut m.types, &mut f);
+        let a = b.params()[0];
+        let gx = b.i32(100);
+        let bx = b.i32(16);
+        let by = b.i32(4);
+        b.parallel(Level::Grid, &[gx], |b, g| {
+            b.parallel(Level::Block, &[bx, by], |b, t| {
+                let row = b.i32(16);
+                let r = b.binary(BinOp::Mul, t[1], row);
+                let i = b.binary(BinOp::Add, r, t[0]);
+                let blk = b.i32(64);
+                let o = b.binary(BinOp::Mul, g[0], blk);
+                let i = b.binary(BinOp::Add, i, o);
+                ptr = Some(b.ptr_index(a, i, f32t));
+            });
+        });
+        b.ret(vec![]);
+    }
+    let p = ptr.expect("built");
+    let (base, off) = address_of(&m, &f, p).expect("affine");
+    assert_eq!(base, Base::Param(0));
+    assert_eq!(off.coeff(Sym::Thread(Dim::X)), 4);
+    assert_eq!(off.coeff(Sym::Thread(Dim::Y)), 64);
+    assert_eq!(off.coeff(Sym::Block(Dim::X)), 256);
+    assert!(is_thread_injective(&off, 4, [Some(16), Some(4), ONE]));
+}
+
+#[test]
+fn warp_and_lane_act_as_a_linear_thread_id() {
+    let lin = Affine::term(Sym::Warp, 128)
+        .checked_add(&Affine::term(Sym::Lane, 4))
+        .expect("no overflow");
+    assert!(is_thread_injective(&lin, 4, [Some(64), ONE, ONE]));
+    // Lane alone names a thread only if the block has one warp.
+    let lane = Affine::term(Sym::Lane, 4);
+    assert!(!is_thread_injective(&lane, 4, [Some(64), ONE, ONE]));
+    assert!(is_thread_injective(&lane, 4, [Some(32), ONE, ONE]));
+    assert!(!is_thread_injective(&lane, 4, [None, ONE, ONE]));
+    // A warp stride smaller than a warp's span overlaps.
+    let bad = Affine::term(Sym::Warp, 64)
+        .checked_add(&Affine::term(Sym::Lane, 4))
+        .expect("no overflow");
+    assert!(!is_thread_injective(&bad, 4, [Some(64), ONE, ONE]));
+}
+
+#[test]
+fn pairs_of_accesses_across_threads() {
+    let c = Coords::from_extents([Some(64), ONE, ONE]);
+    let a = tx_term(4);
+    let next = a.checked_add_constant(4).expect("no overflow");
+    // Thread t reads a[t + 1], which thread t + 1 writes.
+    assert!(!thread_disjoint(&a, 4, &next, 4, &c));
+    // Interleaved halves of 8-byte slots never meet across threads.
+    let wide = tx_term(8);
+    let hi = wide.checked_add_constant(4).expect("no overflow");
+    assert!(thread_disjoint(&wide, 4, &hi, 4, &c));
+    // The same pair overlaps within one thread, which does not matter here.
+    assert!(thread_disjoint(&wide, 8, &hi, 4, &c));
+    // Reading 8 bytes from the upper half reaches the next thread's slot.
+    assert!(!thread_disjoint(&hi, 8, &wide, 4, &c));
+    // Different opaque terms cannot be compared.
+    let v = Affine::term(Sym::Block(Dim::X), 4);
+    let shifted = a.checked_add(&v).expect("no overflow");
+    assert!(!thread_disjoint(&a, 4, &shifted, 4, &c));
+    assert!(thread_disjoint(&shifted, 4, &shifted, 4, &c));
+}
