@@ -1,0 +1,234 @@
+//! Events: markers in a stream that complete, with a real timestamp, when all
+//! work submitted before them has completed.
+//!
+//! Each `cudaEventRecord` makes a fresh [`Completion`]; the event remembers the
+//! latest one. Queries and waits look at the latest record as of the call, so
+//! re-recording an event while a waiter is blocked does not confuse it.
+
+use std::collections::BTreeMap;
+use std::ffi::{c_float, c_uint};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
+
+use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
+use crate::ffi::{cudaEvent_t, cudaStream_t, EVENT_DISABLE_TIMING, EVENT_FLAGS_MASK};
+use crate::stream::{lock, now, resolve, resolve_ptsz, submit, Stream};
+
+/// A one-shot completion flag with the time it was set.
+pub struct Completion {
+    at: Mutex<Option<Instant>>,
+    cv: Condvar,
+}
+
+impl Completion {
+    fn new() -> Arc<Completion> {
+        Arc::new(Completion {
+            at: Mutex::new(None),
+            cv: Condvar::new(),
+        })
+    }
+
+    fn complete(&self) {
+        *lock(&self.at) = Some(now());
+        self.cv.notify_all();
+    }
+
+    /// Blocks until completed; returns the completion time.
+    pub fn wait(&self) -> Instant {
+        let mut at = lock(&self.at);
+        loop {
+            if let Some(t) = *at {
+                return t;
+            }
+            at = self.cv.wait(at).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// The completion time, if completed.
+    pub fn get(&self) -> Option<Instant> {
+        *lock(&self.at)
+    }
+}
+
+/// An event created by `cudaEventCreate`.
+pub struct Event {
+    flags: c_uint,
+    current: Mutex<Option<Arc<Completion>>>,
+}
+
+impl Event {
+    /// The latest record, if the event was ever recorded.
+    pub fn current_record(&self) -> Option<Arc<Completion>> {
+        lock(&self.current).clone()
+    }
+}
+
+struct Registry {
+    events: BTreeMap<usize, Arc<Event>>,
+    next: usize,
+}
+
+static EVENTS: Mutex<Registry> = Mutex::new(Registry {
+    events: BTreeMap::new(),
+    next: 0,
+});
+
+/// Base of event handles; distinct from stream handles.
+const EVENT_HANDLE_BASE: usize = 0x6e00_0000;
+
+/// Resolves a C event handle.
+pub fn lookup_event(handle: cudaEvent_t) -> CudaResult<Arc<Event>> {
+    lock(&EVENTS)
+        .events
+        .get(&(handle as usize))
+        .cloned()
+        .ok_or(Error::InvalidResourceHandle)
+}
+
+/// Forgets every event (`cudaDeviceReset`).
+pub fn destroy_all_events() {
+    lock(&EVENTS).events.clear();
+}
+
+/// Creates an event with default flags.
+///
+/// # Safety
+/// `event` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventCreate(event: *mut cudaEvent_t) -> cudaError_t {
+    // SAFETY: forwarded contract.
+    unsafe { cudaEventCreateWithFlags(event, 0) }
+}
+
+/// Creates an event (`cudaEventDefault`, `BlockingSync`, `DisableTiming`,
+/// `Interprocess`; waiting always blocks, it never spins).
+///
+/// # Safety
+/// `event` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventCreateWithFlags(
+    event: *mut cudaEvent_t,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| {
+        if event.is_null() || flags & !EVENT_FLAGS_MASK != 0 {
+            return Err(Error::InvalidValue);
+        }
+        let mut reg = lock(&EVENTS);
+        reg.next += 1;
+        let handle = EVENT_HANDLE_BASE + reg.next * 16;
+        reg.events.insert(
+            handle,
+            Arc::new(Event {
+                flags,
+                current: Mutex::new(None),
+            }),
+        );
+        // SAFETY: checked non-null; caller promises validity.
+        unsafe { write_out(event, handle as cudaEvent_t) }
+    })
+}
+
+fn record(event: cudaEvent_t, stream: &Arc<Stream>) -> CudaResult {
+    let event = lookup_event(event)?;
+    let completion = Completion::new();
+    *lock(&event.current) = Some(Arc::clone(&completion));
+    submit(stream, move || completion.complete())?;
+    Ok(())
+}
+
+/// Records the event in a stream: it completes when the work before it does.
+#[no_mangle]
+pub extern "C" fn cudaEventRecord(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
+    api_dev(|| record(event, &resolve(stream)?))
+}
+
+/// `cudaEventRecord` with per-thread default stream semantics.
+#[no_mangle]
+pub extern "C" fn cudaEventRecord_ptsz(event: cudaEvent_t, stream: cudaStream_t) -> cudaError_t {
+    api_dev(|| record(event, &resolve_ptsz(stream)?))
+}
+
+/// `cudaEventRecord` with flags (only `cudaEventRecordDefault`/`External`).
+#[no_mangle]
+pub extern "C" fn cudaEventRecordWithFlags(
+    event: cudaEvent_t,
+    stream: cudaStream_t,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| {
+        if flags & !1 != 0 {
+            return Err(Error::InvalidValue);
+        }
+        record(event, &resolve(stream)?)
+    })
+}
+
+/// Waits for the event's latest record to complete (at once if never recorded).
+#[no_mangle]
+pub extern "C" fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t {
+    api_dev(|| {
+        if let Some(c) = lookup_event(event)?.current_record() {
+            c.wait();
+        }
+        crate::errors::check_sticky()
+    })
+}
+
+/// `cudaSuccess` if the latest record completed (or none was made), else
+/// `cudaErrorNotReady`.
+#[no_mangle]
+pub extern "C" fn cudaEventQuery(event: cudaEvent_t) -> cudaError_t {
+    api_dev(|| match lookup_event(event)?.current_record() {
+        Some(c) if c.get().is_none() => Err(Error::NotReady),
+        _ => Ok(()),
+    })
+}
+
+/// Milliseconds between two completed records.
+///
+/// # Safety
+/// `ms` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaEventElapsedTime(
+    ms: *mut c_float,
+    start: cudaEvent_t,
+    end: cudaEvent_t,
+) -> cudaError_t {
+    api_dev(|| {
+        if ms.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        let (start, end) = (lookup_event(start)?, lookup_event(end)?);
+        if start.flags & EVENT_DISABLE_TIMING != 0 || end.flags & EVENT_DISABLE_TIMING != 0 {
+            return Err(Error::InvalidResourceHandle);
+        }
+        let (s, e) = match (start.current_record(), end.current_record()) {
+            (Some(s), Some(e)) => (s, e),
+            _ => return Err(Error::InvalidResourceHandle),
+        };
+        let (s, e) = match (s.get(), e.get()) {
+            (Some(s), Some(e)) => (s, e),
+            _ => return Err(Error::NotReady),
+        };
+        let millis = if e >= s {
+            e.duration_since(s).as_secs_f64() * 1e3
+        } else {
+            -(s.duration_since(e).as_secs_f64() * 1e3)
+        };
+        // SAFETY: checked non-null; caller promises validity.
+        unsafe { write_out(ms, millis as c_float) }
+    })
+}
+
+/// Destroys an event; records already submitted still complete harmlessly.
+#[no_mangle]
+pub extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
+    api(|| {
+        lock(&EVENTS)
+            .events
+            .remove(&(event as usize))
+            .map(|_| ())
+            .ok_or(Error::InvalidResourceHandle)
+    })
+}

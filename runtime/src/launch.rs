@@ -1,0 +1,578 @@
+//! Kernel launches: the call-configuration stack, `cudaLaunchKernel`, the
+//! block scheduler, function attributes, occupancy and kernel traps.
+//!
+//! A launch captures its argument values (CUDA's semantics: arguments are read
+//! at launch time), is validated against CUDA's limits and is queued on its
+//! stream. When the stream reaches it, the grid's linear block range is cut
+//! into chunks that run on a rayon pool of `CUCC_NUM_THREADS` threads (default:
+//! all cores); each worker calls the kernel entry on a chunk with its own
+//! scratch buffer of `round_up(static_shared, 16) + dynamic_shared` bytes (128-byte aligned,
+//! contents unspecified: CUDA shared memory starts uninitialised too, and the
+//! buffer is reused for every block of the chunk).
+
+use std::cell::{Cell, RefCell};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use rayon::prelude::*;
+
+use crate::errors::{api, api_dev, cudaError_t, set_sticky, write_out, CudaResult, Error};
+use crate::ffi::{cudaFuncAttributes, cudaStream_t, Dim3};
+use crate::registry::{function, CuccKernelFn, CuccLaunch, Function, KernelImpl};
+use crate::stream::{resolve, resolve_ptsz, submit, Stream};
+
+/// Maximum threads per block.
+pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
+/// Maximum block extents.
+pub const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
+/// Maximum grid extents.
+pub const MAX_GRID_DIM: [u32; 3] = [0x7fff_ffff, 65535, 65535];
+/// Shared memory per block without opt-in (48 KiB).
+pub const SHARED_PER_BLOCK: u64 = 48 * 1024;
+/// Shared memory per block with `cudaFuncAttributeMaxDynamicSharedMemorySize`
+/// (compute capability 8.0's 163 KiB).
+pub const SHARED_PER_BLOCK_OPTIN: u64 = 163 * 1024;
+/// Alignment of scratch buffers.
+const SCRATCH_ALIGN: usize = 128;
+/// Chunks per pool thread: enough for stealing to balance uneven blocks.
+const CHUNKS_PER_THREAD: u64 = 4;
+
+#[derive(Clone, Copy)]
+struct CallConfig {
+    grid: Dim3,
+    block: Dim3,
+    shared: usize,
+    stream: usize,
+}
+
+thread_local! {
+    static CONFIGS: RefCell<Vec<CallConfig>> = const { RefCell::new(Vec::new()) };
+    /// The abort flag of the launch this worker is running, for traps.
+    static CURRENT_ABORT: Cell<*const AtomicBool> = const { Cell::new(std::ptr::null()) };
+    static SCRATCH: RefCell<Vec<ScratchLine>> = const { RefCell::new(Vec::new()) };
+}
+
+#[repr(C, align(128))]
+#[derive(Clone, Copy)]
+struct ScratchLine([u8; SCRATCH_ALIGN]);
+
+static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
+
+/// Number of worker threads: `CUCC_NUM_THREADS`, else all cores.
+pub fn worker_count() -> usize {
+    std::env::var("CUCC_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(crate::device::core_count)
+}
+
+fn pool() -> Option<&'static rayon::ThreadPool> {
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(worker_count())
+            .thread_name(|i| format!("cucc-block-{i}"))
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
+/// Pushes a launch configuration (`<<<grid, block, shared, stream>>>`).
+#[no_mangle]
+pub extern "C" fn __cudaPushCallConfiguration(
+    grid: Dim3,
+    block: Dim3,
+    shared: usize,
+    stream: *mut c_void,
+) -> c_uint {
+    CONFIGS.with(|c| {
+        c.borrow_mut().push(CallConfig {
+            grid,
+            block,
+            shared,
+            stream: stream as usize,
+        })
+    });
+    0
+}
+
+/// Pops the configuration the stub passes on to `cudaLaunchKernel`.
+///
+/// # Safety
+/// Each pointer must be NULL or valid for a write (`stream` of a `cudaStream_t`).
+#[no_mangle]
+pub unsafe extern "C" fn __cudaPopCallConfiguration(
+    grid: *mut Dim3,
+    block: *mut Dim3,
+    shared: *mut usize,
+    stream: *mut c_void,
+) -> cudaError_t {
+    api(|| {
+        let config = CONFIGS
+            .with(|c| c.borrow_mut().pop())
+            .ok_or(Error::MissingConfiguration)?;
+        // SAFETY: caller promises validity of non-null pointers.
+        unsafe {
+            write_out(grid, config.grid)?;
+            write_out(block, config.block)?;
+            write_out(shared, config.shared)?;
+            write_out(stream as *mut cudaStream_t, config.stream as cudaStream_t)
+        }
+    })
+}
+
+/// The dynamic shared memory a launch of `f` may request.
+fn dynamic_limit(f: &Function, k: &KernelImpl) -> u64 {
+    match f.max_dynamic_shared.load(Ordering::Relaxed) {
+        u64::MAX => SHARED_PER_BLOCK.saturating_sub(k.static_shared),
+        v => v,
+    }
+}
+
+/// Checks a launch configuration against CUDA's limits.
+fn validate(grid: Dim3, block: Dim3, shared: u64, f: &Function, k: &KernelImpl) -> CudaResult {
+    let b = [block.x, block.y, block.z];
+    let g = [grid.x, grid.y, grid.z];
+    let block_ok = b
+        .iter()
+        .zip(MAX_BLOCK_DIM)
+        .all(|(&v, max)| v >= 1 && v <= max)
+        && block.count() <= u64::from(MAX_THREADS_PER_BLOCK);
+    let grid_ok = g.iter().zip(MAX_GRID_DIM).all(|(&v, max)| v >= 1 && v <= max)
+        // The entry ABI numbers blocks with 32 bits.
+        && grid.count() <= u64::from(u32::MAX);
+    let shared_ok = shared <= dynamic_limit(f, k) && k.static_shared <= SHARED_PER_BLOCK_OPTIN;
+    if block_ok && grid_ok && shared_ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidConfiguration)
+    }
+}
+
+/// Argument values captured at launch, with the pointer array the entry gets.
+struct Params {
+    _storage: Vec<u128>,
+    pointers: Vec<*mut c_void>,
+}
+
+impl Params {
+    /// Copies each argument (`args[i]` points to a value of `sizes[i]` bytes).
+    ///
+    /// # Safety
+    /// `args` must be NULL or hold `sizes.len()` pointers to readable values.
+    unsafe fn capture(args: *mut *mut c_void, sizes: &[u32]) -> CudaResult<Params> {
+        if sizes.is_empty() {
+            return Ok(Params {
+                _storage: Vec::new(),
+                pointers: Vec::new(),
+            });
+        }
+        if args.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        let offsets: Vec<usize> = sizes
+            .iter()
+            .scan(0usize, |at, &s| {
+                let here = *at;
+                *at += (s as usize).next_multiple_of(16);
+                Some(here)
+            })
+            .collect();
+        let total: usize = sizes
+            .iter()
+            .map(|&s| (s as usize).next_multiple_of(16))
+            .sum();
+        let mut storage = vec![0u128; total / 16];
+        let base = storage.as_mut_ptr() as *mut u8;
+        let mut pointers = Vec::with_capacity(sizes.len());
+        for (i, (&size, &off)) in sizes.iter().zip(&offsets).enumerate() {
+            // SAFETY: caller promises `sizes.len()` argument pointers.
+            let src = unsafe { *args.add(i) } as *const u8;
+            if src.is_null() && size != 0 {
+                return Err(Error::InvalidValue);
+            }
+            // SAFETY: `off + size <= total`; the source holds `size` bytes.
+            unsafe {
+                let dst = base.add(off);
+                if size != 0 {
+                    std::ptr::copy_nonoverlapping(src, dst, size as usize);
+                }
+                pointers.push(dst as *mut c_void);
+            }
+        }
+        Ok(Params {
+            _storage: storage,
+            pointers,
+        })
+    }
+}
+
+/// A launch waiting in (or running from) a stream.
+struct Job {
+    entry: CuccKernelFn,
+    launch: CuccLaunch,
+    params: Params,
+    scratch: usize,
+    blocks: u64,
+}
+
+// SAFETY: the raw pointers are the job's own argument copies and the launch
+// description; CUDA's contract makes the memory they reference the caller's
+// to keep valid until the kernel completes.
+unsafe impl Send for Job {}
+// SAFETY: workers only read the job; each passes the argument array to the
+// entry, which treats it as read-only per the kernel ABI.
+unsafe impl Sync for Job {}
+
+impl Job {
+    fn run_chunk(&self, abort: &AtomicBool, begin: u64, end: u64) {
+        if abort.load(Ordering::Relaxed) {
+            return;
+        }
+        SCRATCH.with(|cell| {
+            let mut buf = cell.borrow_mut();
+            let lines = self.scratch.div_ceil(SCRATCH_ALIGN).max(1);
+            if buf.len() < lines {
+                buf.resize(lines, ScratchLine([0; SCRATCH_ALIGN]));
+            }
+            CURRENT_ABORT.with(|c| c.set(abort));
+            // SAFETY: the entry follows the kernel ABI; the argument array,
+            // launch description and scratch outlive the call. Block ids fit
+            // in u32 (checked by `validate`).
+            unsafe {
+                (self.entry)(
+                    self.params.pointers.as_ptr() as *mut *mut c_void,
+                    &self.launch,
+                    begin as u32,
+                    end as u32,
+                    buf.as_mut_ptr() as *mut c_void,
+                )
+            };
+            CURRENT_ABORT.with(|c| c.set(std::ptr::null()));
+        });
+    }
+
+    fn run(self) {
+        let abort = AtomicBool::new(false);
+        let pool = pool();
+        let threads = pool.map_or(1, |p| p.current_num_threads()) as u64;
+        let chunks = self.blocks.min(threads * CHUNKS_PER_THREAD).max(1);
+        let per_chunk = self.blocks.div_ceil(chunks);
+        match pool {
+            Some(pool) if chunks > 1 => pool.install(|| {
+                (0..chunks).into_par_iter().for_each(|c| {
+                    let begin = c * per_chunk;
+                    let end = (begin + per_chunk).min(self.blocks);
+                    if begin < end {
+                        self.run_chunk(&abort, begin, end);
+                    }
+                })
+            }),
+            _ => self.run_chunk(&abort, 0, self.blocks),
+        }
+    }
+}
+
+fn launch(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: &Arc<Stream>,
+) -> CudaResult {
+    let f = function(func)?;
+    let k = f.kernel()?;
+    validate(grid, block, shared as u64, &f, &k)?;
+    // SAFETY: CUDA's contract for `args`: one pointer per kernel parameter.
+    let params = unsafe { Params::capture(args, &k.param_sizes)? };
+    let job = Job {
+        entry: k.entry,
+        launch: CuccLaunch {
+            grid: [grid.x, grid.y, grid.z],
+            block: [block.x, block.y, block.z],
+            dynamic_shared: shared as u64,
+            tex: std::ptr::null(),
+        },
+        params,
+        // Dynamic shared memory starts at the static size rounded up to 16.
+        scratch: (k.static_shared.next_multiple_of(16) + shared as u64) as usize,
+        blocks: grid.count(),
+    };
+    submit(stream, move || job.run())?;
+    Ok(())
+}
+
+/// Launches a kernel named by its host stub; returns once queued.
+///
+/// # Safety
+/// `args` must hold one pointer per kernel parameter.
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernel(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| launch(func, grid, block, args, shared, &resolve(stream)?))
+}
+
+/// `cudaLaunchKernel` with per-thread default stream semantics.
+///
+/// # Safety
+/// As [`cudaLaunchKernel`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernel_ptsz(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| launch(func, grid, block, args, shared, &resolve_ptsz(stream)?))
+}
+
+/// Fills a kernel's attributes.
+///
+/// # Safety
+/// `attr` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncGetAttributes(
+    attr: *mut cudaFuncAttributes,
+    func: *const c_void,
+) -> cudaError_t {
+    api_dev(|| {
+        let f = function(func)?;
+        let k = f.kernel()?;
+        let value = cudaFuncAttributes {
+            sharedSizeBytes: k.static_shared as usize,
+            maxThreadsPerBlock: MAX_THREADS_PER_BLOCK as c_int,
+            numRegs: 32,
+            ptxVersion: 80,
+            binaryVersion: 80,
+            maxDynamicSharedSizeBytes: dynamic_limit(&f, &k) as c_int,
+            preferredShmemCarveout: -1,
+            ..Default::default()
+        };
+        // SAFETY: forwarded contract.
+        unsafe { write_out(attr, value) }
+    })
+}
+
+/// Sets a kernel attribute (`MaxDynamicSharedMemorySize` is enforced at
+/// launch; carveout and cluster attributes are accepted and have no effect).
+#[no_mangle]
+pub extern "C" fn cudaFuncSetAttribute(
+    func: *const c_void,
+    attr: c_int,
+    value: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        let f = function(func)?;
+        match attr {
+            8 => {
+                let k = f.kernel()?;
+                let v = u64::try_from(value).map_err(|_| Error::InvalidValue)?;
+                if v + k.static_shared > SHARED_PER_BLOCK_OPTIN {
+                    return Err(Error::InvalidValue);
+                }
+                f.max_dynamic_shared.store(v, Ordering::Relaxed);
+                Ok(())
+            }
+            9 if (-1..=100).contains(&value) => Ok(()),
+            10..=15 => Ok(()),
+            _ => Err(Error::InvalidValue),
+        }
+    })
+}
+
+/// Accepts a cache preference (no effect on a CPU).
+#[no_mangle]
+pub extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, config: c_int) -> cudaError_t {
+    api_dev(|| {
+        function(func)?;
+        if (0..=3).contains(&config) {
+            Ok(())
+        } else {
+            Err(Error::InvalidValue)
+        }
+    })
+}
+
+/// Accepts a shared memory bank configuration (no effect on a CPU).
+#[no_mangle]
+pub extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, config: c_int) -> cudaError_t {
+    api_dev(|| {
+        function(func)?;
+        if (0..=2).contains(&config) {
+            Ok(())
+        } else {
+            Err(Error::InvalidValue)
+        }
+    })
+}
+
+/// Blocks of `func` one multiprocessor runs at once. On the CPU a core runs
+/// one block at a time, so a launchable configuration gets 1, else 0.
+fn active_blocks(func: *const c_void, block_size: c_int, shared: usize) -> CudaResult<c_int> {
+    let f = function(func)?;
+    let k = f.kernel()?;
+    let fits = block_size >= 1
+        && block_size as u32 <= MAX_THREADS_PER_BLOCK
+        && shared as u64 <= dynamic_limit(&f, &k);
+    Ok(c_int::from(fits))
+}
+
+/// See [`active_blocks`].
+///
+/// # Safety
+/// `num_blocks` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    num_blocks: *mut c_int,
+    func: *const c_void,
+    block_size: c_int,
+    dynamic_shared: usize,
+) -> cudaError_t {
+    api_dev(|| {
+        let n = active_blocks(func, block_size, dynamic_shared)?;
+        // SAFETY: forwarded contract.
+        unsafe { write_out(num_blocks, n) }
+    })
+}
+
+/// [`cudaOccupancyMaxActiveBlocksPerMultiprocessor`] with flags (0 or 1).
+///
+/// # Safety
+/// `num_blocks` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    num_blocks: *mut c_int,
+    func: *const c_void,
+    block_size: c_int,
+    dynamic_shared: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| {
+        if flags > 1 {
+            return Err(Error::InvalidValue);
+        }
+        let n = active_blocks(func, block_size, dynamic_shared)?;
+        // SAFETY: forwarded contract.
+        unsafe { write_out(num_blocks, n) }
+    })
+}
+
+/// The block size that keeps every core busy with the fewest blocks: the
+/// largest allowed (1024, or `block_size_limit`, rounded down to whole warps),
+/// and a minimum grid of one block per core.
+///
+/// CUDA's headers implement this as an inline template; cucc's own headers
+/// call this function instead, with C linkage.
+///
+/// # Safety
+/// Each pointer must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxPotentialBlockSize(
+    min_grid_size: *mut c_int,
+    block_size: *mut c_int,
+    func: *const c_void,
+    dynamic_shared: usize,
+    block_size_limit: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        let f = function(func)?;
+        let k = f.kernel()?;
+        let limit = if block_size_limit > 0 {
+            (block_size_limit as u32).min(MAX_THREADS_PER_BLOCK)
+        } else {
+            MAX_THREADS_PER_BLOCK
+        };
+        let block = if limit >= 32 { limit / 32 * 32 } else { limit };
+        let fits = dynamic_shared as u64 <= dynamic_limit(&f, &k);
+        let (grid, block) = if fits {
+            (crate::device::core_count() as c_int, block as c_int)
+        } else {
+            (0, 0)
+        };
+        // SAFETY: forwarded contract.
+        unsafe {
+            write_out(min_grid_size, grid)?;
+            write_out(block_size, block)
+        }
+    })
+}
+
+fn abort_current_launch() {
+    CURRENT_ABORT.with(|c| {
+        let p = c.get();
+        if !p.is_null() {
+            // SAFETY: set by `run_chunk` to a flag that outlives the entry call.
+            unsafe { (*p).store(true, Ordering::Relaxed) };
+        }
+    });
+}
+
+/// Lossy text of a C string for messages.
+///
+/// # Safety
+/// `s` must be NULL or NUL-terminated.
+unsafe fn text(s: *const c_char) -> String {
+    if s.is_null() {
+        String::from("?")
+    } else {
+        // SAFETY: caller promises a NUL-terminated string.
+        unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned()
+    }
+}
+
+/// Called by kernel code for `__trap()` and other fatal conditions: prints
+/// `msg`, records the sticky `cudaErrorLaunchFailure` and stops the launch from
+/// starting further chunks. It returns; the caller must return from the entry.
+///
+/// # Safety
+/// `msg` must be NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn __cucc_trap(msg: *const c_char) {
+    // SAFETY: forwarded contract.
+    let m = unsafe { text(msg) };
+    eprintln!("cucc: kernel trap: {m}");
+    set_sticky(Error::LaunchFailure);
+    abort_current_launch();
+}
+
+/// Called by kernel code when a device `assert` fails: prints CUDA's message
+/// shape, records the sticky `cudaErrorAssert` and stops the launch like
+/// [`__cucc_trap`]. It returns; the caller must return from the entry.
+///
+/// # Safety
+/// Each string must be NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn __cucc_assert_fail(
+    expr: *const c_char,
+    file: *const c_char,
+    line: c_uint,
+    func: *const c_char,
+) {
+    // SAFETY: forwarded contract.
+    let (e, f, fun) = unsafe { (text(expr), text(file), text(func)) };
+    eprintln!("{f}:{line}: {fun}: Assertion `{e}` failed.");
+    set_sticky(Error::Assert);
+    abort_current_launch();
+}
+
+/// Whether the launch this thread is running has trapped (1) or not (0);
+/// kernels may poll it between blocks to stop early.
+#[no_mangle]
+pub extern "C" fn __cucc_launch_aborted() -> c_int {
+    CURRENT_ABORT.with(|c| {
+        let p = c.get();
+        // SAFETY: see `abort_current_launch`.
+        c_int::from(!p.is_null() && unsafe { (*p).load(Ordering::Relaxed) })
+    })
+}

@@ -1,0 +1,29 @@
+//! cucc's CUDA runtime: a CPU implementation of the CUDA runtime API, built as
+//! `libcudart.so.13` (soname and symbol versions match NVIDIA's library) for
+//! programs compiled by `cucc` and, later, unmodified nvcc-built programs.
+//!
+//! Every exported function is `extern "C"`, never unwinds into its caller and
+//! returns CUDA's numeric error codes. The modules follow the API's areas:
+//! [`errors`], [`device`], [`memory`], [`stream`], [`event`], [`launch`], and
+//! [`registry`] (kernels and variables of loaded modules). `docs/abi.md` in
+//! the repository documents the ABI between the runtime and cucc-compiled
+//! device objects (`include/cucc_abi.h` is its C header).
+//!
+//! Not implemented yet: textures and surfaces, CUDA arrays, graphs, memory
+//! pools, cooperative launches, and the JIT path for nvcc fat binaries
+//! (launching such a kernel returns `cudaErrorNoKernelImageForDevice`).
+
+#![deny(missing_docs)]
+#![warn(clippy::dbg_macro, clippy::todo)]
+#![allow(clippy::missing_safety_doc)]
+
+pub mod device;
+pub mod errors;
+pub mod event;
+pub mod ffi;
+pub mod launch;
+pub mod memory;
+pub mod registry;
+pub mod stream;
+
+pub use errors::{cudaError_t, Error};

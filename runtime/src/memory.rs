@@ -1,0 +1,1102 @@
+//! Memory: allocations, the allocation table, copies and sets.
+//!
+//! "Device" memory is host memory (256-byte aligned, like CUDA's), but every
+//! allocation the runtime hands out or is told about — device, managed,
+//! page-locked host, registered host ranges and `__device__` variable storage —
+//! is recorded in an interval map keyed by start address. Copies check that
+//! each device-side range lies inside one live allocation, `cudaFree` rejects
+//! pointers it did not hand out, and `cudaPointerGetAttributes` answers from it.
+//!
+//! Synchronous copies and sets run in legacy-default-stream order. Asynchronous
+//! ones are queued on their stream, except when the host side is pageable
+//! (not in the table): CUDA returns from those only once the host buffer has
+//! been consumed (host to device) or filled (device to host), so here they wait.
+
+use std::collections::BTreeMap;
+use std::ffi::{c_int, c_uint, c_void};
+use std::sync::{Arc, RwLock};
+
+use crate::errors::{api_dev, cudaError_t, write_out, CudaResult, Error};
+use crate::ffi::{
+    cudaExtent, cudaPitchedPtr, cudaPointerAttributes, cudaStream_t, memory_type,
+    INVALID_DEVICE_ID, MEMCPY_DEFAULT, MEMCPY_DEVICE_TO_DEVICE, MEMCPY_DEVICE_TO_HOST,
+    MEMCPY_HOST_TO_DEVICE, MEMCPY_HOST_TO_HOST,
+};
+use crate::registry::resolve_symbol;
+use crate::stream::{legacy, resolve, resolve_ptsz, run_sync, submit, synchronize_all, Stream};
+
+/// Alignment of every allocation (CUDA guarantees at least 256 bytes).
+pub const ALLOC_ALIGN: usize = 256;
+/// Row alignment of pitched allocations.
+pub const PITCH_ALIGN: usize = 256;
+
+/// What kind of memory an allocation-table entry describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `cudaMalloc`, `cudaMallocPitch`, `cudaMalloc3D`.
+    Device,
+    /// `cudaMallocManaged`.
+    Managed,
+    /// `cudaMallocHost`, `cudaHostAlloc`.
+    PinnedHost,
+    /// A user range passed to `cudaHostRegister` (not owned).
+    Registered,
+    /// Storage of a `__device__`/`__constant__` variable (not owned).
+    Symbol,
+}
+
+/// One allocation-table entry.
+#[derive(Clone, Copy, Debug)]
+pub struct Alloc {
+    /// Size in bytes.
+    pub size: usize,
+    /// What the memory is.
+    pub kind: Kind,
+}
+
+static TABLE: RwLock<BTreeMap<usize, Alloc>> = RwLock::new(BTreeMap::new());
+
+fn table_read() -> std::sync::RwLockReadGuard<'static, BTreeMap<usize, Alloc>> {
+    TABLE.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn table_write() -> std::sync::RwLockWriteGuard<'static, BTreeMap<usize, Alloc>> {
+    TABLE.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The allocation containing `addr`, with its start address.
+pub fn find(addr: usize) -> Option<(usize, Alloc)> {
+    let table = table_read();
+    let (&start, &alloc) = table.range(..=addr).next_back()?;
+    (addr < start + alloc.size.max(1)).then_some((start, alloc))
+}
+
+/// Records a range the runtime does not own (variable storage, registered memory).
+pub fn insert_range(start: usize, size: usize, kind: Kind) {
+    if start != 0 {
+        table_write().insert(start, Alloc { size, kind });
+    }
+}
+
+/// Checks that `[ptr, ptr + len)` lies inside one live allocation.
+pub fn check_device_range(ptr: usize, len: usize) -> CudaResult {
+    if ptr == 0 {
+        return Err(Error::InvalidValue);
+    }
+    let (start, alloc) = find(ptr).ok_or(Error::InvalidValue)?;
+    let end = ptr.checked_add(len).ok_or(Error::InvalidValue)?;
+    if end > start + alloc.size {
+        return Err(Error::InvalidValue);
+    }
+    Ok(())
+}
+
+fn allocate(size: usize, kind: Kind) -> CudaResult<*mut c_void> {
+    let mut ptr: *mut c_void = std::ptr::null_mut();
+    // SAFETY: posix_memalign writes a fresh pointer or fails.
+    let rc = unsafe { libc::posix_memalign(&mut ptr, ALLOC_ALIGN, size.max(1)) };
+    if rc != 0 || ptr.is_null() {
+        return Err(Error::MemoryAllocation);
+    }
+    table_write().insert(ptr as usize, Alloc { size, kind });
+    Ok(ptr)
+}
+
+/// Frees an owned allocation of one of `kinds` that starts exactly at `ptr`.
+fn release(ptr: usize, kinds: &[Kind]) -> CudaResult {
+    let mut table = table_write();
+    match table.get(&ptr) {
+        Some(a) if kinds.contains(&a.kind) => {}
+        _ => return Err(Error::InvalidValue),
+    }
+    table.remove(&ptr);
+    drop(table);
+    // SAFETY: the pointer came from posix_memalign and was live in the table.
+    unsafe { libc::free(ptr as *mut c_void) };
+    Ok(())
+}
+
+/// Frees every owned allocation (`cudaDeviceReset`); variable storage stays.
+pub fn release_all() {
+    let mut table = table_write();
+    let owned: Vec<(usize, Alloc)> = table
+        .iter()
+        .filter(|(_, a)| matches!(a.kind, Kind::Device | Kind::Managed | Kind::PinnedHost))
+        .map(|(s, a)| (*s, *a))
+        .collect();
+    for (start, _) in owned {
+        table.remove(&start);
+        // SAFETY: owned allocations came from posix_memalign.
+        unsafe { libc::free(start as *mut c_void) };
+    }
+    table.retain(|_, a| a.kind != Kind::Registered);
+}
+
+/// An address that may cross to a stream thread (CUDA's contract: the caller
+/// keeps the memory valid until the operation completes).
+#[derive(Clone, Copy)]
+struct Addr(usize);
+
+/// Copy work: `count` bytes from `src` to `dst` (may overlap).
+fn copy_work(dst: Addr, src: Addr, count: usize) -> impl FnOnce() + Send + 'static {
+    move || {
+        let (d, s) = (dst, src);
+        // SAFETY: ranges validated at submission (device side) or promised by
+        // the caller (host side); `copy` tolerates overlap.
+        unsafe { std::ptr::copy(s.0 as *const u8, d.0 as *mut u8, count) };
+    }
+}
+
+/// A 2D copy's geometry.
+#[derive(Clone, Copy)]
+struct Rect {
+    dpitch: usize,
+    spitch: usize,
+    width: usize,
+    height: usize,
+}
+
+fn copy_2d_work(dst: Addr, src: Addr, r: Rect) -> impl FnOnce() + Send + 'static {
+    move || {
+        let (d, s) = (dst, src);
+        for row in 0..r.height {
+            // SAFETY: every row lies in the validated extent.
+            unsafe {
+                std::ptr::copy(
+                    (s.0 + row * r.spitch) as *const u8,
+                    (d.0 + row * r.dpitch) as *mut u8,
+                    r.width,
+                )
+            };
+        }
+    }
+}
+
+/// Which sides of a copy are device memory, after validating the direction.
+/// Returns `(dst_is_device, src_is_device)`.
+fn copy_sides(dst: usize, src: usize, kind: c_int) -> CudaResult<(bool, bool)> {
+    match kind {
+        MEMCPY_HOST_TO_HOST => Ok((false, false)),
+        MEMCPY_HOST_TO_DEVICE => Ok((true, false)),
+        MEMCPY_DEVICE_TO_HOST => Ok((false, true)),
+        MEMCPY_DEVICE_TO_DEVICE => Ok((true, true)),
+        MEMCPY_DEFAULT => Ok((find(dst).is_some(), find(src).is_some())),
+        _ => Err(Error::InvalidMemcpyDirection),
+    }
+}
+
+/// The extent a pitched region spans: `pitch * (height - 1) + width`.
+fn pitched_extent(pitch: usize, width: usize, height: usize) -> CudaResult<usize> {
+    if height == 0 {
+        return Ok(0);
+    }
+    pitch
+        .checked_mul(height - 1)
+        .and_then(|v| v.checked_add(width))
+        .ok_or(Error::InvalidValue)
+}
+
+/// Whether a host-side pointer is pageable (unknown to the runtime).
+fn is_pageable(ptr: usize) -> bool {
+    find(ptr).is_none()
+}
+
+/// How a copy or set is issued.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Returns once done (`cudaMemcpy`).
+    Sync,
+    /// Queued (`cudaMemcpyAsync`), unless a host side is pageable.
+    Async,
+}
+
+fn issue(
+    stream: &Arc<Stream>,
+    mode: Mode,
+    wait: bool,
+    work: impl FnOnce() + Send + 'static,
+) -> CudaResult {
+    if mode == Mode::Sync || wait {
+        run_sync(stream, work)
+    } else {
+        submit(stream, work).map(|_| ())
+    }
+}
+
+fn memcpy(
+    dst: usize,
+    src: usize,
+    count: usize,
+    kind: c_int,
+    stream: &Arc<Stream>,
+    mode: Mode,
+) -> CudaResult {
+    let (dst_dev, src_dev) = copy_sides(dst, src, kind)?;
+    if count == 0 {
+        return Ok(());
+    }
+    if dst == 0 || src == 0 {
+        return Err(Error::InvalidValue);
+    }
+    if dst_dev {
+        check_device_range(dst, count)?;
+    }
+    if src_dev {
+        check_device_range(src, count)?;
+    }
+    let pageable = (!dst_dev && is_pageable(dst)) || (!src_dev && is_pageable(src));
+    issue(
+        stream,
+        mode,
+        pageable,
+        copy_work(Addr(dst), Addr(src), count),
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn memcpy_2d(
+    dst: usize,
+    dpitch: usize,
+    src: usize,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+    stream: &Arc<Stream>,
+    mode: Mode,
+) -> CudaResult {
+    let (dst_dev, src_dev) = copy_sides(dst, src, kind)?;
+    if width > dpitch || width > spitch {
+        return Err(Error::InvalidPitchValue);
+    }
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    if dst == 0 || src == 0 {
+        return Err(Error::InvalidValue);
+    }
+    if dst_dev {
+        check_device_range(dst, pitched_extent(dpitch, width, height)?)?;
+    }
+    if src_dev {
+        check_device_range(src, pitched_extent(spitch, width, height)?)?;
+    }
+    let pageable = (!dst_dev && is_pageable(dst)) || (!src_dev && is_pageable(src));
+    let rect = Rect {
+        dpitch,
+        spitch,
+        width,
+        height,
+    };
+    issue(
+        stream,
+        mode,
+        pageable,
+        copy_2d_work(Addr(dst), Addr(src), rect),
+    )
+}
+
+fn memset_2d(
+    ptr: usize,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+    stream: &Arc<Stream>,
+    mode: Mode,
+) -> CudaResult {
+    if width > pitch {
+        return Err(Error::InvalidValue);
+    }
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    check_device_range(ptr, pitched_extent(pitch, width, height)?)?;
+    let dst = Addr(ptr);
+    issue(stream, mode, false, move || {
+        let d = dst;
+        for row in 0..height {
+            // SAFETY: every row lies in the validated extent.
+            unsafe { std::ptr::write_bytes((d.0 + row * pitch) as *mut u8, value as u8, width) };
+        }
+    })
+}
+
+fn memset(ptr: usize, value: c_int, count: usize, stream: &Arc<Stream>, mode: Mode) -> CudaResult {
+    memset_2d(ptr, count, value, count, 1, stream, mode)
+}
+
+/// Allocates device memory (256-byte aligned; a size of 0 yields NULL).
+///
+/// # Safety
+/// `dev_ptr` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMalloc(dev_ptr: *mut *mut c_void, size: usize) -> cudaError_t {
+    api_dev(|| {
+        if dev_ptr.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        let p = if size == 0 {
+            std::ptr::null_mut()
+        } else {
+            allocate(size, Kind::Device)?
+        };
+        // SAFETY: checked non-null; caller promises validity.
+        unsafe { write_out(dev_ptr, p) }
+    })
+}
+
+/// Frees device or managed memory after all outstanding work (NULL is a no-op).
+#[no_mangle]
+pub extern "C" fn cudaFree(dev_ptr: *mut c_void) -> cudaError_t {
+    api_dev(|| {
+        if dev_ptr.is_null() {
+            return Ok(());
+        }
+        synchronize_all()?;
+        release(dev_ptr as usize, &[Kind::Device, Kind::Managed])
+    })
+}
+
+/// Allocates page-locked host memory.
+///
+/// # Safety
+/// `ptr` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
+    // SAFETY: forwarded contract.
+    unsafe { cudaHostAlloc(ptr, size, 0) }
+}
+
+/// Allocates page-locked host memory with `cudaHostAlloc*` flags.
+///
+/// # Safety
+/// `ptr` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaHostAlloc(
+    ptr: *mut *mut c_void,
+    size: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| {
+        if ptr.is_null() || flags & !0x7 != 0 {
+            return Err(Error::InvalidValue);
+        }
+        let p = allocate(size, Kind::PinnedHost)?;
+        // SAFETY: checked non-null; caller promises validity.
+        unsafe { write_out(ptr, p) }
+    })
+}
+
+/// Frees memory from `cudaMallocHost`/`cudaHostAlloc` after outstanding work.
+#[no_mangle]
+pub extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
+    api_dev(|| {
+        if ptr.is_null() {
+            return Ok(());
+        }
+        synchronize_all()?;
+        release(ptr as usize, &[Kind::PinnedHost])
+    })
+}
+
+/// Allocates managed memory (`cudaMemAttachGlobal` or `cudaMemAttachHost`).
+///
+/// # Safety
+/// `dev_ptr` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocManaged(
+    dev_ptr: *mut *mut c_void,
+    size: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| {
+        if dev_ptr.is_null() || size == 0 || !(flags == 1 || flags == 2) {
+            return Err(Error::InvalidValue);
+        }
+        let p = allocate(size, Kind::Managed)?;
+        // SAFETY: checked non-null; caller promises validity.
+        unsafe { write_out(dev_ptr, p) }
+    })
+}
+
+fn round_pitch(width: usize) -> CudaResult<usize> {
+    width
+        .max(1)
+        .checked_next_multiple_of(PITCH_ALIGN)
+        .ok_or(Error::InvalidValue)
+}
+
+/// Allocates `height` rows of `width` bytes with a 256-byte-aligned pitch.
+///
+/// # Safety
+/// Each pointer must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocPitch(
+    dev_ptr: *mut *mut c_void,
+    pitch: *mut usize,
+    width: usize,
+    height: usize,
+) -> cudaError_t {
+    api_dev(|| {
+        if dev_ptr.is_null() || pitch.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        let p = round_pitch(width)?;
+        let bytes = p.checked_mul(height).ok_or(Error::InvalidValue)?;
+        let mem = if bytes == 0 {
+            std::ptr::null_mut()
+        } else {
+            allocate(bytes, Kind::Device)?
+        };
+        // SAFETY: checked non-null; caller promises validity.
+        unsafe {
+            write_out(pitch, p)?;
+            write_out(dev_ptr, mem)
+        }
+    })
+}
+
+/// Allocates a pitched 3D region.
+///
+/// # Safety
+/// `pitched` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMalloc3D(
+    pitched: *mut cudaPitchedPtr,
+    extent: cudaExtent,
+) -> cudaError_t {
+    api_dev(|| {
+        if pitched.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        let p = round_pitch(extent.width)?;
+        let bytes = p
+            .checked_mul(extent.height)
+            .and_then(|v| v.checked_mul(extent.depth))
+            .ok_or(Error::InvalidValue)?;
+        let mem = if bytes == 0 {
+            std::ptr::null_mut()
+        } else {
+            allocate(bytes, Kind::Device)?
+        };
+        let value = cudaPitchedPtr {
+            ptr: mem,
+            pitch: p,
+            xsize: extent.width,
+            ysize: extent.height,
+        };
+        // SAFETY: checked non-null; caller promises validity.
+        unsafe { write_out(pitched, value) }
+    })
+}
+
+/// Sets `count` bytes of device memory to `value` (synchronous with the host).
+#[no_mangle]
+pub extern "C" fn cudaMemset(dev_ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
+    api_dev(|| memset(dev_ptr as usize, value, count, &legacy()?, Mode::Sync))
+}
+
+/// `cudaMemset` in per-thread default stream order.
+#[no_mangle]
+pub extern "C" fn cudaMemset_ptds(dev_ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
+    api_dev(|| {
+        memset(
+            dev_ptr as usize,
+            value,
+            count,
+            &resolve_ptsz(std::ptr::null_mut())?,
+            Mode::Sync,
+        )
+    })
+}
+
+/// Queues a memset on a stream.
+#[no_mangle]
+pub extern "C" fn cudaMemsetAsync(
+    dev_ptr: *mut c_void,
+    value: c_int,
+    count: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| {
+        memset(
+            dev_ptr as usize,
+            value,
+            count,
+            &resolve(stream)?,
+            Mode::Async,
+        )
+    })
+}
+
+/// `cudaMemsetAsync` with per-thread default stream semantics.
+#[no_mangle]
+pub extern "C" fn cudaMemsetAsync_ptsz(
+    dev_ptr: *mut c_void,
+    value: c_int,
+    count: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| {
+        memset(
+            dev_ptr as usize,
+            value,
+            count,
+            &resolve_ptsz(stream)?,
+            Mode::Async,
+        )
+    })
+}
+
+/// Sets a pitched 2D region.
+#[no_mangle]
+pub extern "C" fn cudaMemset2D(
+    dev_ptr: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+) -> cudaError_t {
+    api_dev(|| {
+        memset_2d(
+            dev_ptr as usize,
+            pitch,
+            value,
+            width,
+            height,
+            &legacy()?,
+            Mode::Sync,
+        )
+    })
+}
+
+/// Queues a pitched 2D set on a stream.
+#[no_mangle]
+pub extern "C" fn cudaMemset2DAsync(
+    dev_ptr: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| {
+        memset_2d(
+            dev_ptr as usize,
+            pitch,
+            value,
+            width,
+            height,
+            &resolve(stream)?,
+            Mode::Async,
+        )
+    })
+}
+
+/// Copies `count` bytes; returns when the copy is done.
+#[no_mangle]
+pub extern "C" fn cudaMemcpy(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        memcpy(
+            dst as usize,
+            src as usize,
+            count,
+            kind,
+            &legacy()?,
+            Mode::Sync,
+        )
+    })
+}
+
+/// `cudaMemcpy` in per-thread default stream order.
+#[no_mangle]
+pub extern "C" fn cudaMemcpy_ptds(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        memcpy(
+            dst as usize,
+            src as usize,
+            count,
+            kind,
+            &resolve_ptsz(std::ptr::null_mut())?,
+            Mode::Sync,
+        )
+    })
+}
+
+/// Queues a copy on a stream.
+#[no_mangle]
+pub extern "C" fn cudaMemcpyAsync(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| {
+        memcpy(
+            dst as usize,
+            src as usize,
+            count,
+            kind,
+            &resolve(stream)?,
+            Mode::Async,
+        )
+    })
+}
+
+/// `cudaMemcpyAsync` with per-thread default stream semantics.
+#[no_mangle]
+pub extern "C" fn cudaMemcpyAsync_ptsz(
+    dst: *mut c_void,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| {
+        memcpy(
+            dst as usize,
+            src as usize,
+            count,
+            kind,
+            &resolve_ptsz(stream)?,
+            Mode::Async,
+        )
+    })
+}
+
+/// Copies a pitched 2D region; returns when done.
+#[no_mangle]
+pub extern "C" fn cudaMemcpy2D(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        memcpy_2d(
+            dst as usize,
+            dpitch,
+            src as usize,
+            spitch,
+            width,
+            height,
+            kind,
+            &legacy()?,
+            Mode::Sync,
+        )
+    })
+}
+
+/// Queues a pitched 2D copy on a stream.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn cudaMemcpy2DAsync(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| {
+        memcpy_2d(
+            dst as usize,
+            dpitch,
+            src as usize,
+            spitch,
+            width,
+            height,
+            kind,
+            &resolve(stream)?,
+            Mode::Async,
+        )
+    })
+}
+
+/// Copies between devices; only device 0 exists, so this is a device copy.
+#[no_mangle]
+pub extern "C" fn cudaMemcpyPeer(
+    dst: *mut c_void,
+    dst_device: c_int,
+    src: *const c_void,
+    src_device: c_int,
+    count: usize,
+) -> cudaError_t {
+    api_dev(|| {
+        if dst_device != 0 || src_device != 0 {
+            return Err(Error::InvalidDevice);
+        }
+        memcpy(
+            dst as usize,
+            src as usize,
+            count,
+            MEMCPY_DEVICE_TO_DEVICE,
+            &legacy()?,
+            Mode::Sync,
+        )
+    })
+}
+
+/// Queued form of [`cudaMemcpyPeer`].
+#[no_mangle]
+pub extern "C" fn cudaMemcpyPeerAsync(
+    dst: *mut c_void,
+    dst_device: c_int,
+    src: *const c_void,
+    src_device: c_int,
+    count: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| {
+        if dst_device != 0 || src_device != 0 {
+            return Err(Error::InvalidDevice);
+        }
+        memcpy(
+            dst as usize,
+            src as usize,
+            count,
+            MEMCPY_DEVICE_TO_DEVICE,
+            &resolve(stream)?,
+            Mode::Async,
+        )
+    })
+}
+
+fn to_symbol(
+    symbol: *const c_void,
+    src: usize,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    stream: &Arc<Stream>,
+    mode: Mode,
+) -> CudaResult {
+    let (base, size) = resolve_symbol(symbol)?;
+    let kind = match kind {
+        MEMCPY_HOST_TO_DEVICE | MEMCPY_DEVICE_TO_DEVICE | MEMCPY_DEFAULT => kind,
+        _ => return Err(Error::InvalidMemcpyDirection),
+    };
+    if offset.checked_add(count).is_none_or(|end| end > size) {
+        return Err(Error::InvalidValue);
+    }
+    memcpy(base + offset, src, count, kind, stream, mode)
+}
+
+fn from_symbol(
+    dst: usize,
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    stream: &Arc<Stream>,
+    mode: Mode,
+) -> CudaResult {
+    let (base, size) = resolve_symbol(symbol)?;
+    let kind = match kind {
+        MEMCPY_DEVICE_TO_HOST | MEMCPY_DEVICE_TO_DEVICE | MEMCPY_DEFAULT => kind,
+        _ => return Err(Error::InvalidMemcpyDirection),
+    };
+    if offset.checked_add(count).is_none_or(|end| end > size) {
+        return Err(Error::InvalidValue);
+    }
+    memcpy(dst, base + offset, count, kind, stream, mode)
+}
+
+/// Copies into a `__device__`/`__constant__` variable (named by its host shadow).
+#[no_mangle]
+pub extern "C" fn cudaMemcpyToSymbol(
+    symbol: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        to_symbol(
+            symbol,
+            src as usize,
+            count,
+            offset,
+            kind,
+            &legacy()?,
+            Mode::Sync,
+        )
+    })
+}
+
+/// `cudaMemcpyToSymbol` in per-thread default stream order.
+#[no_mangle]
+pub extern "C" fn cudaMemcpyToSymbol_ptds(
+    symbol: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        to_symbol(
+            symbol,
+            src as usize,
+            count,
+            offset,
+            kind,
+            &resolve_ptsz(std::ptr::null_mut())?,
+            Mode::Sync,
+        )
+    })
+}
+
+/// Queued form of [`cudaMemcpyToSymbol`].
+#[no_mangle]
+pub extern "C" fn cudaMemcpyToSymbolAsync(
+    symbol: *const c_void,
+    src: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| {
+        to_symbol(
+            symbol,
+            src as usize,
+            count,
+            offset,
+            kind,
+            &resolve(stream)?,
+            Mode::Async,
+        )
+    })
+}
+
+/// Copies out of a `__device__`/`__constant__` variable.
+#[no_mangle]
+pub extern "C" fn cudaMemcpyFromSymbol(
+    dst: *mut c_void,
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        from_symbol(
+            dst as usize,
+            symbol,
+            count,
+            offset,
+            kind,
+            &legacy()?,
+            Mode::Sync,
+        )
+    })
+}
+
+/// `cudaMemcpyFromSymbol` in per-thread default stream order.
+#[no_mangle]
+pub extern "C" fn cudaMemcpyFromSymbol_ptds(
+    dst: *mut c_void,
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        from_symbol(
+            dst as usize,
+            symbol,
+            count,
+            offset,
+            kind,
+            &resolve_ptsz(std::ptr::null_mut())?,
+            Mode::Sync,
+        )
+    })
+}
+
+/// Queued form of [`cudaMemcpyFromSymbol`].
+#[no_mangle]
+pub extern "C" fn cudaMemcpyFromSymbolAsync(
+    dst: *mut c_void,
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    api_dev(|| {
+        from_symbol(
+            dst as usize,
+            symbol,
+            count,
+            offset,
+            kind,
+            &resolve(stream)?,
+            Mode::Async,
+        )
+    })
+}
+
+/// The device address of a variable's storage.
+///
+/// # Safety
+/// `dev_ptr` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetSymbolAddress(
+    dev_ptr: *mut *mut c_void,
+    symbol: *const c_void,
+) -> cudaError_t {
+    api_dev(|| {
+        let (base, _) = resolve_symbol(symbol)?;
+        // SAFETY: forwarded contract.
+        unsafe { write_out(dev_ptr, base as *mut c_void) }
+    })
+}
+
+/// The size of a variable's storage.
+///
+/// # Safety
+/// `size` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetSymbolSize(size: *mut usize, symbol: *const c_void) -> cudaError_t {
+    api_dev(|| {
+        let (_, len) = resolve_symbol(symbol)?;
+        // SAFETY: forwarded contract.
+        unsafe { write_out(size, len) }
+    })
+}
+
+/// Free and total memory: the host's available and physical memory.
+///
+/// # Safety
+/// Each pointer must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> cudaError_t {
+    api_dev(|| {
+        // SAFETY: forwarded contract.
+        unsafe {
+            write_out(free, crate::device::available_memory())?;
+            write_out(total, crate::device::physical_memory())
+        }
+    })
+}
+
+/// What the runtime knows about a pointer. Unknown pointers are
+/// `cudaMemoryTypeUnregistered` host memory (CUDA 11+ behaviour).
+///
+/// # Safety
+/// `attributes` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaPointerGetAttributes(
+    attributes: *mut cudaPointerAttributes,
+    ptr: *const c_void,
+) -> cudaError_t {
+    api_dev(|| {
+        let p = ptr as *mut c_void;
+        let (type_, device, device_ptr, host_ptr) = match find(ptr as usize).map(|(_, a)| a.kind) {
+            None => (
+                memory_type::UNREGISTERED,
+                INVALID_DEVICE_ID,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            ),
+            Some(Kind::Device | Kind::Symbol) => (memory_type::DEVICE, 0, p, std::ptr::null_mut()),
+            Some(Kind::Managed) => (memory_type::MANAGED, 0, p, p),
+            Some(Kind::PinnedHost | Kind::Registered) => (memory_type::HOST, 0, p, p),
+        };
+        let value = cudaPointerAttributes {
+            type_,
+            device,
+            devicePointer: device_ptr,
+            hostPointer: host_ptr,
+            reserved: [0; 8],
+        };
+        // SAFETY: forwarded contract.
+        unsafe { write_out(attributes, value) }
+    })
+}
+
+/// Registers a host range as page-locked (recorded; the memory is unchanged).
+#[no_mangle]
+pub extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
+    api_dev(|| {
+        if ptr.is_null() || size == 0 || flags & !0xf != 0 {
+            return Err(Error::InvalidValue);
+        }
+        let start = ptr as usize;
+        let end = start.checked_add(size).ok_or(Error::InvalidValue)?;
+        let mut table = table_write();
+        let overlaps = table
+            .range(..end)
+            .next_back()
+            .is_some_and(|(&s, a)| s + a.size.max(1) > start);
+        if overlaps {
+            return Err(Error::HostMemoryAlreadyRegistered);
+        }
+        table.insert(
+            start,
+            Alloc {
+                size,
+                kind: Kind::Registered,
+            },
+        );
+        Ok(())
+    })
+}
+
+/// Unregisters a range registered by [`cudaHostRegister`].
+#[no_mangle]
+pub extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
+    api_dev(|| {
+        let mut table = table_write();
+        match table.get(&(ptr as usize)) {
+            Some(a) if a.kind == Kind::Registered => {
+                table.remove(&(ptr as usize));
+                Ok(())
+            }
+            _ => Err(Error::HostMemoryNotRegistered),
+        }
+    })
+}
+
+/// The device address of mapped host memory: the same address (one address space).
+///
+/// # Safety
+/// `dev_ptr` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaHostGetDevicePointer(
+    dev_ptr: *mut *mut c_void,
+    host: *mut c_void,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| {
+        if flags != 0 {
+            return Err(Error::InvalidValue);
+        }
+        match find(host as usize) {
+            Some((_, a))
+                if matches!(a.kind, Kind::PinnedHost | Kind::Registered | Kind::Managed) =>
+            {
+                // SAFETY: forwarded contract.
+                unsafe { write_out(dev_ptr, host) }
+            }
+            _ => Err(Error::InvalidValue),
+        }
+    })
+}

@@ -1,0 +1,612 @@
+//! The kernel and variable registry: the meeting point of the host protocol
+//! (`__cudaRegisterFatBinary`, `__cudaRegisterFunction`, `__cudaRegisterVar`)
+//! and cucc device objects (`__cucc_register_module`,
+//! `__cucc_register_variables`).
+//!
+//! The host side names a kernel by its stub's address and its device (mangled)
+//! name, and names the module by the fat binary it registers; a cucc fat binary
+//! is a small blob carrying the module's 16-byte id. The device side registers
+//! implementations under the same id. The two may arrive in any order (they are
+//! both load-time constructors), so kernels and variables are bound lazily, at
+//! first use, and the binding is cached once it succeeds.
+//!
+//! Blob layout (`docs/abi.md`): bytes 0..8 `"CUCCMOD1"`, 8..24 module id,
+//! 24..28 little-endian `u32` blob version (1), 28..32 `u32` header size,
+//! 32..40 `u64` total size; sections may follow in later versions.
+
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+use crate::errors::{CudaResult, Error};
+use crate::memory::{insert_range, Kind};
+use crate::stream::lock;
+
+/// Magic of the fat binary wrapper struct (`__fatBinC_Wrapper_t`).
+pub const FATBIN_WRAPPER_MAGIC: c_int = 0x466243b1;
+/// First 8 bytes of a cucc module blob.
+pub const CUCC_BLOB_MAGIC: &[u8; 8] = b"CUCCMOD1";
+/// Size of a module id.
+pub const MODULE_ID_LEN: usize = 16;
+
+/// A module id, shared by a host object's blob and its device object.
+pub type ModuleId = [u8; MODULE_ID_LEN];
+
+/// Launch description handed to a kernel entry (`cucc_launch`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CuccLaunch {
+    /// Grid extents in blocks.
+    pub grid: [u32; 3],
+    /// Block extents in threads.
+    pub block: [u32; 3],
+    /// Bytes of `extern __shared__` memory, placed after the static shared bytes.
+    pub dynamic_shared: u64,
+    /// Texture resolver (`const struct cucc_tex_api *`); NULL until textures exist.
+    pub tex: *const c_void,
+}
+
+/// A kernel entry (`cucc_kernel_fn`): runs blocks `[block_begin, block_end)`
+/// (linear ids `x + y*gx + z*gx*gy`) with `scratch` as shared memory.
+pub type CuccKernelFn = unsafe extern "C" fn(
+    args: *mut *mut c_void,
+    launch: *const CuccLaunch,
+    block_begin: u32,
+    block_end: u32,
+    scratch: *mut c_void,
+);
+
+/// One kernel of a device object (`cucc_kernel_info`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CuccKernelInfo {
+    /// Mangled name, as `__cudaRegisterFunction`'s `deviceName`.
+    pub device_name: *const c_char,
+    /// The entry.
+    pub entry: Option<CuccKernelFn>,
+    /// Bytes of per-block scratch the entry needs for static shared memory.
+    pub static_shared: u64,
+    /// Number of kernel parameters.
+    pub num_params: u32,
+    /// Size in bytes of each parameter.
+    pub param_sizes: *const u32,
+}
+
+/// One `__device__`/`__constant__`/`__managed__` variable of a device object
+/// (`cucc_var_info`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CuccVarInfo {
+    /// Mangled name, as `__cudaRegisterVar`'s `deviceName`.
+    pub device_name: *const c_char,
+    /// The device object's storage for the variable.
+    pub storage: *mut c_void,
+    /// Size of the storage in bytes.
+    pub size: u64,
+}
+
+/// A kernel implementation registered by a device object.
+#[derive(Debug)]
+pub struct KernelImpl {
+    /// Mangled name.
+    pub name: String,
+    /// Entry point.
+    pub entry: CuccKernelFn,
+    /// Static shared memory per block.
+    pub static_shared: u64,
+    /// Parameter sizes in bytes.
+    pub param_sizes: Vec<u32>,
+}
+
+#[derive(Default)]
+struct DeviceModule {
+    kernels: HashMap<String, Arc<KernelImpl>>,
+    vars: HashMap<String, (usize, usize)>,
+}
+
+/// What a registered fat binary holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Image {
+    /// A cucc blob naming a device module.
+    Cucc(ModuleId),
+    /// Something else (an nvcc fat binary), kept for the JIT path.
+    Foreign(usize),
+    /// A wrapper with the wrong magic.
+    Invalid,
+}
+
+/// A kernel known from `__cudaRegisterFunction`.
+pub struct Function {
+    /// The module's image.
+    pub image: Image,
+    /// Mangled device name.
+    pub device_name: String,
+    kernel: OnceLock<Arc<KernelImpl>>,
+    /// Dynamic shared memory a launch may request (`cudaFuncAttributeMaxDynamicSharedMemorySize`);
+    /// `u64::MAX` means "the default".
+    pub max_dynamic_shared: AtomicU64,
+}
+
+impl Function {
+    /// The implementation, bound at first use.
+    pub fn kernel(&self) -> CudaResult<Arc<KernelImpl>> {
+        if let Some(k) = self.kernel.get() {
+            return Ok(Arc::clone(k));
+        }
+        let found = match self.image {
+            Image::Cucc(id) => {
+                let reg = read();
+                let module = reg.modules.get(&id).ok_or(Error::NoKernelImageForDevice)?;
+                module
+                    .kernels
+                    .get(&self.device_name)
+                    .cloned()
+                    .ok_or(Error::InvalidDeviceFunction)?
+            }
+            Image::Foreign(_) => return Err(Error::NoKernelImageForDevice),
+            Image::Invalid => return Err(Error::InvalidKernelImage),
+        };
+        Ok(Arc::clone(self.kernel.get_or_init(|| found)))
+    }
+}
+
+struct Var {
+    image: Image,
+    device_name: String,
+    size: usize,
+    managed_slot: Option<usize>,
+    /// Storage bound at first use (or made by the runtime for foreign images).
+    bound: Option<(usize, usize)>,
+}
+
+#[derive(Default)]
+struct Registry {
+    modules: HashMap<ModuleId, DeviceModule>,
+    fatbins: HashMap<usize, Image>,
+    functions: HashMap<usize, Arc<Function>>,
+    vars: HashMap<usize, Var>,
+}
+
+static REGISTRY: OnceLock<RwLock<Registry>> = OnceLock::new();
+
+fn registry() -> &'static RwLock<Registry> {
+    REGISTRY.get_or_init(|| RwLock::new(Registry::default()))
+}
+
+fn read() -> std::sync::RwLockReadGuard<'static, Registry> {
+    registry().read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write() -> std::sync::RwLockWriteGuard<'static, Registry> {
+    registry().write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Serialises the load-time entry points (they mutate several maps together).
+static LOAD: Mutex<()> = Mutex::new(());
+
+/// Looks up a kernel by its host stub address.
+pub fn function(host_fun: *const c_void) -> CudaResult<Arc<Function>> {
+    read()
+        .functions
+        .get(&(host_fun as usize))
+        .cloned()
+        .ok_or(Error::InvalidDeviceFunction)
+}
+
+/// Copies a C string, tolerating NULL and invalid UTF-8.
+///
+/// # Safety
+/// `s` must be NULL or a NUL-terminated string.
+unsafe fn c_string(s: *const c_char) -> Option<String> {
+    if s.is_null() {
+        return None;
+    }
+    // SAFETY: caller promises a NUL-terminated string.
+    Some(unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned())
+}
+
+/// Reads the image a fat binary wrapper describes.
+///
+/// # Safety
+/// `wrapper` must be NULL or point to a readable wrapper whose `data` is NULL
+/// or points to at least 24 readable bytes.
+unsafe fn read_image(wrapper: *const c_void) -> Image {
+    if wrapper.is_null() {
+        return Image::Invalid;
+    }
+    #[repr(C)]
+    struct Wrapper {
+        magic: c_int,
+        version: c_int,
+        data: *const u8,
+        filename_or_fatbins: *mut c_void,
+    }
+    // SAFETY: caller promises a readable wrapper.
+    let w = unsafe { &*(wrapper as *const Wrapper) };
+    if w.magic != FATBIN_WRAPPER_MAGIC || w.data.is_null() {
+        return Image::Invalid;
+    }
+    // SAFETY: every fat binary image starts with a header of at least 16 bytes
+    // and a cucc blob with 40; the first 8 are read to tell them apart.
+    let magic = unsafe { std::slice::from_raw_parts(w.data, 8) };
+    if magic != CUCC_BLOB_MAGIC {
+        return Image::Foreign(w.data as usize);
+    }
+    let mut id = [0u8; MODULE_ID_LEN];
+    // SAFETY: a cucc blob has the id at bytes 8..24.
+    id.copy_from_slice(unsafe { std::slice::from_raw_parts(w.data.add(8), MODULE_ID_LEN) });
+    Image::Cucc(id)
+}
+
+/// Binds a variable's storage, if its module provides it.
+fn bind_var(reg: &mut Registry, host_var: usize) -> CudaResult<(usize, usize)> {
+    let modules = &reg.modules;
+    let var = reg.vars.get_mut(&host_var).ok_or(Error::InvalidSymbol)?;
+    if let Some(b) = var.bound {
+        return Ok(b);
+    }
+    let binding = match var.image {
+        Image::Cucc(id) => *modules
+            .get(&id)
+            .and_then(|m| m.vars.get(&var.device_name))
+            .ok_or(Error::InvalidSymbol)?,
+        Image::Foreign(_) => {
+            // Storage for the JIT path: zeroed, owned by the runtime forever.
+            // SAFETY: calloc returns zeroed memory or NULL.
+            let p = unsafe { libc::calloc(var.size.max(1), 1) } as usize;
+            if p == 0 {
+                return Err(Error::MemoryAllocation);
+            }
+            insert_range(p, var.size, Kind::Symbol);
+            (p, var.size)
+        }
+        Image::Invalid => return Err(Error::InvalidSymbol),
+    };
+    var.bound = Some(binding);
+    if let Some(slot) = var.managed_slot {
+        // SAFETY: `hostVarPtrAddress` from __cudaRegisterManagedVar is a
+        // writable pointer-sized slot that lives as long as the program.
+        unsafe { (slot as *mut *mut c_void).write(binding.0 as *mut c_void) };
+    }
+    Ok(binding)
+}
+
+/// The storage `(address, size)` of a variable named by its host shadow.
+pub fn resolve_symbol(host_var: *const c_void) -> CudaResult<(usize, usize)> {
+    if host_var.is_null() {
+        return Err(Error::InvalidSymbol);
+    }
+    if let Some(b) = read().vars.get(&(host_var as usize)).and_then(|v| v.bound) {
+        return Ok(b);
+    }
+    let _load = lock(&LOAD);
+    bind_var(&mut write(), host_var as usize)
+}
+
+/// Binds every managed variable whose storage is now known.
+fn bind_managed(reg: &mut Registry) {
+    let pending: Vec<usize> = reg
+        .vars
+        .iter()
+        .filter(|(_, v)| v.managed_slot.is_some() && v.bound.is_none())
+        .map(|(k, _)| *k)
+        .collect();
+    for host_var in pending {
+        let _ = bind_var(reg, host_var);
+    }
+}
+
+/// Copies a C module id.
+///
+/// # Safety
+/// `id` must be NULL or point to 16 readable bytes.
+unsafe fn module_id(id: *const u8) -> Option<ModuleId> {
+    if id.is_null() {
+        return None;
+    }
+    let mut out = [0u8; MODULE_ID_LEN];
+    // SAFETY: caller promises 16 readable bytes.
+    out.copy_from_slice(unsafe { std::slice::from_raw_parts(id, MODULE_ID_LEN) });
+    Some(out)
+}
+
+fn warn(msg: &str) {
+    eprintln!("cucc runtime: {msg}");
+}
+
+/// Registers the kernels of a cucc device object (called by its constructor).
+///
+/// # Safety
+/// `module_id` must point to 16 bytes; `kernels` to `n` valid entries whose
+/// strings and parameter tables stay valid while the object is loaded.
+#[no_mangle]
+pub unsafe extern "C" fn __cucc_register_module(
+    module_id_ptr: *const u8,
+    kernels: *const CuccKernelInfo,
+    n: usize,
+) {
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: forwarded contract.
+        let Some(id) = (unsafe { module_id(module_id_ptr) }) else {
+            return warn("__cucc_register_module: NULL module id");
+        };
+        if kernels.is_null() && n != 0 {
+            return warn("__cucc_register_module: NULL kernel table");
+        }
+        let _load = lock(&LOAD);
+        let mut reg = write();
+        let module = reg.modules.entry(id).or_default();
+        for i in 0..n {
+            // SAFETY: caller promises `n` entries.
+            let info = unsafe { &*kernels.add(i) };
+            // SAFETY: caller promises a valid string.
+            let (Some(name), Some(entry)) = (unsafe { c_string(info.device_name) }, info.entry)
+            else {
+                warn("__cucc_register_module: kernel without a name or an entry");
+                continue;
+            };
+            let param_sizes = if info.num_params == 0 || info.param_sizes.is_null() {
+                Vec::new()
+            } else {
+                // SAFETY: caller promises `num_params` sizes.
+                unsafe { std::slice::from_raw_parts(info.param_sizes, info.num_params as usize) }
+                    .to_vec()
+            };
+            module.kernels.insert(
+                name.clone(),
+                Arc::new(KernelImpl {
+                    name,
+                    entry,
+                    static_shared: info.static_shared,
+                    param_sizes,
+                }),
+            );
+        }
+    });
+}
+
+/// Registers the variables of a cucc device object (called by its
+/// constructor, before or after `__cucc_register_module`). The storage is
+/// recorded as device memory so device-pointer copies into it are accepted.
+///
+/// # Safety
+/// `module_id` must point to 16 bytes; `vars` to `n` valid entries whose
+/// storage stays valid while the object is loaded.
+#[no_mangle]
+pub unsafe extern "C" fn __cucc_register_variables(
+    module_id_ptr: *const u8,
+    vars: *const CuccVarInfo,
+    n: usize,
+) {
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: forwarded contract.
+        let Some(id) = (unsafe { module_id(module_id_ptr) }) else {
+            return warn("__cucc_register_variables: NULL module id");
+        };
+        if vars.is_null() && n != 0 {
+            return warn("__cucc_register_variables: NULL variable table");
+        }
+        let _load = lock(&LOAD);
+        let mut reg = write();
+        for i in 0..n {
+            // SAFETY: caller promises `n` entries.
+            let info = unsafe { &*vars.add(i) };
+            // SAFETY: caller promises a valid string.
+            let Some(name) = (unsafe { c_string(info.device_name) }) else {
+                warn("__cucc_register_variables: variable without a name");
+                continue;
+            };
+            if info.storage.is_null() {
+                warn(&format!(
+                    "__cucc_register_variables: `{name}` has no storage"
+                ));
+                continue;
+            }
+            let size = info.size as usize;
+            insert_range(info.storage as usize, size, Kind::Symbol);
+            reg.modules
+                .entry(id)
+                .or_default()
+                .vars
+                .insert(name, (info.storage as usize, size));
+        }
+        bind_managed(&mut reg);
+    });
+}
+
+/// Registers a fat binary; returns the handle later registration calls pass.
+///
+/// # Safety
+/// `fat_cubin` must point to a fat binary wrapper (see the module docs).
+#[no_mangle]
+pub unsafe extern "C" fn __cudaRegisterFatBinary(fat_cubin: *mut c_void) -> *mut *mut c_void {
+    let handle = Box::into_raw(Box::new(fat_cubin));
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: forwarded contract.
+        let image = unsafe { read_image(fat_cubin) };
+        if image == Image::Invalid {
+            warn("__cudaRegisterFatBinary: not a fat binary wrapper; its kernels cannot run");
+        }
+        let _load = lock(&LOAD);
+        write().fatbins.insert(handle as usize, image);
+    });
+    handle
+}
+
+/// Marks the end of a fat binary's registrations (nothing to do: binding is lazy).
+#[no_mangle]
+pub extern "C" fn __cudaRegisterFatBinaryEnd(_handle: *mut *mut c_void) {}
+
+/// Forgets a fat binary and its kernels and variables (called at exit).
+///
+/// # Safety
+/// `handle` must be NULL or a handle from `__cudaRegisterFatBinary`.
+#[no_mangle]
+pub unsafe extern "C" fn __cudaUnregisterFatBinary(handle: *mut *mut c_void) {
+    let _ = std::panic::catch_unwind(|| {
+        let _load = lock(&LOAD);
+        let mut reg = write();
+        if reg.fatbins.remove(&(handle as usize)).is_some() {
+            // SAFETY: the handle was made by Box::into_raw in registration and
+            // is freed only here, once.
+            drop(unsafe { Box::from_raw(handle) });
+        }
+    });
+}
+
+fn fatbin_image(reg: &Registry, handle: *mut *mut c_void) -> Image {
+    reg.fatbins
+        .get(&(handle as usize))
+        .copied()
+        .unwrap_or(Image::Invalid)
+}
+
+/// Records a kernel: its host stub address and device name.
+///
+/// # Safety
+/// `host_fun` identifies the stub; `device_name` must be a valid string.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __cudaRegisterFunction(
+    handle: *mut *mut c_void,
+    host_fun: *const c_char,
+    _device_fun: *mut c_char,
+    device_name: *const c_char,
+    _thread_limit: c_int,
+    _tid: *mut c_void,
+    _bid: *mut c_void,
+    _block_dim: *mut c_void,
+    _grid_dim: *mut c_void,
+    _warp_size: *mut c_int,
+) {
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: forwarded contract.
+        let Some(name) = (unsafe { c_string(device_name) }) else {
+            return warn("__cudaRegisterFunction: NULL device name");
+        };
+        let _load = lock(&LOAD);
+        let mut reg = write();
+        let image = fatbin_image(&reg, handle);
+        reg.functions.insert(
+            host_fun as usize,
+            Arc::new(Function {
+                image,
+                device_name: name,
+                kernel: OnceLock::new(),
+                max_dynamic_shared: AtomicU64::new(u64::MAX),
+            }),
+        );
+    });
+}
+
+fn register_var(
+    handle: *mut *mut c_void,
+    host_var: usize,
+    name: String,
+    size: usize,
+    managed_slot: Option<usize>,
+) {
+    let _load = lock(&LOAD);
+    let mut reg = write();
+    let image = fatbin_image(&reg, handle);
+    reg.vars.insert(
+        host_var,
+        Var {
+            image,
+            device_name: name,
+            size,
+            managed_slot,
+            bound: None,
+        },
+    );
+    if managed_slot.is_some() {
+        let _ = bind_var(&mut reg, host_var);
+    }
+}
+
+/// Records a `__device__`/`__constant__` variable: its host shadow's address
+/// names it in `cudaMemcpyToSymbol` and friends.
+///
+/// # Safety
+/// `device_name` must be a valid string.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __cudaRegisterVar(
+    handle: *mut *mut c_void,
+    host_var: *mut c_char,
+    _device_address: *mut c_char,
+    device_name: *const c_char,
+    _ext: c_int,
+    size: usize,
+    _constant: c_int,
+    _global: c_int,
+) {
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: forwarded contract.
+        let Some(name) = (unsafe { c_string(device_name) }) else {
+            return warn("__cudaRegisterVar: NULL device name");
+        };
+        register_var(handle, host_var as usize, name, size, None);
+    });
+}
+
+/// Records a `__managed__` variable; the runtime stores the address of its
+/// storage into `*host_var_ptr` as soon as the storage is known.
+///
+/// # Safety
+/// `host_var_ptr` must be a writable pointer slot; `device_name` a valid string.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __cudaRegisterManagedVar(
+    handle: *mut *mut c_void,
+    host_var_ptr: *mut *mut c_void,
+    _device_address: *mut c_char,
+    device_name: *const c_char,
+    _ext: c_int,
+    size: usize,
+    _constant: c_int,
+    _global: c_int,
+) {
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: forwarded contract.
+        let Some(name) = (unsafe { c_string(device_name) }) else {
+            return warn("__cudaRegisterManagedVar: NULL device name");
+        };
+        if host_var_ptr.is_null() {
+            return warn("__cudaRegisterManagedVar: NULL variable slot");
+        }
+        register_var(
+            handle,
+            host_var_ptr as usize,
+            name,
+            size,
+            Some(host_var_ptr as usize),
+        );
+    });
+}
+
+/// Accepted and ignored: texture references are not supported yet.
+#[no_mangle]
+pub extern "C" fn __cudaRegisterTexture(
+    _handle: *mut *mut c_void,
+    _host_var: *const c_void,
+    _device_address: *const *const c_void,
+    _device_name: *const c_char,
+    _dim: c_int,
+    _norm: c_int,
+    _ext: c_int,
+) {
+}
+
+/// Accepted and ignored: surface references are not supported yet.
+#[no_mangle]
+pub extern "C" fn __cudaRegisterSurface(
+    _handle: *mut *mut c_void,
+    _host_var: *const c_void,
+    _device_address: *const *const c_void,
+    _device_name: *const c_char,
+    _dim: c_int,
+    _ext: c_int,
+) {
+}

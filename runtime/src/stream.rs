@@ -1,0 +1,669 @@
+//! Streams: per-stream FIFOs, each executed by its own worker thread.
+//!
+//! Ordering rules (CUDA's):
+//! - work in one stream runs in submission order;
+//! - the legacy default stream (handle 0 or `cudaStreamLegacy`) is a barrier for
+//!   *blocking* streams: its work waits for all work submitted earlier to any
+//!   blocking stream, and work submitted to a blocking stream waits for all work
+//!   submitted earlier to the legacy stream;
+//! - `cudaStreamNonBlocking` streams take part in neither rule;
+//! - `cudaStreamPerThread` (handle 2) is a blocking stream owned by the calling
+//!   host thread.
+//!
+//! Such cross-stream waits become dependencies of a task, waited for on the
+//! worker thread just before the task runs, so the submitting thread never
+//! blocks. A synchronous call on the legacy stream whose every blocking stream is
+//! idle runs on the calling thread, saving two thread hops.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::ffi::{c_int, c_uint, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Instant;
+
+use crate::errors::{api, api_dev, cudaError_t, sticky, write_out, CudaResult, Error};
+use crate::event::{lookup_event, Completion};
+use crate::ffi::{
+    cudaEvent_t, cudaStream_t, STREAM_LEGACY, STREAM_NON_BLOCKING, STREAM_PER_THREAD,
+};
+
+/// Locks a mutex, ignoring poisoning (tasks run under `catch_unwind`, and the
+/// state they guard stays consistent).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Something a task waits for before it runs.
+pub(crate) enum Dep {
+    /// The stream has completed the task with this ticket.
+    Stream(Arc<Stream>, u64),
+    /// An event record has completed.
+    Event(Arc<Completion>),
+}
+
+impl Dep {
+    fn wait(&self) {
+        match self {
+            Dep::Stream(s, ticket) => s.wait_for(*ticket),
+            Dep::Event(c) => {
+                c.wait();
+            }
+        }
+    }
+}
+
+type Work = Box<dyn FnOnce() + Send>;
+
+struct Task {
+    deps: Vec<Dep>,
+    work: Work,
+}
+
+struct Queue {
+    tasks: VecDeque<Task>,
+    /// Tickets handed out; ticket `n` is the `n`-th task (1-based).
+    submitted: u64,
+    completed: u64,
+    closed: bool,
+}
+
+/// A stream: its flags and its FIFO of pending tasks.
+pub struct Stream {
+    handle: usize,
+    flags: c_uint,
+    priority: c_int,
+    per_thread: bool,
+    queue: Mutex<Queue>,
+    work_ready: Condvar,
+    work_done: Condvar,
+}
+
+impl Stream {
+    fn spawn(
+        handle: usize,
+        flags: c_uint,
+        priority: c_int,
+        per_thread: bool,
+    ) -> CudaResult<Arc<Stream>> {
+        let stream = Arc::new(Stream {
+            handle,
+            flags,
+            priority,
+            per_thread,
+            queue: Mutex::new(Queue {
+                tasks: VecDeque::new(),
+                submitted: 0,
+                completed: 0,
+                closed: false,
+            }),
+            work_ready: Condvar::new(),
+            work_done: Condvar::new(),
+        });
+        let worker = Arc::clone(&stream);
+        std::thread::Builder::new()
+            .name(format!("cucc-stream-{handle:x}"))
+            .spawn(move || worker.run())
+            .map_err(|_| Error::MemoryAllocation)?;
+        Ok(stream)
+    }
+
+    /// The handle C code holds.
+    pub fn handle(&self) -> usize {
+        self.handle
+    }
+
+    /// Whether the stream synchronises with the legacy default stream.
+    pub fn is_blocking(&self) -> bool {
+        self.flags & STREAM_NON_BLOCKING == 0
+    }
+
+    fn run(self: Arc<Self>) {
+        loop {
+            let task = {
+                let mut q = lock(&self.queue);
+                loop {
+                    if let Some(t) = q.tasks.pop_front() {
+                        break t;
+                    }
+                    if q.closed {
+                        return;
+                    }
+                    q = self.work_ready.wait(q).unwrap_or_else(|e| e.into_inner());
+                }
+            };
+            for dep in &task.deps {
+                dep.wait();
+            }
+            if catch_unwind(AssertUnwindSafe(task.work)).is_err() {
+                crate::errors::set_sticky(Error::Unknown);
+            }
+            let mut q = lock(&self.queue);
+            q.completed += 1;
+            self.work_done.notify_all();
+        }
+    }
+
+    fn push(&self, deps: Vec<Dep>, work: Work) -> u64 {
+        let mut q = lock(&self.queue);
+        q.submitted += 1;
+        q.tasks.push_back(Task { deps, work });
+        self.work_ready.notify_one();
+        q.submitted
+    }
+
+    /// Blocks until the task with `ticket` (and so every earlier one) is done.
+    pub fn wait_for(&self, ticket: u64) {
+        let mut q = lock(&self.queue);
+        while q.completed < ticket {
+            q = self.work_done.wait(q).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// The ticket of the last submitted task.
+    pub fn last_ticket(&self) -> u64 {
+        lock(&self.queue).submitted
+    }
+
+    /// Whether every submitted task has completed.
+    pub fn is_idle(&self) -> bool {
+        let q = lock(&self.queue);
+        q.completed == q.submitted
+    }
+
+    fn pending(self: &Arc<Self>) -> Option<Dep> {
+        let q = lock(&self.queue);
+        (q.completed < q.submitted).then(|| Dep::Stream(Arc::clone(self), q.submitted))
+    }
+
+    fn close(&self) {
+        lock(&self.queue).closed = true;
+        self.work_ready.notify_all();
+    }
+}
+
+struct Registry {
+    streams: BTreeMap<usize, Arc<Stream>>,
+    next: usize,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    streams: BTreeMap::new(),
+    next: 0,
+});
+static LEGACY: Mutex<Option<Arc<Stream>>> = Mutex::new(None);
+
+/// Base of user stream handles; far from 0/1/2 and from event handles.
+const STREAM_HANDLE_BASE: usize = 0x5a00_0000;
+
+thread_local! {
+    static PER_THREAD: std::cell::RefCell<Option<Arc<Stream>>> = const { std::cell::RefCell::new(None) };
+}
+
+fn new_handle(reg: &mut Registry) -> usize {
+    reg.next += 1;
+    STREAM_HANDLE_BASE + reg.next * 16
+}
+
+/// The legacy default stream, created on first use.
+pub fn legacy() -> CudaResult<Arc<Stream>> {
+    let mut slot = lock(&LEGACY);
+    if let Some(s) = slot.as_ref() {
+        return Ok(Arc::clone(s));
+    }
+    let s = Stream::spawn(STREAM_LEGACY, 0, 0, false)?;
+    *slot = Some(Arc::clone(&s));
+    Ok(s)
+}
+
+/// The calling thread's per-thread default stream, created on first use.
+pub fn per_thread() -> CudaResult<Arc<Stream>> {
+    PER_THREAD.with(|slot| {
+        if let Some(s) = slot.borrow().as_ref() {
+            return Ok(Arc::clone(s));
+        }
+        let mut reg = lock(&REGISTRY);
+        let handle = new_handle(&mut reg);
+        let s = Stream::spawn(handle, 0, 0, true)?;
+        reg.streams.insert(handle, Arc::clone(&s));
+        *slot.borrow_mut() = Some(Arc::clone(&s));
+        Ok(s)
+    })
+}
+
+/// Resolves a C stream handle (0, `cudaStreamLegacy`, `cudaStreamPerThread` or
+/// one from `cudaStreamCreate`).
+pub fn resolve(handle: cudaStream_t) -> CudaResult<Arc<Stream>> {
+    match handle as usize {
+        0 | STREAM_LEGACY => legacy(),
+        STREAM_PER_THREAD => per_thread(),
+        h => lock(&REGISTRY)
+            .streams
+            .get(&h)
+            .cloned()
+            .ok_or(Error::InvalidResourceHandle),
+    }
+}
+
+/// Resolves a handle for the per-thread-default-stream API variants
+/// (`*_ptsz`), where 0 names the per-thread stream.
+pub fn resolve_ptsz(handle: cudaStream_t) -> CudaResult<Arc<Stream>> {
+    if handle.is_null() {
+        per_thread()
+    } else {
+        resolve(handle)
+    }
+}
+
+fn is_legacy(stream: &Stream) -> bool {
+    stream.handle == STREAM_LEGACY
+}
+
+fn all_streams() -> Vec<Arc<Stream>> {
+    lock(&REGISTRY).streams.values().cloned().collect()
+}
+
+/// The implicit dependencies of a task submitted to `stream`.
+fn implicit_deps(stream: &Stream) -> CudaResult<Vec<Dep>> {
+    if is_legacy(stream) {
+        Ok(all_streams()
+            .iter()
+            .filter(|s| s.is_blocking())
+            .filter_map(|s| s.pending())
+            .collect())
+    } else if stream.is_blocking() {
+        let legacy = lock(&LEGACY).clone();
+        Ok(legacy.and_then(|l| l.pending()).into_iter().collect())
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// Submits `work` to `stream` after the stream's implicit dependencies and
+/// `extra`; returns its ticket.
+pub(crate) fn submit_with(stream: &Arc<Stream>, extra: Option<Dep>, work: Work) -> CudaResult<u64> {
+    let mut deps = implicit_deps(stream)?;
+    deps.extend(extra);
+    Ok(stream.push(deps, work))
+}
+
+/// Submits `work` to `stream`; it runs asynchronously.
+pub(crate) fn submit(
+    stream: &Arc<Stream>,
+    work: impl FnOnce() + Send + 'static,
+) -> CudaResult<u64> {
+    submit_with(stream, None, Box::new(work))
+}
+
+/// Runs `work` in stream order on `stream` and waits for it (synchronous
+/// copies and sets). Returns the sticky error if the context broke meanwhile.
+pub(crate) fn run_sync(stream: &Arc<Stream>, work: impl FnOnce() + Send + 'static) -> CudaResult {
+    if is_legacy(stream) {
+        // Fast path: nothing pending anywhere the legacy stream would wait for.
+        let mut q = lock(&stream.queue);
+        if q.tasks.is_empty()
+            && q.completed == q.submitted
+            && all_streams()
+                .iter()
+                .all(|s| !s.is_blocking() || s.is_idle())
+        {
+            q.submitted += 1;
+            let outcome = catch_unwind(AssertUnwindSafe(work));
+            q.completed += 1;
+            drop(q);
+            stream.work_done.notify_all();
+            outcome.map_err(|_| Error::Unknown)?;
+            return crate::errors::check_sticky();
+        }
+        drop(q);
+    }
+    let ticket = submit(stream, work)?;
+    stream.wait_for(ticket);
+    crate::errors::check_sticky()
+}
+
+/// Waits for all work on `stream` (for the legacy stream: and for the blocking
+/// streams it waits for).
+pub fn synchronize(stream: &Arc<Stream>) -> CudaResult {
+    let ticket = if is_legacy(stream) {
+        submit(stream, || {})?
+    } else {
+        stream.last_ticket()
+    };
+    stream.wait_for(ticket);
+    crate::errors::check_sticky()
+}
+
+/// Waits for all work on every stream.
+pub fn synchronize_all() -> CudaResult {
+    let mut streams = all_streams();
+    streams.extend(lock(&LEGACY).clone());
+    for s in &streams {
+        s.wait_for(s.last_ticket());
+    }
+    crate::errors::check_sticky()
+}
+
+/// Destroys every user-created stream (after their work completes); used by
+/// `cudaDeviceReset`. Per-thread default streams stay.
+pub fn destroy_all_user_streams() {
+    let mut reg = lock(&REGISTRY);
+    let doomed: Vec<usize> = reg
+        .streams
+        .iter()
+        .filter(|(_, s)| !s.per_thread)
+        .map(|(h, _)| *h)
+        .collect();
+    for h in doomed {
+        if let Some(s) = reg.streams.remove(&h) {
+            s.close();
+        }
+    }
+}
+
+fn create(flags: c_uint, priority: c_int) -> CudaResult<Arc<Stream>> {
+    if flags & !STREAM_NON_BLOCKING != 0 {
+        return Err(Error::InvalidValue);
+    }
+    let priority = priority.clamp(GREATEST_PRIORITY, LEAST_PRIORITY);
+    let mut reg = lock(&REGISTRY);
+    let handle = new_handle(&mut reg);
+    let s = Stream::spawn(handle, flags, priority, false)?;
+    reg.streams.insert(handle, Arc::clone(&s));
+    Ok(s)
+}
+
+/// Lowest (numerically greatest) stream priority, as CUDA reports it.
+pub const LEAST_PRIORITY: c_int = 0;
+/// Highest (numerically least) stream priority.
+pub const GREATEST_PRIORITY: c_int = -5;
+
+/// Creates a blocking stream.
+///
+/// # Safety
+/// `stream` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamCreate(stream: *mut cudaStream_t) -> cudaError_t {
+    // SAFETY: forwarded contract.
+    unsafe { cudaStreamCreateWithPriority(stream, 0, LEAST_PRIORITY) }
+}
+
+/// Creates a stream with flags (`cudaStreamDefault` or `cudaStreamNonBlocking`).
+///
+/// # Safety
+/// `stream` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamCreateWithFlags(
+    stream: *mut cudaStream_t,
+    flags: c_uint,
+) -> cudaError_t {
+    // SAFETY: forwarded contract.
+    unsafe { cudaStreamCreateWithPriority(stream, flags, LEAST_PRIORITY) }
+}
+
+/// Creates a stream with flags and a priority (clamped to the supported range;
+/// priorities are recorded but do not change scheduling on the CPU).
+///
+/// # Safety
+/// `stream` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamCreateWithPriority(
+    stream: *mut cudaStream_t,
+    flags: c_uint,
+    priority: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        if stream.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        let s = create(flags, priority)?;
+        // SAFETY: checked non-null; caller promises validity.
+        unsafe { write_out(stream, s.handle as cudaStream_t) }
+    })
+}
+
+/// Destroys a stream; work already submitted still completes.
+#[no_mangle]
+pub extern "C" fn cudaStreamDestroy(stream: cudaStream_t) -> cudaError_t {
+    api(|| {
+        let h = stream as usize;
+        let mut reg = lock(&REGISTRY);
+        match reg.streams.get(&h) {
+            Some(s) if !s.per_thread => {}
+            _ => return Err(Error::InvalidResourceHandle),
+        }
+        if let Some(s) = reg.streams.remove(&h) {
+            s.close();
+        }
+        Ok(())
+    })
+}
+
+/// Waits until all work submitted to the stream has completed.
+#[no_mangle]
+pub extern "C" fn cudaStreamSynchronize(stream: cudaStream_t) -> cudaError_t {
+    api_dev(|| synchronize(&resolve(stream)?))
+}
+
+/// `cudaStreamSynchronize` with per-thread default stream semantics.
+#[no_mangle]
+pub extern "C" fn cudaStreamSynchronize_ptsz(stream: cudaStream_t) -> cudaError_t {
+    api_dev(|| synchronize(&resolve_ptsz(stream)?))
+}
+
+fn query(s: &Arc<Stream>) -> CudaResult {
+    if is_legacy(s) {
+        let all_idle = all_streams()
+            .iter()
+            .all(|o| !o.is_blocking() || o.is_idle());
+        if !all_idle {
+            return Err(Error::NotReady);
+        }
+    }
+    if s.is_idle() {
+        Ok(())
+    } else {
+        Err(Error::NotReady)
+    }
+}
+
+/// `cudaSuccess` if all work on the stream is done, else `cudaErrorNotReady`.
+#[no_mangle]
+pub extern "C" fn cudaStreamQuery(stream: cudaStream_t) -> cudaError_t {
+    api_dev(|| query(&resolve(stream)?))
+}
+
+/// `cudaStreamQuery` with per-thread default stream semantics.
+#[no_mangle]
+pub extern "C" fn cudaStreamQuery_ptsz(stream: cudaStream_t) -> cudaError_t {
+    api_dev(|| query(&resolve_ptsz(stream)?))
+}
+
+fn wait_event(s: &Arc<Stream>, event: cudaEvent_t, flags: c_uint) -> CudaResult {
+    if flags & !1 != 0 {
+        return Err(Error::InvalidValue);
+    }
+    let event = lookup_event(event)?;
+    if let Some(record) = event.current_record() {
+        submit_with(s, Some(Dep::Event(record)), Box::new(|| {}))?;
+    }
+    Ok(())
+}
+
+/// Makes later work on the stream wait for the event's latest record.
+#[no_mangle]
+pub extern "C" fn cudaStreamWaitEvent(
+    stream: cudaStream_t,
+    event: cudaEvent_t,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| wait_event(&resolve(stream)?, event, flags))
+}
+
+/// `cudaStreamWaitEvent` with per-thread default stream semantics.
+#[no_mangle]
+pub extern "C" fn cudaStreamWaitEvent_ptsz(
+    stream: cudaStream_t,
+    event: cudaEvent_t,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| wait_event(&resolve_ptsz(stream)?, event, flags))
+}
+
+/// C signature of a stream callback.
+pub type StreamCallback = Option<unsafe extern "C" fn(cudaStream_t, cudaError_t, *mut c_void)>;
+/// C signature of a host function.
+pub type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
+
+/// Raw pointer that C promises may cross threads (user data of callbacks).
+#[derive(Clone, Copy)]
+pub(crate) struct SendPtr(pub *mut c_void);
+// SAFETY: the CUDA API contract: user data handed to a stream is used on the
+// stream's thread, and the caller guarantees it stays valid.
+unsafe impl Send for SendPtr {}
+
+fn add_callback(
+    s: &Arc<Stream>,
+    handle: cudaStream_t,
+    cb: StreamCallback,
+    data: *mut c_void,
+    flags: c_uint,
+) -> CudaResult {
+    let cb = cb.ok_or(Error::InvalidValue)?;
+    if flags != 0 {
+        return Err(Error::InvalidValue);
+    }
+    let data = SendPtr(data);
+    let handle = SendPtr(handle);
+    submit(s, move || {
+        let status = sticky().map_or(0, |e| e as i32);
+        let (h, d) = (handle, data);
+        // SAFETY: the user's callback with the user's data, as CUDA calls it.
+        unsafe { cb(h.0, status, d.0) };
+    })?;
+    Ok(())
+}
+
+/// Calls `callback(stream, status, userData)` on a runtime thread once all
+/// earlier work on the stream has completed.
+///
+/// # Safety
+/// `callback` must be a valid function; `user_data` is passed through.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamAddCallback(
+    stream: cudaStream_t,
+    callback: StreamCallback,
+    user_data: *mut c_void,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| add_callback(&resolve(stream)?, stream, callback, user_data, flags))
+}
+
+/// `cudaStreamAddCallback` with per-thread default stream semantics.
+///
+/// # Safety
+/// As [`cudaStreamAddCallback`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamAddCallback_ptsz(
+    stream: cudaStream_t,
+    callback: StreamCallback,
+    user_data: *mut c_void,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| add_callback(&resolve_ptsz(stream)?, stream, callback, user_data, flags))
+}
+
+fn launch_host_func(s: &Arc<Stream>, f: HostFn, data: *mut c_void) -> CudaResult {
+    let f = f.ok_or(Error::InvalidValue)?;
+    let data = SendPtr(data);
+    submit(s, move || {
+        let d = data;
+        // SAFETY: the user's host function with the user's data.
+        unsafe { f(d.0) };
+    })?;
+    Ok(())
+}
+
+/// Runs `fn(userData)` on a runtime thread in stream order.
+///
+/// # Safety
+/// `f` must be a valid function; `user_data` is passed through.
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchHostFunc(
+    stream: cudaStream_t,
+    f: HostFn,
+    user_data: *mut c_void,
+) -> cudaError_t {
+    api_dev(|| launch_host_func(&resolve(stream)?, f, user_data))
+}
+
+/// `cudaLaunchHostFunc` with per-thread default stream semantics.
+///
+/// # Safety
+/// As [`cudaLaunchHostFunc`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchHostFunc_ptsz(
+    stream: cudaStream_t,
+    f: HostFn,
+    user_data: *mut c_void,
+) -> cudaError_t {
+    api_dev(|| launch_host_func(&resolve_ptsz(stream)?, f, user_data))
+}
+
+/// Reports the priority range: `least` is 0, `greatest` is -5.
+///
+/// # Safety
+/// Each pointer must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(
+    least: *mut c_int,
+    greatest: *mut c_int,
+) -> cudaError_t {
+    api(|| {
+        if !least.is_null() {
+            // SAFETY: non-null, caller promises validity.
+            unsafe { least.write(LEAST_PRIORITY) };
+        }
+        if !greatest.is_null() {
+            // SAFETY: as above.
+            unsafe { greatest.write(GREATEST_PRIORITY) };
+        }
+        Ok(())
+    })
+}
+
+/// The flags a stream was created with.
+///
+/// # Safety
+/// `flags` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetFlags(
+    stream: cudaStream_t,
+    flags: *mut c_uint,
+) -> cudaError_t {
+    api(|| {
+        let s = resolve(stream)?;
+        // SAFETY: forwarded contract.
+        unsafe { write_out(flags, s.flags) }
+    })
+}
+
+/// The priority a stream was created with.
+///
+/// # Safety
+/// `priority` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetPriority(
+    stream: cudaStream_t,
+    priority: *mut c_int,
+) -> cudaError_t {
+    api(|| {
+        let s = resolve(stream)?;
+        // SAFETY: forwarded contract.
+        unsafe { write_out(priority, s.priority) }
+    })
+}
+
+/// Timestamp helper shared with events.
+pub(crate) fn now() -> Instant {
+    Instant::now()
+}

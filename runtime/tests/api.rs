@@ -1,0 +1,943 @@
+//! The runtime API called as C code calls it: registration, launches, memory,
+//! symbols, streams, events and device queries. These tests share one process
+//! and run in parallel, so none of them resets the device or traps (see
+//! `sticky.rs` for those).
+
+mod common;
+
+use std::ffi::{c_void, CStr};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use common::*;
+use cucc_runtime::device::*;
+use cucc_runtime::errors::{cudaGetErrorString, cudaGetLastError, cudaPeekAtLastError};
+use cucc_runtime::event::*;
+use cucc_runtime::ffi::*;
+use cucc_runtime::launch::*;
+use cucc_runtime::memory::*;
+use cucc_runtime::registry::CuccLaunch;
+use cucc_runtime::stream::*;
+
+const H2D: i32 = MEMCPY_HOST_TO_DEVICE;
+const D2H: i32 = MEMCPY_DEVICE_TO_HOST;
+const D2D: i32 = MEMCPY_DEVICE_TO_DEVICE;
+
+fn dmalloc(bytes: usize) -> *mut c_void {
+    let mut p = std::ptr::null_mut();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { cudaMalloc(&mut p, bytes) }, 0);
+    p
+}
+
+fn to_dev<T>(dst: *mut c_void, src: &[T]) {
+    let rc = cudaMemcpy(
+        dst,
+        src.as_ptr() as *const c_void,
+        std::mem::size_of_val(src),
+        H2D,
+    );
+    assert_eq!(rc, 0);
+}
+
+fn from_dev<T>(dst: &mut [T], src: *const c_void) {
+    let rc = cudaMemcpy(
+        dst.as_mut_ptr() as *mut c_void,
+        src,
+        std::mem::size_of_val(dst),
+        D2H,
+    );
+    assert_eq!(rc, 0);
+}
+
+/// A module with `vec_add`, registered device side first.
+fn vec_add_module() -> *const std::ffi::c_char {
+    let id = fresh_id();
+    register_device(
+        id,
+        &[K {
+            name: "_Z6vecAddPKfS0_Pfi",
+            entry: vec_add,
+            static_shared: 0,
+            params: VEC_ADD_PARAMS,
+        }],
+    );
+    let h = register_fatbin(blob(id));
+    let f = stub();
+    register_function(h, f, "_Z6vecAddPKfS0_Pfi");
+    f
+}
+
+fn run_vec_add(f: *const std::ffi::c_char, n: usize, block: u32, stream: cudaStream_t) -> Vec<f32> {
+    let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let b: Vec<f32> = (0..n).map(|i| 2.0 * i as f32).collect();
+    let (da, db, dc) = (dmalloc(n * 4), dmalloc(n * 4), dmalloc(n * 4));
+    to_dev(da, &a);
+    to_dev(db, &b);
+    let mut n32 = n as i32;
+    let (mut pa, mut pb, mut pc) = (da, db, dc);
+    let mut args = [
+        &mut pa as *mut _ as *mut c_void,
+        &mut pb as *mut _ as *mut c_void,
+        &mut pc as *mut _ as *mut c_void,
+        &mut n32 as *mut i32 as *mut c_void,
+    ];
+    let grid = (n as u32).div_ceil(block);
+    assert_eq!(
+        launch(
+            f,
+            Dim3::new(grid, 1, 1),
+            Dim3::new(block, 1, 1),
+            0,
+            stream,
+            &mut args
+        ),
+        0
+    );
+    let mut c = vec![0f32; n];
+    assert_eq!(cudaStreamSynchronize(stream), 0);
+    from_dev(&mut c, dc);
+    for p in [da, db, dc] {
+        assert_eq!(cudaFree(p), 0);
+    }
+    c
+}
+
+#[test]
+fn vector_add_through_the_host_protocol() {
+    let f = vec_add_module();
+    let c = run_vec_add(f, 10_000, 256, std::ptr::null_mut());
+    for (i, v) in c.iter().enumerate() {
+        assert_eq!(*v, 3.0 * i as f32, "element {i}");
+    }
+}
+
+#[test]
+fn device_module_may_register_after_the_host_object() {
+    let id = fresh_id();
+    let h = register_fatbin(blob(id));
+    let f = stub();
+    register_function(h, f, "_Z6vecAddPKfS0_Pfi");
+    register_device(
+        id,
+        &[K {
+            name: "_Z6vecAddPKfS0_Pfi",
+            entry: vec_add,
+            static_shared: 0,
+            params: VEC_ADD_PARAMS,
+        }],
+    );
+    let c = run_vec_add(f, 1000, 64, std::ptr::null_mut());
+    assert_eq!(c[999], 2997.0);
+}
+
+static SCRATCH_SEEN: AtomicU32 = AtomicU32::new(0);
+
+/// Checks that scratch holds static + dynamic bytes: writes to both ends.
+unsafe extern "C" fn uses_scratch(
+    _args: *mut *mut c_void,
+    launch: *const CuccLaunch,
+    begin: u32,
+    end: u32,
+    scratch: *mut c_void,
+) {
+    unsafe {
+        let bytes = 1024 + (*launch).dynamic_shared as usize;
+        let s = scratch as *mut u8;
+        for _ in begin..end {
+            *s = 1;
+            *s.add(bytes - 1) = 2;
+            SCRATCH_SEEN.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+#[test]
+fn scratch_covers_static_and_dynamic_shared_memory() {
+    let id = fresh_id();
+    register_device(
+        id,
+        &[K {
+            name: "scratchy",
+            entry: uses_scratch,
+            static_shared: 1024,
+            params: &[],
+        }],
+    );
+    let h = register_fatbin(blob(id));
+    let f = stub();
+    register_function(h, f, "scratchy");
+    assert_eq!(
+        launch(
+            f,
+            Dim3::new(7, 3, 2),
+            Dim3::new(32, 1, 1),
+            4096,
+            std::ptr::null_mut(),
+            &mut []
+        ),
+        0
+    );
+    assert_eq!(cudaDeviceSynchronize(), 0);
+    assert_eq!(SCRATCH_SEEN.load(Ordering::Relaxed), 42);
+}
+
+#[test]
+fn launch_configuration_and_lookup_errors() {
+    let f = vec_add_module();
+    let mut dummy = [std::ptr::null_mut(); 4];
+    let mut ptrs: Vec<*mut c_void> = Vec::new();
+    let mut vals = [0u64; 4];
+    for v in vals.iter_mut() {
+        ptrs.push(v as *mut u64 as *mut c_void);
+    }
+    let null = std::ptr::null_mut();
+    let launch_with = |grid: Dim3, block: Dim3, shared: usize, args: &mut [*mut c_void]| {
+        launch(f, grid, block, shared, null, args)
+    };
+    // Too many threads, bad extents, zero grid, too much shared memory.
+    assert_eq!(
+        launch_with(Dim3::new(1, 1, 1), Dim3::new(1025, 1, 1), 0, &mut ptrs),
+        9
+    );
+    assert_eq!(
+        launch_with(Dim3::new(1, 1, 1), Dim3::new(32, 32, 2), 0, &mut ptrs),
+        9
+    );
+    assert_eq!(
+        launch_with(Dim3::new(1, 1, 1), Dim3::new(1, 1, 65), 0, &mut ptrs),
+        9
+    );
+    assert_eq!(
+        launch_with(Dim3::new(0, 1, 1), Dim3::new(1, 1, 1), 0, &mut ptrs),
+        9
+    );
+    assert_eq!(
+        launch_with(Dim3::new(1, 65536, 1), Dim3::new(1, 1, 1), 0, &mut ptrs),
+        9
+    );
+    assert_eq!(
+        launch_with(
+            Dim3::new(1, 1, 1),
+            Dim3::new(1, 1, 1),
+            48 * 1024 + 1,
+            &mut ptrs
+        ),
+        9
+    );
+    // Configuration errors are not sticky.
+    assert_eq!(cudaPeekAtLastError(), 9);
+    assert_eq!(cudaGetLastError(), 9);
+    assert_eq!(cudaGetLastError(), 0);
+    // Opting in to more dynamic shared memory.
+    assert_eq!(cudaFuncSetAttribute(f as *const c_void, 8, 100 * 1024), 0);
+    assert_eq!(
+        launch_with(Dim3::new(1, 1, 1), Dim3::new(1, 1, 1), 64 * 1024, &mut ptrs),
+        0
+    );
+    assert_eq!(cudaFuncSetAttribute(f as *const c_void, 8, 200 * 1024), 1);
+    assert_eq!(cudaFuncSetAttribute(f as *const c_void, 99, 0), 1);
+    // Unknown function.
+    let unknown = stub();
+    assert_eq!(
+        launch(
+            unknown,
+            Dim3::new(1, 1, 1),
+            Dim3::new(1, 1, 1),
+            0,
+            null,
+            &mut dummy
+        ),
+        98
+    );
+    // Host knows it, the module has no such kernel.
+    let id = fresh_id();
+    register_device(id, &[]);
+    let h = register_fatbin(blob(id));
+    let g = stub();
+    register_function(h, g, "_Z7missingv");
+    assert_eq!(
+        launch(
+            g,
+            Dim3::new(1, 1, 1),
+            Dim3::new(1, 1, 1),
+            0,
+            null,
+            &mut dummy
+        ),
+        98
+    );
+    // No device object for the module at all.
+    let h = register_fatbin(blob(fresh_id()));
+    let g = stub();
+    register_function(h, g, "_Z6orphanv");
+    assert_eq!(
+        launch(
+            g,
+            Dim3::new(1, 1, 1),
+            Dim3::new(1, 1, 1),
+            0,
+            null,
+            &mut dummy
+        ),
+        209
+    );
+    // An nvcc fat binary: kept, not runnable yet.
+    let nv: &'static [u8] = &[0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let h = register_fatbin(nv);
+    let g = stub();
+    register_function(h, g, "_Z3nvcv");
+    assert_eq!(
+        launch(
+            g,
+            Dim3::new(1, 1, 1),
+            Dim3::new(1, 1, 1),
+            0,
+            null,
+            &mut dummy
+        ),
+        209
+    );
+    // Pop without push.
+    let (mut gd, mut bd, mut s) = (Dim3::default(), Dim3::default(), 0usize);
+    let mut st: cudaStream_t = null;
+    // SAFETY: valid out-pointers.
+    let rc = unsafe {
+        __cudaPopCallConfiguration(&mut gd, &mut bd, &mut s, &mut st as *mut _ as *mut c_void)
+    };
+    assert_eq!(rc, 52);
+    // NULL arguments for a kernel with parameters.
+    // SAFETY: deliberately invalid argument array.
+    let rc = unsafe {
+        cudaLaunchKernel(
+            f as *const c_void,
+            Dim3::new(1, 1, 1),
+            Dim3::new(1, 1, 1),
+            std::ptr::null_mut(),
+            0,
+            null,
+        )
+    };
+    assert_eq!(rc, 1);
+    // The context is still healthy.
+    assert_eq!(cudaDeviceSynchronize(), 0);
+    let _ = cudaGetLastError();
+}
+
+#[test]
+fn function_attributes_and_occupancy() {
+    let f = vec_add_module() as *const c_void;
+    let mut attr = cudaFuncAttributes::default();
+    // SAFETY: valid out-pointers throughout.
+    unsafe {
+        assert_eq!(cudaFuncGetAttributes(&mut attr, f), 0);
+        assert_eq!(attr.maxThreadsPerBlock, 1024);
+        assert_eq!(attr.maxDynamicSharedSizeBytes, 48 * 1024);
+        let mut n = -1;
+        assert_eq!(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&mut n, f, 256, 0),
+            0
+        );
+        assert_eq!(n, 1);
+        assert_eq!(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&mut n, f, 2048, 0),
+            0
+        );
+        assert_eq!(n, 0);
+        let (mut grid, mut block) = (0, 0);
+        assert_eq!(
+            cudaOccupancyMaxPotentialBlockSize(&mut grid, &mut block, f, 0, 0),
+            0
+        );
+        assert_eq!(block, 1024);
+        assert!(grid >= 1);
+        assert_eq!(
+            cudaOccupancyMaxPotentialBlockSize(&mut grid, &mut block, f, 0, 100),
+            0
+        );
+        assert_eq!(block, 96);
+        assert_eq!(
+            cudaFuncGetAttributes(&mut attr, stub() as *const c_void),
+            98
+        );
+    }
+    assert_eq!(cudaFuncSetCacheConfig(f, 1), 0);
+    assert_eq!(cudaFuncSetCacheConfig(f, 7), 1);
+    let _ = cudaGetLastError();
+}
+
+#[test]
+fn memory_errors_have_cuda_codes() {
+    let p = dmalloc(1024);
+    let host = [0u8; 2048];
+    let hp = host.as_ptr() as *const c_void;
+    // Out of range, straddling the end, and a bad direction.
+    assert_eq!(cudaMemcpy(p, hp, 1025, H2D), 1);
+    assert_eq!(
+        cudaMemcpy((p as usize + 1000) as *mut c_void, hp, 100, H2D),
+        1
+    );
+    assert_eq!(cudaMemcpy(p, hp, 16, 7), 21);
+    assert_eq!(cudaMemcpy(host.as_ptr() as *mut c_void, hp, 16, D2H), 1);
+    assert_eq!(cudaMemset(p, 0, 2000), 1);
+    // Interior pointers are fine.
+    assert_eq!(
+        cudaMemcpy((p as usize + 512) as *mut c_void, hp, 512, H2D),
+        0
+    );
+    // Free: unknown pointer, interior pointer, double free, NULL.
+    assert_eq!(cudaFree(hp as *mut c_void), 1);
+    assert_eq!(cudaFree((p as usize + 8) as *mut c_void), 1);
+    assert_eq!(cudaFree(p), 0);
+    assert_eq!(cudaFree(p), 1);
+    assert_eq!(cudaFree(std::ptr::null_mut()), 0);
+    // Use after free.
+    assert_eq!(cudaMemcpy(p, hp, 16, H2D), 1);
+    // SAFETY: NULL out-pointer is rejected.
+    assert_eq!(unsafe { cudaMalloc(std::ptr::null_mut(), 16) }, 1);
+    // Pinned host memory is not freed by cudaFree, nor device memory by cudaFreeHost.
+    let mut pinned = std::ptr::null_mut();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { cudaMallocHost(&mut pinned, 64) }, 0);
+    assert_eq!(cudaFree(pinned), 1);
+    let d = dmalloc(64);
+    assert_eq!(cudaFreeHost(d), 1);
+    assert_eq!(cudaFreeHost(pinned), 0);
+    assert_eq!(cudaFree(d), 0);
+    // Errors are not sticky.
+    assert_eq!(cudaGetLastError(), 1);
+    assert_eq!(cudaGetLastError(), 0);
+}
+
+#[test]
+fn memcpy_default_pitched_and_peer() {
+    let d = dmalloc(256);
+    let src: Vec<u8> = (0..=255).collect();
+    assert_eq!(
+        cudaMemcpy(d, src.as_ptr() as *const c_void, 256, MEMCPY_DEFAULT),
+        0
+    );
+    let d2 = dmalloc(256);
+    assert_eq!(cudaMemcpy(d2, d, 256, MEMCPY_DEFAULT), 0);
+    assert_eq!(cudaMemcpyPeer(d2, 0, d, 0, 256), 0);
+    assert_eq!(cudaMemcpyPeer(d2, 1, d, 0, 256), 101);
+    let mut back = vec![0u8; 256];
+    assert_eq!(
+        cudaMemcpy(back.as_mut_ptr() as *mut c_void, d2, 256, MEMCPY_DEFAULT),
+        0
+    );
+    assert_eq!(back, src);
+    // Pitched 2D: 5 rows of 10 bytes.
+    let (mut p, mut pitch) = (std::ptr::null_mut(), 0usize);
+    // SAFETY: valid out-pointers.
+    assert_eq!(unsafe { cudaMallocPitch(&mut p, &mut pitch, 10, 5) }, 0);
+    assert!(pitch >= 10 && pitch % 256 == 0);
+    assert_eq!(cudaMemset2D(p, pitch, 7, 10, 5), 0);
+    assert_eq!(cudaMemset2D(p, pitch, 7, pitch + 1, 5), 1);
+    let mut rows = vec![0u8; 50];
+    let rc = cudaMemcpy2D(rows.as_mut_ptr() as *mut c_void, 10, p, pitch, 10, 5, D2H);
+    assert_eq!(rc, 0);
+    assert!(rows.iter().all(|&v| v == 7));
+    let rc = cudaMemcpy2D(rows.as_mut_ptr() as *mut c_void, 5, p, pitch, 10, 5, D2H);
+    assert_eq!(rc, 12);
+    let rc = cudaMemcpy2D(rows.as_mut_ptr() as *mut c_void, 10, p, pitch, 10, 6, D2H);
+    assert_eq!(rc, 1);
+    // 3D.
+    let mut pp = cudaPitchedPtr {
+        ptr: std::ptr::null_mut(),
+        pitch: 0,
+        xsize: 0,
+        ysize: 0,
+    };
+    let ext = cudaExtent {
+        width: 100,
+        height: 4,
+        depth: 3,
+    };
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { cudaMalloc3D(&mut pp, ext) }, 0);
+    assert_eq!((pp.xsize, pp.ysize), (100, 4));
+    assert_eq!(cudaMemset(pp.ptr, 1, pp.pitch * 12), 0);
+    for q in [d, d2, p, pp.ptr] {
+        assert_eq!(cudaFree(q), 0);
+    }
+}
+
+#[test]
+fn pointer_attributes_and_host_registration() {
+    let d = dmalloc(64);
+    let mut m = std::ptr::null_mut();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { cudaMallocManaged(&mut m, 64, 1) }, 0);
+    // SAFETY: as above.
+    assert_eq!(unsafe { cudaMallocManaged(&mut m, 64, 9) }, 1);
+    // SAFETY: as above.
+    assert_eq!(unsafe { cudaMallocManaged(&mut m, 64, 1) }, 0);
+    let mut buf = vec![0u8; 4096];
+    let bp = buf.as_mut_ptr() as *mut c_void;
+    let attr_of = |p: *const c_void| {
+        // SAFETY: all-zero is a valid value of the plain C struct.
+        let mut a: cudaPointerAttributes = unsafe { std::mem::zeroed() };
+        // SAFETY: valid out-pointer.
+        assert_eq!(unsafe { cudaPointerGetAttributes(&mut a, p) }, 0);
+        a
+    };
+    assert_eq!(attr_of(d).type_, memory_type::DEVICE);
+    assert_eq!(
+        attr_of((d as usize + 63) as *const c_void).type_,
+        memory_type::DEVICE
+    );
+    assert_eq!(attr_of(m).type_, memory_type::MANAGED);
+    let a = attr_of(bp);
+    assert_eq!((a.type_, a.device), (memory_type::UNREGISTERED, -2));
+    assert_eq!(cudaHostRegister(bp, 4096, 0), 0);
+    assert_eq!(
+        attr_of((bp as usize + 100) as *const c_void).type_,
+        memory_type::HOST
+    );
+    assert_eq!(
+        cudaHostRegister((bp as usize + 8) as *mut c_void, 16, 0),
+        712
+    );
+    let mut dp = std::ptr::null_mut();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { cudaHostGetDevicePointer(&mut dp, bp, 0) }, 0);
+    assert_eq!(dp, bp);
+    assert_eq!(cudaHostUnregister((bp as usize + 8) as *mut c_void), 713);
+    assert_eq!(cudaHostUnregister(bp), 0);
+    assert_eq!(cudaHostUnregister(bp), 713);
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { cudaHostGetDevicePointer(&mut dp, bp, 0) }, 1);
+    let (mut free, mut total) = (0usize, 0usize);
+    // SAFETY: valid out-pointers.
+    assert_eq!(unsafe { cudaMemGetInfo(&mut free, &mut total) }, 0);
+    assert!(total > 0 && free <= total);
+    assert_eq!(cudaFree(d), 0);
+    assert_eq!(cudaFree(m), 0);
+    drop(buf);
+    let _ = cudaGetLastError();
+}
+
+/// `out[i] = table[i] * scale` (params: out, n); `table` and `scale` are
+/// module variables reached through globals set at registration.
+static mut TABLE: [f32; 8] = [0.0; 8];
+static mut SCALE: f32 = 0.0;
+
+unsafe extern "C" fn scale_table(
+    args: *mut *mut c_void,
+    _l: *const CuccLaunch,
+    begin: u32,
+    end: u32,
+    _s: *mut c_void,
+) {
+    unsafe {
+        let out: *mut f32 = arg(args, 0);
+        for _ in begin..end {
+            for i in 0..8 {
+                *out.add(i) = (*std::ptr::addr_of!(TABLE))[i] * *std::ptr::addr_of!(SCALE);
+            }
+        }
+    }
+}
+
+#[test]
+fn symbols_bind_host_shadows_to_device_storage() {
+    let id = fresh_id();
+    // Host shadows: distinct addresses the program passes as `symbol`.
+    let shadow_table = stub() as *const c_void;
+    let shadow_scale = stub() as *const c_void;
+    let shadow_missing = stub() as *const c_void;
+    let h = register_fatbin(blob(id));
+    register_var(h, shadow_table, "table", 32);
+    register_var(h, shadow_scale, "scale", 4);
+    register_var(h, shadow_missing, "missing", 4);
+    let f = stub();
+    register_function(h, f, "scale_table");
+    register_device(
+        id,
+        &[K {
+            name: "scale_table",
+            entry: scale_table,
+            static_shared: 0,
+            params: &[8],
+        }],
+    );
+    register_device_vars(
+        id,
+        &[
+            ("table", std::ptr::addr_of_mut!(TABLE) as *mut c_void, 32),
+            ("scale", std::ptr::addr_of_mut!(SCALE) as *mut c_void, 4),
+        ],
+    );
+    let values: Vec<f32> = (1..=8).map(|v| v as f32).collect();
+    let two = 2.0f32;
+    let vp = values.as_ptr() as *const c_void;
+    assert_eq!(cudaMemcpyToSymbol(shadow_table, vp, 32, 0, H2D), 0);
+    assert_eq!(
+        cudaMemcpyToSymbol(
+            shadow_scale,
+            &two as *const f32 as *const c_void,
+            4,
+            0,
+            MEMCPY_DEFAULT
+        ),
+        0
+    );
+    // Errors: past the end, wrong direction, unknown symbol, unbound symbol.
+    assert_eq!(cudaMemcpyToSymbol(shadow_table, vp, 32, 4, H2D), 1);
+    assert_eq!(cudaMemcpyToSymbol(shadow_table, vp, 4, 0, D2H), 21);
+    assert_eq!(
+        cudaMemcpyToSymbol(stub() as *const c_void, vp, 4, 0, H2D),
+        13
+    );
+    assert_eq!(cudaMemcpyToSymbol(shadow_missing, vp, 4, 0, H2D), 13);
+    // Kernel reads the variables.
+    let out = dmalloc(32);
+    let mut po = out;
+    let mut args = [&mut po as *mut _ as *mut c_void];
+    assert_eq!(
+        launch(
+            f,
+            Dim3::new(1, 1, 1),
+            Dim3::new(1, 1, 1),
+            0,
+            std::ptr::null_mut(),
+            &mut args
+        ),
+        0
+    );
+    let mut got = [0f32; 8];
+    from_dev(&mut got, out);
+    assert_eq!(got, [2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0, 16.0]);
+    // From symbol with an offset, symbol address and size.
+    let mut tail = [0f32; 2];
+    let rc = cudaMemcpyFromSymbol(tail.as_mut_ptr() as *mut c_void, shadow_table, 8, 24, D2H);
+    assert_eq!(rc, 0);
+    assert_eq!(tail, [7.0, 8.0]);
+    let (mut addr, mut size) = (std::ptr::null_mut(), 0usize);
+    // SAFETY: valid out-pointers.
+    unsafe {
+        assert_eq!(cudaGetSymbolAddress(&mut addr, shadow_table), 0);
+        assert_eq!(cudaGetSymbolSize(&mut size, shadow_table), 0);
+    }
+    assert_eq!(addr, std::ptr::addr_of_mut!(TABLE) as *mut c_void);
+    assert_eq!(size, 32);
+    // The storage counts as device memory for plain copies.
+    assert_eq!(cudaMemcpy(out, addr, 32, D2D), 0);
+    assert_eq!(cudaMemcpy(out, addr, 36, D2D), 1);
+    // Async forms on a stream.
+    let mut s = std::ptr::null_mut();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { cudaStreamCreate(&mut s) }, 0);
+    let nine = 9.0f32;
+    let rc = cudaMemcpyToSymbolAsync(
+        shadow_scale,
+        &nine as *const f32 as *const c_void,
+        4,
+        0,
+        H2D,
+        s,
+    );
+    assert_eq!(rc, 0);
+    let mut back = 0f32;
+    let rc = cudaMemcpyFromSymbolAsync(
+        &mut back as *mut f32 as *mut c_void,
+        shadow_scale,
+        4,
+        0,
+        D2H,
+        s,
+    );
+    assert_eq!(rc, 0);
+    assert_eq!(cudaStreamSynchronize(s), 0);
+    assert_eq!(back, 9.0);
+    assert_eq!(cudaStreamDestroy(s), 0);
+    assert_eq!(cudaFree(out), 0);
+    let _ = cudaGetLastError();
+}
+
+static SLOW_DONE: AtomicBool = AtomicBool::new(false);
+
+unsafe extern "C" fn slow_writer(data: *mut c_void) {
+    std::thread::sleep(Duration::from_millis(200));
+    // SAFETY: the test passes a pointer to a pinned u32.
+    unsafe { *(data as *mut u32) = 0xC0FFEE };
+    SLOW_DONE.store(true, Ordering::SeqCst);
+}
+
+#[test]
+fn stream_work_runs_in_order_and_asynchronously() {
+    let mut s = std::ptr::null_mut();
+    // SAFETY: valid out-pointers throughout.
+    unsafe {
+        assert_eq!(cudaStreamCreate(&mut s), 0);
+        let (mut a, mut b) = (std::ptr::null_mut(), std::ptr::null_mut());
+        assert_eq!(cudaMallocHost(&mut a, 4), 0);
+        assert_eq!(cudaMallocHost(&mut b, 4), 0);
+        *(a as *mut u32) = 1;
+        let d = dmalloc(4);
+        assert_eq!(cudaLaunchHostFunc(s, Some(slow_writer), a), 0);
+        assert_eq!(cudaMemcpyAsync(d, a, 4, H2D, s), 0);
+        assert_eq!(cudaMemcpyAsync(b, d, 4, D2H, s), 0);
+        // Queued, not run: the host function is still sleeping.
+        assert!(!SLOW_DONE.load(Ordering::SeqCst));
+        assert_eq!(cudaStreamQuery(s), 600);
+        assert_eq!(cudaGetLastError(), 0, "NotReady is not an error");
+        assert_eq!(cudaStreamSynchronize(s), 0);
+        assert!(SLOW_DONE.load(Ordering::SeqCst));
+        assert_eq!(*(b as *mut u32), 0xC0FFEE);
+        assert_eq!(cudaStreamQuery(s), 0);
+        let mut flags = 9;
+        assert_eq!(cudaStreamGetFlags(s, &mut flags), 0);
+        assert_eq!(flags, 0);
+        assert_eq!(cudaStreamDestroy(s), 0);
+        assert_eq!(cudaStreamDestroy(s), 400);
+        assert_eq!(cudaStreamSynchronize(s), 400);
+        assert_eq!(cudaFree(d), 0);
+        assert_eq!(cudaFreeHost(a), 0);
+        assert_eq!(cudaFreeHost(b), 0);
+    }
+    let _ = cudaGetLastError();
+}
+
+static GATE: AtomicBool = AtomicBool::new(false);
+
+unsafe extern "C" fn wait_for_gate(_data: *mut c_void) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !GATE.load(Ordering::SeqCst) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[test]
+fn legacy_stream_blocks_blocking_streams_but_not_non_blocking_ones() {
+    let (mut nb, mut bl) = (std::ptr::null_mut(), std::ptr::null_mut());
+    // SAFETY: valid out-pointers and callbacks throughout.
+    unsafe {
+        assert_eq!(cudaStreamCreateWithFlags(&mut nb, STREAM_NON_BLOCKING), 0);
+        assert_eq!(cudaStreamCreateWithFlags(&mut bl, 0), 0);
+        assert_eq!(cudaStreamCreateWithFlags(&mut bl, 4), 1);
+        assert_eq!(cudaStreamCreateWithFlags(&mut bl, 0), 0);
+        let d = dmalloc(16);
+        // The legacy stream is held up by a gated host function.
+        assert_eq!(
+            cudaLaunchHostFunc(
+                STREAM_LEGACY as cudaStream_t,
+                Some(wait_for_gate),
+                std::ptr::null_mut()
+            ),
+            0
+        );
+        // Non-blocking: completes while the legacy stream is held.
+        assert_eq!(cudaMemsetAsync(d, 1, 16, nb), 0);
+        assert_eq!(cudaStreamSynchronize(nb), 0);
+        // Blocking: waits for the legacy stream.
+        assert_eq!(cudaMemsetAsync(d, 2, 16, bl), 0);
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(cudaStreamQuery(bl), 600);
+        GATE.store(true, Ordering::SeqCst);
+        assert_eq!(cudaStreamSynchronize(bl), 0);
+        let mut out = [0u8; 16];
+        from_dev(&mut out, d);
+        assert_eq!(out, [2u8; 16]);
+        let mut prio = 1;
+        let (mut least, mut greatest) = (1, 1);
+        assert_eq!(
+            cudaDeviceGetStreamPriorityRange(&mut least, &mut greatest),
+            0
+        );
+        let mut p = std::ptr::null_mut();
+        assert_eq!(cudaStreamCreateWithPriority(&mut p, 0, greatest - 10), 0);
+        assert_eq!(cudaStreamGetPriority(p, &mut prio), 0);
+        assert_eq!(prio, greatest);
+        for s in [nb, bl, p] {
+            assert_eq!(cudaStreamDestroy(s), 0);
+        }
+        assert_eq!(cudaFree(d), 0);
+    }
+}
+
+#[test]
+fn per_thread_default_stream_is_accepted() {
+    let f = vec_add_module();
+    let c = run_vec_add(f, 300, 32, STREAM_PER_THREAD as cudaStream_t);
+    assert_eq!(c[299], 897.0);
+    let d = dmalloc(8);
+    assert_eq!(
+        cudaMemsetAsync(d, 3, 8, STREAM_PER_THREAD as cudaStream_t),
+        0
+    );
+    assert_eq!(cudaMemsetAsync_ptsz(d, 4, 8, std::ptr::null_mut()), 0);
+    assert_eq!(cudaStreamSynchronize_ptsz(std::ptr::null_mut()), 0);
+    let mut out = [0u8; 8];
+    from_dev(&mut out, d);
+    assert_eq!(out, [4u8; 8]);
+    assert_eq!(cudaStreamDestroy(STREAM_PER_THREAD as cudaStream_t), 400);
+    assert_eq!(cudaFree(d), 0);
+    let _ = cudaGetLastError();
+}
+
+static CALLBACK_STATUS: AtomicU32 = AtomicU32::new(u32::MAX);
+
+unsafe extern "C" fn record_status(_s: cudaStream_t, status: i32, data: *mut c_void) {
+    CALLBACK_STATUS.store(status as u32 + data as u32, Ordering::SeqCst);
+}
+
+#[test]
+fn stream_callbacks_get_status_and_user_data() {
+    let mut s = std::ptr::null_mut();
+    // SAFETY: valid out-pointer and callback.
+    unsafe {
+        assert_eq!(cudaStreamCreate(&mut s), 0);
+        assert_eq!(
+            cudaStreamAddCallback(s, Some(record_status), 5 as *mut c_void, 0),
+            0
+        );
+        assert_eq!(
+            cudaStreamAddCallback(s, Some(record_status), 5 as *mut c_void, 1),
+            1
+        );
+        assert_eq!(cudaStreamAddCallback(s, None, std::ptr::null_mut(), 0), 1);
+    }
+    assert_eq!(cudaStreamSynchronize(s), 0);
+    assert_eq!(CALLBACK_STATUS.load(Ordering::SeqCst), 5);
+    assert_eq!(cudaStreamDestroy(s), 0);
+    let _ = cudaGetLastError();
+}
+
+unsafe extern "C" fn sleep_100ms(_data: *mut c_void) {
+    std::thread::sleep(Duration::from_millis(100));
+}
+
+#[test]
+fn events_time_and_order_work() {
+    let (mut start, mut end, mut untimed, mut s, mut other) = (
+        std::ptr::null_mut(),
+        std::ptr::null_mut(),
+        std::ptr::null_mut(),
+        std::ptr::null_mut(),
+        std::ptr::null_mut(),
+    );
+    // SAFETY: valid out-pointers and callbacks throughout.
+    unsafe {
+        assert_eq!(cudaEventCreate(&mut start), 0);
+        assert_eq!(cudaEventCreateWithFlags(&mut end, 0), 0);
+        assert_eq!(
+            cudaEventCreateWithFlags(&mut untimed, EVENT_DISABLE_TIMING),
+            0
+        );
+        assert_eq!(cudaEventCreateWithFlags(&mut untimed, 0x40), 1);
+        assert_eq!(
+            cudaEventCreateWithFlags(&mut untimed, EVENT_DISABLE_TIMING),
+            0
+        );
+        assert_eq!(cudaStreamCreateWithFlags(&mut s, STREAM_NON_BLOCKING), 0);
+        assert_eq!(
+            cudaStreamCreateWithFlags(&mut other, STREAM_NON_BLOCKING),
+            0
+        );
+        let mut ms = 0f32;
+        // Never recorded.
+        assert_eq!(cudaEventQuery(start), 0);
+        assert_eq!(cudaEventElapsedTime(&mut ms, start, end), 400);
+        assert_eq!(cudaEventRecord(start, s), 0);
+        assert_eq!(
+            cudaLaunchHostFunc(s, Some(sleep_100ms), std::ptr::null_mut()),
+            0
+        );
+        assert_eq!(cudaEventRecord(end, s), 0);
+        assert_eq!(cudaEventQuery(end), 600);
+        assert_eq!(cudaEventElapsedTime(&mut ms, start, end), 600);
+        // Another stream waits for `end` before its own work.
+        let d = dmalloc(4);
+        assert_eq!(cudaStreamWaitEvent(other, end, 0), 0);
+        assert_eq!(cudaMemsetAsync(d, 5, 4, other), 0);
+        assert_eq!(cudaStreamSynchronize(other), 0);
+        assert_eq!(cudaEventQuery(end), 0);
+        assert_eq!(cudaEventSynchronize(end), 0);
+        assert_eq!(cudaEventElapsedTime(&mut ms, start, end), 0);
+        assert!(ms >= 99.0, "elapsed {ms} ms");
+        assert_eq!(cudaEventRecord(untimed, s), 0);
+        assert_eq!(cudaEventSynchronize(untimed), 0);
+        assert_eq!(cudaEventElapsedTime(&mut ms, start, untimed), 400);
+        assert_eq!(cudaEventDestroy(untimed), 0);
+        assert_eq!(cudaEventDestroy(untimed), 400);
+        assert_eq!(cudaEventRecord(untimed, s), 400);
+        for e in [start, end] {
+            assert_eq!(cudaEventDestroy(e), 0);
+        }
+        for st in [s, other] {
+            assert_eq!(cudaStreamDestroy(st), 0);
+        }
+        assert_eq!(cudaFree(d), 0);
+    }
+    let _ = cudaGetLastError();
+}
+
+#[test]
+fn device_queries_describe_the_cpu_with_cuda_limits() {
+    // SAFETY: valid out-pointers throughout.
+    unsafe {
+        let mut n = 0;
+        assert_eq!(cudaGetDeviceCount(&mut n), 0);
+        assert_eq!(n, 1);
+        assert_eq!(cudaSetDevice(0), 0);
+        assert_eq!(cudaSetDevice(1), 101);
+        assert_eq!(cudaGetLastError(), 101);
+        let mut dev = -1;
+        assert_eq!(cudaGetDevice(&mut dev), 0);
+        assert_eq!(dev, 0);
+        let mut p: cudaDeviceProp = std::mem::zeroed();
+        assert_eq!(cudaGetDeviceProperties(&mut p, 0), 0);
+        assert_eq!(cudaGetDeviceProperties(&mut p, 1), 101);
+        assert_eq!(cudaGetDeviceProperties_v2(&mut p, 0), 0);
+        let name = CStr::from_ptr(p.name.as_ptr())
+            .to_string_lossy()
+            .into_owned();
+        assert!(!name.is_empty());
+        assert_eq!(
+            (p.warpSize, p.maxThreadsPerBlock, p.major, p.minor),
+            (32, 1024, 8, 0)
+        );
+        assert_eq!(p.maxGridSize, [0x7fff_ffff, 65535, 65535]);
+        assert_eq!(p.sharedMemPerBlock, 48 * 1024);
+        assert!(p.multiProcessorCount >= 1 && p.totalGlobalMem > 0);
+        let mut v = 0;
+        assert_eq!(cudaDeviceGetAttribute(&mut v, 10, 0), 0);
+        assert_eq!(v, 32);
+        assert_eq!(cudaDeviceGetAttribute(&mut v, 16, 0), 0);
+        assert_eq!(v, p.multiProcessorCount);
+        assert_eq!(cudaDeviceGetAttribute(&mut v, 75, 0), 0);
+        assert_eq!(v, 8);
+        assert_eq!(cudaDeviceGetAttribute(&mut v, 1, 3), 101);
+        assert_eq!(cudaDeviceGetAttribute(&mut v, 100_000, 0), 1);
+        assert_eq!(cudaRuntimeGetVersion(&mut v), 0);
+        assert_eq!(v, 13000);
+        assert_eq!(cudaDriverGetVersion(&mut v), 0);
+        assert!(v >= 13000);
+        assert_eq!(cudaSetDeviceFlags(0x4), 0);
+        assert_eq!(cudaSetDeviceFlags(0x3), 1);
+        assert_eq!(cudaSetDeviceFlags(0x100), 1);
+        assert_eq!(cudaDeviceSetCacheConfig(1), 0);
+        assert_eq!(cudaThreadSetCacheConfig(9), 1);
+        assert_eq!(cudaDeviceSetSharedMemConfig(2), 0);
+        let mut lim = 0usize;
+        assert_eq!(cudaDeviceGetLimit(&mut lim, 2), 0);
+        assert_eq!(lim, 8 << 20);
+        assert_eq!(cudaDeviceSetLimit(1, 4 << 20), 0);
+        assert_eq!(cudaThreadGetLimit(&mut lim, 1), 0);
+        assert_eq!(lim, 4 << 20);
+        assert_eq!(cudaThreadSetLimit(0, 2048), 0);
+        assert_eq!(cudaDeviceSetLimit(42, 1), 215);
+        assert_eq!(cudaDeviceGetLimit(&mut lim, -1), 215);
+        assert_eq!(cudaThreadSynchronize(), 0);
+        assert_eq!(cudaDeviceSynchronize(), 0);
+    }
+    assert_eq!(name(1), "cudaErrorInvalidValue");
+    assert_eq!(name(710), "cudaErrorAssert");
+    assert_eq!(name(4242), "unrecognized error code");
+    // SAFETY: static strings.
+    let text = unsafe { CStr::from_ptr(cudaGetErrorString(0)) };
+    assert_eq!(text.to_str(), Ok("no error"));
+    let _ = cudaGetLastError();
+}
