@@ -3,7 +3,6 @@
 //! The command line follows nvcc's where it compiles code; cucc's own tools
 //! are subcommands named by the first argument.
 
-mod argspec;
 mod ir_run;
 mod jit;
 

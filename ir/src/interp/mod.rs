@@ -35,6 +35,7 @@ pub mod eval;
 pub mod math;
 pub mod memory;
 pub mod printf;
+pub mod runspec;
 mod sched;
 mod thread;
 

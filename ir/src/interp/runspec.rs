@@ -1,11 +1,152 @@
-//! Kernel arguments written on the command line, for `cucc ir-run`.
+//! Launches written as text: the `--kernel/--grid/--block/--shared/--arg`
+//! options of `cucc ir-run` and the `; run:` lines of `.cuir` files, so that
+//! an IR file can carry its own test launches (a bug report is one file).
 //!
-//! A scalar is `TYPE=VALUE` (`i32=1000`, `f32=2.5`); a buffer is `TYPE[N]`
-//! (zeros), `TYPE[N]=iota` (0, 1, 2, ...), `TYPE[N]=V` (every element V) or
-//! `TYPE[N]=a,b,c` (exactly N values). Types: i8, i16, i32, i64, u8, u16,
-//! u32, u64, f32, f64.
+//! A scalar argument is `TYPE=VALUE` (`i32=1000`, `f32=2.5`); a buffer is
+//! `TYPE[N]` (zeros), `TYPE[N]=iota` (0, 1, 2, ...), `TYPE[N]=V` (every
+//! element V) or `TYPE[N]=a,b,c` (exactly N values). Types: i8, i16, i32,
+//! i64, u8, u16, u32, u64, f32, f64.
 
+use super::{Arg, Interpreter, LaunchConfig};
+use crate::{Module, Space};
 use std::fmt;
+
+/// One launch: which kernel, its shape and its arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSpec {
+    /// Kernel name (the IR function's name).
+    pub kernel: String,
+    /// Grid shape.
+    pub grid: [u32; 3],
+    /// Block shape.
+    pub block: [u32; 3],
+    /// Dynamic shared memory per block, in bytes.
+    pub shared: u32,
+    /// Arguments, in parameter order.
+    pub args: Vec<ArgSpec>,
+}
+
+/// Collects `--kernel`, `--grid`, `--block`, `--shared` and `--arg` options.
+#[derive(Default)]
+pub struct RunBuilder {
+    kernel: Option<String>,
+    grid: Option<[u32; 3]>,
+    block: Option<[u32; 3]>,
+    shared: u32,
+    args: Vec<ArgSpec>,
+    any: bool,
+}
+
+impl RunBuilder {
+    /// Takes one option; `value` yields its argument.
+    pub fn option(
+        &mut self,
+        name: &str,
+        value: &mut dyn FnMut(&str) -> Result<String, String>,
+    ) -> Result<(), String> {
+        self.any = true;
+        match name {
+            "--kernel" => self.kernel = Some(value(name)?),
+            "--grid" => self.grid = Some(parse_dim3(&value(name)?)?),
+            "--block" => self.block = Some(parse_dim3(&value(name)?)?),
+            "--shared" => {
+                let v = value(name)?;
+                self.shared = v
+                    .parse()
+                    .map_err(|_| format!("`--shared {v}`: not a byte count"))?;
+            }
+            "--arg" => self.args.push(ArgSpec::parse(&value(name)?)?),
+            _ => return Err(format!("unknown option `{name}` for a run")),
+        }
+        Ok(())
+    }
+
+    /// The run described, or `None` if no option was given.
+    pub fn finish(self) -> Result<Option<RunSpec>, String> {
+        if !self.any {
+            return Ok(None);
+        }
+        Ok(Some(RunSpec {
+            kernel: self.kernel.ok_or("`--kernel NAME` is required")?,
+            grid: self.grid.unwrap_or([1, 1, 1]),
+            block: self.block.unwrap_or([1, 1, 1]),
+            shared: self.shared,
+            args: self.args,
+        }))
+    }
+}
+
+/// The `; run:` lines of an IR file, parsed.
+pub fn runs_in(source: &str) -> Result<Vec<RunSpec>, String> {
+    let mut out = Vec::new();
+    for (n, line) in source.lines().enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix("; run:") else {
+            continue;
+        };
+        let words: Vec<String> = rest.split_whitespace().map(String::from).collect();
+        let mut b = RunBuilder::default();
+        let mut i = 0;
+        while i < words.len() {
+            let name = words[i].clone();
+            let mut value = |what: &str| -> Result<String, String> {
+                i += 1;
+                words
+                    .get(i)
+                    .cloned()
+                    .ok_or_else(|| format!("`{what}` needs a value"))
+            };
+            b.option(&name, &mut value)
+                .map_err(|e| format!("line {}: {e}", n + 1))?;
+            i += 1;
+        }
+        if let Some(r) = b.finish().map_err(|e| format!("line {}: {e}", n + 1))? {
+            out.push(r);
+        }
+    }
+    Ok(out)
+}
+
+/// Runs `run` in the interpreter; returns the final buffers and the op count.
+pub fn interpret(module: &Module, run: &RunSpec) -> Result<(Vec<Vec<u8>>, u64), String> {
+    let mut it = Interpreter::new(module);
+    let mut args = Vec::new();
+    let mut bufs = Vec::new();
+    for a in &run.args {
+        match a {
+            ArgSpec::Scalar(_, bytes) => {
+                let mut w = [0u8; 8];
+                w[..bytes.len()].copy_from_slice(bytes);
+                args.push(Arg::Scalar(u64::from_le_bytes(w)));
+            }
+            ArgSpec::Buffer(_, bytes) => {
+                let p = it
+                    .memory
+                    .try_alloc(
+                        Space::Global,
+                        bytes.len().max(1) as u64,
+                        super::memory::Origin::Host,
+                    )
+                    .map_err(|e| it.memory.describe(&e, Some(module)))?;
+                it.memory.write(p, bytes).map_err(|e| e.to_string())?;
+                bufs.push((p, bytes.len()));
+                args.push(Arg::ptr(p));
+            }
+        }
+    }
+    let cfg = LaunchConfig {
+        grid: run.grid,
+        block: run.block,
+        dynamic_shared: run.shared,
+    };
+    let stats = it
+        .launch(&run.kernel, &cfg, &args)
+        .map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for (p, n) in bufs {
+        out.push(it.memory.read(p, n as u64).map_err(|e| e.to_string())?);
+    }
+    Ok((out, stats.steps))
+}
 
 /// An element or scalar type of an argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,7 +335,7 @@ pub fn parse_dim3(s: &str) -> Result<[u32; 3], String> {
 }
 
 #[cfg(test)]
-mod tests {
+mod arg_tests {
     use super::*;
 
     #[test]
@@ -230,5 +371,24 @@ mod tests {
         assert_eq!(parse_dim3("16,8"), Ok([16, 8, 1]));
         assert!(parse_dim3("0").is_err());
         assert!(parse_dim3("1,2,3,4").is_err());
+    }
+}
+
+#[cfg(test)]
+mod run_tests {
+    use super::*;
+
+    #[test]
+    fn run_lines() {
+        let src = "; run: --kernel k --grid 2 --block 32,2 --arg i32[4]=iota --arg i32=4\n; plain comment\n";
+        let runs = runs_in(src).expect("runs");
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].kernel, "k");
+        assert_eq!(runs[0].block, [32, 2, 1]);
+        assert_eq!(runs[0].args.len(), 2);
+        let err = runs_in("; run: --grid 2\n").unwrap_err();
+        assert_eq!(err, "line 1: `--kernel NAME` is required");
+        let err = runs_in("; run: --kernel k --bogus 1\n").unwrap_err();
+        assert_eq!(err, "line 1: unknown option `--bogus` for a run");
     }
 }
