@@ -27,7 +27,10 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+/* clang supports `managed` only for HIP: a managed variable is a device
+ * variable marked with the one `annotate` attribute cucc's headers use (it
+ * shows as AnnotateAttr in the AST). */
+#define __managed__ __attribute__((device)) __attribute__((annotate("cucc.managed")))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __grid_constant__
 #define __forceinline__ __inline__ __attribute__((always_inline))

@@ -296,3 +296,43 @@ fn reads_a_unit_with_standard_headers() {
     assert_eq!(tu.kernels().len(), 1);
     let _ = elapsed;
 }
+
+#[test]
+fn host_device_library_functions_are_found_on_demand() {
+    if common::clang().is_none() {
+        return;
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cuda/idioms.cu");
+    let tu = cucc_frontend::read_cuda(&src, &ClangOptions::default()).unwrap();
+    let kernel = tu
+        .kernels()
+        .into_iter()
+        .find(|k| k.name.as_deref() == Some("tile2d"))
+        .unwrap();
+    // `isnan(v)` in the kernel calls libstdc++'s constexpr (so host-device)
+    // std::isnan(float), which the reader skipped.
+    let mut isnan = None;
+    kernel.walk(&mut |n| {
+        if let Some(d) = &n.referenced_decl {
+            if d.name.as_deref() == Some("isnan") {
+                isnan = Some(d.id);
+            }
+        }
+    });
+    let id = isnan.expect("the kernel calls isnan");
+    assert!(!tu.node_map().contains_key(&id));
+    let f = tu
+        .find_node(id)
+        .unwrap()
+        .expect("found in the skipped text");
+    assert!(f.is(&Kind::FunctionDecl));
+    assert!(f.has_attr(&Kind::CUDADeviceAttr));
+    let mut builtin = false;
+    f.walk(&mut |n| {
+        if n.referenced_decl.as_ref().and_then(|d| d.name.as_deref()) == Some("__builtin_isnan") {
+            builtin = true;
+        }
+    });
+    assert!(builtin);
+    assert!(f.loc.as_ref().unwrap().file().contains("cmath"));
+}

@@ -44,7 +44,7 @@ kinds! {
     CXXCtorInitializer,
     // Attributes.
     CUDAGlobalAttr, CUDADeviceAttr, CUDAHostAttr, CUDASharedAttr, CUDAConstantAttr,
-    CUDALaunchBoundsAttr, AlignedAttr, AlwaysInlineAttr, NoInlineAttr,
+    CUDALaunchBoundsAttr, AnnotateAttr, AlignedAttr, AlwaysInlineAttr, NoInlineAttr,
     // Statements.
     CompoundStmt, DeclStmt, NullStmt, ReturnStmt, IfStmt, ForStmt, WhileStmt, DoStmt,
     BreakStmt, ContinueStmt, SwitchStmt, CaseStmt, DefaultStmt, LabelStmt, GotoStmt,

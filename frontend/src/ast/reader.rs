@@ -408,6 +408,87 @@ impl TranslationUnit {
         r.map(Some)
     }
 
+    /// The node with id `id`, wherever it is: a kept node, a skipped
+    /// declaration, or a node nested inside one (such as an instantiation of
+    /// a skipped function template). Skipped text is searched for the node's
+    /// definition (an object whose `id` is followed by `kind` and then `loc`
+    /// or `range`, which tells it from a `referencedDecl`), and the enclosing
+    /// skipped declaration is parsed.
+    pub fn find_node(&self, id: NodeId) -> Result<Option<Node>> {
+        let mut found = None;
+        for d in &self.decls {
+            d.walk(&mut |n| {
+                if found.is_none() && n.id == id {
+                    found = Some(n.clone());
+                }
+            });
+        }
+        if found.is_some() {
+            return Ok(found);
+        }
+        let needle = format!("\"0x{:x}\"", id.0);
+        let b = self.json.as_bytes();
+        for at in memchr::memmem::find_iter(b, needle.as_bytes()) {
+            if !self.is_definition(at, at + needle.len()) {
+                continue;
+            }
+            // The skipped declaration whose span holds this position.
+            let k = self.skipped.partition_point(|d| d.span.end <= at);
+            let Some(d) = self.skipped.get(k).filter(|d| d.span.start <= at) else {
+                continue;
+            };
+            let Some(top) = self.materialise(d.id)? else {
+                continue;
+            };
+            let mut hit = None;
+            top.walk(&mut |n| {
+                if hit.is_none() && n.id == id {
+                    hit = Some(n.clone());
+                }
+            });
+            if hit.is_some() {
+                return Ok(hit);
+            }
+        }
+        Ok(None)
+    }
+
+    /// True if the id value at `start..end` is a node's own `id` (followed
+    /// by `kind` and then `loc` or `range`), not a reference.
+    fn is_definition(&self, start: usize, end: usize) -> bool {
+        let b = self.json.as_bytes();
+        let before = self.json[..start].trim_end();
+        let Some(before) = before.strip_suffix(':') else {
+            return false;
+        };
+        if !before.trim_end().ends_with("\"id\"") {
+            return false;
+        }
+        // , "kind": "X", then the next key.
+        let mut i = scan::skip_ws(b, end);
+        if b.get(i) != Some(&b',') {
+            return false;
+        }
+        i = scan::skip_ws(b, i + 1);
+        if !self.json[i..].starts_with("\"kind\"") {
+            return false;
+        }
+        let mut facts = ScanFacts::default();
+        let Ok(after_key) = scan::string_end(b, i) else {
+            return false;
+        };
+        let v = scan::skip_ws(b, scan::skip_ws(b, after_key) + 1);
+        let Ok(after_value) = scan::skip_value(&self.json, v, 0, None, &mut facts) else {
+            return false;
+        };
+        let i = scan::skip_ws(b, after_value);
+        if b.get(i) != Some(&b',') {
+            return false;
+        }
+        let i = scan::skip_ws(b, i + 1);
+        self.json[i..].starts_with("\"loc\"") || self.json[i..].starts_with("\"range\"")
+    }
+
     /// Every `__global__` function definition, including each instantiation
     /// of a kernel template (but not the template pattern itself), in
     /// document order.
@@ -628,6 +709,18 @@ mod tests {
         let in_std = tu.materialise(NodeId(0x31)).unwrap().unwrap();
         assert_eq!(at(&in_std), ("sys.h".into(), 2));
         assert!(tu.materialise(NodeId(0x20)).unwrap().is_none());
+    }
+
+    #[test]
+    fn finds_nested_nodes_of_skipped_declarations() {
+        let tu = TranslationUnit::read(DUMP.to_string(), &opts()).unwrap();
+        // Nested in the skipped host_fn.
+        let body = tu.find_node(NodeId(0x12)).unwrap().unwrap();
+        assert!(body.is(&Kind::CompoundStmt));
+        assert_eq!(body.range.unwrap().begin.unwrap().file(), "h.h");
+        // Kept nodes are found too; unknown ids are not.
+        assert!(tu.find_node(NodeId(0x23)).unwrap().is_some());
+        assert!(tu.find_node(NodeId(0x999)).unwrap().is_none());
     }
 
     #[test]
