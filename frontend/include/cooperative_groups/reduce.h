@@ -1,0 +1,2 @@
+/* cucc: cooperative-groups reductions live in cooperative_groups.h. */
+#include "../cooperative_groups.h"

@@ -1,0 +1,118 @@
+/* cucc: bfloat16.
+ *
+ * `__nv_bfloat16` (alias `nv_bfloat16`) is a struct holding the bfloat16 bits
+ * in one field `unsigned short __x`; `__nv_bfloat162` holds two of them in
+ * `x`, `y`.  The frontend recognises the record name `__nv_bfloat16` as the
+ * IR's bf16 scalar.  Conversions are intrinsics (declared only on the
+ * device, defined with integer arithmetic on the host); arithmetic goes
+ * through float, as bfloat16 arithmetic does on most hardware. */
+#ifndef __CUCC_CUDA_BF16_H__
+#define __CUCC_CUDA_BF16_H__
+#include "__cucc_defines.h"
+#include "vector_types.h"
+
+struct __nv_bfloat16;
+
+#ifdef __CUDA_ARCH__
+#define __CUCC_B_FN(decl, body) extern __host__ __device__ decl;
+#else
+#define __CUCC_B_FN(decl, body) static __inline__ __host__ __device__ decl body
+#endif
+
+struct __attribute__((aligned(2))) __nv_bfloat16 {
+    unsigned short __x;
+    __nv_bfloat16() = default;
+    __host__ __device__ __nv_bfloat16(float f);
+    __host__ __device__ __nv_bfloat16(double f);
+    __host__ __device__ __nv_bfloat16(int i);
+    __host__ __device__ operator float() const;
+};
+typedef struct __nv_bfloat16 nv_bfloat16;
+
+struct __attribute__((aligned(4))) __nv_bfloat162 {
+    __nv_bfloat16 x, y;
+    __nv_bfloat162() = default;
+    __host__ __device__ constexpr __nv_bfloat162(const __nv_bfloat16 &a, const __nv_bfloat16 &b) : x(a), y(b) {}
+};
+typedef struct __nv_bfloat162 nv_bfloat162;
+
+__CUCC_B_FN(__nv_bfloat16 __float2bfloat16(float a), {
+    unsigned int u;
+    __builtin_memcpy(&u, &a, 4);
+    __nv_bfloat16 r;
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        r.__x = (unsigned short)((u >> 16) | 0x40u);
+    else
+        r.__x = (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+    return r;
+})
+__CUCC_B_FN(__nv_bfloat16 __float2bfloat16_rn(float a), { return __float2bfloat16(a); })
+__CUCC_B_FN(__nv_bfloat16 __float2bfloat16_rz(float a), {
+    unsigned int u;
+    __builtin_memcpy(&u, &a, 4);
+    __nv_bfloat16 r;
+    r.__x = (unsigned short)(u >> 16);
+    return r;
+})
+__CUCC_B_FN(float __bfloat162float(__nv_bfloat16 a), {
+    unsigned int u = (unsigned int)a.__x << 16;
+    float f;
+    __builtin_memcpy(&f, &u, 4);
+    return f;
+})
+__CUCC_B_FN(__nv_bfloat16 __double2bfloat16(double a), { return __float2bfloat16((float)a); })
+__CUCC_B_FN(__nv_bfloat16 __int2bfloat16_rn(int a), { return __float2bfloat16((float)a); })
+__CUCC_B_FN(int __bfloat162int_rz(__nv_bfloat16 a), { return (int)__bfloat162float(a); })
+__CUCC_B_FN(unsigned short __bfloat16_as_ushort(__nv_bfloat16 a), { return a.__x; })
+__CUCC_B_FN(__nv_bfloat16 __ushort_as_bfloat16(unsigned short a), { __nv_bfloat16 r; r.__x = a; return r; })
+#undef __CUCC_B_FN
+
+__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(float f) : __x(__float2bfloat16(f).__x) {}
+__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(double f) : __x(__double2bfloat16(f).__x) {}
+__host__ __device__ inline __nv_bfloat16::__nv_bfloat16(int i) : __x(__int2bfloat16_rn(i).__x) {}
+__host__ __device__ inline __nv_bfloat16::operator float() const { return __bfloat162float(*this); }
+
+#define __CUCC_B_BIN(fn, op) \
+    __host__ __device__ inline __nv_bfloat16 fn(__nv_bfloat16 a, __nv_bfloat16 b) { \
+        return __float2bfloat16(__bfloat162float(a) op __bfloat162float(b)); }
+__CUCC_B_BIN(__hadd, +)
+__CUCC_B_BIN(__hsub, -)
+__CUCC_B_BIN(__hmul, *)
+__CUCC_B_BIN(__hdiv, /)
+#undef __CUCC_B_BIN
+__host__ __device__ inline __nv_bfloat16 __hneg(__nv_bfloat16 a) { __nv_bfloat16 r; r.__x = (unsigned short)(a.__x ^ 0x8000u); return r; }
+__host__ __device__ inline __nv_bfloat16 __hfma(__nv_bfloat16 a, __nv_bfloat16 b, __nv_bfloat16 c) {
+    return __float2bfloat16(__bfloat162float(a) * __bfloat162float(b) + __bfloat162float(c));
+}
+__host__ __device__ inline __nv_bfloat16 operator+(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hadd(a, b); }
+__host__ __device__ inline __nv_bfloat16 operator-(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hsub(a, b); }
+__host__ __device__ inline __nv_bfloat16 operator*(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hmul(a, b); }
+__host__ __device__ inline __nv_bfloat16 operator/(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __hdiv(a, b); }
+__host__ __device__ inline __nv_bfloat16 operator-(const __nv_bfloat16 &a) { return __hneg(a); }
+__host__ __device__ inline __nv_bfloat16 &operator+=(__nv_bfloat16 &a, const __nv_bfloat16 &b) { a = __hadd(a, b); return a; }
+__host__ __device__ inline __nv_bfloat16 &operator-=(__nv_bfloat16 &a, const __nv_bfloat16 &b) { a = __hsub(a, b); return a; }
+__host__ __device__ inline __nv_bfloat16 &operator*=(__nv_bfloat16 &a, const __nv_bfloat16 &b) { a = __hmul(a, b); return a; }
+__host__ __device__ inline __nv_bfloat16 &operator/=(__nv_bfloat16 &a, const __nv_bfloat16 &b) { a = __hdiv(a, b); return a; }
+__host__ __device__ inline bool operator==(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __bfloat162float(a) == __bfloat162float(b); }
+__host__ __device__ inline bool operator!=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __bfloat162float(a) != __bfloat162float(b); }
+__host__ __device__ inline bool operator<(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __bfloat162float(a) < __bfloat162float(b); }
+__host__ __device__ inline bool operator<=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __bfloat162float(a) <= __bfloat162float(b); }
+__host__ __device__ inline bool operator>(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __bfloat162float(a) > __bfloat162float(b); }
+__host__ __device__ inline bool operator>=(const __nv_bfloat16 &a, const __nv_bfloat16 &b) { return __bfloat162float(a) >= __bfloat162float(b); }
+__host__ __device__ inline __nv_bfloat162 __floats2bfloat162_rn(float a, float b) { return __nv_bfloat162(__float2bfloat16(a), __float2bfloat16(b)); }
+__host__ __device__ inline float2 __bfloat1622float2(__nv_bfloat162 a) { float2 r; r.x = __bfloat162float(a.x); r.y = __bfloat162float(a.y); return r; }
+__host__ __device__ inline __nv_bfloat162 __hadd2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hadd(a.x, b.x), __hadd(a.y, b.y)); }
+__host__ __device__ inline __nv_bfloat162 __hmul2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hmul(a.x, b.x), __hmul(a.y, b.y)); }
+
+__CUCC_DEV __nv_bfloat16 atomicAdd(__nv_bfloat16 *address, __nv_bfloat16 val);
+__CUCC_DEV __nv_bfloat16 atomicAdd_block(__nv_bfloat16 *address, __nv_bfloat16 val);
+__CUCC_DEV __nv_bfloat16 atomicAdd_system(__nv_bfloat16 *address, __nv_bfloat16 val);
+__CUCC_DEV __nv_bfloat162 atomicAdd(__nv_bfloat162 *address, __nv_bfloat162 val);
+__CUCC_DEV __nv_bfloat162 atomicAdd_block(__nv_bfloat162 *address, __nv_bfloat162 val);
+__CUCC_DEV __nv_bfloat162 atomicAdd_system(__nv_bfloat162 *address, __nv_bfloat162 val);
+__CUCC_DEV __nv_bfloat16 __shfl_sync(unsigned int mask, __nv_bfloat16 var, int srcLane, int width = 32);
+__CUCC_DEV __nv_bfloat16 __shfl_down_sync(unsigned int mask, __nv_bfloat16 var, unsigned int delta, int width = 32);
+__CUCC_DEV __nv_bfloat16 __shfl_up_sync(unsigned int mask, __nv_bfloat16 var, unsigned int delta, int width = 32);
+__CUCC_DEV __nv_bfloat16 __shfl_xor_sync(unsigned int mask, __nv_bfloat16 var, int laneMask, int width = 32);
+
+#endif
