@@ -3,13 +3,23 @@
 //! The command line follows nvcc's where it compiles code; cucc's own tools
 //! are subcommands named by the first argument.
 
+mod device;
 mod ir_run;
 mod jit;
+mod nvcc;
 
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: cucc <command> [options]
+usage: cucc [nvcc options] FILES...     compile and link CUDA programs, as nvcc does
+       cucc <command> [options]
+
+nvcc-compatible options (the common ones): -c -o FILE -E -M -MD -MF FILE -I DIR -isystem DIR
+  -D NAME[=V] -U NAME -L DIR -l LIB -O0..3 -g -G -lineinfo -std=STD -x cu -Xcompiler A,B
+  -Xlinker A,B --shared -ccbin CC --use_fast_math -arch/-gencode/-code (set __CUDA_ARCH__)
+  -Xptxas and other GPU-only options (accepted, ignored; -v says so) -rdc=true -v --dryrun
+cucc options: --emit=ir (print the kernels' IR) --cpuify=all|none|PASS,... --print-ir-after=PASS
+  --print-ir-after-all --remarks --check-barriers --keep
 
 commands:
   ir-run FILE.cuir [--kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES] --arg SPEC...]
@@ -41,7 +51,10 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         "--version" | "-V" => {
-            println!("cucc {}", env!("CARGO_PKG_VERSION"));
+            println!(
+                "cucc: CUDA compiler driver for CPUs\nCuda compilation tools, release 13.0, V13.0.0 (cucc {})",
+                env!("CARGO_PKG_VERSION")
+            );
             ExitCode::SUCCESS
         }
         "ir-run" => match ir_run::parse_options(&args[1..]) {
@@ -58,12 +71,7 @@ fn main() -> ExitCode {
             }
         },
         "ir-verify" => ir_verify(&args[1..]),
-        other => {
-            eprintln!(
-                "cucc: `{other}` is not a command; compiling CUDA sources is not available in this version\n\n{USAGE}"
-            );
-            ExitCode::from(2)
-        }
+        _ => ExitCode::from(nvcc::main(&args).clamp(0, 255) as u8),
     }
 }
 

@@ -78,6 +78,73 @@ pub fn emit_module(module: &Module) -> Result<EmittedModule, CpuifyError> {
     Ok(EmittedModule { c, kernels })
 }
 
+/// Emits `module` as a cucc device object: the kernels' C (see
+/// [`emit_module`]) plus a constructor that registers every kernel entry and
+/// every device and constant variable with the runtime under `module_id`
+/// (`docs/abi.md`).
+pub fn emit_device_object(
+    module: &Module,
+    module_id: &[u8; 16],
+) -> Result<EmittedModule, CpuifyError> {
+    let mut m = emit_module(module)?;
+    let c = &mut m.c;
+    c.push_str("\n/* Registration with the cucc runtime (docs/abi.md). */\n");
+    c.push_str("typedef void (*cucc_kernel_fn)(void **, const cucc_launch *, uint32_t, uint32_t, void *);\n");
+    c.push_str("typedef struct { const char *device_name; cucc_kernel_fn entry; uint64_t static_shared; uint32_t num_params; const uint32_t *param_sizes; } cucc_kernel_info;\n");
+    c.push_str("typedef struct { const char *device_name; void *storage; uint64_t size; } cucc_var_info;\n");
+    c.push_str("void __cucc_register_module(const uint8_t id[16], const cucc_kernel_info *kernels, size_t n);\n");
+    c.push_str("void __cucc_register_variables(const uint8_t id[16], const cucc_var_info *vars, size_t n);\n");
+    let _ = write!(c, "static const uint8_t cucc_module_id[16] = {{");
+    for b in module_id {
+        let _ = write!(c, "{b},");
+    }
+    c.push_str("};\n");
+    for (i, k) in m.kernels.iter().enumerate() {
+        let sizes: Vec<String> = k.param_sizes.iter().map(u64::to_string).collect();
+        let _ = writeln!(
+            c,
+            "static const uint32_t cucc_params_{i}[] = {{{}}};",
+            if sizes.is_empty() {
+                "0".to_string()
+            } else {
+                sizes.join(", ")
+            }
+        );
+    }
+    c.push_str("static const cucc_kernel_info cucc_kernels[] = {\n");
+    for (i, k) in m.kernels.iter().enumerate() {
+        let _ = writeln!(
+            c,
+            "  {{\"{}\", {}, {}, {}, cucc_params_{i}}},",
+            k.name,
+            k.entry,
+            k.static_shared,
+            k.param_sizes.len()
+        );
+    }
+    c.push_str("  {0, 0, 0, 0, 0}\n};\n");
+    let vars: Vec<_> = module
+        .globals
+        .iter()
+        .filter(|(_, g)| {
+            g.space != Space::Shared && matches!(g.kind, cucc_ir::GlobalKind::Variable)
+        })
+        .map(|(_, g)| (g.name.clone(), module.types.size_of(g.ty)))
+        .collect();
+    c.push_str("static const cucc_var_info cucc_vars[] = {\n");
+    for (name, size) in &vars {
+        let _ = writeln!(c, "  {{\"{name}\", {}, {size}}},", global_c_name(name));
+    }
+    c.push_str("  {0, 0, 0}\n};\n");
+    let _ = writeln!(
+        c,
+        "__attribute__((constructor)) static void cucc_register(void) {{\n  __cucc_register_module(cucc_module_id, cucc_kernels, {});\n  __cucc_register_variables(cucc_module_id, cucc_vars, {});\n}}",
+        m.kernels.len(),
+        vars.len()
+    );
+    Ok(m)
+}
+
 /// The C symbol holding a device or constant global's storage.
 pub fn global_c_name(name: &str) -> String {
     format!("cucc_g_{}", sanitize(name))

@@ -1,0 +1,485 @@
+//! cucc as a drop-in nvcc: compile `.cu` files (host code as host code,
+//! kernels translated to parallel C), compile `.c`/`.cpp` files with the
+//! host compiler, and link everything against cucc's `libcudart.so.13`.
+//!
+//! A `.cu` file becomes one object made of two halves:
+//! - the host half, compiled by clang in CUDA host mode with cucc's headers;
+//!   clang embeds a small blob naming the translation unit (its module id)
+//!   as the "GPU binary" and writes the standard registration calls;
+//! - the device half: the frontend lowers the kernels to IR, cpuify
+//!   translates them to C, and the C compiler builds it; a constructor
+//!   registers the kernels with the runtime under the same module id.
+//!
+//! `ld -r` joins the halves, so `-c` produces one `.o` as nvcc does.
+
+pub mod options;
+
+use crate::jit;
+use cucc_cpuify::{emit_c, pipeline, remarks::Remarks};
+use cucc_frontend::clang::{Clang, ClangOptions, CudaSide};
+use options::{Input, InputKind, NvccOptions, Stage};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs an nvcc-style command line; returns the process exit code.
+pub fn main(args: &[String]) -> i32 {
+    let o = match options::parse(args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("cucc: error: {e}");
+            return 2;
+        }
+    };
+    match Driver::new(o).and_then(|mut d| d.run()) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("{e}");
+            1
+        }
+    }
+}
+
+struct Driver {
+    o: NvccOptions,
+    work: PathBuf,
+    temps: Vec<PathBuf>,
+}
+
+impl Driver {
+    fn new(o: NvccOptions) -> Result<Driver, String> {
+        if o.verbose {
+            for ign in &o.ignored {
+                eprintln!("cucc: ignoring GPU-only option `{ign}`");
+            }
+        }
+        let work = jit::work_dir()?;
+        Ok(Driver {
+            o,
+            work,
+            temps: Vec::new(),
+        })
+    }
+
+    fn run(&mut self) -> Result<(), String> {
+        let result = self.run_stages();
+        if !self.o.keep {
+            for t in &self.temps {
+                let _ = std::fs::remove_file(t);
+            }
+        }
+        result
+    }
+
+    fn run_stages(&mut self) -> Result<(), String> {
+        let inputs = self.o.inputs.clone();
+        if self.o.emit_ir {
+            for input in inputs.iter().filter(|i| i.kind == InputKind::Cuda) {
+                let module = self.lower(&input.path)?;
+                let text = cucc_ir::print_module(&module);
+                self.write_or_print(&text)?;
+            }
+            return Ok(());
+        }
+        match self.o.stage {
+            Stage::Preprocess | Stage::Deps => {
+                for input in &inputs {
+                    self.preprocess(input)?;
+                }
+                return Ok(());
+            }
+            Stage::Compile => {
+                let compilable: Vec<&Input> = inputs
+                    .iter()
+                    .filter(|i| i.kind != InputKind::Linkable)
+                    .collect();
+                if self.o.output.is_some() && compilable.len() > 1 {
+                    return Err("cucc: error: `-o` with `-c` and several inputs".into());
+                }
+                for input in compilable {
+                    let out = match &self.o.output {
+                        Some(o) => o.clone(),
+                        None => object_name(&input.path),
+                    };
+                    self.compile(input, &out)?;
+                }
+                return Ok(());
+            }
+            Stage::Link => {}
+        }
+        let mut objects = Vec::new();
+        for input in &inputs {
+            if input.kind == InputKind::Linkable {
+                objects.push(input.path.clone());
+                continue;
+            }
+            let stem = input
+                .path
+                .file_stem()
+                .map_or("input".into(), |s| s.to_string_lossy().into_owned());
+            let out = self.work.join(format!("{stem}-{}.o", objects.len()));
+            self.compile(input, &out)?;
+            self.temps.push(out.clone());
+            objects.push(out);
+        }
+        let out = self
+            .o
+            .output
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("a.out"));
+        self.link(&objects, &out)
+    }
+
+    fn write_or_print(&self, text: &str) -> Result<(), String> {
+        match &self.o.output {
+            Some(p) => std::fs::write(p, text)
+                .map_err(|e| format!("cucc: error: cannot write {}: {e}", p.display())),
+            None => {
+                use std::io::Write;
+                std::io::stdout()
+                    .write_all(text.as_bytes())
+                    .map_err(|e| format!("cucc: error: {e}"))
+            }
+        }
+    }
+
+    fn clang_options(&self) -> ClangOptions {
+        let mut extra: Vec<OsString> = Vec::new();
+        for (dir, system) in &self.o.include_dirs {
+            if *system {
+                extra.push("-isystem".into());
+                extra.push(dir.into());
+            }
+        }
+        for m in &self.o.macros {
+            extra.push(m.into());
+        }
+        if self.o.fast_math {
+            extra.push("-ffast-math".into());
+        }
+        ClangOptions {
+            include_dirs: self
+                .o
+                .include_dirs
+                .iter()
+                .filter(|(_, s)| !s)
+                .map(|(d, _)| d.clone())
+                .collect(),
+            defines: Vec::new(),
+            gpu_arch: self.o.arch.clone(),
+            std: self.o.std.clone(),
+            extra,
+        }
+    }
+
+    /// The device half: IR for the kernels of `path`.
+    fn lower(&self, path: &Path) -> Result<cucc_ir::Module, String> {
+        if let Some(ir) = &self.o.device_ir {
+            let text = std::fs::read_to_string(ir)
+                .map_err(|e| format!("cucc: error: cannot read {}: {e}", ir.display()))?;
+            let m = cucc_ir::parse_module(&text).map_err(|e| format!("{}:{e}", ir.display()))?;
+            cucc_ir::verify_module(&m)
+                .map_err(|e| format!("{}: invalid IR:\n{e}", ir.display()))?;
+            return Ok(m);
+        }
+        crate::device::lower(path, &self.clang_options())
+    }
+
+    fn command(&self, mut cmd: Command) -> Result<(), String> {
+        if self.o.verbose || self.o.dry_run {
+            eprintln!("#$ {cmd:?}");
+        }
+        if self.o.dry_run {
+            return Ok(());
+        }
+        let out = cmd
+            .output()
+            .map_err(|e| format!("cucc: error: cannot run {:?}: {e}", cmd.get_program()))?;
+        if !out.stderr.is_empty() {
+            eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        }
+        if !out.stdout.is_empty() {
+            print!("{}", String::from_utf8_lossy(&out.stdout));
+        }
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(format!(
+                "cucc: error: {:?} failed ({})",
+                cmd.get_program(),
+                out.status
+            ))
+        }
+    }
+
+    fn host_cc(&self, cpp: bool) -> String {
+        match &self.o.ccbin {
+            Some(c) if cpp && c.ends_with("gcc") => format!("{}++", &c[..c.len() - 2]),
+            Some(c) => c.clone(),
+            None => if cpp { "c++" } else { "cc" }.to_string(),
+        }
+    }
+
+    fn preprocess(&self, input: &Input) -> Result<(), String> {
+        let mut cmd;
+        if input.kind == InputKind::Cuda {
+            let clang = Clang::discover().map_err(|e| e.to_string())?;
+            let args = host_args(&clang, &input.path, &self.clang_options())?;
+            cmd = Command::new(&clang.path);
+            cmd.args(args);
+        } else {
+            cmd = Command::new(self.host_cc(input.kind == InputKind::Cpp));
+            for (d, _) in &self.o.include_dirs {
+                cmd.arg("-I").arg(d);
+            }
+            cmd.args(&self.o.macros);
+        }
+        cmd.arg(if self.o.stage == Stage::Deps {
+            "-M"
+        } else {
+            "-E"
+        });
+        if let Some(out) = &self.o.output {
+            cmd.arg("-o").arg(out);
+        }
+        // For CUDA the source is already the last of the clang arguments.
+        if input.kind != InputKind::Cuda {
+            cmd.arg(&input.path);
+        }
+        self.command(cmd)
+    }
+
+    fn compile(&mut self, input: &Input, out: &Path) -> Result<(), String> {
+        match input.kind {
+            InputKind::Cuda => self.compile_cuda(&input.path, out),
+            InputKind::C | InputKind::Cpp => {
+                let mut cmd = Command::new(self.host_cc(input.kind == InputKind::Cpp));
+                cmd.arg("-c").arg(format!("-O{}", self.o.opt)).arg("-fPIC");
+                if self.o.debug {
+                    cmd.arg("-g");
+                }
+                if let Some(std) = &self.o.std {
+                    if input.kind == InputKind::Cpp {
+                        cmd.arg(format!("-std={std}"));
+                    }
+                }
+                for (d, system) in &self.o.include_dirs {
+                    cmd.arg(if *system { "-isystem" } else { "-I" }).arg(d);
+                }
+                // Host code may include <cuda_runtime.h>: cucc's headers.
+                cmd.arg("-I").arg(cucc_frontend::clang::include_dir());
+                cmd.args(&self.o.macros);
+                cmd.args(&self.o.host_flags);
+                cmd.arg("-o").arg(out).arg(&input.path);
+                self.command(cmd)
+            }
+            InputKind::Linkable => Ok(()),
+        }
+    }
+
+    fn compile_cuda(&mut self, path: &Path, out: &Path) -> Result<(), String> {
+        let stem = path
+            .file_stem()
+            .map_or("cuda".into(), |s| s.to_string_lossy().into_owned());
+        let id = module_id(path);
+        let tag = format!("{stem}-{}", hex(&id[..4]));
+        // Device half.
+        let module = if self.o.dry_run {
+            cucc_ir::Module::new()
+        } else {
+            self.lower(path)?
+        };
+        let mut module = module;
+        let mut remarks = Remarks::default();
+        let popts = pipeline::Options {
+            enabled: match &self.o.cpuify {
+                Some(list) => {
+                    pipeline::parse_pass_list(list).map_err(|e| format!("cucc: error: {e}"))?
+                }
+                None => None,
+            },
+            print_after: self.o.print_ir_after.clone(),
+            print_after_all: self.o.print_ir_after_all,
+            check_barriers: self.o.check_barriers,
+        };
+        pipeline::check_pass_names(&self.o.print_ir_after)
+            .map_err(|e| format!("cucc: error: {e}"))?;
+        pipeline::run(&mut module, &popts, &mut remarks, &mut |pass, m| {
+            eprintln!("; IR after {pass}\n{}", cucc_ir::print_module(m));
+        })
+        .map_err(|e| e.to_string())?;
+        if self.o.remarks {
+            eprint!("{}", remarks.render(&module));
+        }
+        let emitted = emit_c::emit_device_object(&module, &id).map_err(|e| e.to_string())?;
+        let dev_c = self.work.join(format!("{tag}.device.c"));
+        let dev_o = self.work.join(format!("{tag}.device.o"));
+        std::fs::write(&dev_c, &emitted.c).map_err(|e| format!("cucc: error: {e}"))?;
+        self.temps.push(dev_c.clone());
+        self.temps.push(dev_o.clone());
+        let mut cmd = Command::new(jit::c_compiler());
+        cmd.args(["-std=gnu11", "-c", "-fPIC", "-w"]).arg(format!(
+            "-O{}",
+            if self.o.opt == "0" { "1" } else { &self.o.opt }
+        ));
+        if self.o.fast_math {
+            cmd.arg("-ffast-math");
+        }
+        if self.o.debug {
+            cmd.arg("-g");
+        }
+        cmd.arg("-o").arg(&dev_o).arg(&dev_c);
+        self.command(cmd)?;
+
+        // Host half, with the blob naming this module as its GPU binary.
+        let blob = self.work.join(format!("{tag}.blob"));
+        std::fs::write(&blob, blob_bytes(&id)).map_err(|e| format!("cucc: error: {e}"))?;
+        self.temps.push(blob.clone());
+        let host_o = self.work.join(format!("{tag}.host.o"));
+        self.temps.push(host_o.clone());
+        let clang = Clang::discover().map_err(|e| e.to_string())?;
+        let mut cmd = Command::new(&clang.path);
+        cmd.args(host_args(&clang, path, &self.clang_options())?);
+        cmd.arg("-Xclang")
+            .arg("-fcuda-include-gpubinary")
+            .arg("-Xclang")
+            .arg(&blob);
+        cmd.arg("-c").arg("-fPIC").arg(format!("-O{}", self.o.opt));
+        if self.o.debug {
+            cmd.arg("-g");
+        }
+        cmd.args(&self.o.host_flags);
+        cmd.arg("-o").arg(&host_o);
+        self.command(cmd)?;
+
+        // One object, as nvcc gives.
+        let mut cmd = Command::new("ld");
+        cmd.arg("-r").arg("-o").arg(out).arg(&host_o).arg(&dev_o);
+        self.command(cmd)
+    }
+
+    fn link(&self, objects: &[PathBuf], out: &Path) -> Result<(), String> {
+        let rt = runtime_dir()?;
+        let mut cmd = Command::new(self.host_cc(true));
+        if self.o.shared {
+            cmd.arg("-shared");
+        }
+        cmd.arg("-o").arg(out).args(objects);
+        for d in &self.o.lib_dirs {
+            cmd.arg("-L").arg(d);
+        }
+        cmd.arg("-L").arg(&rt);
+        for l in &self.o.libs {
+            cmd.arg(format!("-l{l}"));
+        }
+        cmd.arg("-l:libcudart.so.13");
+        let mut rpath = OsString::from("-Wl,-rpath,");
+        rpath.push(&rt);
+        cmd.arg(rpath);
+        for f in &self.o.linker_flags {
+            cmd.arg(format!("-Wl,{f}"));
+        }
+        cmd.args(
+            self.o
+                .host_flags
+                .iter()
+                .filter(|f| f.starts_with("-f") || f.starts_with("-l")),
+        );
+        cmd.arg("-lm").arg("-lpthread");
+        self.command(cmd)
+    }
+}
+
+/// clang arguments for compiling the host half of `path` (without
+/// `-fsyntax-only` and without the source, which the caller appends).
+fn host_args(clang: &Clang, path: &Path, opts: &ClangOptions) -> Result<Vec<OsString>, String> {
+    let mut args = clang
+        .cuda_args(path, CudaSide::Host, opts)
+        .map_err(|e| e.to_string())?;
+    args.retain(|a| a != "-fsyntax-only");
+    // cuda_args ends with the source; keep it last.
+    Ok(args)
+}
+
+/// `a.cu` -> `a.o`, in the current directory as nvcc does.
+fn object_name(path: &Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or("a".into(), |s| s.to_string_lossy().into_owned());
+    PathBuf::from(format!("{stem}.o"))
+}
+
+/// A 16-byte id for a translation unit: a hash of its canonical path and
+/// of the process, so two builds of one file in one link stay distinct.
+fn module_id(path: &Path) -> [u8; 16] {
+    use std::hash::{Hash, Hasher};
+    let canon = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let mut out = [0u8; 16];
+    for (i, salt) in [0x9e37_79b9u64, 0x85eb_ca6bu64].iter().enumerate() {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        salt.hash(&mut h);
+        canon.hash(&mut h);
+        std::process::id().hash(&mut h);
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+            .hash(&mut h);
+        out[i * 8..i * 8 + 8].copy_from_slice(&h.finish().to_le_bytes());
+    }
+    out
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The blob the host object embeds (docs/abi.md).
+fn blob_bytes(id: &[u8; 16]) -> Vec<u8> {
+    let mut b = Vec::with_capacity(40);
+    b.extend_from_slice(b"CUCCMOD1");
+    b.extend_from_slice(id);
+    b.extend_from_slice(&1u32.to_le_bytes());
+    b.extend_from_slice(&40u32.to_le_bytes());
+    b.extend_from_slice(&40u64.to_le_bytes());
+    b
+}
+
+/// The directory holding `libcudart.so.13`: `CUCC_RUNTIME_DIR`, else the
+/// directory of the `cucc` executable or its `../lib`. In a build tree the
+/// library is `libcucc_runtime.so`; the `libcudart.so.13` name is linked
+/// next to it when missing.
+pub fn runtime_dir() -> Result<PathBuf, String> {
+    if let Some(d) = std::env::var_os("CUCC_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(d));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cucc: error: {e}"))?;
+    let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut candidates = vec![dir.clone()];
+    if let Some(p) = dir.parent() {
+        candidates.push(p.join("lib"));
+        candidates.push(p.to_path_buf());
+    }
+    for c in &candidates {
+        if c.join("libcudart.so.13").exists() {
+            return Ok(c.clone());
+        }
+        if c.join("libcucc_runtime.so").exists() {
+            let link = c.join("libcudart.so.13");
+            #[cfg(unix)]
+            std::os::unix::fs::symlink("libcucc_runtime.so", &link)
+                .or_else(|e| if link.exists() { Ok(()) } else { Err(e) })
+                .map_err(|e| {
+                    format!(
+                        "cucc: error: cannot name the runtime {}: {e}",
+                        link.display()
+                    )
+                })?;
+            return Ok(c.clone());
+        }
+    }
+    Err(format!(
+        "cucc: error: cucc's runtime (libcudart.so.13) was not found next to {}; build it with `cargo build -p cucc-runtime` or set CUCC_RUNTIME_DIR",
+        exe.display()
+    ))
+}

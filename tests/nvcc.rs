@@ -1,0 +1,139 @@
+//! `cucc` as nvcc: CUDA programs compiled, linked against cucc's runtime and
+//! run; nvcc's options accepted; errors reported.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cucc-nvcc-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("tmp dir");
+    d
+}
+
+fn cucc(args: &[&str], dir: &Path) -> (i32, String, String) {
+    // The runtime library must exist next to the binary (cargo builds the
+    // workspace's cdylib for tests of the whole workspace; build it here to
+    // be independent of test order).
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "-q", "-p", "cucc-runtime"])
+        .current_dir(root())
+        .status()
+        .expect("cargo build runtime");
+    assert!(status.success());
+    let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run cucc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn run(exe: &Path) -> (i32, String) {
+    let out = Command::new(exe).output().expect("run program");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn host_code_links_against_the_runtime() {
+    let d = tmp("host");
+    let src = root().join("tests/programs/host_only.cu");
+    let exe = d.join("host_only");
+    let (code, _, err) = cucc(
+        &[
+            "-O2",
+            src.to_str().expect("utf8"),
+            "-o",
+            exe.to_str().expect("utf8"),
+        ],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out) = run(&exe);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("bad copy: cudaErrorInvalidValue"), "{out}");
+    assert!(out.contains("PASS"), "{out}");
+}
+
+#[test]
+fn kernel_from_ir_runs_through_the_runtime() {
+    let d = tmp("vadd");
+    let src = root().join("tests/programs/vadd.cu");
+    let ir = root().join("tests/programs/vadd.cuir");
+    let obj = d.join("vadd.o");
+    let exe = d.join("vadd");
+    // Separate compile and link, as Makefiles do.
+    let (code, _, err) = cucc(
+        &[
+            "-c",
+            "-arch=sm_80",
+            "-Xptxas",
+            "-v",
+            &format!("--device-ir={}", ir.display()),
+            src.to_str().expect("utf8"),
+            "-o",
+            obj.to_str().expect("utf8"),
+        ],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = cucc(
+        &[
+            obj.to_str().expect("utf8"),
+            "-o",
+            exe.to_str().expect("utf8"),
+        ],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out) = run(&exe);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS vadd"), "{out}");
+}
+
+#[test]
+fn options_and_errors() {
+    let d = tmp("errors");
+    let (code, _, err) = cucc(&["--frobnicate", "x.cu"], &d);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown option `--frobnicate`"), "{err}");
+    let (code, out, _) = cucc(&["--version"], &d);
+    assert_eq!(code, 0);
+    assert!(out.contains("release 13.0"), "{out}");
+    let bad = d.join("bad.cu");
+    std::fs::write(&bad, "int main() { return undefined_thing; }\n").expect("write");
+    let (code, _, err) = cucc(&["-c", bad.to_str().expect("utf8")], &d);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("undefined_thing"),
+        "clang's error must pass through: {err}"
+    );
+    let (code, _, err) = cucc(
+        &[
+            "-v",
+            "--dryrun",
+            "-Xptxas",
+            "-O3",
+            "-lineinfo",
+            "-c",
+            bad.to_str().expect("utf8"),
+        ],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("ignoring GPU-only option `-lineinfo`"),
+        "{err}"
+    );
+    assert!(err.contains("#$ "), "{err}");
+}
