@@ -137,3 +137,22 @@ fn options_and_errors() {
     );
     assert!(err.contains("#$ "), "{err}");
 }
+
+#[test]
+fn legacy_device_properties_and_thread_calls() {
+    let d = tmp("props");
+    let src = root().join("tests/programs/legacy_props.cu");
+    let exe = d.join("props");
+    let (code, _, err) = cucc(
+        &[
+            src.to_str().expect("utf8"),
+            "-o",
+            exe.to_str().expect("utf8"),
+        ],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out) = run(&exe);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS"), "{out}");
+}

@@ -453,21 +453,16 @@ struct cudaDeviceProp {
     int maxThreadsPerBlock;
     int maxThreadsDim[3];
     int maxGridSize[3];
-    int clockRate;
     size_t totalConstMem;
     int major;
     int minor;
     size_t textureAlignment;
     size_t texturePitchAlignment;
-    int deviceOverlap;
     int multiProcessorCount;
-    int kernelExecTimeoutEnabled;
     int integrated;
     int canMapHostMemory;
-    int computeMode;
     int maxTexture1D;
     int maxTexture1DMipmap;
-    int maxTexture1DLinear;
     int maxTexture2D[2];
     int maxTexture2DMipmap[2];
     int maxTexture2DLinear[3];
@@ -494,7 +489,6 @@ struct cudaDeviceProp {
     int tccDriver;
     int asyncEngineCount;
     int unifiedAddressing;
-    int memoryClockRate;
     int memoryBusWidth;
     int l2CacheSize;
     int persistingL2CacheMaxSize;
@@ -508,13 +502,11 @@ struct cudaDeviceProp {
     int isMultiGpuBoard;
     int multiGpuBoardGroupID;
     int hostNativeAtomicSupported;
-    int singleToDoublePrecisionPerfRatio;
     int pageableMemoryAccess;
     int concurrentManagedAccess;
     int computePreemptionSupported;
     int canUseHostPointerForRegisteredMem;
     int cooperativeLaunch;
-    int cooperativeMultiDeviceLaunch;
     size_t sharedMemPerBlockOptin;
     int pageableMemoryAccessUsesHostPageTables;
     int directManagedMemAccessFromHost;
@@ -534,9 +526,24 @@ struct cudaDeviceProp {
     int ipcEventSupported;
     int clusterLaunch;
     int unifiedFunctionPointers;
-    int reserved2[2];
-    int reserved1[1];
-    int reserved[60];
+    int deviceNumaConfig;
+    int deviceNumaId;
+    int mpsEnabled;
+    int hostNumaId;
+    unsigned int gpuPciDeviceID;
+    unsigned int gpuPciSubsystemID;
+    int hostNumaMultinodeIpcSupported;
+    /* Fields CUDA 13 removed, kept for older programs; the runtime fills
+       them inside what CUDA 13 reserves, so the layout is CUDA 13's. */
+    int clockRate;
+    int deviceOverlap;
+    int kernelExecTimeoutEnabled;
+    int computeMode;
+    int maxTexture1DLinear;
+    int memoryClockRate;
+    int singleToDoublePrecisionPerfRatio;
+    int cooperativeMultiDeviceLaunch;
+    int reserved[48];
 };
 
 #endif

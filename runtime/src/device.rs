@@ -164,7 +164,33 @@ fn build_properties() -> cudaDeviceProp {
     p.hostRegisterReadOnlySupported = 1;
     p.deviceNumaId = -1;
     p.hostNumaId = -1;
+    // Fields CUDA 13 removed live at the start of `reserved` in cucc's own
+    // header (docs/runtime.md), so older programs compiled by cucc read them.
+    let legacy = [
+        cpu_clock_khz(), // clockRate
+        1,               // deviceOverlap
+        0,               // kernelExecTimeoutEnabled
+        0,               // computeMode: cudaComputeModeDefault
+        1 << 27,         // maxTexture1DLinear
+        cpu_clock_khz(), // memoryClockRate
+        2,               // singleToDoublePrecisionPerfRatio
+        0,               // cooperativeMultiDeviceLaunch
+    ];
+    p.reserved[..legacy.len()].copy_from_slice(&legacy);
     p
+}
+
+/// The CPU's clock in kHz from /proc/cpuinfo, or 2 GHz when unknown.
+fn cpu_clock_khz() -> c_int {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("cpu MHz"))
+                .and_then(|l| l.split(':').nth(1))
+                .and_then(|v| v.trim().parse::<f64>().ok())
+        })
+        .map_or(2_000_000, |mhz| (mhz * 1000.0) as c_int)
 }
 
 fn check_device(device: c_int) -> CudaResult {

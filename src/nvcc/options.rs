@@ -276,9 +276,11 @@ pub fn parse(args: &[String]) -> Result<NvccOptions, String> {
                 "c" => InputKind::C,
                 "cpp" | "cc" | "cxx" | "C" => InputKind::Cpp,
                 "o" | "a" | "so" | "obj" => InputKind::Linkable,
-                other => return Err(format!(
+                other => {
+                    return Err(format!(
                     "`{a}`: unknown input kind `.{other}` (expected .cu, .c, .cpp, .o, .a or .so)"
-                )),
+                ))
+                }
             }
         };
         o.inputs.push(Input { path, kind });
