@@ -59,6 +59,9 @@ struct ScratchLine([u8; SCRATCH_ALIGN]);
 
 static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
 
+/// Stack size of the block workers.
+const WORKER_STACK: usize = 64 << 20;
+
 /// Number of worker threads: `CUCC_NUM_THREADS`, else all cores.
 pub fn worker_count() -> usize {
     std::env::var("CUCC_NUM_THREADS")
@@ -73,6 +76,9 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
         rayon::ThreadPoolBuilder::new()
             .num_threads(worker_count())
             .thread_name(|i| format!("cucc-block-{i}"))
+            // Translated kernels keep per-thread arrays (1024 slots per value
+            // carried across a barrier) on the worker's stack.
+            .stack_size(WORKER_STACK)
             .build()
             .ok()
     })
