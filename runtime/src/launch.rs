@@ -266,8 +266,10 @@ impl Job {
         let threads = pool.map_or(1, |p| p.current_num_threads()) as u64;
         let chunks = self.blocks.min(threads * CHUNKS_PER_THREAD).max(1);
         let per_chunk = self.blocks.div_ceil(chunks);
+        // Even one chunk runs on the pool: its workers have the large stacks
+        // translated kernels need.
         match pool {
-            Some(pool) if chunks > 1 => pool.install(|| {
+            Some(pool) => pool.install(|| {
                 (0..chunks).into_par_iter().for_each(|c| {
                     let begin = c * per_chunk;
                     let end = (begin + per_chunk).min(self.blocks);
