@@ -59,8 +59,20 @@ struct ScratchLine([u8; SCRATCH_ALIGN]);
 
 static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
 
-/// Stack size of the block workers.
-const WORKER_STACK: usize = 64 << 20;
+/// Stack size of the block workers and stream threads: translated kernels
+/// keep per-thread arrays (1024 slots per value carried across a barrier) on
+/// the stack of the thread that runs them.
+pub const WORKER_STACK: usize = 64 << 20;
+
+thread_local! {
+    static LARGE_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks the calling thread as one of the runtime's own, with a
+/// [`WORKER_STACK`]-sized stack, where a single chunk may run directly.
+pub fn mark_large_stack() {
+    LARGE_STACK.with(|c| c.set(true));
+}
 
 /// Number of worker threads: `CUCC_NUM_THREADS`, else all cores.
 pub fn worker_count() -> usize {
@@ -76,9 +88,8 @@ fn pool() -> Option<&'static rayon::ThreadPool> {
         rayon::ThreadPoolBuilder::new()
             .num_threads(worker_count())
             .thread_name(|i| format!("cucc-block-{i}"))
-            // Translated kernels keep per-thread arrays (1024 slots per value
-            // carried across a barrier) on the worker's stack.
             .stack_size(WORKER_STACK)
+            .start_handler(|_| mark_large_stack())
             .build()
             .ok()
     })
@@ -266,10 +277,11 @@ impl Job {
         let threads = pool.map_or(1, |p| p.current_num_threads()) as u64;
         let chunks = self.blocks.min(threads * CHUNKS_PER_THREAD).max(1);
         let per_chunk = self.blocks.div_ceil(chunks);
-        // Even one chunk runs on the pool: its workers have the large stacks
-        // translated kernels need.
+        // One chunk runs where it is, if this thread has a large stack (a
+        // stream thread); otherwise on the pool, whose workers have one.
+        let here = chunks == 1 && LARGE_STACK.with(|c| c.get());
         match pool {
-            Some(pool) => pool.install(|| {
+            Some(pool) if !here => pool.install(|| {
                 (0..chunks).into_par_iter().for_each(|c| {
                     let begin = c * per_chunk;
                     let end = (begin + per_chunk).min(self.blocks);

@@ -102,7 +102,11 @@ impl Stream {
         let worker = Arc::clone(&stream);
         std::thread::Builder::new()
             .name(format!("cucc-stream-{handle:x}"))
-            .spawn(move || worker.run())
+            .stack_size(crate::launch::WORKER_STACK)
+            .spawn(move || {
+                crate::launch::mark_large_stack();
+                worker.run()
+            })
             .map_err(|_| Error::MemoryAllocation)?;
         Ok(stream)
     }
