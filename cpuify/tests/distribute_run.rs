@@ -502,3 +502,72 @@ fn divergent_barrier_is_reported_with_check_barriers() {
     run(&lib, "divergent", [1, 1, 1], [32, 1, 1], &mut args, 32 * 4);
     assert!(common::trap_count(&lib) > 0, "divergence not reported");
 }
+
+#[test]
+fn shared_memory_histogram_with_shared_atomics() {
+    // __shared__ int h[8]; h[tid % 8] = 0 for tid < 8; barrier;
+    // atomicAdd(&h[in[i] & 7], 1); atomicMax(&h[0], 0); barrier;
+    // if tid < 8: atomicAdd(&out[tid], h[tid])
+    let mut m = Module::new();
+    let g = m.types.ptr(Space::Global);
+    let i32t = m.types.i32();
+    let arr = m.types.array(i32t, 8);
+    let h = shared_global(&mut m, "h", arr);
+    let mut k = Function::new("hist", FunctionKind::Kernel, &[g, g], &[]);
+    {
+        let mut b = Builder::new(&mut m.types, &mut k);
+        let p = b.params();
+        let tid = b.thread_id(Dim::X);
+        let bid = b.block_id(Dim::X);
+        let bdim = b.block_dim(Dim::X);
+        let base = b.binary(BinOp::Mul, bid, bdim);
+        let i = b.binary(BinOp::Add, base, tid);
+        let hb = b.global_addr(h, Space::Shared);
+        let eight = b.i32(8);
+        let small = b.cmp(CmpPred::Slt, tid, eight);
+        b.if_then(small, |b| {
+            let i32t = b.types.i32();
+            let slot = b.ptr_index(hb, tid, i32t);
+            let zero = b.i32(0);
+            b.store(slot, zero);
+        });
+        b.barrier();
+        let src = b.ptr_index(p[0], i, i32t);
+        let v = b.load(src, i32t);
+        let seven = b.i32(7);
+        let bin = b.binary(BinOp::And, v, seven);
+        let slot = b.ptr_index(hb, bin, i32t);
+        let one = b.i32(1);
+        b.atomic_rmw(AtomicOp::Add, slot, one);
+        let zero = b.i32(0);
+        b.atomic_rmw(AtomicOp::SMax, hb, zero);
+        b.barrier();
+        b.if_then(small, |b| {
+            let i32t = b.types.i32();
+            let s = b.ptr_index(hb, tid, i32t);
+            let c = b.load(s, i32t);
+            let d = b.ptr_index(p[1], tid, i32t);
+            b.atomic_rmw(AtomicOp::Add, d, c);
+        });
+        b.ret(vec![]);
+    }
+    m.add_function(k);
+    let input: Vec<i32> = (0..512).map(|i| (i * 13 + 5) % 97).collect();
+    let out = differential(
+        m,
+        "hist",
+        [4, 1, 1],
+        [128, 1, 1],
+        &[HArg::i32s(&input), HArg::i32s(&[0; 8])],
+        "hist_diff",
+    );
+    let mut want = [0i32; 8];
+    for x in &input {
+        want[(x & 7) as usize] += 1;
+    }
+    let got: Vec<i32> = out[1]
+        .chunks(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(got, want);
+}

@@ -555,8 +555,14 @@ impl<'m> Writer<'m> {
             OpKind::AtomicRmw { op: aop, .. } => {
                 arity(2)?;
                 let r = one()?;
-                let e = self.atomic_rmw(*aop, ops[0], ops[1], loc)?;
-                self.decl(r, &e)?;
+                if self.ty_of(ops[0]).ptr_space() == Some(Space::Shared) {
+                    // One CPU thread runs a whole block: shared memory needs
+                    // no atomic instructions.
+                    self.shared_rmw(*aop, ops[0], ops[1], r, loc)?;
+                } else {
+                    let e = self.atomic_rmw(*aop, ops[0], ops[1], loc)?;
+                    self.decl(r, &e)?;
+                }
             }
             OpKind::AtomicCas { .. } => {
                 arity(3)?;
@@ -928,6 +934,51 @@ impl<'m> Writer<'m> {
             CastOp::IntToPtr => format!("(char *)(uintptr_t){a}"),
             CastOp::SpaceCast => a.to_string(),
         })
+    }
+
+    /// A read-modify-write of shared memory as plain C.
+    fn shared_rmw(
+        &mut self,
+        op: AtomicOp,
+        p: Value,
+        v: Value,
+        r: Value,
+        loc: Loc,
+    ) -> Result<(), CpuifyError> {
+        let t = self.vty(v)?;
+        let (pn, vn, rn) = (
+            self.n(p).to_string(),
+            self.n(v).to_string(),
+            self.n(r).to_string(),
+        );
+        let bits = self.ty_of(v).int_bits().unwrap_or(32);
+        let s = Self::signed_ty(bits);
+        let float = self.ty_of(v).float_kind();
+        if matches!(float, Some(FloatKind::F16 | FloatKind::BF16)) {
+            return Err(self.err(loc, "atomics on 16-bit floats have no C lowering"));
+        }
+        let dbl = float == Some(FloatKind::F64);
+        let new = match op {
+            AtomicOp::Add | AtomicOp::FAdd if float.is_some() => format!("{rn} + {vn}"),
+            AtomicOp::Add => format!("({t})({rn} + {vn})"),
+            AtomicOp::Sub => format!("({t})({rn} - {vn})"),
+            AtomicOp::And => format!("({t})({rn} & {vn})"),
+            AtomicOp::Or => format!("({t})({rn} | {vn})"),
+            AtomicOp::Xor => format!("({t})({rn} ^ {vn})"),
+            AtomicOp::SMin => format!("(({s}){rn} < ({s}){vn} ? {rn} : {vn})"),
+            AtomicOp::SMax => format!("(({s}){rn} > ({s}){vn} ? {rn} : {vn})"),
+            AtomicOp::UMin => format!("({rn} < {vn} ? {rn} : {vn})"),
+            AtomicOp::UMax => format!("({rn} > {vn} ? {rn} : {vn})"),
+            AtomicOp::Xchg => vn.clone(),
+            AtomicOp::Inc => format!("({rn} >= {vn} ? 0 : ({t})({rn} + 1))"),
+            AtomicOp::Dec => format!("(({rn} == 0 || {rn} > {vn}) ? {vn} : ({t})({rn} - 1))"),
+            AtomicOp::FAdd => return Err(self.err(loc, "`fadd` atomic on an integer")),
+            AtomicOp::FMin => format!("{}({rn}, {vn})", if dbl { "fmin" } else { "fminf" }),
+            AtomicOp::FMax => format!("{}({rn}, {vn})", if dbl { "fmax" } else { "fmaxf" }),
+        };
+        self.line(&format!("{} = *({t} *){pn};", c_decl(t, &rn, true)));
+        self.line(&format!("*({t} *){pn} = {new};"));
+        Ok(())
     }
 
     fn atomic_rmw(
