@@ -31,7 +31,11 @@ fn filetests() {
     let mut failures = Vec::new();
     let mut ran = 0;
     for file in &files {
-        let rel = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+        let rel = file
+            .strip_prefix(&root)
+            .unwrap_or(file)
+            .display()
+            .to_string();
         if filter.as_ref().is_some_and(|f| !rel.contains(f.as_str())) {
             continue;
         }
@@ -123,12 +127,8 @@ fn run_file(file: &Path, bless: bool) -> Result<(), String> {
             run_pass(pass, &mut m, fid, &mut remarks, h.check_barriers)
                 .map_err(|e| format!("{pass} failed: {e}"))?;
         }
-        verify_module(&m).map_err(|e| {
-            format!(
-                "IR invalid after {pass}:\n{e}\n{}",
-                print_module(&m)
-            )
-        })?;
+        verify_module(&m)
+            .map_err(|e| format!("IR invalid after {pass}:\n{e}\n{}", print_module(&m)))?;
         check_runs(&m, &runs, &oracle, pass)?;
     }
     let mut actual = String::new();
@@ -159,15 +159,17 @@ fn run_file(file: &Path, bless: bool) -> Result<(), String> {
     Ok(())
 }
 
-fn check_runs(m: &Module, runs: &[RunSpec], oracle: &[Vec<Vec<u8>>], pass: &str) -> Result<(), String> {
+fn check_runs(
+    m: &Module,
+    runs: &[RunSpec],
+    oracle: &[Vec<Vec<u8>>],
+    pass: &str,
+) -> Result<(), String> {
     for (r, want) in runs.iter().zip(oracle) {
-        let (got, _) = interpret(m, r).map_err(|e| format!("interpreter failed after {pass}: {e}"))?;
+        let (got, _) =
+            interpret(m, r).map_err(|e| format!("interpreter failed after {pass}: {e}"))?;
         if &got != want {
-            let which = got
-                .iter()
-                .zip(want)
-                .position(|(a, b)| a != b)
-                .unwrap_or(0);
+            let which = got.iter().zip(want).position(|(a, b)| a != b).unwrap_or(0);
             return Err(format!(
                 "after {pass}, run of `{}` leaves buffer {which} different from the input's run",
                 r.kernel

@@ -87,7 +87,12 @@ pub fn barrier_elim(
         remove_op(func, region, b);
         removed += 1;
         let name = func.name.clone();
-        remarks.add("barrier-elim", &name, loc, format!("barrier removed: {why}"));
+        remarks.add(
+            "barrier-elim",
+            &name,
+            loc,
+            format!("barrier removed: {why}"),
+        );
     }
     let func = &module.functions[fid];
     let fx = FunctionEffects::new(module, func, &summaries);
@@ -152,11 +157,9 @@ fn analyse(module: &Module, fx: &FunctionEffects<'_>, func: &Function, b: Op) ->
     };
     let (reads, writes) = window.effects();
     if reads.is_empty() && writes.is_empty() {
-        return Verdict::Remove(
-            "it orders no memory access of another thread (no effects)".into(),
-        );
+        return Verdict::Remove("it orders no memory access of another thread (no effects)".into());
     }
-    let coords = window.coords.clone();
+    let coords = window.coords;
     let w = Walker {
         fx,
         func,
@@ -314,8 +317,12 @@ impl Walker<'_, '_> {
     fn barrier_part(&self, op: Op, dir: Direction) -> Option<Vec<MemEffect>> {
         let f = self.func;
         let data = &f.ops[op];
-        let top_barrier =
-            |r: Region| f.regions[r].ops.iter().any(|&o| f.ops[o].kind.is_block_barrier());
+        let top_barrier = |r: Region| {
+            f.regions[r]
+                .ops
+                .iter()
+                .any(|&o| f.ops[o].kind.is_block_barrier())
+        };
         match data.kind {
             OpKind::For { .. } => {
                 let c = |i: usize| {
@@ -334,7 +341,9 @@ impl Walker<'_, '_> {
                 let ops = &f.regions[body].ops;
                 let part: Vec<Op> = match dir {
                     Direction::Backward => {
-                        let last = ops.iter().rposition(|&o| f.ops[o].kind.is_block_barrier())?;
+                        let last = ops
+                            .iter()
+                            .rposition(|&o| f.ops[o].kind.is_block_barrier())?;
                         ops[last + 1..].to_vec()
                     }
                     Direction::Forward => {
@@ -342,9 +351,15 @@ impl Walker<'_, '_> {
                         ops[..first].to_vec()
                     }
                 };
-                Some(part.into_iter().flat_map(|o| self.fx.op_effects(o)).collect())
+                Some(
+                    part.into_iter()
+                        .flat_map(|o| self.fx.op_effects(o))
+                        .collect(),
+                )
             }
-            OpKind::If if data.regions.len() == 2 && data.regions.iter().all(|&r| top_barrier(r)) => {
+            OpKind::If
+                if data.regions.len() == 2 && data.regions.iter().all(|&r| top_barrier(r)) =>
+            {
                 Some(self.fx.op_effects(op))
             }
             OpKind::While if data.regions.first().is_some_and(|&r| top_barrier(r)) => {

@@ -212,10 +212,7 @@ fn candidate(func: &Function, op: Op, kind: LoopKind) -> bool {
     }
     all.iter().all(|&(_, o)| {
         let k = &func.ops[o].kind;
-        let id_read = matches!(
-            k,
-            OpKind::ThreadId(_) | OpKind::LaneId | OpKind::BlockId(_)
-        );
+        let id_read = matches!(k, OpKind::ThreadId(_) | OpKind::LaneId | OpKind::BlockId(_));
         !(k.is_synchronizing()
             || matches!(
                 k,
@@ -336,14 +333,7 @@ fn apply(module: &mut Module, fid: FuncId, region: Region, l: Op, ops: &[Op]) {
     func.regions[region].ops.splice(at..at, ops.iter().copied());
 }
 
-fn report(
-    module: &Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-    l: Op,
-    kind: LoopKind,
-    ops: &[Op],
-) {
+fn report(module: &Module, fid: FuncId, remarks: &mut Remarks, l: Op, kind: LoopKind, ops: &[Op]) {
     let func = &module.functions[fid];
     let from = match kind {
         LoopKind::Threads(level) => format!("the thread loop `parallel<{}>`", level.name()),
