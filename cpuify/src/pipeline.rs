@@ -42,6 +42,16 @@ pub const PASSES: &[PassInfo] = &[
         required: true,
     },
     PassInfo {
+        name: "barrier-elim",
+        description: "delete block barriers that order no conflicting accesses across threads",
+        required: false,
+    },
+    PassInfo {
+        name: "parallel-licm",
+        description: "hoist invariant loads and arithmetic out of thread loops and serial loops",
+        required: false,
+    },
+    PassInfo {
         name: "unroll",
         description: "fully unroll small constant-trip loops that contain barriers",
         required: false,
@@ -143,7 +153,10 @@ pub fn run(
     Ok(())
 }
 
-fn run_pass(
+/// Runs pass `name` (a registry name, see [`PASSES`]) on function `fid`,
+/// whatever its form: each pass leaves alone the functions it does not
+/// apply to. `check` adds the run-time barrier checks of `--check-barriers`.
+pub fn run_pass(
     name: &str,
     module: &mut Module,
     fid: FuncId,
@@ -155,10 +168,20 @@ fn run_pass(
         "mem2reg" => passes::mem2reg(module, fid).map(|_| ()),
         "canonicalize" => passes::canonicalize(module, fid),
         "lower-launch" => passes::lower_launch(module, fid),
+        "barrier-elim" => passes::barrier_elim(module, fid, remarks).map(|_| ()),
+        "parallel-licm" => passes::parallel_licm(module, fid, remarks).map(|_| ()),
         "unroll" => passes::unroll(module, fid, remarks).map(|_| ()),
         "distribute" => passes::distribute(module, fid, remarks, check),
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
-        _ => Ok(()),
+        _ => {
+            let f = &module.functions[fid];
+            Err(CpuifyError::new(
+                module,
+                f.loc,
+                &f.name,
+                format!("unknown cpuify pass `{name}`"),
+            ))
+        }
     }
 }
 

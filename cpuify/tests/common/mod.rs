@@ -199,6 +199,10 @@ pub fn differential(
     check(&m, "canonicalize");
     lower_launch(&mut m, fid).expect("lower-launch");
     check(&m, "lower-launch");
+    cucc_cpuify::passes::barrier_elim(&mut m, fid, &mut remarks).expect("barrier-elim");
+    check(&m, "barrier-elim");
+    cucc_cpuify::passes::parallel_licm(&mut m, fid, &mut remarks).expect("parallel-licm");
+    check(&m, "parallel-licm");
     cucc_cpuify::passes::unroll(&mut m, fid, &mut remarks).expect("unroll");
     check(&m, "unroll");
     distribute(&mut m, fid, &mut remarks, CHECK).expect("distribute");
