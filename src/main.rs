@@ -7,6 +7,7 @@ mod device;
 mod ir_run;
 mod jit;
 mod nvcc;
+mod run;
 
 use std::process::ExitCode;
 
@@ -22,6 +23,7 @@ cucc options: --emit=ir (print the kernels' IR) --cpuify=all|none|PASS,... --pri
   --print-ir-after-all --remarks --check-barriers --keep
 
 commands:
+  run PROGRAM [ARGS]  run a program built by nvcc -cudart shared on cucc's runtime
   ir-run FILE.cuir [--kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES] --arg SPEC...]
                       run a kernel of an IR file on the reference interpreter and,
                       translated to C, on the CPU; print the buffers and compare them
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
             }
         },
         "ir-verify" => ir_verify(&args[1..]),
+        "run" => ExitCode::from(run::main(&args[1..]).clamp(0, 255) as u8),
         _ => ExitCode::from(nvcc::main(&args).clamp(0, 255) as u8),
     }
 }

@@ -156,3 +156,36 @@ fn legacy_device_properties_and_thread_calls() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("PASS"), "{out}");
 }
+
+#[test]
+fn cucc_run_uses_cuccs_runtime() {
+    // A program linked against libcudart.so.13 without an rpath finds
+    // cucc's runtime through `cucc run`.
+    let d = tmp("run");
+    let src = root().join("tests/programs/host_only.cu");
+    let obj = d.join("host_only.o");
+    let (code, _, err) = cucc(
+        &[
+            "-c",
+            src.to_str().expect("utf8"),
+            "-o",
+            obj.to_str().expect("utf8"),
+        ],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let exe = d.join("plain");
+    let rt = root().join("target/debug");
+    let status = Command::new("c++")
+        .arg("-o")
+        .arg(&exe)
+        .arg(&obj)
+        .arg(format!("-L{}", rt.display()))
+        .arg("-l:libcudart.so.13")
+        .status()
+        .expect("link");
+    assert!(status.success());
+    let (code, out, err) = cucc(&["run", exe.to_str().expect("utf8")], &d);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("PASS"), "{out}");
+}
