@@ -596,3 +596,71 @@ pub extern "C" fn __cucc_launch_aborted() -> c_int {
         c_int::from(!p.is_null() && unsafe { (*p).load(Ordering::Relaxed) })
     })
 }
+
+/// nvcc 13's launch stubs look a kernel handle up once per stub: the handle
+/// is the stub's own address (the key the registry already uses).
+///
+/// # Safety
+/// `kernel` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn __cudaGetKernel(
+    kernel: *mut *const c_void,
+    func: *const c_void,
+) -> cudaError_t {
+    api_dev(|| {
+        if kernel.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        function(func)?;
+        // SAFETY: checked non-null; caller promises validity.
+        unsafe { kernel.write(func) };
+        Ok(())
+    })
+}
+
+/// `cudaGetKernel`: the public form of [`__cudaGetKernel`].
+///
+/// # Safety
+/// As [`__cudaGetKernel`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetKernel(
+    kernel: *mut *const c_void,
+    func: *const c_void,
+) -> cudaError_t {
+    // SAFETY: forwarded contract.
+    unsafe { __cudaGetKernel(kernel, func) }
+}
+
+/// nvcc 13's launch entry: a launch by kernel handle.
+///
+/// # Safety
+/// As [`cudaLaunchKernel`].
+#[no_mangle]
+pub unsafe extern "C" fn __cudaLaunchKernel(
+    kernel: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    // SAFETY: forwarded contract.
+    unsafe { cudaLaunchKernel(kernel, grid, block, args, shared, stream) }
+}
+
+/// [`__cudaLaunchKernel`] with per-thread default stream semantics.
+///
+/// # Safety
+/// As [`cudaLaunchKernel`].
+#[no_mangle]
+pub unsafe extern "C" fn __cudaLaunchKernel_ptsz(
+    kernel: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: cudaStream_t,
+) -> cudaError_t {
+    // SAFETY: forwarded contract.
+    unsafe { cudaLaunchKernel_ptsz(kernel, grid, block, args, shared, stream) }
+}
