@@ -4,6 +4,9 @@
 //! interpreter, produces what the program's own host reference computes
 //! (mirrored here in Rust, with the same tolerances).
 
+// The references mirror the programs' C loops index for index.
+#![allow(clippy::needless_range_loop)]
+
 #[allow(dead_code)]
 mod common;
 
@@ -612,7 +615,8 @@ fn templates_namespaces() {
         d.zeros::<i32>(2 * n as usize),
         d.zeros::<f32>(n as usize),
     );
-    let ops: [(&str, fn(i32, i32) -> i32); 3] = [
+    type Combine = fn(i32, i32) -> i32;
+    let ops: [(&str, Combine); 3] = [
         ("ILN4geom4ModeE0EE", |x, y| x + y),
         ("ILN4geom4ModeE1EE", |x, y| x * y),
         ("ILN4geom4ModeE2EE", |x, y| x.max(y)),
@@ -1187,7 +1191,7 @@ fn int_ref(i: usize, a: u32, b: u32, x: i32, y: i32) -> Vec<i64> {
         w.reverse_bits() as i64,
         x.wrapping_mul(y) as i64,
         ((a & 0xffffff) as u64 * (b & 0xffffff) as u64) as u32 as i64,
-        (((x >> 4) * 977) as i64 * ((y >> 4) * 1013) as i64 >> 32) as i32 as i64,
+        ((((x >> 4) * 977) as i64 * ((y >> 4) * 1013) as i64) >> 32) as i32 as i64,
         ((a as u64 * b as u64) >> 32) as i64,
         ((w as i64 as i128 * (x as i64 * 123456789) as i128) >> 64) as i64,
         ((w as u128 * (w ^ 0xdead_beef_cafe_f00d) as u128) >> 64) as u64 as i64,
