@@ -1,0 +1,1930 @@
+//! The project's CUDA corpus (`tests/cuda/` at the repository root): every
+//! program compiles on the device and host sides against cucc's headers,
+//! and every kernel, lowered by the CUDA frontend and run in the reference
+//! interpreter, produces what the program's own host reference computes
+//! (mirrored here in Rust, with the same tolerances).
+
+// The references mirror the programs' C loops index for index.
+#![allow(clippy::needless_range_loop)]
+
+#[allow(dead_code)]
+mod common;
+
+use std::collections::HashMap;
+use std::fmt::Debug;
+use std::path::{Path, PathBuf};
+
+use cucc_frontend::clang::{ClangOptions, CudaSide};
+use cucc_ir::interp::{Arg, Interpreter, LaunchConfig, TextureResolver};
+use cucc_ir::{FunctionKind, Module, Space, TexKind};
+
+// ---------------------------------------------------------------- plumbing
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cuda")
+}
+
+fn programs() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("tests/cuda exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Lowers one program with the CUDA frontend.
+fn lower(path: &Path) -> Result<Module, String> {
+    // Temporary until `cucc_frontend::lower_file` lands:
+    // cucc_frontend::lower_file(path, &cucc_frontend::LowerOptions::default())
+    //     .map_err(|d| d.to_string())
+    Err(format!(
+        "{}: frontend lowering not available",
+        path.display()
+    ))
+}
+
+/// Lowers and verifies `tests/cuda/NAME.cu`.
+fn load(name: &str) -> Module {
+    let path = corpus_dir().join(format!("{name}.cu"));
+    let module = lower(&path).unwrap_or_else(|e| panic!("lowering {name}.cu failed:\n{e}"));
+    if let Err(e) = cucc_ir::verify_module(&module) {
+        panic!("{name}.cu lowers to an invalid module:\n{e}");
+    }
+    module
+}
+
+/// The symbol of the kernel written `name` in the source: `name` itself
+/// (`extern "C"`) or its Itanium mangling, whose prefix is `_Z<len><name>`;
+/// `targs` selects a template instantiation by the text that follows
+/// (e.g. `IiLi2EE`).
+fn kernel_symbol(m: &Module, name: &str, targs: &str) -> String {
+    let prefix = format!("_Z{}{}{}", name.len(), name, targs);
+    let found: Vec<&str> = m
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .filter(|f| f.kind != FunctionKind::Device)
+        .map(|f| f.name.as_str())
+        .filter(|n| (targs.is_empty() && *n == name) || n.starts_with(&prefix))
+        .collect();
+    match found.as_slice() {
+        [one] => one.to_string(),
+        [] => panic!(
+            "no kernel `{name}{targs}` among {:?}",
+            m.functions.iter().map(|(_, f)| &f.name).collect::<Vec<_>>()
+        ),
+        many => panic!("kernel `{name}{targs}` is ambiguous: {many:?}"),
+    }
+}
+
+/// A value that lives in device memory and can be a kernel argument.
+trait Elem: Copy + PartialEq + Debug {
+    const SIZE: usize;
+    fn put(self, out: &mut Vec<u8>);
+    fn take(b: &[u8]) -> Self;
+    fn arg(self) -> Arg;
+}
+
+macro_rules! elem_int {
+    ($($t:ty => $u:ty),*) => {$(
+        impl Elem for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) { out.extend_from_slice(&self.to_le_bytes()) }
+            fn take(b: &[u8]) -> Self { <$t>::from_le_bytes(b.try_into().expect("element size")) }
+            fn arg(self) -> Arg { Arg::Scalar(self as $u as u64) }
+        }
+    )*};
+}
+elem_int!(i8 => u8, u8 => u8, i16 => u16, u16 => u16, i32 => u32, u32 => u32, i64 => u64, u64 => u64);
+
+impl Elem for f32 {
+    const SIZE: usize = 4;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes())
+    }
+    fn take(b: &[u8]) -> Self {
+        f32::from_le_bytes(b.try_into().expect("element size"))
+    }
+    fn arg(self) -> Arg {
+        Arg::f32(self)
+    }
+}
+
+impl Elem for f64 {
+    const SIZE: usize = 8;
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes())
+    }
+    fn take(b: &[u8]) -> Self {
+        f64::from_le_bytes(b.try_into().expect("element size"))
+    }
+    fn arg(self) -> Arg {
+        Arg::f64(self)
+    }
+}
+
+impl Elem for bool {
+    const SIZE: usize = 1;
+    fn put(self, out: &mut Vec<u8>) {
+        out.push(u8::from(self))
+    }
+    fn take(b: &[u8]) -> Self {
+        b[0] != 0
+    }
+    fn arg(self) -> Arg {
+        Arg::bool(self)
+    }
+}
+
+fn bytes_of<T: Elem>(v: &[T]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len() * T::SIZE);
+    for &x in v {
+        x.put(&mut out);
+    }
+    out
+}
+
+/// One program's device: its module in the interpreter.
+struct Dev<'m> {
+    m: &'m Module,
+    it: Interpreter<'m>,
+}
+
+impl<'m> Dev<'m> {
+    fn new(m: &'m Module) -> Self {
+        let mut it = Interpreter::new(m);
+        it.set_step_limit(Some(200_000_000));
+        Dev { m, it }
+    }
+
+    /// `cudaMalloc` + `cudaMemcpy` host to device.
+    fn buf<T: Elem>(&mut self, data: &[T]) -> u64 {
+        let bytes = bytes_of(data);
+        let p = self
+            .it
+            .memory
+            .alloc(Space::Global, bytes.len().max(1) as u64);
+        self.it.memory.write(p, &bytes).expect("host write");
+        p
+    }
+
+    /// `cudaMalloc` of `n` zeroed elements.
+    fn zeros<T: Elem>(&mut self, n: usize) -> u64 {
+        self.it
+            .memory
+            .alloc(Space::Global, (n * T::SIZE).max(1) as u64)
+    }
+
+    /// `cudaMemcpy` device to host.
+    fn get<T: Elem>(&self, p: u64, n: usize) -> Vec<T> {
+        let bytes = self
+            .it
+            .memory
+            .read(p, (n * T::SIZE) as u64)
+            .expect("host read");
+        bytes.chunks_exact(T::SIZE).map(T::take).collect()
+    }
+
+    /// Overwrites device memory (`cudaMemcpy`/`cudaMemcpyToSymbol`).
+    fn put<T: Elem>(&mut self, p: u64, data: &[T]) {
+        self.it
+            .memory
+            .write(p, &bytes_of(data))
+            .expect("host write");
+    }
+
+    /// The address of a `__device__`/`__constant__` variable.
+    fn symbol(&self, name: &str) -> u64 {
+        self.it
+            .global_ptr(name)
+            .unwrap_or_else(|| panic!("no global variable `{name}` in the module"))
+    }
+
+    fn launch_cfg(&mut self, name: &str, targs: &str, cfg: LaunchConfig, args: &[Arg]) {
+        let sym = kernel_symbol(self.m, name, targs);
+        if let Err(e) = self.it.launch(&sym, &cfg, args) {
+            panic!("launch of {sym} failed: {e}");
+        }
+    }
+
+    fn launch(&mut self, name: &str, grid: u32, block: u32, args: &[Arg]) {
+        self.launch_cfg(name, "", LaunchConfig::linear(grid, block), args);
+    }
+
+    fn launch_t(&mut self, name: &str, targs: &str, grid: u32, block: u32, args: &[Arg]) {
+        self.launch_cfg(name, targs, LaunchConfig::linear(grid, block), args);
+    }
+}
+
+fn p(ptr: u64) -> Arg {
+    Arg::ptr(ptr)
+}
+
+fn i(v: i32) -> Arg {
+    Arg::i32(v)
+}
+
+fn cfg(grid: [u32; 3], block: [u32; 3], shared: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid,
+        block,
+        dynamic_shared: shared,
+    }
+}
+
+#[track_caller]
+fn same<T: PartialEq + Debug>(what: &str, got: &[T], want: &[T]) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    let bad: Vec<String> = got
+        .iter()
+        .zip(want)
+        .enumerate()
+        .filter(|(_, (g, w))| g != w)
+        .take(8)
+        .map(|(k, (g, w))| format!("[{k}] got {g:?} want {w:?}"))
+        .collect();
+    assert!(bad.is_empty(), "{what} differs:\n{}", bad.join("\n"));
+}
+
+#[track_caller]
+fn close32(what: &str, got: &[f32], want: &[f32], rel: f32, abs: f32) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    let bad: Vec<String> = got
+        .iter()
+        .zip(want)
+        .enumerate()
+        .filter(|(_, (g, w))| (*g - *w).abs() > rel * w.abs() + abs || g.is_nan() != w.is_nan())
+        .take(8)
+        .map(|(k, (g, w))| format!("[{k}] got {g:e} want {w:e}"))
+        .collect();
+    assert!(bad.is_empty(), "{what} differs:\n{}", bad.join("\n"));
+}
+
+#[track_caller]
+fn close64(what: &str, got: &[f64], want: &[f64], rel: f64, abs: f64) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    let bad: Vec<String> = got
+        .iter()
+        .zip(want)
+        .enumerate()
+        .filter(|(_, (g, w))| (*g - *w).abs() > rel * w.abs() + abs || g.is_nan() != w.is_nan())
+        .take(8)
+        .map(|(k, (g, w))| format!("[{k}] got {g:e} want {w:e}"))
+        .collect();
+    assert!(bad.is_empty(), "{what} differs:\n{}", bad.join("\n"));
+}
+
+/// The LCG the programs use: `state = state * a + c` (mod 2^32).
+fn lcg(state: &mut u32, a: u32, c: u32) -> u32 {
+    *state = state.wrapping_mul(a).wrapping_add(c);
+    *state
+}
+
+/// Textures for the tests: each handle names a `width x height` array of
+/// 32-bit texels (row pitch in texels), read with point filtering,
+/// unnormalised coordinates and clamping (fetches out of range give 0).
+#[derive(Default)]
+struct Textures {
+    map: HashMap<u64, (Vec<u32>, usize, usize, usize)>,
+}
+
+impl Textures {
+    fn add(&mut self, handle: u64, texels: Vec<u32>, width: usize, height: usize, pitch: usize) {
+        self.map.insert(handle, (texels, width, height, pitch));
+    }
+}
+
+impl TextureResolver for Textures {
+    fn fetch(
+        &self,
+        handle: u64,
+        kind: TexKind,
+        coords: &[u64],
+        results: usize,
+    ) -> Result<Vec<u64>, String> {
+        let (data, w, h, pitch) = self
+            .map
+            .get(&handle)
+            .ok_or_else(|| format!("no texture bound to handle {handle:#x}"))?;
+        let clamp = |c: u64, n: usize| -> usize {
+            let x = f32::from_bits(c as u32).floor();
+            if x < 0.0 {
+                0
+            } else {
+                (x as usize).min(n - 1)
+            }
+        };
+        let texel = match kind {
+            TexKind::Fetch1D => {
+                let k = c_i32(coords[0]);
+                usize::try_from(k)
+                    .ok()
+                    .and_then(|k| data.get(k))
+                    .copied()
+                    .unwrap_or(0)
+            }
+            TexKind::Tex1D => data[clamp(coords[0], *w)],
+            TexKind::Tex2D => data[clamp(coords[1], *h) * pitch + clamp(coords[0], *w)],
+            TexKind::Tex3D => return Err("no 3-D textures in the corpus".into()),
+        };
+        let mut out = vec![0u64; results];
+        if let Some(first) = out.first_mut() {
+            *first = u64::from(texel);
+        }
+        Ok(out)
+    }
+}
+
+fn c_i32(bits: u64) -> i32 {
+    bits as u32 as i32
+}
+
+// ------------------------------------------------------- compile checks
+
+/// Every corpus program compiles without a diagnostic on both sides.
+#[test]
+fn tests_cuda_programs_compile() {
+    let Some(clang) = common::clang() else {
+        eprintln!("skipping: no clang to compile tests/cuda with");
+        return;
+    };
+    let progs = programs();
+    assert!(progs.len() >= 32, "expected the corpus, found {progs:?}");
+    let mut failures = Vec::new();
+    for src in &progs {
+        for side in [CudaSide::Device, CudaSide::Host] {
+            match clang.check(src, side, &ClangOptions::default()) {
+                Ok(out) if out.stderr.trim().is_empty() => {}
+                Ok(out) => failures.push(format!(
+                    "{} ({side:?}): warnings:\n{}",
+                    src.display(),
+                    out.stderr
+                )),
+                Err(e) => failures.push(format!("{} ({side:?}):\n{e}", src.display())),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every program has its case below, and says PASS under its own name.
+#[test]
+fn every_program_has_a_case() {
+    let this = include_str!("corpus.rs");
+    for src in programs() {
+        let name = src
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("UTF-8 name")
+            .to_string();
+        assert!(
+            this.contains(&format!("fn {name}()")),
+            "tests/cuda/{name}.cu has no case in corpus.rs"
+        );
+        let text = std::fs::read_to_string(&src).expect("readable program");
+        assert!(
+            text.contains(&format!("PASS {name}")),
+            "{name}.cu does not print `PASS {name}`"
+        );
+        assert!(text.contains("int main("), "{name}.cu has no main");
+    }
+}
+
+// ------------------------------------------------------------ the cases
+
+macro_rules! affine_case {
+    ($d:expr, $t:ty, $code:literal, $a:expr, $b:expr) => {{
+        let a: $t = $a;
+        let b: $t = $b;
+        let input: Vec<$t> = (0..64).map(|k| (k % 11) as $t).collect();
+        let pin = $d.buf(&input);
+        let pout = $d.zeros::<$t>(64);
+        $d.launch_t(
+            "affine",
+            $code,
+            2,
+            32,
+            &[p(pout), p(pin), a.arg(), b.arg(), i(64)],
+        );
+        let want: Vec<$t> = input.iter().map(|&x| affine_ref!($t, x, a, b)).collect();
+        same(
+            concat!("affine<", stringify!($t), ">"),
+            &$d.get::<$t>(pout, 64),
+            &want,
+        );
+    }};
+}
+
+macro_rules! affine_ref {
+    (f32, $x:expr, $a:expr, $b:expr) => {
+        $x * $a + $b
+    };
+    (f64, $x:expr, $a:expr, $b:expr) => {
+        $x * $a + $b
+    };
+    ($t:ty, $x:expr, $a:expr, $b:expr) => {
+        (($x as i128) * ($a as i128) + ($b as i128)) as $t
+    };
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn scalar_types() {
+    let m = load("scalar_types");
+    let mut d = Dev::new(&m);
+    affine_case!(d, i8, "IcEE", 3, 5);
+    affine_case!(d, i8, "IaEE", 3, -50);
+    affine_case!(d, u8, "IhEE", 29, 7);
+    affine_case!(d, i16, "IsEE", 1000, -3000);
+    affine_case!(d, u16, "ItEE", 7000, 1);
+    affine_case!(d, i32, "IiEE", -123456, 7);
+    affine_case!(d, u32, "IjEE", 0x9E37_79B9, 1);
+    affine_case!(d, i64, "IxEE", 1 << 40, -3);
+    affine_case!(d, u64, "IyEE", 0x9E37_79B9_7F4A_7C15, 11);
+    affine_case!(d, f32, "IfEE", 1.5, 0.25);
+    affine_case!(d, f64, "IdEE", 1e10 + 0.5, -0.125);
+    let input: Vec<i32> = (0..64).map(|k| (k * 7) % 23).collect();
+    let pin = d.buf(&input);
+    let pout = d.zeros::<bool>(64);
+    d.launch("logic", 1, 64, &[p(pout), p(pin), i(64)]);
+    let want: Vec<bool> = input.iter().map(|&x| (x % 2 == 0) != (x > 10)).collect();
+    same("logic", &d.get::<bool>(pout, 64), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn half_arith() {
+    let m = load("half_arith");
+    let mut d = Dev::new(&m);
+    let n = 96;
+    let a: Vec<f32> = (0..n).map(|k| (k % 16) as f32 * 0.5 - 3.0).collect();
+    let b: Vec<f32> = (0..n).map(|k| (k % 7) as f32 * 0.25 + 1.0).collect();
+    let (pa, pb, pout) = (d.buf(&a), d.buf(&b), d.zeros::<f32>(6 * n));
+    d.launch("half_ops", 3, 32, &[p(pa), p(pb), p(pout), i(n as i32)]);
+    let mut want = Vec::new();
+    for k in 0..n {
+        let (x, y) = (a[k], b[k]);
+        let lt = if x < y {
+            1.0
+        } else if x == y {
+            0.5
+        } else {
+            0.0
+        };
+        want.extend([
+            x + y,
+            x - y,
+            x * y,
+            x * y + (x + y),
+            x * y + (x + y) - (x - y),
+            lt,
+        ]);
+    }
+    same("half_ops", &d.get::<f32>(pout, 6 * n), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn pointers_arrays() {
+    let m = load("pointers_arrays");
+    let mut d = Dev::new(&m);
+    let n = 40usize;
+    let input: Vec<i32> = (0..n as i32 * 8).map(|k| (k * 37) % 101 - 50).collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(4 * n));
+    d.launch("rows", 2, 32, &[p(pin), p(pout), i(n as i32)]);
+    let mut want = Vec::new();
+    for t in 0..n {
+        let row = &input[t * 8..t * 8 + 8];
+        let mut local = [[0i32; 4]; 4];
+        for (r, line) in local.iter_mut().enumerate() {
+            for (c, v) in line.iter_mut().enumerate() {
+                *v = row[(r + c) % 8] * (r as i32 + 1) - c as i32;
+            }
+        }
+        let diag: i32 = (0..4).map(|k| local[k][k]).sum();
+        want.extend([
+            row.iter().sum::<i32>(),
+            diag,
+            4 * (local[3][0] + local[1][2]),
+            local[3][3] - row[6] + 9,
+        ]);
+    }
+    same("rows", &d.get::<i32>(pout, 4 * n), &want);
+    let mat: Vec<f32> = (0..48).map(|k| k as f32 * 0.5).collect();
+    let pm = d.buf(&mat);
+    d.launch("scale_rows", 6, 8, &[p(pm), i(6)]);
+    let want: Vec<f32> = mat
+        .iter()
+        .enumerate()
+        .map(|(k, v)| v * 2.0 + (k / 8) as f32)
+        .collect();
+    same("scale_rows", &d.get::<f32>(pm, 48), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn structs_classes() {
+    let m = load("structs_classes");
+    let mut d = Dev::new(&m);
+    let n = 64usize;
+    let mut parts = Vec::new();
+    for k in 0..n {
+        parts.extend([
+            k as f32 * 0.5,
+            10.0 - k as f32,
+            (k % 5) as f32 * 0.25,
+            1.0 + (k % 3) as f32,
+        ]);
+    }
+    let (pp, pq, pe) = (d.buf(&parts), d.zeros::<f32>(4 * n), d.zeros::<f32>(n));
+    let mut params = bytes_of(&[n as i32]);
+    params.extend(bytes_of(&[2.0f32]));
+    d.launch("physics", 2, 32, &[p(pp), p(pq), p(pe), Arg::Byval(params)]);
+    let vel = [2.0f32, -4.0, 1.0];
+    let dot = vel.iter().map(|v| v * v).sum::<f32>();
+    let mut want_q = Vec::new();
+    let mut want_e = Vec::new();
+    for k in 0..n {
+        let q = &parts[4 * k..4 * k + 4];
+        want_q.extend([
+            q[0] + vel[0] + 0.25,
+            q[1] + vel[1] + 0.25,
+            q[2] + vel[2] + 0.25,
+            q[3],
+        ]);
+        want_e.push(0.5 * q[3] * dot);
+    }
+    same("physics particles", &d.get::<f32>(pq, 4 * n), &want_q);
+    same("physics energy", &d.get::<f32>(pe, n), &want_e);
+
+    let input: Vec<i32> = (0..n as i32).map(|k| (k * 13) % 71 - 10).collect();
+    let (pin, pout, pbits) = (d.buf(&input), d.zeros::<i32>(3 * n), d.zeros::<u32>(n));
+    d.launch(
+        "misc",
+        1,
+        n as u32,
+        &[p(pin), p(pout), p(pbits), i(n as i32)],
+    );
+    let mut want = Vec::new();
+    for &v in &input {
+        let (a, b) = (v.min(50 - v), v.max(50 - v));
+        want.extend([v * 7, 4000 + a, b]);
+    }
+    same("misc", &d.get::<i32>(pout, 3 * n), &want);
+    let bits: Vec<u32> = input.iter().map(|&v| (v as f32 * 0.5).to_bits()).collect();
+    same("misc union bits", &d.get::<u32>(pbits, n), &bits);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn templates_namespaces() {
+    let m = load("templates_namespaces");
+    let mut d = Dev::new(&m);
+    let input: Vec<i32> = (0..50).map(|k| k - 25).collect();
+    for (targs, k) in [("IiLi2EE", 2), ("IiLi3EE", 3)] {
+        let pd = d.buf(&input);
+        d.launch_t("scale_k", targs, 2, 32, &[p(pd), i(50)]);
+        let want: Vec<i32> = input
+            .iter()
+            .map(|&v| (v * k + k * k).clamp(-100, 100))
+            .collect();
+        same(targs, &d.get::<i32>(pd, 50), &want);
+    }
+    let fin: Vec<f32> = input.iter().map(|&v| v as f32).collect();
+    let pf = d.buf(&fin);
+    d.launch_t("scale_k", "IfLi4EE", 2, 32, &[p(pf), i(50)]);
+    let want: Vec<f32> = fin
+        .iter()
+        .map(|&v| (v * 4.0 + 16.0).clamp(-100.0, 100.0))
+        .collect();
+    same("scale_k<float,4>", &d.get::<f32>(pf, 50), &want);
+    let lin: Vec<i64> = input.iter().map(|&v| v as i64).collect();
+    let pl = d.buf(&lin);
+    d.launch_t("scale_k", "IxLi5EE", 2, 32, &[p(pl), i(50)]);
+    let want: Vec<i64> = lin.iter().map(|&v| (v * 5 + 25).clamp(-100, 100)).collect();
+    same("scale_k<long long,5>", &d.get::<i64>(pl, 50), &want);
+
+    let n = 64;
+    let a: Vec<i32> = (0..n).map(|k| k % 9 - 4).collect();
+    let b: Vec<i32> = (0..n).map(|k| (k * 5) % 11 - 5).collect();
+    let (pa, pb, pout, pfo) = (
+        d.buf(&a),
+        d.buf(&b),
+        d.zeros::<i32>(2 * n as usize),
+        d.zeros::<f32>(n as usize),
+    );
+    type Combine = fn(i32, i32) -> i32;
+    let ops: [(&str, Combine); 3] = [
+        ("ILN4geom4ModeE0EE", |x, y| x + y),
+        ("ILN4geom4ModeE1EE", |x, y| x * y),
+        ("ILN4geom4ModeE2EE", |x, y| x.max(y)),
+    ];
+    for (targs, f) in ops {
+        d.launch_t(
+            "combine",
+            targs,
+            1,
+            n as u32,
+            &[p(pa), p(pb), p(pout), i(n)],
+        );
+        let want: Vec<i32> = a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect();
+        same(targs, &d.get::<i32>(pout, n as usize), &want);
+    }
+    d.launch("misc", 2, 32, &[p(pa), p(pout), p(pfo), i(n)]);
+    let mut want = Vec::new();
+    for &v in &a {
+        let pw = if v & 1 != 0 { v * v * v } else { v * v };
+        want.extend([pw + 32, v + 1 + v * 3]);
+    }
+    same("misc", &d.get::<i32>(pout, 2 * n as usize), &want);
+    let wf: Vec<f32> = a.iter().map(|&v| v as f32 * 2.0).collect();
+    same("misc float", &d.get::<f32>(pfo, n as usize), &wf);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn vector_types() {
+    let m = load("vector_types");
+    let mut d = Dev::new(&m);
+    let n = 48usize;
+    let (mut f4, mut i2, mut px) = (Vec::new(), Vec::new(), Vec::new());
+    for k in 0..n {
+        let kf = k as f32;
+        f4.extend([kf * 0.5, kf - 7.0, 3.0 - kf * 0.25, (k % 5) as f32]);
+        i2.extend([k as i32 * 3 - 20, 17 - k as i32]);
+        px.extend([(k * 5) as u8, (255 - k) as u8, (k * k) as u8, (k % 7) as u8]);
+    }
+    let (p4, p2, pp) = (d.buf(&f4), d.buf(&i2), d.buf(&px));
+    let (o4, oi, od) = (
+        d.zeros::<f32>(4 * n),
+        d.zeros::<i32>(4 * n),
+        d.zeros::<f64>(2 * n),
+    );
+    d.launch(
+        "vec_kernel",
+        2,
+        32,
+        &[p(p4), p(p2), p(pp), p(o4), p(oi), p(od), i(n as i32)],
+    );
+    let (mut w4, mut wi, mut wd) = (Vec::new(), Vec::new(), Vec::new());
+    for k in 0..n {
+        let v = &f4[4 * k..4 * k + 4];
+        w4.extend([v[2] + v[0], v[3] - v[1], (v[0] + v[1]) * 2.0, v[3]]);
+        let (ax, ay) = (i2[2 * k], i2[2 * k + 1]);
+        let q = &px[4 * k..4 * k + 4];
+        wi.extend([
+            ax + ay,
+            q[0] as i32 + q[1] as i32 + q[2] as i32,
+            (ax - ay) as i16 as i32 * q[3] as i16 as i32,
+            ax + ay + (ax & 0x3f) - 3,
+        ]);
+        let (dx, dy) = (v[0] as f64, ay as f64);
+        wd.extend([dx * dy, dx + dy]);
+    }
+    same("float4", &d.get::<f32>(o4, 4 * n), &w4);
+    same("int4", &d.get::<i32>(oi, 4 * n), &wi);
+    same("double2", &d.get::<f64>(od, 2 * n), &wd);
+}
+
+fn ops_ref(a: i32, b: i32, u: u32) -> Vec<i32> {
+    let mut o = Vec::new();
+    o.push(
+        a.wrapping_add(b * 3)
+            .wrapping_sub(a / b)
+            .wrapping_add(a % b),
+    );
+    o.push((a & b) | (a ^ !b));
+    o.push(((a & 0xff) << 3) + (a >> 2) + (u >> 5) as i32 + (u << 7) as i32);
+    let t = |c: bool| c as i32;
+    o.push(
+        t(a < b) + 2 * t(a <= b) + 4 * t(a > b) + 8 * t(a >= b) + 16 * t(a == b) + 32 * t(a != b),
+    );
+    let mut calls = 0;
+    let x = (a > 0 && {
+        calls += 1;
+        calls > 0
+    }) || {
+        calls += 1;
+        b > 0
+    };
+    let y = !(a < 0 || {
+        calls += 1;
+        calls != 0
+    });
+    o.push(calls * 4 + t(x) * 2 + t(y));
+    let mut c = a;
+    c += 5;
+    c -= b;
+    c *= 3;
+    c /= 2;
+    c %= 1000;
+    c += 1000;
+    c <<= 2;
+    c >>= 1;
+    c &= 0xfff;
+    c |= 0x1000;
+    c ^= 0x55;
+    o.push(c);
+    let mut v = u;
+    v = v.wrapping_add(7);
+    v = v.wrapping_sub(3);
+    v = v.wrapping_mul(5);
+    v /= 3;
+    v %= 100000;
+    v <<= 3;
+    v >>= 2;
+    v &= 0xffff;
+    v |= 1;
+    v ^= 0xff;
+    o.push(v as i32);
+    o.push((a + 1) * 1111 + a);
+    o.push(b * 2);
+    o.push(if a > b {
+        a - b
+    } else if a == b {
+        0
+    } else {
+        b - a
+    });
+    o.push(-a + b);
+    o.push(t(a == 0) + t(b == 0) * 2);
+    o.push(!a);
+    o.push(((a as i64 * 100000 + b as i64) % 99991) as i32);
+    o.push((u as u16).wrapping_add(65530) as i32);
+    o.push(a + (a + b) + 2);
+    o
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn operators() {
+    let m = load("operators");
+    let mut d = Dev::new(&m);
+    let n = 100;
+    let a: Vec<i32> = (0..n).map(|k| (k * 37) % 200 - 100).collect();
+    let b: Vec<i32> = (0..n)
+        .map(|k| (k * 11) % 19 - 9)
+        .map(|v| if v == 0 { 7 } else { v })
+        .collect();
+    let u: Vec<u32> = (0..n as u32)
+        .map(|k| 0x12345u32.wrapping_mul(k).wrapping_add(977))
+        .collect();
+    let (pa, pb, pu, pout) = (
+        d.buf(&a),
+        d.buf(&b),
+        d.buf(&u),
+        d.zeros::<i32>(16 * n as usize),
+    );
+    d.launch("all_ops", 4, 32, &[p(pa), p(pb), p(pu), p(pout), i(n)]);
+    let want: Vec<i32> = (0..n as usize)
+        .flat_map(|k| ops_ref(a[k], b[k], u[k]))
+        .collect();
+    same("all_ops", &d.get::<i32>(pout, 16 * n as usize), &want);
+}
+
+fn casts_ref(f: f32, i: i32, d: f64) -> Vec<i64> {
+    vec![
+        f as i32 as i64,
+        (f * 10.0) as i32 as i64,
+        d as i32 as i64,
+        (d * 1000.0) as i64,
+        i as u8 as i64,
+        (i * 3) as i8 as i64,
+        (i * 1000) as i16 as i64,
+        i as u32 as i64,
+        i as u32 as i64,
+        i as i64,
+        (i != 0) as i64 + 2 * (f != 0.0) as i64,
+        ((i as f32 * 0.5) as f64 + f as f64) as i64,
+        ((d as f32) * 4.0) as i64,
+        f.abs() as u32 as i64,
+        f.to_bits() as i64,
+        i as i64 + 1,
+        (i & 3) as i64 + 1,
+        12,
+        2,
+        (1i64 << 31) - 56,
+    ]
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn casts_sizeof() {
+    let m = load("casts_sizeof");
+    let mut d = Dev::new(&m);
+    let n = 64;
+    let f: Vec<f32> = (0..n).map(|t| (t - 32) as f32 * 0.37).collect();
+    let iv: Vec<i32> = (0..n).map(|t| (t * 9973) % 1000 - 500).collect();
+    let dv: Vec<f64> = (0..n).map(|t| (t - 20) as f64 * 1.0625).collect();
+    let (pf, pi, pd, pout) = (
+        d.buf(&f),
+        d.buf(&iv),
+        d.buf(&dv),
+        d.zeros::<i64>(20 * n as usize),
+    );
+    d.launch("cast_kernel", 2, 32, &[p(pf), p(pi), p(pd), p(pout), i(n)]);
+    let want: Vec<i64> = (0..n as usize)
+        .flat_map(|t| casts_ref(f[t], iv[t], dv[t]))
+        .collect();
+    same("cast_kernel", &d.get::<i64>(pout, 20 * n as usize), &want);
+    let ps = d.zeros::<i32>(16);
+    d.launch("sizes", 1, 1, &[p(ps)]);
+    same(
+        "sizes",
+        &d.get::<i32>(ps, 16),
+        &[1, 2, 4, 8, 4, 8, 8, 16, 16, 16, 16, 16, 8, 28, 3, 8],
+    );
+}
+
+fn classify(v: i32) -> i32 {
+    match v % 8 {
+        0 => 11,
+        1 => 10,
+        2 | 3 => 1100,
+        4 => 1000,
+        5 => -1,
+        _ => 7,
+    }
+}
+
+fn flow_ref(v: i32) -> Vec<i32> {
+    let mut x = v as u32 + 1;
+    let mut steps = 0;
+    while x > 1 {
+        x = if x & 1 != 0 { 3 * x + 1 } else { x / 2 };
+        steps += 1;
+        if steps >= 500 {
+            break;
+        }
+    }
+    let mut s = 0;
+    for k in 0..20 {
+        if k % 3 == 0 {
+            continue;
+        }
+        if k * v > 400 {
+            break;
+        }
+        s += k;
+    }
+    let mut digits = 0;
+    let mut y = v;
+    loop {
+        digits += 1;
+        y /= 10;
+        if y == 0 {
+            break;
+        }
+    }
+    let mut found = -1;
+    'outer: for a in 1..10 {
+        for b in 1..10 {
+            if a * b == v % 50 {
+                found = a * 10 + b;
+                break 'outer;
+            }
+        }
+    }
+    let mut w = 0;
+    while w * w < v {
+        w += 1;
+    }
+    vec![classify(v), steps, s, digits, found, w]
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn control_flow() {
+    let m = load("control_flow");
+    let mut d = Dev::new(&m);
+    let n = 80;
+    let input: Vec<i32> = (0..n)
+        .map(|k| if k % 10 == 9 { -k } else { (k * 29) % 311 })
+        .collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(6 * n as usize));
+    d.launch("flow_kernel", 3, 32, &[p(pin), p(pout), i(n)]);
+    let want: Vec<i32> = input
+        .iter()
+        .flat_map(|&v| if v < 0 { vec![0; 6] } else { flow_ref(v) })
+        .collect();
+    same("flow_kernel", &d.get::<i32>(pout, 6 * n as usize), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn shared_static() {
+    let m = load("shared_static");
+    let mut d = Dev::new(&m);
+    let (bs, blocks) = (128usize, 3usize);
+    let input: Vec<i32> = (0..(bs * blocks) as i32)
+        .map(|k| (k * 7919) % 503)
+        .collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(bs * blocks));
+    d.launch(
+        "reverse_blocks",
+        blocks as u32,
+        bs as u32,
+        &[p(pin), p(pout)],
+    );
+    let mut want = Vec::new();
+    for blk in input.chunks(bs) {
+        let mx = *blk.iter().max().expect("non-empty");
+        for t in 0..bs {
+            let left = if t > 0 { blk[t - 1] } else { 0 };
+            let r = bs - 1 - t;
+            want.push(blk[r] * 1000 + left + blk[4 * (r / 4) + (t + 1) % 4] * 2 - mx);
+        }
+    }
+    same("reverse_blocks", &d.get::<i32>(pout, bs * blocks), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn shared_dynamic() {
+    let m = load("shared_dynamic");
+    let mut d = Dev::new(&m);
+    let (blocks, bs, shift) = (4usize, 96usize, 5usize);
+    let input: Vec<f32> = (0..blocks * bs).map(|k| k as f32 * 0.25).collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<f32>(blocks * bs));
+    d.launch_cfg(
+        "rotate",
+        "",
+        cfg([4, 1, 1], [96, 1, 1], 96 * 4),
+        &[p(pin), p(pout), i(shift as i32)],
+    );
+    let want: Vec<f32> = (0..blocks * bs)
+        .map(|k| input[k / bs * bs + (k % bs + shift) % bs])
+        .collect();
+    same("rotate", &d.get::<f32>(pout, blocks * bs), &want);
+    let bs2 = 64usize;
+    let hi: Vec<i32> = (0..2 * bs2 as i32).map(|k| (k * 31) % 97).collect();
+    let (pi, pio, pfo) = (d.buf(&hi), d.zeros::<i32>(2 * bs2), d.zeros::<f32>(2 * bs2));
+    d.launch_cfg(
+        "split",
+        "",
+        cfg([2, 1, 1], [64, 1, 1], 64 * 8),
+        &[p(pi), p(pio), p(pfo)],
+    );
+    let (mut wi, mut wf) = (Vec::new(), Vec::new());
+    for c in hi.chunks(bs2) {
+        for t in 0..bs2 {
+            wi.push(c[bs2 - 1 - t] + c[t]);
+            wf.push(c[(t + 1) % bs2] as f32 * 0.5 + c[t] as f32 * 0.5);
+        }
+    }
+    same("split ints", &d.get::<i32>(pio, 2 * bs2), &wi);
+    same("split floats", &d.get::<f32>(pfo, 2 * bs2), &wf);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn constant_memory() {
+    let m = load("constant_memory");
+    let mut d = Dev::new(&m);
+    let coeffs = [1.0f32, -0.5, 0.25, 0.125, 10.0, 20.0, 30.0, 40.0];
+    let pc = d.symbol("coeffs");
+    d.put(pc, &coeffs);
+    let n = 100usize;
+    let x: Vec<f32> = (0..n).map(|k| (k % 16) as f32 * 0.5 - 4.0).collect();
+    let (px, py, pidx) = (d.buf(&x), d.zeros::<f32>(n), d.zeros::<i32>(n));
+    d.launch("eval_poly", 4, 32, &[p(px), p(py), p(pidx), i(n as i32)]);
+    let off = [1i32, -1, 2, -2];
+    let mut wy = Vec::new();
+    let mut wi = Vec::new();
+    for k in 0..n {
+        let mut acc = 0.0f32;
+        for c in coeffs[..4].iter().rev() {
+            acc = acc * x[k] + c;
+        }
+        wy.push(acc * 2.5 + 0.5 + coeffs[4 + k % 4]);
+        wi.push((k as i32 + off[k % 4]).clamp(0, n as i32 - 1));
+    }
+    same("eval_poly y", &d.get::<f32>(py, n), &wy);
+    same("eval_poly idx", &d.get::<i32>(pidx, n), &wi);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn device_globals() {
+    let m = load("device_globals");
+    let mut d = Dev::new(&m);
+    let counter = d.symbol("counter");
+    d.put(counter, &[5i32]);
+    d.launch("fill_table", 1, 32, &[0.5f32.arg()]);
+    let n = 128usize;
+    let input: Vec<i32> = (0..n as i32).map(|k| (k * 53) % 113).collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(n));
+    d.launch("use_table", 4, 32, &[p(pin), p(pout), i(n as i32)]);
+    let want: Vec<i32> = input
+        .iter()
+        .map(|&v| ((v % 16) as f32 * (v % 16) as f32 * 0.5) as i32 + (v % 4) * 4 + (v / 4) % 4 + 1)
+        .collect();
+    same("use_table", &d.get::<i32>(pout, n), &want);
+    let want_counter = 5 + input.iter().filter(|&&v| v % 3 == 0).count() as i32;
+    same("counter", &d.get::<i32>(counter, 1), &[want_counter]);
+    let table: Vec<f32> = (0..16).map(|k| (k * k) as f32 * 0.5).collect();
+    same("table", &d.get::<f32>(d.symbol("table"), 16), &table);
+    same(
+        "stamp",
+        &d.get::<u64>(d.symbol("stamp"), 1),
+        &[0x12_3456_7891],
+    );
+    let hf: Vec<f32> = (0..n).map(|k| k as f32 * 0.25).collect();
+    let pf = d.buf(&hf);
+    d.launch("volatile_update", 4, 32, &[p(pf), i(n as i32)]);
+    let want: Vec<f32> = hf
+        .iter()
+        .enumerate()
+        .map(|(k, v)| (v + 1.0) * 2.0 + (k + 3) as f32)
+        .collect();
+    same("volatile_update", &d.get::<f32>(pf, n), &want);
+}
+
+fn mathf_ref(x: f32, y: f32) -> Vec<f32> {
+    vec![
+        x.sin(),
+        x.cos(),
+        (x * 0.25).tan(),
+        (x * 0.5).exp(),
+        y.ln(),
+        y.sqrt(),
+        y.powf(1.5),
+        x.abs() + x.floor() + x.ceil(),
+        x.min(y) + x.max(y),
+        x.mul_add(y, 1.0),
+        (x * 0.3).tanh(),
+        x.atan2(y),
+        1.0 / y.sqrt(),
+        y.log2() + y.log10(),
+        (x % 1.5) + x.trunc() + x.round(),
+        (x * 0.25).exp2() + y.cbrt() + x.hypot(y),
+    ]
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn math_float() {
+    let m = load("math_float");
+    let mut d = Dev::new(&m);
+    let n = 128usize;
+    let x: Vec<f32> = (0..n).map(|k| (k as i32 - 64) as f32 * 0.09).collect();
+    let y: Vec<f32> = (0..n).map(|k| 0.05 + k as f32 * 0.11).collect();
+    let (px, py, pout, pov) = (
+        d.buf(&x),
+        d.buf(&y),
+        d.zeros::<f32>(16 * n),
+        d.zeros::<f32>(n),
+    );
+    d.launch("math_kernel", 4, 32, &[p(px), p(py), p(pout), i(n as i32)]);
+    d.launch("math_overloads", 4, 32, &[p(px), p(pov), i(n as i32)]);
+    let want: Vec<f32> = (0..n).flat_map(|k| mathf_ref(x[k], y[k])).collect();
+    close32(
+        "math_kernel",
+        &d.get::<f32>(pout, 16 * n),
+        &want,
+        1e-5,
+        1e-6,
+    );
+    let want: Vec<f32> = x
+        .iter()
+        .map(|&v| v.sin() + v.cos() + v.abs().sqrt() + 1.0 / (1.0 + v * v).sqrt())
+        .collect();
+    close32("math_overloads", &d.get::<f32>(pov, n), &want, 1e-5, 1e-6);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn math_double() {
+    let m = load("math_double");
+    let mut d = Dev::new(&m);
+    let n = 128usize;
+    let x: Vec<f64> = (0..n).map(|k| (k as i32 - 64) as f64 * 0.09).collect();
+    let y: Vec<f64> = (0..n).map(|k| 0.05 + k as f64 * 0.11).collect();
+    let (px, py, pout) = (d.buf(&x), d.buf(&y), d.zeros::<f64>(14 * n));
+    d.launch("math_kernel", 4, 32, &[p(px), p(py), p(pout), i(n as i32)]);
+    let want: Vec<f64> = (0..n)
+        .flat_map(|k| {
+            let (x, y) = (x[k], y[k]);
+            vec![
+                x.sin(),
+                x.cos(),
+                (x * 0.25).tan(),
+                (x * 0.5).exp(),
+                y.ln(),
+                y.sqrt(),
+                y.powf(1.5),
+                x.abs() + x.floor() + x.ceil(),
+                x.min(y) + x.max(y),
+                x.mul_add(y, 1.0),
+                (x * 0.3).tanh(),
+                x.atan2(y),
+                y.log2() + y.log10() + y.ln_1p() + (x * 0.1).exp_m1(),
+                (x % 1.5) + x.trunc() + x.round() + (x / 8.0).asin() + (x / 8.0).acos() + x.atan(),
+            ]
+        })
+        .collect();
+    close64(
+        "math_kernel",
+        &d.get::<f64>(pout, 14 * n),
+        &want,
+        1e-12,
+        1e-14,
+    );
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn fast_intrinsics() {
+    let m = load("fast_intrinsics");
+    let mut d = Dev::new(&m);
+    let n = 96usize;
+    let x: Vec<f32> = (0..n).map(|k| (k as i32 - 48) as f32 * 0.0625).collect();
+    let y: Vec<f32> = (0..n).map(|k| 0.25 + k as f32 * 0.125).collect();
+    let (px, py, pf, pe) = (
+        d.buf(&x),
+        d.buf(&y),
+        d.zeros::<f32>(8 * n),
+        d.zeros::<f32>(6 * n),
+    );
+    d.launch(
+        "fast_kernel",
+        3,
+        32,
+        &[p(px), p(py), p(pf), p(pe), i(n as i32)],
+    );
+    let (mut wf, mut we) = (Vec::new(), Vec::new());
+    for k in 0..n {
+        let (a, b) = (x[k], y[k]);
+        wf.extend([
+            a.exp(),
+            b.ln(),
+            a.sin(),
+            a.cos(),
+            (a * 0.25).tan(),
+            b.powf(1.25),
+            a / b,
+            (a * 0.5).clamp(0.0, 1.0),
+        ]);
+        we.extend([a + b, a * b, a.mul_add(b, 0.5), b.sqrt(), 1.0 / b, a / b]);
+    }
+    close32("fast intrinsics", &d.get::<f32>(pf, 8 * n), &wf, 1e-3, 1e-4);
+    same("rounded intrinsics", &d.get::<f32>(pe, 6 * n), &we);
+}
+
+fn int_ref(i: usize, a: u32, b: u32, x: i32, y: i32) -> Vec<i64> {
+    let w = ((a as u64) << 32) | b as u64;
+    let ffs64 = |v: u64| {
+        if v == 0 {
+            0
+        } else {
+            v.trailing_zeros() as i64 + 1
+        }
+    };
+    let sh = (x as i64) * 1048576;
+    vec![
+        a.count_ones() as i64 + 100 * w.count_ones() as i64,
+        a.leading_zeros() as i64 + 100 * (w >> (i % 40)).leading_zeros() as i64,
+        ffs64(a as u64) + 100 * ffs64(w << (i % 50)),
+        a.reverse_bits() as i64,
+        w.reverse_bits() as i64,
+        x.wrapping_mul(y) as i64,
+        ((a & 0xffffff) as u64 * (b & 0xffffff) as u64) as u32 as i64,
+        ((((x >> 4) * 977) as i64 * ((y >> 4) * 1013) as i64) >> 32) as i32 as i64,
+        ((a as u64 * b as u64) >> 32) as i64,
+        ((w as i64 as i128 * (x as i64 * 123456789) as i128) >> 64) as i64,
+        ((w as u128 * (w ^ 0xdead_beef_cafe_f00d) as u128) >> 64) as u64 as i64,
+        ((x as i64 - y as i64).unsigned_abs() as u32 + 7) as i64
+            + 3 * a.abs_diff(b).wrapping_add(1) as i64,
+        (x.min(y) * 3 + x.max(y)) as i64 + a.min(b) as i64 - a.max(b) as i64,
+        sh.min(y as i64) + (w.max(5) >> 3) as i64,
+    ]
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn int_intrinsics() {
+    let m = load("int_intrinsics");
+    let mut d = Dev::new(&m);
+    let n = 64usize;
+    let mut state = 12345u32;
+    let (mut u, mut s) = (Vec::new(), Vec::new());
+    for k in 0..n {
+        let st = lcg(&mut state, 1664525, 1013904223);
+        u.push(if k % 16 == 0 { 0 } else { st >> (k % 7) });
+        s.push((st % 16777216) as i32 - 8388608);
+    }
+    let (pu, ps, pout) = (d.buf(&u), d.buf(&s), d.zeros::<i64>(14 * n));
+    d.launch("int_kernel", 2, 32, &[p(pu), p(ps), p(pout), i(n as i32)]);
+    let want: Vec<i64> = (0..n)
+        .flat_map(|k| int_ref(k, u[k], u[(k + 1) % n], s[k], s[(k + 3) % n]))
+        .collect();
+    same("int_kernel", &d.get::<i64>(pout, 14 * n), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn atomics_int() {
+    let m = load("atomics_int");
+    let mut d = Dev::new(&m);
+    let (n, bs) = (200usize, 64usize);
+    let mut ci = vec![0i32, 0, 1 << 30, -1000, -1, 0, 0, 0];
+    let mut cu = vec![0u32, 1000, u32::MAX, 0, 0, 0, u32::MAX, 0, 0, 0, 0];
+    let mut cull = vec![0u64, u64::MAX, 0, u64::MAX, 0, 0, 0];
+    let mut cll = vec![0i64, -5];
+    let slots: Vec<i32> = (0..n as i32).map(|k| -k).collect();
+    let (pci, pcu, pcull, pcll, psl) = (
+        d.buf(&ci),
+        d.buf(&cu),
+        d.buf(&cull),
+        d.buf(&cll),
+        d.buf(&slots),
+    );
+    d.launch(
+        "atomics",
+        n.div_ceil(bs) as u32,
+        bs as u32,
+        &[p(pci), p(pcu), p(pcull), p(pcll), p(psl), i(n as i32)],
+    );
+    for k in 0..n {
+        let ki = k as i32;
+        let t = k % bs;
+        ci[0] += ki;
+        ci[1] -= ki * 2;
+        ci[2] = ci[2].min(1000 - ki * 7);
+        ci[3] = ci[3].max((ki * 37) % 101 - 50);
+        ci[4] &= !(1 << (k % 31));
+        ci[5] |= 1 << (k % 29);
+        ci[6] ^= (ki % 128) * 0x01010101;
+        ci[7] += ki % 10;
+        let ku = k as u32;
+        cu[0] = cu[0].wrapping_add(ku * 3);
+        cu[1] = cu[1].wrapping_sub(1);
+        cu[2] = cu[2].min(0x8000_0000 + (ku * 13) % 200);
+        cu[3] = cu[3].max(ku.wrapping_mul(2654435761) >> 4);
+        cu[4] = if cu[4] >= 16 { 0 } else { cu[4] + 1 };
+        cu[5] = if cu[5] == 0 || cu[5] > 9 {
+            9
+        } else {
+            cu[5] - 1
+        };
+        cu[6] &= !(1u32 << (k % 32));
+        cu[7] |= 1u32 << ((k * 5) % 32);
+        cu[8] ^= ku.wrapping_mul(0x9e3779b9);
+        cu[9] = 77;
+        cu[10] |= 1u32 << (t % 32);
+        let kl = k as u64;
+        cull[0] = cull[0].wrapping_add(kl << 33);
+        cull[1] = cull[1].min(0xffff_0000 + (kl * 7) % 50);
+        cull[2] = cull[2].max(kl * 0x1_0000_0001);
+        cull[3] &= !(1u64 << (k % 64));
+        cull[4] |= 1u64 << ((k * 3) % 64);
+        cull[5] ^= kl.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        cull[6] = 0xab_cdef_0123;
+        cll[0] = cll[0].min(-(k as i64) * 1_000_000_007);
+        cll[1] = cll[1].max((((k * 31) % 97) as i64) << 35);
+    }
+    same("int counters", &d.get::<i32>(pci, 8), &ci);
+    same("unsigned counters", &d.get::<u32>(pcu, 11), &cu);
+    same("ull counters", &d.get::<u64>(pcull, 7), &cull);
+    same("long long counters", &d.get::<i64>(pcll, 2), &cll);
+    let want: Vec<i32> = (0..n as i32).map(|k| 1000 - k).collect();
+    same("exchanged slots", &d.get::<i32>(psl, n), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn atomics_float() {
+    let m = load("atomics_float");
+    let mut d = Dev::new(&m);
+    let (n, bs) = (256usize, 64usize);
+    let blocks = n / bs;
+    let mut slots: Vec<f32> = (0..n).map(|k| -(k as f32)).collect();
+    slots.extend(vec![0.0; n]);
+    let (pf, pd, ps, pb) = (
+        d.zeros::<f32>(1),
+        d.zeros::<f64>(1),
+        d.buf(&slots),
+        d.zeros::<f32>(blocks),
+    );
+    d.launch(
+        "float_atomics",
+        blocks as u32,
+        bs as u32,
+        &[p(pf), p(pd), p(ps), p(pb), i(n as i32)],
+    );
+    let wf: f32 = (0..n).map(|k| (k % 17) as f32 * 0.25).sum();
+    let wd: f64 = (0..n).map(|k| k as f64 * 0.5 + 1e9).sum();
+    let wb: f32 = (0..bs).map(|t| 1.0 + (t % 4) as f32 * 0.25).sum();
+    same("float sum", &d.get::<f32>(pf, 1), &[wf]);
+    same("double sum", &d.get::<f64>(pd, 1), &[wd]);
+    same("shared sums", &d.get::<f32>(pb, blocks), &vec![wb; blocks]);
+    let mut want: Vec<f32> = (0..n).map(|k| k as f32 * 1.5).collect();
+    want.extend((0..n).map(|k| -(k as f32)));
+    same("exchanged", &d.get::<f32>(ps, 2 * n), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn atomic_cas() {
+    let m = load("atomic_cas");
+    let mut d = Dev::new(&m);
+    let n = 160usize;
+    let vals: Vec<f32> = (0..n)
+        .map(|k| ((k * 61) % 157) as f32 * 0.5 - 20.0)
+        .collect();
+    let (po, pw, pm, pv) = (
+        d.buf(&[-1i32; 8]),
+        d.zeros::<i32>(1),
+        d.buf(&[-1000.0f32]),
+        d.buf(&vals),
+    );
+    let (pp, ps) = (d.buf(&[1u32]), d.buf(&[5u64]));
+    d.launch(
+        "cas_kernel",
+        5,
+        32,
+        &[p(po), p(pw), p(pm), p(pp), p(ps), p(pv), i(n as i32)],
+    );
+    let owners = d.get::<i32>(po, 8);
+    for (k, &o) in owners.iter().enumerate() {
+        assert!(
+            o >= 0 && (o as usize) < n && o as usize % 8 == k,
+            "slot {k} owned by {o}"
+        );
+    }
+    same("wins", &d.get::<i32>(pw, 1), &[8]);
+    let wmax = vals.iter().copied().fold(-1000.0f32, f32::max);
+    same("float max", &d.get::<f32>(pm, 1), &[wmax]);
+    let wprod = (0..n as u32).fold(1u32, |acc, k| acc.wrapping_mul(2 * k + 1));
+    same("product", &d.get::<u32>(pp, 1), &[wprod]);
+    let wsum = (0..n as u64).fold(5u64, |acc, k| acc.wrapping_add(k * 0x1_0000_0007));
+    same("64-bit sum", &d.get::<u64>(ps, 1), &[wsum]);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn block_sync_fence() {
+    let m = load("block_sync_fence");
+    let mut d = Dev::new(&m);
+    let (bs, blocks) = (128usize, 5usize);
+    let n = blocks * bs - 17;
+    let mut input: Vec<i32> = (0..n as i32)
+        .map(|k| (k * 89) % 101 - if k % 37 == 5 { 200 } else { 0 })
+        .collect();
+    input[3] = 77;
+    let (pin, pout, ppart, ptotal) = (
+        d.buf(&input),
+        d.zeros::<i32>(3 * blocks),
+        d.zeros::<i32>(blocks),
+        d.zeros::<i32>(1),
+    );
+    d.launch(
+        "votes",
+        blocks as u32,
+        bs as u32,
+        &[p(pin), p(pout), i(n as i32)],
+    );
+    d.launch(
+        "sum_last_block",
+        blocks as u32,
+        bs as u32,
+        &[p(pin), p(ppart), p(ptotal), i(n as i32)],
+    );
+    let mut want = Vec::new();
+    for b in 0..blocks {
+        let vals: Vec<i32> = (0..bs)
+            .map(|t| input.get(b * bs + t).copied().unwrap_or(0))
+            .collect();
+        want.push(vals.iter().filter(|&&v| v > 50).count() as i32);
+        want.push(vals.iter().all(|&v| v >= 0) as i32);
+        want.push(vals.contains(&77) as i32);
+    }
+    same("votes", &d.get::<i32>(pout, 3 * blocks), &want);
+    same(
+        "total",
+        &d.get::<i32>(ptotal, 1),
+        &[input.iter().sum::<i32>()],
+    );
+    same("tickets reset", &d.get::<u32>(d.symbol("tickets"), 1), &[0]);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn warp_shuffle() {
+    let m = load("warp_shuffle");
+    let mut d = Dev::new(&m);
+    let n = 128usize;
+    let input: Vec<i32> = (0..n as i32).map(|k| (k * 73) % 199 - 99).collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(6 * n));
+    d.launch("shuffles", 2, 64, &[p(pin), p(pout)]);
+    let mut want = Vec::new();
+    for k in 0..n {
+        let (lane, w) = (k % 32, k - k % 32);
+        let warp = &input[w..w + 32];
+        let up = if lane == 0 { 0 } else { input[k - 1] };
+        let down = if lane >= 30 { 0 } else { input[k + 2] };
+        want.extend([
+            warp[3],
+            warp[lane / 8 * 8],
+            up + down,
+            if lane == 0 { warp.iter().sum() } else { -1 },
+            *warp.iter().max().expect("non-empty"),
+            input[k ^ 1],
+        ]);
+    }
+    same("shuffles", &d.get::<i32>(pout, 6 * n), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn warp_vote() {
+    let m = load("warp_vote");
+    let mut d = Dev::new(&m);
+    let n = 128usize;
+    let mut input: Vec<i32> = (0..n as i32).map(|k| (k * 37) % 61 - 20).collect();
+    input[70] = 42;
+    for (k, v) in input.iter_mut().enumerate().skip(96) {
+        *v = -150 + k as i32;
+    }
+    let (pin, pout, pact) = (d.buf(&input), d.zeros::<u32>(4 * n), d.zeros::<u32>(40));
+    d.launch("votes", 2, 64, &[p(pin), p(pout)]);
+    d.launch("active", 1, 40, &[p(pact)]);
+    let mut want = Vec::new();
+    for k in 0..n {
+        let (lane, w) = (k % 32, k - k % 32);
+        let warp = &input[w..w + 32];
+        let ballot = (0..32)
+            .filter(|&l| warp[l] > 0)
+            .fold(0u32, |b, l| b | 1 << l);
+        let half = (0..16)
+            .filter(|&l| warp[l] % 2 == 0)
+            .fold(0u32, |b, l| b | 1 << l);
+        let any = warp.contains(&42) as u32;
+        let all = warp.iter().all(|&v| v > -100) as u32;
+        want.extend([
+            ballot,
+            any * 2 + all,
+            if lane < 16 { half } else { 0 },
+            warp[(lane + 1) % 32] as u32,
+        ]);
+    }
+    same("votes", &d.get::<u32>(pout, 4 * n), &want);
+    let want: Vec<u32> = (0..40)
+        .map(|t| if t < 32 { u32::MAX } else { 0xff })
+        .collect();
+    same("activemask", &d.get::<u32>(pact, 40), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn coop_groups() {
+    let m = load("coop_groups");
+    let mut d = Dev::new(&m);
+    let (bs, blocks) = (128usize, 2usize);
+    let n = bs * blocks;
+    let input: Vec<i32> = (0..n as i32).map(|k| (k * 41) % 83 - 40).collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(4 * n));
+    d.launch("groups", blocks as u32, bs as u32, &[p(pin), p(pout)]);
+    let sum = |from: usize, len: usize| input[from..from + len].iter().sum::<i32>();
+    let mut want = Vec::new();
+    for k in 0..n {
+        want.extend([
+            sum(k - k % 8, 8),
+            sum(k - k % 32, 32),
+            sum(k - k % bs, bs),
+            (k % 8) as i32 * 100 + 80032,
+        ]);
+    }
+    same("groups", &d.get::<i32>(pout, 4 * n), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn texture_objects() {
+    let m = load("texture_objects");
+    let mut d = Dev::new(&m);
+    let (w, h) = (16usize, 8usize);
+    let n = w * h;
+    let lin: Vec<f32> = (0..n).map(|k| k as f32 * 0.5).collect();
+    let img: Vec<f32> = (0..n).map(|k| ((k * 7) % 31) as f32).collect();
+    let row: Vec<f32> = (0..w).map(|x| 100.0 + x as f32).collect();
+    let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<u32>>();
+    let mut tex = Textures::default();
+    tex.add(1, bits(&lin), n, 1, n);
+    tex.add(2, bits(&row), w, 1, w);
+    tex.add(3, bits(&img), w, h, w);
+    d.it.set_textures(Box::new(tex));
+    let pout = d.zeros::<f32>(4 * n);
+    d.launch(
+        "sample",
+        4,
+        32,
+        &[
+            Arg::Scalar(1),
+            Arg::Scalar(2),
+            Arg::Scalar(3),
+            p(pout),
+            i(n as i32),
+        ],
+    );
+    let mut want = Vec::new();
+    for k in 0..n {
+        let (x, y) = (k % w, k / w);
+        want.extend([lin[k], row[x] + row[w - 1], img[y * w + x], img[x]]);
+    }
+    same("sample", &d.get::<f32>(pout, 4 * n), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn texture_refs() {
+    let m = load("texture_refs");
+    let mut d = Dev::new(&m);
+    let (w, h) = (16usize, 8usize);
+    let n = w * h;
+    let lin: Vec<f32> = (0..n).map(|k| k as f32 * 0.25).collect();
+    let ints: Vec<i32> = (0..n as i32).map(|k| k * 3 - 50).collect();
+    let img: Vec<f32> = (0..n).map(|k| ((k * 11) % 37) as f32).collect();
+    let arr: Vec<f32> = (0..w).map(|x| -(x as f32)).collect();
+    let handle = |name: &str| {
+        d.it.texture_ref(name)
+            .unwrap_or_else(|| panic!("no texture reference `{name}`"))
+    };
+    let (hl, hi, him, ha) = (
+        handle("tex_lin"),
+        handle("tex_int"),
+        handle("tex_img"),
+        handle("tex_arr"),
+    );
+    let mut tex = Textures::default();
+    tex.add(hl, lin.iter().map(|f| f.to_bits()).collect(), n, 1, n);
+    tex.add(hi, ints.iter().map(|&v| v as u32).collect(), n, 1, n);
+    // Pitched like cudaMallocPitch would: rows of 32 texels.
+    let mut pitched = vec![0u32; 32 * h];
+    for y in 0..h {
+        for x in 0..w {
+            pitched[y * 32 + x] = img[y * w + x].to_bits();
+        }
+    }
+    tex.add(him, pitched, w, h, 32);
+    tex.add(ha, arr.iter().map(|f| f.to_bits()).collect(), w, 1, w);
+    d.it.set_textures(Box::new(tex));
+    let pout = d.zeros::<f32>(3 * n);
+    d.launch("sample", 4, 32, &[p(pout), i(n as i32)]);
+    let mut want = Vec::new();
+    for k in 0..n {
+        want.extend([lin[k] + ints[n - 1 - k] as f32, img[k], arr[k % w]]);
+    }
+    same("sample", &d.get::<f32>(pout, 3 * n), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn printf_assert_clock() {
+    let m = load("printf_assert_clock");
+    let mut d = Dev::new(&m);
+    let n = 100usize;
+    let input: Vec<i32> = (0..n as i32).collect();
+    let (pin, pout, pticks) = (d.buf(&input), d.zeros::<i32>(n), d.zeros::<i64>(2 * n));
+    d.launch("say", 2, 32, &[p(pin), i(n as i32)]);
+    let want = "hello from block 0 thread 0\n\
+                int -42 unsigned 42 hex 2a HEX 2A octal 52\n\
+                long long -1234567890123 ull 18446744073709551615\n\
+                float 3.250000 prec 3.142 sci 1.234500e+02 g 0.5\n\
+                char Z string cucc percent % width [   17] left [17   ]\n\
+                sum 4950\n";
+    assert_eq!(d.it.take_printf_output(), want);
+    d.launch("checked", 4, 32, &[p(pin), p(pout), p(pticks), i(n as i32)]);
+    let want: Vec<i32> = input
+        .iter()
+        .map(|&v| (0..=v % 16).map(|k| k * v).sum())
+        .collect();
+    same("checked", &d.get::<i32>(pout, n), &want);
+    let ticks = d.get::<i64>(pticks, 2 * n);
+    for (k, t) in ticks.chunks(2).enumerate() {
+        assert!(
+            t[0] >= 0 && t[1] <= 0x7fff_ffff,
+            "clock went backwards in thread {k}: {t:?}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn reduction() {
+    let m = load("reduction");
+    let mut d = Dev::new(&m);
+    let data = |n: i32| (0..n).map(|k| (k * 7) % 19 - 9).collect::<Vec<i32>>();
+    let (n, bs) = (3000usize, 128usize);
+    let blocks = n.div_ceil(2 * bs);
+    let input = data(n as i32);
+    let (pin, ppart) = (d.buf(&input), d.zeros::<i32>(blocks));
+    d.launch_t(
+        "reduce",
+        "IiLj128EE",
+        blocks as u32,
+        bs as u32,
+        &[p(pin), p(ppart), i(n as i32)],
+    );
+    let want: Vec<i32> = input.chunks(2 * bs).map(|c| c.iter().sum()).collect();
+    same("reduce<int,128>", &d.get::<i32>(ppart, blocks), &want);
+
+    let (n, bs) = (1000usize, 64usize);
+    let blocks = n.div_ceil(2 * bs);
+    let input: Vec<f32> = data(n as i32).iter().map(|&v| v as f32).collect();
+    let (pin, ppart) = (d.buf(&input), d.zeros::<f32>(blocks));
+    d.launch_t(
+        "reduce",
+        "IfLj64EE",
+        blocks as u32,
+        bs as u32,
+        &[p(pin), p(ppart), i(n as i32)],
+    );
+    let want: Vec<f32> = input.chunks(2 * bs).map(|c| c.iter().sum()).collect();
+    same("reduce<float,64>", &d.get::<f32>(ppart, blocks), &want);
+
+    let (n, bs) = (2100usize, 256usize);
+    let blocks = n.div_ceil(2 * bs);
+    let input: Vec<f64> = data(n as i32).iter().map(|&v| v as f64).collect();
+    let (pin, ppart) = (d.buf(&input), d.zeros::<f64>(blocks));
+    d.launch_t(
+        "reduce",
+        "IdLj256EE",
+        blocks as u32,
+        bs as u32,
+        &[p(pin), p(ppart), i(n as i32)],
+    );
+    let want: Vec<f64> = input.chunks(2 * bs).map(|c| c.iter().sum()).collect();
+    same("reduce<double,256>", &d.get::<f64>(ppart, blocks), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn matmul_tiled() {
+    let m = load("matmul_tiled");
+    let mut d = Dev::new(&m);
+    let (mm, nn, kk) = (40usize, 36usize, 20usize);
+    let a: Vec<f32> = (0..mm * kk).map(|k| ((k * 3) % 7) as f32 - 3.0).collect();
+    let b: Vec<f32> = (0..kk * nn).map(|k| ((k * 5) % 9) as f32 - 4.0).collect();
+    let (pa, pb, pc) = (d.buf(&a), d.buf(&b), d.zeros::<f32>(mm * nn));
+    let grid = [nn.div_ceil(16) as u32, mm.div_ceil(16) as u32, 1];
+    d.launch_cfg(
+        "matmul",
+        "",
+        cfg(grid, [16, 16, 1], 0),
+        &[
+            p(pa),
+            p(pb),
+            p(pc),
+            i(mm as i32),
+            i(nn as i32),
+            i(kk as i32),
+        ],
+    );
+    let mut want = vec![0.0f32; mm * nn];
+    for r in 0..mm {
+        for c in 0..nn {
+            want[r * nn + c] = (0..kk).map(|k| a[r * kk + k] * b[k * nn + c]).sum();
+        }
+    }
+    same("matmul", &d.get::<f32>(pc, mm * nn), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn transpose() {
+    let m = load("transpose");
+    let mut d = Dev::new(&m);
+    let (rows, cols) = (40usize, 24usize);
+    let input: Vec<i32> = (0..(rows * cols) as i32).map(|k| k * 3 + 1).collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(rows * cols));
+    let grid = [cols.div_ceil(16) as u32, rows.div_ceil(16) as u32, 1];
+    d.launch_cfg(
+        "transpose",
+        "",
+        cfg(grid, [16, 16, 1], 0),
+        &[p(pin), p(pout), i(rows as i32), i(cols as i32)],
+    );
+    let mut want = vec![0; rows * cols];
+    for r in 0..rows {
+        for c in 0..cols {
+            want[c * rows + r] = input[r * cols + c];
+        }
+    }
+    same("transpose", &d.get::<i32>(pout, rows * cols), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn histogram() {
+    let m = load("histogram");
+    let mut d = Dev::new(&m);
+    let n = 4000usize;
+    let mut state = 2024u32;
+    let data: Vec<u8> = (0..n)
+        .map(|_| (lcg(&mut state, 1103515245, 12345) >> 16) as u8)
+        .collect();
+    let (pd, ph) = (d.buf(&data), d.zeros::<u32>(64));
+    d.launch("histogram", 4, 128, &[p(pd), p(ph), i(n as i32)]);
+    let mut want = vec![0u32; 64];
+    for &b in &data {
+        want[b as usize % 64] += 1;
+    }
+    same("histogram", &d.get::<u32>(ph, 64), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn prefix_scan() {
+    let m = load("prefix_scan");
+    let mut d = Dev::new(&m);
+    let n = 1000usize;
+    let blocks = n.div_ceil(128);
+    let input: Vec<i32> = (0..n as i32).map(|k| (k * 17) % 23 - 5).collect();
+    let (pin, pout, psums, pscanned) = (
+        d.buf(&input),
+        d.zeros::<i32>(n),
+        d.zeros::<i32>(blocks),
+        d.zeros::<i32>(blocks),
+    );
+    d.launch(
+        "scan_blocks",
+        blocks as u32,
+        64,
+        &[p(pin), p(pout), p(psums), i(n as i32)],
+    );
+    d.launch(
+        "scan_blocks",
+        1,
+        64,
+        &[p(psums), p(pscanned), p(0), i(blocks as i32)],
+    );
+    d.launch(
+        "add_offsets",
+        blocks as u32,
+        64,
+        &[p(pout), p(pscanned), i(n as i32)],
+    );
+    let want: Vec<i32> = input
+        .iter()
+        .scan(0, |acc, &v| {
+            let before = *acc;
+            *acc += v;
+            Some(before)
+        })
+        .collect();
+    same("exclusive scan", &d.get::<i32>(pout, n), &want);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn stencil() {
+    let m = load("stencil");
+    let mut d = Dev::new(&m);
+    let n = 300usize;
+    let input: Vec<i32> = (0..n as i32).map(|k| (k * 13) % 29 - 14).collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(n));
+    d.launch(
+        "stencil1d",
+        n.div_ceil(64) as u32,
+        64,
+        &[p(pin), p(pout), i(n as i32)],
+    );
+    let want: Vec<i32> = (0..n as i64)
+        .map(|k| {
+            (-3..=3i64)
+                .filter(|o| (0..n as i64).contains(&(k + o)))
+                .map(|o| input[(k + o) as usize] * (o as i32 + 4))
+                .sum()
+        })
+        .collect();
+    same("stencil1d", &d.get::<i32>(pout, n), &want);
+
+    let (w, h, sweeps) = (20usize, 12usize, 4);
+    let grid0: Vec<f32> = (0..w * h).map(|k| ((k * 7) % 13) as f32).collect();
+    let (mut pa, mut pb) = (d.buf(&grid0), d.zeros::<f32>(w * h));
+    let shape = [w.div_ceil(8) as u32, h.div_ceil(8) as u32, 1];
+    for _ in 0..sweeps {
+        d.launch_cfg(
+            "jacobi",
+            "",
+            cfg(shape, [8, 8, 1], 0),
+            &[p(pa), p(pb), i(w as i32), i(h as i32)],
+        );
+        std::mem::swap(&mut pa, &mut pb);
+    }
+    let mut r = grid0;
+    for _ in 0..sweeps {
+        let mut next = r.clone();
+        for y in 1..h - 1 {
+            for x in 1..w - 1 {
+                let k = y * w + x;
+                next[k] = 0.2 * (r[k] + r[k - w] + r[k + w] + r[k - 1] + r[k + 1]);
+            }
+        }
+        r = next;
+    }
+    close32("jacobi", &d.get::<f32>(pa, w * h), &r, 1e-5, 1e-6);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn bitonic_sort() {
+    let m = load("bitonic_sort");
+    let mut d = Dev::new(&m);
+    let n = 512usize;
+    let mut state = 99u32;
+    let mut keys: Vec<i32> = (0..n)
+        .map(|_| (lcg(&mut state, 1664525, 1013904223) >> 8) as i32 % 10000 - 5000)
+        .collect();
+    let pk = d.buf(&keys);
+    let mut k = 2;
+    while k <= n {
+        let mut j = k >> 1;
+        while j > 0 {
+            d.launch(
+                "bitonic_step",
+                (n / 128) as u32,
+                128,
+                &[p(pk), i(j as i32), i(k as i32)],
+            );
+            j >>= 1;
+        }
+        k <<= 1;
+    }
+    keys.sort_unstable();
+    same("sorted", &d.get::<i32>(pk, n), &keys);
+}
+
+#[test]
+#[ignore = "needs the CUDA lowering"]
+fn bfs_frontier() {
+    let m = load("bfs_frontier");
+    let mut d = Dev::new(&m);
+    let n = 300usize;
+    let (mut row, mut col) = (vec![0i32; n + 1], Vec::new());
+    for v in 0..n {
+        row[v] = col.len() as i32;
+        if v % 10 == 9 {
+            continue;
+        }
+        col.push(((v * 7 + 3) % n) as i32);
+        col.push(((v * 13 + 5) % n) as i32);
+        if v % 3 == 0 {
+            col.push(((v + 1) % n) as i32);
+        }
+    }
+    row[n] = col.len() as i32;
+    let mut cost = vec![-1i32; n];
+    cost[0] = 0;
+    let mut start = vec![false; n];
+    start[0] = true;
+    let (prow, pcol, pcost) = (d.buf(&row), d.buf(&col), d.buf(&cost));
+    let (pfront, pnext, pvisit) = (d.buf(&start), d.zeros::<bool>(n), d.buf(&start));
+    let flag = d.symbol("d_changed");
+    let blocks = n.div_ceil(128) as u32;
+    let mut levels = 0;
+    loop {
+        d.put(flag, &[false]);
+        d.launch(
+            "expand",
+            blocks,
+            128,
+            &[
+                p(prow),
+                p(pcol),
+                p(pfront),
+                p(pnext),
+                p(pvisit),
+                p(pcost),
+                i(n as i32),
+            ],
+        );
+        d.launch(
+            "commit",
+            blocks,
+            128,
+            &[p(pfront), p(pnext), p(pvisit), i(n as i32)],
+        );
+        levels += 1;
+        assert!(levels <= n, "BFS does not terminate");
+        if !d.get::<bool>(flag, 1)[0] {
+            break;
+        }
+    }
+    let mut want = vec![-1i32; n];
+    want[0] = 0;
+    let mut queue = std::collections::VecDeque::from([0usize]);
+    while let Some(v) = queue.pop_front() {
+        for e in row[v]..row[v + 1] {
+            let u = col[e as usize] as usize;
+            if want[u] < 0 {
+                want[u] = want[v] + 1;
+                queue.push_back(u);
+            }
+        }
+    }
+    same("costs", &d.get::<i32>(pcost, n), &want);
+}
