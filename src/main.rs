@@ -19,6 +19,8 @@ commands:
   ir-run --examples DIR
                       the same for every .cuir file of DIR
   ir-verify FILE.cuir check an IR file and print it back in canonical form
+  --emit=ir [-I DIR] [-D NAME[=V]] [-std=STD] [--cuda-gpu-arch=ARCH] FILE.cu
+                      lower the device side of a CUDA file and print its IR
 
 ir-run options:
   --arg SPEC          TYPE=VALUE for a scalar; TYPE[N], TYPE[N]=iota, TYPE[N]=V or
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
             }
         },
         "ir-verify" => ir_verify(&args[1..]),
+        "--emit=ir" => emit_ir(&args[1..]),
         other => {
             eprintln!(
                 "cucc: `{other}` is not a command; compiling CUDA sources is not available in this version\n\n{USAGE}"
@@ -92,4 +95,56 @@ fn ir_verify(args: &[String]) -> ExitCode {
     }
     print!("{}", cucc_ir::print_module(&module));
     ExitCode::SUCCESS
+}
+
+fn emit_ir(args: &[String]) -> ExitCode {
+    let mut opts = cucc_frontend::cuda::LowerOptions::default();
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let take = |it: &mut std::slice::Iter<'_, String>, a: &str, flag: &str| -> Option<String> {
+            if a == flag {
+                it.next().cloned()
+            } else {
+                a.strip_prefix(flag).map(str::to_string)
+            }
+        };
+        if a.starts_with("-I") {
+            match take(&mut it, a, "-I") {
+                Some(d) => opts.include_dirs.push(d.into()),
+                None => return usage_error("-I needs a directory"),
+            }
+        } else if a.starts_with("-D") {
+            match take(&mut it, a, "-D") {
+                Some(d) => opts.defines.push(d),
+                None => return usage_error("-D needs a name"),
+            }
+        } else if let Some(s) = a.strip_prefix("-std=") {
+            opts.std = Some(s.to_string());
+        } else if let Some(s) = a.strip_prefix("--cuda-gpu-arch=") {
+            opts.gpu_arch = Some(s.to_string());
+        } else if a.starts_with('-') {
+            return usage_error(&format!("unknown option {a}"));
+        } else if file.replace(a.clone()).is_some() {
+            return usage_error("only one input file is supported");
+        }
+    }
+    let Some(file) = file else {
+        return usage_error("no input file");
+    };
+    match cucc_frontend::cuda::lower_file(std::path::Path::new(&file), &opts) {
+        Ok(m) => {
+            print!("{}", cucc_ir::print_module(&m));
+            ExitCode::SUCCESS
+        }
+        Err(d) => {
+            eprint!("{}", d.render());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("cucc --emit=ir: {msg}");
+    ExitCode::from(2)
 }

@@ -28,8 +28,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
         }
         let name = d.name.as_deref()?;
         let decl = self.mc.nodes.get(&d.id)?;
-        (matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "warpSize")
-            && decl.storage_class.as_deref() == Some("extern"))
+        (matches!(
+            name,
+            "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "warpSize"
+        ) && decl.storage_class.as_deref() == Some("extern"))
         .then(|| name.to_string())
     }
 
@@ -79,7 +81,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
             return Ok(None);
         };
         if var == "warpSize" {
-            let v = self.builtin_scalar_var(e)?.ok_or_else(|| Diagnostic::at(e, "warpSize"))?;
+            let v = self
+                .builtin_scalar_var(e)?
+                .ok_or_else(|| Diagnostic::at(e, "warpSize"))?;
             let t = self.mc.module.types.i32();
             let slot = self.entry_alloca(t);
             self.b().store(slot, v);
@@ -101,42 +105,65 @@ impl<'m, 'a> FnCx<'m, 'a> {
 
     /// Lowers a call expression; `dst` receives an aggregate result.
     pub fn call(&mut self, e: &'a Node, dst: Option<Value>) -> R<RV> {
-        let callee = e.inner.first().ok_or_else(|| Diagnostic::at(e, "call without a callee"))?;
-        let (decl_id, obj, args): (crate::ast::NodeId, Option<(&'a Node, bool)>, Vec<&'a Node>) = match e.kind {
-            Kind::CXXMemberCallExpr => {
-                let m = strip(callee);
-                if m.kind != Kind::MemberExpr {
-                    return self.err(e, "calls through member pointers are not supported in device code");
+        let callee = e
+            .inner
+            .first()
+            .ok_or_else(|| Diagnostic::at(e, "call without a callee"))?;
+        let (decl_id, obj, args): (crate::ast::NodeId, Option<(&'a Node, bool)>, Vec<&'a Node>) =
+            match e.kind {
+                Kind::CXXMemberCallExpr => {
+                    let m = strip(callee);
+                    if m.kind != Kind::MemberExpr {
+                        return self.err(
+                            e,
+                            "calls through member pointers are not supported in device code",
+                        );
+                    }
+                    let id = m
+                        .referenced_member_decl
+                        .ok_or_else(|| Diagnostic::at(e, "unknown method"))?;
+                    let o = m
+                        .inner
+                        .first()
+                        .ok_or_else(|| Diagnostic::at(e, "method call without an object"))?;
+                    (id, Some((o, m.is_arrow)), e.inner[1..].iter().collect())
                 }
-                let id = m.referenced_member_decl.ok_or_else(|| Diagnostic::at(e, "unknown method"))?;
-                let o = m.inner.first().ok_or_else(|| Diagnostic::at(e, "method call without an object"))?;
-                (id, Some((o, m.is_arrow)), e.inner[1..].iter().collect())
-            }
-            _ => {
-                let c = strip_callee(callee);
-                let d = match c.kind {
-                    Kind::DeclRefExpr => c.referenced_decl.as_ref().map(|d| d.id),
-                    Kind::MemberExpr => c.referenced_member_decl,
-                    _ => None,
-                };
-                let Some(id) = d else {
-                    return self.err(e, "calls through function pointers are not supported in device code");
-                };
-                let decl = self.mc.nodes.get(&id).copied();
-                let is_method = decl.is_some_and(|d| {
-                    d.kind != Kind::FunctionDecl && d.kind.is_function() && d.storage_class.as_deref() != Some("static")
-                });
-                if e.kind == Kind::CXXOperatorCallExpr && is_method {
-                    let o = e.inner.get(1).ok_or_else(|| Diagnostic::at(e, "operator without an object"))?;
-                    (id, Some((o, false)), e.inner[2..].iter().collect())
-                } else {
-                    (id, None, e.inner[1..].iter().collect())
+                _ => {
+                    let c = strip_callee(callee);
+                    let d = match c.kind {
+                        Kind::DeclRefExpr => c.referenced_decl.as_ref().map(|d| d.id),
+                        Kind::MemberExpr => c.referenced_member_decl,
+                        _ => None,
+                    };
+                    let Some(id) = d else {
+                        return self.err(
+                            e,
+                            "calls through function pointers are not supported in device code",
+                        );
+                    };
+                    let decl = self.mc.nodes.get(&id).copied();
+                    let is_method = decl.is_some_and(|d| {
+                        d.kind != Kind::FunctionDecl
+                            && d.kind.is_function()
+                            && d.storage_class.as_deref() != Some("static")
+                    });
+                    if e.kind == Kind::CXXOperatorCallExpr && is_method {
+                        let o = e
+                            .inner
+                            .get(1)
+                            .ok_or_else(|| Diagnostic::at(e, "operator without an object"))?;
+                        (id, Some((o, false)), e.inner[2..].iter().collect())
+                    } else {
+                        (id, None, e.inner[1..].iter().collect())
+                    }
                 }
-            }
-        };
+            };
         let Some(decl) = self.mc.nodes.get(&decl_id).copied() else {
             let name = callee_name(callee).unwrap_or_else(|| "?".into());
-            return self.err(e, format!("call to '{name}', which is not available in device code"));
+            return self.err(
+                e,
+                format!("call to '{name}', which is not available in device code"),
+            );
         };
         if decl.extra("virtual").is_some() || decl.extra("pure").is_some() {
             return self.err(e, "virtual calls are not supported in device code");
@@ -145,7 +172,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
         // Trivial assignment operators.
         if name == "operator=" && self.mc.definition(decl).is_none() {
             if let (Some((o, arrow)), Some(a)) = (obj, args.first()) {
-                let dstp = if arrow { self.scalar(o)? } else { self.lvalue(o)? };
+                let dstp = if arrow {
+                    self.scalar(o)?
+                } else {
+                    self.lvalue(o)?
+                };
                 let ct = self.ty_of(a)?;
                 let src = self.materialise(a)?;
                 if self.mc.scalar_ty(&ct).is_some() {
@@ -160,7 +191,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
         match self.mc.definition(decl) {
             Some(def) => {
                 if def.is_kernel() {
-                    return self.err(e, "kernel launches from device code (dynamic parallelism) are not supported");
+                    return self.err(
+                        e,
+                        "kernel launches from device code (dynamic parallelism) are not supported",
+                    );
                 }
                 let this = match obj {
                     Some((o, true)) => Some(self.scalar(o)?),
@@ -173,7 +207,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 if let Some(r) = self.intrinsic(e, &name, decl, &args, dst)? {
                     return Ok(r);
                 }
-                self.err(e, format!("call to '{name}', which has no definition in device code"))
+                self.err(
+                    e,
+                    format!("call to '{name}', which has no definition in device code"),
+                )
             }
         }
     }
@@ -211,8 +248,16 @@ impl<'m, 'a> FnCx<'m, 'a> {
             let t = t.ok_or_else(|| Diagnostic::at(e, "method call without an object"))?;
             ir_args.push(self.to_generic(t));
         }
-        let dparams: Vec<&'a Node> = decl.inner.iter().filter(|c| c.kind == Kind::ParmVarDecl).collect();
-        let fparams: Vec<&'a Node> = def.inner.iter().filter(|c| c.kind == Kind::ParmVarDecl).collect();
+        let dparams: Vec<&'a Node> = decl
+            .inner
+            .iter()
+            .filter(|c| c.kind == Kind::ParmVarDecl)
+            .collect();
+        let fparams: Vec<&'a Node> = def
+            .inner
+            .iter()
+            .filter(|c| c.kind == Kind::ParmVarDecl)
+            .collect();
         if args.len() > sig.params.len() {
             return self.err(e, "variadic calls are not supported in device code");
         }
@@ -222,7 +267,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 _ => {
                     let p = dparams.get(i).or(fparams.get(i)).copied();
                     let d = p.and_then(|p| p.inner.iter().find(|c| c.value_category.is_some()));
-                    let d = d.or_else(|| fparams.get(i).and_then(|p| p.inner.iter().find(|c| c.value_category.is_some())));
+                    let d = d.or_else(|| {
+                        fparams
+                            .get(i)
+                            .and_then(|p| p.inner.iter().find(|c| c.value_category.is_some()))
+                    });
                     d.ok_or_else(|| Diagnostic::at(e, "missing argument"))?
                 }
             };
@@ -261,11 +310,21 @@ impl<'m, 'a> FnCx<'m, 'a> {
         self.mc.module.functions[id].results.clone()
     }
 
-    fn arg_scalar(&mut self, args: &[&'a Node], i: usize, decl: &'a Node, e: &'a Node) -> R<(Value, CType)> {
+    fn arg_scalar(
+        &mut self,
+        args: &[&'a Node],
+        i: usize,
+        decl: &'a Node,
+        e: &'a Node,
+    ) -> R<(Value, CType)> {
         let a: &'a Node = match args.get(i) {
             Some(a) if a.kind != Kind::CXXDefaultArgExpr => a,
             _ => {
-                let p = decl.inner.iter().filter(|c| c.kind == Kind::ParmVarDecl).nth(i);
+                let p = decl
+                    .inner
+                    .iter()
+                    .filter(|c| c.kind == Kind::ParmVarDecl)
+                    .nth(i);
                 p.and_then(|p| p.inner.iter().find(|c| c.value_category.is_some()))
                     .ok_or_else(|| Diagnostic::at(e, "missing argument"))?
             }
@@ -277,7 +336,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
     }
 
     fn i32_of(&mut self, v: Value, ct: &CType, e: &Node) -> R<Value> {
-        let t = CType::Int { bits: 32, signed: true };
+        let t = CType::Int {
+            bits: 32,
+            signed: true,
+        };
         self.convert(v, ct, &t, e)
     }
 
@@ -290,9 +352,22 @@ impl<'m, 'a> FnCx<'m, 'a> {
     }
 
     /// Lowers a call of a built-in; `None` if `name` is not one.
-    fn intrinsic(&mut self, e: &'a Node, name: &str, decl: &'a Node, args: &[&'a Node], dst: Option<Value>) -> R<Option<RV>> {
-        let i32c = CType::Int { bits: 32, signed: true };
-        let u32c = CType::Int { bits: 32, signed: false };
+    fn intrinsic(
+        &mut self,
+        e: &'a Node,
+        name: &str,
+        decl: &'a Node,
+        args: &[&'a Node],
+        dst: Option<Value>,
+    ) -> R<Option<RV>> {
+        let i32c = CType::Int {
+            bits: 32,
+            signed: true,
+        };
+        let u32c = CType::Int {
+            bits: 32,
+            signed: false,
+        };
         let boolc = CType::Bool;
         macro_rules! arg {
             ($i:expr) => {
@@ -313,7 +388,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     _ => BarrierReduceKind::Or,
                 };
                 let r = self.b().barrier_reduce(kind, p);
-                let from = if kind == BarrierReduceKind::Count { i32c.clone() } else { boolc.clone() };
+                let from = if kind == BarrierReduceKind::Count {
+                    i32c.clone()
+                } else {
+                    boolc.clone()
+                };
                 self.result(r, &from, e)?
             }
             "__syncwarp" => {
@@ -337,12 +416,26 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 self.result(v, &u32c, e)?
             }
             "__trap" => {
-                self.b().op(OpKind::Trap { message: "__trap() called".into() }, vec![], &[], vec![]);
+                self.b().op(
+                    OpKind::Trap {
+                        message: "__trap() called".into(),
+                    },
+                    vec![],
+                    &[],
+                    vec![],
+                );
                 RV::Void
             }
             "__assert_fail" => {
-                let s = |i: usize| args.get(i).and_then(|a| string_of(a)).map(|b| String::from_utf8_lossy(&b).into_owned());
-                let line = args.get(2).and_then(|a| super::records::const_int_of(a)).unwrap_or(0);
+                let s = |i: usize| {
+                    args.get(i)
+                        .and_then(|a| string_of(a))
+                        .map(|b| String::from_utf8_lossy(&b).into_owned())
+                };
+                let line = args
+                    .get(2)
+                    .and_then(|a| super::records::const_int_of(a))
+                    .unwrap_or(0);
                 let msg = format!(
                     "{}:{}: {}: Assertion `{}` failed.",
                     s(1).unwrap_or_default(),
@@ -350,56 +443,83 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     s(3).unwrap_or_else(|| self.pretty.clone()),
                     s(0).unwrap_or_default()
                 );
-                self.b().op(OpKind::Trap { message: msg }, vec![], &[], vec![]);
+                self.b()
+                    .op(OpKind::Trap { message: msg }, vec![], &[], vec![]);
                 RV::Void
             }
             "printf" => {
-                let fmt = args
-                    .first()
-                    .and_then(|a| string_of(a))
-                    .ok_or_else(|| Diagnostic::at(e, "printf needs a literal format string in device code"))?;
+                let fmt = args.first().and_then(|a| string_of(a)).ok_or_else(|| {
+                    Diagnostic::at(e, "printf needs a literal format string in device code")
+                })?;
                 let fmt = String::from_utf8_lossy(&fmt).into_owned();
                 let mut vals = Vec::new();
                 for a in &args[1..] {
                     let v = self.scalar(a)?;
                     vals.push(self.to_generic(v));
                 }
-                self.b().op(OpKind::Printf { format: fmt }, vals, &[], vec![]);
+                self.b()
+                    .op(OpKind::Printf { format: fmt }, vals, &[], vec![]);
                 let n = self.b().i32(args.len() as i32 - 1);
                 self.result(n, &i32c, e)?
             }
             "clock" | "clock64" => {
                 let wide = name == "clock64";
-                let t = if wide { self.mc.module.types.i64() } else { self.mc.module.types.i32() };
+                let t = if wide {
+                    self.mc.module.types.i64()
+                } else {
+                    self.mc.module.types.i32()
+                };
                 let v = self.b().op1(OpKind::Clock { wide }, vec![], t);
-                let from = CType::Int { bits: if wide { 64 } else { 32 }, signed: true };
+                let from = CType::Int {
+                    bits: if wide { 64 } else { 32 },
+                    signed: true,
+                };
                 self.result(v, &from, e)?
             }
             "memcpy" | "memset" => {
                 let (d, _) = arg!(0);
                 let (s, sct) = arg!(1);
                 let (n, nct) = arg!(2);
-                let u64c = CType::Int { bits: 64, signed: false };
+                let u64c = CType::Int {
+                    bits: 64,
+                    signed: false,
+                };
                 let n = self.convert(n, &nct, &u64c, e)?;
                 if name == "memcpy" {
                     self.b().memcpy(d, s, n);
                 } else {
-                    let i8c = CType::Int { bits: 8, signed: false };
+                    let i8c = CType::Int {
+                        bits: 8,
+                        signed: false,
+                    };
                     let c = self.convert(s, &sct, &i8c, e)?;
                     self.b().memset(d, c, n);
                 }
                 RV::Scalar(d)
             }
             "malloc" | "free" | "__nv_aligned_device_malloc" => {
-                return self.err(e, "dynamic allocation (malloc/free) is not supported in device code")
+                return self.err(
+                    e,
+                    "dynamic allocation (malloc/free) is not supported in device code",
+                )
             }
             _ => return self.intrinsic2(e, name, decl, args, dst),
         };
         Ok(Some(r))
     }
 
-    fn intrinsic2(&mut self, e: &'a Node, name: &str, decl: &'a Node, args: &[&'a Node], dst: Option<Value>) -> R<Option<RV>> {
-        let i32c = CType::Int { bits: 32, signed: true };
+    fn intrinsic2(
+        &mut self,
+        e: &'a Node,
+        name: &str,
+        decl: &'a Node,
+        args: &[&'a Node],
+        dst: Option<Value>,
+    ) -> R<Option<RV>> {
+        let i32c = CType::Int {
+            bits: 32,
+            signed: true,
+        };
         let boolc = CType::Bool;
         macro_rules! arg {
             ($i:expr) => {
@@ -416,7 +536,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 (base, MemScope::Device)
             };
             let (p, pct) = arg!(0);
-            let elem = pct.pointee().cloned().map(|t| self.mc.resolve(&t)).unwrap_or(CType::Void);
+            let elem = pct
+                .pointee()
+                .cloned()
+                .map(|t| self.mc.resolve(&t))
+                .unwrap_or(CType::Void);
             if base == "CAS" {
                 let (c, cct) = arg!(1);
                 let (v, vct) = arg!(2);
@@ -432,7 +556,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     return self.err(e, format!("'{name}' on vector types is not supported"));
                 }
                 let (ety, n, sty) = self.mc.vector_elem(&elem, e)?;
-                let a = args.get(1).copied().ok_or_else(|| Diagnostic::at(e, "missing argument"))?;
+                let a = args
+                    .get(1)
+                    .copied()
+                    .ok_or_else(|| Diagnostic::at(e, "missing argument"))?;
                 let src = self.materialise(a)?;
                 let out = match dst {
                     Some(d) => d,
@@ -443,7 +570,14 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     let pp = b.ptr_field(p, sty, k);
                     let sp = b.ptr_field(src, sty, k);
                     let v = b.load(sp, ety);
-                    let old = b.op1(OpKind::AtomicRmw { op: AtomicOp::FAdd, scope }, vec![pp, v], ety);
+                    let old = b.op1(
+                        OpKind::AtomicRmw {
+                            op: AtomicOp::FAdd,
+                            scope,
+                        },
+                        vec![pp, v],
+                        ety,
+                    );
                     let op = b.ptr_field(out, sty, k);
                     b.store(op, old);
                 }
@@ -458,8 +592,20 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 ("Add", true) => AtomicOp::FAdd,
                 ("Sub", false) => AtomicOp::Sub,
                 ("Exch", _) => AtomicOp::Xchg,
-                ("Min", false) => if signed { AtomicOp::SMin } else { AtomicOp::UMin },
-                ("Max", false) => if signed { AtomicOp::SMax } else { AtomicOp::UMax },
+                ("Min", false) => {
+                    if signed {
+                        AtomicOp::SMin
+                    } else {
+                        AtomicOp::UMin
+                    }
+                }
+                ("Max", false) => {
+                    if signed {
+                        AtomicOp::SMax
+                    } else {
+                        AtomicOp::UMax
+                    }
+                }
                 ("Min", true) => AtomicOp::FMin,
                 ("Max", true) => AtomicOp::FMax,
                 ("Inc", false) => AtomicOp::Inc,
@@ -503,15 +649,26 @@ impl<'m, 'a> FnCx<'m, 'a> {
             let (v, vct) = arg!(k);
             let (l, lct) = arg!(k + 1);
             let l = self.i32_of(l, &lct, e)?;
-            let w = if args.get(k + 2).is_some_and(|a| a.kind != Kind::CXXDefaultArgExpr) {
+            let w = if args
+                .get(k + 2)
+                .is_some_and(|a| a.kind != Kind::CXXDefaultArgExpr)
+            {
                 let (w, wct) = arg!(k + 2);
                 self.i32_of(w, &wct, e)?
             } else {
                 self.b().i32(32)
             };
-            let v = if matches!(vct, CType::Bool) { self.convert(v, &boolc, &i32c, e)? } else { v };
+            let v = if matches!(vct, CType::Bool) {
+                self.convert(v, &boolc, &i32c, e)?
+            } else {
+                v
+            };
             let r = self.b().shuffle(mode, mask, v, l, w);
-            let from = if matches!(vct, CType::Bool) { i32c.clone() } else { vct };
+            let from = if matches!(vct, CType::Bool) {
+                i32c.clone()
+            } else {
+                vct
+            };
             return Ok(Some(self.result(r, &from, e)?));
         }
         let vote = match name {
@@ -531,7 +688,14 @@ impl<'m, 'a> FnCx<'m, 'a> {
             let (p, pct) = arg!(usize::from(sync));
             let p = self.to_bool(p, &pct, e)?;
             let r = self.b().vote(kind, mask, p);
-            let from = if kind == VoteKind::Ballot { CType::Int { bits: 32, signed: false } } else { boolc };
+            let from = if kind == VoteKind::Ballot {
+                CType::Int {
+                    bits: 32,
+                    signed: false,
+                }
+            } else {
+                boolc
+            };
             return Ok(Some(self.result(r, &from, e)?));
         }
         // Texture fetches.
@@ -551,37 +715,70 @@ impl<'m, 'a> FnCx<'m, 'a> {
         // `void` forms return through a leading pointer.
         let rt = self.ty_of(e)?;
         let (out_ptr, args): (Option<Value>, &[&'a Node]) = if *rt.strip() == CType::Void {
-            let p = self.scalar(args.first().copied().ok_or_else(|| Diagnostic::at(e, "missing argument"))?)?;
+            let p = self.scalar(
+                args.first()
+                    .copied()
+                    .ok_or_else(|| Diagnostic::at(e, "missing argument"))?,
+            )?;
             (Some(p), &args[1..])
         } else {
             (None, args)
         };
         let elem_ct = if out_ptr.is_some() {
-            self.ty_of(e.inner.get(1).unwrap_or(e))?.pointee().cloned().unwrap_or(CType::Void)
+            self.ty_of(e.inner.get(1).unwrap_or(e))?
+                .pointee()
+                .cloned()
+                .unwrap_or(CType::Void)
         } else {
             rt.clone()
         };
-        let h = args.first().copied().ok_or_else(|| Diagnostic::at(e, "missing texture argument"))?;
+        let h = args
+            .first()
+            .copied()
+            .ok_or_else(|| Diagnostic::at(e, "missing texture argument"))?;
         let hct = self.ty_of(h)?;
         let handle = if matches!(hct.strip(), CType::Named(n) if n.starts_with("texture<")) {
             let r = strip(h);
-            let r = if r.kind == Kind::CXXConstructExpr { r.inner.first().map(strip).unwrap_or(r) } else { r };
+            let r = if r.kind == Kind::CXXConstructExpr {
+                r.inner.first().map(strip).unwrap_or(r)
+            } else {
+                r
+            };
             let r = strip(r);
-            let id = r.referenced_decl.as_ref().map(|d| d.id).ok_or_else(|| Diagnostic::at(h, "texture reference expected"))?;
-            let decl = self.mc.nodes.get(&id).copied().ok_or_else(|| Diagnostic::at(h, "unknown texture"))?;
+            let id = r
+                .referenced_decl
+                .as_ref()
+                .map(|d| d.id)
+                .ok_or_else(|| Diagnostic::at(h, "texture reference expected"))?;
+            let decl = self
+                .mc
+                .nodes
+                .get(&id)
+                .copied()
+                .ok_or_else(|| Diagnostic::at(h, "unknown texture"))?;
             let g = self.mc.global_for(decl)?;
             let t = self.mc.module.types.i64();
             self.b().op1(OpKind::TexRef(g), vec![], t)
         } else {
             let v = self.scalar(h)?;
-            let u64c = CType::Int { bits: 64, signed: false };
+            let u64c = CType::Int {
+                bits: 64,
+                signed: false,
+            };
             self.convert(v, &hct, &u64c, e)?
         };
         let mut ops = vec![handle];
         for a in args[1..].iter().take(kind.coords()) {
             let ct = self.ty_of(a)?;
             let v = self.scalar(a)?;
-            let to = if kind == TexKind::Fetch1D { CType::Int { bits: 32, signed: true } } else { CType::Float(cucc_ir::FloatKind::F32) };
+            let to = if kind == TexKind::Fetch1D {
+                CType::Int {
+                    bits: 32,
+                    signed: true,
+                }
+            } else {
+                CType::Float(cucc_ir::FloatKind::F32)
+            };
             ops.push(self.convert(v, &ct, &to, e)?);
         }
         if let Some(st) = self.mc.scalar_ty(&elem_ct) {
@@ -605,10 +802,20 @@ impl<'m, 'a> FnCx<'m, 'a> {
             let p = self.b().ptr_field(out, sty, k as u32);
             self.b().store(p, v);
         }
-        Ok(if out_ptr.is_some() { RV::Void } else { RV::Agg(out) })
+        Ok(if out_ptr.is_some() {
+            RV::Void
+        } else {
+            RV::Agg(out)
+        })
     }
 
-    fn math(&mut self, e: &'a Node, name: &str, decl: &'a Node, args: &[&'a Node]) -> R<Option<RV>> {
+    fn math(
+        &mut self,
+        e: &'a Node,
+        name: &str,
+        decl: &'a Node,
+        args: &[&'a Node],
+    ) -> R<Option<RV>> {
         macro_rules! arg {
             ($i:expr) => {
                 self.arg_scalar(args, $i, decl, e)?
@@ -627,7 +834,14 @@ impl<'m, 'a> FnCx<'m, 'a> {
         if let Some(op) = unary_int {
             let (v, ct) = arg!(0);
             let r = self.b().unary(op, v);
-            return Ok(Some(self.result(r, &CType::Int { bits: ct_bits(&ct), signed: false }, e)?));
+            return Ok(Some(self.result(
+                r,
+                &CType::Int {
+                    bits: ct_bits(&ct),
+                    signed: false,
+                },
+                e,
+            )?));
         }
         match name {
             "__ffs" | "__ffsll" => {
@@ -641,12 +855,23 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 let c1 = b.binary(BinOp::Add, c, one);
                 let r = b.select(is0, z, c1);
                 let _ = ct;
-                return Ok(Some(self.result(r, &CType::Int { bits: ct_bits(&ct), signed: false }, e)?));
+                return Ok(Some(self.result(
+                    r,
+                    &CType::Int {
+                        bits: ct_bits(&ct),
+                        signed: false,
+                    },
+                    e,
+                )?));
             }
             "__mulhi" | "__umulhi" | "__mul64hi" | "__umul64hi" => {
                 let (a, act) = arg!(0);
                 let (b2, _) = arg!(1);
-                let op = if name.starts_with("__u") { BinOp::UMulHi } else { BinOp::SMulHi };
+                let op = if name.starts_with("__u") {
+                    BinOp::UMulHi
+                } else {
+                    BinOp::SMulHi
+                };
                 let r = self.b().binary(op, a, b2);
                 return Ok(Some(self.result(r, &act, e)?));
             }
@@ -679,16 +904,31 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 let d = bb.select(lt, d1, d2);
                 let r = bb.binary(BinOp::Add, d, c);
                 let _ = act;
-                return Ok(Some(self.result(r, &CType::Int { bits: 32, signed: false }, e)?));
+                return Ok(Some(self.result(
+                    r,
+                    &CType::Int {
+                        bits: 32,
+                        signed: false,
+                    },
+                    e,
+                )?));
             }
             "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
                 let (a, act) = arg!(0);
                 let (b2, _) = arg!(1);
                 let is_min = name.ends_with("min");
                 let op = if act.is_float() {
-                    if is_min { BinOp::FMin } else { BinOp::FMax }
+                    if is_min {
+                        BinOp::FMin
+                    } else {
+                        BinOp::FMax
+                    }
                 } else if act.is_signed() {
-                    if is_min { BinOp::SMin } else { BinOp::SMax }
+                    if is_min {
+                        BinOp::SMin
+                    } else {
+                        BinOp::SMax
+                    }
                 } else if is_min {
                     BinOp::UMin
                 } else {
@@ -709,7 +949,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
             "fminf" | "fmaxf" | "fmin" | "fmax" | "__hmin" | "__hmax" => {
                 let (a, act) = arg!(0);
                 let (b2, _) = arg!(1);
-                let op = if name.contains("min") { BinOp::FMin } else { BinOp::FMax };
+                let op = if name.contains("min") {
+                    BinOp::FMin
+                } else {
+                    BinOp::FMax
+                };
                 let r = self.b().binary(op, a, b2);
                 return Ok(Some(self.result(r, &act, e)?));
             }
@@ -718,10 +962,18 @@ impl<'m, 'a> FnCx<'m, 'a> {
         // Reinterpretations.
         if matches!(
             name,
-            "__float_as_int" | "__float_as_uint" | "__int_as_float" | "__uint_as_float" | "__double_as_longlong" | "__longlong_as_double"
+            "__float_as_int"
+                | "__float_as_uint"
+                | "__int_as_float"
+                | "__uint_as_float"
+                | "__double_as_longlong"
+                | "__longlong_as_double"
         ) {
             let (v, _) = arg!(0);
-            let t = self.mc.scalar_ty(&rt).ok_or_else(|| Diagnostic::at(e, "bad result type"))?;
+            let t = self
+                .mc
+                .scalar_ty(&rt)
+                .ok_or_else(|| Diagnostic::at(e, "bad result type"))?;
             let r = self.b().cast(CastOp::Bitcast, v, t);
             return Ok(Some(RV::Scalar(r)));
         }
@@ -743,7 +995,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     };
                     let v = match fname {
                         Some(f) => {
-                            let (w, wct) = if matches!(vct, CType::Float(cucc_ir::FloatKind::F16 | cucc_ir::FloatKind::BF16)) {
+                            let (w, wct) = if matches!(
+                                vct,
+                                CType::Float(cucc_ir::FloatKind::F16 | cucc_ir::FloatKind::BF16)
+                            ) {
                                 (self.convert(v, &vct, &f32c, e)?, f32c.clone())
                             } else {
                                 (v, vct.clone())
@@ -756,18 +1011,28 @@ impl<'m, 'a> FnCx<'m, 'a> {
                         None => v,
                     };
                     let src = self.func.value_type(v);
-                    let sct = if self.mc.module.types[src] == Type::Float(cucc_ir::FloatKind::F64) { f64c.clone() } else if self.mc.module.types[src] == Type::Float(cucc_ir::FloatKind::F32) { f32c.clone() } else { vct.clone() };
+                    let sct = if self.mc.module.types[src] == Type::Float(cucc_ir::FloatKind::F64) {
+                        f64c.clone()
+                    } else if self.mc.module.types[src] == Type::Float(cucc_ir::FloatKind::F32) {
+                        f32c.clone()
+                    } else {
+                        vct.clone()
+                    };
                     return Ok(Some(RV::Scalar(self.convert(v, &sct, &to, e)?)));
                 }
                 if mode == "rn" || (vct.is_integral() && to.is_float() && ct_bits(&vct) <= 16) {
                     // Round-to-nearest conversions are the IR's casts.
                     return Ok(Some(RV::Scalar(self.convert(v, &vct, &to, e)?)));
                 }
-                return self.err(e, format!("'{name}' (directed rounding) is not supported in device code"));
+                return self.err(
+                    e,
+                    format!("'{name}' (directed rounding) is not supported in device code"),
+                );
             }
         }
         match name {
-            "__float2half" | "__double2half" | "__half2float" | "__float2bfloat16" | "__bfloat162float" | "__int2float_rn" => {
+            "__float2half" | "__double2half" | "__half2float" | "__float2bfloat16"
+            | "__bfloat162float" | "__int2float_rn" => {
                 let (v, vct) = arg!(0);
                 return Ok(Some(RV::Scalar(self.convert(v, &vct, &rt, e)?)));
             }
@@ -775,20 +1040,35 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 let (a, act) = arg!(0);
                 let (b2, _) = arg!(1);
                 let op = &name[3..];
-                let sym = match op { "add" => "+", "sub" => "-", "mul" => "*", _ => "/" };
+                let sym = match op {
+                    "add" => "+",
+                    "sub" => "-",
+                    "mul" => "*",
+                    _ => "/",
+                };
                 return Ok(Some(RV::Scalar(self.arith(sym, a, b2, &act, e)?)));
             }
             "__hneg" => {
                 let (a, _) = arg!(0);
                 return Ok(Some(RV::Scalar(self.b().unary(UnOp::FNeg, a))));
             }
-            "__heq" | "__hne" | "__hlt" | "__hle" | "__hgt" | "__hge" | "__hequ" | "__hneu" | "__hltu" | "__hleu" | "__hgtu" | "__hgeu" => {
+            "__heq" | "__hne" | "__hlt" | "__hle" | "__hgt" | "__hge" | "__hequ" | "__hneu"
+            | "__hltu" | "__hleu" | "__hgtu" | "__hgeu" => {
                 let (a, _) = arg!(0);
                 let (b2, _) = arg!(1);
                 let p = match &name[2..] {
-                    "eq" => CmpPred::FOeq, "ne" => CmpPred::FOne, "lt" => CmpPred::FOlt, "le" => CmpPred::FOle,
-                    "gt" => CmpPred::FOgt, "ge" => CmpPred::FOge, "equ" => CmpPred::FUeq, "neu" => CmpPred::FUne,
-                    "ltu" => CmpPred::FUlt, "leu" => CmpPred::FUle, "gtu" => CmpPred::FUgt, _ => CmpPred::FUge,
+                    "eq" => CmpPred::FOeq,
+                    "ne" => CmpPred::FOne,
+                    "lt" => CmpPred::FOlt,
+                    "le" => CmpPred::FOle,
+                    "gt" => CmpPred::FOgt,
+                    "ge" => CmpPred::FOge,
+                    "equ" => CmpPred::FUeq,
+                    "neu" => CmpPred::FUne,
+                    "ltu" => CmpPred::FUlt,
+                    "leu" => CmpPred::FUle,
+                    "gtu" => CmpPred::FUgt,
+                    _ => CmpPred::FUge,
                 };
                 let r = self.b().cmp(p, a, b2);
                 return Ok(Some(self.result(r, &CType::Bool, e)?));
@@ -806,17 +1086,26 @@ impl<'m, 'a> FnCx<'m, 'a> {
             None => return Ok(None),
         };
         let is_f64 = matches!(ct0, CType::Float(cucc_ir::FloatKind::F64));
-        let is_half = matches!(ct0, CType::Float(cucc_ir::FloatKind::F16 | cucc_ir::FloatKind::BF16));
+        let is_half = matches!(
+            ct0,
+            CType::Float(cucc_ir::FloatKind::F16 | cucc_ir::FloatKind::BF16)
+        );
         let base = name.strip_prefix("std::").unwrap_or(name);
-        let base = if is_half { base.strip_prefix('h').unwrap_or(base) } else { base };
-        let ext = cucc_ir::intrinsics::lookup(base).map(|_| base.to_string()).or_else(|| {
-            let f = format!("{base}f");
-            if !is_f64 && cucc_ir::intrinsics::lookup(&f).is_some() {
-                return Some(f);
-            }
-            let d = base.strip_suffix('f').unwrap_or(base);
-            (is_f64 && cucc_ir::intrinsics::lookup(d).is_some()).then(|| d.to_string())
-        });
+        let base = if is_half {
+            base.strip_prefix('h').unwrap_or(base)
+        } else {
+            base
+        };
+        let ext = cucc_ir::intrinsics::lookup(base)
+            .map(|_| base.to_string())
+            .or_else(|| {
+                let f = format!("{base}f");
+                if !is_f64 && cucc_ir::intrinsics::lookup(&f).is_some() {
+                    return Some(f);
+                }
+                let d = base.strip_suffix('f').unwrap_or(base);
+                (is_f64 && cucc_ir::intrinsics::lookup(d).is_some()).then(|| d.to_string())
+            });
         let ext = match (name, ext) {
             ("__fsqrt_rn", _) => Some("sqrtf".to_string()),
             ("__dsqrt_rn", _) => Some("sqrt".to_string()),
@@ -832,13 +1121,20 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let Some(sig) = cucc_ir::intrinsics::lookup(&ext) else {
             return Ok(None);
         };
-        let pt = if sig.result == cucc_ir::intrinsics::ScalarKind::F64 { f64c.clone() } else { f32c.clone() };
+        let pt = if sig.result == cucc_ir::intrinsics::ScalarKind::F64 {
+            f64c.clone()
+        } else {
+            f32c.clone()
+        };
         let mut vals = vec![self.convert(v0, &ct0, &pt, e)?];
         for i in 1..sig.params.len() {
             let (v, ct) = arg!(i);
             vals.push(self.convert(v, &ct, &pt, e)?);
         }
-        let t = self.mc.scalar_ty(&pt).ok_or_else(|| Diagnostic::at(e, "bad math type"))?;
+        let t = self
+            .mc
+            .scalar_ty(&pt)
+            .ok_or_else(|| Diagnostic::at(e, "bad math type"))?;
         let r = self.b().call_extern(&ext, vals, &[t]);
         Ok(Some(self.result(r[0], &pt, e)?))
     }
@@ -854,10 +1150,12 @@ fn ct_bits(ct: &CType) -> u8 {
 fn strip_callee(mut n: &Node) -> &Node {
     loop {
         match n.kind {
-            Kind::ImplicitCastExpr | Kind::ParenExpr | Kind::CStyleCastExpr => match n.inner.first() {
-                Some(c) => n = c,
-                None => return n,
-            },
+            Kind::ImplicitCastExpr | Kind::ParenExpr | Kind::CStyleCastExpr => {
+                match n.inner.first() {
+                    Some(c) => n = c,
+                    None => return n,
+                }
+            }
             _ => return n,
         }
     }
@@ -865,12 +1163,18 @@ fn strip_callee(mut n: &Node) -> &Node {
 
 fn callee_name(n: &Node) -> Option<String> {
     let c = strip_callee(n);
-    c.referenced_decl.as_ref().and_then(|d| d.name.clone()).or_else(|| c.name.clone())
+    c.referenced_decl
+        .as_ref()
+        .and_then(|d| d.name.clone())
+        .or_else(|| c.name.clone())
 }
 
 #[allow(dead_code)]
 fn is_lvalue(n: &Node) -> bool {
-    matches!(n.value_category, Some(ValueCategory::LValue | ValueCategory::XValue))
+    matches!(
+        n.value_category,
+        Some(ValueCategory::LValue | ValueCategory::XValue)
+    )
 }
 
 #[allow(dead_code)]

@@ -174,15 +174,16 @@ fn tokenize(s: &str) -> Option<Vec<Tok>> {
                 return None;
             }
             out.push(Tok::Word(s[st..i].to_string()));
-        } else if c == '(' && (s[i..].starts_with("(anonymous") || s[i..].starts_with("(unnamed"))
-        {
+        } else if c == '(' && (s[i..].starts_with("(anonymous") || s[i..].starts_with("(unnamed")) {
             // `(anonymous namespace)::X` or `(unnamed struct at f:1:2)`.
             let close = s[i..].find(')')? + i + 1;
             let mut end = close;
             if s[end..].starts_with("::") {
                 end += 2;
                 while end < b.len()
-                    && ((b[end] as char).is_ascii_alphanumeric() || b[end] == b'_' || b[end] == b':')
+                    && ((b[end] as char).is_ascii_alphanumeric()
+                        || b[end] == b'_'
+                        || b[end] == b':')
                 {
                     end += 1;
                 }
@@ -207,7 +208,13 @@ struct Parser {
     pos: usize,
 }
 
-const QUALS: &[&str] = &["const", "volatile", "__restrict", "restrict", "__restrict__"];
+const QUALS: &[&str] = &[
+    "const",
+    "volatile",
+    "__restrict",
+    "restrict",
+    "__restrict__",
+];
 
 impl Parser {
     fn peek(&self) -> Option<&Tok> {
@@ -231,8 +238,8 @@ impl Parser {
                 "volatile" => volatile = true,
                 "struct" | "class" | "union" | "enum" | "typename" => {}
                 "unsigned" | "signed" | "int" | "long" | "short" | "char" | "float" | "double"
-                | "void" | "bool" | "_Bool" | "__int128" | "wchar_t" | "char16_t"
-                | "char32_t" | "char8_t" => {
+                | "void" | "bool" | "_Bool" | "__int128" | "wchar_t" | "char16_t" | "char32_t"
+                | "char8_t" => {
                     if name.is_some() {
                         break;
                     }
@@ -424,8 +431,7 @@ fn builtin(words: &[String]) -> Option<CType> {
         64
     } else if has("__int128") {
         return None;
-    } else if has("int") || has("signed") || has("unsigned") || has("wchar_t") || has("char32_t")
-    {
+    } else if has("int") || has("signed") || has("unsigned") || has("wchar_t") || has("char32_t") {
         32
     } else {
         return None;
@@ -457,10 +463,7 @@ mod tests {
         );
         assert_eq!(
             p("int[2][3]"),
-            CType::Array(
-                Rc::new(CType::Array(Rc::new(CType::INT), Some(3))),
-                Some(2)
-            )
+            CType::Array(Rc::new(CType::Array(Rc::new(CType::INT), Some(3))), Some(2))
         );
         assert_eq!(
             p("int (*)[4]"),

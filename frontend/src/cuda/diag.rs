@@ -19,7 +19,9 @@ pub struct DiagLoc {
 impl DiagLoc {
     /// The location the user sees for `node` (its expansion location).
     pub fn of(node: &Node) -> DiagLoc {
-        node.user_loc().map(DiagLoc::from_source).unwrap_or_default()
+        node.user_loc()
+            .map(DiagLoc::from_source)
+            .unwrap_or_default()
     }
 
     /// From a resolved source location (expansion side).

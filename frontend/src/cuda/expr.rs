@@ -26,14 +26,18 @@ pub enum RV {
 pub fn strip(mut n: &Node) -> &Node {
     loop {
         match n.kind {
-            Kind::ParenExpr | Kind::ExprWithCleanups | Kind::CXXBindTemporaryExpr => match n.inner.first() {
-                Some(c) => n = c,
-                None => return n,
-            },
-            Kind::ImplicitCastExpr if n.cast_kind.as_deref() == Some("NoOp") => match n.inner.first() {
-                Some(c) => n = c,
-                None => return n,
-            },
+            Kind::ParenExpr | Kind::ExprWithCleanups | Kind::CXXBindTemporaryExpr => {
+                match n.inner.first() {
+                    Some(c) => n = c,
+                    None => return n,
+                }
+            }
+            Kind::ImplicitCastExpr if n.cast_kind.as_deref() == Some("NoOp") => {
+                match n.inner.first() {
+                    Some(c) => n = c,
+                    None => return n,
+                }
+            }
             _ => return n,
         }
     }
@@ -105,9 +109,10 @@ pub fn string_of(n: &Node) -> Option<Vec<u8>> {
             Some(LiteralValue::Text(t)) => Some(unescape_c(t)),
             _ => None,
         },
-        Kind::ImplicitCastExpr | Kind::UnaryOperator | Kind::PredefinedExpr | Kind::CStyleCastExpr => {
-            n.inner.iter().find_map(string_of)
-        }
+        Kind::ImplicitCastExpr
+        | Kind::UnaryOperator
+        | Kind::PredefinedExpr
+        | Kind::CStyleCastExpr => n.inner.iter().find_map(string_of),
         _ => None,
     }
 }
@@ -144,7 +149,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
 
     /// The address of an object holding `e`'s value (its own for lvalues).
     pub fn materialise(&mut self, e: &'a Node) -> R<Value> {
-        if matches!(e.value_category, Some(ValueCategory::LValue | ValueCategory::XValue)) {
+        if matches!(
+            e.value_category,
+            Some(ValueCategory::LValue | ValueCategory::XValue)
+        ) {
             return self.lvalue(e);
         }
         let ct = self.ty_of(e)?;
@@ -178,7 +186,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
         if ft == tt {
             return Ok(v);
         }
-        let (fty, tty) = (self.mc.module.types[ft].clone(), self.mc.module.types[tt].clone());
+        let (fty, tty) = (
+            self.mc.module.types[ft].clone(),
+            self.mc.module.types[tt].clone(),
+        );
         let signed = from.is_signed();
         let mut b = self.b();
         Ok(match (&fty, &tty) {
@@ -252,7 +263,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
     /// The value of an expression.
     pub fn rvalue(&mut self, e: &'a Node) -> R<RV> {
         self.at(e);
-        if matches!(e.value_category, Some(ValueCategory::LValue | ValueCategory::XValue)) {
+        if matches!(
+            e.value_category,
+            Some(ValueCategory::LValue | ValueCategory::XValue)
+        ) {
             let addr = self.lvalue(e)?;
             let ct = self.ty_of(e)?;
             return Ok(if self.mc.scalar_ty(&ct).is_some() {
@@ -266,7 +280,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
             Kind::IntegerLiteral | Kind::CharacterLiteral | Kind::CXXBoolLiteralExpr => {
                 let v = match &e.value {
                     Some(LiteralValue::Text(t)) => parse_int_text(t),
-                    Some(LiteralValue::Number(x)) => x.as_i64().or_else(|| x.as_u64().map(|u| u as i64)),
+                    Some(LiteralValue::Number(x)) => {
+                        x.as_i64().or_else(|| x.as_u64().map(|u| u as i64))
+                    }
                     Some(LiteralValue::Bool(b)) => Some(i64::from(*b)),
                     None => None,
                 };
@@ -277,33 +293,54 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 if !matches!(&e.value, Some(LiteralValue::Text(_))) {
                     return self.err(e, "malformed literal");
                 }
-                let t = self.mc.scalar_ty(&ct).ok_or_else(|| Diagnostic::at(e, "bad float type"))?;
+                let t = self
+                    .mc
+                    .scalar_ty(&ct)
+                    .ok_or_else(|| Diagnostic::at(e, "bad float type"))?;
                 let text = match &e.value {
                     Some(LiteralValue::Text(s)) => s.clone(),
                     _ => String::new(),
                 };
                 let bits = match self.mc.module.types[t] {
                     Type::Float(FloatKind::F32) => u64::from(
-                        text.parse::<f32>().map_err(|_| Diagnostic::at(e, "malformed literal"))?.to_bits(),
+                        text.parse::<f32>()
+                            .map_err(|_| Diagnostic::at(e, "malformed literal"))?
+                            .to_bits(),
                     ),
-                    Type::Float(FloatKind::F64) => {
-                        text.parse::<f64>().map_err(|_| Diagnostic::at(e, "malformed literal"))?.to_bits()
-                    }
+                    Type::Float(FloatKind::F64) => text
+                        .parse::<f64>()
+                        .map_err(|_| Diagnostic::at(e, "malformed literal"))?
+                        .to_bits(),
                     _ => {
-                        let x: f64 = text.parse().map_err(|_| Diagnostic::at(e, "malformed literal"))?;
+                        let x: f64 = text
+                            .parse()
+                            .map_err(|_| Diagnostic::at(e, "malformed literal"))?;
                         let v = self.b().const_float(t, x);
                         return Ok(RV::Scalar(v));
                     }
                 };
                 Ok(RV::Scalar(self.b().op1(OpKind::Const { bits }, vec![], t)))
             }
-            Kind::CXXNullPtrLiteralExpr | Kind::Other(_) if e.kind.name() == "GNUNullExpr" || e.kind == Kind::CXXNullPtrLiteralExpr => {
+            Kind::CXXNullPtrLiteralExpr | Kind::Other(_)
+                if e.kind.name() == "GNUNullExpr" || e.kind == Kind::CXXNullPtrLiteralExpr =>
+            {
                 Ok(RV::Scalar(self.b().null(Space::Generic)))
             }
-            Kind::ParenExpr | Kind::ExprWithCleanups | Kind::CXXBindTemporaryExpr | Kind::SubstNonTypeTemplateParmExpr => {
+            Kind::ParenExpr
+            | Kind::ExprWithCleanups
+            | Kind::CXXBindTemporaryExpr
+            | Kind::SubstNonTypeTemplateParmExpr => {
                 let c = child(e, 0)?;
-                let c = c.inner.last().filter(|_| c.kind == Kind::NonTypeTemplateParmDecl).unwrap_or(c);
-                let c = if e.kind == Kind::SubstNonTypeTemplateParmExpr { e.inner.last().unwrap_or(c) } else { c };
+                let c = c
+                    .inner
+                    .last()
+                    .filter(|_| c.kind == Kind::NonTypeTemplateParmDecl)
+                    .unwrap_or(c);
+                let c = if e.kind == Kind::SubstNonTypeTemplateParmExpr {
+                    e.inner.last().unwrap_or(c)
+                } else {
+                    c
+                };
                 self.rvalue(c)
             }
             Kind::ConstantExpr => {
@@ -323,11 +360,21 @@ impl<'m, 'a> FnCx<'m, 'a> {
             Kind::UnaryOperator => self.unary(e, &ct),
             Kind::BinaryOperator => self.binary(e, &ct),
             Kind::ConditionalOperator => self.conditional(e, &ct),
-            Kind::CallExpr | Kind::CXXMemberCallExpr | Kind::CXXOperatorCallExpr => self.call(e, None),
-            Kind::CUDAKernelCallExpr => self.err(e, "kernel launches from device code (dynamic parallelism) are not supported"),
-            Kind::CXXConstructExpr | Kind::CXXTemporaryObjectExpr | Kind::InitListExpr | Kind::ImplicitValueInitExpr => {
+            Kind::CallExpr | Kind::CXXMemberCallExpr | Kind::CXXOperatorCallExpr => {
+                self.call(e, None)
+            }
+            Kind::CUDAKernelCallExpr => self.err(
+                e,
+                "kernel launches from device code (dynamic parallelism) are not supported",
+            ),
+            Kind::CXXConstructExpr
+            | Kind::CXXTemporaryObjectExpr
+            | Kind::InitListExpr
+            | Kind::ImplicitValueInitExpr => {
                 if let Some(st) = self.mc.scalar_ty(&ct) {
-                    if e.kind == Kind::ImplicitValueInitExpr || (e.kind == Kind::InitListExpr && e.inner.is_empty()) {
+                    if e.kind == Kind::ImplicitValueInitExpr
+                        || (e.kind == Kind::InitListExpr && e.inner.is_empty())
+                    {
                         let z = self.b().op1(OpKind::Const { bits: 0 }, vec![], st);
                         return Ok(RV::Scalar(z));
                     }
@@ -343,8 +390,15 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 Ok(RV::Agg(t))
             }
             Kind::Other(k) if &**k == "CXXScalarValueInitExpr" => {
-                let st = self.mc.scalar_ty(&ct).ok_or_else(|| Diagnostic::at(e, "bad value-initialisation"))?;
-                Ok(RV::Scalar(self.b().op1(OpKind::Const { bits: 0 }, vec![], st)))
+                let st = self
+                    .mc
+                    .scalar_ty(&ct)
+                    .ok_or_else(|| Diagnostic::at(e, "bad value-initialisation"))?;
+                Ok(RV::Scalar(self.b().op1(
+                    OpKind::Const { bits: 0 },
+                    vec![],
+                    st,
+                )))
             }
             Kind::CXXThisExpr => match self.this {
                 Some(t) => Ok(RV::Scalar(t)),
@@ -353,7 +407,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
             Kind::UnaryExprOrTypeTraitExpr => self.size_align(e, &ct),
             Kind::TypeTraitExpr | Kind::CXXNoexceptExpr => match &e.value {
                 Some(LiteralValue::Bool(b)) => self.const_of(&ct, i64::from(*b), e),
-                _ => self.err(e, format!("{} is not supported in device code", e.kind.name())),
+                _ => self.err(
+                    e,
+                    format!("{} is not supported in device code", e.kind.name()),
+                ),
             },
             Kind::DeclRefExpr => {
                 let Some(d) = &e.referenced_decl else {
@@ -372,27 +429,47 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 if d.kind == Kind::NonTypeTemplateParmDecl {
                     return self.err(e, "uninstantiated template parameter");
                 }
-                self.err(e, format!("'{}' cannot be used as a value here", d.name.as_deref().unwrap_or("?")))
+                self.err(
+                    e,
+                    format!(
+                        "'{}' cannot be used as a value here",
+                        d.name.as_deref().unwrap_or("?")
+                    ),
+                )
             }
             Kind::MaterializeTemporaryExpr => {
                 let a = self.lvalue(e)?;
                 Ok(RV::Agg(a))
             }
             Kind::CXXDefaultArgExpr => self.err(e, "default argument outside a call"),
-            Kind::CXXDefaultInitExpr => self.err(e, "default member initialiser outside a constructor"),
+            Kind::CXXDefaultInitExpr => {
+                self.err(e, "default member initialiser outside a constructor")
+            }
             Kind::LambdaExpr => self.err(e, "lambdas are not supported in device code"),
-            Kind::CXXNewExpr => self.err(e, "dynamic allocation (new) is not supported in device code"),
-            Kind::CXXDeleteExpr => self.err(e, "dynamic allocation (delete) is not supported in device code"),
+            Kind::CXXNewExpr => self.err(
+                e,
+                "dynamic allocation (new) is not supported in device code",
+            ),
+            Kind::CXXDeleteExpr => self.err(
+                e,
+                "dynamic allocation (delete) is not supported in device code",
+            ),
             Kind::CXXThrowExpr => self.err(e, "exceptions are not supported in device code"),
             Kind::StmtExpr => self.err(e, "statement expressions are not supported in device code"),
             Kind::VAArgExpr => self.err(e, "variadic functions are not supported in device code"),
-            k => self.err(e, format!("expression '{}' is not supported in device code", k.name())),
+            k => self.err(
+                e,
+                format!("expression '{}' is not supported in device code", k.name()),
+            ),
         }
     }
 
     /// A constant of C type `ct`.
     pub fn const_of(&mut self, ct: &CType, v: i64, at: &Node) -> R<RV> {
-        let t = self.mc.scalar_ty(ct).ok_or_else(|| Diagnostic::at(at, "bad constant type"))?;
+        let t = self
+            .mc
+            .scalar_ty(ct)
+            .ok_or_else(|| Diagnostic::at(at, "bad constant type"))?;
         let ty = self.mc.module.types[t].clone();
         let mut b = self.b();
         Ok(RV::Scalar(match ty {
@@ -406,10 +483,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
     fn size_align(&mut self, e: &'a Node, ct: &CType) -> R<RV> {
         let arg = match e.extra("argType") {
             Some(raw) => {
-                let q: crate::ast::QualType =
-                    serde_json::from_str(raw.get()).map_err(|_| Diagnostic::at(e, "malformed sizeof"))?;
-                super::ctype::parse(q.canonical())
-                    .ok_or_else(|| Diagnostic::at(e, format!("cannot read the type '{}'", q.canonical())))?
+                let q: crate::ast::QualType = serde_json::from_str(raw.get())
+                    .map_err(|_| Diagnostic::at(e, "malformed sizeof"))?;
+                super::ctype::parse(q.canonical()).ok_or_else(|| {
+                    Diagnostic::at(e, format!("cannot read the type '{}'", q.canonical()))
+                })?
             }
             None => self.ty_of(child(e, 0)?)?,
         };
@@ -420,8 +498,15 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let t = self.mc.mem_ty(&arg, e)?;
         let v = match e.name.as_deref() {
             Some("sizeof") => self.mc.module.types.size_of(t),
-            Some("alignof") | Some("__alignof") | Some("_Alignof") => self.mc.module.types.align_of(t),
-            other => return self.err(e, format!("'{}' is not supported in device code", other.unwrap_or("?"))),
+            Some("alignof") | Some("__alignof") | Some("_Alignof") => {
+                self.mc.module.types.align_of(t)
+            }
+            other => {
+                return self.err(
+                    e,
+                    format!("'{}' is not supported in device code", other.unwrap_or("?")),
+                )
+            }
         };
         self.const_of(ct, v as i64, e)
     }
@@ -445,8 +530,13 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     Ok(RV::Agg(addr))
                 }
             }
-            "NoOp" | "ConstructorConversion" | "UserDefinedConversion" | "LValueBitCast" | "AtomicToNonAtomic"
-            | "NonAtomicToAtomic" | "AddressSpaceConversion" => {
+            "NoOp"
+            | "ConstructorConversion"
+            | "UserDefinedConversion"
+            | "LValueBitCast"
+            | "AtomicToNonAtomic"
+            | "NonAtomicToAtomic"
+            | "AddressSpaceConversion" => {
                 let r = self.rvalue(c)?;
                 match r {
                     RV::Scalar(v) if ct.is_ptr() => Ok(RV::Scalar(self.to_generic(v))),
@@ -457,8 +547,16 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 self.discard(c)?;
                 Ok(RV::Void)
             }
-            "IntegralCast" | "IntegralToBoolean" | "FloatingToBoolean" | "PointerToBoolean" | "IntegralToFloating"
-            | "FloatingToIntegral" | "FloatingCast" | "IntegralToPointer" | "PointerToIntegral" | "BooleanToSignedIntegral" => {
+            "IntegralCast"
+            | "IntegralToBoolean"
+            | "FloatingToBoolean"
+            | "PointerToBoolean"
+            | "IntegralToFloating"
+            | "FloatingToIntegral"
+            | "FloatingCast"
+            | "IntegralToPointer"
+            | "PointerToIntegral"
+            | "BooleanToSignedIntegral" => {
                 let from = self.ty_of(c)?;
                 let v = self.scalar(c)?;
                 let mut r = self.convert(v, &from, ct, e)?;
@@ -486,7 +584,12 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 // A pointer (prvalue) to the base subobject.
                 let v = self.scalar(c)?;
                 let from = self.ty_of(c)?;
-                let p = self.base_address(v, from.pointee().cloned().unwrap_or(CType::Void), ct.pointee().cloned().unwrap_or(CType::Void), e)?;
+                let p = self.base_address(
+                    v,
+                    from.pointee().cloned().unwrap_or(CType::Void),
+                    ct.pointee().cloned().unwrap_or(CType::Void),
+                    e,
+                )?;
                 Ok(RV::Scalar(p))
             }
             "FunctionToPointerDecay" | "BuiltinFnToFnPtr" => {
@@ -533,15 +636,21 @@ impl<'m, 'a> FnCx<'m, 'a> {
     pub fn lvalue(&mut self, e: &'a Node) -> R<Value> {
         self.at(e);
         match &e.kind {
-            Kind::ParenExpr | Kind::ExprWithCleanups | Kind::CXXBindTemporaryExpr | Kind::ConstantExpr => {
-                self.lvalue(child(e, 0)?)
-            }
-            Kind::SubstNonTypeTemplateParmExpr => self.lvalue(e.inner.last().ok_or_else(|| Diagnostic::at(e, "malformed"))?),
+            Kind::ParenExpr
+            | Kind::ExprWithCleanups
+            | Kind::CXXBindTemporaryExpr
+            | Kind::ConstantExpr => self.lvalue(child(e, 0)?),
+            Kind::SubstNonTypeTemplateParmExpr => self.lvalue(
+                e.inner
+                    .last()
+                    .ok_or_else(|| Diagnostic::at(e, "malformed"))?,
+            ),
             Kind::DeclRefExpr => self.decl_ref(e),
             Kind::MemberExpr => self.member(e),
             Kind::ArraySubscriptExpr => self.subscript(e),
             Kind::StringLiteral | Kind::PredefinedExpr => {
-                let bytes = string_of(e).ok_or_else(|| Diagnostic::at(e, "malformed string literal"))?;
+                let bytes =
+                    string_of(e).ok_or_else(|| Diagnostic::at(e, "malformed string literal"))?;
                 let ct = self.ty_of(e)?;
                 let g = self.mc.string_global(bytes, &ct, e)?;
                 Ok(self.b().global_addr(g, Space::Constant))
@@ -606,13 +715,20 @@ impl<'m, 'a> FnCx<'m, 'a> {
             }
             Kind::MaterializeTemporaryExpr => {
                 let c = child(e, 0)?;
-                if matches!(c.value_category, Some(ValueCategory::LValue | ValueCategory::XValue)) {
+                if matches!(
+                    c.value_category,
+                    Some(ValueCategory::LValue | ValueCategory::XValue)
+                ) {
                     return self.lvalue(c);
                 }
                 self.materialise(c)
             }
-            Kind::ImplicitCastExpr | Kind::CStyleCastExpr | Kind::CXXStaticCastExpr | Kind::CXXFunctionalCastExpr
-            | Kind::CXXReinterpretCastExpr | Kind::CXXConstCastExpr => {
+            Kind::ImplicitCastExpr
+            | Kind::CStyleCastExpr
+            | Kind::CXXStaticCastExpr
+            | Kind::CXXFunctionalCastExpr
+            | Kind::CXXReinterpretCastExpr
+            | Kind::CXXConstCastExpr => {
                 let c = child(e, 0)?;
                 match e.cast_kind.as_deref() {
                     Some("NoOp") | Some("LValueBitCast") | Some("ToUnion") => self.lvalue(c),
@@ -689,10 +805,22 @@ impl<'m, 'a> FnCx<'m, 'a> {
             });
         }
         let Some(node) = self.var_decl_node(d.id) else {
-            return self.err(e, format!("'{}' is not available in device code", d.name.as_deref().unwrap_or("?")));
+            return self.err(
+                e,
+                format!(
+                    "'{}' is not available in device code",
+                    d.name.as_deref().unwrap_or("?")
+                ),
+            );
         };
         if node.kind != Kind::VarDecl {
-            return self.err(e, format!("'{}' cannot be used as an object", d.name.as_deref().unwrap_or("?")));
+            return self.err(
+                e,
+                format!(
+                    "'{}' cannot be used as an object",
+                    d.name.as_deref().unwrap_or("?")
+                ),
+            );
         }
         if let Some(v) = self.builtin_var_whole(e, node)? {
             return Ok(v);
@@ -754,10 +882,16 @@ impl<'m, 'a> FnCx<'m, 'a> {
     fn subscript(&mut self, e: &'a Node) -> R<Value> {
         let (a, i) = (child(e, 0)?, child(e, 1)?);
         let at = self.ty_of(a)?;
-        let (base_n, idx_n) = if at.is_ptr() || at.elem().is_some() { (a, i) } else { (i, a) };
+        let (base_n, idx_n) = if at.is_ptr() || at.elem().is_some() {
+            (a, i)
+        } else {
+            (i, a)
+        };
         let base = {
             let s = base_n;
-            if s.kind == Kind::ImplicitCastExpr && s.cast_kind.as_deref() == Some("ArrayToPointerDecay") {
+            if s.kind == Kind::ImplicitCastExpr
+                && s.cast_kind.as_deref() == Some("ArrayToPointerDecay")
+            {
                 self.lvalue(child(s, 0)?)?
             } else {
                 self.scalar(s)?
@@ -779,7 +913,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
             return v;
         }
         let i64t = self.mc.module.types.i64();
-        let op = if ct.is_signed() && bits > 1 { CastOp::SExt } else { CastOp::ZExt };
+        let op = if ct.is_signed() && bits > 1 {
+            CastOp::SExt
+        } else {
+            CastOp::ZExt
+        };
         self.b().cast(op, v, i64t)
     }
 
@@ -863,7 +1001,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 let bool_t = CType::Bool;
                 Ok(RV::Scalar(self.convert(r, &bool_t, ct, e)?))
             }
-            _ => self.err(e, format!("operator '{op}' is not supported in device code")),
+            _ => self.err(
+                e,
+                format!("operator '{op}' is not supported in device code"),
+            ),
         }
     }
 
@@ -877,7 +1018,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let b = if matches!(op, "<<" | ">>") {
             let bt = self.func.value_type(b);
             if bt != t {
-                let from = CType::Int { bits: self.mc.module.types[bt].int_bits().unwrap_or(32), signed: false };
+                let from = CType::Int {
+                    bits: self.mc.module.types[bt].int_bits().unwrap_or(32),
+                    signed: false,
+                };
                 self.convert(b, &from, &self.mc.resolve(lt), at)?
             } else {
                 b
@@ -889,18 +1033,41 @@ impl<'m, 'a> FnCx<'m, 'a> {
             ("+", false) => BinOp::Add,
             ("-", false) => BinOp::Sub,
             ("*", false) => BinOp::Mul,
-            ("/", false) => if signed { BinOp::SDiv } else { BinOp::UDiv },
-            ("%", false) => if signed { BinOp::SRem } else { BinOp::URem },
+            ("/", false) => {
+                if signed {
+                    BinOp::SDiv
+                } else {
+                    BinOp::UDiv
+                }
+            }
+            ("%", false) => {
+                if signed {
+                    BinOp::SRem
+                } else {
+                    BinOp::URem
+                }
+            }
             ("&", false) => BinOp::And,
             ("|", false) => BinOp::Or,
             ("^", false) => BinOp::Xor,
             ("<<", false) => BinOp::Shl,
-            (">>", false) => if signed { BinOp::AShr } else { BinOp::LShr },
+            (">>", false) => {
+                if signed {
+                    BinOp::AShr
+                } else {
+                    BinOp::LShr
+                }
+            }
             ("+", true) => BinOp::FAdd,
             ("-", true) => BinOp::FSub,
             ("*", true) => BinOp::FMul,
             ("/", true) => BinOp::FDiv,
-            _ => return self.err(at, format!("operator '{op}' is not supported on these operands")),
+            _ => {
+                return self.err(
+                    at,
+                    format!("operator '{op}' is not supported on these operands"),
+                )
+            }
         };
         Ok(self.b().binary(bop, a, b))
     }
@@ -928,8 +1095,16 @@ impl<'m, 'a> FnCx<'m, 'a> {
             (">=", true, _) => CmpPred::FOge,
             _ => return self.err(at, format!("comparison '{op}' is not supported")),
         };
-        let b = if self.mc.module.types[t].is_ptr() { self.to_generic(b) } else { b };
-        let a = if self.mc.module.types[t].is_ptr() { self.to_generic(a) } else { a };
+        let b = if self.mc.module.types[t].is_ptr() {
+            self.to_generic(b)
+        } else {
+            b
+        };
+        let a = if self.mc.module.types[t].is_ptr() {
+            self.to_generic(a)
+        } else {
+            a
+        };
         Ok(self.b().cmp(p, a, b))
     }
 
@@ -960,7 +1135,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
             "=" => {
                 let a = self.lvalue(e)?;
                 let lt = self.ty_of(l)?;
-                return Ok(if self.mc.scalar_ty(&lt).is_some() { RV::Scalar(self.load(a, &lt, e)?) } else { RV::Agg(a) });
+                return Ok(if self.mc.scalar_ty(&lt).is_some() {
+                    RV::Scalar(self.load(a, &lt, e)?)
+                } else {
+                    RV::Agg(a)
+                });
             }
             _ => {}
         }
@@ -974,7 +1153,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 "+" | "-" if lt.is_ptr() && !rt.is_ptr() => {
                     return Ok(RV::Scalar(self.ptr_add(a, &lt, b, &rt, op == "-", e)?));
                 }
-                "+" if rt.is_ptr() => return Ok(RV::Scalar(self.ptr_add(b, &rt, a, &lt, false, e)?)),
+                "+" if rt.is_ptr() => {
+                    return Ok(RV::Scalar(self.ptr_add(b, &rt, a, &lt, false, e)?))
+                }
                 "-" => {
                     let pt = lt.pointee().cloned().unwrap_or(CType::Void);
                     let et = self.mc.mem_ty(&pt, e)?;
@@ -988,7 +1169,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     let d = bb.binary(BinOp::Sub, ai, bi);
                     let s = bb.i64(size);
                     let q = bb.binary(BinOp::SDiv, d, s);
-                    let long = CType::Int { bits: 64, signed: true };
+                    let long = CType::Int {
+                        bits: 64,
+                        signed: true,
+                    };
                     return Ok(RV::Scalar(self.convert(q, &long, ct, e)?));
                 }
                 _ => {}
@@ -1003,7 +1187,15 @@ impl<'m, 'a> FnCx<'m, 'a> {
         }
     }
 
-    fn ptr_add(&mut self, p: Value, pt: &CType, i: Value, it: &CType, neg: bool, at: &Node) -> R<Value> {
+    fn ptr_add(
+        &mut self,
+        p: Value,
+        pt: &CType,
+        i: Value,
+        it: &CType,
+        neg: bool,
+        at: &Node,
+    ) -> R<Value> {
         let pointee = pt.pointee().cloned().unwrap_or(CType::Void);
         let et = self.mc.mem_ty(&pointee, at)?;
         let mut iv = self.index64(i, it);
@@ -1016,7 +1208,12 @@ impl<'m, 'a> FnCx<'m, 'a> {
     }
 
     fn compound_assign(&mut self, e: &'a Node) -> R<Value> {
-        let op = e.opcode.as_deref().unwrap_or("").trim_end_matches('=').to_string();
+        let op = e
+            .opcode
+            .as_deref()
+            .unwrap_or("")
+            .trim_end_matches('=')
+            .to_string();
         let (l, r) = (child(e, 0)?, child(e, 1)?);
         let lt = self.ty_of(l)?;
         let read = |k: &str| -> Option<CType> {
@@ -1103,23 +1300,36 @@ impl<'m, 'a> FnCx<'m, 'a> {
         self.at(e);
         let ct = self.ty_of(e)?;
         match &e.kind {
-            Kind::ParenExpr | Kind::ExprWithCleanups | Kind::CXXBindTemporaryExpr | Kind::ConstantExpr => {
+            Kind::ParenExpr
+            | Kind::ExprWithCleanups
+            | Kind::CXXBindTemporaryExpr
+            | Kind::ConstantExpr => return self.agg_into(child(e, 0)?, dst),
+            Kind::MaterializeTemporaryExpr
+                if e.inner
+                    .first()
+                    .is_some_and(|c| c.value_category == Some(ValueCategory::PRValue)) =>
+            {
                 return self.agg_into(child(e, 0)?, dst)
             }
-            Kind::MaterializeTemporaryExpr if e.inner.first().is_some_and(|c| c.value_category == Some(ValueCategory::PRValue)) => {
-                return self.agg_into(child(e, 0)?, dst)
-            }
-            Kind::ImplicitCastExpr | Kind::CXXFunctionalCastExpr | Kind::CStyleCastExpr | Kind::CXXStaticCastExpr
-                if matches!(e.cast_kind.as_deref(), Some("NoOp" | "ConstructorConversion" | "UserDefinedConversion"))
-                    && self.mc.scalar_ty(&ct).is_none() =>
+            Kind::ImplicitCastExpr
+            | Kind::CXXFunctionalCastExpr
+            | Kind::CStyleCastExpr
+            | Kind::CXXStaticCastExpr
+                if matches!(
+                    e.cast_kind.as_deref(),
+                    Some("NoOp" | "ConstructorConversion" | "UserDefinedConversion")
+                ) && self.mc.scalar_ty(&ct).is_none() =>
             {
                 return self.agg_into(child(e, 0)?, dst)
             }
             Kind::ImplicitValueInitExpr => return self.zero(dst, &ct, e),
             Kind::InitListExpr => return self.init_list(e, dst, &ct),
-            Kind::CXXConstructExpr | Kind::CXXTemporaryObjectExpr => return self.construct(e, dst, &ct),
+            Kind::CXXConstructExpr | Kind::CXXTemporaryObjectExpr => {
+                return self.construct(e, dst, &ct)
+            }
             Kind::CallExpr | Kind::CXXMemberCallExpr | Kind::CXXOperatorCallExpr
-                if self.mc.scalar_ty(&ct).is_none() && e.value_category == Some(ValueCategory::PRValue) =>
+                if self.mc.scalar_ty(&ct).is_none()
+                    && e.value_category == Some(ValueCategory::PRValue) =>
             {
                 self.call(e, Some(dst))?;
                 return Ok(());
@@ -1144,7 +1354,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let (filler, items): (Option<&'a Node>, Vec<&'a Node>) = if e.array_filler.is_empty() {
             (None, e.inner.iter().collect())
         } else {
-            (e.array_filler.first(), e.array_filler[1..].iter().chain(e.inner.iter()).collect())
+            (
+                e.array_filler.first(),
+                e.array_filler[1..].iter().chain(e.inner.iter()).collect(),
+            )
         };
         match self.mc.resolve(ct) {
             CType::Array(el, n) => {
@@ -1180,13 +1393,20 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     .record_decl(&name)
                     .ok_or_else(|| Diagnostic::at(e, format!("unknown type '{name}'")))?;
                 let l = self.mc.layout(&name, e)?;
-                let mut fields: Vec<&'a Node> = decl.inner.iter().filter(|c| c.kind == Kind::FieldDecl).collect();
+                let mut fields: Vec<&'a Node> = decl
+                    .inner
+                    .iter()
+                    .filter(|c| c.kind == Kind::FieldDecl)
+                    .collect();
                 if decl.tag_used.as_deref() == Some("union") {
                     #[derive(serde::Deserialize)]
                     struct F {
                         id: NodeId,
                     }
-                    if let Some(f) = e.extra("field").and_then(|r| serde_json::from_str::<F>(r.get()).ok()) {
+                    if let Some(f) = e
+                        .extra("field")
+                        .and_then(|r| serde_json::from_str::<F>(r.get()).ok())
+                    {
                         fields.retain(|x| x.id == f.id);
                     }
                     self.zero(dst, ct, e)?;
@@ -1212,7 +1432,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
                         .ok_or_else(|| Diagnostic::at(it, "unknown field"))?;
                     let p = self.b().ptr_field(dst, l.ty, idx);
                     let it = if it.kind == Kind::CXXDefaultInitExpr {
-                        f.inner.iter().find(|c| c.value_category.is_some()).unwrap_or(it)
+                        f.inner
+                            .iter()
+                            .find(|c| c.value_category.is_some())
+                            .unwrap_or(it)
                     } else {
                         it
                     };
@@ -1239,7 +1462,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
         if e.extra("elidable").is_some_and(|v| v.get() == "true") && args.len() == 1 {
             return self.agg_into(args[0], dst);
         }
-        let name = e.ty.as_ref().map(|q| q.canonical().to_string()).unwrap_or_default();
+        let name =
+            e.ty.as_ref()
+                .map(|q| q.canonical().to_string())
+                .unwrap_or_default();
         let ctor_ty = e
             .extra("ctorType")
             .and_then(|r| serde_json::from_str::<crate::ast::QualType>(r.get()).ok())
@@ -1253,7 +1479,12 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     ctors.push(m);
                 }
                 if m.kind == Kind::FunctionTemplateDecl {
-                    ctors.extend(m.inner.iter().filter(|f| f.kind == Kind::CXXConstructorDecl).skip(1));
+                    ctors.extend(
+                        m.inner
+                            .iter()
+                            .filter(|f| f.kind == Kind::CXXConstructorDecl)
+                            .skip(1),
+                    );
                 }
             }
         }
@@ -1262,17 +1493,26 @@ impl<'m, 'a> FnCx<'m, 'a> {
             .copied()
             .find(|c| c.ty.as_ref().is_some_and(|q| q.qual_type == ctor_ty));
         let params: Vec<&'a Node> = ctor
-            .map(|c| c.inner.iter().filter(|p| p.kind == Kind::ParmVarDecl).collect())
+            .map(|c| {
+                c.inner
+                    .iter()
+                    .filter(|p| p.kind == Kind::ParmVarDecl)
+                    .collect()
+            })
             .unwrap_or_default();
         let is_copy = args.len() == 1
-            && self.ty_of(args[0]).map(|t| {
-                let t = match t.strip() {
-                    CType::Ref(x) => (**x).clone(),
-                    x => x.clone(),
-                };
-                self.mc.resolve(&t) == self.mc.resolve(ct)
-            }).unwrap_or(false);
-        let defaulted = ctor.is_none_or(|c| c.is_implicit || c.extra("explicitlyDefaulted").is_some());
+            && self
+                .ty_of(args[0])
+                .map(|t| {
+                    let t = match t.strip() {
+                        CType::Ref(x) => (**x).clone(),
+                        x => x.clone(),
+                    };
+                    self.mc.resolve(&t) == self.mc.resolve(ct)
+                })
+                .unwrap_or(false);
+        let defaulted =
+            ctor.is_none_or(|c| c.is_implicit || c.extra("explicitlyDefaulted").is_some());
         if is_copy && defaulted && params.len() <= 1 {
             // Trivial copy or move: bytes.
             if self.mc.scalar_ty(ct).is_some() {
@@ -1293,7 +1533,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
             if args.is_empty() && defaulted {
                 return Ok(());
             }
-            return self.err(e, format!("constructor of '{name}' has no definition in device code"));
+            return self.err(
+                e,
+                format!("constructor of '{name}' has no definition in device code"),
+            );
         };
         self.call_function(e, ctor, def, Some(dst), None, &args)?;
         Ok(())

@@ -10,8 +10,7 @@
 use std::collections::HashMap;
 
 use cucc_ir::{
-    Builder, CastOp, CmpPred, Function, FunctionKind, Loc, ParamAttrs, Region, Space, TypeId,
-    Value,
+    Builder, CastOp, CmpPred, Function, FunctionKind, Loc, ParamAttrs, Region, Space, TypeId, Value,
 };
 
 use super::ctype::{self, CType};
@@ -149,7 +148,10 @@ pub fn signature<'a>(mc: &mut ModCx<'a>, def: &'a Node, kernel: bool) -> R<Sig> 
     };
     let has_this = matches!(
         def.kind,
-        Kind::CXXMethodDecl | Kind::CXXConstructorDecl | Kind::CXXDestructorDecl | Kind::CXXConversionDecl
+        Kind::CXXMethodDecl
+            | Kind::CXXConstructorDecl
+            | Kind::CXXDestructorDecl
+            | Kind::CXXConversionDecl
     ) && def.storage_class.as_deref() != Some("static");
     let mut params = Vec::new();
     let mut ir_params: Vec<TypeId> = Vec::new();
@@ -321,10 +323,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
 
     /// Parses the type of node `n`.
     pub fn ty_of(&self, n: &Node) -> R<CType> {
-        let q = n
-            .ty
-            .as_ref()
-            .ok_or_else(|| Diagnostic::at(n, format!("{} without a type", n.kind.name())))?;
+        let q =
+            n.ty.as_ref()
+                .ok_or_else(|| Diagnostic::at(n, format!("{} without a type", n.kind.name())))?;
         let s = q.canonical();
         if let Some(l) = self.mc.anon_records.get(s) {
             let _ = l;
@@ -352,7 +353,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 self.ret_slot = Some(self.entry_alloca(t));
             }
         }
-        let params: Vec<&Node> = def.inner.iter().filter(|c| c.kind == Kind::ParmVarDecl).collect();
+        let params: Vec<&Node> = def
+            .inner
+            .iter()
+            .filter(|c| c.kind == Kind::ParmVarDecl)
+            .collect();
         for (p, ct) in params.iter().zip(sig.params.iter()) {
             let v = args[k];
             k += 1;
@@ -381,7 +386,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
         }
         // Constructor initialisers.
         if def.kind == Kind::CXXConstructorDecl {
-            for init in def.inner.iter().filter(|c| c.kind == Kind::CXXCtorInitializer) {
+            for init in def
+                .inner
+                .iter()
+                .filter(|c| c.kind == Kind::CXXCtorInitializer)
+            {
                 self.ctor_init(init)?;
             }
         }
@@ -461,7 +470,13 @@ impl<'m, 'a> FnCx<'m, 'a> {
     }
 
     /// Initialises the object of type `ct` at `addr` from `e`.
-    pub fn init_into(&mut self, e: &'a Node, addr: Value, ct: &CType, _field: Option<NodeId>) -> R<()> {
+    pub fn init_into(
+        &mut self,
+        e: &'a Node,
+        addr: Value,
+        ct: &CType,
+        _field: Option<NodeId>,
+    ) -> R<()> {
         if ct.is_ref() {
             let p = self.lvalue(e)?;
             let p = self.to_generic(p);
@@ -612,7 +627,13 @@ impl<'m, 'a> FnCx<'m, 'a> {
             }
         }
         if j.cont {
-            if let Some(f) = self.targets.iter().rev().find(|t| !t.is_switch).and_then(|t| t.cont) {
+            if let Some(f) = self
+                .targets
+                .iter()
+                .rev()
+                .find(|t| !t.is_switch)
+                .and_then(|t| t.cont)
+            {
                 flags.push(f);
             }
         }
@@ -683,7 +704,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 self.stmt(d)?;
             }
         }
-        let cond = it.next().ok_or_else(|| Diagnostic::at(s, "if without a condition"))?;
+        let cond = it
+            .next()
+            .ok_or_else(|| Diagnostic::at(s, "if without a condition"))?;
         let then_s = it.next();
         let else_s = if has("hasElse") { it.next() } else { None };
         if s.extra("isConstexpr").is_some() {
@@ -727,7 +750,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
         if let Some(f) = brk {
             self.set_flag(f, false);
         }
-        Target { brk, cont, is_switch }
+        Target {
+            brk,
+            cont,
+            is_switch,
+        }
     }
 
     /// `!brk && !ret ? cond : false` in the current region.
@@ -846,7 +873,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
     fn while_stmt(&mut self, s: &'a Node) -> R<()> {
         let has_var = s.extra("hasVar").is_some();
         if has_var {
-            return self.err(s, "a declaration in a while condition is not supported in device code");
+            return self.err(
+                s,
+                "a declaration in a while condition is not supported in device code",
+            );
         }
         let (cond, body) = match s.inner.as_slice() {
             [c, b] => (c, b),
@@ -872,7 +902,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
             self.stmt(i)?;
         }
         if present(var).is_some() {
-            return self.err(var, "a declaration in a for condition is not supported in device code");
+            return self.err(
+                var,
+                "a declaration in a for condition is not supported in device code",
+            );
         }
         self.while_like(s, present(cond), body, present(inc), false)
     }
@@ -890,8 +923,12 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 self.stmt(d)?;
             }
         }
-        let cond = it.next().ok_or_else(|| Diagnostic::at(s, "switch without a condition"))?;
-        let body = it.next().ok_or_else(|| Diagnostic::at(s, "switch without a body"))?;
+        let cond = it
+            .next()
+            .ok_or_else(|| Diagnostic::at(s, "switch without a condition"))?;
+        let body = it
+            .next()
+            .ok_or_else(|| Diagnostic::at(s, "switch without a body"))?;
         let v = self.scalar(cond)?;
         // Segments: labels and the statements up to the next label.
         struct Seg<'a> {
@@ -914,9 +951,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 match cur.kind {
                     Kind::CaseStmt => {
                         labelled = true;
-                        let val = cur.inner.first().and_then(super::records::const_int_of).ok_or_else(|| {
-                            Diagnostic::at(cur, "case value is not a constant")
-                        })?;
+                        let val = cur
+                            .inner
+                            .first()
+                            .and_then(super::records::const_int_of)
+                            .ok_or_else(|| Diagnostic::at(cur, "case value is not a constant"))?;
                         if cur.extra("isGNURange").is_some() || cur.inner.len() > 2 {
                             return self.err(cur, "case ranges are not supported in device code");
                         }
@@ -1032,10 +1071,14 @@ impl<'m, 'a> FnCx<'m, 'a> {
     fn local_decl(&mut self, d: &'a Node) -> R<()> {
         match d.kind {
             Kind::VarDecl => {}
-            Kind::TypedefDecl | Kind::TypeAliasDecl | Kind::CXXRecordDecl | Kind::RecordDecl
-            | Kind::EnumDecl | Kind::StaticAssertDecl | Kind::UsingDecl | Kind::UsingDirectiveDecl => {
-                return Ok(())
-            }
+            Kind::TypedefDecl
+            | Kind::TypeAliasDecl
+            | Kind::CXXRecordDecl
+            | Kind::RecordDecl
+            | Kind::EnumDecl
+            | Kind::StaticAssertDecl
+            | Kind::UsingDecl
+            | Kind::UsingDirectiveDecl => return Ok(()),
             _ => return Ok(()),
         }
         self.at(d);
@@ -1092,7 +1135,12 @@ impl<'m, 'a> FnCx<'m, 'a> {
 /// Unused-location helper for diagnostics built from IR locations.
 pub fn diag_loc_of(mc: &ModCx<'_>, l: Loc) -> DiagLoc {
     DiagLoc {
-        file: mc.module.files.get(l.file as usize).cloned().unwrap_or_default(),
+        file: mc
+            .module
+            .files
+            .get(l.file as usize)
+            .cloned()
+            .unwrap_or_default(),
         line: l.line,
         col: l.col,
     }

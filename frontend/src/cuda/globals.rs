@@ -12,9 +12,11 @@ use super::ModCx;
 use crate::ast::{Kind, LiteralValue, Node};
 
 fn is_texture(n: &Node) -> bool {
-    n.ty
-        .as_ref()
-        .is_some_and(|q| q.canonical().trim_start_matches("struct ").starts_with("texture<"))
+    n.ty.as_ref().is_some_and(|q| {
+        q.canonical()
+            .trim_start_matches("struct ")
+            .starts_with("texture<")
+    })
 }
 
 impl<'a> ModCx<'a> {
@@ -28,7 +30,9 @@ impl<'a> ModCx<'a> {
             match n.kind {
                 Kind::NamespaceDecl | Kind::LinkageSpecDecl => stack.extend(n.inner.iter()),
                 Kind::VarDecl
-                    if (n.has_attr(&Kind::CUDADeviceAttr) || n.has_attr(&Kind::CUDAConstantAttr) || is_texture(n))
+                    if (n.has_attr(&Kind::CUDADeviceAttr)
+                        || n.has_attr(&Kind::CUDAConstantAttr)
+                        || is_texture(n))
                         && n.storage_class.as_deref() != Some("extern") =>
                 {
                     found.push(n)
@@ -36,7 +40,10 @@ impl<'a> ModCx<'a> {
                 _ => {}
             }
         }
-        found.sort_by_key(|n| n.user_loc().map(|l| (l.file().to_string(), l.expansion.offset)));
+        found.sort_by_key(|n| {
+            n.user_loc()
+                .map(|l| (l.file().to_string(), l.expansion.offset))
+        });
         for n in found {
             // Only variables of the main file are declared eagerly.
             let main = self.module.files.first().cloned().unwrap_or_default();
@@ -59,10 +66,14 @@ impl<'a> ModCx<'a> {
             .clone()
             .or_else(|| d.name.clone())
             .unwrap_or_default();
-        let spelled = d.ty.as_ref().map(|q| q.canonical().to_string()).unwrap_or_default();
+        let spelled =
+            d.ty.as_ref()
+                .map(|q| q.canonical().to_string())
+                .unwrap_or_default();
         if is_texture(d) {
-            let (elem, dims) = texture_params(&spelled)
-                .ok_or_else(|| Diagnostic::at(d, format!("cannot read the texture type '{spelled}'")))?;
+            let (elem, dims) = texture_params(&spelled).ok_or_else(|| {
+                Diagnostic::at(d, format!("cannot read the texture type '{spelled}'"))
+            })?;
             let ty = self
                 .scalar_ty(&elem)
                 .or_else(|| self.vector_elem(&elem, d).ok().map(|(t, _, _)| t))
@@ -82,7 +93,9 @@ impl<'a> ModCx<'a> {
             .ok_or_else(|| Diagnostic::at(d, format!("cannot read the type '{spelled}'")))?;
         let init = d.inner.iter().find(|c| c.value_category.is_some());
         if let (CType::Array(el, None), Some(i)) = (ct.clone(), init) {
-            if let Some(CType::Array(_, Some(n))) = i.ty.as_ref().and_then(|q| ctype::parse(q.canonical())) {
+            if let Some(CType::Array(_, Some(n))) =
+                i.ty.as_ref().and_then(|q| ctype::parse(q.canonical()))
+            {
                 ct = CType::Array(el, Some(n));
             }
         }
@@ -117,7 +130,12 @@ impl<'a> ModCx<'a> {
     }
 
     /// A constant global holding a string literal's bytes.
-    pub fn string_global(&mut self, mut bytes: Vec<u8>, ct: &CType, at: &Node) -> Result<GlobalId, Diagnostic> {
+    pub fn string_global(
+        &mut self,
+        mut bytes: Vec<u8>,
+        ct: &CType,
+        at: &Node,
+    ) -> Result<GlobalId, Diagnostic> {
         let len = match ct.strip() {
             CType::Array(_, Some(n)) => *n as usize,
             _ => bytes.len() + 1,
@@ -143,7 +161,11 @@ impl<'a> ModCx<'a> {
     }
 
     /// The component type, count and struct of a CUDA vector type (`float4`).
-    pub fn vector_elem(&mut self, ct: &CType, at: &Node) -> Result<(cucc_ir::TypeId, usize, cucc_ir::TypeId), Diagnostic> {
+    pub fn vector_elem(
+        &mut self,
+        ct: &CType,
+        at: &Node,
+    ) -> Result<(cucc_ir::TypeId, usize, cucc_ir::TypeId), Diagnostic> {
         let CType::Named(name) = ct.strip() else {
             return Err(Diagnostic::at(at, "not a vector type"));
         };
@@ -160,11 +182,24 @@ impl<'a> ModCx<'a> {
     }
 
     /// Evaluates a constant initialiser into `out[off..]`.
-    pub fn eval_into(&mut self, e: &'a Node, ct: &CType, out: &mut [u8], off: usize) -> Result<(), Diagnostic> {
+    pub fn eval_into(
+        &mut self,
+        e: &'a Node,
+        ct: &CType,
+        out: &mut [u8],
+        off: usize,
+    ) -> Result<(), Diagnostic> {
         let ct = self.resolve(ct);
-        let not_const = || Diagnostic::at(e, "initialiser of a device variable is not a constant expression cucc can evaluate");
+        let not_const = || {
+            Diagnostic::at(
+                e,
+                "initialiser of a device variable is not a constant expression cucc can evaluate",
+            )
+        };
         match e.kind {
-            Kind::ParenExpr | Kind::ExprWithCleanups | Kind::ConstantExpr if !matches!(&e.value, Some(LiteralValue::Text(_))) => {
+            Kind::ParenExpr | Kind::ExprWithCleanups | Kind::ConstantExpr
+                if !matches!(&e.value, Some(LiteralValue::Text(_))) =>
+            {
                 let c = e.inner.first().ok_or_else(not_const)?;
                 return self.eval_into(c, &ct, out, off);
             }
@@ -173,7 +208,10 @@ impl<'a> ModCx<'a> {
                 let (filler, items): (Option<&Node>, Vec<&'a Node>) = if e.array_filler.is_empty() {
                     (None, e.inner.iter().collect())
                 } else {
-                    (e.array_filler.first(), e.array_filler[1..].iter().chain(e.inner.iter()).collect())
+                    (
+                        e.array_filler.first(),
+                        e.array_filler[1..].iter().chain(e.inner.iter()).collect(),
+                    )
                 };
                 match &ct {
                     CType::Array(el, n) => {
@@ -182,7 +220,8 @@ impl<'a> ModCx<'a> {
                         if let Some(f) = filler {
                             if f.kind != Kind::ImplicitValueInitExpr {
                                 for i in items.len()..n.unwrap_or(0) as usize {
-                                    let f: &'a Node = e.array_filler.first().ok_or_else(not_const)?;
+                                    let f: &'a Node =
+                                        e.array_filler.first().ok_or_else(not_const)?;
                                     self.eval_into(f, el, out, off + i * es)?;
                                 }
                             }
@@ -202,13 +241,20 @@ impl<'a> ModCx<'a> {
                             cucc_ir::Type::Struct(s) => s.fields.iter().map(|f| f.offset).collect(),
                             _ => vec![],
                         };
-                        let fields: Vec<&'a Node> = decl.inner.iter().filter(|c| c.kind == Kind::FieldDecl).collect();
+                        let fields: Vec<&'a Node> = decl
+                            .inner
+                            .iter()
+                            .filter(|c| c.kind == Kind::FieldDecl)
+                            .collect();
                         for (k, it) in items.iter().enumerate() {
                             let f = fields.get(k).ok_or_else(not_const)?;
                             let (idx, fct) = l.fields.get(&f.id).cloned().ok_or_else(not_const)?;
                             let o = offsets.get(idx as usize).copied().unwrap_or(0) as usize;
                             let it: &'a Node = if it.kind == Kind::CXXDefaultInitExpr {
-                                f.inner.iter().find(|c| c.value_category.is_some()).ok_or_else(not_const)?
+                                f.inner
+                                    .iter()
+                                    .find(|c| c.value_category.is_some())
+                                    .ok_or_else(not_const)?
                             } else {
                                 it
                             };
@@ -249,8 +295,12 @@ impl<'a> ModCx<'a> {
             }
             CType::Float(FloatKind::F32) => (v.as_f64() as f32).to_le_bytes().to_vec(),
             CType::Float(FloatKind::F64) => v.as_f64().to_le_bytes().to_vec(),
-            CType::Float(FloatKind::F16) => cucc_ir::float::f64_to_f16(v.as_f64()).to_le_bytes().to_vec(),
-            CType::Float(FloatKind::BF16) => cucc_ir::float::f64_to_bf16(v.as_f64()).to_le_bytes().to_vec(),
+            CType::Float(FloatKind::F16) => cucc_ir::float::f64_to_f16(v.as_f64())
+                .to_le_bytes()
+                .to_vec(),
+            CType::Float(FloatKind::BF16) => cucc_ir::float::f64_to_bf16(v.as_f64())
+                .to_le_bytes()
+                .to_vec(),
             CType::Ptr(_) if v.as_i64() == 0 => vec![0; 8],
             _ => return Err(not_const()),
         };
@@ -265,10 +315,17 @@ impl<'a> ModCx<'a> {
     /// Folds a scalar constant expression.
     fn eval_scalar(&self, e: &Node) -> Option<Num> {
         let child = |i: usize| e.inner.get(i);
-        let ty = e.ty.as_ref().and_then(|q| ctype::parse(q.canonical())).map(|t| self.resolve(&t));
+        let ty =
+            e.ty.as_ref()
+                .and_then(|q| ctype::parse(q.canonical()))
+                .map(|t| self.resolve(&t));
         match e.kind {
-            Kind::IntegerLiteral | Kind::ConstantExpr if matches!(&e.value, Some(LiteralValue::Text(_))) => {
-                let Some(LiteralValue::Text(t)) = &e.value else { return None };
+            Kind::IntegerLiteral | Kind::ConstantExpr
+                if matches!(&e.value, Some(LiteralValue::Text(_))) =>
+            {
+                let Some(LiteralValue::Text(t)) = &e.value else {
+                    return None;
+                };
                 if ty.as_ref().is_some_and(|t| t.is_float()) {
                     return t.parse().ok().map(Num::F);
                 }
@@ -303,10 +360,14 @@ impl<'a> ModCx<'a> {
                 let init = n.inner.iter().find(|c| c.value_category.is_some())?;
                 self.eval_scalar(init)
             }
-            Kind::ParenExpr | Kind::ExprWithCleanups | Kind::ConstantExpr | Kind::SubstNonTypeTemplateParmExpr => {
-                self.eval_scalar(e.inner.last()?)
-            }
-            Kind::ImplicitCastExpr | Kind::CStyleCastExpr | Kind::CXXStaticCastExpr | Kind::CXXFunctionalCastExpr => {
+            Kind::ParenExpr
+            | Kind::ExprWithCleanups
+            | Kind::ConstantExpr
+            | Kind::SubstNonTypeTemplateParmExpr => self.eval_scalar(e.inner.last()?),
+            Kind::ImplicitCastExpr
+            | Kind::CStyleCastExpr
+            | Kind::CXXStaticCastExpr
+            | Kind::CXXFunctionalCastExpr => {
                 let v = self.eval_scalar(child(0)?)?;
                 let t = ty?;
                 Some(match t {
@@ -425,14 +486,21 @@ fn wrap(x: i64, bits: u8, signed: bool) -> i64 {
 
 /// `texture<T, dim, mode>` -> (T, dims).
 fn texture_params(s: &str) -> Option<(CType, u8)> {
-    let inner = s.trim_start_matches("struct ").strip_prefix("texture<")?.strip_suffix('>')?;
+    let inner = s
+        .trim_start_matches("struct ")
+        .strip_prefix("texture<")?
+        .strip_suffix('>')?;
     let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
     let elem = ctype::parse(parts.first()?)?;
     let dims = match parts.get(1).copied().unwrap_or("1") {
         "1" | "cudaTextureType1D" => 1,
         "2" | "cudaTextureType2D" => 2,
         "3" | "cudaTextureType3D" => 3,
-        d => d.parse().ok().filter(|&x: &u8| (1..=3).contains(&x)).unwrap_or(1),
+        d => d
+            .parse()
+            .ok()
+            .filter(|&x: &u8| (1..=3).contains(&x))
+            .unwrap_or(1),
     };
     Some((elem, dims))
 }

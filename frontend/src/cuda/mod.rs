@@ -61,7 +61,8 @@ impl LowerOptions {
 /// Lowers the device side of the CUDA file `path`. Errors are clang's own
 /// diagnostics (verbatim) or cucc's, clang-style with source snippets.
 pub fn lower_file(path: &Path, opts: &LowerOptions) -> Result<Module, Diagnostics> {
-    let tu = crate::read_cuda(path, &opts.clang()).map_err(|e| Diagnostics::verbatim(e.to_string()))?;
+    let tu =
+        crate::read_cuda(path, &opts.clang()).map_err(|e| Diagnostics::verbatim(e.to_string()))?;
     let main = path.display().to_string();
     let mut diags = match lower_unit(&tu, &main) {
         Ok(m) => return Ok(m),
@@ -89,9 +90,14 @@ pub fn lower_source(name: &str, source: &str, opts: &LowerOptions) -> Result<Mod
     // clang reports the file by the name it was given: run it from `dir`
     // so diagnostics say `name`.
     let r = (|| {
-        let clang = crate::clang::Clang::discover().map_err(|e| Diagnostics::verbatim(e.to_string()))?;
+        let clang =
+            crate::clang::Clang::discover().map_err(|e| Diagnostics::verbatim(e.to_string()))?;
         let mut args = clang
-            .cuda_args(Path::new(name), crate::clang::CudaSide::Device, &opts.clang())
+            .cuda_args(
+                Path::new(name),
+                crate::clang::CudaSide::Device,
+                &opts.clang(),
+            )
             .map_err(|e| Diagnostics::verbatim(e.to_string()))?;
         let src = args.pop();
         args.push("-Xclang".into());
@@ -103,7 +109,9 @@ pub fn lower_source(name: &str, source: &str, opts: &LowerOptions) -> Result<Mod
             .output()
             .map_err(|e| Diagnostics::verbatim(format!("cannot run clang: {e}")))?;
         if !out.status.success() {
-            return Err(Diagnostics::verbatim(String::from_utf8_lossy(&out.stderr).into_owned()));
+            return Err(Diagnostics::verbatim(
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            ));
         }
         let json = String::from_utf8_lossy(&out.stdout).into_owned();
         let read_opts = crate::ast::ReadOptions {
@@ -111,7 +119,8 @@ pub fn lower_source(name: &str, source: &str, opts: &LowerOptions) -> Result<Mod
             keep_dirs: vec![crate::clang::include_dir().display().to_string()],
             keep_device_decls: false,
         };
-        let tu = TranslationUnit::read(json, &read_opts).map_err(|e| Diagnostics::verbatim(e.to_string()))?;
+        let tu = TranslationUnit::read(json, &read_opts)
+            .map_err(|e| Diagnostics::verbatim(e.to_string()))?;
         lower_unit(&tu, name)
     })();
     let _ = std::fs::remove_dir_all(&dir);
@@ -280,7 +289,8 @@ impl<'a> ModCx<'a> {
 
     /// Adds an empty placeholder function (filled in when lowered).
     pub fn placeholder(&mut self, name: &str, kind: FunctionKind) -> FuncId {
-        self.module.add_function(Function::new(name, kind, &[], &[]))
+        self.module
+            .add_function(Function::new(name, kind, &[], &[]))
     }
 
     fn check_recursion(&mut self) {

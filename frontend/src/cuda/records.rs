@@ -182,17 +182,19 @@ impl<'a> RecordIndex<'a> {
             .extra("fixedUnderlyingType")
             .and_then(|raw| serde_json::from_str::<crate::ast::QualType>(raw.get()).ok())
             .and_then(|q| ctype::parse(q.canonical()));
-        let under = fixed.unwrap_or(if max > i64::from(u32::MAX) || (negative && max > i64::from(i32::MAX)) {
-            CType::Int {
-                bits: 64,
-                signed: negative,
-            }
-        } else {
-            CType::Int {
-                bits: 32,
-                signed: negative,
-            }
-        });
+        let under = fixed.unwrap_or(
+            if max > i64::from(u32::MAX) || (negative && max > i64::from(i32::MAX)) {
+                CType::Int {
+                    bits: 64,
+                    signed: negative,
+                }
+            } else {
+                CType::Int {
+                    bits: 32,
+                    signed: negative,
+                }
+            },
+        );
         if let Some(name) = &n.name {
             self.enums.insert(format!("{prefix}{name}"), under.clone());
             self.enums.insert(normalise(name), under);
@@ -232,9 +234,11 @@ pub fn const_int_of(n: &Node) -> Option<i64> {
         Kind::ImplicitCastExpr | Kind::ParenExpr | Kind::CStyleCastExpr => {
             n.inner.first().and_then(const_int_of)
         }
-        Kind::UnaryOperator if n.opcode.as_deref() == Some("-") => {
-            n.inner.first().and_then(const_int_of).map(|v| v.wrapping_neg())
-        }
+        Kind::UnaryOperator if n.opcode.as_deref() == Some("-") => n
+            .inner
+            .first()
+            .and_then(const_int_of)
+            .map(|v| v.wrapping_neg()),
         _ => None,
     }
 }
@@ -357,7 +361,10 @@ impl<'a> ModCx<'a> {
             return Ok(l.clone());
         }
         if !self.laying_out.insert(decl.id) {
-            return Err(Diagnostic::at(at, format!("record '{name}' contains itself")));
+            return Err(Diagnostic::at(
+                at,
+                format!("record '{name}' contains itself"),
+            ));
         }
         let r = self.compute_layout(decl, name, at);
         self.laying_out.remove(&decl.id);
@@ -369,7 +376,12 @@ impl<'a> ModCx<'a> {
         Ok(l)
     }
 
-    fn compute_layout(&mut self, decl: &'a Node, name: &str, at: &Node) -> Result<Layout, Diagnostic> {
+    fn compute_layout(
+        &mut self,
+        decl: &'a Node,
+        name: &str,
+        at: &Node,
+    ) -> Result<Layout, Diagnostic> {
         let is_union = decl.tag_used.as_deref() == Some("union");
         if decl
             .inner
@@ -396,14 +408,22 @@ impl<'a> ModCx<'a> {
                 if b.is_virtual {
                     return Err(Diagnostic::at(
                         at,
-                        format!("virtual base classes of '{name}' are not supported in device code"),
+                        format!(
+                            "virtual base classes of '{name}' are not supported in device code"
+                        ),
                     ));
                 }
                 let bname = b.ty.canonical().to_string();
                 let bl = self.layout(&bname, at)?;
                 if !bl.empty {
                     let bn: Rc<str> = bname.clone().into();
-                    members.push((bname, bl.ty, None, Some(bn), CType::Named(b.ty.canonical().into())));
+                    members.push((
+                        bname,
+                        bl.ty,
+                        None,
+                        Some(bn),
+                        CType::Named(b.ty.canonical().into()),
+                    ));
                 }
             }
         }
@@ -425,11 +445,20 @@ impl<'a> ModCx<'a> {
                         })?;
                         let key = format!("{name}::(anon@{})", inner.id.0);
                         let l = self.layout_of(inner, &key, m)?;
-                        let spelled: Rc<str> = qt.trim_start_matches("struct ").trim_start_matches("union ").into();
+                        let spelled: Rc<str> = qt
+                            .trim_start_matches("struct ")
+                            .trim_start_matches("union ")
+                            .into();
                         self.anon_records.insert(spelled.to_string(), l.clone());
                         self.anon_records.insert(qt.to_string(), l.clone());
                         let ty = l.ty;
-                        members.push((m.name.clone().unwrap_or_default(), ty, Some(m.id), None, CType::Named(spelled)));
+                        members.push((
+                            m.name.clone().unwrap_or_default(),
+                            ty,
+                            Some(m.id),
+                            None,
+                            CType::Named(spelled),
+                        ));
                         continue;
                     } else {
                         ctype::parse(qt).ok_or_else(|| {
@@ -458,7 +487,11 @@ impl<'a> ModCx<'a> {
         }
         for (fname, ty, _, _, _) in &members {
             let a = types.align_of(*ty);
-            let off = if is_union { 0 } else { cucc_ir::types::round_up(offset, a) };
+            let off = if is_union {
+                0
+            } else {
+                cucc_ir::types::round_up(offset, a)
+            };
             fields.push(Field {
                 name: fname.clone(),
                 ty: *ty,
@@ -469,7 +502,11 @@ impl<'a> ModCx<'a> {
             align = align.max(a);
         }
         let empty = members.is_empty();
-        let size = if empty { 1 } else { cucc_ir::types::round_up(size, align) };
+        let size = if empty {
+            1
+        } else {
+            cucc_ir::types::round_up(size, align)
+        };
         let ty = types.insert(Type::Struct(StructType {
             name: name.to_string(),
             fields,
@@ -494,15 +531,22 @@ impl<'a> ModCx<'a> {
     }
 
     /// The record a field belongs to and the field's position and type.
-    pub fn field(&mut self, field: NodeId, at: &Node) -> Result<(Rc<Layout>, u32, CType), Diagnostic> {
+    pub fn field(
+        &mut self,
+        field: NodeId,
+        at: &Node,
+    ) -> Result<(Rc<Layout>, u32, CType), Diagnostic> {
         let owner = self.field_owner.get(&field).copied();
         let owner = match owner {
             Some(o) => o,
             None => {
                 // Lay out the record that declares the field.
-                let rec = self.records.field_parent.get(&field).copied().ok_or_else(|| {
-                    Diagnostic::at(at, "member of an unknown record")
-                })?;
+                let rec = self
+                    .records
+                    .field_parent
+                    .get(&field)
+                    .copied()
+                    .ok_or_else(|| Diagnostic::at(at, "member of an unknown record"))?;
                 let name = self.record_key(rec);
                 self.layout_of(rec, &name, at)?;
                 rec.id
