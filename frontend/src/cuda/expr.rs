@@ -777,12 +777,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
 
     /// `rvalue` for a node whose category says lvalue but that has no address.
     fn rvalue_prvalue(&mut self, e: &'a Node) -> R<RV> {
-        let mut n = e.clone();
-        n.value_category = Some(ValueCategory::PRValue);
-        // Lowering a clone is safe: nodes are looked up by id only for
-        // declarations, never for expressions.
-        let n: &'a Node = Box::leak(Box::new(n));
-        self.rvalue(n)
+        self.rvalue_as(e, true)
     }
 
     fn var_decl_node(&self, id: NodeId) -> Option<&'a Node> {

@@ -231,7 +231,6 @@ pub fn lower_function<'a>(mc: &mut ModCx<'a>, def: &'a Node) {
     let func = std::mem::replace(&mut mc.module.functions[sig.id], placeholder);
     let body = func.body;
     let loc = func.loc;
-    let errors_before = mc.errors.len();
     let mut cx = FnCx {
         mc,
         func,
@@ -254,9 +253,8 @@ pub fn lower_function<'a>(mc: &mut ModCx<'a>, def: &'a Node) {
         cx.mc.errors.push(e);
     }
     let func = cx.func;
-    if mc.errors.len() == errors_before || true {
-        mc.module.functions[sig.id] = func;
-    }
+    // On errors the module is discarded; the function goes back regardless.
+    mc.module.functions[sig.id] = func;
 }
 
 fn pretty_name(def: &Node) -> String {
