@@ -262,11 +262,19 @@ impl<'m, 'a> FnCx<'m, 'a> {
 
     /// The value of an expression.
     pub fn rvalue(&mut self, e: &'a Node) -> R<RV> {
+        self.rvalue_as(e, false)
+    }
+
+    /// `rvalue`, treating `e` as a prvalue when `prvalue` is set (for
+    /// nodes clang calls lvalues that have no address of their own).
+    fn rvalue_as(&mut self, e: &'a Node, prvalue: bool) -> R<RV> {
         self.at(e);
-        if matches!(
-            e.value_category,
-            Some(ValueCategory::LValue | ValueCategory::XValue)
-        ) {
+        if !prvalue
+            && matches!(
+                e.value_category,
+                Some(ValueCategory::LValue | ValueCategory::XValue)
+            )
+        {
             let addr = self.lvalue(e)?;
             let ct = self.ty_of(e)?;
             return Ok(if self.mc.scalar_ty(&ct).is_some() {
