@@ -1,25 +1,24 @@
 //! The device half of a `.cu` file: its kernels as IR.
 
 use cucc_frontend::clang::ClangOptions;
+use cucc_frontend::cuda::{lower_file, LowerOptions};
 use cucc_ir::Module;
 use std::path::Path;
 
-/// Lowers the kernels of `path` to IR.
-///
-/// A translation unit without kernels gives an empty module. Lowering of
-/// kernel bodies is the frontend's job and is not available in this version:
-/// a file with kernels is reported as such.
+/// Lowers the kernels (and the device functions and variables they use) of
+/// `path` to IR; errors come back rendered in clang's style.
 pub fn lower(path: &Path, opts: &ClangOptions) -> Result<Module, String> {
-    let tu = cucc_frontend::read_cuda(path, opts).map_err(|e| e.to_string())?;
-    let kernels = tu.kernels();
-    if kernels.is_empty() {
-        let mut m = Module::new();
-        m.file_id(&path.display().to_string());
-        return Ok(m);
-    }
-    Err(format!(
-        "{}: error: translating kernels is not available in this version of cucc ({} kernel(s) found)",
-        path.display(),
-        kernels.len()
-    ))
+    let lopts = LowerOptions {
+        include_dirs: opts.include_dirs.clone(),
+        defines: opts
+            .extra
+            .iter()
+            .filter_map(|a| a.to_str())
+            .filter_map(|a| a.strip_prefix("-D"))
+            .map(String::from)
+            .collect(),
+        std: opts.std.clone(),
+        gpu_arch: opts.gpu_arch.clone(),
+    };
+    lower_file(path, &lopts).map_err(|d| d.to_string().trim_end().to_string())
 }

@@ -12,6 +12,7 @@
 
 pub mod ast;
 pub mod clang;
+pub mod cuda;
 pub mod error;
 
 pub use error::{FrontendError, Result};

@@ -36,13 +36,8 @@ fn programs() -> Vec<PathBuf> {
 
 /// Lowers one program with the CUDA frontend.
 fn lower(path: &Path) -> Result<Module, String> {
-    // Temporary until `cucc_frontend::lower_file` lands:
-    // cucc_frontend::lower_file(path, &cucc_frontend::LowerOptions::default())
-    //     .map_err(|d| d.to_string())
-    Err(format!(
-        "{}: frontend lowering not available",
-        path.display()
-    ))
+    cucc_frontend::cuda::lower_file(path, &cucc_frontend::cuda::LowerOptions::default())
+        .map_err(|d| d.to_string())
 }
 
 /// Lowers and verifies `tests/cuda/NAME.cu`.
@@ -395,7 +390,7 @@ fn every_program_has_a_case() {
 // ------------------------------------------------------------ the cases
 
 macro_rules! affine_case {
-    ($d:expr, $t:ty, $code:literal, $a:expr, $b:expr) => {{
+    ($d:expr, $t:tt, $code:literal, $a:expr, $b:expr) => {{
         let a: $t = $a;
         let b: $t = $b;
         let input: Vec<$t> = (0..64).map(|k| (k % 11) as $t).collect();
@@ -430,21 +425,20 @@ macro_rules! affine_ref {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn scalar_types() {
     let m = load("scalar_types");
     let mut d = Dev::new(&m);
-    affine_case!(d, i8, "IcEE", 3, 5);
-    affine_case!(d, i8, "IaEE", 3, -50);
-    affine_case!(d, u8, "IhEE", 29, 7);
-    affine_case!(d, i16, "IsEE", 1000, -3000);
-    affine_case!(d, u16, "ItEE", 7000, 1);
-    affine_case!(d, i32, "IiEE", -123456, 7);
-    affine_case!(d, u32, "IjEE", 0x9E37_79B9, 1);
-    affine_case!(d, i64, "IxEE", 1 << 40, -3);
-    affine_case!(d, u64, "IyEE", 0x9E37_79B9_7F4A_7C15, 11);
-    affine_case!(d, f32, "IfEE", 1.5, 0.25);
-    affine_case!(d, f64, "IdEE", 1e10 + 0.5, -0.125);
+    affine_case!(d, i8, "IcE", 3, 5);
+    affine_case!(d, i8, "IaE", 3, -50);
+    affine_case!(d, u8, "IhE", 29, 7);
+    affine_case!(d, i16, "IsE", 1000, -3000);
+    affine_case!(d, u16, "ItE", 7000, 1);
+    affine_case!(d, i32, "IiE", -123456, 7);
+    affine_case!(d, u32, "IjE", 0x9E37_79B9, 1);
+    affine_case!(d, i64, "IxE", 1 << 40, -3);
+    affine_case!(d, u64, "IyE", 0x9E37_79B9_7F4A_7C15, 11);
+    affine_case!(d, f32, "IfE", 1.5, 0.25);
+    affine_case!(d, f64, "IdE", 1e10 + 0.5, -0.125);
     let input: Vec<i32> = (0..64).map(|k| (k * 7) % 23).collect();
     let pin = d.buf(&input);
     let pout = d.zeros::<bool>(64);
@@ -454,7 +448,6 @@ fn scalar_types() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn half_arith() {
     let m = load("half_arith");
     let mut d = Dev::new(&m);
@@ -486,7 +479,6 @@ fn half_arith() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn pointers_arrays() {
     let m = load("pointers_arrays");
     let mut d = Dev::new(&m);
@@ -524,7 +516,6 @@ fn pointers_arrays() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn structs_classes() {
     let m = load("structs_classes");
     let mut d = Dev::new(&m);
@@ -578,7 +569,6 @@ fn structs_classes() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn templates_namespaces() {
     let m = load("templates_namespaces");
     let mut d = Dev::new(&m);
@@ -644,7 +634,6 @@ fn templates_namespaces() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn vector_types() {
     let m = load("vector_types");
     let mut d = Dev::new(&m);
@@ -758,7 +747,6 @@ fn ops_ref(a: i32, b: i32, u: u32) -> Vec<i32> {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn operators() {
     let m = load("operators");
     let mut d = Dev::new(&m);
@@ -810,7 +798,6 @@ fn casts_ref(f: f32, i: i32, d: f64) -> Vec<i64> {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn casts_sizeof() {
     let m = load("casts_sizeof");
     let mut d = Dev::new(&m);
@@ -895,7 +882,6 @@ fn flow_ref(v: i32) -> Vec<i32> {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn control_flow() {
     let m = load("control_flow");
     let mut d = Dev::new(&m);
@@ -913,7 +899,6 @@ fn control_flow() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn shared_static() {
     let m = load("shared_static");
     let mut d = Dev::new(&m);
@@ -941,7 +926,6 @@ fn shared_static() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn shared_dynamic() {
     let m = load("shared_dynamic");
     let mut d = Dev::new(&m);
@@ -979,7 +963,6 @@ fn shared_dynamic() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn constant_memory() {
     let m = load("constant_memory");
     let mut d = Dev::new(&m);
@@ -1006,7 +989,6 @@ fn constant_memory() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn device_globals() {
     let m = load("device_globals");
     let mut d = Dev::new(&m);
@@ -1064,7 +1046,6 @@ fn mathf_ref(x: f32, y: f32) -> Vec<f32> {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn math_float() {
     let m = load("math_float");
     let mut d = Dev::new(&m);
@@ -1095,7 +1076,6 @@ fn math_float() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn math_double() {
     let m = load("math_double");
     let mut d = Dev::new(&m);
@@ -1135,7 +1115,6 @@ fn math_double() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn fast_intrinsics() {
     let m = load("fast_intrinsics");
     let mut d = Dev::new(&m);
@@ -1203,7 +1182,6 @@ fn int_ref(i: usize, a: u32, b: u32, x: i32, y: i32) -> Vec<i64> {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn int_intrinsics() {
     let m = load("int_intrinsics");
     let mut d = Dev::new(&m);
@@ -1224,7 +1202,6 @@ fn int_intrinsics() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn atomics_int() {
     let m = load("atomics_int");
     let mut d = Dev::new(&m);
@@ -1294,7 +1271,6 @@ fn atomics_int() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn atomics_float() {
     let m = load("atomics_float");
     let mut d = Dev::new(&m);
@@ -1326,7 +1302,6 @@ fn atomics_float() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn atomic_cas() {
     let m = load("atomic_cas");
     let mut d = Dev::new(&m);
@@ -1364,7 +1339,6 @@ fn atomic_cas() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn block_sync_fence() {
     let m = load("block_sync_fence");
     let mut d = Dev::new(&m);
@@ -1411,7 +1385,6 @@ fn block_sync_fence() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn warp_shuffle() {
     let m = load("warp_shuffle");
     let mut d = Dev::new(&m);
@@ -1438,7 +1411,6 @@ fn warp_shuffle() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn warp_vote() {
     let m = load("warp_vote");
     let mut d = Dev::new(&m);
@@ -1478,7 +1450,6 @@ fn warp_vote() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn coop_groups() {
     let m = load("coop_groups");
     let mut d = Dev::new(&m);
@@ -1501,7 +1472,6 @@ fn coop_groups() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn texture_objects() {
     let m = load("texture_objects");
     let mut d = Dev::new(&m);
@@ -1538,7 +1508,6 @@ fn texture_objects() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn texture_refs() {
     let m = load("texture_refs");
     let mut d = Dev::new(&m);
@@ -1581,7 +1550,6 @@ fn texture_refs() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn printf_assert_clock() {
     let m = load("printf_assert_clock");
     let mut d = Dev::new(&m);
@@ -1612,7 +1580,6 @@ fn printf_assert_clock() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn reduction() {
     let m = load("reduction");
     let mut d = Dev::new(&m);
@@ -1661,7 +1628,6 @@ fn reduction() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn matmul_tiled() {
     let m = load("matmul_tiled");
     let mut d = Dev::new(&m);
@@ -1693,7 +1659,6 @@ fn matmul_tiled() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn transpose() {
     let m = load("transpose");
     let mut d = Dev::new(&m);
@@ -1717,7 +1682,6 @@ fn transpose() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn histogram() {
     let m = load("histogram");
     let mut d = Dev::new(&m);
@@ -1736,7 +1700,6 @@ fn histogram() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn prefix_scan() {
     let m = load("prefix_scan");
     let mut d = Dev::new(&m);
@@ -1779,7 +1742,6 @@ fn prefix_scan() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn stencil() {
     let m = load("stencil");
     let mut d = Dev::new(&m);
@@ -1830,7 +1792,6 @@ fn stencil() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn bitonic_sort() {
     let m = load("bitonic_sort");
     let mut d = Dev::new(&m);
@@ -1859,7 +1820,6 @@ fn bitonic_sort() {
 }
 
 #[test]
-#[ignore = "needs the CUDA lowering"]
 fn bfs_frontier() {
     let m = load("bfs_frontier");
     let mut d = Dev::new(&m);

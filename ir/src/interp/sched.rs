@@ -457,6 +457,9 @@ impl Exec<'_> {
             },
             _ => None,
         };
+        if self.module.functions[w.func].ops[w.op].kind == OpKind::ActiveMask {
+            return Ok(self.resolve_active_mask(lanes, w));
+        }
         let mut part = 0u32;
         for (l, c) in lanes.iter().enumerate() {
             if let Some((mask, _)) = at(c) {
@@ -590,6 +593,40 @@ impl Exec<'_> {
             c.state = State::Running;
         }
         Ok(true)
+    }
+
+    /// `activemask` resolves once every lane of the warp is finished or
+    /// waiting somewhere: its value is the set of lanes waiting at this op,
+    /// as converged lanes on a GPU execute it together.
+    fn resolve_active_mask(&mut self, lanes: &mut [Thread], w: Wait) -> bool {
+        let quiet = lanes
+            .iter()
+            .all(|c| matches!(c.state, State::Finished | State::Waiting(_)));
+        if !quiet {
+            return false;
+        }
+        let here =
+            |c: &Thread| matches!(c.state, State::Waiting(x) if x.func == w.func && x.op == w.op);
+        let mut part = 0u32;
+        for (l, c) in lanes.iter().enumerate() {
+            if here(c) {
+                part |= 1 << l;
+            }
+        }
+        let res_val = self.module.functions[w.func].ops[w.op]
+            .results
+            .first()
+            .copied();
+        for c in lanes.iter_mut() {
+            if !here(c) {
+                continue;
+            }
+            if let (Some(r), Some(frame)) = (res_val, c.frames.last_mut()) {
+                frame.env[r.index()] = u64::from(part);
+            }
+            c.state = State::Running;
+        }
+        part != 0
     }
 
     /// "threads 0-15: wait at f.cu:3:5 (barrier); threads 16-31: finished".

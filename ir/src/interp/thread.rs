@@ -774,7 +774,20 @@ impl Exec<'_> {
                 OpKind::GridDim(d) => u64::from(self.cfg.grid[d.index()]),
                 OpKind::LaneId => u64::from(*linear % 32),
                 OpKind::WarpSize => 32,
-                OpKind::ActiveMask => u64::from(*active_mask),
+                OpKind::ActiveMask => {
+                    // Resolved with the warp (see `sched`): the lanes that
+                    // reach it together, once the rest of the warp has
+                    // moved on, finished or stopped elsewhere.
+                    let _ = active_mask;
+                    return Ok(Event::Wait(Wait {
+                        func: fid,
+                        op,
+                        kind: WaitKind::Warp {
+                            mask: 0,
+                            args: [0; 3],
+                        },
+                    }));
+                }
                 OpKind::Barrier(BarrierScope::Block) => {
                     shape(self, 0, 0)?;
                     return Ok(Event::Wait(Wait {
