@@ -32,7 +32,7 @@ use crate::ffi::{
 };
 use crate::memory::find;
 use crate::registry::Image;
-use crate::sample::{natural_out_kind, sample, FORMAT_FLOAT};
+use crate::sample::{float_valued, natural_out_kind, sample, FORMAT_FLOAT};
 use crate::stream::lock;
 use crate::texture_abi::{
     TexApi, TexDesc, TexRefInfo, ADDRESS_CLAMP, RAW_NONE, RESOURCE_ARRAY, RESOURCE_LINEAR,
@@ -75,10 +75,15 @@ fn descriptor(r: &Resource, s: &Sampling) -> TexDesc {
         };
         // A plain copy is right when values are read as stored: integer
         // element reads, and 32-bit float channels.
-        if f.kind == FORMAT_FLOAT && f.bits != 32 {
-            RAW_NONE
+        let as_stored = if f.kind == FORMAT_FLOAT {
+            f.bits == 32
         } else {
+            !float_valued(&probe)
+        };
+        if as_stored {
             natural_out_kind(&probe) as u8
+        } else {
+            RAW_NONE
         }
     } else {
         RAW_NONE

@@ -680,7 +680,11 @@ impl<'m> Writer<'m> {
         if ops.len() != 1 + kind.coords() {
             return Err(self.err(
                 loc,
-                format!("`tex.fetch {}` needs a handle and {} coordinates", kind.name(), kind.coords()),
+                format!(
+                    "`tex.fetch {}` needs a handle and {} coordinates",
+                    kind.name(),
+                    kind.coords()
+                ),
             ));
         }
         let Some(&first) = results.first() else {
