@@ -16,6 +16,11 @@
 //! variable where known. Integers are held in unsigned C types (IR integers
 //! are signless and wrap); signed ops cast explicitly.
 //!
+//! `tex.fetch` calls the prelude's `cucc_tex_fetch` through
+//! `launch->tex` (an inline copy for `tex1Dfetch` of linear memory, the
+//! runtime's sampler otherwise); `tex.ref` reads the handle the runtime
+//! writes at registration (`docs/abi.md`, "Textures").
+//!
 //! The emitter accepts what cpuify leaves: no barrier, shuffle or vote may
 //! remain, and ops outside the grid loop must be free of side effects.
 
