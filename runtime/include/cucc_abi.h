@@ -29,15 +29,58 @@ extern "C" {
 #define CUCC_BLOB_HEADER_SIZE 40
 #define CUCC_MODULE_ID_SIZE 16
 
-/* Texture resolver; defined when textures are supported. */
-struct cucc_tex_api;
+/* ---- Textures (docs/abi.md, "Textures") ---------------------------------
+ * A texture handle (a cudaTextureObject_t, or what a legacy reference's
+ * handle slot holds) indexes `descs` of the launch's cucc_tex_api. */
+enum {
+  CUCC_TEX_STATE_INVALID = 0, /* the handle names nothing */
+  CUCC_TEX_STATE_READY = 1,
+  CUCC_TEX_STATE_UNBOUND = 2 /* legacy reference, nothing bound: reads give 0 */
+};
+enum { CUCC_TEX_FETCH1D = 0, CUCC_TEX_1D = 1, CUCC_TEX_2D = 2, CUCC_TEX_3D = 3 };
+enum { CUCC_TEX_OUT_F32 = 0, CUCC_TEX_OUT_B32 = 1, CUCC_TEX_OUT_B16 = 2, CUCC_TEX_OUT_B8 = 3 };
+#define CUCC_TEX_RAW_NONE 0xff
+
+/* One texture (80 bytes). Texel (x, y, z) is at
+ * data + z*slice_pitch + y*pitch + x*texel_size. */
+typedef struct cucc_tex_desc {
+  const char *data;
+  uint64_t width, height, depth; /* texels, rows (1 for 1D), slices (1 for 1D/2D) */
+  uint64_t pitch, slice_pitch;   /* bytes */
+  uint32_t texel_size;           /* bytes */
+  uint8_t state;                 /* CUCC_TEX_STATE_* */
+  uint8_t raw_kind;              /* CUCC_TEX_OUT_* for which a fetch1d is a plain
+                                    copy of the texel's first channels, zeros
+                                    outside [0, width); or CUCC_TEX_RAW_NONE */
+  uint8_t channels;              /* 1, 2 or 4 */
+  uint8_t channel_bits;          /* 8, 16 or 32 */
+  uint8_t format;                /* cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float */
+  uint8_t read_normalized;       /* cudaReadModeNormalizedFloat */
+  uint8_t filter;                /* cudaFilterModeLinear */
+  uint8_t normalized_coords;
+  uint8_t address[3];            /* cudaTextureAddressMode per axis */
+  uint8_t resource;              /* cudaResourceType: 0 array, 2 linear, 3 pitch 2D */
+  float border[4];
+} cucc_tex_desc;
+
+/* A launch's textures: immutable while the launch runs. */
+typedef struct cucc_tex_api {
+  uint32_t version;              /* 1 */
+  uint32_t reserved;
+  uint64_t count;                /* handles >= count are invalid */
+  const cucc_tex_desc *descs;    /* indexed by handle; descs[0] is invalid */
+  /* Samples a descriptor whose state is not INVALID; writes four elements
+   * of out_kind to out (16 bytes). */
+  void (*fetch)(const cucc_tex_desc *desc, int kind, int32_t icoord, float x,
+                float y, float z, int out_kind, void *out);
+} cucc_tex_api;
 
 /* What a kernel entry learns about its launch. */
 typedef struct cucc_launch {
   uint32_t grid[3];                 /* gridDim */
   uint32_t block[3];                /* blockDim */
   uint64_t dynamic_shared;          /* bytes of extern __shared__ */
-  const struct cucc_tex_api *tex;   /* texture resolver; NULL for now */
+  const struct cucc_tex_api *tex;   /* textures; NULL if the program has none */
 } cucc_launch;
 
 /* Runs blocks with linear ids [block_begin, block_end), where
@@ -74,6 +117,15 @@ void __cucc_register_module(const uint8_t module_id[16],
                             const cucc_kernel_info *kernels, size_t n);
 void __cucc_register_variables(const uint8_t module_id[16],
                                const cucc_var_info *vars, size_t n);
+
+/* A legacy texture reference of a device object: the runtime writes its
+ * handle to *handle (the object's `tex.ref` ops read it). */
+typedef struct cucc_texref_info {
+  const char *device_name;     /* as __cudaRegisterTexture's deviceName */
+  uint64_t *handle;
+} cucc_texref_info;
+void __cucc_register_textures(const uint8_t module_id[16],
+                              const cucc_texref_info *refs, size_t n);
 
 /* Kernel-side failure reporting. Both print a message, record a sticky error
  * (cudaErrorLaunchFailure / cudaErrorAssert) and stop the launch from starting

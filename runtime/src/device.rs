@@ -248,6 +248,8 @@ pub extern "C" fn cudaDeviceReset() -> cudaError_t {
         crate::stream::destroy_all_user_streams();
         crate::event::destroy_all_events();
         crate::memory::release_all();
+        crate::texture::release_all();
+        crate::array::release_all();
         *lock(&LIMITS) = DEFAULT_LIMITS;
         DEVICE_FLAGS.store(0, Ordering::Relaxed);
         clear_sticky();

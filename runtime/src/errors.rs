@@ -79,6 +79,8 @@ cuda_errors! {
     InvalidHostPointer = 16, "cudaErrorInvalidHostPointer", "invalid host pointer";
     InvalidDevicePointer = 17, "cudaErrorInvalidDevicePointer", "invalid device pointer";
     InvalidTexture = 18, "cudaErrorInvalidTexture", "invalid texture reference";
+    InvalidTextureBinding = 19, "cudaErrorInvalidTextureBinding", "the texture reference is not bound";
+    InvalidChannelDescriptor = 20, "cudaErrorInvalidChannelDescriptor", "invalid channel format descriptor";
     InvalidMemcpyDirection = 21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction";
     NotYetImplemented = 31, "cudaErrorNotYetImplemented", "this runtime function is not implemented by the CPU runtime yet";
     MissingConfiguration = 52, "cudaErrorMissingConfiguration", "launch without a call configuration";

@@ -366,6 +366,194 @@ pub struct cudaExtent {
     pub depth: usize,
 }
 
+/// `struct cudaPos` (x in bytes for pitched pointers, in elements for arrays).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct cudaPos {
+    /// x position.
+    pub x: usize,
+    /// y position (row).
+    pub y: usize,
+    /// z position (slice).
+    pub z: usize,
+}
+
+/// `struct cudaMemcpy3DParms`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaMemcpy3DParms {
+    /// Source array, or NULL.
+    pub srcArray: *mut c_void,
+    /// Source position.
+    pub srcPos: cudaPos,
+    /// Source pitched pointer (when `srcArray` is NULL).
+    pub srcPtr: cudaPitchedPtr,
+    /// Destination array, or NULL.
+    pub dstArray: *mut c_void,
+    /// Destination position.
+    pub dstPos: cudaPos,
+    /// Destination pitched pointer (when `dstArray` is NULL).
+    pub dstPtr: cudaPitchedPtr,
+    /// Extent (elements of the array if one takes part, else bytes in x).
+    pub extent: cudaExtent,
+    /// `cudaMemcpyKind`.
+    pub kind: c_int,
+}
+
+/// `struct cudaChannelFormatDesc`: bits per channel and the channel format.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct cudaChannelFormatDesc {
+    /// Bits of channel x.
+    pub x: c_int,
+    /// Bits of channel y.
+    pub y: c_int,
+    /// Bits of channel z.
+    pub z: c_int,
+    /// Bits of channel w.
+    pub w: c_int,
+    /// `cudaChannelFormatKind` (0 signed, 1 unsigned, 2 float, 3 none).
+    pub f: c_int,
+}
+
+/// `cudaResourceDesc.res.linear`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaResourceLinear {
+    /// Device memory.
+    pub devPtr: *mut c_void,
+    /// Texel format.
+    pub desc: cudaChannelFormatDesc,
+    /// Bytes.
+    pub sizeInBytes: usize,
+}
+
+/// `cudaResourceDesc.res.pitch2D`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cudaResourcePitch2D {
+    /// Device memory.
+    pub devPtr: *mut c_void,
+    /// Texel format.
+    pub desc: cudaChannelFormatDesc,
+    /// Width in texels.
+    pub width: usize,
+    /// Height in rows.
+    pub height: usize,
+    /// Bytes between rows.
+    pub pitchInBytes: usize,
+}
+
+/// The union `cudaResourceDesc.res`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub union cudaResourceUnion {
+    /// `cudaResourceTypeArray`: the array handle.
+    pub array: *mut c_void,
+    /// `cudaResourceTypeMipmappedArray`: the mipmapped array handle.
+    pub mipmap: *mut c_void,
+    /// `cudaResourceTypeLinear`.
+    pub linear: cudaResourceLinear,
+    /// `cudaResourceTypePitch2D`.
+    pub pitch2D: cudaResourcePitch2D,
+}
+
+/// `struct cudaResourceDesc` (64 bytes: the type and the union; a trailing
+/// `flags` word, where a header has one, is neither read nor written).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct cudaResourceDesc {
+    /// `cudaResourceType` (0 array, 1 mipmapped array, 2 linear, 3 pitch 2D).
+    pub resType: c_int,
+    /// The resource.
+    pub res: cudaResourceUnion,
+}
+
+/// `struct cudaTextureDesc` (72 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct cudaTextureDesc {
+    /// `cudaTextureAddressMode` per dimension (0 wrap, 1 clamp, 2 mirror, 3 border).
+    pub addressMode: [c_int; 3],
+    /// `cudaTextureFilterMode` (0 point, 1 linear).
+    pub filterMode: c_int,
+    /// `cudaTextureReadMode` (0 element type, 1 normalized float).
+    pub readMode: c_int,
+    /// sRGB conversion (ignored).
+    pub sRGB: c_int,
+    /// Border colour for `cudaAddressModeBorder`.
+    pub borderColor: [f32; 4],
+    /// Whether coordinates are normalized to [0, 1).
+    pub normalizedCoords: c_int,
+    /// Anisotropy (ignored).
+    pub maxAnisotropy: c_uint,
+    /// Mipmap filter (ignored).
+    pub mipmapFilterMode: c_int,
+    /// Mipmap level bias (ignored).
+    pub mipmapLevelBias: f32,
+    /// Mipmap clamp (ignored).
+    pub minMipmapLevelClamp: f32,
+    /// Mipmap clamp (ignored).
+    pub maxMipmapLevelClamp: f32,
+    /// Ignored.
+    pub disableTrilinearOptimization: c_int,
+    /// Ignored.
+    pub seamlessCubemap: c_int,
+}
+
+/// `struct cudaResourceViewDesc` (accepted, ignored).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct cudaResourceViewDesc {
+    /// `cudaResourceViewFormat`.
+    pub format: c_int,
+    /// Width.
+    pub width: usize,
+    /// Height.
+    pub height: usize,
+    /// Depth.
+    pub depth: usize,
+    /// First mipmap level.
+    pub firstMipmapLevel: c_uint,
+    /// Last mipmap level.
+    pub lastMipmapLevel: c_uint,
+    /// First layer.
+    pub firstLayer: c_uint,
+    /// Last layer.
+    pub lastLayer: c_uint,
+}
+
+/// `struct textureReference` (124 bytes): the host-side view of a legacy
+/// `texture<T, dim, mode>` variable.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct textureReference {
+    /// Whether coordinates are normalized.
+    pub normalized: c_int,
+    /// `cudaTextureFilterMode`.
+    pub filterMode: c_int,
+    /// `cudaTextureAddressMode` per dimension.
+    pub addressMode: [c_int; 3],
+    /// Texel format (set by the bind calls).
+    pub channelDesc: cudaChannelFormatDesc,
+    /// sRGB conversion (ignored).
+    pub sRGB: c_int,
+    /// Anisotropy (ignored).
+    pub maxAnisotropy: c_uint,
+    /// Mipmap filter (ignored).
+    pub mipmapFilterMode: c_int,
+    /// Mipmap level bias (ignored).
+    pub mipmapLevelBias: f32,
+    /// Mipmap clamp (ignored).
+    pub minMipmapLevelClamp: f32,
+    /// Mipmap clamp (ignored).
+    pub maxMipmapLevelClamp: f32,
+    /// Ignored.
+    pub disableTrilinearOptimization: c_int,
+    /// Reserved.
+    pub __cudaReserved: [c_int; 14],
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -396,5 +584,22 @@ mod tests {
         assert_eq!(size_of::<cudaFuncAttributes>(), 144);
         assert_eq!(size_of::<cudaPitchedPtr>(), 32);
         assert_eq!(size_of::<cudaExtent>(), 24);
+    }
+
+    /// CUDA 13's `driver_types.h` and cucc's own headers agree on these.
+    #[test]
+    fn texture_struct_layouts() {
+        assert_eq!(size_of::<cudaChannelFormatDesc>(), 20);
+        assert_eq!(offset_of!(cudaResourceDesc, res), 8);
+        assert_eq!(size_of::<cudaResourceDesc>(), 64);
+        assert_eq!(offset_of!(cudaResourceLinear, sizeInBytes), 32);
+        assert_eq!(offset_of!(cudaResourcePitch2D, pitchInBytes), 48);
+        assert_eq!(size_of::<cudaTextureDesc>(), 72);
+        assert_eq!(offset_of!(cudaTextureDesc, borderColor), 24);
+        assert_eq!(offset_of!(cudaTextureDesc, normalizedCoords), 40);
+        assert_eq!(size_of::<textureReference>(), 124);
+        assert_eq!(offset_of!(textureReference, channelDesc), 20);
+        assert_eq!(size_of::<cudaMemcpy3DParms>(), 160);
+        assert_eq!(offset_of!(cudaMemcpy3DParms, extent), 128);
     }
 }

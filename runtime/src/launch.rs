@@ -229,6 +229,8 @@ impl Params {
 /// A launch waiting in (or running from) a stream.
 struct Job {
     entry: CuccKernelFn,
+    /// Textures the launch reads (`launch.tex` points into it).
+    _textures: Option<Arc<crate::texture::Snapshot>>,
     launch: CuccLaunch,
     params: Params,
     scratch: usize,
@@ -308,13 +310,15 @@ fn launch(
     validate(grid, block, shared as u64, &f, &k)?;
     // SAFETY: CUDA's contract for `args`: one pointer per kernel parameter.
     let params = unsafe { Params::capture(args, &k.param_sizes)? };
+    let textures = crate::texture::launch_snapshot();
     let job = Job {
         entry: k.entry,
+        _textures: textures.clone(),
         launch: CuccLaunch {
             grid: [grid.x, grid.y, grid.z],
             block: [block.x, block.y, block.z],
             dynamic_shared: shared as u64,
-            tex: std::ptr::null(),
+            tex: textures.as_ref().map_or(std::ptr::null(), |t| t.api()),
         },
         params,
         // Dynamic shared memory starts at the static size rounded up to 16.

@@ -5,11 +5,13 @@
 //! Every exported function is `extern "C"`, never unwinds into its caller and
 //! returns CUDA's numeric error codes. The modules follow the API's areas:
 //! [`errors`], [`device`], [`memory`], [`stream`], [`event`], [`launch`], and
-//! [`registry`] (kernels and variables of loaded modules). `docs/abi.md` in
+//! [`registry`] (kernels and variables of loaded modules), [`array`] (CUDA
+//! arrays), [`texture`] (texture objects and references) with [`sample`]
+//! (what a fetch returns) and [`texture_abi`] (the kernels' view). `docs/abi.md` in
 //! the repository documents the ABI between the runtime and cucc-compiled
 //! device objects (`include/cucc_abi.h` is its C header).
 //!
-//! Not implemented yet: textures and surfaces, CUDA arrays, graphs, memory
+//! Not implemented yet: surfaces, mipmapped and layered arrays, graphs, memory
 //! pools, cooperative launches, and the JIT path for nvcc fat binaries
 //! (launching such a kernel returns `cudaErrorNoKernelImageForDevice`).
 
@@ -17,6 +19,7 @@
 #![warn(clippy::dbg_macro, clippy::todo)]
 #![allow(clippy::missing_safety_doc)]
 
+pub mod array;
 pub mod device;
 pub mod errors;
 pub mod event;
@@ -24,6 +27,9 @@ pub mod ffi;
 pub mod launch;
 pub mod memory;
 pub mod registry;
+pub mod sample;
 pub mod stream;
+pub mod texture;
+pub mod texture_abi;
 
 pub use errors::{cudaError_t, Error};

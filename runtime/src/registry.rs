@@ -43,7 +43,8 @@ pub struct CuccLaunch {
     pub block: [u32; 3],
     /// Bytes of `extern __shared__` memory, placed after the static shared bytes.
     pub dynamic_shared: u64,
-    /// Texture resolver (`const struct cucc_tex_api *`); NULL until textures exist.
+    /// Texture view (`const struct cucc_tex_api *`, see
+    /// [`crate::texture_abi::TexApi`]); NULL when the program has no textures.
     pub tex: *const c_void,
 }
 
@@ -106,7 +107,7 @@ struct DeviceModule {
 }
 
 /// What a registered fat binary holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Image {
     /// A cucc blob naming a device module.
     Cucc(ModuleId),
@@ -586,17 +587,37 @@ pub unsafe extern "C" fn __cudaRegisterManagedVar(
     });
 }
 
-/// Accepted and ignored: texture references are not supported yet.
+/// Records a legacy texture reference (`texture<T, dim, mode>` variable):
+/// its host `textureReference`, device name and read mode (`norm`: 1 for
+/// `cudaReadModeNormalizedFloat`). See [`crate::texture`].
+///
+/// # Safety
+/// `host_var` must be the program's `textureReference`; `device_name` a
+/// valid string.
 #[no_mangle]
-pub extern "C" fn __cudaRegisterTexture(
-    _handle: *mut *mut c_void,
-    _host_var: *const c_void,
+pub unsafe extern "C" fn __cudaRegisterTexture(
+    handle: *mut *mut c_void,
+    host_var: *const c_void,
     _device_address: *const *const c_void,
-    _device_name: *const c_char,
+    device_name: *const c_char,
     _dim: c_int,
-    _norm: c_int,
+    norm: c_int,
     _ext: c_int,
 ) {
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: forwarded contract.
+        let Some(name) = (unsafe { c_string(device_name) }) else {
+            return warn("__cudaRegisterTexture: NULL device name");
+        };
+        if host_var.is_null() {
+            return warn("__cudaRegisterTexture: NULL texture reference");
+        }
+        let image = {
+            let _load = lock(&LOAD);
+            fatbin_image(&read(), handle)
+        };
+        crate::texture::register_host(image, host_var as usize, name, norm != 0);
+    });
 }
 
 /// Accepted and ignored: surface references are not supported yet.

@@ -16,6 +16,11 @@
 //! variable where known. Integers are held in unsigned C types (IR integers
 //! are signless and wrap); signed ops cast explicitly.
 //!
+//! `tex.fetch` calls the prelude's `cucc_tex_fetch` through
+//! `launch->tex` (an inline copy for `tex1Dfetch` of linear memory, the
+//! runtime's sampler otherwise); `tex.ref` reads the handle the runtime
+//! writes at registration (`docs/abi.md`, "Textures").
+//!
 //! The emitter accepts what cpuify leaves: no barrier, shuffle or vote may
 //! remain, and ops outside the grid loop must be free of side effects.
 
@@ -65,6 +70,12 @@ pub fn emit_module(module: &Module) -> Result<EmittedModule, CpuifyError> {
         }
         c.push_str(";\n");
     }
+    for (_, g) in module.globals.iter() {
+        if matches!(g.kind, cucc_ir::GlobalKind::Texture { .. }) {
+            // The handle the runtime assigns at registration (`tex.ref` reads it).
+            let _ = writeln!(c, "static uint64_t {};", texref_c_name(&g.name));
+        }
+    }
     let mut kernels = Vec::new();
     for (fid, f) in module.functions.iter() {
         if f.kind != FunctionKind::Launch {
@@ -80,8 +91,9 @@ pub fn emit_module(module: &Module) -> Result<EmittedModule, CpuifyError> {
 
 /// Emits `module` as a cucc device object: the kernels' C (see
 /// [`emit_module`]) plus a constructor that registers every kernel entry and
-/// every device and constant variable with the runtime under `module_id`
-/// (`docs/abi.md`).
+/// every device and constant variable with the runtime under `module_id`,
+/// and registers its legacy texture references, whose handles the runtime
+/// writes into the variables `tex.ref` reads (`docs/abi.md`).
 pub fn emit_device_object(
     module: &Module,
     module_id: &[u8; 16],
@@ -136,18 +148,44 @@ pub fn emit_device_object(
         let _ = writeln!(c, "  {{\"{name}\", {}, {size}}},", global_c_name(name));
     }
     c.push_str("  {0, 0, 0}\n};\n");
+    let texrefs: Vec<String> = module
+        .globals
+        .iter()
+        .filter(|(_, g)| matches!(g.kind, cucc_ir::GlobalKind::Texture { .. }))
+        .map(|(_, g)| g.name.clone())
+        .collect();
+    c.push_str("typedef struct { const char *device_name; uint64_t *handle; } cucc_texref_info;\n");
+    c.push_str("void __cucc_register_textures(const uint8_t id[16], const cucc_texref_info *refs, size_t n);\n");
+    c.push_str("static const cucc_texref_info cucc_texrefs[] = {\n");
+    for name in &texrefs {
+        let _ = writeln!(c, "  {{\"{name}\", &{}}},", texref_c_name(name));
+    }
+    c.push_str("  {0, 0}\n};\n");
     let _ = writeln!(
         c,
-        "__attribute__((constructor)) static void cucc_register(void) {{\n  __cucc_register_module(cucc_module_id, cucc_kernels, {});\n  __cucc_register_variables(cucc_module_id, cucc_vars, {});\n}}",
+        "__attribute__((constructor)) static void cucc_register(void) {{\n  __cucc_register_module(cucc_module_id, cucc_kernels, {});\n  __cucc_register_variables(cucc_module_id, cucc_vars, {});",
         m.kernels.len(),
         vars.len()
     );
+    if !texrefs.is_empty() {
+        let _ = writeln!(
+            c,
+            "  __cucc_register_textures(cucc_module_id, cucc_texrefs, {});",
+            texrefs.len()
+        );
+    }
+    c.push_str("}\n");
     Ok(m)
 }
 
 /// The C symbol holding a device or constant global's storage.
 pub fn global_c_name(name: &str) -> String {
     format!("cucc_g_{}", sanitize(name))
+}
+
+/// The C variable holding a legacy texture reference's runtime handle.
+pub fn texref_c_name(name: &str) -> String {
+    format!("cucc_texref_{}", sanitize(name))
 }
 
 /// The C symbol of a kernel's entry.

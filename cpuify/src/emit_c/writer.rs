@@ -1,12 +1,12 @@
 //! The per-function C writer.
 
 use super::prelude::extern_c_name;
-use super::{entry_c_name, global_c_name, sanitize};
+use super::{entry_c_name, global_c_name, sanitize, texref_c_name};
 use crate::error::CpuifyError;
 use cucc_ir::types::round_up;
 use cucc_ir::{
     AtomicOp, BinOp, Callee, CastOp, CmpPred, FloatKind, FuncId, Function, Level, Loc, Module, Op,
-    OpKind, Region, SecondaryMap, Space, Type, TypeId, UnOp, Value,
+    OpKind, Region, SecondaryMap, Space, TexKind, Type, TypeId, UnOp, Value,
 };
 use std::fmt::Write;
 
@@ -657,15 +657,97 @@ impl<'m> Writer<'m> {
                 ),
                 ))
             }
-            OpKind::TexFetch(_) | OpKind::TexRef(_) => {
+            OpKind::TexRef(g) => {
+                let r = one()?;
+                let Some(gd) = self.module.globals.try_get(*g) else {
+                    return Err(self.err(loc, "`tex.ref` of an unknown global"));
+                };
+                if !matches!(gd.kind, cucc_ir::GlobalKind::Texture { .. }) {
+                    return Err(self.err(
+                        loc,
+                        format!("`tex.ref` of `{}`, which is not a texture", gd.name),
+                    ));
+                }
+                let e = texref_c_name(&gd.name);
+                self.decl(r, &e)?;
+            }
+            OpKind::TexFetch(kind) => self.tex_fetch(op, *kind)?,
+        }
+        Ok(())
+    }
+
+    /// `tex.fetch`: one call of the prelude's `cucc_tex_fetch` into a small
+    /// buffer, then one variable per channel. An invalid handle traps.
+    fn tex_fetch(&mut self, op: Op, kind: TexKind) -> Result<(), CpuifyError> {
+        let data = &self.func.ops[op];
+        let loc = data.loc;
+        let ops = data.operands.clone();
+        let results = data.results.clone();
+        if ops.len() != 1 + kind.coords() {
+            return Err(self.err(
+                loc,
+                format!(
+                    "`tex.fetch {}` needs a handle and {} coordinates",
+                    kind.name(),
+                    kind.coords()
+                ),
+            ));
+        }
+        let Some(&first) = results.first() else {
+            return Err(self.err(loc, "`tex.fetch` has no result"));
+        };
+        if results.len() > 4 {
+            return Err(self.err(loc, "`tex.fetch` has more than 4 results"));
+        }
+        let ty = self.func.value_type(first);
+        if results.iter().any(|&r| self.func.value_type(r) != ty) {
+            return Err(self.err(loc, "`tex.fetch` results must share one type"));
+        }
+        let (out_kind, cty) = match self.ty_of(first) {
+            Type::Float(FloatKind::F32) => (0, "float"),
+            Type::Int(32) => (1, "uint32_t"),
+            Type::Int(16) => (2, "uint16_t"),
+            Type::Int(8) => (3, "uint8_t"),
+            other => {
                 return Err(self.err(
                     loc,
-                    format!(
-                        "`{}` is not supported by the C emitter yet",
-                        data.kind.mnemonic()
-                    ),
+                    format!("`tex.fetch` cannot produce {other:?} (f32, i32, i16 or i8)"),
                 ))
             }
+        };
+        let (icoord, fcoords) = match kind {
+            TexKind::Fetch1D => (
+                format!("(int32_t){}", self.n(ops[1])),
+                ["0.0f".to_string(), "0.0f".to_string(), "0.0f".to_string()],
+            ),
+            _ => {
+                let mut f: [String; 3] = std::array::from_fn(|_| "0.0f".to_string());
+                for (slot, &v) in f.iter_mut().zip(&ops[1..]) {
+                    *slot = self.as_float(v);
+                }
+                ("0".to_string(), f)
+            }
+        };
+        let kind_code = match kind {
+            TexKind::Fetch1D => 0,
+            TexKind::Tex1D => 1,
+            TexKind::Tex2D => 2,
+            TexKind::Tex3D => 3,
+        };
+        let buf = format!("{}_tex", self.n(first));
+        let s = format!("{cty} {buf}[4];");
+        self.line(&s);
+        let s = format!(
+            "if (__builtin_expect(cucc_tex_fetch(launch, {}, {kind_code}, {icoord}, {}, {}, {}, {out_kind}, {}u, {buf}), 0)) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
+            self.n(ops[0]),
+            fcoords[0],
+            fcoords[1],
+            fcoords[2],
+            results.len()
+        );
+        self.line(&s);
+        for (i, &r) in results.iter().enumerate() {
+            self.decl(r, &format!("{buf}[{i}]"))?;
         }
         Ok(())
     }
