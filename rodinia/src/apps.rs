@@ -146,6 +146,31 @@ pub const APPS: &[App] = &[
         rodinia: &["2048", "10"],
         compare: Compare::Exact,
     },
+    App {
+        name: "gaussian",
+        summary:
+            "Gaussian elimination of a dense system: two launches per pivot, 2-D grid of 4x4 blocks",
+        cuda: "gaussian.cu",
+        openmp: "gaussian_omp.c",
+        small: &["64"],
+        default: &["1280"],
+        rodinia: &["1024"],
+        compare: Compare::Tolerance {
+            rel: 1e-3,
+            abs: 1e-6,
+        },
+    },
+    App {
+        name: "srad_v2",
+        summary:
+            "speckle-reducing anisotropic diffusion: halo tiles in shared memory, host statistics",
+        cuda: "srad_v2.cu",
+        openmp: "srad_v2_omp.c",
+        small: &["64", "64", "0", "31", "0", "31", "0.5", "2"],
+        default: &["2048", "2048", "0", "127", "0", "127", "0.5", "16"],
+        rodinia: &["2048", "2048", "0", "127", "0", "127", "0.5", "2"],
+        compare: FLOAT,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
