@@ -171,6 +171,20 @@ pub const APPS: &[App] = &[
         rodinia: &["2048", "2048", "0", "127", "0", "127", "0.5", "2"],
         compare: FLOAT,
     },
+    App {
+        name: "lud",
+        summary:
+            "blocked LU decomposition: diagonal, perimeter and internal kernels on 16x16 tiles",
+        cuda: "lud.cu",
+        openmp: "lud_omp.c",
+        small: &["64"],
+        default: &["1536"],
+        rodinia: &["2048"],
+        compare: Compare::Tolerance {
+            rel: 1e-3,
+            abs: 1e-4,
+        },
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
