@@ -1,0 +1,100 @@
+/* bfs: breadth-first search from node 0, level by level.  The first kernel
+ * expands the frontier (one thread per node: a frontier node marks its
+ * unvisited neighbours for the next level and sets their cost); the second
+ * makes the marked nodes the new frontier and raises a flag the host polls. */
+#include <cuda_runtime.h>
+#include "bfs_graph.h"
+
+#define THREADS 512
+
+__global__ void bfs_expand(const bfs_node *nodes, const int *edges, bool *frontier,
+                           bool *next, const bool *visited, int *cost, int n) {
+    int tid = blockIdx.x * THREADS + threadIdx.x;
+    if (tid < n && frontier[tid]) {
+        frontier[tid] = false;
+        int end = nodes[tid].start + nodes[tid].count;
+        for (int i = nodes[tid].start; i < end; i++) {
+            int id = edges[i];
+            if (!visited[id]) {
+                cost[id] = cost[tid] + 1;
+                next[id] = true;
+            }
+        }
+    }
+}
+
+__global__ void bfs_advance(bool *frontier, bool *next, bool *visited, bool *again, int n) {
+    int tid = blockIdx.x * THREADS + threadIdx.x;
+    if (tid < n && next[tid]) {
+        frontier[tid] = true;
+        visited[tid] = true;
+        *again = true;
+        next[tid] = false;
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s NODES OUTPUT\n", argv[0]);
+        return 1;
+    }
+    int n = rd_arg_int(argv[1], "nodes");
+    bfs_node *nodes;
+    int *edges, edge_count;
+    bfs_generate(n, &nodes, &edges, &edge_count);
+    bool *frontier = (bool *)calloc(n, sizeof(bool));
+    bool *visited = (bool *)calloc(n, sizeof(bool));
+    bool *next = (bool *)calloc(n, sizeof(bool));
+    int *cost = (int *)malloc((size_t)n * sizeof(int));
+    for (int i = 0; i < n; i++) cost[i] = -1;
+    frontier[0] = true;
+    visited[0] = true;
+    cost[0] = 0;
+
+    bfs_node *d_nodes;
+    int *d_edges, *d_cost;
+    bool *d_frontier, *d_next, *d_visited, *d_again;
+    RD_CUDA_CHECK(cudaMalloc(&d_nodes, (size_t)n * sizeof(bfs_node)));
+    RD_CUDA_CHECK(cudaMalloc(&d_edges, (size_t)edge_count * sizeof(int)));
+    RD_CUDA_CHECK(cudaMalloc(&d_cost, (size_t)n * sizeof(int)));
+    RD_CUDA_CHECK(cudaMalloc(&d_frontier, n * sizeof(bool)));
+    RD_CUDA_CHECK(cudaMalloc(&d_next, n * sizeof(bool)));
+    RD_CUDA_CHECK(cudaMalloc(&d_visited, n * sizeof(bool)));
+    RD_CUDA_CHECK(cudaMalloc(&d_again, sizeof(bool)));
+    int blocks = (n + THREADS - 1) / THREADS;
+
+    double t0 = rd_now();
+    RD_CUDA_CHECK(cudaMemcpy(d_nodes, nodes, (size_t)n * sizeof(bfs_node), cudaMemcpyHostToDevice));
+    RD_CUDA_CHECK(cudaMemcpy(d_edges, edges, (size_t)edge_count * sizeof(int), cudaMemcpyHostToDevice));
+    RD_CUDA_CHECK(cudaMemcpy(d_cost, cost, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+    RD_CUDA_CHECK(cudaMemcpy(d_frontier, frontier, n * sizeof(bool), cudaMemcpyHostToDevice));
+    RD_CUDA_CHECK(cudaMemcpy(d_next, next, n * sizeof(bool), cudaMemcpyHostToDevice));
+    RD_CUDA_CHECK(cudaMemcpy(d_visited, visited, n * sizeof(bool), cudaMemcpyHostToDevice));
+    bool again;
+    do {
+        again = false;
+        RD_CUDA_CHECK(cudaMemcpy(d_again, &again, sizeof(bool), cudaMemcpyHostToDevice));
+        bfs_expand<<<blocks, THREADS>>>(d_nodes, d_edges, d_frontier, d_next, d_visited, d_cost, n);
+        bfs_advance<<<blocks, THREADS>>>(d_frontier, d_next, d_visited, d_again, n);
+        RD_CUDA_CHECK(cudaMemcpy(&again, d_again, sizeof(bool), cudaMemcpyDeviceToHost));
+    } while (again);
+    RD_CUDA_CHECK(cudaMemcpy(cost, d_cost, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost));
+    double t1 = rd_now();
+
+    rd_report_time(t1 - t0);
+    bfs_write(argv[2], n, cost);
+    cudaFree(d_nodes);
+    cudaFree(d_edges);
+    cudaFree(d_cost);
+    cudaFree(d_frontier);
+    cudaFree(d_next);
+    cudaFree(d_visited);
+    cudaFree(d_again);
+    free(nodes);
+    free(edges);
+    free(frontier);
+    free(visited);
+    free(next);
+    free(cost);
+    return 0;
+}

@@ -1,0 +1,64 @@
+/* bfs, OpenMP: the same two phases per level, each a parallel loop over
+ * the nodes. */
+#include <stdbool.h>
+#include <omp.h>
+#include "bfs_graph.h"
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s NODES OUTPUT\n", argv[0]);
+        return 1;
+    }
+    int n = rd_arg_int(argv[1], "nodes");
+    bfs_node *nodes;
+    int *edges, edge_count;
+    bfs_generate(n, &nodes, &edges, &edge_count);
+    bool *frontier = (bool *)calloc(n, sizeof(bool));
+    bool *visited = (bool *)calloc(n, sizeof(bool));
+    bool *next = (bool *)calloc(n, sizeof(bool));
+    int *cost = (int *)malloc((size_t)n * sizeof(int));
+    for (int i = 0; i < n; i++) cost[i] = -1;
+    frontier[0] = true;
+    visited[0] = true;
+    cost[0] = 0;
+
+    double t0 = rd_now();
+    bool again;
+    do {
+        again = false;
+#pragma omp parallel for schedule(static)
+        for (int tid = 0; tid < n; tid++) {
+            if (frontier[tid]) {
+                frontier[tid] = false;
+                int end = nodes[tid].start + nodes[tid].count;
+                for (int i = nodes[tid].start; i < end; i++) {
+                    int id = edges[i];
+                    if (!visited[id]) {
+                        cost[id] = cost[tid] + 1;
+                        next[id] = true;
+                    }
+                }
+            }
+        }
+#pragma omp parallel for schedule(static) reduction(|| : again)
+        for (int tid = 0; tid < n; tid++) {
+            if (next[tid]) {
+                frontier[tid] = true;
+                visited[tid] = true;
+                again = true;
+                next[tid] = false;
+            }
+        }
+    } while (again);
+    double t1 = rd_now();
+
+    rd_report_time(t1 - t0);
+    bfs_write(argv[2], n, cost);
+    free(nodes);
+    free(edges);
+    free(frontier);
+    free(visited);
+    free(next);
+    free(cost);
+    return 0;
+}

@@ -1,0 +1,92 @@
+/* Shared by every application of the suite, CUDA and OpenMP alike: the
+ * deterministic input generator, the clock for the timed region, and the
+ * output helpers.  Both halves of a benchmark include this header, so they
+ * see bit-identical inputs and print the same formats. */
+#ifndef RODINIA_COMMON_H
+#define RODINIA_COMMON_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* A 64-bit linear congruential generator (Knuth's MMIX constants); the high
+ * bits are the good ones, so results come from the top 31 bits. */
+typedef struct {
+    unsigned long long state;
+} rd_rng;
+
+static inline rd_rng rd_seed(unsigned long long seed) {
+    rd_rng r;
+    r.state = seed * 2862933555777941757ULL + 3037000493ULL;
+    return r;
+}
+
+/* A uniformly distributed integer in [0, 2^31). */
+static inline unsigned rd_next(rd_rng *r) {
+    r->state = r->state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(r->state >> 33);
+}
+
+/* A uniformly distributed integer in [0, n). */
+static inline int rd_below(rd_rng *r, int n) {
+    return (int)(rd_next(r) % (unsigned)n);
+}
+
+/* A float in [0, 1) with 24 random bits: exact, so every compiler
+ * produces the same value. */
+static inline float rd_unit(rd_rng *r) {
+    return (float)(rd_next(r) >> 7) * (1.0f / 16777216.0f);
+}
+
+/* Seconds on a monotonic clock. */
+static inline double rd_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The one line the harness reads: the timed region, in seconds. */
+static inline void rd_report_time(double seconds) {
+    printf("TIME %.6f\n", seconds);
+    fflush(stdout);
+}
+
+/* Opens the result file named on the command line, or exits. */
+static inline FILE *rd_open_output(const char *path) {
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+    return f;
+}
+
+/* Parses a positive integer argument, or exits naming it. */
+static inline int rd_arg_int(const char *text, const char *what) {
+    char *end = 0;
+    long v = strtol(text, &end, 10);
+    if (!end || *end != '\0' || v <= 0 || v > 2000000000L) {
+        fprintf(stderr, "bad %s: %s\n", what, text);
+        exit(1);
+    }
+    return (int)v;
+}
+
+/* Floats are written in one fixed scientific format, so the harness can
+ * tell them from integers (which it compares exactly). */
+#define RD_FLOAT_FMT "%.7e"
+
+#ifdef __CUDACC__
+/* Exits with the failing call's name and CUDA's message. */
+#define RD_CUDA_CHECK(call)                                                   \
+    do {                                                                      \
+        cudaError_t rd_err_ = (call);                                         \
+        if (rd_err_ != cudaSuccess) {                                         \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
+                    cudaGetErrorString(rd_err_));                             \
+            exit(1);                                                          \
+        }                                                                     \
+    } while (0)
+#endif
+
+#endif

@@ -1,0 +1,41 @@
+/* gaussian, OpenMP: the same elimination steps; per step the multipliers,
+ * then the rows below the pivot, each shared among the threads. */
+#include <omp.h>
+#include "gaussian_input.h"
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s SIZE OUTPUT\n", argv[0]);
+        return 1;
+    }
+    int n = rd_arg_int(argv[1], "size");
+    size_t bytes = (size_t)n * n * sizeof(float);
+    float *a = (float *)malloc(bytes);
+    float *b = (float *)malloc(n * sizeof(float));
+    float *x = (float *)malloc(n * sizeof(float));
+    float *m = (float *)calloc((size_t)n * n, sizeof(float));
+    ga_generate(n, a, b);
+
+    double t0 = rd_now();
+    for (int t = 0; t < n - 1; t++) {
+        float pivot = a[(size_t)n * t + t];
+#pragma omp parallel for schedule(static)
+        for (int row = t + 1; row < n; row++) m[(size_t)n * row + t] = a[(size_t)n * row + t] / pivot;
+#pragma omp parallel for schedule(static)
+        for (int row = t + 1; row < n; row++) {
+            float mult = m[(size_t)n * row + t];
+            for (int col = t; col < n; col++) a[(size_t)n * row + col] -= mult * a[(size_t)n * t + col];
+            b[row] -= mult * b[t];
+        }
+    }
+    ga_back_substitute(n, a, b, x);
+    double t1 = rd_now();
+
+    rd_report_time(t1 - t0);
+    ga_write(argv[2], n, x);
+    free(a);
+    free(b);
+    free(x);
+    free(m);
+    return 0;
+}

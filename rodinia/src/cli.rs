@@ -1,0 +1,204 @@
+//! The `rodinia` command line.
+
+use crate::apps::Size;
+use std::path::PathBuf;
+
+/// Usage text.
+pub const USAGE: &str = "\
+usage: rodinia run [--only A,B,...] [--size small|default|rodinia] [--threads N]
+                   [--runs N] [--json PATH] [--chart PATH.svg] [--keep] [--timeout SECONDS]
+       rodinia list
+
+run     builds every application's CUDA version with cucc -O3 and its OpenMP twin
+        with the system compiler (-O3 -fopenmp), runs both with the same number of
+        threads, checks that their results agree and prints both timings (the median
+        of --runs runs) and the speedup OpenMP/cucc.
+list    prints the applications, their sizes and comparison rules.
+
+options:
+  --only A,B      only these applications
+  --size S        small (CI), default (about 1 s), rodinia (Rodinia's own sizes)
+  --threads N     threads for both (CUCC_NUM_THREADS / OMP_NUM_THREADS); default all cores
+  --runs N        timed runs of each program (default 3)
+  --json PATH     write the results as a JSON array
+  --chart PATH    write an SVG bar chart of the speedups
+  --keep          keep the build directory and print where it is
+  --timeout S     kill a program that runs longer than S seconds (default 600)
+
+environment: CUCC (the cucc binary; default: next to rodinia), CC and CXX (the OpenMP
+compilers; default cc and c++), RODINIA_APPS (the apps directory).";
+
+/// What to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Build, run, verify and time.
+    Run(RunOptions),
+    /// List the applications.
+    List,
+    /// Print the usage.
+    Help,
+}
+
+/// Options of `rodinia run`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunOptions {
+    /// `--only`: application names.
+    pub only: Option<Vec<String>>,
+    /// `--size`.
+    pub size: Size,
+    /// `--threads` (`None`: all cores).
+    pub threads: Option<usize>,
+    /// `--runs`.
+    pub runs: usize,
+    /// `--json`.
+    pub json: Option<PathBuf>,
+    /// `--chart`.
+    pub chart: Option<PathBuf>,
+    /// `--keep`.
+    pub keep: bool,
+    /// `--timeout`, in seconds.
+    pub timeout: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            only: None,
+            size: Size::Default,
+            threads: None,
+            runs: 3,
+            json: None,
+            chart: None,
+            keep: false,
+            timeout: 600,
+        }
+    }
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    let Some((cmd, rest)) = args.split_first() else {
+        return Ok(Command::Help);
+    };
+    match cmd.as_str() {
+        "-h" | "--help" | "help" => Ok(Command::Help),
+        "list" => match rest.first() {
+            None => Ok(Command::List),
+            Some(a) => Err(format!("`list` takes no arguments (got `{a}`)")),
+        },
+        "run" => parse_run(rest).map(Command::Run),
+        other => Err(format!("unknown command `{other}` (expected run or list)")),
+    }
+}
+
+fn parse_run(args: &[String]) -> Result<RunOptions, String> {
+    let mut o = RunOptions::default();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        // `--opt=value` and `--opt value`.
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+            _ => (arg, None),
+        };
+        let mut value = || -> Result<String, String> {
+            if let Some(v) = inline.clone() {
+                return Ok(v);
+            }
+            i += 1;
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| format!("`{name}` needs a value"))
+        };
+        match name {
+            "--only" => {
+                let v = value()?;
+                let names: Vec<String> = v
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect();
+                if names.is_empty() {
+                    return Err("`--only` needs at least one application".into());
+                }
+                o.only = Some(names);
+            }
+            "--size" => o.size = Size::parse(&value()?)?,
+            "--threads" => o.threads = Some(positive(name, &value()?)?),
+            "--runs" => o.runs = positive(name, &value()?)?,
+            "--json" => o.json = Some(PathBuf::from(value()?)),
+            "--chart" => o.chart = Some(PathBuf::from(value()?)),
+            "--timeout" => o.timeout = positive(name, &value()?)? as u64,
+            "--keep" if inline.is_none() => o.keep = true,
+            _ => return Err(format!("unknown option `{arg}` for `run`")),
+        }
+        i += 1;
+    }
+    Ok(o)
+}
+
+fn positive(name: &str, v: &str) -> Result<usize, String> {
+    match v.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{name}` needs a positive integer (got `{v}`)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(args: &[&str]) -> Result<Command, String> {
+        parse(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn defaults() {
+        assert_eq!(p(&["run"]), Ok(Command::Run(RunOptions::default())));
+        assert_eq!(p(&[]), Ok(Command::Help));
+        assert_eq!(p(&["list"]), Ok(Command::List));
+    }
+
+    #[test]
+    fn every_option_in_both_spellings() {
+        let Ok(Command::Run(o)) = p(&[
+            "run",
+            "--only",
+            "nw, bfs",
+            "--size=small",
+            "--threads",
+            "4",
+            "--runs=5",
+            "--json",
+            "r.json",
+            "--chart=c.svg",
+            "--keep",
+            "--timeout",
+            "9",
+        ]) else {
+            panic!("parse failed")
+        };
+        assert_eq!(o.only, Some(vec!["nw".to_string(), "bfs".to_string()]));
+        assert_eq!(o.size, Size::Small);
+        assert_eq!(o.threads, Some(4));
+        assert_eq!(o.runs, 5);
+        assert_eq!(o.json, Some(PathBuf::from("r.json")));
+        assert_eq!(o.chart, Some(PathBuf::from("c.svg")));
+        assert!(o.keep);
+        assert_eq!(o.timeout, 9);
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        assert!(p(&["run", "--runs", "0"]).unwrap_err().contains("--runs"));
+        assert!(p(&["run", "--threads"])
+            .unwrap_err()
+            .contains("needs a value"));
+        assert!(p(&["run", "--size", "big"]).unwrap_err().contains("big"));
+        assert!(p(&["run", "--frob"]).unwrap_err().contains("--frob"));
+        assert!(p(&["run", "--keep=1"]).unwrap_err().contains("--keep=1"));
+        assert!(p(&["run", "--only", ","]).unwrap_err().contains("--only"));
+        assert!(p(&["bench"]).unwrap_err().contains("bench"));
+    }
+}

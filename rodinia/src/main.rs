@@ -1,0 +1,112 @@
+//! `rodinia`: builds, verifies and times the suite's applications under
+//! cucc and OpenMP. See `rodinia --help` and docs/rodinia.md.
+
+use cucc_rodinia::apps::{self, APPS};
+use cucc_rodinia::cli::{self, Command, RunOptions};
+use cucc_rodinia::report;
+use cucc_rodinia::runner::{run_app, Toolchain};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match cli::parse(&args) {
+        Ok(Command::Help) => {
+            println!("{}", cli::USAGE);
+            ExitCode::SUCCESS
+        }
+        Ok(Command::List) => {
+            list();
+            ExitCode::SUCCESS
+        }
+        Ok(Command::Run(o)) => run(&o),
+        Err(e) => {
+            eprintln!("rodinia: {e}\n\n{}", cli::USAGE);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn list() {
+    for app in APPS {
+        println!("{:<12} {}", app.name, app.summary);
+        for s in [apps::Size::Small, apps::Size::Default, apps::Size::Rodinia] {
+            println!("    {:<8} {}", s.name(), app.args(s).join(" "));
+        }
+        println!("    compare  {}", app.compare.describe());
+    }
+}
+
+fn run(o: &RunOptions) -> ExitCode {
+    let selected = match apps::select(o.only.as_deref()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("rodinia: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let tc = Toolchain::locate();
+    let apps_dir = apps::apps_dir();
+    let threads = o.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let root = std::env::temp_dir().join(format!("rodinia-{}", std::process::id()));
+    eprintln!(
+        "rodinia: {} application(s), size {}, {threads} thread(s), {} run(s); cucc = {}",
+        selected.len(),
+        o.size,
+        o.runs,
+        tc.cucc.display()
+    );
+
+    let mut outcomes = Vec::new();
+    for (i, app) in selected.iter().enumerate() {
+        let tag = format!("[{}/{}] {}", i + 1, selected.len(), app.name);
+        let mut progress = |what: &str| eprintln!("{tag}: {what}");
+        let outcome = run_app(
+            &tc,
+            app,
+            &apps_dir,
+            &root.join(app.name),
+            threads,
+            o,
+            &mut progress,
+        );
+        let verdict = if outcome.verified {
+            "verified".to_string()
+        } else {
+            format!("FAILED: {}", outcome.error.as_deref().unwrap_or("?"))
+        };
+        eprintln!("{tag}: {verdict}");
+        outcomes.push(outcome);
+    }
+
+    print!("{}", report::table(&outcomes));
+    let mut ok = outcomes.iter().all(|o| o.verified);
+    if let Some(path) = &o.json {
+        let text = format!("{:#}\n", report::to_json(&outcomes));
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("rodinia: cannot write {}: {e}", path.display());
+            ok = false;
+        }
+    }
+    if let Some(path) = &o.chart {
+        let title = format!(
+            "cucc speedup over OpenMP ({} size, {threads} threads)",
+            o.size
+        );
+        if let Err(e) = std::fs::write(path, report::svg_chart(&outcomes, &title)) {
+            eprintln!("rodinia: cannot write {}: {e}", path.display());
+            ok = false;
+        }
+    }
+    if o.keep {
+        eprintln!("rodinia: build directory kept: {}", root.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&root);
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
