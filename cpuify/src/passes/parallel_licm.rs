@@ -212,7 +212,12 @@ fn candidate(func: &Function, op: Op, kind: LoopKind) -> bool {
     }
     all.iter().all(|&(_, o)| {
         let k = &func.ops[o].kind;
-        let id_read = matches!(k, OpKind::ThreadId(_) | OpKind::LaneId | OpKind::BlockId(_));
+        // Reads of the executing thread's identity or warp: their value
+        // belongs to the thread, not to the loop around it.
+        let id_read = matches!(
+            k,
+            OpKind::ThreadId(_) | OpKind::LaneId | OpKind::BlockId(_) | OpKind::ActiveMask
+        );
         !(k.is_synchronizing()
             || matches!(
                 k,

@@ -24,6 +24,7 @@
 
 mod interchange;
 pub mod mincut;
+mod predicate;
 mod split;
 mod util;
 mod warp;
@@ -241,6 +242,18 @@ impl Distributor<'_> {
                 }
                 OpKind::Vote(kind) => {
                     p = self.split_vote(parent, p, op, kind)?;
+                }
+                // Lanes of a warp may legitimately disagree on an `if` around
+                // a shuffle or vote: predicate instead of interchanging.
+                OpKind::If if matches!(self.mode, Mode::Lane { .. }) => {
+                    self.predicate_if(p, op)?;
+                    let fname = self.func.name.clone();
+                    self.remarks.add(
+                        "distribute",
+                        &fname,
+                        loc,
+                        "`if` around a warp collective predicated per lane",
+                    );
                 }
                 OpKind::If | OpKind::For { .. } | OpKind::While => {
                     self.demote(p, op)?;

@@ -135,13 +135,15 @@ impl Distributor<'_> {
         // activemask: the lanes of this warp.
         let mut walk = Vec::new();
         self.func.walk_region(lane_region, &mut walk);
+        // The loops are not attached yet, so renaming is by region.
+        let mut masks = HashMap::new();
         for (r, op) in walk {
             if self.func.ops[op].kind == OpKind::ActiveMask {
-                let res = self.func.ops[op].results[0];
-                replace_all_uses(self.func, res, full);
+                masks.insert(self.func.ops[op].results[0], full);
                 remove_op(self.func, r, op);
             }
         }
+        replace_uses_in_region(self.func, lane_region, &masks);
         let lane_loop = self.func.new_op(
             OpKind::Parallel { level: Level::Lane },
             vec![lanes],
@@ -264,6 +266,22 @@ impl Distributor<'_> {
             return Err(self.err(op, "`vote` needs a predicate"));
         };
         let result = self.func.ops[op].results[0];
+        // The mask, if it is known for the whole warp: a constant, or a
+        // value defined outside the lane loop. Otherwise every lane counts.
+        let mask = self.func.ops[op].operands[0];
+        let mask_const = self
+            .func
+            .defining_op(mask)
+            .and_then(|d| match self.func.ops[d].kind {
+                OpKind::Const { bits } => Some(bits as u32),
+                _ => None,
+            });
+        let mut inside = Vec::new();
+        self.func.walk_region(body, &mut inside);
+        let mask_outside = !self.func.regions[body].args.contains(&mask)
+            && !inside
+                .iter()
+                .any(|&(_, o)| self.func.ops[o].results.contains(&mask));
         let i32t = self.types.i32();
         let cache = self.new_cache(i32t);
         let k = self.position(body, op);
@@ -292,6 +310,15 @@ impl Distributor<'_> {
                 let sh = b.binary(BinOp::Shl, v, j);
                 vec![b.binary(BinOp::Or, acc[0], sh)]
             })[0];
+            let warp_mask = match (mask_const, mask_outside) {
+                (Some(m), _) => Some(b.i32(m as i32)),
+                (None, true) => Some(mask),
+                _ => None,
+            };
+            let bits = match warp_mask {
+                Some(m) => b.binary(BinOp::And, bits, m),
+                None => bits,
+            };
             match kind {
                 VoteKind::Ballot => bits,
                 VoteKind::Any => b.cmp(CmpPred::Ne, bits, zero),
@@ -304,6 +331,10 @@ impl Distributor<'_> {
                     let part = b.binary(BinOp::Sub, sh, one);
                     let all = b.i32(-1);
                     let full = b.select(is32, all, part);
+                    let full = match warp_mask {
+                        Some(m) => b.binary(BinOp::And, full, m),
+                        None => full,
+                    };
                     b.cmp(CmpPred::Eq, bits, full)
                 }
             }
