@@ -72,8 +72,13 @@ impl Distributor<'_> {
                    // Cut into segments at the collectives.
         let mut pieces: Vec<Result<Vec<Op>, Op>> = Vec::new();
         let mut current = Vec::new();
+        // Constants run unguarded, so a collective's mask or width stays a
+        // constant the fission can read.
+        let mut hoisted = Vec::new();
         for op in ops {
-            if self.is_sync(&self.func.ops[op].kind) {
+            if matches!(self.func.ops[op].kind, OpKind::Const { .. }) {
+                hoisted.push(op);
+            } else if self.is_sync(&self.func.ops[op].kind) {
                 pieces.push(Ok(std::mem::take(&mut current)));
                 pieces.push(Err(op));
             } else if self.contains_sync(op) {
@@ -89,7 +94,7 @@ impl Distributor<'_> {
 
         // Values defined in each segment and used outside it.
         let loc = self.func.ops[p].loc;
-        let mut out = Vec::new();
+        let mut out = hoisted;
         let segs: Vec<&Vec<Op>> = pieces.iter().filter_map(|x| x.as_ref().ok()).collect();
         let mut defined_in: HashMap<Value, usize> = HashMap::new();
         for (si, seg) in segs.iter().enumerate() {
