@@ -174,6 +174,7 @@ impl Reader<'_> {
                 .keep_dirs
                 .iter()
                 .any(|d| file.starts_with(d.as_str()))
+            || !is_system_header(file)
     }
 
     /// Reads the declaration object at `s`: returns the index past it and
@@ -748,4 +749,18 @@ mod tests {
         let err = TranslationUnit::read("[]".into(), &opts()).unwrap_err();
         assert!(err.to_string().contains("byte 0"), "{err}");
     }
+}
+
+/// True for headers of the C/C++ implementation (libc, libstdc++, clang's
+/// own), whose declarations the lowering never needs in full: everything
+/// else (the program's own headers) is kept, since kernels use its types.
+pub fn is_system_header(file: &str) -> bool {
+    const SYSTEM: [&str; 5] = [
+        "/usr/include/",
+        "/usr/lib/",
+        "/usr/local/include/",
+        "/lib/",
+        "/usr/share/",
+    ];
+    file.is_empty() || file.starts_with('<') || SYSTEM.iter().any(|d| file.starts_with(d))
 }

@@ -135,7 +135,21 @@ impl<'a> RecordIndex<'a> {
     }
 
     fn walk(&mut self, decls: &'a [Node], prefix: &str) {
+        let mut prev: Option<&'a Node> = None;
         for n in decls {
+            // `typedef struct { ... } name;`: the typedef names the unnamed
+            // record declared just before it.
+            if n.kind == Kind::TypedefDecl {
+                if let (Some(rec), Some(name)) = (prev, &n.name) {
+                    let unnamed = matches!(rec.kind, Kind::CXXRecordDecl | Kind::RecordDecl)
+                        && rec.name.is_none()
+                        && rec.complete_definition;
+                    if unnamed {
+                        self.add(format!("{prefix}{name}"), rec);
+                    }
+                }
+            }
+            prev = Some(n);
             match &n.kind {
                 Kind::NamespaceDecl => {
                     let name = n.name.as_deref().unwrap_or("(anonymous namespace)");
