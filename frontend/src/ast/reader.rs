@@ -530,6 +530,19 @@ fn is_kernel_definition(n: &Node) -> bool {
     n.is_kernel() && n.inner.iter().any(|c| c.is(&Kind::CompoundStmt))
 }
 
+/// True for headers of the C/C++ implementation (libc, libstdc++, clang's
+/// own), whose declarations the lowering never needs in full: everything
+/// else (the program's own headers) is kept, since kernels use its types.
+pub fn is_system_header(file: &str) -> bool {
+    // clang names libstdc++'s headers through its own directory, e.g.
+    // `/usr/bin/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/cmath`.
+    const SYSTEM: [&str; 3] = ["/usr/", "/lib/", "/lib64/"];
+    file.is_empty()
+        || file.starts_with('<')
+        || file.contains("/include/c++/")
+        || SYSTEM.iter().any(|d| file.starts_with(d))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -544,7 +557,7 @@ mod tests {
     {"id": "0x10", "kind": "TypedefDecl", "loc": {}, "range": {"begin": {}, "end": {}},
      "isImplicit": true, "name": "__int128_t", "type": {"qualType": "__int128"}},
     {"id": "0x11", "kind": "FunctionDecl",
-     "loc": {"offset": 30, "file": "h.h", "line": 3, "col": 5, "tokLen": 3,
+     "loc": {"offset": 30, "file": "/usr/include/h.h", "line": 3, "col": 5, "tokLen": 3,
              "includedFrom": {"file": "main.cu"}},
      "range": {"begin": {"offset": 26, "col": 1, "tokLen": 3},
                "end": {"offset": 60, "line": 5, "col": 1, "tokLen": 1}},
@@ -568,13 +581,13 @@ mod tests {
               "range": {"begin": {"offset": 113, "line": 11, "col": 6, "tokLen": 1},
                         "end": {"offset": 113, "col": 6, "tokLen": 1}}}]}]},
        {"id": "0x24", "kind": "CUDAGlobalAttr",
-        "range": {"begin": {"spellingLoc": {"offset": 50, "file": "defs.h", "line": 7, "col": 20, "tokLen": 6},
+        "range": {"begin": {"spellingLoc": {"offset": 50, "file": "/usr/include/defs.h", "line": 7, "col": 20, "tokLen": 6},
                             "expansionLoc": {"offset": 84, "file": "main.cu", "line": 10, "col": 1, "tokLen": 10}},
-                  "end": {"spellingLoc": {"offset": 50, "file": "defs.h", "line": 7, "col": 20, "tokLen": 6},
+                  "end": {"spellingLoc": {"offset": 50, "file": "/usr/include/defs.h", "line": 7, "col": 20, "tokLen": 6},
                           "expansionLoc": {"offset": 84, "file": "main.cu", "line": 10, "col": 1, "tokLen": 10}}}}
      ]},
     {"id": "0x30", "kind": "NamespaceDecl",
-     "loc": {"offset": 5, "file": "sys.h", "line": 1, "col": 11, "tokLen": 3},
+     "loc": {"offset": 5, "file": "/usr/include/sys.h", "line": 1, "col": 11, "tokLen": 3},
      "range": {"begin": {"offset": 0, "col": 1, "tokLen": 9},
                "end": {"offset": 900, "line": 90, "col": 1, "tokLen": 1}},
      "name": "std",
@@ -601,7 +614,7 @@ mod tests {
                "end": {"offset": 321, "col": 4, "tokLen": 1}},
      "name": "after_container"},
     {"id": "0x50", "kind": "FunctionDecl",
-     "loc": {"offset": 40, "file": "other.h", "line": 50, "col": 1, "tokLen": 1},
+     "loc": {"offset": 40, "file": "/usr/include/other.h", "line": 50, "col": 1, "tokLen": 1},
      "range": {"begin": {"offset": 40, "col": 1, "tokLen": 1},
                "end": {"offset": 400, "file": "main.cu", "line": 40, "col": 1, "tokLen": 1}},
      "name": "ends_in_main"},
@@ -658,7 +671,10 @@ mod tests {
         let attr = &k.inner[1];
         let begin = attr.range.as_ref().unwrap().begin.as_ref().unwrap();
         assert_eq!(begin.file(), "main.cu");
-        assert_eq!(begin.spelling.as_ref().unwrap().file.as_ref(), "defs.h");
+        assert_eq!(
+            begin.spelling.as_ref().unwrap().file.as_ref(),
+            "/usr/include/defs.h"
+        );
         assert!(k.is_kernel());
         assert_eq!(tu.kernels().len(), 1);
     }
@@ -701,14 +717,14 @@ mod tests {
     fn materialises_skipped_declarations_with_their_locations() {
         let tu = TranslationUnit::read(DUMP.to_string(), &opts()).unwrap();
         let host = tu.materialise(NodeId(0x11)).unwrap().unwrap();
-        assert_eq!(at(&host), ("h.h".into(), 3));
+        assert_eq!(at(&host), ("/usr/include/h.h".into(), 3));
         let body = &host.inner[0];
         assert_eq!(
             body.range.as_ref().unwrap().begin.as_ref().unwrap().file(),
-            "h.h"
+            "/usr/include/h.h"
         );
         let in_std = tu.materialise(NodeId(0x31)).unwrap().unwrap();
-        assert_eq!(at(&in_std), ("sys.h".into(), 2));
+        assert_eq!(at(&in_std), ("/usr/include/sys.h".into(), 2));
         assert!(tu.materialise(NodeId(0x20)).unwrap().is_none());
     }
 
@@ -718,7 +734,10 @@ mod tests {
         // Nested in the skipped host_fn.
         let body = tu.find_node(NodeId(0x12)).unwrap().unwrap();
         assert!(body.is(&Kind::CompoundStmt));
-        assert_eq!(body.range.unwrap().begin.unwrap().file(), "h.h");
+        assert_eq!(
+            body.range.unwrap().begin.unwrap().file(),
+            "/usr/include/h.h"
+        );
         // Kept nodes are found too; unknown ids are not.
         assert!(tu.find_node(NodeId(0x23)).unwrap().is_some());
         assert!(tu.find_node(NodeId(0x999)).unwrap().is_none());
@@ -749,18 +768,4 @@ mod tests {
         let err = TranslationUnit::read("[]".into(), &opts()).unwrap_err();
         assert!(err.to_string().contains("byte 0"), "{err}");
     }
-}
-
-/// True for headers of the C/C++ implementation (libc, libstdc++, clang's
-/// own), whose declarations the lowering never needs in full: everything
-/// else (the program's own headers) is kept, since kernels use its types.
-pub fn is_system_header(file: &str) -> bool {
-    const SYSTEM: [&str; 5] = [
-        "/usr/include/",
-        "/usr/lib/",
-        "/usr/local/include/",
-        "/lib/",
-        "/usr/share/",
-    ];
-    file.is_empty() || file.starts_with('<') || SYSTEM.iter().any(|d| file.starts_with(d))
 }
