@@ -51,7 +51,9 @@ __global__ void lud_perimeter(float *m, int n, int o) {
             for (int k = 0; k < j; k++) col[t][j] -= col[t][k] * d[k][j];
             col[t][j] /= d[j][j];
         }
-        for (int i = 0; i < B; i++) m[(size_t)(off + i) * n + o + t] = col[i][t];
+        /* Each thread writes the row it solved (no other thread's row may
+         * be complete yet: there is no barrier here). */
+        for (int j = 0; j < B; j++) m[(size_t)(off + t) * n + o + j] = col[t][j];
     }
 }
 
