@@ -5,7 +5,7 @@
 set -euo pipefail
 
 need=()
-command -v clang-16 >/dev/null 2>&1 || command -v clang >/dev/null 2>&1 || need+=(clang-16)
+command -v clang-16 >/dev/null 2>&1 || need+=(clang-16)
 [ -e /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h ] || [ -e /usr/include/cblas.h ] \
     || need+=(libopenblas-dev)
 command -v cc >/dev/null 2>&1 || need+=(gcc)

@@ -120,7 +120,7 @@ pub const APPS: &[App] = &[
         cuda: "backprop.cu",
         openmp: "backprop_omp.c",
         small: &["4096"],
-        default: &["2097152"],
+        default: &["983040"],
         rodinia: &["65536"],
         compare: FLOAT,
     },
