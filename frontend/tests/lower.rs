@@ -126,3 +126,59 @@ fn goto_is_diagnosed() {
         "g.cu:2:3: error: goto is not supported in device code\n  goto end;\n  ^\n"
     );
 }
+
+/// Lowers `src` as `name` and returns the rendered diagnostics.
+fn diagnose(name: &str, src: &str) -> String {
+    match lower_source(name, src, &LowerOptions::default()) {
+        Ok(_) => panic!("{name} lowered without an error"),
+        Err(e) => e.render(),
+    }
+}
+
+#[test]
+fn virtual_call_is_diagnosed() {
+    let src = "struct Shape { __device__ virtual float area() const { return 0; } };\n\
+               __global__ void k(Shape *s, float *o) { o[0] = s->area(); }\n";
+    assert_eq!(
+        diagnose("v.cu", src),
+        "v.cu:2:48: error: virtual calls are not supported in device code\n\
+         __global__ void k(Shape *s, float *o) { o[0] = s->area(); }\n\
+         \x20                                              ^\n"
+    );
+}
+
+#[test]
+fn recursion_is_diagnosed() {
+    let src = "__device__ int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n\
+               __global__ void k(int *o) { o[0] = fact(5); }\n";
+    assert_eq!(
+        diagnose("r.cu", src),
+        "r.cu:1:54: error: recursion is not supported in device code (call cycle through '_Z4facti')\n\
+         __device__ int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n\
+         \x20                                                    ^\n"
+    );
+}
+
+#[test]
+fn inline_assembly_is_diagnosed() {
+    let src =
+        "__global__ void k(int *o) { int x; asm(\"mov.u32 %0, 1;\" : \"=r\"(x)); o[0] = x; }\n";
+    assert_eq!(
+        diagnose("a.cu", src),
+        "a.cu:1:36: error: inline assembly is not supported in device code\n\
+         __global__ void k(int *o) { int x; asm(\"mov.u32 %0, 1;\" : \"=r\"(x)); o[0] = x; }\n\
+         \x20                                  ^\n"
+    );
+}
+
+#[test]
+fn clang_errors_pass_through() {
+    let e = diagnose(
+        "c.cu",
+        "__global__ void k(int *o) { o[0] = undeclared_name; }\n",
+    );
+    assert!(
+        e.contains("c.cu:1:36: error: use of undeclared identifier 'undeclared_name'"),
+        "{e}"
+    );
+}
