@@ -189,3 +189,27 @@ fn cucc_run_uses_cuccs_runtime() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("PASS"), "{out}");
 }
+
+#[test]
+fn make_with_nvcc_set_to_cucc() {
+    let d = tmp("make");
+    // Build the runtime and the driver first (`cucc` helper does).
+    let (code, _, _) = cucc(&["--version"], &d);
+    assert_eq!(code, 0);
+    let out = Command::new("make")
+        .arg("-C")
+        .arg(root().join("tests/make"))
+        .arg(format!("NVCC={}", env!("CARGO_BIN_EXE_cucc")))
+        .arg(format!("OUT={}", d.display()))
+        .output()
+        .expect("run make");
+    assert!(
+        out.status.success(),
+        "make failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (code, out) = run(&d.join("scale_add"));
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS scale_add"), "{out}");
+}

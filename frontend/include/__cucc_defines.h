@@ -4,11 +4,16 @@
 #define __CUCC_DEFINES_H__
 
 #define __CUCC__ 1
+/* __CUDACC__ and __NVCC__ say "compiled as CUDA": only when clang is in CUDA
+ * mode. Plain C and C++ files may include cuda_runtime.h for the host API,
+ * as with nvcc, and then see empty execution-space keywords. */
+#ifdef __CUDA__
 #ifndef __CUDACC__
 #define __CUDACC__ 1
 #endif
 #ifndef __NVCC__
 #define __NVCC__ 1
+#endif
 #endif
 #ifndef __CUDACC_VER_MAJOR__
 #define __CUDACC_VER_MAJOR__ 12
@@ -22,6 +27,7 @@
 #define __CUDART_API_VERSION CUDART_VERSION
 #endif
 
+#ifdef __CUDA__
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
@@ -32,6 +38,15 @@
  * shows as AnnotateAttr in the AST). */
 #define __managed__ __attribute__((device)) __attribute__((annotate("cucc.managed")))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#else
+#define __host__
+#define __device__
+#define __global__
+#define __shared__
+#define __constant__
+#define __managed__
+#define __launch_bounds__(...)
+#endif
 #define __grid_constant__
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))

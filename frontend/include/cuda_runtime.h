@@ -9,11 +9,15 @@
 #include "driver_types.h"
 #include "device_types.h"
 #include "cuda_runtime_api.h"
+#include "texture_types.h"
+/* Device code only exists when compiling CUDA; a plain C or C++ file that
+ * includes this header gets the host API alone. */
+#ifdef __CUDA__
 #include "device_launch_parameters.h"
 #include "device_functions.h"
 #include "math_functions.h"
-#include "texture_types.h"
 #include "texture_fetch_functions.h"
+#endif
 
 #ifdef __cplusplus
 

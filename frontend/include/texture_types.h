@@ -7,9 +7,15 @@
 #define __CUCC_TEXTURE_TYPES_H__
 #include "driver_types.h"
 
+#ifdef __CUDA__
+#define __CUCC_TEXTURE_TYPE __attribute__((device_builtin_texture_type))
+#else
+#define __CUCC_TEXTURE_TYPE
+#endif
+
 #ifdef __cplusplus
 template <class T, int texType = cudaTextureType1D, enum cudaTextureReadMode mode = cudaReadModeElementType>
-struct __attribute__((device_builtin_texture_type)) texture : public textureReference {
+struct __CUCC_TEXTURE_TYPE texture : public textureReference {
     __host__ texture(int norm = 0, enum cudaTextureFilterMode fMode = cudaFilterModePoint,
                      enum cudaTextureAddressMode aMode = cudaAddressModeClamp) {
         normalized = norm;
