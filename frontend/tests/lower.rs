@@ -182,3 +182,39 @@ fn clang_errors_pass_through() {
         "{e}"
     );
 }
+
+#[test]
+fn sincos_and_ldg() {
+    use cucc_ir::interp::{Arg, Interpreter, LaunchConfig};
+    let src = "__global__ void k(const float *in, float *s, float *c) {\n\
+               int i = threadIdx.x;\n\
+               float x = __ldg(&in[i]);\n\
+               sincosf(x, &s[i], &c[i]);\n\
+               }\n";
+    let m = lower_source("sc.cu", src, &LowerOptions::default()).expect("lowers");
+    cucc_ir::verify_module(&m).expect("valid");
+    let mut it = Interpreter::new(&m);
+    let input: Vec<f32> = (0..8).map(|i| i as f32 * 0.4).collect();
+    let pin = it.memory.alloc(cucc_ir::Space::Global, 32);
+    it.memory.write_f32s(pin, &input).expect("write");
+    let ps = it.memory.alloc(cucc_ir::Space::Global, 32);
+    let pc = it.memory.alloc(cucc_ir::Space::Global, 32);
+    let name = m
+        .functions
+        .iter()
+        .map(|(_, f)| f.name.clone())
+        .find(|n| n.starts_with("_Z1k"))
+        .expect("kernel");
+    it.launch(
+        &name,
+        &LaunchConfig::linear(1, 8),
+        &[Arg::ptr(pin), Arg::ptr(ps), Arg::ptr(pc)],
+    )
+    .expect("runs");
+    let s = it.memory.read_f32s(ps, 8).expect("read");
+    let c = it.memory.read_f32s(pc, 8).expect("read");
+    for i in 0..8 {
+        assert_eq!(s[i], input[i].sin());
+        assert_eq!(c[i], input[i].cos());
+    }
+}

@@ -526,6 +526,40 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 self.arg_scalar(args, $i, decl, e)?
             };
         }
+        // Cache-hinted loads: plain loads on a CPU.
+        if matches!(
+            name,
+            "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv"
+        ) {
+            let (p, pct) = arg!(0);
+            let Some(elem) = pct.pointee().cloned() else {
+                return self.err(e, format!("'{name}' needs a pointer"));
+            };
+            if self.mc.scalar_ty(&elem).is_some() {
+                let v = self.load(p, &elem, e)?;
+                return Ok(Some(RV::Scalar(v)));
+            }
+            return Ok(Some(RV::Agg(p)));
+        }
+        // sincos: both results through pointers.
+        if matches!(name, "sincosf" | "sincos" | "__sincosf") {
+            let (x, xct) = arg!(0);
+            let (sp, spct) = arg!(1);
+            let (cp, _) = arg!(2);
+            let dbl = matches!(xct, CType::Float(cucc_ir::FloatKind::F64));
+            let (sn, cn) = if dbl {
+                ("sin", "cos")
+            } else {
+                ("sinf", "cosf")
+            };
+            let t = self.b().ty(x);
+            let sv = self.b().call_extern(sn, vec![x], &[t])[0];
+            let cv = self.b().call_extern(cn, vec![x], &[t])[0];
+            let elem = spct.pointee().cloned().unwrap_or(xct);
+            self.store(sp, sv, &elem);
+            self.store(cp, cv, &elem);
+            return Ok(Some(RV::Void));
+        }
         // Atomics.
         if let Some(base) = name.strip_prefix("atomic") {
             let (base, scope) = if let Some(b) = base.strip_suffix("_block") {
