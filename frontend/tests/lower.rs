@@ -218,3 +218,54 @@ fn sincos_and_ldg() {
         assert_eq!(c[i], input[i].cos());
     }
 }
+
+/// A 3-D texture whose texel at (x, y, z) is x + 10y + 100z (point
+/// sampling at the floor of unnormalised coordinates).
+struct Cube;
+
+impl cucc_ir::interp::TextureResolver for Cube {
+    fn fetch(
+        &self,
+        handle: u64,
+        kind: cucc_ir::TexKind,
+        coords: &[u64],
+        results: usize,
+    ) -> Result<Vec<u64>, String> {
+        if handle != 7 || kind != cucc_ir::TexKind::Tex3D || coords.len() != 3 {
+            return Err(format!("unexpected fetch {handle} {kind:?}"));
+        }
+        let c: Vec<f32> = coords.iter().map(|&b| f32::from_bits(b as u32)).collect();
+        let v = c[0].floor() + 10.0 * c[1].floor() + 100.0 * c[2].floor();
+        Ok(vec![u64::from(v.to_bits()); results])
+    }
+}
+
+#[test]
+fn tex3d_on_a_texture_object() {
+    use cucc_ir::interp::{Arg, Interpreter, LaunchConfig};
+    let src = "__global__ void k(cudaTextureObject_t t, float *o) {\n\
+               int i = threadIdx.x;\n\
+               o[i] = tex3D<float>(t, i + 0.5f, 2.5f, 3.5f);\n\
+               }\n";
+    let m = lower_source("t3.cu", src, &LowerOptions::default()).expect("lowers");
+    cucc_ir::verify_module(&m).expect("valid");
+    let mut it = Interpreter::new(&m);
+    it.set_textures(Box::new(Cube));
+    let po = it.memory.alloc(cucc_ir::Space::Global, 16);
+    let name = m
+        .functions
+        .iter()
+        .map(|(_, f)| f.name.clone())
+        .find(|n| n.starts_with("_Z1k"))
+        .expect("kernel");
+    it.launch(
+        &name,
+        &LaunchConfig::linear(1, 4),
+        &[Arg::i64(7), Arg::ptr(po)],
+    )
+    .expect("runs");
+    assert_eq!(
+        it.memory.read_f32s(po, 4).expect("read"),
+        vec![320.0, 321.0, 322.0, 323.0]
+    );
+}
