@@ -415,6 +415,17 @@ impl Memory {
             .map(|a| a.data.len() as u64)
     }
 
+    /// The contents of every live allocation, by allocation id: what a
+    /// differential test compares after running a kernel two ways.
+    pub fn live_contents(&self) -> Vec<(usize, &[u8])> {
+        self.allocs
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.live)
+            .map(|(i, a)| (i, a.data.as_slice()))
+            .collect()
+    }
+
     /// Number of live allocations (for leak checks in tests).
     pub fn live_count(&self) -> usize {
         self.allocs.iter().filter(|a| a.live).count()
