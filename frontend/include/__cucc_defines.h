@@ -23,6 +23,11 @@
 #ifndef CUDART_VERSION
 #define CUDART_VERSION 12000
 #endif
+/* Calling convention of host callbacks (`void CUDART_CB cb(...)`): empty
+ * outside Windows, as in CUDA's headers. */
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
 #ifndef __CUDART_API_VERSION
 #define __CUDART_API_VERSION CUDART_VERSION
 #endif

@@ -102,19 +102,10 @@ template <class T> static __inline__ __host__ cudaError_t cudaOccupancyMaxActive
     return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, (const void *)func, blockSize, dynamicSMemSize);
 }
 template <class T> static __inline__ __host__ cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func, size_t dynamicSMemSize = 0, int blockSizeLimit = 0) {
-    struct cudaDeviceProp prop;
-    int device = 0;
-    cudaError_t err = ::cudaGetDevice(&device);
-    if (err != cudaSuccess) return err;
-    err = ::cudaGetDeviceProperties(&prop, device);
-    if (err != cudaSuccess) return err;
-    int best = prop.maxThreadsPerBlock;
-    if (blockSizeLimit > 0 && blockSizeLimit < best) best = blockSizeLimit;
-    (void)func;
-    (void)dynamicSMemSize;
-    *blockSize = best;
-    *minGridSize = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / best > 0 ? prop.maxThreadsPerMultiProcessor / best : 1);
-    return cudaSuccess;
+    return ::cudaOccupancyMaxPotentialBlockSize(minGridSize, blockSize, (const void *)func, dynamicSMemSize, blockSizeLimit);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, T func, int blockSize, size_t dynamicSMemSize, unsigned int flags) {
+    return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, (const void *)func, blockSize, dynamicSMemSize, flags);
 }
 static __inline__ __host__ cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags) {
     return ::cudaEventCreateWithFlags(event, flags);

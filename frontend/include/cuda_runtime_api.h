@@ -26,6 +26,7 @@ extern cudaError_t cudaDeviceReset(void);
 extern cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
 extern cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *cacheConfig);
 extern cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+extern cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
 extern cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
 extern cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
 extern cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
@@ -89,6 +90,7 @@ extern cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int ds
 extern cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height __CUCC_DEFAULT(0), unsigned int flags __CUCC_DEFAULT(0));
 extern cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, struct cudaExtent extent, unsigned int flags __CUCC_DEFAULT(0));
 extern cudaError_t cudaFreeArray(cudaArray_t array);
+extern cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned int *flags, cudaArray_t array);
 extern cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count, enum cudaMemcpyKind kind);
 extern cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset, size_t count, enum cudaMemcpyKind kind);
 extern cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
@@ -101,6 +103,8 @@ extern cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned 
 extern cudaError_t cudaStreamDestroy(cudaStream_t stream);
 extern cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 extern cudaError_t cudaStreamQuery(cudaStream_t stream);
+extern cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags);
+extern cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority);
 extern cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags __CUCC_DEFAULT(0));
 extern cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags);
 extern cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
@@ -109,6 +113,7 @@ extern cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void
 extern cudaError_t cudaEventCreate(cudaEvent_t *event);
 extern cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 extern cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream __CUCC_DEFAULT(0));
+extern cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream __CUCC_DEFAULT(0), unsigned int flags __CUCC_DEFAULT(0));
 extern cudaError_t cudaEventQuery(cudaEvent_t event);
 extern cudaError_t cudaEventSynchronize(cudaEvent_t event);
 extern cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
@@ -129,6 +134,10 @@ extern cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute
 extern cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
 extern cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
 extern cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
+extern cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags);
+/* An inline template in CUDA's headers; cucc's runtime implements it (the
+ * template in cuda_runtime.h calls this). */
+extern cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, const void *func, size_t dynamicSMemSize, int blockSizeLimit);
 
 /* Textures and surfaces. */
 extern struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
@@ -136,6 +145,8 @@ extern cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaAr
 extern cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc, const struct cudaTextureDesc *pTexDesc, const struct cudaResourceViewDesc *pResViewDesc);
 extern cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject);
 extern cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc, cudaTextureObject_t texObject);
+extern cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc, cudaTextureObject_t texObject);
+extern cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc, cudaTextureObject_t texObject);
 extern cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc);
 extern cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
 /* Legacy texture references (removed from CUDA 12; kept for old programs). */

@@ -251,6 +251,10 @@ typedef void (*cudaHostFn_t)(void *userData);
 #define cudaEventBlockingSync 0x01
 #define cudaEventDisableTiming 0x02
 #define cudaEventInterprocess 0x04
+#define cudaEventRecordDefault 0x00
+#define cudaEventRecordExternal 0x01
+#define cudaEventWaitDefault 0x00
+#define cudaEventWaitExternal 0x01
 #define cudaDeviceScheduleAuto 0x00
 #define cudaDeviceScheduleSpin 0x01
 #define cudaDeviceScheduleYield 0x02
@@ -304,6 +308,7 @@ struct cudaPointerAttributes {
     int device;
     void *devicePointer;
     void *hostPointer;
+    long reserved[8];
 };
 
 struct cudaFuncAttributes {
@@ -317,6 +322,13 @@ struct cudaFuncAttributes {
     int cacheModeCA;
     int maxDynamicSharedSizeBytes;
     int preferredShmemCarveout;
+    int clusterDimMustBeSet;
+    int requiredClusterWidth;
+    int requiredClusterHeight;
+    int requiredClusterDepth;
+    int clusterSchedulingPolicyPreference;
+    int nonPortableClusterSizeAllowed;
+    int reserved[16];
 };
 
 /* Channel formats and textures. */

@@ -434,7 +434,20 @@ fn tests_cuda_programs_compile() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Every program has its case below, and says PASS under its own name.
+/// The first line of a program that tests the runtime API rather than the
+/// translation of kernels: its kernels are small helpers, its checks are on
+/// what API calls return, so it has no case below (it is run natively by
+/// the driver's `corpus_native` test); [`runtime_api_programs_lower`] still
+/// lowers it.
+const RUNTIME_API_MARKER: &str = "// corpus: runtime-api";
+
+/// Whether `text` (a program) starts with [`RUNTIME_API_MARKER`].
+fn is_runtime_api(text: &str) -> bool {
+    text.lines().next().map(str::trim_end) == Some(RUNTIME_API_MARKER)
+}
+
+/// Every program has its case below (or is a runtime-API program), and says
+/// PASS under its own name.
 #[test]
 fn every_program_has_a_case() {
     let this = include_str!("corpus.rs");
@@ -444,17 +457,51 @@ fn every_program_has_a_case() {
             .and_then(|s| s.to_str())
             .expect("UTF-8 name")
             .to_string();
-        assert!(
-            this.contains(&format!("fn {name}()")),
-            "tests/cuda/{name}.cu has no case in corpus.rs"
-        );
         let text = std::fs::read_to_string(&src).expect("readable program");
+        let has_case = this.contains(&format!("fn {name}()"));
+        if is_runtime_api(&text) {
+            assert!(
+                !has_case,
+                "tests/cuda/{name}.cu is marked runtime-api but has a case in corpus.rs"
+            );
+        } else {
+            assert!(has_case, "tests/cuda/{name}.cu has no case in corpus.rs");
+        }
         assert!(
             text.contains(&format!("PASS {name}")),
             "{name}.cu does not print `PASS {name}`"
         );
         assert!(text.contains("int main("), "{name}.cu has no main");
     }
+}
+
+/// Runtime-API programs have no case, but their kernels must still lower to
+/// a valid module.
+#[test]
+fn runtime_api_programs_lower() {
+    let mut seen = 0;
+    for src in programs() {
+        let text = std::fs::read_to_string(&src).expect("readable program");
+        if !is_runtime_api(&text) {
+            continue;
+        }
+        let name = src
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("UTF-8 name");
+        let m = load(name);
+        assert!(
+            m.functions
+                .iter()
+                .any(|(_, f)| f.kind != FunctionKind::Device),
+            "{name}.cu has no kernel"
+        );
+        seen += 1;
+    }
+    assert!(
+        seen >= 10,
+        "expected the runtime-API programs, found {seen}"
+    );
 }
 
 // ------------------------------------------------------------ the cases

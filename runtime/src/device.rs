@@ -308,7 +308,7 @@ fn attribute(attr: c_int) -> CudaResult<c_int> {
         10 => p.warpSize,
         11 => to_int(p.memPitch),
         12 => p.regsPerBlock,
-        13 => 1_000_000, // clock rate in kHz: nominal
+        13 => cpu_clock_khz(), // as `clockRate` (the CPU clock in kHz)
         14 => to_int(p.textureAlignment),
         15 => 1,
         16 => p.multiProcessorCount,
@@ -326,7 +326,7 @@ fn attribute(attr: c_int) -> CudaResult<c_int> {
         33 => p.pciBusID,
         34 => p.pciDeviceID,
         35 => p.tccDriver,
-        36 => 1_000_000, // memory clock in kHz: nominal
+        36 => cpu_clock_khz(), // as `memoryClockRate`
         37 => p.memoryBusWidth,
         38 => p.l2CacheSize,
         39 => p.maxThreadsPerMultiProcessor,

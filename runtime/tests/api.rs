@@ -909,6 +909,13 @@ fn device_queries_describe_the_cpu_with_cuda_limits() {
         assert_eq!(v, p.multiProcessorCount);
         assert_eq!(cudaDeviceGetAttribute(&mut v, 75, 0), 0);
         assert_eq!(v, 8);
+        // Clock rates agree with the fields CUDA 13 removed from the struct
+        // (`clockRate`, `memoryClockRate`), which cucc keeps in `reserved`.
+        assert_eq!(cudaDeviceGetAttribute(&mut v, 13, 0), 0);
+        assert_eq!(v, p.reserved[0]);
+        assert_eq!(cudaDeviceGetAttribute(&mut v, 36, 0), 0);
+        assert_eq!(v, p.reserved[5]);
+        assert!(v > 0);
         assert_eq!(cudaDeviceGetAttribute(&mut v, 1, 3), 101);
         assert_eq!(cudaDeviceGetAttribute(&mut v, 100_000, 0), 1);
         assert_eq!(cudaRuntimeGetVersion(&mut v), 0);
