@@ -47,6 +47,14 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         func.name
     );
     head.push_str("  (void)launch; (void)block_begin; (void)block_end; (void)scratch;\n");
+    // The launch description in locals: stores through the kernel's `char *`
+    // pointers may alias `*launch`, so reading it inside loops would reload it.
+    head.push_str(
+        "  const uint32_t cucc_grid0 = launch->grid[0], cucc_grid1 = launch->grid[1], cucc_grid2 = launch->grid[2];\n  \
+         const uint32_t cucc_block0 = launch->block[0], cucc_block1 = launch->block[1], cucc_block2 = launch->block[2];\n  \
+         const size_t cucc_dyn_size = (size_t)launch->dynamic_shared;\n  \
+         (void)cucc_grid0; (void)cucc_grid1; (void)cucc_grid2; (void)cucc_block0; (void)cucc_block1; (void)cucc_block2; (void)cucc_dyn_size;\n",
+    );
     let _ = writeln!(
         head,
         "  char *const cucc_dyn = (char *)scratch + {};\n  (void)cucc_dyn;",
@@ -291,29 +299,62 @@ impl<'m> Writer<'m> {
             .collect();
         let ivs = self.func.regions[region].args.clone();
         let dyn_offset = round_up(self.shared_size, DYN_ALIGN);
-        self.line("for (uint32_t blin = block_begin; blin < block_end; ++blin) {");
-        self.indent += 1;
+        // The block ids of `block_begin` are divided out once; later blocks
+        // step them like an odometer (x fastest), with no division per block.
         let dims = ivs.len();
-        let mut rest = "blin".to_string();
-        for (k, &iv) in ivs.iter().enumerate() {
-            let name = self.n(iv).to_string();
+        let cur: Vec<String> = (0..dims).map(|k| format!("cucc_b{k}")).collect();
+        let mut rest = "block_begin".to_string();
+        for k in 0..dims {
             if k + 1 == dims {
-                self.line(&format!("const uint32_t {name} = (uint32_t)({rest});"));
+                self.line(&format!("uint32_t {} = (uint32_t)({rest});", cur[k]));
             } else {
                 self.line(&format!(
-                    "const uint32_t {name} = (uint32_t)(({rest}) % {});",
-                    ubs[k]
+                    "uint32_t {} = (uint32_t)(({rest}) % {});",
+                    cur[k], ubs[k]
                 ));
                 rest = format!("({rest}) / {}", ubs[k]);
             }
         }
-        self.line(&format!(
-            "memset(scratch, 0, {dyn_offset} + (size_t)launch->dynamic_shared);"
-        ));
+        self.line("for (uint32_t blin = block_begin; blin < block_end; ++blin) {");
+        self.indent += 1;
+        for (k, &iv) in ivs.iter().enumerate() {
+            let name = self.n(iv).to_string();
+            self.line(&format!("const uint32_t {name} = {};", cur[k]));
+        }
+        // Shared memory starts zeroed in every block (as in the interpreter);
+        // kernels without any have nothing to clear.
+        if self.shared_size > 0 {
+            self.line(&format!(
+                "memset(scratch, 0, {dyn_offset} + cucc_dyn_size);"
+            ));
+        } else if self.uses_dynamic_shared() {
+            self.line("if (cucc_dyn_size) memset(scratch, 0, cucc_dyn_size);");
+        }
         self.put_region(region, YieldTo::Nothing)?;
+        if dims > 0 {
+            let mut step = format!("++{};", cur[0]);
+            for k in 1..dims {
+                step = format!(
+                    "{step} if ({prev} == {ub}) {{ {prev} = 0; ++{this};",
+                    prev = cur[k - 1],
+                    ub = ubs[k - 1],
+                    this = cur[k]
+                );
+            }
+            step.push_str(&" }".repeat(dims - 1));
+            self.line(&step);
+        }
         self.indent -= 1;
         self.line("}");
         Ok(())
+    }
+
+    /// Whether the function reads its dynamic shared memory.
+    fn uses_dynamic_shared(&self) -> bool {
+        self.func
+            .walk()
+            .into_iter()
+            .any(|(_, op)| self.func.ops[op].kind == OpKind::DynamicShared)
     }
 
     fn put_region(&mut self, region: Region, to: YieldTo<'_>) -> Result<(), CpuifyError> {
@@ -597,11 +638,11 @@ impl<'m> Writer<'m> {
             OpKind::Fence { .. } => self.line("__atomic_thread_fence(__ATOMIC_SEQ_CST);"),
             OpKind::BlockDim(d) => {
                 let r = one()?;
-                self.decl(r, &format!("launch->block[{}]", d.index()))?;
+                self.decl(r, &format!("cucc_block{}", d.index()))?;
             }
             OpKind::GridDim(d) => {
                 let r = one()?;
-                self.decl(r, &format!("launch->grid[{}]", d.index()))?;
+                self.decl(r, &format!("cucc_grid{}", d.index()))?;
             }
             OpKind::WarpSize => {
                 let r = one()?;
