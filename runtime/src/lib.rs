@@ -23,6 +23,7 @@ pub mod array;
 pub mod device;
 pub mod errors;
 pub mod event;
+pub mod extras;
 pub mod ffi;
 pub mod launch;
 pub mod memory;
