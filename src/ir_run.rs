@@ -203,7 +203,7 @@ fn compiled(module: &Module, run: &RunSpec, name: &str) -> Result<Vec<Vec<u8>>, 
         ));
     }
     let source = format!(
-        "{}\nvoid __cucc_trap(const char *m) {{ fprintf(stderr, \"kernel trap: %s\\n\", m); }}\n",
+        "{}\nvoid __cucc_trap(const char *m) {{ fprintf(stderr, \"kernel trap: %s\\n\", m); }}\nvoid __cucc_assert_trap(const char *m) {{ fprintf(stderr, \"%s\\n\", m); }}\n",
         emitted.c
     );
     let dir = jit::work_dir()?;

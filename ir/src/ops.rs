@@ -625,6 +625,9 @@ pub enum OpKind {
     Trap {
         /// What to report.
         message: String,
+        /// A failed `assert` (CUDA reports `cudaErrorAssert`) rather than a
+        /// `__trap()` (`cudaErrorLaunchFailure`).
+        assert: bool,
     },
 }
 

@@ -590,6 +590,22 @@ pub unsafe extern "C" fn __cucc_assert_fail(
     abort_current_launch();
 }
 
+/// A failed device `assert` whose message the translator composed
+/// (`file:line: function: Assertion \`expr\` failed.`): prints it, records
+/// the sticky `cudaErrorAssert` and stops the launch. The kernel returns
+/// right after the call.
+///
+/// # Safety
+/// `message` must be NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn __cucc_assert_trap(message: *const c_char) {
+    // SAFETY: forwarded contract.
+    let m = unsafe { text(message) };
+    eprintln!("{m}");
+    set_sticky(Error::Assert);
+    abort_current_launch();
+}
+
 /// Whether the launch this thread is running has trapped (1) or not (0);
 /// kernels may poll it between blocks to stop early.
 #[no_mangle]

@@ -39,6 +39,7 @@ typedef struct cucc_launch {
 #endif
 
 void __cucc_trap(const char *message);
+void __cucc_assert_trap(const char *message);
 
 /* Texture fetch (docs/abi.md): 0, with `nres` elements of kind `out_kind`
  * in `out`, or 1 for a handle that names no texture. A tex1Dfetch of linear

@@ -671,8 +671,13 @@ impl<'m> Writer<'m> {
                 s.push_str(");");
                 self.line(&s);
             }
-            OpKind::Trap { message } => {
-                let s = format!("__cucc_trap(\"{}\");", c_escape(message));
+            OpKind::Trap { message, assert } => {
+                let f = if *assert {
+                    "__cucc_assert_trap"
+                } else {
+                    "__cucc_trap"
+                };
+                let s = format!("{f}(\"{}\");", c_escape(message));
                 self.line(&s);
                 self.line("return;");
             }

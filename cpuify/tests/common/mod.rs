@@ -61,7 +61,7 @@ pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Librar
     let c = dir.join(format!("{tag}.c"));
     let so = dir.join(format!("{tag}.so"));
     let src = format!(
-        "{}\n#include <stdlib.h>\nint cucc_trap_count = 0;\nvoid __cucc_trap(const char *m) {{ cucc_trap_count++; fprintf(stderr, \"%s\\n\", m); }}\n",
+        "{}\n#include <stdlib.h>\nint cucc_trap_count = 0;\nvoid __cucc_trap(const char *m) {{ cucc_trap_count++; fprintf(stderr, \"%s\\n\", m); }}\nvoid __cucc_assert_trap(const char *m) {{ cucc_trap_count++; fprintf(stderr, \"%s\\n\", m); }}\n",
         emitted.c
     );
     std::fs::write(&c, src).expect("write c");

@@ -419,6 +419,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 self.b().op(
                     OpKind::Trap {
                         message: "__trap() called".into(),
+                        assert: false,
                     },
                     vec![],
                     &[],
@@ -443,8 +444,15 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     s(3).unwrap_or_else(|| self.pretty.clone()),
                     s(0).unwrap_or_default()
                 );
-                self.b()
-                    .op(OpKind::Trap { message: msg }, vec![], &[], vec![]);
+                self.b().op(
+                    OpKind::Trap {
+                        message: msg,
+                        assert: true,
+                    },
+                    vec![],
+                    &[],
+                    vec![],
+                );
                 RV::Void
             }
             "printf" => {

@@ -912,7 +912,7 @@ impl Exec<'_> {
                     }
                     continue;
                 }
-                OpKind::Trap { message } => {
+                OpKind::Trap { message, .. } => {
                     return Err(InterpError::Trap {
                         site: self.site(who, fid, op),
                         message: message.clone(),

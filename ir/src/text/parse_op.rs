@@ -255,9 +255,13 @@ impl Parser {
                     result_types,
                 ));
             }
-            "trap" => OpKind::Trap {
-                message: self.string("a message string")?,
-            },
+            "trap" => {
+                let assert = self.eat_word("assert");
+                OpKind::Trap {
+                    message: self.string("a message string")?,
+                    assert,
+                }
+            }
             other => {
                 if let Some(op) = BinOp::from_name(other) {
                     OpKind::Binary(op)

@@ -390,7 +390,12 @@ impl<'m> Printer<'m> {
                 }
                 attr(s);
             }
-            OpKind::Trap { message } => attr(quote(message)),
+            OpKind::Trap { message, assert } => {
+                if *assert {
+                    attr("assert".into());
+                }
+                attr(quote(message))
+            }
             OpKind::If => {
                 let cond = self.vals(f, names, ops);
                 self.out.push_str(&format!("if {cond}{arrow} "));

@@ -326,6 +326,7 @@ fn everything() -> Module {
         b.op(
             OpKind::Trap {
                 message: "assertion `i < n` failed".into(),
+                assert: true,
             },
             vec![],
             &[],
@@ -518,7 +519,7 @@ fn printed_forms() {
         "clock64 : i64",
         "printf \"x=%d \\\"q\\\"\\t\\\\ %f\\n\\u{1}é\", %x, %",
         "printf \"\"\n",
-        "trap \"assertion `i < n` failed\"",
+        "trap assert \"assertion `i < n` failed\"",
         "return loc(0:99:1)",
         "parallel<grid> (%bx) in (%",
         "parallel<lane> (%",

@@ -220,7 +220,15 @@ impl Distributor<'_> {
             let differs = b.cmp(cucc_ir::CmpPred::Ne, own, uniform);
             let message = message.clone();
             b.if_then(differs, |b| {
-                b.op(OpKind::Trap { message }, vec![], &[], vec![]);
+                b.op(
+                    OpKind::Trap {
+                        message,
+                        assert: false,
+                    },
+                    vec![],
+                    &[],
+                    vec![],
+                );
             });
         }
         b.yield_(vec![]);
@@ -276,7 +284,15 @@ impl Distributor<'_> {
         let l = b.load(all, i1);
         let differs = b.cmp(cucc_ir::CmpPred::Ne, a, l);
         b.if_then(differs, |b| {
-            b.op(OpKind::Trap { message }, vec![], &[], vec![]);
+            b.op(
+                OpKind::Trap {
+                    message,
+                    assert: false,
+                },
+                vec![],
+                &[],
+                vec![],
+            );
         });
     }
 
