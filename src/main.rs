@@ -20,7 +20,8 @@ nvcc-compatible options (the common ones): -c -o FILE -E -M -MD -MF FILE -I DIR 
   -Xlinker A,B --shared -ccbin CC --use_fast_math -arch/-gencode/-code (set __CUDA_ARCH__)
   -Xptxas and other GPU-only options (accepted, ignored; -v says so) -rdc=true -v --dryrun
 cucc options: --emit=ir (print the kernels' IR) --cpuify=all|none|PASS,... --print-ir-after=PASS
-  --print-ir-after-all --remarks --check-barriers --keep
+  --print-ir-after-all --remarks --check-barriers --keep --device-ir=FILE (take the device half
+  from an IR file instead of the .cu file's kernels)
 
 commands:
   run PROGRAM [ARGS]  run a program built by nvcc -cudart shared on cucc's runtime

@@ -131,6 +131,7 @@ void __cucc_register_textures(const uint8_t module_id[16],
  * (cudaErrorLaunchFailure / cudaErrorAssert) and stop the launch from starting
  * further block ranges. They return: the caller returns from its entry. */
 void __cucc_trap(const char *msg);
+void __cucc_assert_trap(const char *msg);
 void __cucc_assert_fail(const char *expr, const char *file, unsigned line,
                         const char *func);
 /* 1 once the running launch has trapped; entries may poll it between blocks. */
