@@ -185,6 +185,19 @@ pub const APPS: &[App] = &[
             abs: 1e-4,
         },
     },
+    App {
+        name: "nn",
+        summary: "k nearest records to target points: one distance per thread, host selection",
+        cuda: "nn.cu",
+        openmp: "nn_omp.c",
+        small: &["1000", "5", "4"],
+        default: &["4000000", "10", "40"],
+        rodinia: &["42764", "5", "1"],
+        compare: Compare::Tolerance {
+            rel: 1e-6,
+            abs: 1e-7,
+        },
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
