@@ -198,6 +198,20 @@ pub const APPS: &[App] = &[
             abs: 1e-7,
         },
     },
+    App {
+        name: "kmeans",
+        summary:
+            "k-means clustering: nearest-centre kernel, centres in constant memory, host update",
+        cuda: "kmeans.cu",
+        openmp: "kmeans_omp.c",
+        small: &["2000", "8", "5", "50"],
+        default: &["494020", "34", "8", "500"],
+        rodinia: &["494020", "34", "5", "500"],
+        compare: Compare::Tolerance {
+            rel: 1e-5,
+            abs: 1e-6,
+        },
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
