@@ -212,6 +212,20 @@ pub const APPS: &[App] = &[
             abs: 1e-6,
         },
     },
+    App {
+        name: "streamcluster",
+        summary:
+            "facility-location local search: per-point pgain kernel, candidate in shared memory",
+        cuda: "streamcluster.cu",
+        openmp: "streamcluster_omp.c",
+        small: &["2000", "16", "50"],
+        default: &["65536", "64", "400"],
+        rodinia: &["65536", "256", "200"],
+        compare: Compare::Tolerance {
+            rel: 1e-5,
+            abs: 1e-6,
+        },
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
