@@ -185,6 +185,47 @@ pub const APPS: &[App] = &[
             abs: 1e-4,
         },
     },
+    App {
+        name: "nn",
+        summary: "k nearest records to target points: one distance per thread, host selection",
+        cuda: "nn.cu",
+        openmp: "nn_omp.c",
+        small: &["1000", "5", "4"],
+        default: &["4000000", "10", "40"],
+        rodinia: &["42764", "5", "1"],
+        compare: Compare::Tolerance {
+            rel: 1e-6,
+            abs: 1e-7,
+        },
+    },
+    App {
+        name: "kmeans",
+        summary:
+            "k-means clustering: nearest-centre kernel, centres in constant memory, host update",
+        cuda: "kmeans.cu",
+        openmp: "kmeans_omp.c",
+        small: &["2000", "8", "5", "50"],
+        default: &["494020", "34", "8", "500"],
+        rodinia: &["494020", "34", "5", "500"],
+        compare: Compare::Tolerance {
+            rel: 1e-5,
+            abs: 1e-6,
+        },
+    },
+    App {
+        name: "streamcluster",
+        summary:
+            "facility-location local search: per-point pgain kernel, candidate in shared memory",
+        cuda: "streamcluster.cu",
+        openmp: "streamcluster_omp.c",
+        small: &["2000", "16", "50"],
+        default: &["65536", "64", "400"],
+        rodinia: &["65536", "256", "200"],
+        compare: Compare::Tolerance {
+            rel: 1e-5,
+            abs: 1e-6,
+        },
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.

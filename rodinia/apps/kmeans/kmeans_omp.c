@@ -1,0 +1,57 @@
+/* kmeans, OpenMP: each pass assigns the points to their nearest centres in
+ * a parallel loop over the row-major features, then the host updates the
+ * centres in point order exactly as the CUDA version's host does. */
+#include <omp.h>
+#include "kmeans_common.h"
+
+static int nearest(const float *point, const float *centres, int nf, int k) {
+    int best = 0;
+    float best_dist = FLT_MAX;
+    for (int c = 0; c < k; c++) {
+        float dist = 0.0f;
+        for (int f = 0; f < nf; f++) {
+            float d = point[f] - centres[c * nf + f];
+            dist += d * d;
+        }
+        if (dist < best_dist) {
+            best_dist = dist;
+            best = c;
+        }
+    }
+    return best;
+}
+
+int main(int argc, char **argv) {
+    int n, nf, k, max_passes;
+    km_args(argc, argv, &n, &nf, &k, &max_passes);
+    size_t bytes = (size_t)n * nf * sizeof(float);
+    float *features = (float *)malloc(bytes);
+    float *centres = (float *)malloc((size_t)k * nf * sizeof(float));
+    float *sums = (float *)malloc((size_t)k * nf * sizeof(float));
+    int *counts = (int *)malloc((size_t)k * sizeof(int));
+    int *membership = (int *)malloc((size_t)n * sizeof(int));
+    int *fresh = (int *)malloc((size_t)n * sizeof(int));
+    km_generate(n, nf, features);
+    km_initial_centres(n, nf, k, features, centres);
+    for (int i = 0; i < n; i++) membership[i] = -1;
+
+    double t0 = rd_now();
+    int passes = 0, delta;
+    do {
+#pragma omp parallel for schedule(static)
+        for (int i = 0; i < n; i++) fresh[i] = nearest(&features[(size_t)i * nf], centres, nf, k);
+        delta = km_update(n, nf, k, features, membership, fresh, centres, sums, counts);
+        passes++;
+    } while (delta > 0 && passes < max_passes);
+    double t1 = rd_now();
+
+    rd_report_time(t1 - t0);
+    km_write(argv[5], n, nf, k, passes, membership, centres);
+    free(features);
+    free(centres);
+    free(sums);
+    free(counts);
+    free(membership);
+    free(fresh);
+    return 0;
+}
