@@ -155,6 +155,26 @@ fn legacy_device_properties_and_thread_calls() {
     let (code, out) = run(&exe);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("PASS"), "{out}");
+    // -v says which removed APIs the program uses.
+    let (code, _, err) = cucc(
+        &[
+            "-v",
+            "-c",
+            src.to_str().expect("utf8"),
+            "-o",
+            d.join("p.o").to_str().expect("utf8"),
+        ],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: `cudaThreadSynchronize`: removed in CUDA 12"),
+        "{err}"
+    );
+    assert!(
+        err.contains("note: `clockRate`: cudaDeviceProp field removed in CUDA 13"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -12,6 +12,7 @@
 //!
 //! `ld -r` joins the halves, so `-c` produces one `.o` as nvcc does.
 
+mod legacy;
 pub mod options;
 
 use crate::jit;
@@ -283,6 +284,13 @@ impl Driver {
             .map_or("cuda".into(), |s| s.to_string_lossy().into_owned());
         let id = module_id(path);
         let tag = format!("{stem}-{}", hex(&id[..4]));
+        if self.o.verbose {
+            if let Ok(text) = std::fs::read_to_string(path) {
+                for n in legacy::notes(&path.display().to_string(), &text) {
+                    eprintln!("{n}");
+                }
+            }
+        }
         // Device half.
         let module = if self.o.dry_run {
             cucc_ir::Module::new()
