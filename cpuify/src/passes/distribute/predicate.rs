@@ -36,7 +36,7 @@ impl Distributor<'_> {
         let i1 = self.types.i1();
         let ccache = self.new_cache(i1);
         let k = self.position(body, c);
-        self.store_own(body, k, p, ccache, cond);
+        self.store_slot(body, k, p, ccache, cond);
         let regions = self.func.ops[c].regions.clone();
         let mut replacement = Vec::new();
         for (ri, &r) in regions.iter().enumerate() {
@@ -46,15 +46,6 @@ impl Distributor<'_> {
         let k = self.position(body, c);
         self.func.regions[body].ops.splice(k..=k, replacement);
         Ok(())
-    }
-
-    /// Stores `v` in this lane's slot of `cache` at `at` of `region`.
-    fn store_own(&mut self, region: Region, at: usize, p: Op, cache: Value, v: Value) {
-        let ty = self.func.value_type(v);
-        let (lin, n) = self.lin_at(region, at, p);
-        let mut b = self.at(region, at + n);
-        let addr = b.ptr_index(cache, lin, ty);
-        b.store(addr, v);
     }
 
     /// The ops that replace region `r` of the predicated `if`: guarded
@@ -163,7 +154,7 @@ impl Distributor<'_> {
                         .collect();
                     for (&v, &cache) in esc.iter().zip(&caches) {
                         let end = self.func.regions[then_r].ops.len();
-                        self.store_own(then_r, end, p, cache, v);
+                        self.store_slot(then_r, end, p, cache, v);
                     }
                     let y1 = self.func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
                     let y2 = self.func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
@@ -173,11 +164,9 @@ impl Distributor<'_> {
                     // whose ops are then handed back in order.
                     let scratch = self.func.new_region(&[]);
                     let i1 = self.types.i1();
-                    let (lin, n) = self.lin_at(scratch, 0, p);
+                    let (own, n) = self.load_slot(scratch, 0, p, ccache, i1);
                     let guard = {
                         let mut b = self.at(scratch, n);
-                        let addr = b.ptr_index(ccache, lin, i1);
-                        let own = b.load(addr, i1);
                         if negate {
                             let t = b.bool(true);
                             b.binary(BinOp::Xor, own, t)
@@ -192,10 +181,7 @@ impl Distributor<'_> {
                     for (&v, &cache) in esc.iter().zip(&caches) {
                         let ty = self.func.value_type(v);
                         let end = self.func.regions[scratch].ops.len();
-                        let (lin2, n2) = self.lin_at(scratch, end, p);
-                        let mut b = self.at(scratch, end + n2);
-                        let addr = b.ptr_index(cache, lin2, ty);
-                        let l = b.load(addr, ty);
+                        let (l, _) = self.load_slot(scratch, end, p, cache, ty);
                         self.func.values[l].name = self.func.values[v].name.clone();
                         renames.insert(v, l);
                     }

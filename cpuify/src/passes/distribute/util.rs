@@ -105,7 +105,14 @@ impl Distributor<'_> {
 
     /// Stores `v` into this thread's slot of `cache` at `index` of `region`;
     /// returns the number of ops inserted.
-    fn store_slot(&mut self, region: Region, index: usize, p: Op, cache: Value, v: Value) -> usize {
+    pub(crate) fn store_slot(
+        &mut self,
+        region: Region,
+        index: usize,
+        p: Op,
+        cache: Value,
+        v: Value,
+    ) -> usize {
         let ty = self.func.value_type(v);
         let (addr, n) = self.slot_at(region, index, p, cache, ty);
         self.at(region, index + n).store(addr, v);
@@ -114,7 +121,7 @@ impl Distributor<'_> {
 
     /// Loads this thread's slot of `cache` at `index` of `region`; returns
     /// (value, ops inserted).
-    fn load_slot(
+    pub(crate) fn load_slot(
         &mut self,
         region: Region,
         index: usize,

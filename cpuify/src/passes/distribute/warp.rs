@@ -96,15 +96,7 @@ impl Distributor<'_> {
             let base = b.binary(BinOp::Mul, w, c32);
             let rem = b.binary(BinOp::Sub, n, base);
             let lanes = b.binary(BinOp::UMin, rem, c32);
-            // full = lanes == 32 ? ~0 : (1 << lanes) - 1
-            let one = b.i32(1);
-            let is32 = b.cmp(CmpPred::Eq, lanes, c32);
-            let c31 = b.i32(31);
-            let safe = b.binary(BinOp::And, lanes, c31);
-            let sh = b.binary(BinOp::Shl, one, safe);
-            let part = b.binary(BinOp::Sub, sh, one);
-            let all = b.i32(-1);
-            let full = b.select(is32, all, part);
+            let full = lane_mask(&mut b, lanes);
             b.name(base, "warp_base");
             b.name(lanes, "lanes");
             (base, lanes, full)
@@ -323,14 +315,7 @@ impl Distributor<'_> {
                 VoteKind::Ballot => bits,
                 VoteKind::Any => b.cmp(CmpPred::Ne, bits, zero),
                 VoteKind::All => {
-                    let c32 = b.i32(32);
-                    let is32 = b.cmp(CmpPred::Eq, lanes, c32);
-                    let c31 = b.i32(31);
-                    let safe = b.binary(BinOp::And, lanes, c31);
-                    let sh = b.binary(BinOp::Shl, one, safe);
-                    let part = b.binary(BinOp::Sub, sh, one);
-                    let all = b.i32(-1);
-                    let full = b.select(is32, all, part);
+                    let full = lane_mask(&mut b, lanes);
                     let full = match warp_mask {
                         Some(m) => b.binary(BinOp::And, full, m),
                         None => full,
@@ -349,4 +334,17 @@ impl Distributor<'_> {
         );
         Ok(next)
     }
+}
+
+/// The mask of a warp's existing lanes: `lanes == 32 ? ~0 : (1 << lanes) - 1`.
+fn lane_mask(b: &mut cucc_ir::Builder<'_>, lanes: Value) -> Value {
+    let c32 = b.i32(32);
+    let one = b.i32(1);
+    let is32 = b.cmp(CmpPred::Eq, lanes, c32);
+    let c31 = b.i32(31);
+    let safe = b.binary(BinOp::And, lanes, c31);
+    let sh = b.binary(BinOp::Shl, one, safe);
+    let part = b.binary(BinOp::Sub, sh, one);
+    let all = b.i32(-1);
+    b.select(is32, all, part)
 }
