@@ -226,6 +226,16 @@ pub const APPS: &[App] = &[
             abs: 1e-6,
         },
     },
+    App {
+        name: "hotspot3D",
+        summary: "3-D chip temperature: 7-point stencil, 64x4 blocks marching up their columns",
+        cuda: "hotspot3D.cu",
+        openmp: "hotspot3D_omp.c",
+        small: &["64", "4", "5"],
+        default: &["512", "8", "100"],
+        rodinia: &["512", "8", "100"],
+        compare: FLOAT,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
