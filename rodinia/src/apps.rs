@@ -236,6 +236,16 @@ pub const APPS: &[App] = &[
         rodinia: &["512", "8", "100"],
         compare: FLOAT,
     },
+    App {
+        name: "lavaMD",
+        summary: "particle potentials and forces from neighbour boxes: one block per box, boxes staged in shared memory",
+        cuda: "lavaMD.cu",
+        openmp: "lavaMD_omp.c",
+        small: &["2"],
+        default: &["9"],
+        rodinia: &["10"],
+        compare: FLOAT,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
