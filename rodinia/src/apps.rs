@@ -246,6 +246,16 @@ pub const APPS: &[App] = &[
         rodinia: &["10"],
         compare: FLOAT,
     },
+    App {
+        name: "srad_v1",
+        summary: "speckle-reducing anisotropic diffusion: six kernels, multi-launch shared-memory tree reduction",
+        cuda: "srad_v1.cu",
+        openmp: "srad_v1_omp.c",
+        small: &["10", "0.5", "64", "50"],
+        default: &["100", "0.5", "768", "768"],
+        rodinia: &["100", "0.5", "502", "458"],
+        compare: FLOAT,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
