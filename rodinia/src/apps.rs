@@ -256,6 +256,16 @@ pub const APPS: &[App] = &[
         rodinia: &["100", "0.5", "502", "458"],
         compare: FLOAT,
     },
+    App {
+        name: "b+tree",
+        summary: "B+ tree key and range queries: one block per query, one thread per node slot",
+        cuda: "bptree.cu",
+        openmp: "bptree_omp.c",
+        small: &["20000", "2000", "1000", "300"],
+        default: &["1000000", "200000", "120000", "3000"],
+        rodinia: &["1000000", "10000", "6000", "3000"],
+        compare: Compare::Exact,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
