@@ -266,6 +266,16 @@ pub const APPS: &[App] = &[
         rodinia: &["1000000", "10000", "6000", "3000"],
         compare: Compare::Exact,
     },
+    App {
+        name: "cfd",
+        summary: "Euler equations on an unstructured mesh: step factor, flux and Runge-Kutta kernels, far field in constant memory",
+        cuda: "cfd.cu",
+        openmp: "cfd_omp.c",
+        small: &["32", "32", "50"],
+        default: &["312", "312", "40"],
+        rodinia: &["312", "312", "2000"],
+        compare: FLOAT,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
