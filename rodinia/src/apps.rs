@@ -276,6 +276,19 @@ pub const APPS: &[App] = &[
         rodinia: &["312", "312", "2000"],
         compare: FLOAT,
     },
+    App {
+        name: "particlefilter",
+        summary: "particle filter tracking a disk in a video: likelihood, sum, normalise and find-index kernels per frame",
+        cuda: "particlefilter.cu",
+        openmp: "particlefilter_omp.c",
+        small: &["64", "64", "5", "600"],
+        default: &["128", "128", "10", "12000"],
+        rodinia: &["128", "128", "10", "1000"],
+        compare: Compare::Tolerance {
+            rel: 1e-6,
+            abs: 1e-12,
+        },
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
