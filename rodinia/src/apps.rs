@@ -289,6 +289,16 @@ pub const APPS: &[App] = &[
             abs: 1e-12,
         },
     },
+    App {
+        name: "huffman",
+        summary: "Huffman encoding: shared-memory histogram, per-block scan of code lengths with atomicOr bit assembly, packing",
+        cuda: "huffman.cu",
+        openmp: "huffman_omp.c",
+        small: &["256"],
+        default: &["98304"],
+        rodinia: &["1024"],
+        compare: Compare::Exact,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
