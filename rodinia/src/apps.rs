@@ -252,7 +252,7 @@ pub const APPS: &[App] = &[
         cuda: "srad_v1.cu",
         openmp: "srad_v1_omp.c",
         small: &["10", "0.5", "64", "50"],
-        default: &["100", "0.5", "768", "768"],
+        default: &["100", "0.5", "1280", "1280"],
         rodinia: &["100", "0.5", "502", "458"],
         compare: FLOAT,
     },
