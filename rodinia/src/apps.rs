@@ -226,6 +226,16 @@ pub const APPS: &[App] = &[
             abs: 1e-6,
         },
     },
+    App {
+        name: "myocyte",
+        summary: "cardiac-myocyte ODE model: per-stage model kernel, host Runge-Kutta-Fehlberg",
+        cuda: "myocyte.cu",
+        openmp: "myocyte_omp.c",
+        small: &["10", "4"],
+        default: &["100", "100"],
+        rodinia: &["100", "1"],
+        compare: FLOAT,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
