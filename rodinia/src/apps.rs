@@ -236,6 +236,16 @@ pub const APPS: &[App] = &[
         rodinia: &["100", "1"],
         compare: FLOAT,
     },
+    App {
+        name: "dwt2d",
+        summary: "2-D forward 5/3 wavelet transform of an RGB image: lifting on shared-memory tiles",
+        cuda: "dwt2d.cu",
+        openmp: "dwt2d_omp.c",
+        small: &["67", "45", "3"],
+        default: &["3072", "3072", "4"],
+        rodinia: &["192", "192", "3"],
+        compare: Compare::Exact,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
