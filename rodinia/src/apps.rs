@@ -246,6 +246,16 @@ pub const APPS: &[App] = &[
         rodinia: &["192", "192", "3"],
         compare: Compare::Exact,
     },
+    App {
+        name: "hybridsort",
+        summary: "bucket sort (shared histograms, atomics, pivots in a texture) then merge sort",
+        cuda: "hybridsort.cu",
+        openmp: "hybridsort_omp.c",
+        small: &["100000"],
+        default: &["4194304"],
+        rodinia: &["1000000"],
+        compare: Compare::Exact,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
