@@ -256,6 +256,17 @@ pub const APPS: &[App] = &[
         rodinia: &["1000000"],
         compare: Compare::Exact,
     },
+    App {
+        name: "mummergpu",
+        summary:
+            "exact matches of short queries: host-built suffix tree in textures, a walk per thread",
+        cuda: "mummergpu.cu",
+        openmp: "mummergpu_omp.c",
+        small: &["50000", "2000", "100", "20"],
+        default: &["1000000", "30000", "100", "20"],
+        rodinia: &["5000000", "50000", "100", "20"],
+        compare: Compare::Exact,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
