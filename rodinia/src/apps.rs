@@ -267,6 +267,16 @@ pub const APPS: &[App] = &[
         rodinia: &["5000000", "50000", "100", "20"],
         compare: Compare::Exact,
     },
+    App {
+        name: "heartwall",
+        summary: "heart-wall tracking: one block per point, correlation and argmax in shared memory",
+        cuda: "heartwall.cu",
+        openmp: "heartwall_omp.c",
+        small: &["4", "8"],
+        default: &["10", "25"],
+        rodinia: &["20", "25"],
+        compare: FLOAT,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
