@@ -277,6 +277,16 @@ pub const APPS: &[App] = &[
         rodinia: &["20", "25"],
         compare: FLOAT,
     },
+    App {
+        name: "leukocyte",
+        summary: "cell detection (GICOV, dilation; textures, constant memory) and MGVF tracking",
+        cuda: "leukocyte.cu",
+        openmp: "leukocyte_omp.c",
+        small: &["160", "200", "4", "2"],
+        default: &["320", "480", "16", "6"],
+        rodinia: &["480", "640", "24", "5"],
+        compare: FLOAT,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
