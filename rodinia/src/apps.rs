@@ -238,7 +238,8 @@ pub const APPS: &[App] = &[
     },
     App {
         name: "dwt2d",
-        summary: "2-D forward 5/3 wavelet transform of an RGB image: lifting on shared-memory tiles",
+        summary:
+            "2-D forward 5/3 wavelet transform of an RGB image: lifting on shared-memory tiles",
         cuda: "dwt2d.cu",
         openmp: "dwt2d_omp.c",
         small: &["67", "45", "3"],
@@ -269,7 +270,8 @@ pub const APPS: &[App] = &[
     },
     App {
         name: "heartwall",
-        summary: "heart-wall tracking: one block per point, correlation and argmax in shared memory",
+        summary:
+            "heart-wall tracking: one block per point, correlation and argmax in shared memory",
         cuda: "heartwall.cu",
         openmp: "heartwall_omp.c",
         small: &["4", "8"],
