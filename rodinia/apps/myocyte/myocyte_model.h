@@ -61,7 +61,8 @@ MY_FN void my_ecc(float t, const float *y, const float *p, const float *k, float
         total += current[i];
     }
     float phase = fmodf(t, p[0]);
-    float stim = phase < p[2] ? -p[1] : 0.0f;
+    float w = (phase - 2.0f * p[2]) / p[2]; /* a smooth pulse of width p[2] */
+    float stim = -p[1] / (1.0f + w * w * w * w);
     dy[0] = -(total + stim) / p[3];
     for (int i = 0; i < MY_CONCS; i++) {
         const float *c = k + MY_K_CONC + 3 * i;
