@@ -1,7 +1,9 @@
-/* dwt2d: the generated RGB image, the argument parsing and the output,
- * shared by both versions.  The transform is JPEG 2000's reversible 5/3
- * lifting (integer arithmetic, so both versions agree exactly) with
- * whole-sample symmetric extension at the borders. */
+/* dwt2d: the generated RGB image, the argument parsing, the 9/7 lifting
+ * constants and the output, shared by both versions.  The transforms are
+ * JPEG 2000's reversible 5/3 lifting (integer arithmetic, so both versions
+ * agree exactly) and the irreversible 9/7 (float lifting, the same
+ * operations in the same order in both), with whole-sample symmetric
+ * extension at the borders. */
 #ifndef DWT2D_COMMON_H
 #define DWT2D_COMMON_H
 #include "rodinia_common.h"
@@ -35,19 +37,33 @@ static inline void dw_generate(int w, int h, unsigned char *rgb) {
         }
 }
 
-/* Parses WIDTH HEIGHT LEVELS OUTPUT, or exits: every level's band must be
- * at least 3 samples wide and high. */
-static inline void dw_args(int argc, char **argv, int *w, int *h, int *levels) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s WIDTH HEIGHT LEVELS OUTPUT\n", argv[0]);
+/* The 9/7 lifting steps (predict, update, predict, update) and the band
+ * scaling. */
+#define DW_ALPHA (-1.586134342f)
+#define DW_BETA (-0.05298011854f)
+#define DW_GAMMA 0.8829110762f
+#define DW_DELTA 0.4435068522f
+#define DW_K 1.149604398f
+
+/* Parses WIDTH HEIGHT LEVELS TRANSFORM OUTPUT (TRANSFORM: 53 or 97), or
+ * exits: every level's band must be wider and higher than the halo. */
+static inline void dw_args(int argc, char **argv, int *w, int *h, int *levels, int *t97) {
+    if (argc != 6) {
+        fprintf(stderr, "usage: %s WIDTH HEIGHT LEVELS 53|97 OUTPUT\n", argv[0]);
         exit(1);
     }
     *w = rd_arg_int(argv[1], "width");
     *h = rd_arg_int(argv[2], "height");
     *levels = rd_arg_int(argv[3], "levels");
-    int cw = *w, ch = *h;
+    int t = rd_arg_int(argv[4], "transform");
+    if (t != 53 && t != 97) {
+        fprintf(stderr, "transform must be 53 or 97\n");
+        exit(1);
+    }
+    *t97 = t == 97;
+    int cw = *w, ch = *h, least = *t97 ? 5 : 3;
     for (int l = 0; l < *levels; l++) {
-        if (cw < 3 || ch < 3) {
+        if (cw < least || ch < least) {
             fprintf(stderr, "too many levels for a %dx%d image\n", *w, *h);
             exit(1);
         }
@@ -71,6 +87,25 @@ static inline void dw_write(const char *path, int w, int h, int *const comps[3])
             long long s = 0;
             for (int y = 0; y < h; y++) s += a[(size_t)y * w + x];
             fprintf(f, "%lld\n", s);
+        }
+    }
+    fclose(f);
+}
+
+/* The same for 9/7 coefficients (sums in double). */
+static inline void dw_write_f(const char *path, int w, int h, float *const comps[3]) {
+    FILE *f = rd_open_output(path);
+    for (int c = 0; c < 3; c++) {
+        const float *a = comps[c];
+        for (int y = 0; y < h; y++) {
+            double s = 0.0;
+            for (int x = 0; x < w; x++) s += a[(size_t)y * w + x];
+            fprintf(f, RD_FLOAT_FMT "\n", s);
+        }
+        for (int x = 0; x < w; x++) {
+            double s = 0.0;
+            for (int y = 0; y < h; y++) s += a[(size_t)y * w + x];
+            fprintf(f, RD_FLOAT_FMT "\n", s);
         }
     }
     fclose(f);
