@@ -63,8 +63,11 @@ static inline int hs_args(int argc, char **argv) {
         exit(1);
     }
     int n = rd_arg_int(argv[1], "elements");
-    if (n < HS_DIVISIONS * HS_SAMPLES_PER_DIVISION) {
-        fprintf(stderr, "need at least %d elements\n", HS_DIVISIONS * HS_SAMPLES_PER_DIVISION);
+    /* The CUDA version packs a value's place in its block's share of its
+     * bucket above the bucket's 10 bits, so that place stays below 2^21. */
+    if (n < HS_DIVISIONS * HS_SAMPLES_PER_DIVISION || n > (1 << 30)) {
+        fprintf(stderr, "need between %d and 2^30 elements\n",
+                HS_DIVISIONS * HS_SAMPLES_PER_DIVISION);
         exit(1);
     }
     return n;
