@@ -299,6 +299,72 @@ pub const APPS: &[App] = &[
         rodinia: &["1024"],
         compare: Compare::Exact,
     },
+    App {
+        name: "myocyte",
+        summary: "cardiac-myocyte ODE model: per-stage model kernel, host Runge-Kutta-Fehlberg",
+        cuda: "myocyte.cu",
+        openmp: "myocyte_omp.c",
+        small: &["10", "4"],
+        default: &["100", "100"],
+        rodinia: &["100", "1"],
+        compare: FLOAT,
+    },
+    App {
+        name: "dwt2d",
+        summary:
+            "2-D forward 9/7 or 5/3 wavelet transform of an RGB image: lifting on shared tiles",
+        cuda: "dwt2d.cu",
+        openmp: "dwt2d_omp.c",
+        small: &["67", "45", "3", "97"],
+        default: &["3072", "3072", "4", "97"],
+        rodinia: &["192", "192", "3", "53"],
+        compare: Compare::Tolerance {
+            rel: 1e-4,
+            abs: 1e-2,
+        },
+    },
+    App {
+        name: "hybridsort",
+        summary: "bucket sort (shared histograms, atomics, pivots in a texture) then merge sort",
+        cuda: "hybridsort.cu",
+        openmp: "hybridsort_omp.c",
+        small: &["100000"],
+        default: &["4194304"],
+        rodinia: &["1000000"],
+        compare: Compare::Exact,
+    },
+    App {
+        name: "mummergpu",
+        summary:
+            "exact matches of short queries: host-built suffix tree in textures, a walk per thread",
+        cuda: "mummergpu.cu",
+        openmp: "mummergpu_omp.c",
+        small: &["50000", "2000", "100", "20"],
+        default: &["1000000", "30000", "100", "20"],
+        rodinia: &["5000000", "50000", "100", "20"],
+        compare: Compare::Exact,
+    },
+    App {
+        name: "heartwall",
+        summary:
+            "heart-wall tracking: one block per point, correlation and argmax in shared memory",
+        cuda: "heartwall.cu",
+        openmp: "heartwall_omp.c",
+        small: &["4", "8"],
+        default: &["10", "25"],
+        rodinia: &["20", "25"],
+        compare: FLOAT,
+    },
+    App {
+        name: "leukocyte",
+        summary: "cell detection (GICOV, dilation; textures, constant memory) and MGVF tracking",
+        cuda: "leukocyte.cu",
+        openmp: "leukocyte_omp.c",
+        small: &["160", "200", "4", "2"],
+        default: &["320", "480", "16", "6"],
+        rodinia: &["480", "640", "24", "5"],
+        compare: FLOAT,
+    },
 ];
 
 /// The apps named in `only` (in the suite's order), or all of them.
