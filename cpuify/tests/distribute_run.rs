@@ -13,6 +13,7 @@ fn shared_global(m: &mut Module, name: &str, ty: TypeId) -> GlobalId {
         space: Space::Shared,
         init: None,
         kind: GlobalKind::Variable,
+        managed: false,
         loc: Loc::UNKNOWN,
     })
 }

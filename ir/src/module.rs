@@ -37,6 +37,10 @@ pub struct Global {
     pub init: Option<Vec<u8>>,
     /// Variable or texture reference.
     pub kind: GlobalKind,
+    /// A `__managed__` variable: one storage shared by host and device code.
+    /// Kernels see no difference; the C emitter reaches it through a pointer
+    /// the runtime redirects to the host program's copy (docs/abi.md).
+    pub managed: bool,
     /// Where it was declared.
     pub loc: Loc,
 }

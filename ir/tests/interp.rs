@@ -42,6 +42,7 @@ fn shared_global(m: &mut Module, name: &str, ty: TypeId) -> GlobalId {
         space: Space::Shared,
         init: None,
         kind: GlobalKind::Variable,
+        managed: false,
         loc: Loc::UNKNOWN,
     })
 }
@@ -995,6 +996,7 @@ fn printf_formats_in_execution_order() {
         space: Space::Constant,
         init: Some(b"cuda\0".to_vec()),
         kind: GlobalKind::Variable,
+        managed: false,
         loc: Loc::UNKNOWN,
     });
     build(&mut m, "hello", FunctionKind::Kernel, &[], |b, _| {

@@ -84,6 +84,7 @@ impl<'a> ModCx<'a> {
                 space: Space::Global,
                 init: None,
                 kind: GlobalKind::Texture { dims },
+                managed: false,
                 loc,
             });
             self.globals.insert(d.id, g);
@@ -117,12 +118,16 @@ impl<'a> ModCx<'a> {
             }
             (None, _) => None,
         };
+        // cucc's headers spell `__managed__` as a device variable with the
+        // one `annotate` attribute they use (clang knows `managed` only for HIP).
+        let managed = space == Space::Global && d.has_attr(&Kind::AnnotateAttr);
         let g = self.module.add_global(Global {
             name,
             ty,
             space,
             init,
             kind: GlobalKind::Variable,
+            managed,
             loc,
         });
         self.globals.insert(d.id, g);
@@ -154,6 +159,7 @@ impl<'a> ModCx<'a> {
             space: Space::Constant,
             init: Some(bytes.clone()),
             kind: GlobalKind::Variable,
+            managed: false,
             loc,
         });
         self.strings.insert(bytes, g);

@@ -119,6 +119,7 @@ fn globals_and_unknown_bases() {
             space,
             init: None,
             kind: GlobalKind::Variable,
+            managed: false,
             loc: crate::loc::Loc::UNKNOWN,
         })
     };
@@ -408,6 +409,7 @@ fn reduction(noalias: bool) -> Reduction {
         space: Space::Shared,
         init: None,
         kind: GlobalKind::Variable,
+        managed: false,
         loc: crate::loc::Loc::UNKNOWN,
     });
     let k = add_fn(

@@ -474,7 +474,7 @@ impl Parser {
         Ok(())
     }
 
-    /// `global @g : T space [= bytes "hex"] [loc]` or
+    /// `global @g : T space [managed] [= bytes "hex"] [loc]` or
     /// `texture @t : T space dims N [= bytes "hex"] [loc]`.
     fn global_def(&mut self) -> Result<(), ParseError> {
         let texture = self.at_word("texture");
@@ -501,6 +501,10 @@ impl Parser {
         } else {
             GlobalKind::Variable
         };
+        let managed = !texture && self.same_line() && self.at_word("managed");
+        if managed {
+            self.bump();
+        }
         let init = if self.same_line() && self.eat(&Tok::Equals) {
             self.expect_word("bytes")?;
             let st = self.peek().clone();
@@ -516,6 +520,7 @@ impl Parser {
             space,
             init,
             kind,
+            managed,
             loc,
         });
         self.globals.insert(name.clone(), id);

@@ -160,8 +160,9 @@ impl<'m> Printer<'m> {
                 Some(bytes) => format!(" = bytes \"{}\"", hex_bytes(bytes)),
                 None => String::new(),
             };
+            let managed = if g.managed { " managed" } else { "" };
             self.out.push_str(&format!(
-                "{keyword} {} : {} {}{dims}{init}{}\n",
+                "{keyword} {} : {} {}{dims}{managed}{init}{}\n",
                 symbol('@', &g.name),
                 self.ty(g.ty),
                 g.space,

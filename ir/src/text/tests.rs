@@ -103,6 +103,7 @@ fn everything() -> Module {
         space: Space::Shared,
         init: None,
         kind: GlobalKind::Variable,
+        managed: false,
         loc: Loc::new(0, 2, 1),
     });
     let coef_ty = m.types.array(f32t, 2);
@@ -112,6 +113,16 @@ fn everything() -> Module {
         space: Space::Constant,
         init: Some(vec![0, 0, 0x80, 0x3f, 0, 0, 0, 0x40]),
         kind: GlobalKind::Variable,
+        managed: false,
+        loc: Loc::UNKNOWN,
+    });
+    m.add_global(Global {
+        name: "counter".into(),
+        ty: i32t,
+        space: Space::Global,
+        init: Some(vec![5, 0, 0, 0]),
+        kind: GlobalKind::Variable,
+        managed: true,
         loc: Loc::UNKNOWN,
     });
     let tex = m.add_global(Global {
@@ -120,6 +131,7 @@ fn everything() -> Module {
         space: Space::Global,
         init: None,
         kind: GlobalKind::Texture { dims: 2 },
+        managed: false,
         loc: Loc::new(1, 9, 4),
     });
 

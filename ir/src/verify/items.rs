@@ -61,6 +61,12 @@ pub(super) fn check_globals(module: &Module, types_sound: bool, errors: &mut Vec
                         g.space
                     ));
                 }
+                if g.managed && g.space != Space::Global {
+                    report(format!(
+                        "a managed variable lives in global space, not {}",
+                        g.space
+                    ));
+                }
                 match (&g.init, g.space) {
                     (Some(_), Space::Shared) => {
                         report("shared globals cannot have an initializer".into())
@@ -77,6 +83,9 @@ pub(super) fn check_globals(module: &Module, types_sound: bool, errors: &mut Vec
                 }
             }
             GlobalKind::Texture { dims } => {
+                if g.managed {
+                    report("a texture reference cannot be managed".into());
+                }
                 if !(1..=3).contains(&dims) {
                     report(format!(
                         "a texture reference has 1 to 3 dimensions, found {dims}"
