@@ -14,6 +14,7 @@ fn shared_global(m: &mut Module, name: &str, ty: TypeId) -> GlobalId {
         init: None,
         kind: GlobalKind::Variable,
         managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     })
 }

@@ -98,6 +98,7 @@ fn loops_atomics_and_shared_scratch() {
         init: None,
         kind: GlobalKind::Variable,
         managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     });
     let mut k = Function::new("loops", FunctionKind::Kernel, &[g, g], &[]);

@@ -43,6 +43,7 @@ fn shared_global(m: &mut Module, name: &str, ty: TypeId) -> GlobalId {
         init: None,
         kind: GlobalKind::Variable,
         managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     })
 }
@@ -997,6 +998,7 @@ fn printf_formats_in_execution_order() {
         init: Some(b"cuda\0".to_vec()),
         kind: GlobalKind::Variable,
         managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     });
     build(&mut m, "hello", FunctionKind::Kernel, &[], |b, _| {

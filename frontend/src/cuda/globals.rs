@@ -85,6 +85,7 @@ impl<'a> ModCx<'a> {
                 init: None,
                 kind: GlobalKind::Texture { dims },
                 managed: false,
+                linkage: Default::default(),
                 loc,
             });
             self.globals.insert(d.id, g);
@@ -128,6 +129,7 @@ impl<'a> ModCx<'a> {
             init,
             kind: GlobalKind::Variable,
             managed,
+            linkage: Default::default(),
             loc,
         });
         self.globals.insert(d.id, g);
@@ -160,6 +162,7 @@ impl<'a> ModCx<'a> {
             init: Some(bytes.clone()),
             kind: GlobalKind::Variable,
             managed: false,
+            linkage: Default::default(),
             loc,
         });
         self.strings.insert(bytes, g);

@@ -120,6 +120,7 @@ fn globals_and_unknown_bases() {
             init: None,
             kind: GlobalKind::Variable,
             managed: false,
+            linkage: Default::default(),
             loc: crate::loc::Loc::UNKNOWN,
         })
     };
@@ -410,6 +411,7 @@ fn reduction(noalias: bool) -> Reduction {
         init: None,
         kind: GlobalKind::Variable,
         managed: false,
+        linkage: Default::default(),
         loc: crate::loc::Loc::UNKNOWN,
     });
     let k = add_fn(

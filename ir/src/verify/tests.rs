@@ -100,6 +100,7 @@ fn add_global(m: &mut Module, name: &str, ty: Type, space: Space, kind: GlobalKi
         init: None,
         kind,
         managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     })
 }
