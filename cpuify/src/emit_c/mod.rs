@@ -30,7 +30,7 @@ mod writer;
 pub use writer::{emit_function, EmittedKernel};
 
 use crate::error::CpuifyError;
-use cucc_ir::{FunctionKind, Module, Space};
+use cucc_ir::{FunctionKind, Linkage, Module, Space};
 use std::fmt::Write;
 
 /// A C translation unit for a module's kernels.
@@ -53,9 +53,26 @@ pub fn emit_module(module: &Module) -> Result<EmittedModule, CpuifyError> {
         }
         let size = module.types.size_of(g.ty).max(1);
         let align = module.types.align_of(g.ty).max(1);
+        // Storage of an external variable is one C symbol shared by the
+        // device objects of separately compiled units (docs/abi.md).
+        let (storage, slot) = match g.linkage {
+            Linkage::Internal => ("static ", "static "),
+            Linkage::External => (
+                "__attribute__((visibility(\"hidden\"))) ",
+                "__attribute__((visibility(\"hidden\"))) ",
+            ),
+            Linkage::Import => ("extern ", "extern "),
+        };
+        if g.linkage == Linkage::Import {
+            let _ = writeln!(c, "extern unsigned char {}[];", global_c_name(&g.name));
+            if g.managed {
+                let _ = writeln!(c, "extern unsigned char *{};", managed_c_name(&g.name));
+            }
+            continue;
+        }
         let _ = write!(
             c,
-            "static unsigned char {}[{size}] __attribute__((aligned({align})))",
+            "{storage}unsigned char {}[{size}] __attribute__((aligned({align})))",
             global_c_name(&g.name)
         );
         if let Some(init) = &g.init {
@@ -74,7 +91,7 @@ pub fn emit_module(module: &Module) -> Result<EmittedModule, CpuifyError> {
             // runtime points it at the host program's copy (docs/abi.md).
             let _ = writeln!(
                 c,
-                "static unsigned char *{} = {};",
+                "{slot}unsigned char *{} = {};",
                 managed_c_name(&g.name),
                 global_c_name(&g.name)
             );
@@ -149,7 +166,9 @@ pub fn emit_device_object(
         .globals
         .iter()
         .filter(|(_, g)| {
-            g.space != Space::Shared && matches!(g.kind, cucc_ir::GlobalKind::Variable)
+            g.space != Space::Shared
+                && matches!(g.kind, cucc_ir::GlobalKind::Variable)
+                && g.linkage != Linkage::Import
         })
         .map(|(_, g)| (g.name.clone(), module.types.size_of(g.ty)))
         .collect();
@@ -174,7 +193,11 @@ pub fn emit_device_object(
     let managed: Vec<_> = module
         .globals
         .iter()
-        .filter(|(_, g)| g.managed && matches!(g.kind, cucc_ir::GlobalKind::Variable))
+        .filter(|(_, g)| {
+            g.managed
+                && matches!(g.kind, cucc_ir::GlobalKind::Variable)
+                && g.linkage != Linkage::Import
+        })
         .map(|(_, g)| (g.name.clone(), module.types.size_of(g.ty)))
         .collect();
     if !managed.is_empty() {

@@ -2,7 +2,7 @@
 //! variables, legacy texture references and string literals, with
 //! initialisers evaluated to bytes.
 
-use cucc_ir::{FloatKind, Global, GlobalId, GlobalKind, Space};
+use cucc_ir::{FloatKind, Global, GlobalId, GlobalKind, Linkage, Space};
 
 use super::ctype::{self, CType};
 use super::diag::Diagnostic;
@@ -122,6 +122,19 @@ impl<'a> ModCx<'a> {
         // cucc's headers spell `__managed__` as a device variable with the
         // one `annotate` attribute they use (clang knows `managed` only for HIP).
         let managed = space == Space::Global && d.has_attr(&Kind::AnnotateAttr);
+        // Separate compilation: `extern` declarations are another unit's
+        // variables; the others are visible to other units unless internal.
+        let linkage = if !self.relocatable || space == Space::Shared {
+            Linkage::Internal
+        } else if d.storage_class.as_deref() == Some("extern") && init.is_none() {
+            Linkage::Import
+        } else if d.storage_class.as_deref() == Some("static")
+            || cucc_ir::link::is_internal_name(&name)
+        {
+            Linkage::Internal
+        } else {
+            Linkage::External
+        };
         let g = self.module.add_global(Global {
             name,
             ty,
@@ -129,7 +142,7 @@ impl<'a> ModCx<'a> {
             init,
             kind: GlobalKind::Variable,
             managed,
-            linkage: Default::default(),
+            linkage,
             loc,
         });
         self.globals.insert(d.id, g);
