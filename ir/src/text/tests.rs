@@ -671,7 +671,7 @@ fn error_messages() {
     );
     check(
         err("func @f() {\n}\n"),
-        "1:1: expected `file`, `type`, `global`, `texture`, `kernel`, `device` or `launch`, found `func`"
+        "1:1: expected `file`, `type`, `global`, `texture`, `external`, `import`, `kernel`, `device` or `launch`, found `func`"
     );
     check(
         err(&k("  parallel<team> (%i) in (%a) {\n  }")),
