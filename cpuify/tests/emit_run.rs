@@ -97,6 +97,8 @@ fn loops_atomics_and_shared_scratch() {
         space: Space::Shared,
         init: None,
         kind: GlobalKind::Variable,
+        managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     });
     let mut k = Function::new("loops", FunctionKind::Kernel, &[g, g], &[]);

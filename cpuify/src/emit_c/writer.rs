@@ -566,7 +566,11 @@ impl<'m> Writer<'m> {
                         ),
                     ));
                 }
-                let e = format!("(char *){}", global_c_name(&gd.name));
+                let e = if gd.managed {
+                    format!("(char *){}", super::managed_c_name(&gd.name))
+                } else {
+                    format!("(char *){}", global_c_name(&gd.name))
+                };
                 self.decl(r, &e)?;
             }
             OpKind::DynamicShared => {
