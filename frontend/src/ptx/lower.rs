@@ -228,6 +228,12 @@ impl<'p> ModCx<'p> {
         };
         let init = match &v.init {
             None => None,
+            Some(_) if bytes > 1 << 26 => {
+                return err(
+                    v.pos,
+                    format!("initialised variable `{}` is too large", v.name),
+                );
+            }
             Some(items) => {
                 let mut out = Vec::with_capacity(bytes as usize);
                 for it in items {
@@ -862,6 +868,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     return err(v.pos, "register arrays are not supported");
                 }
                 let ty = ir_type(self.types(), v.ty);
+                if v.range.is_some_and(|n| n > 1 << 16) {
+                    return err(v.pos, "too many registers in one declaration");
+                }
                 let names: Vec<String> = match v.range {
                     Some(n) => (0..n).map(|k| format!("{}{k}", v.name)).collect(),
                     None => vec![v.name.clone()],
@@ -952,11 +961,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 } else if ft.is_float() && tt.is_int() {
                     let it = b.types.int(fs as u8);
                     let i = b.cast(CastOp::Bitcast, v, it);
-                    drop(b);
                     return self.convert(i, to, signed, pos);
                 } else if ft.is_int() && tt.is_float() {
                     let it = b.types.int(ts as u8);
-                    drop(b);
                     let i = self.convert(v, it, signed, pos)?;
                     return Ok(self.b().cast(CastOp::Bitcast, i, to));
                 } else {
@@ -969,7 +976,6 @@ impl<'m, 'p> FnCx<'m, 'p> {
             (Type::Ptr(_), Type::Int(_)) => {
                 let i64t = b.types.i64();
                 let i = b.cast(CastOp::PtrToInt, v, i64t);
-                drop(b);
                 return self.convert(i, to, signed, pos);
             }
             _ => return err(pos, "operand of the wrong kind"),

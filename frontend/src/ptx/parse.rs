@@ -436,8 +436,8 @@ impl Parser {
                         self.skip_line();
                     } else if w == ".pragma" {
                         self.skip_hint();
-                    } else if w.starts_with('.') {
-                        match StateSpace::from_name(&w[1..]) {
+                    } else if let Some(d) = w.strip_prefix('.') {
+                        match StateSpace::from_name(d) {
                             Some(_) => out.extend(self.var_decl()?.into_iter().map(Stmt::Var)),
                             None => {
                                 return self

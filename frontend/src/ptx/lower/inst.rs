@@ -428,6 +428,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let t = self.ty(i)?;
         let dst = self.arg(i, 0)?;
         let op = i.op.as_str();
+        if i.has("wide") && bits(t) > 32 {
+            return self.unsupported(i);
+        }
         if op == "mul" && i.has("wide") {
             let a = self.read(self.arg(i, 1)?, t, pos)?;
             let b2 = self.read(self.arg(i, 2)?, t, pos)?;
@@ -560,6 +563,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let s = is_signed(t);
         let a = self.read(self.arg(i, 1)?, t, pos)?;
         let b2 = self.read(self.arg(i, 2)?, t, pos)?;
+        if i.has("wide") && bits(t) > 32 {
+            return self.unsupported(i);
+        }
         let (prod, ct) = if i.has("wide") {
             let wt = with_bits(t, bits(t) * 2);
             let wty = ir_type(self.types(), wt);
@@ -1409,7 +1415,6 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let none = b.binary(BinOp::Xor, any, t);
             b.binary(BinOp::Or, all, none)
         } else {
-            drop(b);
             return self.unsupported(i);
         };
         self.write(self.arg(i, 0)?, r, false, pos)
