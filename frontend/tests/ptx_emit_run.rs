@@ -181,7 +181,7 @@ fn model(op: &str, a: u32, b: u32, c: u32, d: u32, fa: f32, fb: f32) -> u32 {
                 22
             }
         }
-        "setp.ltu" => u32::from(!(fa >= fb)),
+        "setp.ltu" => u32::from(fa < fb || fa.is_nan() || fb.is_nan()),
         "set" => {
             if sa > sb {
                 u32::MAX
