@@ -1183,6 +1183,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
         if let Some(&p) = self.fparams.get(s) {
             return Ok(self.b().cast(CastOp::PtrToInt, p, i64t));
         }
+        if s == "WARP_SZ" {
+            return Ok(self.b().i64(32));
+        }
         match self.mc.syms.get(s).copied() {
             Some(ModSym::Global(g, space)) => {
                 let mut b = self.b();
