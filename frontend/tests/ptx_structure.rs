@@ -234,3 +234,24 @@ fn structurizer_plans() {
     };
     assert!(analyze(&irr).is_err());
 }
+
+#[test]
+fn jump_table_switch() {
+    // switch (tid % 5) { case 0: 10; case 1, 3: 20 + tid; case 2: 30; default(4): 40 }
+    let src = kernel(
+        "sw",
+        "rem.u32 %r2, %r31, 5;\n$tbl: .branchtargets $c0, $c13, $c2, $c13, $c4;\nbrx.idx %r2, $tbl;\n\
+$c0:\nmov.u32 %r3, 10;\nbra.uni $end;\n$c13:\nadd.s32 %r3, %r31, 20;\nbra.uni $end;\n\
+$c2:\nmov.u32 %r3, 30;\nbra.uni $end;\n$c4:\nmov.u32 %r3, 40;\n\
+$end:\nst.global.u32 [%rd3], %r3;\nret;",
+    );
+    let want: Vec<i32> = (0..12)
+        .map(|t| match t % 5 {
+            0 => 10,
+            1 | 3 => 20 + t,
+            2 => 30,
+            _ => 40,
+        })
+        .collect();
+    check(&src, "sw", 12, &[], &want, &[Arg::i32(0)]);
+}
