@@ -1,6 +1,6 @@
 //! Every PTX file under `frontend/tests/ptx/` (nvcc's output for the
 //! project's CUDA test programs) lowers to IR that verifies and goes
-//! through the whole cpuify pipeline and the C emitter.
+//! through the whole cpuify pipeline and the C emitter, and the C compiles.
 
 use std::path::{Path, PathBuf};
 
@@ -52,8 +52,33 @@ fn every_file_lowers_verifies_and_cpuifies() {
             failures.push(format!("{name}: cpuify: {e}"));
             continue;
         }
-        if let Err(e) = cucc_cpuify::emit_c::emit_module(&m) {
-            failures.push(format!("{name}: emit_c: {e}"));
+        let c = match cucc_cpuify::emit_c::emit_module(&m) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{name}: emit_c: {e}"));
+                continue;
+            }
+        };
+        // The emitted C compiles (the runtime hooks come at link time).
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ptx_files");
+        std::fs::create_dir_all(&dir).expect("tmpdir");
+        let src = dir.join(format!("{name}.c"));
+        std::fs::write(&src, &c.c).expect("write C");
+        let out = std::process::Command::new("cc")
+            .args(["-std=c11", "-O0", "-c", "-o"])
+            .arg(dir.join(format!("{name}.o")))
+            .arg(&src)
+            .output()
+            .expect("run cc");
+        if !out.status.success() {
+            failures.push(format!(
+                "{name}: cc: {}",
+                String::from_utf8_lossy(&out.stderr)
+                    .lines()
+                    .take(5)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
         }
     }
     assert!(
