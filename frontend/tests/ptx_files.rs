@@ -4,12 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-/// `tests/ptx/*.ptx` (the root corpus) and `tests/ptx/frontend/*.ptx`
-/// (the CUDA frontend's own test programs).
+/// `tests/ptx/*.ptx` (the root corpus), `tests/ptx/frontend/*.ptx` (the
+/// CUDA frontend's own test programs) and `tests/ptx/rodinia/*.ptx` (the
+/// Rodinia-derived applications).
 fn ptx_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx");
     let mut out = Vec::new();
-    for dir in [root.clone(), root.join("frontend")] {
+    for dir in [root.clone(), root.join("frontend"), root.join("rodinia")] {
         let found = std::fs::read_dir(&dir)
             .expect("PTX test data exists")
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -24,7 +25,7 @@ fn ptx_files() -> Vec<PathBuf> {
 fn every_file_lowers_verifies_and_cpuifies() {
     let mut failures = Vec::new();
     let files = ptx_files();
-    assert!(files.len() >= 48, "expected the generated PTX files");
+    assert!(files.len() >= 59, "expected the generated PTX files");
     for p in &files {
         let text = std::fs::read_to_string(p).expect("readable");
         let name = p
