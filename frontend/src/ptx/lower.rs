@@ -115,6 +115,8 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
             space: Space::Shared,
             init: None,
             kind: GlobalKind::Variable,
+            managed: false,
+            linkage: Default::default(),
             loc: Loc::UNKNOWN,
         });
         cx.window = Some(g);
@@ -194,6 +196,8 @@ impl<'p> ModCx<'p> {
                 space: Space::Global,
                 init: None,
                 kind: GlobalKind::Texture { dims },
+                managed: false,
+                linkage: Default::default(),
                 loc: self.loc(v.pos),
             });
             self.syms
@@ -269,6 +273,8 @@ impl<'p> ModCx<'p> {
             space,
             init,
             kind: GlobalKind::Variable,
+            managed: false,
+            linkage: Default::default(),
             loc: self.loc(v.pos),
         });
         self.syms.insert(v.name.clone(), ModSym::Global(g, space));
