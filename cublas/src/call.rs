@@ -102,11 +102,7 @@ impl<T: Copy> Scalar<T> {
 
 /// Submits `work` to the handle's stream; if `result_on_host`, waits for
 /// it (a result written to host memory must be there when the call returns).
-pub fn run(
-    s: &Settings,
-    result_on_host: bool,
-    work: impl FnOnce() + Send + 'static,
-) -> Status {
+pub fn run(s: &Settings, result_on_host: bool, work: impl FnOnce() + Send + 'static) -> Status {
     match cudart::submit(s.stream, work) {
         CUBLAS_STATUS_SUCCESS => {}
         e => return Err(e),
@@ -167,3 +163,21 @@ pub fn side(s: cublasSideMode_t) -> Result<(cb::CBLAS_SIDE, bool), cublasStatus_
 pub fn ld_min(n: c_int) -> c_int {
     n.max(1)
 }
+
+/// Declares a C entry point: doc, signature, body returning [`Status`].
+macro_rules! api {
+    ($doc:expr, fn $name:ident($($p:ident: $pt:ty),* $(,)?) $body:block) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// Pointer arguments as cuBLAS documents them: device memory, or host
+        /// memory for host-mode scalars and results.
+        #[no_mangle]
+        #[allow(clippy::redundant_closure_call, clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $name($($p: $pt),*) -> cublasStatus_t {
+            // The closure lets the body return early with `?`.
+            $crate::call::status((|| -> $crate::call::Status { $body })())
+        }
+    };
+}
+pub(crate) use api;

@@ -6,8 +6,8 @@
 
 use std::ffi::c_int;
 
-use cblas_sys as cb;
 use cb::{CBLAS_DIAG, CBLAS_SIDE, CBLAS_TRANSPOSE, CBLAS_UPLO};
+use cblas_sys as cb;
 
 use crate::types::{Complex32, Complex64};
 
@@ -22,7 +22,6 @@ pub trait Elem: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 'st
     /// Whether the type is complex (`CUBLAS_OP_C` conjugates).
     const COMPLEX: bool;
     fn zero() -> Self;
-    fn one() -> Self;
     fn add(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
     fn conj(self) -> Self;
@@ -225,9 +224,6 @@ macro_rules! real_elem {
             fn zero() -> Self {
                 0.0
             }
-            fn one() -> Self {
-                1.0
-            }
             fn add(self, o: Self) -> Self {
                 self + o
             }
@@ -326,7 +322,11 @@ macro_rules! real_elem {
                 y: *mut Self,
                 iy: c_int,
             ) {
-                let u = if upper { cb::CblasUpper } else { cb::CblasLower };
+                let u = if upper {
+                    cb::CblasUpper
+                } else {
+                    cb::CblasLower
+                };
                 unsafe { cb::$symv(COL, u, n, alpha, a, lda, x, ix, beta, y, iy) }
             }
             unsafe fn trsv(
@@ -476,9 +476,6 @@ macro_rules! complex_elem {
             fn zero() -> Self {
                 Self { re: 0.0, im: 0.0 }
             }
-            fn one() -> Self {
-                Self { re: 1.0, im: 0.0 }
-            }
             fn add(self, o: Self) -> Self {
                 Self {
                     re: self.re + o.re,
@@ -585,7 +582,18 @@ macro_rules! complex_elem {
                 lda: c_int,
             ) {
                 unsafe {
-                    cb::$geru(COL, m, n, p(&alpha), x.cast(), ix, y.cast(), iy, a.cast(), lda)
+                    cb::$geru(
+                        COL,
+                        m,
+                        n,
+                        p(&alpha),
+                        x.cast(),
+                        ix,
+                        y.cast(),
+                        iy,
+                        a.cast(),
+                        lda,
+                    )
                 }
             }
             unsafe fn gerc(
@@ -600,7 +608,18 @@ macro_rules! complex_elem {
                 lda: c_int,
             ) {
                 unsafe {
-                    cb::$gerc(COL, m, n, p(&alpha), x.cast(), ix, y.cast(), iy, a.cast(), lda)
+                    cb::$gerc(
+                        COL,
+                        m,
+                        n,
+                        p(&alpha),
+                        x.cast(),
+                        ix,
+                        y.cast(),
+                        iy,
+                        a.cast(),
+                        lda,
+                    )
                 }
             }
             unsafe fn trsv(
@@ -722,7 +741,22 @@ macro_rules! complex_elem {
                 b: *mut Self,
                 ldb: c_int,
             ) {
-                unsafe { cb::$trsm(COL, s, u, t, d, m, n, p(&alpha), a.cast(), lda, b.cast(), ldb) }
+                unsafe {
+                    cb::$trsm(
+                        COL,
+                        s,
+                        u,
+                        t,
+                        d,
+                        m,
+                        n,
+                        p(&alpha),
+                        a.cast(),
+                        lda,
+                        b.cast(),
+                        ldb,
+                    )
+                }
             }
             unsafe fn trmm(
                 s: CBLAS_SIDE,
@@ -737,7 +771,22 @@ macro_rules! complex_elem {
                 b: *mut Self,
                 ldb: c_int,
             ) {
-                unsafe { cb::$trmm(COL, s, u, t, d, m, n, p(&alpha), a.cast(), lda, b.cast(), ldb) }
+                unsafe {
+                    cb::$trmm(
+                        COL,
+                        s,
+                        u,
+                        t,
+                        d,
+                        m,
+                        n,
+                        p(&alpha),
+                        a.cast(),
+                        lda,
+                        b.cast(),
+                        ldb,
+                    )
+                }
             }
         }
     };

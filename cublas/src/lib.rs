@@ -4,17 +4,17 @@
 //!
 //! In cucc device memory is host memory, so a device pointer is passed to
 //! OpenBLAS as it is. Each call checks its arguments as cuBLAS does, then
-//! submits one closure to the handle's stream (see [`cudart`]), so BLAS work
+//! submits one closure to the handle's stream (see `cudart.rs`), so BLAS work
 //! is ordered with the program's kernels and copies on that stream.
 //!
 //! Layout: [`handle`] (handles and settings), [`transfer`] (Set/Get
 //! Vector/Matrix), [`level1`], [`level2`], [`level3`], [`extensions`] (geam,
-//! batched and mixed-precision GEMM); [`elem`] binds the four element types
-//! to cblas; [`call`] holds what every entry point shares.
+//! batched and mixed-precision GEMM); `elem.rs` binds the four element
+//! types to cblas; `call.rs` holds what every entry point shares.
 
-pub mod call;
-pub mod cudart;
-pub mod elem;
+mod call;
+mod cudart;
+mod elem;
 pub mod extensions;
 pub mod handle;
 pub mod level1;
