@@ -624,8 +624,6 @@ fn rotations() {
                 && (got[3] - 0.8).abs() < 1e-6,
             "rotg {got:?}"
         );
-        v = [0.0; 4];
-        let _ = v;
         // rotm with flag -1 (full H matrix).
         let param = [-1.0f64, 2.0, 3.0, -1.0, 0.5];
         let (mut x, mut y) = (x0[..n].to_vec(), y0.clone());
@@ -641,7 +639,7 @@ fn rotations() {
         sync(h);
         for i in 0..n {
             let (xi, yi) = (x0[i], y0[i]);
-            assert!((x[i] - (2.0 * xi + -1.0 * yi)).abs() < 1e-13, "rotm x");
+            assert!((x[i] - (2.0 * xi - yi)).abs() < 1e-13, "rotm x");
             assert!((y[i] - (3.0 * xi + 0.5 * yi)).abs() < 1e-13, "rotm y");
         }
         cublasDestroy_v2(h);
