@@ -10,7 +10,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use cblas_sys as cb;
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{
+    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+};
 use cublas::handle::*;
 use cublas::level3::*;
 use cublas::types::*;
@@ -40,6 +42,12 @@ macro_rules! bench_gemm {
                 g.sample_size(if n >= 2048 { 10 } else { 20 })
                     .warm_up_time(Duration::from_secs(1))
                     .measurement_time(Duration::from_secs(if n >= 2048 { 20 } else { 5 }))
+                    // One iteration per sample at the big sizes (seconds each).
+                    .sampling_mode(if n >= 2048 {
+                        SamplingMode::Flat
+                    } else {
+                        SamplingMode::Auto
+                    })
                     .throughput(Throughput::Elements((2 * n * n * n) as u64));
                 let a: Vec<$t> = (0..n * n).map(|i| ((i * 7) % 13) as $t * 0.1).collect();
                 let b: Vec<$t> = (0..n * n).map(|i| ((i * 3) % 11) as $t * 0.1).collect();

@@ -511,8 +511,10 @@ unsafe extern "C" fn slow_writer(data: *mut c_void) {
 }
 
 /// BLAS calls run after the work queued before them on the handle's
-/// stream, read device-mode scalars when they run, and use host-mode
-/// scalars as they were at call time.
+/// stream (and on the legacy stream, for a blocking stream), read
+/// device-mode scalars when they run, and use host-mode scalars as they
+/// were at call time. (On an idle stream they run at once; the other tests
+/// cover that path.)
 #[test]
 fn stream_order_and_scalar_capture() {
     let h = handle(POINTER_MODE_DEVICE);
@@ -580,6 +582,37 @@ fn stream_order_and_scalar_capture() {
     );
     assert_eq!(unsafe { cublasSasum_v2(h, 4, a_dev, 1, &mut r) }, 0);
     assert_eq!(r, 8.0);
+    // Work on the legacy default stream orders a blocking stream too: the
+    // GEMM on `s` waits for the slow task on stream 0.
+    assert_eq!(cublasSetPointerMode_v2(h, POINTER_MODE_DEVICE), 0);
+    unsafe { std::ptr::write_bytes(buf, 0, 5) };
+    c = [0.0; 4];
+    let legacy: cudaStream_t = std::ptr::null_mut();
+    assert_eq!(
+        unsafe { runtime::stream::cudaLaunchHostFunc(legacy, Some(slow_writer), buf.cast()) },
+        0
+    );
+    let rc = unsafe {
+        cublasSgemm_v2(
+            h,
+            0,
+            0,
+            2,
+            2,
+            2,
+            buf.add(4),
+            buf,
+            2,
+            b.as_ptr(),
+            2,
+            zero,
+            c.as_mut_ptr(),
+            2,
+        )
+    };
+    assert_eq!(rc, 0);
+    assert_eq!(runtime::stream::cudaStreamSynchronize(s), 0);
+    assert_eq!(c, [12.0; 4]);
     cublasDestroy_v2(h);
     runtime::memory::cudaFree(buf.cast());
     runtime::memory::cudaFree(zero.cast());
