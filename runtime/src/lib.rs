@@ -24,6 +24,7 @@ pub mod device;
 pub mod errors;
 pub mod event;
 pub mod extras;
+pub mod fatbin;
 pub mod ffi;
 pub mod launch;
 pub mod memory;
