@@ -42,7 +42,9 @@ pub enum FatbinError {
         found: u32,
     },
     /// A structure runs past the end of the data.
-    #[error("truncated fat binary: {what} at offset {offset} needs {need} bytes, only {have} present")]
+    #[error(
+        "truncated fat binary: {what} at offset {offset} needs {need} bytes, only {have} present"
+    )]
     Truncated {
         /// The structure.
         what: &'static str,
@@ -177,7 +179,10 @@ impl<'a> Entry<'a> {
         let bytes = self.contents()?;
         let end = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
         String::from_utf8(bytes[..end].to_vec()).map_err(|e| FatbinError::Corrupt {
-            what: format!("PTX text is not UTF-8 (byte {})", e.utf8_error().valid_up_to()),
+            what: format!(
+                "PTX text is not UTF-8 (byte {})",
+                e.utf8_error().valid_up_to()
+            ),
             offset: self.offset as u64,
         })
     }
@@ -209,7 +214,9 @@ pub fn total_len(header: &[u8]) -> Result<usize, FatbinError> {
     }
     let header_len = u64::from(u16_at(header, 6));
     let size = u64_at(header, 8);
-    let total = header_len.checked_add(size).filter(|&t| t <= MAX_FATBIN_LEN);
+    let total = header_len
+        .checked_add(size)
+        .filter(|&t| t <= MAX_FATBIN_LEN);
     match total {
         Some(t) if header_len >= HEADER_LEN as u64 => Ok(t as usize),
         _ => Err(FatbinError::Corrupt {

@@ -22,9 +22,7 @@ pub fn decompress_block(src: &[u8], expected: usize) -> Result<Vec<u8>, String> 
         if nibble == 15 {
             loop {
                 let b = byte(i)?;
-                n = n
-                    .checked_add(usize::from(b))
-                    .ok_or("length overflows")?;
+                n = n.checked_add(usize::from(b)).ok_or("length overflows")?;
                 if b != 255 {
                     break;
                 }
@@ -69,10 +67,7 @@ pub fn decompress_block(src: &[u8], expected: usize) -> Result<Vec<u8>, String> 
         }
     }
     if out.len() != expected {
-        return Err(format!(
-            "{} bytes decoded instead of {expected}",
-            out.len()
-        ));
+        return Err(format!("{} bytes decoded instead of {expected}", out.len()));
     }
     Ok(out)
 }
@@ -107,6 +102,7 @@ mod tests {
         assert!(decompress_block(&[0x14, b'a', 0, 0], 9).is_err()); // offset 0
         assert!(decompress_block(&[0x10, b'a'], 2).is_err()); // too short
         assert!(decompress_block(&[0x1f, b'a', 1, 0], 100).is_err()); // length ends early
-        assert!(decompress_block(&[0x1f, b'a', 1, 0, 255, 255, 3], 10).is_err()); // too long
+        assert!(decompress_block(&[0x1f, b'a', 1, 0, 255, 255, 3], 10).is_err());
+        // too long
     }
 }

@@ -85,7 +85,10 @@ fn sizes_past_the_end() {
     let first = 16;
     d[first + 8..first + 16].copy_from_slice(&0x10_0000u64.to_le_bytes());
     let err = parse(&d).unwrap_err();
-    assert!(matches!(err, FatbinError::Truncated { what: "entry", .. }), "{err}");
+    assert!(
+        matches!(err, FatbinError::Truncated { what: "entry", .. }),
+        "{err}"
+    );
     // An entry header shorter than the fixed fields.
     let mut d = ZSTD.to_vec();
     d[first + 4..first + 8].copy_from_slice(&8u32.to_le_bytes());
