@@ -4,7 +4,10 @@
 //!
 //! A program linked with NVIDIA's static runtime (nvcc's default) contains
 //! its own copy of the runtime and cannot be redirected; it is recognised
-//! by its defined `cudaMalloc` symbol and the user is told to relink.
+//! (see [`links_static_cudart`]) and the user is told to relink.
+//!
+//! The program's kernels come from the PTX in its fat binaries, compiled by
+//! the runtime at first use and cached (`docs/jit.md`).
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -66,30 +69,56 @@ fn exec(mut cmd: Command, program: &str) -> i32 {
     }
 }
 
-/// True if the ELF file defines `cudaMalloc` itself (a statically linked
-/// CUDA runtime) instead of importing it.
+/// True if the ELF file carries NVIDIA's static CUDA runtime: it defines
+/// `cudaMalloc` itself, or (stripped) it has nvcc's fat binary segment but
+/// does not import `__cudaRegisterFatBinary` from a shared runtime.
 pub fn links_static_cudart(path: &Path) -> Result<bool, String> {
     let data = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if data.len() < 64 || &data[..4] != b"\x7fELF" {
         return Err(format!("{} is not an ELF executable", path.display()));
     }
-    Ok(elf_defines(&data, b"cudaMalloc").unwrap_or(false))
+    let Some(elf) = read_elf(&data) else {
+        return Ok(false);
+    };
+    let defines = |name: &[u8]| elf.symbols.iter().any(|(n, def)| n == name && *def);
+    let imports = |name: &[u8]| elf.symbols.iter().any(|(n, def)| n == name && !*def);
+    let has_fatbins = elf.sections.iter().any(|n| n == b".nvFatBinSegment");
+    Ok(defines(b"cudaMalloc") || (has_fatbins && !imports(b"__cudaRegisterFatBinary")))
 }
 
-/// Whether a 64-bit little-endian ELF image defines `name` in its symbol
-/// tables (`.symtab` or `.dynsym`); `None` if the image cannot be read.
-fn elf_defines(d: &[u8], name: &[u8]) -> Option<bool> {
+/// What `cucc run` needs of an ELF image: section names and symbols
+/// (name, defined) of `.symtab` and `.dynsym`.
+struct Elf {
+    sections: Vec<Vec<u8>>,
+    symbols: Vec<(Vec<u8>, bool)>,
+}
+
+/// Reads a 64-bit little-endian ELF image; `None` if it cannot be read.
+fn read_elf(d: &[u8]) -> Option<Elf> {
     let u16_at = |o: usize| Some(u16::from_le_bytes(d.get(o..o + 2)?.try_into().ok()?));
     let u32_at = |o: usize| Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?));
     let u64_at = |o: usize| Some(u64::from_le_bytes(d.get(o..o + 8)?.try_into().ok()?));
+    let c_str = |o: usize| -> Option<Vec<u8>> {
+        let rest = d.get(o..)?;
+        Some(rest[..rest.iter().position(|&b| b == 0)?].to_vec())
+    };
     if d.get(4) != Some(&2) || d.get(5) != Some(&1) {
         return None; // only ELF64 little-endian
     }
     let shoff = u64_at(0x28)? as usize;
     let shentsize = usize::from(u16_at(0x3a)?);
     let shnum = usize::from(u16_at(0x3c)?);
+    let shstrndx = usize::from(u16_at(0x3e)?);
+    let section = |i: usize| shoff.checked_add(i.checked_mul(shentsize)?);
+    let names_off = u64_at(section(shstrndx)? + 0x18)? as usize;
+    let mut elf = Elf {
+        sections: Vec::new(),
+        symbols: Vec::new(),
+    };
     for i in 0..shnum {
-        let sh = shoff.checked_add(i.checked_mul(shentsize)?)?;
+        let sh = section(i)?;
+        elf.sections
+            .push(c_str(names_off.checked_add(u32_at(sh)? as usize)?)?);
         let kind = u32_at(sh + 4)?;
         if kind != 2 && kind != 11 {
             continue; // SHT_SYMTAB, SHT_DYNSYM
@@ -98,19 +127,14 @@ fn elf_defines(d: &[u8], name: &[u8]) -> Option<bool> {
         let size = u64_at(sh + 0x20)? as usize;
         let link = u32_at(sh + 0x28)? as usize;
         let entsize = (u64_at(sh + 0x38)? as usize).max(24);
-        let strsh = shoff.checked_add(link.checked_mul(shentsize)?)?;
-        let stroff = u64_at(strsh + 0x18)? as usize;
+        let stroff = u64_at(section(link)? + 0x18)? as usize;
         for s in (off..off.checked_add(size)?).step_by(entsize) {
-            let name_off = u32_at(s)? as usize;
+            let name = c_str(stroff.checked_add(u32_at(s)? as usize)?)?;
             let shndx = u16_at(s + 6)?;
-            let start = stroff.checked_add(name_off)?;
-            let end = start + d.get(start..)?.iter().position(|&b| b == 0)?;
-            if &d[start..end] == name && shndx != 0 {
-                return Some(true);
-            }
+            elf.symbols.push((name, shndx != 0));
         }
     }
-    Some(false)
+    Some(elf)
 }
 
 #[cfg(test)]
