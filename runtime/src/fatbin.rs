@@ -158,7 +158,7 @@ impl<'a> Entry<'a> {
                 let mut src = self.payload;
                 let dec = ruzstd::decoding::StreamingDecoder::new(&mut src)
                     .map_err(|e| err(format!("Zstandard: {e}")))?;
-                let mut out = Vec::with_capacity(self.uncompressed_len as usize);
+                let mut out = Vec::with_capacity(self.uncompressed_len.min(1 << 24) as usize);
                 dec.take(self.uncompressed_len + 1)
                     .read_to_end(&mut out)
                     .map_err(|e| err(format!("Zstandard: {e}")))?;

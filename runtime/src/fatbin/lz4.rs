@@ -8,7 +8,7 @@
 /// Decodes `src` into exactly `expected` bytes; every read and back
 /// reference is checked, so corrupt input gives an error, never a panic.
 pub fn decompress_block(src: &[u8], expected: usize) -> Result<Vec<u8>, String> {
-    let mut out: Vec<u8> = Vec::with_capacity(expected);
+    let mut out: Vec<u8> = Vec::with_capacity(expected.min(1 << 24));
     let mut i = 0usize;
     let byte = |i: &mut usize| -> Result<u8, String> {
         let b = *src

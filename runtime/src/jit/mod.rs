@@ -42,11 +42,9 @@ fn translator() -> Translator {
         .unwrap_or(ptx_frontend)
 }
 
-/// The PTX frontend.
-fn ptx_frontend(_ptx: &str, file: &str) -> Result<cucc_ir::Module, String> {
-    Err(format!(
-        "{file}: this build of cucc has no PTX frontend yet"
-    ))
+/// The PTX frontend (its errors name the PTX file and line).
+fn ptx_frontend(ptx: &str, file: &str) -> Result<cucc_ir::Module, String> {
+    cucc_frontend::ptx::lower_ptx(ptx, file).map_err(|e| e.to_string())
 }
 
 /// Why an image could not be made runnable.
