@@ -3,7 +3,9 @@
 //! (`-cudart shared -arch=sm_80`), its imports from `libcudart.so.13` must
 //! all be defined by cucc's runtime, and `cucc run` must run it (kernels
 //! JIT-compiled from the PTX in its fat binary, one fresh cache shared by
-//! all) with the output it has when built by cucc.
+//! all) with the output it has when built by cucc. Programs in
+//! `tests/nvcc_built/` cover what the corpus lacks (managed variables) and
+//! only need to print `PASS NAME`.
 //!
 //! nvcc comes from `$CUCC_NVCC` or the PyPI wheels `scripts/setup.sh`
 //! installs in `<repo>/.venv`. Without it the test fails under CI and is
@@ -38,7 +40,33 @@ const NVCC13_REJECTS: &[(&str, &str)] = &[
 ];
 
 /// Programs nvcc builds that do not run correctly on cucc yet.
-const EXPECTED_FAILURES: &[(&str, &str)] = &[];
+const EXPECTED_FAILURES: &[(&str, &str)] = &[(
+    "managed_vars",
+    "the PTX frontend does not read `.attribute(.managed)` variables yet",
+)];
+
+/// Where program `name` comes from: the corpus, or `tests/nvcc_built/`
+/// (programs only nvcc builds here, for what the corpus lacks).
+fn source(name: &str) -> PathBuf {
+    let extra = root().join("tests/nvcc_built").join(format!("{name}.cu"));
+    if extra.exists() {
+        extra
+    } else {
+        root().join("tests/cuda").join(format!("{name}.cu"))
+    }
+}
+
+fn cu_stems(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+                .filter_map(|p| Some(p.file_stem()?.to_string_lossy().into_owned()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -134,6 +162,7 @@ fn nvcc_built_programs_run_on_cucc() {
         eprintln!("note: nvcc not found (scripts/setup.sh installs it); skipping");
         return;
     };
+    let start = std::time::Instant::now();
     let nvcc_lib = nvcc
         .parent()
         .and_then(Path::parent)
@@ -150,15 +179,15 @@ fn nvcc_built_programs_run_on_cucc() {
         .expect("target dir")
         .join("libcucc_runtime.so");
 
-    let mut names: Vec<String> = std::fs::read_dir(root().join("tests/cuda"))
-        .expect("tests/cuda")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-        .filter_map(|p| Some(p.file_stem()?.to_string_lossy().into_owned()))
-        .collect();
+    let corpus = cu_stems(&root().join("tests/cuda"));
+    assert!(
+        corpus.len() >= 30,
+        "the corpus has {} programs",
+        corpus.len()
+    );
+    let mut names = corpus.clone();
+    names.extend(cu_stems(&root().join("tests/nvcc_built")));
     names.sort();
-    assert!(names.len() >= 30, "the corpus has {} programs", names.len());
     let out_dir = std::env::temp_dir().join(format!("cucc-nvcc-built-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out_dir);
     std::fs::create_dir_all(&out_dir).expect("tmp");
@@ -171,7 +200,7 @@ fn nvcc_built_programs_run_on_cucc() {
             Command::new(&nvcc)
                 .args(["-cudart", "shared", "-arch=sm_80", "-o"])
                 .arg(out_dir.join(name))
-                .arg(root().join("tests/cuda").join(format!("{name}.cu")))
+                .arg(source(name))
                 .arg(format!("-L{}", nvcc_lib.display()))
                 .output()
                 .expect("run nvcc")
@@ -255,10 +284,25 @@ fn nvcc_built_programs_run_on_cucc() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 
-    // 4. Same output as the program built by cucc.
+    // 4. Same output as the program built by cucc. A run whose whole output
+    // is `PASS NAME` already has it (corpus_native checks that cucc-built
+    // programs print exactly that line); the others are compared with a
+    // cucc build.
+    let compared: Vec<String> = should_pass
+        .iter()
+        .filter(|n| corpus.contains(n))
+        .filter(|n| String::from_utf8_lossy(&runs[n.as_str()].stdout) != format!("PASS {n}\n"))
+        .cloned()
+        .collect();
+    eprintln!(
+        "{} programs run from nvcc builds ({:.0} s so far); comparing {} with cucc builds: {compared:?}",
+        should_pass.len(),
+        start.elapsed().as_secs_f64(),
+        compared.len()
+    );
     let cucc_runs = {
         let out_dir = out_dir.clone();
-        parallel(should_pass.clone(), move |name| {
+        parallel(compared.clone(), move |name| {
             let exe = out_dir.join(format!("{name}.cucc"));
             let build = Command::new(env!("CARGO_BIN_EXE_cucc"))
                 .arg("-O2")
@@ -276,7 +320,7 @@ fn nvcc_built_programs_run_on_cucc() {
                 .expect("run")
         })
     };
-    for name in &should_pass {
+    for name in &compared {
         let (a, b) = (&runs[name].stdout, &cucc_runs[name].stdout);
         if a != b {
             problems.push(format!(

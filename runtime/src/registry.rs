@@ -356,7 +356,9 @@ pub fn resolve_symbol(host_var: *const c_void) -> CudaResult<(usize, usize)> {
         }
         var.image
     };
-    prepare(image)?;
+    if let Image::Foreign(key) = image {
+        foreign_modules(key)?;
+    }
     let _load = lock(&LOAD);
     bind_var(&mut write(), host_var as usize)
 }

@@ -23,15 +23,35 @@ pub fn root() -> PathBuf {
     if let Some(h) = var("HOME") {
         return PathBuf::from(h).join(".cache").join("cucc");
     }
-    std::env::temp_dir().join("cucc-cache")
+    // SAFETY: getuid has no preconditions.
+    std::env::temp_dir().join(format!("cucc-cache-{}", unsafe { libc::getuid() }))
 }
 
-/// The directory holding JIT products, created if missing.
+/// The directory holding JIT products, created if missing; a private
+/// directory under the system's temporary directory if the cache cannot be
+/// created (read-only home, for instance).
 pub fn jit_dir() -> Result<PathBuf, String> {
     let dir = root().join("jit");
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot create the JIT cache {}: {e}", dir.display()))?;
-    Ok(dir)
+    match std::fs::create_dir_all(&dir) {
+        Ok(()) => Ok(dir),
+        Err(e) => {
+            // SAFETY: getuid has no preconditions.
+            let uid = unsafe { libc::getuid() };
+            let fallback = std::env::temp_dir()
+                .join(format!("cucc-cache-{uid}"))
+                .join("jit");
+            crate::log::log(crate::log::Level::Warn, || {
+                format!(
+                    "cannot create the JIT cache {} ({e}); using {}",
+                    dir.display(),
+                    fallback.display()
+                )
+            });
+            std::fs::create_dir_all(&fallback)
+                .map_err(|e| format!("cannot create the JIT cache {}: {e}", fallback.display()))?;
+            Ok(fallback)
+        }
+    }
 }
 
 /// A cache key: 32 bytes, named by their hex form.
