@@ -4,13 +4,18 @@
 
 use std::path::{Path, PathBuf};
 
+/// `tests/ptx/*.ptx` (the root corpus) and `tests/ptx/frontend/*.ptx`
+/// (the CUDA frontend's own test programs).
 fn ptx_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx");
-    let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("tests/ptx exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-        .collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx");
+    let mut out = Vec::new();
+    for dir in [root.clone(), root.join("frontend")] {
+        let found = std::fs::read_dir(&dir)
+            .expect("PTX test data exists")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "ptx"));
+        out.extend(found);
+    }
     out.sort();
     out
 }
@@ -19,7 +24,7 @@ fn ptx_files() -> Vec<PathBuf> {
 fn every_file_lowers_verifies_and_cpuifies() {
     let mut failures = Vec::new();
     let files = ptx_files();
-    assert!(files.len() >= 40, "expected the generated PTX files");
+    assert!(files.len() >= 48, "expected the generated PTX files");
     for p in &files {
         let text = std::fs::read_to_string(p).expect("readable");
         let name = p

@@ -233,6 +233,9 @@ pub enum Stmt {
     Var(VarDecl),
     /// An instruction.
     Inst(Inst),
+    /// `.branchtargets a, b, ...;`: the jump table of `brx.idx`, named by
+    /// the label before it.
+    Targets(Vec<String>, Pos),
 }
 
 /// An instruction.

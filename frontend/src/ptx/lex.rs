@@ -141,10 +141,26 @@ pub fn lex(src: &str) -> Result<Vec<Token>> {
             while i < n && word_char(chars[i]) {
                 advance(&mut i, 1, &mut line, &mut col);
             }
-            out.push(Token {
-                tok: Tok::Word(chars[start..i].iter().collect()),
-                pos,
-            });
+            let word: String = chars[start..i].iter().collect();
+            if word.starts_with('.') && word[1..].contains('.') {
+                // `.reg.b32`: directives and types written together.
+                let mut col = pos.col;
+                for part in word[1..].split('.') {
+                    out.push(Token {
+                        tok: Tok::Word(format!(".{part}")),
+                        pos: Pos {
+                            line: pos.line,
+                            col,
+                        },
+                    });
+                    col += part.chars().count() as u32 + 1;
+                }
+            } else {
+                out.push(Token {
+                    tok: Tok::Word(word),
+                    pos,
+                });
+            }
         } else if "{}[](),;:+-!@<>=|".contains(c) {
             advance(&mut i, 1, &mut line, &mut col);
             out.push(Token {

@@ -228,6 +228,12 @@ impl<'p> ModCx<'p> {
         };
         let init = match &v.init {
             None => None,
+            Some(_) if bytes > 1 << 26 => {
+                return err(
+                    v.pos,
+                    format!("initialised variable `{}` is too large", v.name),
+                );
+            }
             Some(items) => {
                 let mut out = Vec::with_capacity(bytes as usize);
                 for it in items {
@@ -371,6 +377,12 @@ enum Term {
     },
     /// The function's single exit.
     Return,
+    /// `brx.idx r, table`: to `targets[r]`.
+    Switch {
+        reg: Operand,
+        targets: Vec<usize>,
+        pos: Pos,
+    },
 }
 
 struct Block<'p> {
@@ -515,6 +527,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 .map(|b| match &b.term {
                     Term::Goto(t) => vec![*t],
                     Term::Cond { taken, next, .. } => vec![*taken, *next],
+                    Term::Switch { targets, .. } => targets.clone(),
                     Term::Return => vec![],
                 })
                 .collect(),
@@ -562,11 +575,23 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn build_blocks(&mut self, stmts: &'p [Stmt]) -> Result<()> {
         let mut labels: HashMap<&str, usize> = HashMap::new();
+        // Jump tables: a label followed by `.branchtargets`.
+        let mut tables: HashMap<&str, &[String]> = HashMap::new();
+        for w in stmts.windows(2) {
+            if let [Stmt::Label(l, _), Stmt::Targets(t, _)] = w {
+                tables.insert(l.as_str(), t.as_slice());
+            }
+        }
+        let is_table = |s: &Stmt| matches!(s, Stmt::Label(l, _) if tables.contains_key(l.as_str()));
         // Pass 1: number the blocks.
         let mut nblocks = 1usize;
         let mut open = true; // the current block has no instruction yet after a split
         for s in stmts {
+            if is_table(s) {
+                continue;
+            }
             match s {
+                Stmt::Targets(..) => {}
                 Stmt::Label(l, pos) => {
                     if !open {
                         nblocks += 1;
@@ -606,7 +631,11 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let mut cur = 0usize;
         let mut open = true;
         for s in stmts {
+            if is_table(s) {
+                continue;
+            }
             match s {
+                Stmt::Targets(..) => {}
                 Stmt::Label(l, _) => {
                     if !open {
                         cur += 1;
@@ -617,6 +646,36 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 Stmt::Var(v) => {
                     self.blocks[cur].items.push(Item::Decl(v));
                     open = false;
+                }
+                Stmt::Inst(i) if i.op == "brx" => {
+                    if i.guard.is_some() || !i.has("idx") {
+                        return err(
+                            i.pos,
+                            format!("unsupported instruction `{}`", i.full_name()),
+                        );
+                    }
+                    let table = match i.args.get(1) {
+                        Some(Operand::Sym(t)) => tables.get(t.as_str()).copied(),
+                        _ => None,
+                    };
+                    let Some(table) = table.filter(|t| !t.is_empty()) else {
+                        return err(i.pos, "`brx.idx` needs a `.branchtargets` table");
+                    };
+                    let mut targets = Vec::new();
+                    for l in table {
+                        match labels.get(l.as_str()) {
+                            Some(&t) => targets.push(t),
+                            None => return err(i.pos, format!("unknown label `{l}`")),
+                        }
+                    }
+                    let reg = i.args.first().cloned().unwrap_or(Operand::Sink);
+                    self.blocks[cur].term = Term::Switch {
+                        reg,
+                        targets,
+                        pos: i.pos,
+                    };
+                    cur += 1;
+                    open = true;
                 }
                 Stmt::Inst(i) if is_branch(i) => {
                     let next = cur + 1;
@@ -826,6 +885,39 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 }
                 Ok(())
             }
+            Term::Switch { reg, targets, pos } => {
+                self.loc = self.mc.loc(pos);
+                let u32t = PtxType::Int {
+                    bits: 32,
+                    signed: false,
+                };
+                let r = self.read(&reg, u32t, pos)?;
+                let saved = self.cur;
+                let n = targets.len();
+                let mut elses = Vec::new();
+                for (k, &t) in targets.iter().enumerate() {
+                    if k + 1 == n {
+                        self.branch(x, t, ctx)?;
+                        break;
+                    }
+                    let mut b = self.b();
+                    let kk = b.i32(k as i32);
+                    let c = b.cmp(CmpPred::Eq, r, kk);
+                    let (_, th, el) = b.create_if(c, &[]);
+                    self.cur = th;
+                    self.branch(x, t, ctx)?;
+                    self.b().yield_(vec![]);
+                    self.cur = el;
+                    elses.push(el);
+                }
+                // Close the else-regions, innermost first.
+                for r in elses.into_iter().rev() {
+                    self.cur = r;
+                    self.b().yield_(vec![]);
+                }
+                self.cur = saved;
+                Ok(())
+            }
             Term::Cond {
                 pred,
                 neg,
@@ -862,6 +954,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     return err(v.pos, "register arrays are not supported");
                 }
                 let ty = ir_type(self.types(), v.ty);
+                if v.range.is_some_and(|n| n > 1 << 16) {
+                    return err(v.pos, "too many registers in one declaration");
+                }
                 let names: Vec<String> = match v.range {
                     Some(n) => (0..n).map(|k| format!("{}{k}", v.name)).collect(),
                     None => vec![v.name.clone()],
@@ -952,11 +1047,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 } else if ft.is_float() && tt.is_int() {
                     let it = b.types.int(fs as u8);
                     let i = b.cast(CastOp::Bitcast, v, it);
-                    drop(b);
                     return self.convert(i, to, signed, pos);
                 } else if ft.is_int() && tt.is_float() {
                     let it = b.types.int(ts as u8);
-                    drop(b);
                     let i = self.convert(v, it, signed, pos)?;
                     return Ok(self.b().cast(CastOp::Bitcast, i, to));
                 } else {
@@ -969,7 +1062,6 @@ impl<'m, 'p> FnCx<'m, 'p> {
             (Type::Ptr(_), Type::Int(_)) => {
                 let i64t = b.types.i64();
                 let i = b.cast(CastOp::PtrToInt, v, i64t);
-                drop(b);
                 return self.convert(i, to, signed, pos);
             }
             _ => return err(pos, "operand of the wrong kind"),
@@ -1177,6 +1269,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
         if let Some(&p) = self.fparams.get(s) {
             return Ok(self.b().cast(CastOp::PtrToInt, p, i64t));
         }
+        if s == "WARP_SZ" {
+            return Ok(self.b().i64(32));
+        }
         match self.mc.syms.get(s).copied() {
             Some(ModSym::Global(g, space)) => {
                 let mut b = self.b();
@@ -1380,7 +1475,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
 }
 
 fn is_branch(i: &Inst) -> bool {
-    matches!(i.op.as_str(), "bra" | "ret" | "exit")
+    matches!(i.op.as_str(), "bra" | "brx" | "ret" | "exit")
 }
 
 fn first_reg_dest(i: &Inst) -> Option<String> {

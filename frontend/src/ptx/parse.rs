@@ -436,8 +436,19 @@ impl Parser {
                         self.skip_line();
                     } else if w == ".pragma" {
                         self.skip_hint();
-                    } else if w.starts_with('.') {
-                        match StateSpace::from_name(&w[1..]) {
+                    } else if w == ".branchtargets" {
+                        self.i += 1;
+                        let mut t = Vec::new();
+                        loop {
+                            t.push(self.word("a label")?);
+                            if self.eat_punct(';') {
+                                break;
+                            }
+                            self.expect_punct(',')?;
+                        }
+                        out.push(Stmt::Targets(t, pos));
+                    } else if let Some(d) = w.strip_prefix('.') {
+                        match StateSpace::from_name(d) {
                             Some(_) => out.extend(self.var_decl()?.into_iter().map(Stmt::Var)),
                             None => {
                                 return self

@@ -209,7 +209,13 @@ pub fn analyze(cfg: &Cfg) -> Result<Plan, Irreducible> {
             merge[y] = true;
             continue;
         }
-        let forward = preds[y].iter().filter(|&&q| rpo[q] < rpo[y]).count();
+        // Edges counted with multiplicity: a switch or a conditional branch
+        // reaching `y` twice from one node makes `y` a merge node too.
+        let forward = preds[y]
+            .iter()
+            .filter(|&&q| rpo[q] < rpo[y])
+            .map(|&q| cfg.succs[q].iter().filter(|&&s| s == y).count())
+            .sum::<usize>();
         if forward >= 2 {
             inside[p].push(y);
             merge[y] = true;

@@ -14,3 +14,12 @@ for cu in "$root"/tests/cuda/*.cu; do
         rm -f "$here/$name.ptx"
     fi
 done
+# The CUDA frontend's own test programs (frontend/tests/cuda).
+mkdir -p "$here/frontend"
+for cu in "$root"/frontend/tests/cuda/*.cu; do
+    name=$(basename "$cu" .cu)
+    if ! (cd "$root" && "$nvcc" -ptx -arch=sm_80 -I frontend/tests/cuda -o "$here/frontend/$name.ptx" "frontend/tests/cuda/$name.cu") 2>/dev/null; then
+        echo "skipped frontend/tests/cuda/$name.cu (nvcc rejects it)" >&2
+        rm -f "$here/frontend/$name.ptx"
+    fi
+done

@@ -89,6 +89,21 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn inst_body(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
+        if i.has("f16x2") || i.has("bf16x2") {
+            return match i.op.as_str() {
+                "cvt" => self.cvt(i),
+                "atom" | "red" => self.atom_packed(i),
+                "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs" => self.packed(i),
+                "mov" => {
+                    let v = self.read(self.arg(i, 1)?, U32, pos)?;
+                    self.write(self.arg(i, 0)?, v, false, pos)
+                }
+                _ => self.unsupported(i),
+            };
+        }
+        if matches!(i.op.as_str(), "atom" | "red") && (i.has("f16") || i.has("bf16")) {
+            return self.atom_packed(i);
+        }
         match i.op.as_str() {
             "mov" => {
                 let t = self.ty(i)?;
@@ -203,6 +218,147 @@ impl<'m, 'p> FnCx<'m, 'p> {
             "nanosleep" | "prefetch" | "prefetchu" | "pmevent" | "brkpt" => Ok(()),
             _ => self.unsupported(i),
         }
+    }
+
+    /// The half type of a packed (`f16x2`/`bf16x2`) instruction.
+    fn half_type(&mut self, i: &Inst) -> TypeId {
+        if i.has("bf16x2") || i.has("bf16") {
+            self.types().bf16()
+        } else {
+            self.types().f16()
+        }
+    }
+
+    /// Lane `k` (0 = low half) of a packed value, widened to `f32`.
+    fn unpack_half(&mut self, v: Value, k: u32, hty: TypeId) -> Value {
+        let i16t = self.types().i16();
+        let f32t = self.types().f32();
+        let mut b = self.b();
+        let sh = b.i32((16 * k) as i32);
+        let s = b.binary(BinOp::LShr, v, sh);
+        let h = b.cast(CastOp::Trunc, s, i16t);
+        let h = b.cast(CastOp::Bitcast, h, hty);
+        b.cast(CastOp::FpExt, h, f32t)
+    }
+
+    /// Packs two `f32`s (low, high) as halves of type `hty`.
+    fn pack_halves(&mut self, lo: Value, hi: Value, hty: TypeId) -> Value {
+        let i16t = self.types().i16();
+        let i32t = self.types().i32();
+        let mut b = self.b();
+        let mut out = b.i32(0);
+        for (k, v) in [lo, hi].into_iter().enumerate() {
+            let h = b.cast(CastOp::FpTrunc, v, hty);
+            let h = b.cast(CastOp::Bitcast, h, i16t);
+            let w = b.cast(CastOp::ZExt, h, i32t);
+            let sh = b.i32(16 * k as i32);
+            let w = b.binary(BinOp::Shl, w, sh);
+            out = b.binary(BinOp::Or, out, w);
+        }
+        out
+    }
+
+    /// Lane-wise arithmetic on two packed halves, computed in `f32`.
+    fn packed(&mut self, i: &'p Inst) -> Result<()> {
+        let pos = i.pos;
+        let hty = self.half_type(i);
+        let nops = match i.op.as_str() {
+            "neg" | "abs" => 1,
+            "fma" => 3,
+            _ => 2,
+        };
+        let mut ins = Vec::new();
+        for k in 0..nops {
+            ins.push(self.read(self.arg(i, k + 1)?, U32, pos)?);
+        }
+        let f32t = self.types().f32();
+        let mut lanes = Vec::new();
+        for lane in 0..2 {
+            let xs: Vec<Value> = ins
+                .iter()
+                .map(|&v| self.unpack_half(v, lane, hty))
+                .collect();
+            let r = match i.op.as_str() {
+                "add" => self.b().binary(BinOp::FAdd, xs[0], xs[1]),
+                "sub" => self.b().binary(BinOp::FSub, xs[0], xs[1]),
+                "mul" => self.b().binary(BinOp::FMul, xs[0], xs[1]),
+                "min" => self.b().binary(BinOp::FMin, xs[0], xs[1]),
+                "max" => self.b().binary(BinOp::FMax, xs[0], xs[1]),
+                "neg" => self.b().unary(UnOp::FNeg, xs[0]),
+                "abs" => self.b().call_extern("fabsf", vec![xs[0]], &[f32t])[0],
+                _ => self.b().call_extern("fmaf", xs.clone(), &[f32t])[0],
+            };
+            lanes.push(r);
+        }
+        let r = self.pack_halves(lanes[0], lanes[1], hty);
+        self.write(self.arg(i, 0)?, r, false, pos)
+    }
+
+    /// `atom.add.noftz.f16x2`: a compare-and-swap loop on the 32-bit word.
+    fn atom_packed(&mut self, i: &'p Inst) -> Result<()> {
+        let pos = i.pos;
+        if !i.has("add") {
+            return self.unsupported(i);
+        }
+        let red = i.op == "red";
+        let (addr, first) = if red {
+            (self.arg(i, 0)?, 1)
+        } else {
+            (self.arg(i, 1)?, 2)
+        };
+        let space = Self::space_of(i);
+        let ptr = self.address(addr, space, pos)?;
+        let packed = i.has("f16x2") || i.has("bf16x2");
+        let wt = if packed {
+            U32
+        } else {
+            PtxType::Int {
+                bits: 16,
+                signed: false,
+            }
+        };
+        let v = self.read(self.arg(i, first)?, wt, pos)?;
+        let hty = self.half_type(i);
+        let wty = ir_type(self.types(), wt);
+        let (_, before, after) = self.b().create_while(&[], &[]);
+        let saved = self.cur;
+        self.cur = after;
+        self.b().yield_(vec![]);
+        self.cur = before;
+        let old = self.b().load(ptr, wty);
+        let new = if packed {
+            let mut lanes = Vec::new();
+            for lane in 0..2 {
+                let a = self.unpack_half(old, lane, hty);
+                let b2 = self.unpack_half(v, lane, hty);
+                lanes.push(self.b().binary(BinOp::FAdd, a, b2));
+            }
+            self.pack_halves(lanes[0], lanes[1], hty)
+        } else {
+            let f32t = self.types().f32();
+            let mut b = self.b();
+            let a = b.cast(CastOp::Bitcast, old, hty);
+            let a = b.cast(CastOp::FpExt, a, f32t);
+            let c = b.cast(CastOp::Bitcast, v, hty);
+            let c = b.cast(CastOp::FpExt, c, f32t);
+            let r = b.binary(BinOp::FAdd, a, c);
+            let r = b.cast(CastOp::FpTrunc, r, hty);
+            b.cast(CastOp::Bitcast, r, wty)
+        };
+        let prev = self.b().op1(
+            OpKind::AtomicCas {
+                scope: MemScope::Device,
+            },
+            vec![ptr, old, new],
+            wty,
+        );
+        if !red {
+            self.write(self.arg(i, 0)?, prev, false, pos)?;
+        }
+        let again = self.b().cmp(CmpPred::Ne, prev, old);
+        self.b().condition(again, vec![]);
+        self.cur = saved;
+        Ok(())
     }
 
     fn cvta(&mut self, i: &'p Inst) -> Result<()> {
@@ -428,6 +584,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let t = self.ty(i)?;
         let dst = self.arg(i, 0)?;
         let op = i.op.as_str();
+        if i.has("wide") && bits(t) > 32 {
+            return self.unsupported(i);
+        }
         if op == "mul" && i.has("wide") {
             let a = self.read(self.arg(i, 1)?, t, pos)?;
             let b2 = self.read(self.arg(i, 2)?, t, pos)?;
@@ -549,9 +708,16 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 F32 => self.b().call_extern("fmaf", vec![a, b2, c], &[ty])[0],
                 F64 => self.b().call_extern("fma", vec![a, b2, c], &[ty])[0],
                 _ => {
+                    // Halves: fused in f32, then rounded back.
+                    let f32t = self.types().f32();
                     let mut b = self.b();
-                    let m = b.binary(BinOp::FMul, a, b2);
-                    b.binary(BinOp::FAdd, m, c)
+                    let (a, b2, c) = (
+                        b.cast(CastOp::FpExt, a, f32t),
+                        b.cast(CastOp::FpExt, b2, f32t),
+                        b.cast(CastOp::FpExt, c, f32t),
+                    );
+                    let r = b.call_extern("fmaf", vec![a, b2, c], &[f32t])[0];
+                    b.cast(CastOp::FpTrunc, r, ty)
                 }
             };
             let r = if i.has("sat") { self.saturate(r, t) } else { r };
@@ -560,6 +726,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let s = is_signed(t);
         let a = self.read(self.arg(i, 1)?, t, pos)?;
         let b2 = self.read(self.arg(i, 2)?, t, pos)?;
+        if i.has("wide") && bits(t) > 32 {
+            return self.unsupported(i);
+        }
         let (prod, ct) = if i.has("wide") {
             let wt = with_bits(t, bits(t) * 2);
             let wty = ir_type(self.types(), wt);
@@ -1089,6 +1258,36 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn cvt(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
+        if i.has("f16x2") || i.has("bf16x2") {
+            // `cvt.rn.f16x2.f32 d, a, b`: a in the upper half, b in the lower.
+            if !i.has("f32")
+                || i.mods
+                    .iter()
+                    .any(|m| matches!(m.as_str(), "rz" | "rm" | "rp" | "relu" | "satfinite"))
+            {
+                return self.unsupported(i);
+            }
+            let hty = if i.has("f16x2") {
+                self.types().f16()
+            } else {
+                self.types().bf16()
+            };
+            let i16t = self.types().i16();
+            let i32t = self.types().i32();
+            let a = self.read(self.arg(i, 1)?, F32, pos)?;
+            let b2 = self.read(self.arg(i, 2)?, F32, pos)?;
+            let mut b = self.b();
+            let ha = b.cast(CastOp::FpTrunc, a, hty);
+            let hb = b.cast(CastOp::FpTrunc, b2, hty);
+            let ia = b.cast(CastOp::Bitcast, ha, i16t);
+            let ib = b.cast(CastOp::Bitcast, hb, i16t);
+            let wa = b.cast(CastOp::ZExt, ia, i32t);
+            let wb = b.cast(CastOp::ZExt, ib, i32t);
+            let k = b.i32(16);
+            let hi = b.binary(BinOp::Shl, wa, k);
+            let r = b.binary(BinOp::Or, hi, wb);
+            return self.write(self.arg(i, 0)?, r, false, pos);
+        }
         let (dt, st) = inst_types2(i).ok_or_else(|| Error::new(pos, "`cvt` needs two types"))?;
         let a = self.read(self.arg(i, 1)?, st, pos)?;
         let dty = ir_type(self.types(), dt);
@@ -1409,7 +1608,6 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let none = b.binary(BinOp::Xor, any, t);
             b.binary(BinOp::Or, all, none)
         } else {
-            drop(b);
             return self.unsupported(i);
         };
         self.write(self.arg(i, 0)?, r, false, pos)
