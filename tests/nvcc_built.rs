@@ -264,6 +264,13 @@ fn nvcc_built_programs_run_on_cucc() {
             Some(_) if passed(name) => problems.push(format!(
                 "{name}: listed as failing ({reason}) but it passes: remove it from EXPECTED_FAILURES"
             )),
+            // Failing cleanly: an exit code (no signal) and the runtime's message.
+            Some(r) if r.status.code().is_none() => {
+                problems.push(format!("{name}: crashed ({}):\n{}", r.status, text(r)))
+            }
+            Some(r) if !String::from_utf8_lossy(&r.stderr).contains("cucc runtime: error:") => {
+                problems.push(format!("{name}: failed without the runtime's message:\n{}", text(r)))
+            }
             Some(_) => {}
             None => problems.push(format!("{name}: listed but not built")),
         }

@@ -27,7 +27,7 @@ const D2H: i32 = 2;
 
 /// Lowers the entry's text as CUDA source (stands in for the PTX frontend).
 fn cuda_translator(src: &str, file: &str) -> Result<cucc_ir::Module, String> {
-    let path = std::path::PathBuf::from(format!("{file}.cu"));
+    let path = std::path::PathBuf::from(format!("{file}.{}.cu", std::process::id()));
     std::fs::write(&path, src).map_err(|e| e.to_string())?;
     cucc_frontend::cuda::lower_file(&path, &cucc_frontend::cuda::LowerOptions::default())
         .map_err(|d| d.to_string())
@@ -166,12 +166,22 @@ fn files(dir: &std::path::Path, ext: &str) -> usize {
 
 #[test]
 fn jit_end_to_end() {
-    if std::env::var_os("CUCC_JIT_TEST_CHILD").is_some() {
-        // A second process on the warm cache: nothing may be translated.
-        cucc_runtime::jit::set_translator(no_translator);
-        let p = register(SOURCE);
-        run_add(&p, 7).expect("warm-cache run");
-        return;
+    match std::env::var("CUCC_JIT_TEST_CHILD").as_deref() {
+        Ok("warm") => {
+            // A second process on the warm cache: nothing may be translated.
+            cucc_runtime::jit::set_translator(no_translator);
+            let p = register(SOURCE);
+            run_add(&p, 7).expect("warm-cache run");
+            return;
+        }
+        Ok(_) => {
+            // One of several processes racing on a cold cache.
+            cucc_runtime::jit::set_translator(cuda_translator);
+            let p = register(SOURCE);
+            run_add(&p, 3).expect("cold-cache run");
+            return;
+        }
+        Err(_) => {}
     }
     let cache = std::env::temp_dir().join(format!("cucc-jit-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&cache);
@@ -198,7 +208,7 @@ fn jit_end_to_end() {
     let exe = std::env::current_exe().expect("exe");
     let out = Command::new(exe)
         .args(["--exact", "jit_end_to_end", "--nocapture"])
-        .env("CUCC_JIT_TEST_CHILD", "1")
+        .env("CUCC_JIT_TEST_CHILD", "warm")
         .env("CUCC_CACHE_DIR", &cache)
         .env("CUCC_LOG", "info")
         .output()
@@ -261,4 +271,38 @@ fn jit_end_to_end() {
     assert_eq!(rc, 218);
 
     let _ = std::fs::remove_dir_all(&cache);
+
+    // Processes compiling the same code at once into one cache all succeed
+    // and leave one object and no temporary files.
+    let cold = std::env::temp_dir().join(format!("cucc-jit-race-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cold);
+    let exe = std::env::current_exe().expect("exe");
+    let children: Vec<_> = (0..3)
+        .map(|_| {
+            Command::new(&exe)
+                .args(["--exact", "jit_end_to_end", "--nocapture"])
+                .env("CUCC_JIT_TEST_CHILD", "cold")
+                .env("CUCC_CACHE_DIR", &cold)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("child")
+        })
+        .collect();
+    for c in children {
+        let out = c.wait_with_output().expect("child");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let names: Vec<String> = std::fs::read_dir(cold.join("jit"))
+        .expect("cache")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files(&cold, "so"), 1, "{names:?}");
+    assert!(!names.iter().any(|n| n.ends_with(".tmp")), "{names:?}");
+    let _ = std::fs::remove_dir_all(&cold);
 }
