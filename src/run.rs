@@ -4,7 +4,7 @@
 //!
 //! A program linked with NVIDIA's static runtime (nvcc's default) contains
 //! its own copy of the runtime and cannot be redirected; it is recognised
-//! (see [`links_static_cudart`]) and the user is told to relink.
+//! (see [`inspect`]) and the user is told to relink.
 //!
 //! The program's kernels come from the PTX in its fat binaries, compiled by
 //! the runtime at first use and cached (`docs/jit.md`).
@@ -27,18 +27,18 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
-    match links_static_cudart(Path::new(program)) {
-        Ok(true) => {
-            eprintln!(
-                "cucc run: {program} contains NVIDIA's static CUDA runtime (nvcc's default), which cannot be replaced; relink it with `nvcc -cudart shared`"
-            );
-            return 1;
-        }
-        Ok(false) => {}
+    let elf = match inspect(Path::new(program)) {
+        Ok(e) => e,
         Err(e) => {
             eprintln!("cucc run: {e}");
             return 1;
         }
+    };
+    if elf.static_cudart {
+        eprintln!(
+            "cucc run: {program} contains NVIDIA's static CUDA runtime (nvcc's default), which cannot be replaced; relink it with `nvcc -cudart shared`"
+        );
+        return 1;
     }
     let mut path = OsString::from(rt.as_os_str());
     if let Some(old) = std::env::var_os("LD_LIBRARY_PATH").filter(|v| !v.is_empty()) {
@@ -47,6 +47,17 @@ pub fn main(args: &[String]) -> i32 {
     }
     let mut cmd = Command::new(program);
     cmd.args(&args[1..]).env("LD_LIBRARY_PATH", path);
+    if elf.rpath {
+        // DT_RPATH is searched before LD_LIBRARY_PATH and may name NVIDIA's
+        // library directory: preload cucc's runtime, whose soname then
+        // satisfies the program's `libcudart.so.13`.
+        let mut preload = OsString::from(rt.join("libcudart.so.13").as_os_str());
+        if let Some(old) = std::env::var_os("LD_PRELOAD").filter(|v| !v.is_empty()) {
+            preload.push(":");
+            preload.push(old);
+        }
+        cmd.env("LD_PRELOAD", preload);
+    }
     exec(cmd, program)
 }
 
@@ -69,28 +80,45 @@ fn exec(mut cmd: Command, program: &str) -> i32 {
     }
 }
 
-/// True if the ELF file carries NVIDIA's static CUDA runtime: it defines
-/// `cudaMalloc` itself, or (stripped) it has nvcc's fat binary segment but
+/// What `cucc run` decides from a program's ELF image.
+struct Inspection {
+    /// It carries NVIDIA's static runtime.
+    static_cudart: bool,
+    /// It has a DT_RPATH (searched before `LD_LIBRARY_PATH`).
+    rpath: bool,
+}
+
+/// Reads the program's ELF image. It carries NVIDIA's static runtime if it
+/// defines `cudaMalloc`, or (stripped) has nvcc's fat binary segment but
 /// does not import `__cudaRegisterFatBinary` from a shared runtime.
-pub fn links_static_cudart(path: &Path) -> Result<bool, String> {
+fn inspect(path: &Path) -> Result<Inspection, String> {
     let data = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if data.len() < 64 || &data[..4] != b"\x7fELF" {
         return Err(format!("{} is not an ELF executable", path.display()));
     }
     let Some(elf) = read_elf(&data) else {
-        return Ok(false);
+        return Ok(Inspection {
+            static_cudart: false,
+            rpath: false,
+        });
     };
     let defines = |name: &[u8]| elf.symbols.iter().any(|(n, def)| n == name && *def);
     let imports = |name: &[u8]| elf.symbols.iter().any(|(n, def)| n == name && !*def);
     let has_fatbins = elf.sections.iter().any(|n| n == b".nvFatBinSegment");
-    Ok(defines(b"cudaMalloc") || (has_fatbins && !imports(b"__cudaRegisterFatBinary")))
+    Ok(Inspection {
+        static_cudart: defines(b"cudaMalloc")
+            || (has_fatbins && !imports(b"__cudaRegisterFatBinary")),
+        rpath: elf.rpath,
+    })
 }
 
-/// What `cucc run` needs of an ELF image: section names and symbols
-/// (name, defined) of `.symtab` and `.dynsym`.
+/// What `cucc run` needs of an ELF image: section names, symbols
+/// (name, defined) of `.symtab` and `.dynsym`, and whether `.dynamic` has
+/// a DT_RPATH.
 struct Elf {
     sections: Vec<Vec<u8>>,
     symbols: Vec<(Vec<u8>, bool)>,
+    rpath: bool,
 }
 
 /// Reads a 64-bit little-endian ELF image; `None` if it cannot be read.
@@ -114,12 +142,22 @@ fn read_elf(d: &[u8]) -> Option<Elf> {
     let mut elf = Elf {
         sections: Vec::new(),
         symbols: Vec::new(),
+        rpath: false,
     };
     for i in 0..shnum {
         let sh = section(i)?;
         elf.sections
             .push(c_str(names_off.checked_add(u32_at(sh)? as usize)?)?);
         let kind = u32_at(sh + 4)?;
+        if kind == 6 {
+            // SHT_DYNAMIC: (tag, value) pairs; DT_RPATH is 15.
+            let off = u64_at(sh + 0x18)? as usize;
+            let size = u64_at(sh + 0x20)? as usize;
+            for e in (off..off.checked_add(size)?).step_by(16) {
+                elf.rpath |= u64_at(e)? == 15;
+            }
+            continue;
+        }
         if kind != 2 && kind != 11 {
             continue; // SHT_SYMTAB, SHT_DYNSYM
         }
@@ -147,9 +185,10 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("tmp");
         let f = dir.join("notelf");
         std::fs::write(&f, b"#!/bin/sh\n").expect("write");
-        assert!(links_static_cudart(&f).unwrap_err().contains("not an ELF"));
+        assert!(inspect(&f).err().is_some_and(|e| e.contains("not an ELF")));
         // This test binary neither defines nor imports cudaMalloc.
         let me = std::env::current_exe().expect("exe");
-        assert_eq!(links_static_cudart(&me), Ok(false));
+        let me = inspect(&me).expect("an ELF");
+        assert!(!me.static_cudart);
     }
 }

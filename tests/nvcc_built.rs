@@ -354,7 +354,32 @@ fn nvcc_built_programs_run_on_cucc() {
         assert!(!log.contains("translated in"), "{log}");
     }
 
-    // 6. nvcc's default (the static runtime) is recognised and refused.
+    // 6. A DT_RPATH naming NVIDIA's library directory (searched before
+    // LD_LIBRARY_PATH) does not keep cucc's runtime out.
+    let exe = out_dir.join("rpath");
+    let b = Command::new(&nvcc)
+        .args(["-cudart", "shared", "-arch=sm_80", "-o"])
+        .arg(&exe)
+        .arg(root().join("tests/cuda/reduction.cu"))
+        .arg(format!("-L{}", nvcc_lib.display()))
+        .args(["-Xlinker", "--disable-new-dtags", "-Xlinker"])
+        .arg(format!("-rpath={}", nvcc_lib.display()))
+        .output()
+        .expect("nvcc");
+    assert!(b.status.success(), "{}", text(&b));
+    let r = Command::new(env!("CARGO_BIN_EXE_cucc"))
+        .arg("run")
+        .arg(&exe)
+        .env("CUCC_CACHE_DIR", &cache)
+        .output()
+        .expect("cucc run");
+    assert!(
+        r.status.success() && String::from_utf8_lossy(&r.stdout).contains("PASS reduction"),
+        "{}",
+        text(&r)
+    );
+
+    // 7. nvcc's default (the static runtime) is recognised and refused.
     let src = root().join("tests/cuda/reduction.cu");
     let exe = out_dir.join("static");
     let b = Command::new(&nvcc)
