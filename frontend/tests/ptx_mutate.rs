@@ -85,6 +85,8 @@ fn truncations_and_mutations_never_panic() {
         "printf_assert_clock.ptx",
         "warp_shuffle.ptx",
         "math_double.ptx",
+        "structs_classes.ptx",
+        "atomics_int.ptx",
     ];
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for f in files {
@@ -95,8 +97,13 @@ fn truncations_and_mutations_never_panic() {
         for cut in (0..chars.len()).step_by(step) {
             must_not_panic(&chars[..cut].iter().collect::<String>());
         }
-        // Token insertions, deletions and replacements.
-        for _ in 0..120 {
+        // Token insertions, deletions and replacements (`PTX_MUTATIONS`
+        // raises the count for a longer local run).
+        let rounds = std::env::var("PTX_MUTATIONS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(120usize);
+        for _ in 0..rounds {
             let mut s = chars.clone();
             for _ in 0..1 + rng.below(3) {
                 let at = rng.below(s.len());

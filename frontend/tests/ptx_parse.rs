@@ -223,3 +223,93 @@ fn truncated_and_malformed_modules() {
     );
     assert_eq!(e("ret; #\n"), "t.ptx:1:6: unexpected character `#`");
 }
+
+/// The lowering's contract with the JIT: kernel names and parameters,
+/// globals by PTX name with initialisers, texture references, shared and
+/// dynamic shared memory, printf.
+#[test]
+fn lowering_conventions() {
+    use cucc_ir::{FunctionKind, GlobalKind, OpKind, Space, Type};
+    let src = format!(
+        "{HEADER}\
+.global .align 4 .u32 counter = 7;
+.const .align 4 .b8 tab[8] = {{1, 0, 0, 0, 2, 0, 0, 0}};
+.global .texref tref;
+.global .align 1 .b8 $str[6] = {{104, 105, 32, 37, 100, 0}};
+.extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
+.shared .align 4 .b8 tile[64];
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry _Z1kPfiS_(
+    .param .u64 _Z1kPfiS__param_0,
+    .param .u32 _Z1kPfiS__param_1,
+    .param .align 8 .b8 _Z1kPfiS__param_2[24]
+)
+{{
+    .local .align 8 .b8 __local_depot0[8];
+    .reg .b64 %SP;
+    .reg .b64 %SPL;
+    .reg .b32 %r<4>;
+    .reg .f32 %f<5>;
+    .reg .b64 %rd<6>;
+    mov.u64 %SPL, __local_depot0;
+    cvta.local.u64 %SP, %SPL;
+    ld.param.u32 %r1, [_Z1kPfiS__param_2+8];
+    mov.u32 %r2, tile;
+    st.shared.u32 [%r2+4], %r1;
+    mov.u32 %r3, dyn;
+    st.shared.u32 [%r3], %r1;
+    tex.1d.v4.f32.s32 {{%f1, %f2, %f3, %f4}}, [tref, {{%r1}}];
+    mov.u64 %rd1, $str;
+    cvta.global.u64 %rd2, %rd1;
+    add.u64 %rd3, %SP, 0;
+    add.u64 %rd4, %SPL, 0;
+    st.local.u32 [%rd4], %r1;
+    {{
+    .param .b64 param0;
+    st.param.b64 [param0], %rd2;
+    .param .b64 param1;
+    st.param.b64 [param1], %rd3;
+    .param .b32 retval0;
+    call.uni (retval0), vprintf, (param0, param1);
+    }}
+    ret;
+}}
+"
+    );
+    let m = lower_ptx(&src, "c.ptx").unwrap_or_else(|e| panic!("{e}"));
+    cucc_ir::verify_module(&m).unwrap_or_else(|e| panic!("{e}"));
+    let (_, k) = m
+        .functions
+        .iter()
+        .find(|(_, f)| f.kind == FunctionKind::Kernel)
+        .expect("kernel");
+    assert_eq!(k.name, "_Z1kPfiS_");
+    let ptys: Vec<Type> = k
+        .param_values()
+        .iter()
+        .map(|&v| m.types[k.value_type(v)].clone())
+        .collect();
+    assert_eq!(
+        ptys,
+        [Type::Int(64), Type::Int(32), Type::Ptr(Space::Private)]
+    );
+    let byval = k.params[2].byval.expect("byval struct parameter");
+    assert_eq!(m.types.size_of(byval), 24);
+    let g = |n: &str| {
+        let id = m.global(n).unwrap_or_else(|| panic!("global {n}"));
+        m.globals[id].clone()
+    };
+    assert_eq!(g("counter").init, Some(vec![7, 0, 0, 0]));
+    assert_eq!(g("counter").space, Space::Global);
+    assert_eq!(g("tab").space, Space::Constant);
+    assert_eq!(g("tref").kind, GlobalKind::Texture { dims: 1 });
+    let window = g(cucc_frontend::ptx::lower::SHARED_WINDOW);
+    assert_eq!(window.space, Space::Shared);
+    assert_eq!(m.types.size_of(window.ty), 64);
+    let kinds: Vec<&OpKind> = k.walk().iter().map(|&(_, op)| &k.ops[op].kind).collect();
+    assert!(kinds.iter().any(|o| matches!(o, OpKind::DynamicShared)));
+    assert!(kinds.iter().any(|o| matches!(o, OpKind::TexRef(_))));
+    assert!(kinds
+        .iter()
+        .any(|o| matches!(o, OpKind::Printf { format } if format == "hi %d")));
+}

@@ -23,3 +23,13 @@ for cu in "$root"/frontend/tests/cuda/*.cu; do
         rm -f "$here/frontend/$name.ptx"
     fi
 done
+# The Rodinia-derived applications (rodinia/apps/NAME/NAME.cu).
+mkdir -p "$here/rodinia"
+for d in "$root"/rodinia/apps/*/; do
+    name=$(basename "$d")
+    [ -f "$d/$name.cu" ] || continue
+    if ! (cd "$root" && "$nvcc" -ptx -arch=sm_80 -I rodinia/apps/common -I "rodinia/apps/$name" -o "$here/rodinia/$name.ptx" "rodinia/apps/$name/$name.cu") 2>/dev/null; then
+        echo "skipped rodinia/apps/$name (nvcc rejects it)" >&2
+        rm -f "$here/rodinia/$name.ptx"
+    fi
+done
