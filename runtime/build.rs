@@ -15,5 +15,8 @@ fn main() {
         println!("cargo:rustc-cdylib-link-arg=-fuse-ld=bfd");
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libcudart.so.13");
         println!("cargo:rustc-cdylib-link-arg=-Wl,--default-symver");
+        // The JIT test loads compiled kernels that call back into the
+        // runtime linked into the test binary: export its symbols.
+        println!("cargo:rustc-link-arg-tests=-rdynamic");
     }
 }

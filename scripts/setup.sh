@@ -17,3 +17,28 @@ if [ ${#need[@]} -gt 0 ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+
+# NVIDIA's nvcc from PyPI, in .venv at the repository root: the tests build
+# programs with the real nvcc (`-cudart shared`) and run them on cucc's
+# runtime (tests/nvcc_built.rs). nvcc runs here with gcc as host compiler;
+# nothing it builds needs a GPU. Its link step wants `libcudart.so`.
+root="$(cd "$(dirname "$0")/.." && pwd)"
+find_nvcc() { ls "$root"/.venv/lib/python3*/site-packages/nvidia/cu13/bin/nvcc 2>/dev/null | head -n 1; }
+if [ -z "$(find_nvcc)" ]; then
+    if ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+        sudo=""
+        if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
+    fi
+    echo "setup: installing NVIDIA's nvcc (PyPI wheels) into $root/.venv" >&2
+    [ -x "$root/.venv/bin/pip" ] || python3 -m venv "$root/.venv"
+    "$root/.venv/bin/pip" install -q --disable-pip-version-check \
+        "nvidia-cuda-nvcc>=13,<14" "nvidia-cuda-crt>=13,<14" \
+        "nvidia-cuda-runtime>=13,<14" "nvidia-cuda-cccl>=13,<14"
+fi
+nvcc="$(find_nvcc)"
+if [ -n "$nvcc" ]; then
+    lib="$(dirname "$nvcc")/../lib"
+    [ -e "$lib/libcudart.so" ] || ln -s libcudart.so.13 "$lib/libcudart.so"
+fi

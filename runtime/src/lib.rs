@@ -11,9 +11,12 @@
 //! the repository documents the ABI between the runtime and cucc-compiled
 //! device objects (`include/cucc_abi.h` is its C header).
 //!
+//! Programs built by nvcc register NVIDIA fat binaries: [`fatbin`] reads
+//! them and [`jit`] compiles their PTX into cucc device objects at first use
+//! (`docs/jit.md`); [`log`] filters the runtime's diagnostics (`CUCC_LOG`).
+//!
 //! Not implemented yet: surfaces, mipmapped and layered arrays, graphs, memory
-//! pools, cooperative launches, and the JIT path for nvcc fat binaries
-//! (launching such a kernel returns `cudaErrorNoKernelImageForDevice`).
+//! pools and cooperative launches.
 
 #![deny(missing_docs)]
 #![warn(clippy::dbg_macro, clippy::todo)]
@@ -24,8 +27,11 @@ pub mod device;
 pub mod errors;
 pub mod event;
 pub mod extras;
+pub mod fatbin;
 pub mod ffi;
+pub mod jit;
 pub mod launch;
+pub mod log;
 pub mod memory;
 pub mod registry;
 pub mod sample;

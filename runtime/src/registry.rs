@@ -13,6 +13,11 @@
 //! Blob layout (`docs/abi.md`): bytes 0..8 `"CUCCMOD1"`, 8..24 module id,
 //! 24..28 little-endian `u32` blob version (1), 28..32 `u32` header size,
 //! 32..40 `u64` total size; sections may follow in later versions.
+//!
+//! Any other fat binary (nvcc's) is a *foreign* image: at the first use of
+//! one of its kernels or variables, [`crate::jit`] compiles its PTX into a
+//! cucc device object, whose registration makes it a module like any other
+//! (`docs/jit.md`).
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -20,6 +25,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use crate::errors::{CudaResult, Error};
+use crate::jit::{memread, ForeignImage};
 use crate::memory::{insert_range, Kind};
 use crate::stream::lock;
 
@@ -128,7 +134,8 @@ struct DeviceModule {
 pub enum Image {
     /// A cucc blob naming a device module.
     Cucc(ModuleId),
-    /// Something else (an nvcc fat binary), kept for the JIT path.
+    /// Something else (an nvcc fat binary), named by its data address;
+    /// compiled by the JIT at first use.
     Foreign(usize),
     /// A wrapper with the wrong magic.
     Invalid,
@@ -162,7 +169,14 @@ impl Function {
                     .cloned()
                     .ok_or(Error::InvalidDeviceFunction)?
             }
-            Image::Foreign(_) => return Err(Error::NoKernelImageForDevice),
+            Image::Foreign(key) => {
+                let ids = foreign_modules(key)?;
+                let reg = read();
+                ids.iter()
+                    .find_map(|id| reg.modules.get(id)?.kernels.get(&self.device_name))
+                    .cloned()
+                    .ok_or(Error::InvalidDeviceFunction)?
+            }
             Image::Invalid => return Err(Error::InvalidKernelImage),
         };
         Ok(Arc::clone(self.kernel.get_or_init(|| found)))
@@ -182,6 +196,7 @@ struct Var {
 struct Registry {
     modules: HashMap<ModuleId, DeviceModule>,
     fatbins: HashMap<usize, Image>,
+    foreign: HashMap<usize, Arc<ForeignImage>>,
     functions: HashMap<usize, Arc<Function>>,
     vars: HashMap<usize, Var>,
 }
@@ -224,37 +239,66 @@ unsafe fn c_string(s: *const c_char) -> Option<String> {
     Some(unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned())
 }
 
-/// Reads the image a fat binary wrapper describes.
+/// Reads the image a fat binary wrapper describes (and, for a foreign
+/// image, what the JIT will need).
 ///
 /// # Safety
 /// `wrapper` must be NULL or point to a readable wrapper whose `data` is NULL
 /// or points to at least 24 readable bytes.
-unsafe fn read_image(wrapper: *const c_void) -> Image {
-    if wrapper.is_null() {
-        return Image::Invalid;
+unsafe fn read_image(wrapper: *const c_void) -> (Image, Option<ForeignImage>) {
+    // SAFETY: a wrapper is {int magic; int version; const void *data; void *list}.
+    let Some(w) = (unsafe { memread::read(wrapper as usize, 24) }) else {
+        return (Image::Invalid, None);
+    };
+    let word = |o: usize| usize::from_ne_bytes(w[o..o + 8].try_into().unwrap_or([0; 8]));
+    let magic = c_int::from_ne_bytes([w[0], w[1], w[2], w[3]]);
+    let version = c_int::from_ne_bytes([w[4], w[5], w[6], w[7]]);
+    let (data, list) = (word(8), word(16));
+    if magic != FATBIN_WRAPPER_MAGIC || data == 0 {
+        return (Image::Invalid, None);
     }
-    #[repr(C)]
-    struct Wrapper {
-        magic: c_int,
-        version: c_int,
-        data: *const u8,
-        filename_or_fatbins: *mut c_void,
-    }
-    // SAFETY: caller promises a readable wrapper.
-    let w = unsafe { &*(wrapper as *const Wrapper) };
-    if w.magic != FATBIN_WRAPPER_MAGIC || w.data.is_null() {
-        return Image::Invalid;
-    }
-    // SAFETY: every fat binary image starts with a header of at least 16 bytes
-    // and a cucc blob with 40; the first 8 are read to tell them apart.
-    let magic = unsafe { std::slice::from_raw_parts(w.data, 8) };
-    if magic != CUCC_BLOB_MAGIC {
-        return Image::Foreign(w.data as usize);
+    // SAFETY: every fat binary image starts with a header of at least 16
+    // bytes and a cucc blob has 24 before its sections; memread checks.
+    let head = unsafe { memread::read(data, 8 + MODULE_ID_LEN) }.unwrap_or_default();
+    if head.get(..8) != Some(CUCC_BLOB_MAGIC.as_slice()) {
+        let image = ForeignImage::from_wrapper(version, data, list);
+        return (Image::Foreign(data), Some(image));
     }
     let mut id = [0u8; MODULE_ID_LEN];
-    // SAFETY: a cucc blob has the id at bytes 8..24.
-    id.copy_from_slice(unsafe { std::slice::from_raw_parts(w.data.add(8), MODULE_ID_LEN) });
-    Image::Cucc(id)
+    id.copy_from_slice(&head[8..8 + MODULE_ID_LEN]);
+    (Image::Cucc(id), None)
+}
+
+/// Whether a device object (cucc's or the JIT's) registered module `id`.
+pub fn module_registered(id: &ModuleId) -> bool {
+    read().modules.contains_key(id)
+}
+
+/// The modules of foreign image `key`, JIT-compiling it at the first call
+/// (without holding the registry's locks: loading the compiled object
+/// registers its kernels). Managed variables are bound once it is built.
+fn foreign_modules(key: usize) -> CudaResult<Vec<ModuleId>> {
+    let image = read()
+        .foreign
+        .get(&key)
+        .cloned()
+        .ok_or(Error::InvalidKernelImage)?;
+    let first = image.modules_if_built().is_none();
+    let ids = image.modules()?.to_vec();
+    if first {
+        let _load = lock(&LOAD);
+        bind_managed(&mut write());
+    }
+    Ok(ids)
+}
+
+/// Makes sure `image`'s code exists (the JIT for foreign images).
+fn prepare(image: Image) -> CudaResult {
+    match image {
+        Image::Foreign(key) => foreign_modules(key).map(|_| ()),
+        Image::Cucc(_) => Ok(()),
+        Image::Invalid => Err(Error::InvalidKernelImage),
+    }
 }
 
 /// Binds a variable's storage, if its module provides it.
@@ -295,15 +339,38 @@ fn bind_var(reg: &mut Registry, host_var: usize) -> CudaResult<(usize, usize)> {
                     .ok_or(Error::InvalidSymbol)?,
             }
         }
-        Image::Foreign(_) => {
-            // Storage for the JIT path: zeroed, owned by the runtime forever.
-            // SAFETY: calloc returns zeroed memory or NULL.
-            let p = unsafe { libc::calloc(var.size.max(1), 1) } as usize;
-            if p == 0 {
-                return Err(Error::MemoryAllocation);
+        Image::Foreign(key) => {
+            // Bound to the JIT module's storage, once the JIT has run (the
+            // caller runs it first, outside the locks).
+            let image = reg.foreign.get(&key).ok_or(Error::InvalidSymbol)?;
+            if image.failed() && var.managed_slot.is_some() {
+                // The host dereferences a managed variable's slot directly:
+                // give it zeroed storage rather than a NULL to crash on.
+                // SAFETY: calloc returns zeroed memory or NULL.
+                let p = unsafe { libc::calloc(var.size.max(1), 1) } as usize;
+                if p == 0 {
+                    return Err(Error::MemoryAllocation);
+                }
+                insert_range(p, var.size, Kind::Symbol);
+                var.bound = Some((p, var.size));
+                if let Some(slot) = var.managed_slot {
+                    // SAFETY: as below.
+                    unsafe { (slot as *mut *mut c_void).write(p as *mut c_void) };
+                }
+                return Ok((p, var.size));
             }
-            insert_range(p, var.size, Kind::Symbol);
-            (p, var.size)
+            let ids = image.modules_if_built().ok_or(Error::InvalidSymbol)?;
+            let found = *ids
+                .iter()
+                .find_map(|id| modules.get(id)?.vars.get(&var.device_name))
+                .ok_or(Error::InvalidSymbol)?;
+            if found.1 < var.size {
+                warn(&format!(
+                    "`{}`: the program registered {} bytes, its PTX declares {}",
+                    var.device_name, var.size, found.1
+                ));
+            }
+            found
         }
         Image::Invalid => return Err(Error::InvalidSymbol),
     };
@@ -321,8 +388,19 @@ pub fn resolve_symbol(host_var: *const c_void) -> CudaResult<(usize, usize)> {
     if host_var.is_null() {
         return Err(Error::InvalidSymbol);
     }
-    if let Some(b) = read().vars.get(&(host_var as usize)).and_then(|v| v.bound) {
-        return Ok(b);
+    let image = {
+        let reg = read();
+        let var = reg
+            .vars
+            .get(&(host_var as usize))
+            .ok_or(Error::InvalidSymbol)?;
+        if let Some(b) = var.bound {
+            return Ok(b);
+        }
+        var.image
+    };
+    if let Image::Foreign(key) = image {
+        foreign_modules(key)?;
     }
     let _load = lock(&LOAD);
     bind_var(&mut write(), host_var as usize)
@@ -522,12 +600,16 @@ pub unsafe extern "C" fn __cudaRegisterFatBinary(fat_cubin: *mut c_void) -> *mut
     let handle = Box::into_raw(Box::new(fat_cubin));
     let _ = std::panic::catch_unwind(|| {
         // SAFETY: forwarded contract.
-        let image = unsafe { read_image(fat_cubin) };
+        let (image, foreign) = unsafe { read_image(fat_cubin) };
         if image == Image::Invalid {
             warn("__cudaRegisterFatBinary: not a fat binary wrapper; its kernels cannot run");
         }
         let _load = lock(&LOAD);
-        write().fatbins.insert(handle as usize, image);
+        let mut reg = write();
+        reg.fatbins.insert(handle as usize, image);
+        if let (Image::Foreign(key), Some(f)) = (image, foreign) {
+            reg.foreign.entry(key).or_insert_with(|| Arc::new(f));
+        }
     });
     handle
 }
@@ -535,6 +617,31 @@ pub unsafe extern "C" fn __cudaRegisterFatBinary(fat_cubin: *mut c_void) -> *mut
 /// Marks the end of a fat binary's registrations (nothing to do: binding is lazy).
 #[no_mangle]
 pub extern "C" fn __cudaRegisterFatBinaryEnd(_handle: *mut *mut c_void) {}
+
+/// Loads a fat binary's code now (nvcc calls it before the host first
+/// touches a `__managed__` variable, whose slot must then hold the storage):
+/// the JIT runs for foreign images and every managed variable is bound.
+/// Returns 1 on success, 0 if the image cannot be loaded.
+///
+/// # Safety
+/// `handle` must be NULL or a handle from `__cudaRegisterFatBinary`.
+#[no_mangle]
+pub unsafe extern "C" fn __cudaInitModule(handle: *mut *mut c_void) -> c_char {
+    let r = std::panic::catch_unwind(|| {
+        let image = {
+            let _load = lock(&LOAD);
+            fatbin_image(&read(), handle)
+        };
+        let r = prepare(image);
+        let _load = lock(&LOAD);
+        bind_managed(&mut write());
+        r
+    });
+    match r {
+        Ok(Ok(())) => 1,
+        _ => 0,
+    }
+}
 
 /// Forgets a fat binary and its kernels and variables (called at exit).
 ///

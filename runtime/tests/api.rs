@@ -282,7 +282,7 @@ fn launch_configuration_and_lookup_errors() {
         ),
         209
     );
-    // An nvcc fat binary: kept, not runnable yet.
+    // An nvcc fat binary without PTX (here: without entries).
     let nv: &'static [u8] = &[0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0];
     let h = register_fatbin(nv);
     let g = stub();

@@ -137,7 +137,7 @@ int main() {
     cudaStream_t s;
     CHECK(cudaStreamCreate(&s));
     float *pinned;
-    CHECK(cudaMallocHost(&pinned, 64 * sizeof(float)));
+    CHECK(cudaMallocHost(&pinned, (8 + 64) * sizeof(float)));
     for (int i = 0; i < 64; ++i) pinned[i] = 1.0f;
     CHECK(cudaMemcpyToSymbolAsync(coeffs, pinned, 64 * sizeof(float), 0, cudaMemcpyHostToDevice, s));
     Params q = {1.0f, 0, {0, 0, 0, 0}};

@@ -1,0 +1,361 @@
+//! The JIT path for programs built by nvcc: their fat binaries carry PTX,
+//! which cucc translates (the PTX frontend), makes barrier-free (the cpuify
+//! pipeline), emits as a cucc device object in C and compiles with the
+//! system C compiler into a shared object, cached on disk ([`cache`]).
+//! Loading that object runs its constructor, which registers the kernels and
+//! variables under a module id like any cucc device object (`docs/abi.md`);
+//! the registry then binds the image's stubs and shadows to them.
+//!
+//! Everything happens at the first use of anything from an image (a launch,
+//! an attribute query, a symbol copy, `__cudaInitModule`), once per image;
+//! the outcome, success or error, is kept. `docs/jit.md` has the details.
+
+pub mod cache;
+pub mod memread;
+
+use std::ffi::c_int;
+use std::path::Path;
+use std::process::Command;
+use std::sync::{OnceLock, RwLock};
+use std::time::Instant;
+
+use crate::errors::Error;
+use crate::fatbin::{self, FatbinError};
+use crate::log::{log, Level};
+use crate::registry::{self, ModuleId};
+
+/// Turns PTX text into a cucc IR module (`file` names it in diagnostics).
+pub type Translator = fn(ptx: &str, file: &str) -> Result<cucc_ir::Module, String>;
+
+static TRANSLATOR: RwLock<Option<Translator>> = RwLock::new(None);
+
+/// Replaces the PTX translator (the PTX frontend by default). Tests use it
+/// to feed the JIT modules from another frontend.
+pub fn set_translator(t: Translator) {
+    *TRANSLATOR.write().unwrap_or_else(|e| e.into_inner()) = Some(t);
+}
+
+fn translator() -> Translator {
+    TRANSLATOR
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or(ptx_frontend)
+}
+
+/// The PTX frontend (its errors name the PTX file and line).
+fn ptx_frontend(ptx: &str, file: &str) -> Result<cucc_ir::Module, String> {
+    cucc_frontend::ptx::lower_ptx(ptx, file).map_err(|e| e.to_string())
+}
+
+/// Why an image could not be made runnable.
+#[derive(Debug, thiserror::Error)]
+pub enum JitError {
+    /// The fat binary is corrupt.
+    #[error("fat binary at {addr:#x}: {err}")]
+    Image {
+        /// Where it is in memory.
+        addr: usize,
+        /// What is wrong.
+        err: FatbinError,
+    },
+    /// The fat binary has no PTX (only code for GPUs).
+    #[error("{0}")]
+    NoPtx(String),
+    /// The PTX could not be translated (the frontend's file:line message).
+    #[error("{0}")]
+    Translate(String),
+    /// The cache, the C compiler or the loader failed.
+    #[error("{0}")]
+    Build(String),
+}
+
+impl JitError {
+    /// The CUDA error a launch reports.
+    pub fn code(&self) -> Error {
+        match self {
+            JitError::Image { .. } => Error::InvalidKernelImage,
+            JitError::NoPtx(_) => Error::NoKernelImageForDevice,
+            JitError::Translate(_) | JitError::Build(_) => Error::InvalidPtx,
+        }
+    }
+}
+
+/// Flags for compiling the emitted C into a loadable object.
+const CFLAGS: &[&str] = &["-std=gnu11", "-O3", "-shared", "-fPIC", "-w"];
+
+/// The C compiler: `$CC`, else `cc`.
+pub fn c_compiler() -> String {
+    std::env::var("CC")
+        .ok()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| "cc".to_string())
+}
+
+/// Makes `ptx` runnable: finds its object in the cache or translates and
+/// compiles it, loads it, and returns the module id its kernels and
+/// variables are registered under.
+pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
+    let cc = c_compiler();
+    let options = format!("{cc} {} -lm", CFLAGS.join(" "));
+    let key = cache::Key::new(ptx, &options);
+    let id = key.module_id();
+    if registry::module_registered(&id) {
+        return Ok(id);
+    }
+    let dir = cache::jit_dir().map_err(JitError::Build)?;
+    let hex = key.hex();
+    let so = dir.join(format!("{hex}.so"));
+    if so.exists() {
+        let t = Instant::now();
+        match open(&so, &id) {
+            Ok(()) => {
+                log(Level::Info, || {
+                    format!(
+                        "JIT cache hit: {} ({:.1} ms to load)",
+                        so.display(),
+                        t.elapsed().as_secs_f64() * 1e3
+                    )
+                });
+                return Ok(id);
+            }
+            Err(e) => {
+                log(Level::Warn, || format!("{e}; rebuilding it"));
+                let _ = std::fs::remove_file(&so);
+            }
+        }
+    }
+    let ptx_path = dir.join(format!("{hex}.ptx"));
+    if !ptx_path.exists() {
+        cache::write_atomic(&ptx_path, ptx.as_bytes()).map_err(JitError::Build)?;
+    }
+    let file = ptx_path.display().to_string();
+    let t0 = Instant::now();
+    let c = translate(ptx, &file, &id)?;
+    let t1 = Instant::now();
+    compile(&cc, &c, &so)?;
+    let t2 = Instant::now();
+    open(&so, &id).map_err(JitError::Build)?;
+    log(Level::Info, || {
+        format!(
+            "JIT: {file}: translated in {:.1} ms, compiled in {:.1} ms, cached as {}",
+            (t1 - t0).as_secs_f64() * 1e3,
+            (t2 - t1).as_secs_f64() * 1e3,
+            so.display()
+        )
+    });
+    Ok(id)
+}
+
+/// PTX to the C of a cucc device object registering under `id`.
+fn translate(ptx: &str, file: &str, id: &ModuleId) -> Result<String, JitError> {
+    let t = translator();
+    let run = || -> Result<String, String> {
+        let mut module = t(ptx, file)?;
+        cucc_ir::verify_module(&module)
+            .map_err(|e| format!("{file}: the translated module is invalid: {e}"))?;
+        let mut remarks = cucc_cpuify::remarks::Remarks::default();
+        cucc_cpuify::pipeline::run(
+            &mut module,
+            &cucc_cpuify::pipeline::Options::default(),
+            &mut remarks,
+            &mut |_, _| {},
+        )
+        .map_err(|e| format!("{file}: {e}"))?;
+        let emitted = cucc_cpuify::emit_c::emit_device_object(&module, id)
+            .map_err(|e| format!("{file}: {e}"))?;
+        Ok(emitted.c)
+    };
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(r) => r.map_err(JitError::Translate),
+        Err(p) => {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown".into());
+            Err(JitError::Translate(format!(
+                "{file}: internal error while translating: {what}"
+            )))
+        }
+    }
+}
+
+/// Compiles `c` into `so` (through temporary files renamed into place).
+fn compile(cc: &str, c: &str, so: &Path) -> Result<(), JitError> {
+    let c_path = cache::temp_path(&so.with_extension("c"));
+    std::fs::write(&c_path, c)
+        .map_err(|e| JitError::Build(format!("cannot write {}: {e}", c_path.display())))?;
+    let tmp = cache::temp_path(so);
+    let out = Command::new(cc)
+        .args(CFLAGS)
+        .arg("-o")
+        .arg(&tmp)
+        .arg("-x")
+        .arg("c")
+        .arg(&c_path)
+        .arg("-lm")
+        .output();
+    let out = match out {
+        Ok(o) => o,
+        Err(e) => {
+            let _ = std::fs::remove_file(&c_path);
+            return Err(JitError::Build(format!(
+                "cannot run the C compiler `{cc}` (set $CC): {e}"
+            )));
+        }
+    };
+    if !out.status.success() {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(JitError::Build(format!(
+            "the C compiler `{cc}` failed on {} (kept for inspection):\n{}",
+            c_path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    let _ = std::fs::remove_file(&c_path);
+    std::fs::rename(&tmp, so).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        JitError::Build(format!("cannot move the object to {}: {e}", so.display()))
+    })
+}
+
+/// Loads `so` (kept loaded for the life of the process) and checks that its
+/// constructor registered module `id`.
+fn open(so: &Path, id: &ModuleId) -> Result<(), String> {
+    // SAFETY: the object is C that cucc emitted; its only constructor
+    // registers kernels and variables with this runtime.
+    let lib =
+        unsafe { libloading::os::unix::Library::open(Some(so), libc::RTLD_NOW | libc::RTLD_LOCAL) }
+            .map_err(|e| format!("cannot load {}: {e}", so.display()))?;
+    std::mem::forget(lib);
+    if registry::module_registered(id) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} loaded but registered no module (not a cucc JIT object?)",
+            so.display()
+        ))
+    }
+}
+
+/// A fat binary registered by a program not built by cucc: the addresses of
+/// the fat binaries holding its code, and, after first use, its modules.
+#[derive(Debug)]
+pub struct ForeignImage {
+    blobs: Vec<usize>,
+    outcome: OnceLock<Result<Vec<ModuleId>, Error>>,
+}
+
+/// Most prelinked fat binaries a version-2 wrapper may list.
+const MAX_PRELINKED: usize = 1 << 16;
+
+impl ForeignImage {
+    /// The image a wrapper describes. Version 2 wrappers (nvcc's device
+    /// link, used by every nvcc 13 program) point `data` at the linked cubin
+    /// and `filename_or_fatbins` at a NULL-terminated list of the
+    /// translation units' fat binaries, which hold the PTX.
+    pub fn from_wrapper(version: c_int, data: usize, list: usize) -> ForeignImage {
+        let mut blobs = Vec::new();
+        if version == 2 && list != 0 {
+            for i in 0..MAX_PRELINKED {
+                // SAFETY: the wrapper's list is readable by nvcc's contract;
+                // memread refuses unmapped addresses where it can.
+                match unsafe { memread::read_usize(list + i * std::mem::size_of::<usize>()) } {
+                    Some(0) | None => break,
+                    Some(p) => blobs.push(p),
+                }
+            }
+        }
+        blobs.push(data);
+        ForeignImage {
+            blobs,
+            outcome: OnceLock::new(),
+        }
+    }
+
+    /// The modules holding the image's kernels and variables, JIT-compiled
+    /// at the first call.
+    pub fn modules(&self) -> Result<&[ModuleId], Error> {
+        match self.outcome.get_or_init(|| self.build()) {
+            Ok(ids) => Ok(ids),
+            Err(e) => Err(*e),
+        }
+    }
+
+    /// The modules, if the JIT has already run successfully.
+    pub fn modules_if_built(&self) -> Option<&[ModuleId]> {
+        self.outcome.get()?.as_ref().ok().map(Vec::as_slice)
+    }
+
+    /// Whether the JIT has run and failed.
+    pub fn failed(&self) -> bool {
+        matches!(self.outcome.get(), Some(Err(_)))
+    }
+
+    fn build(&self) -> Result<Vec<ModuleId>, Error> {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.jit()));
+        match r {
+            Ok(Ok(ids)) => Ok(ids),
+            Ok(Err(e)) => {
+                log(Level::Error, || e.to_string());
+                Err(e.code())
+            }
+            Err(_) => {
+                log(Level::Error, || "internal error in the JIT".into());
+                Err(Error::Unknown)
+            }
+        }
+    }
+
+    fn jit(&self) -> Result<Vec<ModuleId>, JitError> {
+        let mut ptxs = Vec::new();
+        let mut archs = Vec::new();
+        for &addr in &self.blobs {
+            let bytes = read_fatbin(addr)?;
+            let fb = fatbin::parse(&bytes).map_err(|err| JitError::Image { addr, err })?;
+            archs.extend(fb.entries.iter().map(|e| e.arch));
+            if let Some(entry) = fatbin::best_ptx(&fb) {
+                let text = entry
+                    .ptx_text()
+                    .map_err(|err| JitError::Image { addr, err })?;
+                log(Level::Debug, || {
+                    format!(
+                        "fat binary at {addr:#x}: PTX {}.{} for compute_{} ({} bytes)",
+                        entry.version.0,
+                        entry.version.1,
+                        entry.arch,
+                        text.len()
+                    )
+                });
+                ptxs.push(text);
+            }
+        }
+        if ptxs.is_empty() {
+            archs.sort_unstable();
+            archs.dedup();
+            let list: Vec<String> = archs.iter().map(|a| format!("sm_{a}")).collect();
+            return Err(JitError::NoPtx(format!(
+                "the program's fat binary has no PTX, only GPU code ({}); cucc runs kernels from PTX: rebuild with nvcc -arch=sm_XX (which embeds PTX) or add -gencode arch=compute_XX,code=compute_XX",
+                list.join(", ")
+            )));
+        }
+        ptxs.iter().map(|p| load_ptx(p)).collect()
+    }
+}
+
+/// Copies the fat binary at `addr` out of memory, bounds from its header.
+fn read_fatbin(addr: usize) -> Result<Vec<u8>, JitError> {
+    let unreadable = |what: &str| JitError::Image {
+        addr,
+        err: FatbinError::Corrupt {
+            what: format!("{what} is not readable memory"),
+            offset: 0,
+        },
+    };
+    // SAFETY: registration handed us this address; memread checks it.
+    let header = unsafe { memread::read(addr, fatbin::HEADER_LEN) }
+        .ok_or_else(|| unreadable("the header"))?;
+    let total = fatbin::total_len(&header).map_err(|err| JitError::Image { addr, err })?;
+    // SAFETY: as above; the length comes from the header, capped by total_len.
+    unsafe { memread::read(addr, total) }.ok_or_else(|| unreadable("the announced size"))
+}
