@@ -177,6 +177,30 @@ fn legacy_device_properties_and_thread_calls() {
     );
 }
 
+/// Builds `tests/programs/NAME.cu` with `extra` options and runs it: it
+/// must print `PASS`.
+fn build_and_pass(name: &str, extra: &[&str]) {
+    let d = tmp(name);
+    let src = root().join(format!("tests/programs/{name}.cu"));
+    let exe = d.join(name);
+    let mut args: Vec<&str> = extra.to_vec();
+    args.extend([
+        src.to_str().expect("utf8"),
+        "-o",
+        exe.to_str().expect("utf8"),
+    ]);
+    let (code, _, err) = cucc(&args, &d);
+    assert_eq!(code, 0, "{err}");
+    let (code, out) = run(&exe);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS"), "{out}");
+}
+
+#[test]
+fn classification_and_abs_overloads_in_device_code() {
+    build_and_pass("math_classify", &[]);
+}
+
 #[test]
 fn cucc_run_uses_cuccs_runtime() {
     // A program linked against libcudart.so.13 without an rpath finds
