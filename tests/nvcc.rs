@@ -202,6 +202,46 @@ fn classification_and_abs_overloads_in_device_code() {
 }
 
 #[test]
+fn rodinia_era_options() {
+    let d = tmp("legacy");
+    let src = root().join("tests/programs/legacy_driver.cu");
+    let src = src.to_str().expect("utf8");
+    let exe = d.join("legacy");
+    // Builds the runtime (see `cucc`); the flag then arrives through the
+    // environment, as nvcc takes it.
+    let _ = cucc(&["--version"], &d);
+    let with_flag = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cucc"))
+            .args(args)
+            .env("NVCC_APPEND_FLAGS", "-DLEGACY_FLAG=13")
+            .current_dir(&d)
+            .output()
+            .expect("run cucc")
+    };
+    let out = with_flag(&["-arch", "sm_13", src, "-o", exe.to_str().expect("utf8")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (code, stdout) = run(&exe);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("PASS"), "{stdout}");
+    let out = with_flag(&["-cuda", src]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ii = std::fs::read_to_string(d.join("legacy_driver.cu.cpp.ii")).expect("-cuda output");
+    assert!(ii.contains("twice"), "{}", &ii[..ii.len().min(200)]);
+    // Without the flag the program does not compile: the variable was used.
+    let (code, _, err) = cucc(&["-c", src], &d);
+    assert_ne!(code, 0);
+    assert!(err.contains("LEGACY_FLAG"), "{err}");
+}
+
+#[test]
 fn cucc_run_uses_cuccs_runtime() {
     // A program linked against libcudart.so.13 without an rpath finds
     // cucc's runtime through `cucc run`.

@@ -25,7 +25,8 @@ use std::process::Command;
 
 /// Runs an nvcc-style command line; returns the process exit code.
 pub fn main(args: &[String]) -> i32 {
-    let o = match options::parse(args) {
+    let args = with_env_flags(args);
+    let o = match options::parse(&args) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("cucc: error: {e}");
@@ -39,6 +40,20 @@ pub fn main(args: &[String]) -> i32 {
             1
         }
     }
+}
+
+/// `NVCC_PREPEND_FLAGS` before and `NVCC_APPEND_FLAGS` after the command
+/// line's arguments, as nvcc takes them (split at whitespace).
+fn with_env_flags(args: &[String]) -> Vec<String> {
+    let split = |var: &str| -> Vec<String> {
+        std::env::var(var)
+            .map(|v| v.split_whitespace().map(String::from).collect())
+            .unwrap_or_default()
+    };
+    let mut all = split("NVCC_PREPEND_FLAGS");
+    all.extend_from_slice(args);
+    all.extend(split("NVCC_APPEND_FLAGS"));
+    all
 }
 
 struct Driver {
@@ -242,6 +257,13 @@ impl Driver {
         });
         if let Some(out) = &self.o.output {
             cmd.arg("-o").arg(out);
+        } else if self.o.cuda_ii {
+            // nvcc -cuda: a.cu -> a.cu.cpp.ii in the current directory.
+            let name = input
+                .path
+                .file_name()
+                .map_or("a.cu".into(), |n| n.to_string_lossy().into_owned());
+            cmd.arg("-o").arg(format!("{name}.cpp.ii"));
         }
         // For CUDA the source is already the last of the clang arguments.
         if input.kind != InputKind::Cuda {
