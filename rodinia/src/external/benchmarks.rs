@@ -6,8 +6,8 @@
 //! the CUDA one (Rodinia's OpenMP scripts often pick another size) or takes
 //! a thread count (`{threads}`: the harness's `--threads`), else its run
 //! file's. Make variables given here are added to the toolkit's on make's
-//! command line (`{nvcc}`: the fake toolkit's nvcc) — mostly to turn on the
-//! result printing Rodinia compiles out by default.
+//! command line, and environment variables to its environment — mostly to
+//! turn on the result printing Rodinia compiles out by default.
 
 use super::check::{Check, Lines, Source};
 use crate::compare::Compare;
@@ -30,6 +30,9 @@ pub struct Side {
     pub inputs: &'static [&'static str],
     /// Files the program reads that its command line does not name.
     pub needs: &'static [&'static str],
+    /// Environment variables for its make (`NVCC_APPEND_FLAGS`, which
+    /// cucc honours as nvcc does, reaches Makefiles without a flags variable).
+    pub make_env: &'static [(&'static str, &'static str)],
 }
 
 impl Side {
@@ -43,7 +46,13 @@ impl Side {
             command: None,
             inputs: &[],
             needs: &[],
+            make_env: &[],
         }
+    }
+    /// Adds environment variables for make.
+    pub const fn make_env(mut self, e: &'static [(&'static str, &'static str)]) -> Side {
+        self.make_env = e;
+        self
     }
     /// Runs this command line instead of the run file's.
     pub const fn command(mut self, c: &'static str) -> Side {
@@ -232,7 +241,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
                 .command("./myocyte.out 100 1 0 {threads}")
                 .needs(&["../../data/myocyte/y.txt", "../../data/myocyte/params.txt"]),
         ),
-        check: files("output.txt", "output.txt", Lines::All, tol(1e-3, 1e-6)),
+        check: Check::None("the OpenMP version writes no results"),
     },
     Benchmark {
         name: "nn",
@@ -262,7 +271,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
     },
     Benchmark {
         name: "pathfinder",
-        cuda: Side::new("cuda/pathfinder").vars(&["CC={nvcc} -DBENCH_PRINT"]),
+        cuda: Side::new("cuda/pathfinder").make_env(&[("NVCC_APPEND_FLAGS", "-DBENCH_PRINT")]),
         openmp: Some(Side::new("openmp/pathfinder").command("./pathfinder 100000 100 > out")),
         check: files("result.txt", "out", Lines::Numeric, Compare::Exact),
     },
@@ -274,7 +283,12 @@ pub const BENCHMARKS: &[Benchmark] = &[
                 .command("./srad 100 0.5 502 458 {threads}")
                 .needs(&["../../../data/srad/image.pgm"]),
         ),
-        check: files("image_out.pgm", "image_out.pgm", Lines::All, tol(0.0, 1.0)),
+        check: files(
+            "image_out.pgm",
+            "image_out.pgm",
+            Lines::All,
+            Compare::Within(1.0),
+        ),
     },
     Benchmark {
         name: "srad_v2",

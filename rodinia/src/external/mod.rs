@@ -139,12 +139,12 @@ impl Session {
             }
             copy_tree(&from, &dir)?;
         }
-        let nvcc = self.toolkit.nvcc().display().to_string();
         let mut args = vec!["-k".to_string()];
         args.extend(self.toolkit.make_vars());
-        args.extend(side.make_vars.iter().map(|v| v.replace("{nvcc}", &nvcc)));
+        args.extend(side.make_vars.iter().map(|v| v.to_string()));
         let mut env = self.env();
         env.push(("HOME".into(), self.home.clone().into()));
+        env.extend(side.make_env.iter().map(|(k, v)| (k.to_string(), v.into())));
         exec::run("make", &args, &dir, &env, log, self.timeout)
     }
 
