@@ -202,6 +202,11 @@ fn classification_and_abs_overloads_in_device_code() {
 }
 
 #[test]
+fn typedef_names_of_tagged_structs_in_device_code() {
+    build_and_pass("typedef_struct_tag", &[]);
+}
+
+#[test]
 fn rodinia_era_options() {
     let d = tmp("legacy");
     let src = root().join("tests/programs/legacy_driver.cu");
