@@ -207,6 +207,35 @@ fn typedef_names_of_tagged_structs_in_device_code() {
 }
 
 #[test]
+fn objects_sharing_a_static_kernel_link_together() {
+    let d = tmp("static-kernels");
+    let dir = root().join("tests/programs/static_kernels");
+    for f in ["main", "other"] {
+        let src = dir.join(format!("{f}.cu"));
+        let obj = d.join(format!("{f}.o"));
+        let (code, _, err) = cucc(
+            &[
+                "-c",
+                src.to_str().expect("utf8"),
+                "-o",
+                obj.to_str().expect("utf8"),
+            ],
+            &d,
+        );
+        assert_eq!(code, 0, "{err}");
+    }
+    let exe = d.join("static_kernels");
+    let (code, _, err) = cucc(
+        &["main.o", "other.o", "-o", exe.to_str().expect("utf8")],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out) = run(&exe);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS"), "{out}");
+}
+
+#[test]
 fn rodinia_era_options() {
     let d = tmp("legacy");
     let src = root().join("tests/programs/legacy_driver.cu");

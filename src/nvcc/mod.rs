@@ -360,6 +360,13 @@ impl Driver {
         }
         cmd.arg("-o").arg(&dev_o).arg(&dev_c);
         self.command(cmd)?;
+        // Kernel entry points are found through the registration table, not
+        // by name: keep them local, so that two objects holding the same
+        // internal-linkage kernel (a `static __global__` in a shared file)
+        // link together, as nvcc's do.
+        let mut cmd = Command::new("objcopy");
+        cmd.arg("-w").arg("--localize-symbol=k_*__cucc").arg(&dev_o);
+        self.command(cmd)?;
 
         // Host half, with the blob naming this module as its GPU binary.
         let blob = self.work.join(format!("{tag}.blob"));
