@@ -1,7 +1,9 @@
 //! A fake CUDA toolkit directory, so that Makefiles written for
 //! `/usr/local/cuda` build with cucc unchanged: `bin/nvcc` is cucc,
 //! `include` is cucc's headers, `lib64` (and `lib`) hold the library names
-//! Makefiles link (`libcudart.so`, `libcuda.so`) pointing at cucc's runtime.
+//! Makefiles link (`libcudart.so`, `libcuda.so`) pointing at cucc's runtime,
+//! and `samples/common/inc` (what `SDK_DIR` names) holds small stand-ins for
+//! the two CUDA Samples headers Rodinia includes.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -80,6 +82,87 @@ const LIB_NAMES: &[&str] = &[
     "libcuda.so.1",
 ];
 
+/// The part of the CUDA Samples' `helper_cuda.h` Rodinia uses (cfd): error
+/// checks that print the failing call and exit.
+const HELPER_CUDA_H: &str = r#"/* Stand-in for the CUDA Samples' helper_cuda.h, written for cucc's
+ * Rodinia harness: checkCudaErrors, getLastCudaError, findCudaDevice. */
+#ifndef CUCC_HELPER_CUDA_H
+#define CUCC_HELPER_CUDA_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <cuda_runtime.h>
+static inline void cucc_helper_check(cudaError_t e, const char *what, const char *file, int line) {
+    if (e != cudaSuccess) {
+        fprintf(stderr, "%s:%d: CUDA error %d (%s): %s\n", file, line, (int)e,
+                cudaGetErrorString(e), what);
+        exit(EXIT_FAILURE);
+    }
+}
+#define checkCudaErrors(call) cucc_helper_check((call), #call, __FILE__, __LINE__)
+#define getLastCudaError(msg) cucc_helper_check(cudaGetLastError(), (msg), __FILE__, __LINE__)
+static inline int findCudaDevice(int argc, const char **argv) {
+    (void)argc;
+    (void)argv;
+    cudaSetDevice(0);
+    return 0;
+}
+#endif
+"#;
+
+/// The part of the CUDA Samples' `helper_timer.h` Rodinia uses (cfd): a
+/// wall-clock stopwatch.
+const HELPER_TIMER_H: &str = r#"/* Stand-in for the CUDA Samples' helper_timer.h, written for cucc's
+ * Rodinia harness: a wall-clock StopWatchInterface and the sdk*Timer calls. */
+#ifndef CUCC_HELPER_TIMER_H
+#define CUCC_HELPER_TIMER_H
+#include <sys/time.h>
+struct StopWatchInterface {
+    double start_ms, total_ms;
+    int sessions, running;
+};
+static inline double cucc_helper_now_ms(void) {
+    struct timeval tv;
+    gettimeofday(&tv, 0);
+    return tv.tv_sec * 1e3 + tv.tv_usec / 1e3;
+}
+static inline bool sdkCreateTimer(StopWatchInterface **t) {
+    *t = new StopWatchInterface();
+    return true;
+}
+static inline bool sdkDeleteTimer(StopWatchInterface **t) {
+    delete *t;
+    *t = 0;
+    return true;
+}
+static inline bool sdkStartTimer(StopWatchInterface **t) {
+    (*t)->start_ms = cucc_helper_now_ms();
+    (*t)->running = 1;
+    return true;
+}
+static inline bool sdkStopTimer(StopWatchInterface **t) {
+    if ((*t)->running) {
+        (*t)->total_ms += cucc_helper_now_ms() - (*t)->start_ms;
+        (*t)->sessions++;
+        (*t)->running = 0;
+    }
+    return true;
+}
+static inline bool sdkResetTimer(StopWatchInterface **t) {
+    (*t)->total_ms = 0;
+    (*t)->sessions = 0;
+    (*t)->running = 0;
+    return true;
+}
+static inline float sdkGetTimerValue(StopWatchInterface **t) {
+    double run = (*t)->running ? cucc_helper_now_ms() - (*t)->start_ms : 0;
+    return (float)((*t)->total_ms + run);
+}
+static inline float sdkGetAverageTimerValue(StopWatchInterface **t) {
+    return (*t)->sessions ? (float)((*t)->total_ms / (*t)->sessions) : 0.0f;
+}
+#endif
+"#;
+
 /// A fake toolkit made by [`FakeToolkit::create`].
 #[derive(Clone, Debug)]
 pub struct FakeToolkit {
@@ -114,6 +197,14 @@ impl FakeToolkit {
             link(&rt, root.join("lib64").join(name))?;
         }
         link(Path::new("lib64"), root.join("lib"))?;
+        let inc = root.join("samples/common/inc");
+        for (name, text) in [
+            ("helper_cuda.h", HELPER_CUDA_H),
+            ("helper_timer.h", HELPER_TIMER_H),
+        ] {
+            let p = inc.join(name);
+            std::fs::write(&p, text).map_err(|e| err("cannot write", &p, e))?;
+        }
         Ok(FakeToolkit {
             root: root.to_path_buf(),
         })
