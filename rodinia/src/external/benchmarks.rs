@@ -250,7 +250,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
         check: Check::Outputs {
             cuda: Source::Stdout,
             openmp: Source::Stderr,
-            lines: Lines::NumbersIn("-->"),
+            lines: Lines::SortedNumbersIn("-->"),
             rule: tol(1e-5, 1e-5),
         },
     },
@@ -262,7 +262,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
     },
     Benchmark {
         name: "particlefilter",
-        cuda: Side::new("cuda/particlefilter").pick("particlefilter_float"),
+        cuda: Side::new("cuda/particlefilter"),
         openmp: Some(
             Side::new("openmp/particlefilter")
                 .command("./particle_filter -x 128 -y 128 -z 10 -np 1000"),

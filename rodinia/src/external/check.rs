@@ -29,6 +29,9 @@ pub enum Lines {
     /// counts as `1.5`): for two versions that print the same values with
     /// different labels.
     NumbersIn(&'static str),
+    /// As `NumbersIn`, with the lines sorted: for two versions that print
+    /// the same set of records in another order.
+    SortedNumbersIn(&'static str),
 }
 
 /// A benchmark's comparison.
@@ -70,6 +73,9 @@ impl Check {
                     Lines::Containing(t) => format!(", lines with `{t}`"),
                     Lines::Numeric => ", numeric lines".to_string(),
                     Lines::NumbersIn(t) => format!(", numbers of lines with `{t}`"),
+                    Lines::SortedNumbersIn(t) => {
+                        format!(", numbers of lines with `{t}`, in any order")
+                    }
                 };
                 let what = if cuda == openmp {
                     src(cuda)
@@ -84,8 +90,8 @@ impl Check {
 
 /// The selected lines of `text`, joined by newlines.
 pub fn select(text: &str, lines: Lines) -> String {
-    if let Lines::NumbersIn(t) = lines {
-        return text
+    if let Lines::NumbersIn(t) | Lines::SortedNumbersIn(t) = lines {
+        let mut rows: Vec<String> = text
             .lines()
             .filter(|l| l.contains(t))
             .map(|l| {
@@ -95,13 +101,16 @@ pub fn select(text: &str, lines: Lines) -> String {
                     .collect::<Vec<_>>()
                     .join(" ")
             })
-            .collect::<Vec<_>>()
-            .join("\n");
+            .collect();
+        if matches!(lines, Lines::SortedNumbersIn(_)) {
+            rows.sort();
+        }
+        return rows.join("\n");
     }
     let keep = |l: &&str| match lines {
         Lines::All => true,
         Lines::Containing(t) => l.contains(t),
-        Lines::NumbersIn(_) => true,
+        Lines::NumbersIn(_) | Lines::SortedNumbersIn(_) => true,
         Lines::Numeric => {
             let mut words = l.split_whitespace().peekable();
             words.peek().is_some() && words.all(|w| w.parse::<f64>().is_ok())
@@ -165,6 +174,10 @@ mod tests {
                 "T 1 --> Distance=2.5\nx\nU 3 --> 4",
                 Lines::NumbersIn("-->")
             ),
+            "1 2.5\n3 4"
+        );
+        assert_eq!(
+            select("B 3 --> 4\nA 1 --> 2.5", Lines::SortedNumbersIn("-->")),
             "1 2.5\n3 4"
         );
     }
