@@ -215,9 +215,12 @@ impl Session {
             &logs.join(format!("{tag}-run")),
             self.timeout,
         );
+        // A failed make can still have built the program run here (make -k):
+        // its error stays as a note.
         let mut v = Version {
             built: true,
             command: Some(line.clone()),
+            error: make_error,
             ..Version::default()
         };
         match run {
