@@ -19,6 +19,7 @@ nvcc-compatible options (the common ones): -c -o FILE -E -M -MD -MF FILE -I DIR 
   -D NAME[=V] -U NAME -L DIR -l LIB -O0..3 -g -G -lineinfo -std=STD -x cu -Xcompiler A,B
   -Xlinker A,B --shared -ccbin CC --use_fast_math -arch/-gencode/-code (set __CUDA_ARCH__)
   -Xptxas and other GPU-only options (accepted, ignored; -v says so) -rdc=true -v --dryrun
+  -cuda (host side to FILE.cu.cpp.ii); NVCC_PREPEND_FLAGS / NVCC_APPEND_FLAGS are honoured
 cucc options: --emit=ir (print the kernels' IR) --cpuify=all|none|PASS,... --print-ir-after=PASS
   --print-ir-after-all --remarks --check-barriers --keep --device-ir=FILE (take the device half
   from an IR file instead of the .cu file's kernels)

@@ -177,6 +177,104 @@ fn legacy_device_properties_and_thread_calls() {
     );
 }
 
+/// Builds `tests/programs/NAME.cu` with `extra` options and runs it: it
+/// must print `PASS`.
+fn build_and_pass(name: &str, extra: &[&str]) {
+    let d = tmp(name);
+    let src = root().join(format!("tests/programs/{name}.cu"));
+    let exe = d.join(name);
+    let mut args: Vec<&str> = extra.to_vec();
+    args.extend([
+        src.to_str().expect("utf8"),
+        "-o",
+        exe.to_str().expect("utf8"),
+    ]);
+    let (code, _, err) = cucc(&args, &d);
+    assert_eq!(code, 0, "{err}");
+    let (code, out) = run(&exe);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS"), "{out}");
+}
+
+#[test]
+fn classification_and_abs_overloads_in_device_code() {
+    build_and_pass("math_classify", &[]);
+}
+
+#[test]
+fn typedef_names_of_tagged_structs_in_device_code() {
+    build_and_pass("typedef_struct_tag", &[]);
+}
+
+#[test]
+fn objects_sharing_a_static_kernel_link_together() {
+    let d = tmp("static-kernels");
+    let dir = root().join("tests/programs/static_kernels");
+    for f in ["main", "other"] {
+        let src = dir.join(format!("{f}.cu"));
+        let obj = d.join(format!("{f}.o"));
+        let (code, _, err) = cucc(
+            &[
+                "-c",
+                src.to_str().expect("utf8"),
+                "-o",
+                obj.to_str().expect("utf8"),
+            ],
+            &d,
+        );
+        assert_eq!(code, 0, "{err}");
+    }
+    let exe = d.join("static_kernels");
+    let (code, _, err) = cucc(
+        &["main.o", "other.o", "-o", exe.to_str().expect("utf8")],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let (code, out) = run(&exe);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS"), "{out}");
+}
+
+#[test]
+fn rodinia_era_options() {
+    let d = tmp("legacy");
+    let src = root().join("tests/programs/legacy_driver.cu");
+    let src = src.to_str().expect("utf8");
+    let exe = d.join("legacy");
+    // Builds the runtime (see `cucc`); the flag then arrives through the
+    // environment, as nvcc takes it.
+    let _ = cucc(&["--version"], &d);
+    let with_flag = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cucc"))
+            .args(args)
+            .env("NVCC_APPEND_FLAGS", "-DLEGACY_FLAG=13")
+            .current_dir(&d)
+            .output()
+            .expect("run cucc")
+    };
+    let out = with_flag(&["-arch", "sm_13", src, "-o", exe.to_str().expect("utf8")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (code, stdout) = run(&exe);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("PASS"), "{stdout}");
+    let out = with_flag(&["-cuda", src]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ii = std::fs::read_to_string(d.join("legacy_driver.cu.cpp.ii")).expect("-cuda output");
+    assert!(ii.contains("twice"), "{}", &ii[..ii.len().min(200)]);
+    // Without the flag the program does not compile: the variable was used.
+    let (code, _, err) = cucc(&["-c", src], &d);
+    assert_ne!(code, 0);
+    assert!(err.contains("LEGACY_FLAG"), "{err}");
+}
+
 #[test]
 fn cucc_run_uses_cuccs_runtime() {
     // A program linked against libcudart.so.13 without an rpath finds

@@ -121,6 +121,15 @@ __device__ int __finite(double x);
 __device__ int __signbitf(float x);
 __device__ int __signbit(double x);
 
+/* The C99 classification macros as device functions, as CUDA declares them
+ * (the host versions are libstdc++'s std:: overloads). */
+__device__ bool isnan(float x);
+__device__ bool isnan(double x);
+__device__ bool isinf(float x);
+__device__ bool isinf(double x);
+__device__ bool isfinite(float x);
+__device__ bool isfinite(double x);
+
 #undef __CUCC_M1
 #undef __CUCC_M2
 #undef __CUCC_MT

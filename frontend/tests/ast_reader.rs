@@ -309,7 +309,7 @@ fn host_device_library_functions_are_found_on_demand() {
         .into_iter()
         .find(|k| k.name.as_deref() == Some("tile2d"))
         .unwrap();
-    // `isnan(v)` in the kernel calls libstdc++'s constexpr (so host-device)
+    // `std::isnan(v)` in the kernel calls libstdc++'s constexpr (so host-device)
     // std::isnan(float), which the reader skipped.
     let mut isnan = None;
     kernel.walk(&mut |n| {

@@ -1,6 +1,7 @@
 //! The `rodinia` command line.
 
 use crate::apps::Size;
+use crate::external::ExternalOptions;
 use std::path::PathBuf;
 
 /// Usage text.
@@ -8,12 +9,18 @@ pub const USAGE: &str = "\
 usage: rodinia run [--only A,B,...] [--size small|default|rodinia] [--threads N]
                    [--runs N] [--json PATH] [--chart PATH.svg] [--keep] [--timeout SECONDS]
        rodinia list
+       rodinia external DIR [--only A,B,...] [--data DIR] [--threads N] [--json PATH]
+                        [--timeout SECONDS] [--keep]
 
 run     builds every application's CUDA version with cucc -O3 and its OpenMP twin
         with the system compiler (-O3 -fopenmp), runs both with the same number of
         threads, checks that their results agree and prints both timings (the median
         of --runs runs) and the speedup OpenMP/cucc.
 list    prints the applications, their sizes and comparison rules.
+external builds a Rodinia 3.1 checkout's CUDA benchmarks with their own Makefiles and
+        cucc standing in for nvcc (a fake CUDA toolkit; the checkout is not written to),
+        runs each run file's command where its data files exist, runs the OpenMP
+        versions, compares the outputs, and prints built/ran/matched per benchmark.
 
 options:
   --only A,B      only these applications
@@ -23,7 +30,9 @@ options:
   --json PATH     write the results as a JSON array
   --chart PATH    write an SVG bar chart of the speedups
   --keep          keep the build directory and print where it is
-  --timeout S     kill a program that runs longer than S seconds (default 600)
+  --timeout S     kill a program that runs longer than S seconds (default 600;
+                  for external: each make and each run)
+  --data DIR      (external) Rodinia's data directory (default: DIR/data)
 
 environment: CUCC (the cucc binary; default: next to rodinia), CC and CXX (the OpenMP
 compilers; default cc and c++), RODINIA_APPS (the apps directory).";
@@ -35,6 +44,8 @@ pub enum Command {
     Run(RunOptions),
     /// List the applications.
     List,
+    /// Build and run a real Rodinia checkout's benchmarks.
+    External(ExternalOptions),
     /// Print the usage.
     Help,
 }
@@ -87,7 +98,10 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             Some(a) => Err(format!("`list` takes no arguments (got `{a}`)")),
         },
         "run" => parse_run(rest).map(Command::Run),
-        other => Err(format!("unknown command `{other}` (expected run or list)")),
+        "external" => parse_external(rest).map(Command::External),
+        other => Err(format!(
+            "unknown command `{other}` (expected run, list or external)"
+        )),
     }
 }
 
@@ -135,6 +149,53 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
         }
         i += 1;
     }
+    Ok(o)
+}
+
+fn parse_external(args: &[String]) -> Result<ExternalOptions, String> {
+    let mut o = ExternalOptions::new(PathBuf::new());
+    let mut dir = None;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+            _ => (arg, None),
+        };
+        let mut value = || -> Result<String, String> {
+            if let Some(v) = inline.clone() {
+                return Ok(v);
+            }
+            i += 1;
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| format!("`{name}` needs a value"))
+        };
+        match name {
+            "--only" => {
+                let v = value()?;
+                let names: Vec<String> = v
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect();
+                if names.is_empty() {
+                    return Err("`--only` needs at least one benchmark".into());
+                }
+                o.only = Some(names);
+            }
+            "--data" => o.data = Some(PathBuf::from(value()?)),
+            "--threads" => o.threads = Some(positive(name, &value()?)?),
+            "--json" => o.json = Some(PathBuf::from(value()?)),
+            "--timeout" => o.timeout = positive(name, &value()?)? as u64,
+            "--keep" if inline.is_none() => o.keep = true,
+            _ if !arg.starts_with('-') && dir.is_none() => dir = Some(PathBuf::from(arg)),
+            _ => return Err(format!("unknown option `{arg}` for `external`")),
+        }
+        i += 1;
+    }
+    o.dir = dir.ok_or("`external` needs the Rodinia checkout directory")?;
     Ok(o)
 }
 
@@ -200,5 +261,34 @@ mod tests {
         assert!(p(&["run", "--keep=1"]).unwrap_err().contains("--keep=1"));
         assert!(p(&["run", "--only", ","]).unwrap_err().contains("--only"));
         assert!(p(&["bench"]).unwrap_err().contains("bench"));
+    }
+
+    #[test]
+    fn external_options() {
+        let Ok(Command::External(o)) = p(&[
+            "external",
+            "--only=nw,srad_v2",
+            "/src/rodinia",
+            "--data",
+            "/d",
+            "--json",
+            "x.json",
+            "--timeout",
+            "30",
+            "--threads=2",
+            "--keep",
+        ]) else {
+            panic!("parse failed")
+        };
+        assert_eq!(o.dir, PathBuf::from("/src/rodinia"));
+        assert_eq!(o.only, Some(vec!["nw".to_string(), "srad_v2".to_string()]));
+        assert_eq!(o.data, Some(PathBuf::from("/d")));
+        assert_eq!(o.json, Some(PathBuf::from("x.json")));
+        assert_eq!((o.timeout, o.threads, o.keep), (30, Some(2), true));
+        assert!(p(&["external"]).unwrap_err().contains("checkout"));
+        assert!(p(&["external", "a", "b"]).unwrap_err().contains("`b`"));
+        assert!(p(&["external", "a", "--size", "small"])
+            .unwrap_err()
+            .contains("--size"));
     }
 }

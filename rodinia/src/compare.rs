@@ -15,6 +15,9 @@ pub enum Compare {
         /// Absolute tolerance, for values near zero.
         abs: f64,
     },
+    /// Every number within this absolute difference, integers included
+    /// (images of integer pixels computed in floating point).
+    Within(f64),
 }
 
 impl Compare {
@@ -23,6 +26,7 @@ impl Compare {
         match self {
             Compare::Exact => "exact".to_string(),
             Compare::Tolerance { rel, abs } => format!("rel {rel:e}, abs {abs:e}"),
+            Compare::Within(abs) => format!("within {abs} (integers too)"),
         }
     }
 }
@@ -64,8 +68,10 @@ fn token_agrees(expected: &str, actual: &str, rule: Compare) -> Result<(), Strin
     let (rel, abs) = match rule {
         Compare::Exact => return Err(format!("expected {expected}, got {actual}")),
         Compare::Tolerance { rel, abs } => (rel, abs),
+        Compare::Within(abs) => (0.0, abs),
     };
-    if expected.parse::<i64>().is_ok() && actual.parse::<i64>().is_ok() {
+    let integers_exact = matches!(rule, Compare::Tolerance { .. });
+    if integers_exact && expected.parse::<i64>().is_ok() && actual.parse::<i64>().is_ok() {
         return Err(format!("expected {expected}, got {actual}"));
     }
     let (Ok(x), Ok(y)) = (expected.parse::<f64>(), actual.parse::<f64>()) else {
@@ -120,6 +126,13 @@ mod tests {
         assert!(compare("100000", "100001", TOL).is_err());
         // A float written without a fraction is still compared as a number.
         assert!(compare("1", "1.00001", TOL).is_ok());
+    }
+
+    #[test]
+    fn within_covers_integers() {
+        assert!(compare("P2 220 3", "P2 221 3", Compare::Within(1.0)).is_ok());
+        assert!(compare("P2 220", "P2 222", Compare::Within(1.0)).is_err());
+        assert!(compare("P2", "P5", Compare::Within(1.0)).is_err());
     }
 
     #[test]

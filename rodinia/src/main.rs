@@ -3,6 +3,7 @@
 
 use cucc_rodinia::apps::{self, APPS};
 use cucc_rodinia::cli::{self, Command, RunOptions};
+use cucc_rodinia::external::{self, ExternalOptions};
 use cucc_rodinia::report;
 use cucc_rodinia::runner::{run_app, Toolchain};
 use std::process::ExitCode;
@@ -19,10 +20,63 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(Command::Run(o)) => run(&o),
+        Ok(Command::External(o)) => external(&o),
         Err(e) => {
             eprintln!("rodinia: {e}\n\n{}", cli::USAGE);
             ExitCode::from(2)
         }
+    }
+}
+
+fn external(o: &ExternalOptions) -> ExitCode {
+    let selected = match external::benchmarks::select(o.only.as_deref()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("rodinia: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let tc = Toolchain::locate();
+    let cucc = match external::toolkit::CuccInstall::locate(&tc.cucc) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("rodinia: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let work = std::env::temp_dir().join(format!("rodinia-external-{}", std::process::id()));
+    eprintln!(
+        "rodinia: {} benchmark(s) of {}; cucc = {}",
+        selected.len(),
+        o.dir.display(),
+        cucc.cucc.display()
+    );
+    let outcomes = match external::run(o, &cucc, &selected, &work) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("rodinia: {e}");
+            let _ = std::fs::remove_dir_all(&work);
+            return ExitCode::from(2);
+        }
+    };
+    print!("{}", external::report::table(&outcomes));
+    let mut ok = outcomes.iter().all(|o| o.ok());
+    if let Some(path) = &o.json {
+        let text = format!("{:#}\n", external::report::to_json(&outcomes));
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("rodinia: cannot write {}: {e}", path.display());
+            ok = false;
+        }
+    }
+    if o.keep {
+        eprintln!("rodinia: scratch tree kept: {}", work.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&work);
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 

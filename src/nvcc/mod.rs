@@ -26,7 +26,8 @@ use std::process::Command;
 
 /// Runs an nvcc-style command line; returns the process exit code.
 pub fn main(args: &[String]) -> i32 {
-    let o = match options::parse(args) {
+    let args = with_env_flags(args);
+    let o = match options::parse(&args) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("cucc: error: {e}");
@@ -40,6 +41,20 @@ pub fn main(args: &[String]) -> i32 {
             1
         }
     }
+}
+
+/// `NVCC_PREPEND_FLAGS` before and `NVCC_APPEND_FLAGS` after the command
+/// line's arguments, as nvcc takes them (split at whitespace).
+fn with_env_flags(args: &[String]) -> Vec<String> {
+    let split = |var: &str| -> Vec<String> {
+        std::env::var(var)
+            .map(|v| v.split_whitespace().map(String::from).collect())
+            .unwrap_or_default()
+    };
+    let mut all = split("NVCC_PREPEND_FLAGS");
+    all.extend_from_slice(args);
+    all.extend(split("NVCC_APPEND_FLAGS"));
+    all
 }
 
 struct Driver {
@@ -268,7 +283,15 @@ impl Driver {
         if let Some(link_id) = linked_binary {
             c.push_str(&devlink::linked_binary_c(link_id)?);
         }
-        self.compile_device_c(&c, tag)
+        let dev_o = self.compile_device_c(&c, tag)?;
+        // Kernel entry points are found through the registration table, not
+        // by name: keep them local, so that two objects holding the same
+        // internal-linkage kernel (a `static __global__` in a shared file)
+        // link together, as nvcc's do.
+        let mut cmd = Command::new("objcopy");
+        cmd.arg("-w").arg("--localize-symbol=k_*__cucc").arg(&dev_o);
+        self.command(cmd)?;
+        Ok(dev_o)
     }
 
     /// Compiles generated device C (`TAG.device.c`) into `TAG.device.o`.
@@ -405,6 +428,13 @@ impl Driver {
         });
         if let Some(out) = &self.o.output {
             cmd.arg("-o").arg(out);
+        } else if self.o.cuda_ii {
+            // nvcc -cuda: a.cu -> a.cu.cpp.ii in the current directory.
+            let name = input
+                .path
+                .file_name()
+                .map_or("a.cu".into(), |n| n.to_string_lossy().into_owned());
+            cmd.arg("-o").arg(format!("{name}.cpp.ii"));
         }
         // For CUDA the source is already the last of the clang arguments.
         if input.kind != InputKind::Cuda {

@@ -94,6 +94,8 @@ pub struct NvccOptions {
     pub keep: bool,
     /// Options accepted and ignored, for `-v`.
     pub ignored: Vec<String>,
+    /// `-cuda`: preprocess each `.cu` file's host side to `FILE.cu.cpp.ii`.
+    pub cuda_ii: bool,
     /// cucc: `--emit=ir` prints the device IR instead of compiling.
     pub emit_ir: bool,
     /// cucc: `--cpuify=LIST`.
@@ -138,6 +140,7 @@ impl Default for NvccOptions {
             dry_run: false,
             keep: false,
             ignored: Vec::new(),
+            cuda_ii: false,
             emit_ir: false,
             cpuify: None,
             print_ir_after: Vec::new(),
@@ -185,6 +188,7 @@ const VALUED: &[(&[&str], &str)] = &[
 const FLAGS: &[(&[&str], &str)] = &[
     (&["-c", "--compile"], "c"),
     (&["-E", "--preprocess"], "E"),
+    (&["-cuda", "--cuda"], "cuda"),
     (&["-M", "--generate-dependencies"], "M"),
     (&["-MD", "--generate-dependencies-with-compile"], "MD"),
     (&["-g", "--debug"], "g"),
@@ -244,6 +248,10 @@ pub fn parse(args: &[String]) -> Result<NvccOptions, String> {
             match *what {
                 "c" => o.stage = Stage::Compile,
                 "E" => o.stage = Stage::Preprocess,
+                "cuda" => {
+                    o.stage = Stage::Preprocess;
+                    o.cuda_ii = true;
+                }
                 "M" => o.stage = Stage::Deps,
                 "MD" => o.deps_file = true,
                 "g" => o.debug = true,
@@ -395,7 +403,13 @@ fn gpu_arch(v: &str) -> Option<String> {
         .strip_prefix("sm_")
         .or_else(|| first.strip_prefix("compute_"))?;
     let digits: String = digits.chars().take_while(char::is_ascii_digit).collect();
-    (!digits.is_empty()).then(|| format!("sm_{digits}"))
+    // clang knows nothing older than sm_20; sm_1x code (sm_13 for doubles)
+    // runs unchanged with the newer __CUDA_ARCH__.
+    match digits.parse::<u32>() {
+        Ok(n) if n < 20 => Some("sm_20".to_string()),
+        Ok(_) => Some(format!("sm_{digits}")),
+        Err(_) => None,
+    }
 }
 
 #[cfg(test)]
@@ -431,6 +445,17 @@ mod tests {
         assert_eq!(o.arch.as_deref(), Some("sm_75"));
         assert_eq!(o.std.as_deref(), Some("c++14"));
         assert!(o.relocatable_device_code);
+    }
+
+    #[test]
+    fn legacy_spellings() {
+        let o = p("-arch sm_13 a.cu").expect("parse");
+        assert_eq!(o.arch.as_deref(), Some("sm_20"));
+        let o = p("--gpu-architecture=compute_10 a.cu").expect("parse");
+        assert_eq!(o.arch.as_deref(), Some("sm_20"));
+        let o = p("-cuda a.cu").expect("parse");
+        assert_eq!(o.stage, Stage::Preprocess);
+        assert!(o.cuda_ii);
     }
 
     #[test]

@@ -993,6 +993,18 @@ impl<'m, 'a> FnCx<'m, 'a> {
             "abs" | "labs" | "llabs" => {
                 let (a, act) = arg!(0);
                 let t = self.func.value_type(a);
+                // abs(float), abs(double): C++'s overloads are fabs.
+                if let CType::Float(k @ (cucc_ir::FloatKind::F32 | cucc_ir::FloatKind::F64)) =
+                    act.strip()
+                {
+                    let f = if *k == cucc_ir::FloatKind::F64 {
+                        "fabs"
+                    } else {
+                        "fabsf"
+                    };
+                    let r = self.b().call_extern(f, vec![a], &[t])[0];
+                    return Ok(Some(self.result(r, &act, e)?));
+                }
                 let mut b = self.b();
                 let z = b.const_int(t, 0);
                 let n = b.binary(BinOp::Sub, z, a);
@@ -1168,6 +1180,29 @@ impl<'m, 'a> FnCx<'m, 'a> {
             "__hisnan" | "isnan" | "__isnan" | "__isnanf" => {
                 let (a, _) = arg!(0);
                 let r = self.b().cmp(CmpPred::FUno, a, a);
+                return Ok(Some(self.result(r, &CType::Bool, e)?));
+            }
+            // |x| == inf and |x| < inf (false for NaN).
+            "isinf" | "__isinf" | "__isinff" | "isfinite" | "__finite" | "__finitef" => {
+                let (a, act) = arg!(0);
+                if !act.is_float() {
+                    return Ok(None);
+                }
+                let t = self.func.value_type(a);
+                let fabs = if matches!(act.strip(), CType::Float(cucc_ir::FloatKind::F64)) {
+                    "fabs"
+                } else {
+                    "fabsf"
+                };
+                let mut b = self.b();
+                let m = b.call_extern(fabs, vec![a], &[t])[0];
+                let inf = b.const_float(t, f64::INFINITY);
+                let pred = if name.contains("inf") {
+                    CmpPred::FOeq
+                } else {
+                    CmpPred::FOlt
+                };
+                let r = b.cmp(pred, m, inf);
                 return Ok(Some(self.result(r, &CType::Bool, e)?));
             }
             _ => {}

@@ -144,7 +144,23 @@ impl<'a> RecordIndex<'a> {
                     let unnamed = matches!(rec.kind, Kind::CXXRecordDecl | Kind::RecordDecl)
                         && rec.name.is_none()
                         && rec.complete_definition;
-                    if unnamed {
+                    // `typedef struct tag { ... } Name;`: Name is the tag's
+                    // record too (types written `Name` reach the frontend so).
+                    let aliases_tag = matches!(rec.kind, Kind::CXXRecordDecl | Kind::RecordDecl)
+                        && rec.complete_definition
+                        && rec.name.as_ref().is_some_and(|tag| {
+                            tag != name
+                                && n.ty.as_ref().is_some_and(|t| {
+                                    [t.canonical(), t.qual_type.as_str()].iter().any(|c| {
+                                        let bare = ["struct ", "class ", "union "]
+                                            .iter()
+                                            .find_map(|k| c.strip_prefix(k))
+                                            .unwrap_or(c);
+                                        bare == tag
+                                    })
+                                })
+                        });
+                    if unnamed || aliases_tag {
                         self.add(format!("{prefix}{name}"), rec);
                     }
                 }

@@ -31,7 +31,7 @@ __global__ void tile2d(float *m, int w) {
     __syncthreads();
     float v = max(tile[tx][ty], 0.0f) + min(x, y) + fabs(-1.0f) + abs(-2) + sqrt((float)x) + exp(1.0) +
               floorf(2.5f) + powf(2.f, 3.f) + c_table[tx & 15] + g_val + m_val;
-    v += fmaxf(v, 1.0f) + rsqrtf(v) + __fdividef(v, 2.0f) + log10f(v) + isnan(v) + (isinf(v) ? 1 : 0) +
+    v += fmaxf(v, 1.0f) + rsqrtf(v) + __fdividef(v, 2.0f) + log10f(v) + std::isnan(v) + (isinf(v) ? 1 : 0) +
          dyn[0];
     P p = P{1, 2} + P{3, 4};
     unsigned long long t = clock64();

@@ -1,0 +1,367 @@
+//! The Rodinia 3.1 CUDA benchmarks, how each is built and run, and what of
+//! its output is compared with its OpenMP version.
+//!
+//! The CUDA side runs its `run` file's command line. The OpenMP side runs
+//! a command line given here when its own run file uses other inputs than
+//! the CUDA one (Rodinia's OpenMP scripts often pick another size) or takes
+//! a thread count (`{threads}`: the harness's `--threads`), else its run
+//! file's. Make variables given here are added to the toolkit's on make's
+//! command line, and environment variables to its environment — mostly to
+//! turn on the result printing Rodinia compiles out by default.
+
+use super::check::{Check, Lines, Source};
+use crate::compare::Compare;
+
+/// How one version is built and run.
+#[derive(Clone, Copy, Debug)]
+pub struct Side {
+    /// The directory, relative to the checkout, where `make` runs and the
+    /// command runs.
+    pub dir: &'static str,
+    /// Extra make variables.
+    pub make_vars: &'static [&'static str],
+    /// The run file (relative to `dir`).
+    pub run_file: &'static str,
+    /// Only run-file lines containing this.
+    pub pick: Option<&'static str>,
+    /// A command line used instead of the run file's.
+    pub command: Option<&'static str>,
+    /// Arguments that are input files although outside `data/`.
+    pub inputs: &'static [&'static str],
+    /// Files the program reads that its command line does not name.
+    pub needs: &'static [&'static str],
+    /// Environment variables for its make (`NVCC_APPEND_FLAGS`, which
+    /// cucc honours as nvcc does, reaches Makefiles without a flags variable).
+    pub make_env: &'static [(&'static str, &'static str)],
+}
+
+impl Side {
+    /// A side built and run in `dir` from its `run` file.
+    pub const fn new(dir: &'static str) -> Side {
+        Side {
+            dir,
+            make_vars: &[],
+            run_file: "run",
+            pick: None,
+            command: None,
+            inputs: &[],
+            needs: &[],
+            make_env: &[],
+        }
+    }
+    /// Adds environment variables for make.
+    pub const fn make_env(mut self, e: &'static [(&'static str, &'static str)]) -> Side {
+        self.make_env = e;
+        self
+    }
+    /// Runs this command line instead of the run file's.
+    pub const fn command(mut self, c: &'static str) -> Side {
+        self.command = Some(c);
+        self
+    }
+    /// Adds make variables.
+    pub const fn vars(mut self, v: &'static [&'static str]) -> Side {
+        self.make_vars = v;
+        self
+    }
+    /// Only run-file lines containing `p`.
+    pub const fn pick(mut self, p: &'static str) -> Side {
+        self.pick = Some(p);
+        self
+    }
+    /// Files read that the command line does not name.
+    pub const fn needs(mut self, n: &'static [&'static str]) -> Side {
+        self.needs = n;
+        self
+    }
+}
+
+/// One benchmark.
+#[derive(Clone, Copy, Debug)]
+pub struct Benchmark {
+    /// Its name (`srad_v2`).
+    pub name: &'static str,
+    /// The CUDA version.
+    pub cuda: Side,
+    /// The OpenMP version, where Rodinia has one.
+    pub openmp: Option<Side>,
+    /// What is compared.
+    pub check: Check,
+}
+
+const fn tol(rel: f64, abs: f64) -> Compare {
+    Compare::Tolerance { rel, abs }
+}
+
+const fn files(cuda: &'static str, openmp: &'static str, lines: Lines, rule: Compare) -> Check {
+    Check::Outputs {
+        cuda: Source::File(cuda),
+        openmp: Source::File(openmp),
+        lines,
+        rule,
+    }
+}
+
+const NO_OPENMP: Check = Check::None("Rodinia has no OpenMP version");
+
+const NN_DATA: &[&str] = &[
+    "../../data/nn/cane4_0.db",
+    "../../data/nn/cane4_1.db",
+    "../../data/nn/cane4_2.db",
+    "../../data/nn/cane4_3.db",
+];
+
+/// The 24 CUDA benchmarks of Rodinia 3.1 (srad counts twice).
+pub const BENCHMARKS: &[Benchmark] = &[
+    Benchmark {
+        name: "b+tree",
+        cuda: Side::new("cuda/b+tree"),
+        openmp: Some(Side::new("openmp/b+tree").command(
+            "./b+tree.out core {threads} file ../../data/b+tree/mil.txt command ../../data/b+tree/command.txt",
+        )),
+        check: files("output.txt", "output.txt", Lines::All, Compare::Exact),
+    },
+    Benchmark {
+        name: "backprop",
+        cuda: Side::new("cuda/backprop"),
+        openmp: Some(Side::new("openmp/backprop").command("./backprop 2097152")),
+        check: Check::None("neither version writes its trained weights"),
+    },
+    Benchmark {
+        name: "bfs",
+        cuda: Side::new("cuda/bfs"),
+        openmp: Some(
+            Side::new("openmp/bfs").command("./bfs {threads} ../../data/bfs/graph65536.txt"),
+        ),
+        check: files("result.txt", "result.txt", Lines::All, Compare::Exact),
+    },
+    Benchmark {
+        name: "cfd",
+        cuda: Side::new("cuda/cfd"),
+        openmp: Some(
+            Side::new("openmp/cfd").command("./euler3d_cpu ../../data/cfd/fvcorr.domn.097K"),
+        ),
+        check: files("density", "density", Lines::All, tol(1e-3, 1e-5)),
+    },
+    Benchmark {
+        name: "dwt2d",
+        cuda: Side::new("cuda/dwt2d")
+            .command("./dwt2d ../../data/dwt2d/192.bmp -d 192x192 -f -5 -l 3"),
+        openmp: None,
+        check: NO_OPENMP,
+    },
+    Benchmark {
+        name: "gaussian",
+        cuda: Side::new("cuda/gaussian"),
+        openmp: None,
+        check: NO_OPENMP,
+    },
+    Benchmark {
+        name: "heartwall",
+        cuda: Side::new("cuda/heartwall"),
+        openmp: Some(
+            Side::new("openmp/heartwall")
+                .command("./heartwall ../../data/heartwall/test.avi 20 {threads}"),
+        ),
+        check: files("result.txt", "result.txt", Lines::All, tol(1e-3, 1e-3)),
+    },
+    Benchmark {
+        name: "hotspot",
+        cuda: Side::new("cuda/hotspot"),
+        openmp: Some(Side::new("openmp/hotspot").command(
+            "./hotspot 512 512 2 {threads} ../../data/hotspot/temp_512 ../../data/hotspot/power_512 output.out",
+        )),
+        check: files("output.out", "output.out", Lines::All, tol(1e-3, 1e-3)),
+    },
+    Benchmark {
+        name: "hotspot3D",
+        cuda: Side::new("cuda/hotspot3D"),
+        openmp: Some(Side::new("openmp/hotspot3D")),
+        check: files("output.out", "output.out", Lines::All, tol(1e-3, 1e-3)),
+    },
+    Benchmark {
+        name: "huffman",
+        cuda: Side::new("cuda/huffman"),
+        openmp: None,
+        check: NO_OPENMP,
+    },
+    Benchmark {
+        name: "hybridsort",
+        cuda: Side::new("cuda/hybridsort"),
+        openmp: None,
+        check: NO_OPENMP,
+    },
+    Benchmark {
+        name: "kmeans",
+        cuda: Side::new("cuda/kmeans"),
+        openmp: Some(
+            Side::new("openmp/kmeans")
+                .command("./kmeans_openmp/kmeans -n {threads} -i ../../data/kmeans/kdd_cup"),
+        ),
+        check: Check::None("the OpenMP version does not print its centres"),
+    },
+    Benchmark {
+        name: "lavaMD",
+        cuda: Side::new("cuda/lavaMD"),
+        openmp: Some(Side::new("openmp/lavaMD").command("./lavaMD -cores {threads} -boxes1d 10")),
+        check: Check::None("both versions seed their inputs from the clock"),
+    },
+    Benchmark {
+        name: "leukocyte",
+        cuda: Side::new("cuda/leukocyte").vars(&["OUTPUT=1"]),
+        openmp: Some(
+            Side::new("openmp/leukocyte")
+                .vars(&["OUTPUT=1"])
+                .command("./OpenMP/leukocyte 5 {threads} ../../data/leukocyte/testfile.avi"),
+        ),
+        check: files("result.txt", "result.txt", Lines::All, tol(1e-3, 1e-3)),
+    },
+    Benchmark {
+        name: "lud",
+        cuda: Side::new("cuda/lud"),
+        openmp: Some(Side::new("openmp/lud").command("./omp/lud_omp -s 256")),
+        check: Check::None(
+            "neither version prints its factors (the CUDA run's -v checks them against a CPU LU)",
+        ),
+    },
+    Benchmark {
+        name: "mummergpu",
+        cuda: Side::new("cuda/mummergpu"),
+        openmp: Some(Side::new("openmp/mummergpu")),
+        check: files("NC_00399.out", "NC_00399.out", Lines::All, Compare::Exact),
+    },
+    Benchmark {
+        name: "myocyte",
+        cuda: Side::new("cuda/myocyte").needs(&[
+            "../../data/myocyte/y.txt",
+            "../../data/myocyte/params.txt",
+        ]),
+        openmp: Some(
+            Side::new("openmp/myocyte")
+                .command("./myocyte.out 100 1 0 {threads}")
+                .needs(&["../../data/myocyte/y.txt", "../../data/myocyte/params.txt"]),
+        ),
+        check: Check::None("the OpenMP version writes no results"),
+    },
+    Benchmark {
+        name: "nn",
+        cuda: Side::new("cuda/nn").needs(NN_DATA),
+        openmp: Some(Side::new("openmp/nn").needs(NN_DATA)),
+        check: Check::Outputs {
+            cuda: Source::Stdout,
+            openmp: Source::Stderr,
+            lines: Lines::SortedNumbersIn("-->"),
+            rule: tol(1e-5, 1e-5),
+        },
+    },
+    Benchmark {
+        name: "nw",
+        cuda: Side::new("cuda/nw").vars(&["KERNEL_DIM=-DTRACEBACK"]),
+        openmp: Some(Side::new("openmp/nw").command("./needle 2048 10 {threads}")),
+        check: files("result.txt", "result.txt", Lines::All, Compare::Exact),
+    },
+    Benchmark {
+        name: "particlefilter",
+        cuda: Side::new("cuda/particlefilter"),
+        openmp: Some(
+            Side::new("openmp/particlefilter")
+                .command("./particle_filter -x 128 -y 128 -z 10 -np 1000"),
+        ),
+        check: Check::None("both versions seed their random numbers from the clock"),
+    },
+    Benchmark {
+        name: "pathfinder",
+        cuda: Side::new("cuda/pathfinder").make_env(&[("NVCC_APPEND_FLAGS", "-DBENCH_PRINT")]),
+        openmp: Some(Side::new("openmp/pathfinder").command("./pathfinder 100000 100 > out")),
+        check: files("result.txt", "out", Lines::Numeric, Compare::Exact),
+    },
+    Benchmark {
+        name: "srad_v1",
+        cuda: Side::new("cuda/srad/srad_v1").needs(&["../../../data/srad/image.pgm"]),
+        openmp: Some(
+            Side::new("openmp/srad/srad_v1")
+                .command("./srad 100 0.5 502 458 {threads}")
+                .needs(&["../../../data/srad/image.pgm"]),
+        ),
+        check: files(
+            "image_out.pgm",
+            "image_out.pgm",
+            Lines::All,
+            Compare::Within(1.0),
+        ),
+    },
+    Benchmark {
+        name: "srad_v2",
+        cuda: Side::new("cuda/srad/srad_v2").vars(&["KERNEL_DIM=-DOUTPUT"]),
+        openmp: Some(
+            Side::new("openmp/srad/srad_v2")
+                .vars(&["CC_FLAGS=-g -fopenmp -O2 -DOUTPUT"])
+                .command("./srad 2048 2048 0 127 0 127 {threads} 0.5 2"),
+        ),
+        check: Check::Outputs {
+            cuda: Source::Stdout,
+            openmp: Source::Stdout,
+            lines: Lines::Numeric,
+            rule: tol(1e-3, 1e-4),
+        },
+    },
+    Benchmark {
+        name: "streamcluster",
+        cuda: Side::new("cuda/streamcluster"),
+        openmp: Some(
+            Side::new("openmp/streamcluster")
+                .pick("sc_omp")
+                .command("./sc_omp 10 20 256 65536 65536 1000 none output.txt {threads}"),
+        ),
+        check: files("output.txt", "output.txt", Lines::All, tol(1e-3, 1e-4)),
+    },
+];
+
+/// The benchmarks named in `only` (all without it); unknown names are an
+/// error listing the known ones.
+pub fn select(only: Option<&[String]>) -> Result<Vec<&'static Benchmark>, String> {
+    let Some(names) = only else {
+        return Ok(BENCHMARKS.iter().collect());
+    };
+    names
+        .iter()
+        .map(|n| {
+            BENCHMARKS.iter().find(|b| b.name == n).ok_or_else(|| {
+                let known: Vec<&str> = BENCHMARKS.iter().map(|b| b.name).collect();
+                format!("unknown benchmark `{n}` (known: {})", known.join(", "))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn twenty_four_distinct_benchmarks() {
+        assert_eq!(BENCHMARKS.len(), 24);
+        let mut names: Vec<&str> = BENCHMARKS.iter().map(|b| b.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 24);
+        for b in BENCHMARKS {
+            assert!(b.cuda.dir.starts_with("cuda/"), "{}", b.name);
+            if let Some(o) = &b.openmp {
+                assert!(o.dir.starts_with("openmp/"), "{}", b.name);
+            } else {
+                assert!(matches!(b.check, Check::None(_)), "{}", b.name);
+            }
+        }
+    }
+
+    #[test]
+    fn selection() {
+        let only = vec!["nw".to_string(), "bfs".to_string()];
+        let s = select(Some(&only)).expect("known");
+        assert_eq!(s.iter().map(|b| b.name).collect::<Vec<_>>(), ["nw", "bfs"]);
+        let bad = vec!["nope".to_string()];
+        assert!(select(Some(&bad)).unwrap_err().contains("srad_v2"));
+        assert_eq!(select(None).expect("all").len(), 24);
+    }
+}

@@ -1,0 +1,420 @@
+//! `rodinia external DIR`: builds and runs a real Rodinia 3.1 checkout's
+//! CUDA benchmarks with cucc through their own Makefiles, runs their OpenMP
+//! versions, and compares the two where the data files are present.
+//!
+//! The checkout is never written to: each benchmark's directory (with
+//! `common/` and `cuda/util/`) is copied into a scratch tree of the same
+//! shape, whose `data` links to the data directory, so relative paths such
+//! as `../../common/make.config` and `../../data/...` resolve as in the
+//! checkout. `make` runs there with a fake CUDA toolkit (see [`toolkit`])
+//! named on its command line, and with `HOME` pointing at a directory where
+//! `~/rodinia_3.0` is the scratch tree (a Makefile includes
+//! `~/rodinia_3.0/common/make.config`).
+
+pub mod benchmarks;
+pub mod check;
+pub mod exec;
+pub mod report;
+pub mod runfile;
+pub mod toolkit;
+
+use benchmarks::{Benchmark, Side};
+use check::Check;
+use exec::{first_error_line, Finished};
+use report::{ExternalOutcome, Verdict};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use toolkit::{CuccInstall, FakeToolkit};
+
+/// Options of `rodinia external`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternalOptions {
+    /// The Rodinia checkout (holding `cuda/`, `openmp/`, `common/`).
+    pub dir: PathBuf,
+    /// The data directory (default: `DIR/data`).
+    pub data: Option<PathBuf>,
+    /// `--only`: benchmark names.
+    pub only: Option<Vec<String>>,
+    /// `--json`.
+    pub json: Option<PathBuf>,
+    /// `--timeout`: seconds for each make and each run.
+    pub timeout: u64,
+    /// `--threads` for both versions (`None`: all cores).
+    pub threads: Option<usize>,
+    /// `--keep`: keep the scratch tree.
+    pub keep: bool,
+}
+
+impl ExternalOptions {
+    /// Defaults for checkout `dir`.
+    pub fn new(dir: PathBuf) -> ExternalOptions {
+        ExternalOptions {
+            dir,
+            data: None,
+            only: None,
+            json: None,
+            timeout: 600,
+            threads: None,
+            keep: false,
+        }
+    }
+}
+
+/// Everything a run needs besides the benchmark.
+pub struct Session {
+    checkout: PathBuf,
+    tree: PathBuf,
+    home: PathBuf,
+    toolkit: FakeToolkit,
+    threads: usize,
+    timeout: Duration,
+}
+
+impl Session {
+    /// Makes the scratch tree under `work` (created; should be fresh) for
+    /// `checkout`, its data link, the fake toolkit and the fake home.
+    pub fn create(
+        work: &Path,
+        checkout: &Path,
+        data: &Path,
+        cucc: &CuccInstall,
+        threads: usize,
+        timeout: Duration,
+    ) -> Result<Session, String> {
+        let checkout = checkout
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", checkout.display()))?;
+        if !checkout.join("cuda").is_dir() {
+            return Err(format!(
+                "{} has no cuda/ directory: not a Rodinia checkout",
+                checkout.display()
+            ));
+        }
+        let tree = work.join("tree");
+        let home = work.join("home");
+        for d in [&tree, &home] {
+            std::fs::create_dir_all(d)
+                .map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+        }
+        let link = |target: &Path, at: &Path| {
+            std::os::unix::fs::symlink(target, at)
+                .map_err(|e| format!("cannot link {}: {e}", at.display()))
+        };
+        let data = std::path::absolute(data).map_err(|e| format!("{}: {e}", data.display()))?;
+        link(&data, &tree.join("data"))?;
+        link(&tree, &home.join("rodinia_3.0"))?;
+        for shared in ["common", "cuda/util"] {
+            let from = checkout.join(shared);
+            if from.is_dir() {
+                copy_tree(&from, &tree.join(shared))?;
+            }
+        }
+        let toolkit = FakeToolkit::create(&work.join("cuda-toolkit"), cucc)?;
+        Ok(Session {
+            checkout,
+            tree,
+            home,
+            toolkit,
+            threads,
+            timeout,
+        })
+    }
+
+    fn env(&self) -> Vec<(String, OsString)> {
+        let mut env = self.toolkit.env();
+        let n = OsString::from(self.threads.to_string());
+        env.push(("CUCC_NUM_THREADS".into(), n.clone()));
+        env.push(("OMP_NUM_THREADS".into(), n));
+        env
+    }
+
+    /// Copies `side`'s directory into the tree and runs make there.
+    fn build(&self, side: &Side, log: &Path) -> Result<Finished, String> {
+        let dir = self.tree.join(side.dir);
+        if !dir.exists() {
+            let from = self.checkout.join(side.dir);
+            if !from.is_dir() {
+                return Err(format!("{} is not in the checkout", side.dir));
+            }
+            copy_tree(&from, &dir)?;
+        }
+        let mut args = vec!["-k".to_string()];
+        args.extend(self.toolkit.make_vars());
+        args.extend(side.make_vars.iter().map(|v| v.to_string()));
+        let mut env = self.env();
+        env.push(("HOME".into(), self.home.clone().into()));
+        env.extend(side.make_env.iter().map(|(k, v)| (k.to_string(), v.into())));
+        exec::run("make", &args, &dir, &env, log, self.timeout)
+    }
+
+    /// The command line `side` runs, or why there is none.
+    fn command(&self, side: &Side) -> Result<String, runfile::Choice> {
+        let dir = self.tree.join(side.dir);
+        let threads = self.threads.to_string();
+        let lines = match side.command {
+            Some(c) => vec![c.replace("{threads}", &threads)],
+            None => {
+                let text = std::fs::read_to_string(dir.join(side.run_file)).unwrap_or_default();
+                runfile::commands(&text)
+            }
+        };
+        runfile::choose(&lines, side.pick, &dir, side.inputs, side.needs)
+    }
+
+    /// Builds and runs one version: `(command, finished run)`.
+    fn version(&self, side: &Side, tag: &str, logs: &Path) -> Version {
+        let build = match self.build(side, &logs.join(format!("{tag}-make"))) {
+            Ok(f) => f,
+            Err(e) => return Version::failed_build(e),
+        };
+        let make_error = (!build.success()).then(|| {
+            let out = std::fs::read_to_string(&build.stderr).unwrap_or_default()
+                + &std::fs::read_to_string(&build.stdout).unwrap_or_default();
+            format!(
+                "make: {}",
+                first_error_line(&out).unwrap_or_else(|| build.describe(self.timeout))
+            )
+        });
+        let line = match self.command(side) {
+            Ok(l) => l,
+            Err(runfile::Choice::NoCommand) => {
+                return Version {
+                    built: make_error.is_none(),
+                    error: make_error.or(Some(format!("no command line in {}", side.run_file))),
+                    ..Version::default()
+                }
+            }
+            Err(runfile::Choice::NoData { line, why }) => {
+                return Version {
+                    built: make_error.is_none() && program_exists(&self.tree.join(side.dir), &line),
+                    command: Some(line),
+                    no_data: Some(why),
+                    error: make_error,
+                    ..Version::default()
+                }
+            }
+        };
+        let dir = self.tree.join(side.dir);
+        if !program_exists(&dir, &line) {
+            return Version {
+                command: Some(line.clone()),
+                error: Some(make_error.unwrap_or_else(|| {
+                    format!(
+                        "make succeeded but did not build {}",
+                        runfile::words(&line).first().cloned().unwrap_or_default()
+                    )
+                })),
+                ..Version::default()
+            };
+        }
+        let run = exec::run_shell(
+            &line,
+            &dir,
+            &self.env(),
+            &logs.join(format!("{tag}-run")),
+            self.timeout,
+        );
+        // A failed make can still have built the program run here (make -k):
+        // its error stays as a note.
+        let mut v = Version {
+            built: true,
+            command: Some(line.clone()),
+            error: make_error,
+            ..Version::default()
+        };
+        match run {
+            Ok(f) if f.success() => {
+                v.seconds = Some(f.seconds);
+                v.ran = true;
+                v.stdout = runfile::redirect_target(&line)
+                    .map(|t| dir.join(t))
+                    .unwrap_or_else(|| f.stdout.clone());
+                v.stderr = f.stderr.clone();
+            }
+            Ok(f) => {
+                let err = std::fs::read_to_string(&f.stderr).unwrap_or_default();
+                let out = std::fs::read_to_string(&f.stdout).unwrap_or_default();
+                let first = first_error_line(&err).or_else(|| first_error_line(&out));
+                v.error = Some(match first {
+                    Some(l) => format!("{}: {l}", f.describe(self.timeout)),
+                    None => f.describe(self.timeout),
+                });
+            }
+            Err(e) => v.error = Some(e),
+        }
+        v
+    }
+
+    /// Builds, runs and compares one benchmark; progress to `progress`.
+    pub fn benchmark(&self, b: &Benchmark, progress: &mut dyn FnMut(&str)) -> ExternalOutcome {
+        let logs = self.tree.join("logs").join(b.name.replace('/', "_"));
+        let mut out = ExternalOutcome::new(b.name, b.check.describe());
+        if let Err(e) = std::fs::create_dir_all(&logs) {
+            out.error = Some(format!("cannot create {}: {e}", logs.display()));
+            return out;
+        }
+        progress("building and running the CUDA version with cucc");
+        let cuda = self.version(&b.cuda, "cuda", &logs);
+        out.built = cuda.built;
+        out.command = cuda.command.clone();
+        out.cucc_seconds = cuda.seconds;
+        let omp = b.openmp.as_ref().map(|side| {
+            progress("building and running the OpenMP version");
+            self.version(side, "openmp", &logs)
+        });
+        if let Some(o) = &omp {
+            out.openmp_command = o.command.clone();
+            out.openmp_seconds = o.seconds;
+        }
+
+        if let Some(why) = &cuda.no_data {
+            out.ran = Verdict::NoData;
+            out.matched = Verdict::NoData;
+            out.error = cuda.error.clone().or(Some(why.clone()));
+            return out;
+        }
+        if !cuda.built || !cuda.ran {
+            out.ran = if cuda.built {
+                Verdict::No
+            } else {
+                Verdict::NotReached
+            };
+            out.error = cuda.error.clone();
+            return out;
+        }
+        out.ran = Verdict::Yes;
+        // Built and ran: a make error for another target is still worth a note.
+        out.error = cuda.error.clone();
+        let (cuda_src, omp_src, lines, rule) = match b.check {
+            Check::None(_) => {
+                out.matched = Verdict::NoComparison;
+                return out;
+            }
+            Check::Outputs {
+                cuda,
+                openmp,
+                lines,
+                rule,
+            } => (cuda, openmp, lines, rule),
+        };
+        let Some(o) = omp else {
+            out.matched = Verdict::NoComparison;
+            return out;
+        };
+        if let Some(why) = &o.no_data {
+            out.matched = Verdict::NoData;
+            out.error = Some(format!("OpenMP version: {why}"));
+            return out;
+        }
+        if !o.ran {
+            out.matched = Verdict::NotReached;
+            out.error = Some(format!(
+                "OpenMP version: {}",
+                o.error.as_deref().unwrap_or("did not run")
+            ));
+            return out;
+        }
+        let cuda_dir = self.tree.join(b.cuda.dir);
+        let omp_dir = b.openmp.map(|s| self.tree.join(s.dir)).unwrap_or_default();
+        let result = check::read(cuda_src, &cuda_dir, &cuda.stdout, &cuda.stderr).and_then(|c| {
+            let e = check::read(omp_src, &omp_dir, &o.stdout, &o.stderr)?;
+            check::agree(&c, &e, lines, rule)
+        });
+        match result {
+            Ok(()) => out.matched = Verdict::Yes,
+            Err(e) => {
+                out.matched = Verdict::No;
+                out.error = Some(exec::truncate(&e, 300));
+            }
+        }
+        out
+    }
+
+    /// The scratch tree (for `--keep`).
+    pub fn tree(&self) -> &Path {
+        &self.tree
+    }
+}
+
+/// One version's build and run.
+#[derive(Clone, Debug, Default)]
+struct Version {
+    built: bool,
+    ran: bool,
+    command: Option<String>,
+    no_data: Option<String>,
+    seconds: Option<f64>,
+    stdout: PathBuf,
+    stderr: PathBuf,
+    error: Option<String>,
+}
+
+impl Version {
+    fn failed_build(e: String) -> Version {
+        Version {
+            error: Some(e),
+            ..Version::default()
+        }
+    }
+}
+
+/// The program a command line runs exists under `dir`.
+fn program_exists(dir: &Path, line: &str) -> bool {
+    runfile::words(line)
+        .first()
+        .is_some_and(|p| dir.join(p).is_file())
+}
+
+/// Copies a directory tree (files keep their permissions; symlinks are
+/// recreated as symlinks).
+pub fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
+    let err = |p: &Path, e: std::io::Error| format!("copying {}: {e}", p.display());
+    std::fs::create_dir_all(to).map_err(|e| err(to, e))?;
+    for entry in std::fs::read_dir(from).map_err(|e| err(from, e))? {
+        let entry = entry.map_err(|e| err(from, e))?;
+        let src = entry.path();
+        let dst = to.join(entry.file_name());
+        let ty = entry.file_type().map_err(|e| err(&src, e))?;
+        if ty.is_symlink() {
+            let target = std::fs::read_link(&src).map_err(|e| err(&src, e))?;
+            std::os::unix::fs::symlink(target, &dst).map_err(|e| err(&dst, e))?;
+        } else if ty.is_dir() {
+            copy_tree(&src, &dst)?;
+        } else {
+            std::fs::copy(&src, &dst).map_err(|e| err(&src, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `benchmarks` of the checkout in `o` with `cucc`; progress goes to
+/// stderr. The scratch tree lives under `work`.
+pub fn run(
+    o: &ExternalOptions,
+    cucc: &CuccInstall,
+    benchmarks: &[&Benchmark],
+    work: &Path,
+) -> Result<Vec<ExternalOutcome>, String> {
+    let threads = o.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let data = o.data.clone().unwrap_or_else(|| o.dir.join("data"));
+    let session = Session::create(
+        work,
+        &o.dir,
+        &data,
+        cucc,
+        threads,
+        Duration::from_secs(o.timeout),
+    )?;
+    let mut outcomes = Vec::new();
+    for (i, b) in benchmarks.iter().enumerate() {
+        let tag = format!("[{}/{}] {}", i + 1, benchmarks.len(), b.name);
+        let mut progress = |what: &str| eprintln!("{tag}: {what}");
+        let outcome = session.benchmark(b, &mut progress);
+        eprintln!("{tag}: {}", outcome.summary());
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
