@@ -40,10 +40,7 @@ const NVCC13_REJECTS: &[(&str, &str)] = &[
 ];
 
 /// Programs nvcc builds that do not run correctly on cucc yet.
-const EXPECTED_FAILURES: &[(&str, &str)] = &[(
-    "managed_vars",
-    "the PTX frontend does not read `.attribute(.managed)` variables yet",
-)];
+const EXPECTED_FAILURES: &[(&str, &str)] = &[];
 
 /// Where program `name` comes from: the corpus, or `tests/nvcc_built/`
 /// (programs only nvcc builds here, for what the corpus lacks).

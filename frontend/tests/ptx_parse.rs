@@ -16,6 +16,7 @@ fn module_directives_and_variables() {
 .extern .shared .align 16 .b8 dyn[];
 .global .u32 counter;
 .global .texref tref;
+.global .attribute(.managed) .align 4 .u32 calls;
 "
     );
     let m = parse(&src).expect("parses");
@@ -23,7 +24,10 @@ fn module_directives_and_variables() {
     assert_eq!(m.target, vec!["sm_80".to_string()]);
     assert_eq!(m.address_size, Some(64));
     let names: Vec<&str> = m.vars.iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(names, ["tab", "gain", "tile", "dyn", "counter", "tref"]);
+    assert_eq!(
+        names,
+        ["tab", "gain", "tile", "dyn", "counter", "tref", "calls"]
+    );
     assert_eq!(m.vars[0].space, StateSpace::Global);
     assert_eq!(m.vars[0].align, Some(4));
     assert_eq!(m.vars[0].dims, vec![Some(8)]);
@@ -222,6 +226,10 @@ fn truncated_and_malformed_modules() {
         "t.ptx:2:14: `x` is declared twice"
     );
     assert_eq!(e("ret; #\n"), "t.ptx:1:6: unexpected character `#`");
+    assert_eq!(
+        e(".global .attribute(.unified) .u32 x;\n"),
+        "t.ptx:1:20: unsupported variable attribute `.unified`"
+    );
 }
 
 /// The lowering's contract with the JIT: kernel names and parameters,

@@ -485,6 +485,22 @@ impl Parser {
                 align = Some(self.uint("an alignment")?);
                 continue;
             }
+            if self.eat_word(".attribute") {
+                // `.attribute(.managed)`: a `__managed__` variable. Kernels
+                // use it as any global; the runtime shares its storage with
+                // the host through `__cudaRegisterManagedVar`.
+                self.expect_punct('(')?;
+                let apos = self.pos();
+                let a = self.word("a variable attribute")?;
+                if a != ".managed" {
+                    return Err(Error::new(
+                        apos,
+                        format!("unsupported variable attribute `{a}`"),
+                    ));
+                }
+                self.expect_punct(')')?;
+                continue;
+            }
             if self.eat_word(".v2") {
                 vector = 2;
                 continue;
