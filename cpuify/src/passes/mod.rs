@@ -7,6 +7,7 @@ pub mod inline;
 pub mod lower_launch;
 pub mod mem2reg;
 pub mod parallel_licm;
+pub mod uniform;
 pub mod unroll;
 
 pub use barrier_elim::barrier_elim;

@@ -48,7 +48,7 @@ impl Distributor<'_> {
             }
             for (_, o) in walk {
                 for &v in &self.func.ops[o].operands {
-                    if defined.contains_key(&v) && seen.insert(v) {
+                    if defined.contains_key(&v) && !self.pending.contains(&v) && seen.insert(v) {
                         sinks.push(v);
                     }
                 }
