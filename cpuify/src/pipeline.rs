@@ -67,6 +67,11 @@ pub const PASSES: &[PassInfo] = &[
             "split block loops into warp x lane loops; remove shuffles, votes, warp barriers",
         required: true,
     },
+    PassInfo {
+        name: "clamp-guards",
+        description: "end thread loops where a guard on the thread index fails for the rest",
+        required: false,
+    },
 ];
 
 /// What to run and what to print.
@@ -173,6 +178,7 @@ pub fn run_pass(
         "unroll" => passes::unroll(module, fid, remarks).map(|_| ()),
         "distribute" => passes::distribute(module, fid, remarks, check),
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
+        "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
         _ => {
             let f = &module.functions[fid];
             Err(CpuifyError::new(
