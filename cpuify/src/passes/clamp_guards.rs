@@ -96,7 +96,10 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
         return 0;
     }
     let regions = func.ops[guard].regions.clone();
-    let polarity = match (region_inert(func, regions[0]), region_inert(func, regions[1])) {
+    let polarity = match (
+        region_inert(func, regions[0]),
+        region_inert(func, regions[1]),
+    ) {
         (false, true) => true,
         (true, false) => false,
         _ => return 0,

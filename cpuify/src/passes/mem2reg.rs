@@ -9,7 +9,7 @@
 //! any store reads zero, as the alloca's storage would.
 
 use crate::error::CpuifyError;
-use cucc_ir::edit::{add_region_arg, add_result, remove_op, replace_all_uses};
+use cucc_ir::edit::{add_region_arg, add_result, remove_op, replace_all_uses, uses};
 use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Space, Type, TypeId, Value};
 
 /// Promotes every promotable alloca of function `fid`. Returns how many.
@@ -18,6 +18,7 @@ pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
         types, functions, ..
     } = module;
     let func = &mut functions[fid];
+    forward_addresses(func);
     let mut promoted = 0;
     let candidates: Vec<(Region, Op)> = func
         .walk()
@@ -52,6 +53,118 @@ pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
         promoted += 1;
     }
     Ok(promoted)
+}
+
+/// Makes the accesses of C's lvalue conditional (`*(c ? &a : &b)`, what
+/// `a > b ? a : b` on lvalues becomes) and of generic views of locals
+/// direct, so the locals can be promoted: a load of an `if`'s pointer
+/// result whose branches only compute addresses becomes an `if` whose
+/// branches load, and a load or store through `spacecast` of an alloca
+/// accesses the alloca.
+fn forward_addresses(func: &mut Function) {
+    // Loads of address-selecting ifs.
+    loop {
+        let used = uses(func);
+        let mut changed = false;
+        let walk = func.walk();
+        for &(region, load) in &walk {
+            if func.ops[load].kind != (OpKind::Load { volatile: false }) {
+                continue;
+            }
+            let ptr = func.ops[load].operands[0];
+            let Some(sel) = func.defining_op(ptr) else {
+                continue;
+            };
+            let data = &func.ops[sel];
+            let pure_branches = data.regions.iter().all(|&r| {
+                func.regions[r].ops.iter().all(|&o| {
+                    let k = &func.ops[o].kind;
+                    k.is_pure() || *k == OpKind::Yield
+                })
+            });
+            if data.kind != OpKind::If
+                || data.results.len() != 1
+                || used.get(&ptr).map_or(0, Vec::len) != 1
+                || !pure_branches
+            {
+                continue;
+            }
+            let ty = func.value_type(func.ops[load].results[0]);
+            let loc = func.ops[load].loc;
+            let regions = data.regions.clone();
+            let cond = data.operands.clone();
+            for &r in &regions {
+                let Some(&y) = func.regions[r].ops.last() else {
+                    continue;
+                };
+                let Some(&addr) = func.ops[y].operands.first() else {
+                    continue;
+                };
+                let l = func.new_op(
+                    OpKind::Load { volatile: false },
+                    vec![addr],
+                    &[ty],
+                    vec![],
+                    loc,
+                );
+                let at = func.regions[r].ops.len() - 1;
+                func.regions[r].ops.insert(at, l);
+                func.ops[y].operands[0] = func.ops[l].results[0];
+            }
+            let new_if = func.new_op(OpKind::If, cond, &[ty], regions, loc);
+            // The old `if` keeps no regions; it is unlinked from its list.
+            func.ops[sel].regions.clear();
+            if let Some(&(sel_region, _)) = walk.iter().find(|&&(_, o)| o == sel) {
+                func.regions[sel_region].ops.retain(|&o| o != sel);
+            }
+            let at = func.regions[region]
+                .ops
+                .iter()
+                .position(|&o| o == load)
+                .unwrap_or(0);
+            func.regions[region].ops[at] = new_if;
+            let old = func.ops[load].results[0];
+            let new = func.ops[new_if].results[0];
+            replace_all_uses(func, old, new);
+            changed = true;
+            break;
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Through spacecasts of allocas.
+    for (_, op) in func.walk() {
+        if !matches!(
+            func.ops[op].kind,
+            OpKind::Load { volatile: false } | OpKind::Store { volatile: false }
+        ) {
+            continue;
+        }
+        let ptr = func.ops[op].operands[0];
+        let Some(def) = func.defining_op(ptr) else {
+            continue;
+        };
+        if func.ops[def].kind != OpKind::Cast(cucc_ir::CastOp::SpaceCast) {
+            continue;
+        }
+        let src = func.ops[def].operands[0];
+        let is_alloca = func
+            .defining_op(src)
+            .is_some_and(|a| matches!(func.ops[a].kind, OpKind::Alloca { .. }));
+        if is_alloca {
+            func.ops[op].operands[0] = src;
+        }
+    }
+    // Spacecasts left unused would keep their allocas from promotion.
+    let used = uses(func);
+    for (region, op) in func.walk() {
+        if func.ops[op].kind == OpKind::Cast(cucc_ir::CastOp::SpaceCast)
+            && !used.contains_key(&func.ops[op].results[0])
+        {
+            remove_op(func, region, op);
+        }
+    }
 }
 
 fn zero_of(b: &mut Builder<'_>, ty: TypeId) -> Value {

@@ -56,7 +56,9 @@ impl Uniformity {
                     }
                 }
                 OpKind::Call(Callee::Func(_)) => writes.push(None),
-                OpKind::Call(Callee::Extern(name)) if cucc_ir::intrinsics::lookup(name).is_none() => {
+                OpKind::Call(Callee::Extern(name))
+                    if cucc_ir::intrinsics::lookup(name).is_none() =>
+                {
                     writes.push(None)
                 }
                 _ => {}
@@ -225,9 +227,7 @@ impl Analyzer<'_> {
             Some(w) => {
                 let wspace = self.types[self.func.value_type(*w)].ptr_space();
                 let disjoint_spaces = match (space, wspace) {
-                    (Some(a), Some(b)) => {
-                        a != b && a != Space::Generic && b != Space::Generic
-                    }
+                    (Some(a), Some(b)) => a != b && a != Space::Generic && b != Space::Generic,
                     _ => false,
                 };
                 disjoint_spaces || distinct(&root, &self.root(*w))

@@ -2,12 +2,12 @@
 
 use super::Distributor;
 use crate::error::CpuifyError;
+use crate::passes::uniform::Uniformity;
 use cucc_ir::edit::{remove_op, replace_all_uses, replace_uses_in_region, uses};
 use cucc_ir::{
     BarrierReduceKind, BinOp, Builder, CastOp, CmpPred, Level, Op, OpKind, Region, Space, TypeId,
     Value,
 };
-use crate::passes::uniform::Uniformity;
 use std::collections::HashMap;
 
 /// The elements of `values` whose `keep` flag is set.
@@ -167,7 +167,11 @@ impl Distributor<'_> {
                 .iter()
                 .map(keep)
                 .collect(),
-            OpKind::While => self.func.regions[regions[1]].args.iter().map(keep).collect(),
+            OpKind::While => self.func.regions[regions[1]]
+                .args
+                .iter()
+                .map(keep)
+                .collect(),
             _ => results.iter().map(keep).collect(),
         };
         match kind {
@@ -387,8 +391,15 @@ impl Distributor<'_> {
             let mut changed = false;
             for (r, op) in walk {
                 let data = &self.func.ops[op];
-                let dead_value =
-                    data.kind.is_pure() && data.results.iter().all(|v| !used.contains_key(v));
+                // Loads of private memory (the per-thread caches) cannot
+                // fault, so unused ones go too.
+                let private_load = matches!(data.kind, OpKind::Load { volatile: false })
+                    && data.operands.first().is_some_and(|&ptr| {
+                        let ty = self.func.value_type(ptr);
+                        self.types[ty].ptr_space() == Some(Space::Private)
+                    });
+                let dead_value = (data.kind.is_pure() || private_load)
+                    && data.results.iter().all(|v| !used.contains_key(v));
                 let empty_loop = matches!(
                     data.kind,
                     OpKind::Parallel {
