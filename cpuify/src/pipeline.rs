@@ -72,6 +72,11 @@ pub const PASSES: &[PassInfo] = &[
         description: "end thread loops where a guard on the thread index fails for the rest",
         required: false,
     },
+    PassInfo {
+        name: "serialize-inner",
+        description: "thread loops whose iterations may share memory become sequential for nests",
+        required: false,
+    },
 ];
 
 /// What to run and what to print.
@@ -179,6 +184,7 @@ pub fn run_pass(
         "distribute" => passes::distribute(module, fid, remarks, check),
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
         "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
+        "serialize-inner" => passes::serialize_inner(module, fid, remarks).map(|_| ()),
         _ => {
             let f = &module.functions[fid];
             Err(CpuifyError::new(

@@ -8,6 +8,7 @@ pub mod inline;
 pub mod lower_launch;
 pub mod mem2reg;
 pub mod parallel_licm;
+pub mod serialize_inner;
 pub mod uniform;
 pub mod unroll;
 
@@ -19,4 +20,5 @@ pub use inline::inline_calls;
 pub use lower_launch::lower_launch;
 pub use mem2reg::mem2reg;
 pub use parallel_licm::parallel_licm;
+pub use serialize_inner::serialize_inner;
 pub use unroll::unroll;
