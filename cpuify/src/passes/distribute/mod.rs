@@ -73,6 +73,9 @@ pub(crate) struct Distributor<'a> {
     /// not store them per thread, the interchanged op defines them outside
     /// the thread loops.
     pub pending: HashSet<Value>,
+    /// Elements of each per-thread array: the block size when the block
+    /// loop's bounds are constants, else 1024 (CUDA's limit).
+    pub cache_len: u64,
 }
 
 /// Runs `distribute` on function `fid` (launch form; others are left alone):
@@ -102,6 +105,8 @@ pub fn distribute(
             .collect();
         for p in blocks {
             if d.contains_sync(p) {
+                let ubs = d.func.ops[p].operands.clone();
+                d.cache_len = d.block_size_bound(&ubs);
                 d.hoist_private_allocas(p);
                 d.process(grid_region, p)?;
             }
@@ -163,6 +168,7 @@ fn for_each_grid(
             reloads: HashSet::new(),
             check_barriers,
             pending: HashSet::new(),
+            cache_len: util::MAX_THREADS,
         };
         f(&mut d)?;
         d.cleanup(grid_region);

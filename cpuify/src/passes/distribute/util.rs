@@ -63,9 +63,10 @@ impl Distributor<'_> {
         (acc, inserted)
     }
 
-    /// A fresh per-thread array of `ty`, allocated in the block's grid iteration.
+    /// A fresh per-thread array of `ty` (`cache_len` elements), allocated in
+    /// the block's grid iteration.
     pub(crate) fn new_cache(&mut self, ty: TypeId) -> Value {
-        let arr = self.types.array(ty, MAX_THREADS);
+        let arr = self.types.array(ty, self.cache_len);
         self.new_cell(arr)
     }
 
@@ -74,6 +75,22 @@ impl Distributor<'_> {
         let (grid, at) = (self.grid_region, self.cache_insert);
         self.cache_insert += 1;
         self.at(grid, at).alloca(Space::Private, ty)
+    }
+
+    /// The number of threads a block loop with bounds `ubs` can have: their
+    /// product when all are constants, else CUDA's limit.
+    pub(crate) fn block_size_bound(&self, ubs: &[Value]) -> u64 {
+        let mut n: u64 = 1;
+        for &u in ubs {
+            let Some(op) = self.func.defining_op(u) else {
+                return MAX_THREADS;
+            };
+            let OpKind::Const { bits } = self.func.ops[op].kind else {
+                return MAX_THREADS;
+            };
+            n = n.saturating_mul(bits.max(1));
+        }
+        n.clamp(1, MAX_THREADS)
     }
 
     /// Moves every private alloca inside block-parallel `p` to a per-thread
