@@ -67,6 +67,16 @@ pub const PASSES: &[PassInfo] = &[
             "split block loops into warp x lane loops; remove shuffles, votes, warp barriers",
         required: true,
     },
+    PassInfo {
+        name: "clamp-guards",
+        description: "end thread loops where a guard on the thread index fails for the rest",
+        required: false,
+    },
+    PassInfo {
+        name: "serialize-inner",
+        description: "thread loops whose iterations may share memory become sequential for nests",
+        required: false,
+    },
 ];
 
 /// What to run and what to print.
@@ -173,6 +183,8 @@ pub fn run_pass(
         "unroll" => passes::unroll(module, fid, remarks).map(|_| ()),
         "distribute" => passes::distribute(module, fid, remarks, check),
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
+        "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
+        "serialize-inner" => passes::serialize_inner(module, fid, remarks).map(|_| ()),
         _ => {
             let f = &module.functions[fid];
             Err(CpuifyError::new(

@@ -37,6 +37,7 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         names: SecondaryMap::with_default(String::new()),
         shared_offsets: SecondaryMap::with_default(0),
         shared_size: 0,
+        independent: independent_loops(module, func),
     };
     w.name_values();
     w.layout_shared();
@@ -119,6 +120,10 @@ struct Writer<'m> {
     shared_offsets: SecondaryMap<Op, u64>,
     /// Bytes of static shared memory.
     shared_size: u64,
+    /// Thread loops whose iterations are independent
+    /// (`serialize_inner::iterations_independent`): their innermost C loop
+    /// carries `#pragma GCC ivdep`.
+    independent: std::collections::HashSet<Op>,
 }
 
 impl<'m> Writer<'m> {
@@ -1338,6 +1343,9 @@ impl<'m> Writer<'m> {
         let ivs = self.func.regions[region].args.clone();
         // Outermost dimension first: z, y, x, so x is the innermost loop.
         for k in (0..ivs.len()).rev() {
+            if k == 0 && self.independent.contains(&op) {
+                self.out.push_str("#pragma GCC ivdep\n");
+            }
             let s = format!(
                 "for ({t} {iv} = 0; {iv} < {ub}; ++{iv}) {{",
                 t = self.vty(ivs[k])?,
@@ -1354,6 +1362,25 @@ impl<'m> Writer<'m> {
         }
         Ok(())
     }
+}
+
+/// The thread loops of `func` whose iterations are independent.
+fn independent_loops(module: &Module, func: &Function) -> std::collections::HashSet<Op> {
+    let summaries = cucc_ir::CallSummaries::compute(module);
+    let fx = cucc_ir::FunctionEffects::new(module, func, &summaries);
+    func.walk()
+        .into_iter()
+        .filter(|&(_, o)| {
+            matches!(
+                func.ops[o].kind,
+                OpKind::Parallel {
+                    level: Level::Block | Level::Lane
+                }
+            )
+        })
+        .filter(|&(_, o)| crate::passes::serialize_inner::iterations_independent(&fx, func, o))
+        .map(|(_, o)| o)
+        .collect()
 }
 
 /// A C declarator: `const T name`, or `char *const name` for pointers.

@@ -11,8 +11,10 @@
 use crate::error::CpuifyError;
 use cucc_ir::edit::{remove_op, replace_all_uses, uses};
 use cucc_ir::interp::eval::{self, Scalar};
-use cucc_ir::{BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value};
-use std::collections::HashMap;
+use cucc_ir::{
+    BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value, ValueDef,
+};
+use std::collections::{HashMap, HashSet};
 
 /// Rounds of folding and elimination before giving up on a fixpoint.
 const MAX_ROUNDS: usize = 16;
@@ -29,6 +31,7 @@ pub fn canonicalize(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
         changed |= fold_region(types, func, body);
         changed |= cse_region(func, body, &mut HashMap::new());
         changed |= dce(func);
+        changed |= dead_carried(func);
         if !changed {
             break;
         }
@@ -323,4 +326,249 @@ fn region_is_inert(func: &Function, region: Region) -> bool {
             || (matches!(d.kind, OpKind::If | OpKind::For { .. })
                 && d.regions.iter().all(|&r| region_is_inert(func, r)))
     })
+}
+
+/// Removes `if` results and `for`/`while` carried values that nothing
+/// needs: a value is live if an op with effects, a control operand or a
+/// live pure op uses it, or if it flows (through yields, inits and
+/// `condition`) into a live result or carried value. mem2reg carries every
+/// local stored in a loop, even one each iteration overwrites before
+/// reading (a variable declared inside the loop body); without this, such
+/// values would cross every barrier of the loop in per-thread storage.
+fn dead_carried(func: &mut Function) -> bool {
+    let walk = func.walk();
+    let term = |func: &Function, r: Region| func.regions[r].ops.last().copied();
+    let mut live: HashSet<Value> = HashSet::new();
+    let mut stack: Vec<Value> = Vec::new();
+    // Transfer uses: yields and conditions of if/for/while regions, and loop inits.
+    let mut transfer: HashSet<(Op, usize)> = HashSet::new();
+    for &(_, op) in &walk {
+        let data = &func.ops[op];
+        match data.kind {
+            OpKind::If | OpKind::For { .. } | OpKind::While => {
+                for (ri, &r) in data.regions.iter().enumerate() {
+                    if let Some(t) = term(func, r) {
+                        let skip = usize::from(data.kind == OpKind::While && ri == 0);
+                        for i in skip..func.ops[t].operands.len() {
+                            transfer.insert((t, i));
+                        }
+                    }
+                }
+                let first = match data.kind {
+                    OpKind::For { .. } => 3,
+                    OpKind::While => 0,
+                    _ => data.operands.len(),
+                };
+                for i in first..data.operands.len() {
+                    transfer.insert((op, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    for &(_, op) in &walk {
+        let data = &func.ops[op];
+        if data.kind.is_pure() {
+            continue;
+        }
+        for (i, &v) in data.operands.iter().enumerate() {
+            if !transfer.contains(&(op, i)) {
+                stack.push(v);
+            }
+        }
+    }
+    loop {
+        while let Some(v) = stack.pop() {
+            if !live.insert(v) {
+                continue;
+            }
+            if let Some(op) = func.defining_op(v) {
+                if func.ops[op].kind.is_pure() {
+                    stack.extend(func.ops[op].operands.iter().copied());
+                }
+            }
+        }
+        let before = live.len();
+        for &(_, op) in &walk {
+            for (src, dst) in slot_flows(func, op) {
+                if live.contains(&dst) && !live.contains(&src) {
+                    stack.push(src);
+                }
+            }
+        }
+        if stack.is_empty() && live.len() == before {
+            break;
+        }
+    }
+    let mut changed = false;
+    for &(_, op) in &walk {
+        changed |= drop_dead_slots(func, op, &live);
+    }
+    if changed {
+        // Pure ops that only fed the removed values go with them (their
+        // users are all such ops, by the definition of live).
+        for &(region, o) in walk.iter().rev() {
+            let d = &func.ops[o];
+            if d.kind.is_pure() && d.results.iter().all(|v| !live.contains(v)) {
+                func.regions[region].ops.retain(|&x| x != o);
+            }
+        }
+    }
+    changed
+}
+
+/// `(source, target)` pairs of values that flow into `op`'s results and
+/// region arguments: a target is live only if some use needs it.
+fn slot_flows(func: &Function, op: Op) -> Vec<(Value, Value)> {
+    let data = &func.ops[op];
+    let term_ops = |r: Region| {
+        func.regions[r]
+            .ops
+            .last()
+            .map(|&t| func.ops[t].operands.clone())
+            .unwrap_or_default()
+    };
+    let mut out = Vec::new();
+    match data.kind {
+        OpKind::If => {
+            for &r in &data.regions {
+                for (k, v) in term_ops(r).into_iter().enumerate() {
+                    if let Some(&res) = data.results.get(k) {
+                        out.push((v, res));
+                    }
+                }
+            }
+        }
+        OpKind::For { .. } => {
+            let r = data.regions[0];
+            let args = &func.regions[r].args;
+            let ys = term_ops(r);
+            for k in 0..data.results.len() {
+                let (res, arg) = (data.results[k], args[k + 1]);
+                for src in [data.operands[3 + k], ys[k]] {
+                    out.push((src, res));
+                    out.push((src, arg));
+                }
+            }
+        }
+        OpKind::While => {
+            let (b, a) = (data.regions[0], data.regions[1]);
+            let bargs = &func.regions[b].args;
+            let aargs = &func.regions[a].args;
+            let ys = term_ops(a);
+            for k in 0..bargs.len() {
+                out.push((data.operands[k], bargs[k]));
+                out.push((ys[k], bargs[k]));
+            }
+            let cond = term_ops(b);
+            for k in 0..aargs.len() {
+                out.push((cond[k + 1], aargs[k]));
+                out.push((cond[k + 1], data.results[k]));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Removes the results / carried values of `op` that are not `live`.
+fn drop_dead_slots(func: &mut Function, op: Op, live: &HashSet<Value>) -> bool {
+    let data = func.ops[op].clone();
+    let keep = |v: &Value| live.contains(v);
+    let term = |func: &Function, r: Region| func.regions[r].ops.last().copied();
+    let mut changed = false;
+    match data.kind {
+        OpKind::If => {
+            let dead: Vec<usize> = (0..data.results.len())
+                .filter(|&k| !keep(&data.results[k]))
+                .collect();
+            if dead.is_empty() {
+                return false;
+            }
+            for &r in &data.regions {
+                if let Some(t) = term(func, r) {
+                    remove_indices(&mut func.ops[t].operands, &dead, 0);
+                }
+            }
+            remove_indices(&mut func.ops[op].results, &dead, 0);
+            changed = true;
+        }
+        OpKind::For { .. } => {
+            let r = data.regions[0];
+            let args = func.regions[r].args.clone();
+            let dead: Vec<usize> = (0..data.results.len())
+                .filter(|&k| !keep(&data.results[k]) && !keep(&args[k + 1]))
+                .collect();
+            if dead.is_empty() {
+                return false;
+            }
+            if let Some(t) = term(func, r) {
+                remove_indices(&mut func.ops[t].operands, &dead, 0);
+            }
+            remove_indices(&mut func.ops[op].operands, &dead, 3);
+            remove_indices(&mut func.regions[r].args, &dead, 1);
+            remove_indices(&mut func.ops[op].results, &dead, 0);
+            changed = true;
+        }
+        OpKind::While => {
+            let (b, a) = (data.regions[0], data.regions[1]);
+            let bargs = func.regions[b].args.clone();
+            let aargs = func.regions[a].args.clone();
+            let dead_b: Vec<usize> = (0..bargs.len()).filter(|&k| !keep(&bargs[k])).collect();
+            let dead_a: Vec<usize> = (0..aargs.len())
+                .filter(|&k| !keep(&aargs[k]) && !keep(&data.results[k]))
+                .collect();
+            if !dead_b.is_empty() {
+                if let Some(t) = term(func, a) {
+                    remove_indices(&mut func.ops[t].operands, &dead_b, 0);
+                }
+                remove_indices(&mut func.ops[op].operands, &dead_b, 0);
+                remove_indices(&mut func.regions[b].args, &dead_b, 0);
+                changed = true;
+            }
+            if !dead_a.is_empty() {
+                if let Some(t) = term(func, b) {
+                    remove_indices(&mut func.ops[t].operands, &dead_a, 1);
+                }
+                remove_indices(&mut func.regions[a].args, &dead_a, 0);
+                remove_indices(&mut func.ops[op].results, &dead_a, 0);
+                changed = true;
+            }
+        }
+        _ => return false,
+    }
+    if changed {
+        reindex(func, op);
+    }
+    changed
+}
+
+/// Removes the elements at `offset + k` for each `k` of `dead` (ascending).
+fn remove_indices(v: &mut Vec<Value>, dead: &[usize], offset: usize) {
+    for &k in dead.iter().rev() {
+        if offset + k < v.len() {
+            v.remove(offset + k);
+        }
+    }
+}
+
+/// Renumbers the definitions of `op`'s results and region arguments after
+/// some were removed.
+fn reindex(func: &mut Function, op: Op) {
+    let results = func.ops[op].results.clone();
+    for (i, r) in results.into_iter().enumerate() {
+        func.values[r].def = ValueDef::Result {
+            op,
+            index: i as u32,
+        };
+    }
+    for region in func.ops[op].regions.clone() {
+        let args = func.regions[region].args.clone();
+        for (i, a) in args.into_iter().enumerate() {
+            func.values[a].def = ValueDef::Arg {
+                region,
+                index: i as u32,
+            };
+        }
+    }
 }

@@ -9,15 +9,29 @@
 //! any store reads zero, as the alloca's storage would.
 
 use crate::error::CpuifyError;
-use cucc_ir::edit::{add_region_arg, add_result, remove_op, replace_all_uses};
+use cucc_ir::edit::{add_region_arg, add_result, remove_op, replace_all_uses, uses};
 use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Space, Type, TypeId, Value};
 
 /// Promotes every promotable alloca of function `fid`. Returns how many.
 pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
+    let forwards = forward_through_barriers(module, fid);
     let Module {
         types, functions, ..
     } = module;
     let func = &mut functions[fid];
+    // A forwarded value may itself be a forwarded load: follow the chain.
+    let mut replaced: std::collections::HashMap<Value, Value> = Default::default();
+    for (region, load, value) in forwards {
+        let mut value = value;
+        while let Some(&v) = replaced.get(&value) {
+            value = v;
+        }
+        let r = func.ops[load].results[0];
+        replace_all_uses(func, r, value);
+        remove_op(func, region, load);
+        replaced.insert(r, value);
+    }
+    forward_addresses(func);
     let mut promoted = 0;
     let candidates: Vec<(Region, Op)> = func
         .walk()
@@ -52,6 +66,194 @@ pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
         promoted += 1;
     }
     Ok(promoted)
+}
+
+/// Store-to-load forwarding through barriers (Polygeist, IV-B): a load of
+/// the pointer a store of the same region wrote, later in that region, reads
+/// the stored value when no op in between may write it from this thread and
+/// no barrier in between orders a write of another thread to it (each
+/// barrier's window, [`cucc_ir::effects::BarrierWindow::conflicts_with`],
+/// which leaves out thread-injective accesses such as `w[ty][tx]`). Ops in
+/// between that contain barriers stop the search. Returns the loads to
+/// replace, with the stored values. The store stays: other threads may read
+/// it.
+fn forward_through_barriers(module: &Module, fid: FuncId) -> Vec<(Region, Op, Value)> {
+    let func = &module.functions[fid];
+    let summaries = cucc_ir::CallSummaries::compute(module);
+    let fx = cucc_ir::FunctionEffects::new(module, func, &summaries);
+    let mut regions = vec![func.body];
+    for (_, op) in func.walk() {
+        regions.extend(func.ops[op].regions.iter().copied());
+    }
+    let has_barrier = |op: Op| {
+        let mut walk = Vec::new();
+        for &r in &func.ops[op].regions {
+            func.walk_region(r, &mut walk);
+        }
+        walk.iter()
+            .any(|&(_, o)| func.ops[o].kind.is_synchronizing())
+    };
+    let mut out = Vec::new();
+    for region in regions {
+        let ops = &func.regions[region].ops;
+        for (i, &st) in ops.iter().enumerate() {
+            if func.ops[st].kind != (OpKind::Store { volatile: false }) {
+                continue;
+            }
+            let (ptr, value) = (func.ops[st].operands[0], func.ops[st].operands[1]);
+            let Some(written) = fx.op_effects(st).into_iter().find(|e| e.is_write()) else {
+                continue;
+            };
+            let mut windows = Vec::new();
+            for &op in &ops[i + 1..] {
+                let kind = &func.ops[op].kind;
+                if *kind == (OpKind::Load { volatile: false })
+                    && func.ops[op].operands[0] == ptr
+                    && func.value_type(func.ops[op].results[0]) == func.value_type(value)
+                {
+                    let read = fx.op_effects(op).into_iter().find(|e| !e.is_write());
+                    let clear = read.is_some_and(|r| {
+                        windows
+                            .iter()
+                            .all(|w: &cucc_ir::effects::BarrierWindow| !w.conflicts_with(&r))
+                    });
+                    if !clear {
+                        break;
+                    }
+                    out.push((region, op, value));
+                    continue;
+                }
+                if kind.is_synchronizing() && func.ops[op].regions.is_empty() {
+                    match fx.barrier_window(op, [None; 3]) {
+                        Some(w) => windows.push(w),
+                        None => break,
+                    }
+                    continue;
+                }
+                if has_barrier(op)
+                    || fx
+                        .op_effects(op)
+                        .iter()
+                        .any(|e| e.is_write() && fx.may_alias(e, &written))
+                {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Makes the accesses of C's lvalue conditional (`*(c ? &a : &b)`, what
+/// `a > b ? a : b` on lvalues becomes) and of generic views of locals
+/// direct, so the locals can be promoted: a load of an `if`'s pointer
+/// result whose branches only compute addresses becomes an `if` whose
+/// branches load, and a load or store through `spacecast` of an alloca
+/// accesses the alloca.
+fn forward_addresses(func: &mut Function) {
+    // Loads of address-selecting ifs.
+    loop {
+        let used = uses(func);
+        let mut changed = false;
+        let walk = func.walk();
+        for &(region, load) in &walk {
+            if func.ops[load].kind != (OpKind::Load { volatile: false }) {
+                continue;
+            }
+            let ptr = func.ops[load].operands[0];
+            let Some(sel) = func.defining_op(ptr) else {
+                continue;
+            };
+            let data = &func.ops[sel];
+            let pure_branches = data.regions.iter().all(|&r| {
+                func.regions[r].ops.iter().all(|&o| {
+                    let k = &func.ops[o].kind;
+                    k.is_pure() || *k == OpKind::Yield
+                })
+            });
+            if data.kind != OpKind::If
+                || data.results.len() != 1
+                || used.get(&ptr).map_or(0, Vec::len) != 1
+                || !pure_branches
+            {
+                continue;
+            }
+            let ty = func.value_type(func.ops[load].results[0]);
+            let loc = func.ops[load].loc;
+            let regions = data.regions.clone();
+            let cond = data.operands.clone();
+            for &r in &regions {
+                let Some(&y) = func.regions[r].ops.last() else {
+                    continue;
+                };
+                let Some(&addr) = func.ops[y].operands.first() else {
+                    continue;
+                };
+                let l = func.new_op(
+                    OpKind::Load { volatile: false },
+                    vec![addr],
+                    &[ty],
+                    vec![],
+                    loc,
+                );
+                let at = func.regions[r].ops.len() - 1;
+                func.regions[r].ops.insert(at, l);
+                func.ops[y].operands[0] = func.ops[l].results[0];
+            }
+            let new_if = func.new_op(OpKind::If, cond, &[ty], regions, loc);
+            // The old `if` keeps no regions; it is unlinked from its list.
+            func.ops[sel].regions.clear();
+            if let Some(&(sel_region, _)) = walk.iter().find(|&&(_, o)| o == sel) {
+                func.regions[sel_region].ops.retain(|&o| o != sel);
+            }
+            let at = func.regions[region]
+                .ops
+                .iter()
+                .position(|&o| o == load)
+                .unwrap_or(0);
+            func.regions[region].ops[at] = new_if;
+            let old = func.ops[load].results[0];
+            let new = func.ops[new_if].results[0];
+            replace_all_uses(func, old, new);
+            changed = true;
+            break;
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Through spacecasts of allocas.
+    for (_, op) in func.walk() {
+        if !matches!(
+            func.ops[op].kind,
+            OpKind::Load { volatile: false } | OpKind::Store { volatile: false }
+        ) {
+            continue;
+        }
+        let ptr = func.ops[op].operands[0];
+        let Some(def) = func.defining_op(ptr) else {
+            continue;
+        };
+        if func.ops[def].kind != OpKind::Cast(cucc_ir::CastOp::SpaceCast) {
+            continue;
+        }
+        let src = func.ops[def].operands[0];
+        let is_alloca = func
+            .defining_op(src)
+            .is_some_and(|a| matches!(func.ops[a].kind, OpKind::Alloca { .. }));
+        if is_alloca {
+            func.ops[op].operands[0] = src;
+        }
+    }
+    // Spacecasts left unused would keep their allocas from promotion.
+    let used = uses(func);
+    for (region, op) in func.walk() {
+        if func.ops[op].kind == OpKind::Cast(cucc_ir::CastOp::SpaceCast)
+            && !used.contains_key(&func.ops[op].results[0])
+        {
+            remove_op(func, region, op);
+        }
+    }
 }
 
 fn zero_of(b: &mut Builder<'_>, ty: TypeId) -> Value {

@@ -2,18 +2,23 @@
 
 pub mod barrier_elim;
 pub mod canonicalize;
+pub mod clamp_guards;
 pub mod distribute;
 pub mod inline;
 pub mod lower_launch;
 pub mod mem2reg;
 pub mod parallel_licm;
+pub mod serialize_inner;
+pub mod uniform;
 pub mod unroll;
 
 pub use barrier_elim::barrier_elim;
 pub use canonicalize::canonicalize;
+pub use clamp_guards::clamp_guards;
 pub use distribute::distribute;
 pub use inline::inline_calls;
 pub use lower_launch::lower_launch;
 pub use mem2reg::mem2reg;
 pub use parallel_licm::parallel_licm;
+pub use serialize_inner::serialize_inner;
 pub use unroll::unroll;

@@ -3,19 +3,25 @@
 
 use super::Distributor;
 use crate::error::CpuifyError;
-use cucc_ir::edit::{clone_op, replace_uses_in_op};
+use crate::passes::uniform::Uniformity;
+use cucc_ir::edit::{clone_op, replace_all_uses, replace_uses_in_op};
 use cucc_ir::{Op, OpKind, Region, Value};
 use std::collections::{HashMap, HashSet};
 
 impl Distributor<'_> {
     /// Interchanges `c` with block-parallel `p` (whose body is the reload
-    /// prelude, `c` and `yield`; `c` has no results or carried values).
-    /// Returns the new inner parallels with their regions.
+    /// prelude, `c` and `yield`). `c`'s remaining results and carried
+    /// values are uniform ([`Distributor::demote`] kept them): they stay
+    /// scalars of the interchanged op, computed outside the thread loop when
+    /// their ops can be hoisted ([`Distributor::hoist_uniform`]) and passed
+    /// out through one cell otherwise. Returns the new inner parallels with
+    /// their regions.
     pub(crate) fn interchange(
         &mut self,
         parent: Region,
         p: Op,
         c: Op,
+        uniform: &Uniformity,
     ) -> Result<Vec<(Region, Op)>, CpuifyError> {
         let body = self.func.ops[p].regions[0];
         let ops = self.func.regions[body].ops.clone();
@@ -35,6 +41,11 @@ impl Distributor<'_> {
             _ => return Err(self.err(c, "only `if`, `for` and `while` can be interchanged")),
         };
         let operands = self.func.ops[c].operands.clone();
+        let result_types: Vec<_> = self.func.ops[c]
+            .results
+            .iter()
+            .map(|&v| self.func.value_type(v))
+            .collect();
         let prelude_defs: HashSet<Value> = prelude
             .iter()
             .flat_map(|&o| self.func.ops[o].results.clone())
@@ -43,9 +54,9 @@ impl Distributor<'_> {
         // Uniform control values: evaluate the prelude as thread 0 outside.
         let mut pi = self.position(parent, p);
         let mut map0: HashMap<Value, Value> = HashMap::new();
-        if ctrl
+        if operands
             .iter()
-            .any(|&i| prelude_defs.contains(&operands[i]) || ivs.contains(&operands[i]))
+            .any(|v| prelude_defs.contains(v) || ivs.contains(v))
         {
             for &iv in &ivs {
                 let ty = self.func.value_type(iv);
@@ -93,19 +104,32 @@ impl Distributor<'_> {
                 replace_uses_in_op(self.func, op, &map);
             }
             self.func.regions[q_body].ops.extend(moved);
+            let term_vals: Vec<Value> = self.func.ops[term]
+                .operands
+                .iter()
+                .map(|v| *map.get(v).unwrap_or(v))
+                .collect();
             let is_before = kind == OpKind::While && ri == 0;
+            let hoisted = self.hoist_uniform(q_body, uniform);
+            self.func.regions[r2].ops.extend(hoisted);
+            let inside = self.defined_in(q_body);
+            // Values the terminator needs that stay inside the loop: every
+            // thread stores its (uniform) value to one cell.
+            let mut spills = Vec::new();
             let mut helper = None;
-            if is_before {
-                let cond = self.func.ops[term].operands.first().copied();
-                let Some(cond) = cond else {
-                    return Err(self.err(c, "`condition` without a predicate"));
-                };
-                let cond = *map.get(&cond).unwrap_or(&cond);
-                let i1 = self.types.i1();
-                let cell = self.new_cell(i1);
+            for (i, &v) in term_vals.iter().enumerate() {
+                if !inside.contains(&v) {
+                    continue;
+                }
+                let ty = self.func.value_type(v);
+                let cell = self.new_cell(ty);
                 let end = self.func.regions[q_body].ops.len();
-                self.at(q_body, end).store(cell, cond);
-                helper = Some(cell);
+                self.at(q_body, end).store(cell, v);
+                if is_before && i == 0 {
+                    helper = Some(cell);
+                } else {
+                    spills.push((i, cell));
+                }
             }
             let y = self.func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
             self.func.regions[q_body].ops.push(y);
@@ -124,22 +148,37 @@ impl Distributor<'_> {
             let end = self.func.regions[r2].ops.len();
             let mut b = self.at(r2, end);
             b.set_loc(loc);
-            match helper {
-                Some(cell) => {
-                    let i1 = b.types.i1();
-                    let c0 = b.load(cell, i1);
-                    b.condition(c0, vec![]);
-                }
-                None => {
-                    b.yield_(vec![]);
-                }
+            let mut vals = term_vals.clone();
+            for &(i, cell) in &spills {
+                let ty = b.func.value_type(vals[i]);
+                vals[i] = b.load(cell, ty);
+            }
+            if let Some(cell) = helper {
+                let i1 = b.types.i1();
+                vals[0] = b.load(cell, i1);
+            }
+            if is_before {
+                b.condition(vals[0], vals[1..].to_vec());
+            } else {
+                b.yield_(vals);
             }
             inner.push((r2, q));
             new_regions.push(r2);
         }
-        let c2 = self
-            .func
-            .new_op(kind.clone(), new_operands.clone(), &[], new_regions, loc);
+        let c2 = self.func.new_op(
+            kind.clone(),
+            new_operands.clone(),
+            &result_types,
+            new_regions,
+            loc,
+        );
+        let old_results = self.func.ops[c].results.clone();
+        let new_results = self.func.ops[c2].results.clone();
+        for (&a, &b) in old_results.iter().zip(&new_results) {
+            self.func.values[b].name = self.func.values[a].name.clone();
+            self.pending.remove(&a);
+            replace_all_uses(self.func, a, b);
+        }
         let pi = self.position(parent, p);
         self.func.regions[parent].ops[pi] = c2;
         if self.check_barriers && !map0.is_empty() {

@@ -22,6 +22,7 @@
 //! moved to such arrays first, since one thread's storage must outlive the
 //! fission.
 
+mod hoist;
 mod interchange;
 pub mod mincut;
 mod predicate;
@@ -30,6 +31,7 @@ mod util;
 mod warp;
 
 use crate::error::CpuifyError;
+use crate::passes::uniform::Uniformity;
 use crate::remarks::Remarks;
 use cucc_ir::{
     BarrierScope, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Region, Types, Value,
@@ -67,6 +69,13 @@ pub(crate) struct Distributor<'a> {
     pub reloads: HashSet<Op>,
     /// Add run-time checks that interchanged conditions are uniform.
     pub check_barriers: bool,
+    /// Results of an op being interchanged that stay scalars: fission must
+    /// not store them per thread, the interchanged op defines them outside
+    /// the thread loops.
+    pub pending: HashSet<Value>,
+    /// Elements of each per-thread array: the block size when the block
+    /// loop's bounds are constants, else 1024 (CUDA's limit).
+    pub cache_len: u64,
 }
 
 /// Runs `distribute` on function `fid` (launch form; others are left alone):
@@ -96,6 +105,8 @@ pub fn distribute(
             .collect();
         for p in blocks {
             if d.contains_sync(p) {
+                let ubs = d.func.ops[p].operands.clone();
+                d.cache_len = d.block_size_bound(&ubs);
                 d.hoist_private_allocas(p);
                 d.process(grid_region, p)?;
             }
@@ -156,6 +167,8 @@ fn for_each_grid(
             remarks,
             reloads: HashSet::new(),
             check_barriers,
+            pending: HashSet::new(),
+            cache_len: util::MAX_THREADS,
         };
         f(&mut d)?;
         d.cleanup(grid_region);
@@ -256,14 +269,15 @@ impl Distributor<'_> {
                     );
                 }
                 OpKind::If | OpKind::For { .. } | OpKind::While => {
-                    self.demote(p, op)?;
+                    let uniform = Uniformity::of_thread_loop(self.types, self.func, p);
+                    self.demote(p, op, Some(&uniform))?;
                     let body = self.func.ops[p].regions[0];
                     let k = self.position(body, op);
                     let (p2, _, _) = self.split(parent, p, k, false)?;
                     let body2 = self.func.ops[p2].regions[0];
                     let k2 = self.position(body2, op);
                     let (p3, _, _) = self.split(parent, p2, k2 + 1, false)?;
-                    let inner = self.interchange(parent, p2, op)?;
+                    let inner = self.interchange(parent, p2, op, &uniform)?;
                     let fname = self.func.name.clone();
                     self.remarks.add(
                         "distribute",

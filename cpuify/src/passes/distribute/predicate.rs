@@ -28,7 +28,7 @@ impl Distributor<'_> {
     /// Replaces `if` op `c` (top level of lane loop `p`) by guarded segments
     /// with its warp collectives at the top level.
     pub(crate) fn predicate_if(&mut self, p: Op, c: Op) -> Result<(), CpuifyError> {
-        self.demote(p, c)?;
+        self.demote(p, c, None)?;
         let body = self.func.ops[p].regions[0];
         let Some(&cond) = self.func.ops[c].operands.first() else {
             return Err(self.err(c, "`if` without a condition"));

@@ -48,7 +48,7 @@ impl Distributor<'_> {
             }
             for (_, o) in walk {
                 for &v in &self.func.ops[o].operands {
-                    if defined.contains_key(&v) && seen.insert(v) {
+                    if defined.contains_key(&v) && !self.pending.contains(&v) && seen.insert(v) {
                         sinks.push(v);
                     }
                 }
@@ -66,7 +66,7 @@ impl Distributor<'_> {
             index.insert(v, nodes.len());
             nodes.push(v);
             if let Some(&(_, op)) = defined.get(&v) {
-                for &o in &self.func.ops[op].operands {
+                for o in self.inputs(op) {
                     if defined.contains_key(&o) {
                         stack.push(o);
                     }
@@ -79,12 +79,11 @@ impl Distributor<'_> {
             let Some(&(_, op)) = defined.get(&v) else {
                 continue;
             };
-            let data = &self.func.ops[op];
             let reload = self.reloads.contains(&op);
-            if !(recomputable(&data.kind) || reload) || !data.regions.is_empty() {
+            if !(self.recomputable(op) || reload) {
                 sources.push(i);
             }
-            for &o in &data.operands {
+            for o in self.inputs(op) {
                 if let Some(&j) = index.get(&o) {
                     deps.push((j, i));
                 }
@@ -104,7 +103,7 @@ impl Distributor<'_> {
                 continue;
             }
             if let Some(&(_, op)) = defined.get(&v) {
-                for &o in &self.func.ops[op].operands {
+                for o in self.inputs(op) {
                     if defined.contains_key(&o) {
                         stack.push(o);
                     }
@@ -191,8 +190,34 @@ impl Distributor<'_> {
     }
 }
 
-/// True if an op may be executed again after the barrier with the same
-/// result: pure ops only (loads may see memory written at the barrier).
-fn recomputable(kind: &OpKind) -> bool {
-    kind.is_pure()
+impl Distributor<'_> {
+    /// The values `op` reads: its operands and those of the ops inside it.
+    fn inputs(&self, op: Op) -> Vec<Value> {
+        let mut out = self.func.ops[op].operands.clone();
+        let mut walk = Vec::new();
+        for &r in &self.func.ops[op].regions {
+            self.func.walk_region(r, &mut walk);
+        }
+        for (_, o) in walk {
+            out.extend(self.func.ops[o].operands.iter().copied());
+        }
+        out
+    }
+
+    /// True if `op` may be executed again after the barrier with the same
+    /// result: pure ops, and `if`s (`min`/`max`, clamps, `?:`) whose
+    /// regions hold only pure ops (loads may see memory written at the
+    /// barrier).
+    fn recomputable(&self, op: Op) -> bool {
+        let data = &self.func.ops[op];
+        if data.regions.is_empty() {
+            return data.kind.is_pure();
+        }
+        data.kind == OpKind::If
+            && data.regions.iter().all(|&r| {
+                self.func.regions[r].ops.iter().all(|&o| {
+                    self.func.ops[o].kind.is_pure() || self.func.ops[o].kind == OpKind::Yield
+                })
+            })
+    }
 }

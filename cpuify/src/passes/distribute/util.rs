@@ -2,12 +2,23 @@
 
 use super::Distributor;
 use crate::error::CpuifyError;
+use crate::passes::uniform::Uniformity;
 use cucc_ir::edit::{remove_op, replace_all_uses, replace_uses_in_region, uses};
 use cucc_ir::{
     BarrierReduceKind, BinOp, Builder, CastOp, CmpPred, Level, Op, OpKind, Region, Space, TypeId,
     Value,
 };
 use std::collections::HashMap;
+
+/// The elements of `values` whose `keep` flag is set.
+fn retain(values: &[Value], keep: &[bool]) -> Vec<Value> {
+    values
+        .iter()
+        .zip(keep)
+        .filter(|(_, &k)| k)
+        .map(|(&v, _)| v)
+        .collect()
+}
 
 /// CUDA's maximum number of threads in a block: the size of per-thread arrays.
 pub const MAX_THREADS: u64 = 1024;
@@ -52,9 +63,10 @@ impl Distributor<'_> {
         (acc, inserted)
     }
 
-    /// A fresh per-thread array of `ty`, allocated in the block's grid iteration.
+    /// A fresh per-thread array of `ty` (`cache_len` elements), allocated in
+    /// the block's grid iteration.
     pub(crate) fn new_cache(&mut self, ty: TypeId) -> Value {
-        let arr = self.types.array(ty, MAX_THREADS);
+        let arr = self.types.array(ty, self.cache_len);
         self.new_cell(arr)
     }
 
@@ -63,6 +75,22 @@ impl Distributor<'_> {
         let (grid, at) = (self.grid_region, self.cache_insert);
         self.cache_insert += 1;
         self.at(grid, at).alloca(Space::Private, ty)
+    }
+
+    /// The number of threads a block loop with bounds `ubs` can have: their
+    /// product when all are constants, else CUDA's limit.
+    pub(crate) fn block_size_bound(&self, ubs: &[Value]) -> u64 {
+        let mut n: u64 = 1;
+        for &u in ubs {
+            let Some(op) = self.func.defining_op(u) else {
+                return MAX_THREADS;
+            };
+            let OpKind::Const { bits } = self.func.ops[op].kind else {
+                return MAX_THREADS;
+            };
+            n = n.saturating_mul(bits.max(1));
+        }
+        n.clamp(1, MAX_THREADS)
     }
 
     /// Moves every private alloca inside block-parallel `p` to a per-thread
@@ -136,16 +164,36 @@ impl Distributor<'_> {
 
     /// Moves the results and carried values of control-flow op `c` (at the
     /// top level of block-parallel `p`) to per-thread storage, so that it has
-    /// no results and no region arguments besides a `for`'s iv.
-    pub(crate) fn demote(&mut self, p: Op, c: Op) -> Result<(), CpuifyError> {
+    /// no results and no region arguments besides a `for`'s iv. With
+    /// `uniform`, values the analysis finds uniform across the block stay:
+    /// the interchange keeps them as scalars outside the thread loops.
+    pub(crate) fn demote(
+        &mut self,
+        p: Op,
+        c: Op,
+        uniform: Option<&Uniformity>,
+    ) -> Result<(), CpuifyError> {
         let body = self.func.ops[p].regions[0];
         let kind = self.func.ops[c].kind.clone();
         let results = self.func.ops[c].results.clone();
         let regions = self.func.ops[c].regions.clone();
         let operands = self.func.ops[c].operands.clone();
+        let keep = |v: &Value| uniform.is_some_and(|u| u.is_uniform(*v));
+        let kept_results: Vec<bool> = match kind {
+            OpKind::For { .. } => self.func.regions[regions[0]].args[1..]
+                .iter()
+                .map(keep)
+                .collect(),
+            OpKind::While => self.func.regions[regions[1]]
+                .args
+                .iter()
+                .map(keep)
+                .collect(),
+            _ => results.iter().map(keep).collect(),
+        };
         match kind {
             OpKind::If => {
-                let caches = self.caches_for(&results);
+                let caches = self.caches_for(&results, &kept_results);
                 for &r in &regions {
                     self.yield_to_caches(r, p, &caches);
                 }
@@ -153,28 +201,38 @@ impl Distributor<'_> {
             }
             OpKind::For { .. } => {
                 let inits = operands[3..].to_vec();
-                let caches = self.caches_for(&inits);
+                let caches = self.caches_for(&inits, &kept_results);
                 let r = regions[0];
                 let args = self.func.regions[r].args[1..].to_vec();
                 let mut at = self.position(body, c);
-                for (&cache, &init) in caches.iter().zip(&inits) {
-                    at += self.store_slot(body, at, p, cache, init);
+                for (cache, &init) in caches.iter().zip(&inits) {
+                    if let Some(cache) = *cache {
+                        at += self.store_slot(body, at, p, cache, init);
+                    }
                 }
                 self.load_args(r, p, &args, &caches);
                 self.yield_to_caches(r, p, &caches);
                 self.reload_after(body, p, c, &results, &caches);
-                self.func.ops[c].operands.truncate(3);
-                self.func.regions[r].args.truncate(1);
+                let mut ops = operands[..3].to_vec();
+                ops.extend(retain(&inits, &kept_results));
+                self.func.ops[c].operands = ops;
+                let mut new_args = vec![self.func.regions[r].args[0]];
+                new_args.extend(retain(&args, &kept_results));
+                self.func.regions[r].args = new_args;
             }
             OpKind::While => {
                 let (before, after) = (regions[0], regions[1]);
-                let bcaches = self.caches_for(&operands);
-                let acaches = self.caches_for(&results);
-                let mut at = self.position(body, c);
-                for (&cache, &init) in bcaches.iter().zip(&operands) {
-                    at += self.store_slot(body, at, p, cache, init);
-                }
                 let bargs = self.func.regions[before].args.clone();
+                let aargs = self.func.regions[after].args.clone();
+                let kept_before: Vec<bool> = bargs.iter().map(keep).collect();
+                let bcaches = self.caches_for(&operands, &kept_before);
+                let acaches = self.caches_for(&results, &kept_results);
+                let mut at = self.position(body, c);
+                for (cache, &init) in bcaches.iter().zip(&operands) {
+                    if let Some(cache) = *cache {
+                        at += self.store_slot(body, at, p, cache, init);
+                    }
+                }
                 self.load_args(before, p, &bargs, &bcaches);
                 // condition(c, vals...): vals go to the after caches.
                 let Some(&cond) = self.func.regions[before].ops.last() else {
@@ -182,56 +240,82 @@ impl Distributor<'_> {
                 };
                 let vals = self.func.ops[cond].operands[1..].to_vec();
                 let mut at = self.position(before, cond);
-                for (&cache, &v) in acaches.iter().zip(&vals) {
-                    at += self.store_slot(before, at, p, cache, v);
+                for (cache, &v) in acaches.iter().zip(&vals) {
+                    if let Some(cache) = *cache {
+                        at += self.store_slot(before, at, p, cache, v);
+                    }
                 }
-                self.func.ops[cond].operands.truncate(1);
-                let aargs = self.func.regions[after].args.clone();
+                let mut cond_ops = vec![self.func.ops[cond].operands[0]];
+                cond_ops.extend(retain(&vals, &kept_results));
+                self.func.ops[cond].operands = cond_ops;
                 self.load_args(after, p, &aargs, &acaches);
                 self.yield_to_caches(after, p, &bcaches);
                 self.reload_after(body, p, c, &results, &acaches);
-                self.func.ops[c].operands.clear();
-                self.func.regions[before].args.clear();
-                self.func.regions[after].args.clear();
+                self.func.ops[c].operands = retain(&operands, &kept_before);
+                self.func.regions[before].args = retain(&bargs, &kept_before);
+                self.func.regions[after].args = retain(&aargs, &kept_results);
             }
             _ => return Err(self.err(c, "only `if`, `for` and `while` can be interchanged")),
         }
-        self.func.ops[c].results.clear();
+        let kept = retain(&results, &kept_results);
+        self.pending.extend(kept.iter().copied());
+        self.func.ops[c].results = kept;
         Ok(())
     }
 
-    fn caches_for(&mut self, values: &[Value]) -> Vec<Value> {
+    /// A per-thread cache for each of `values` not marked `kept`.
+    fn caches_for(&mut self, values: &[Value], kept: &[bool]) -> Vec<Option<Value>> {
         values
             .iter()
-            .map(|&v| {
+            .enumerate()
+            .map(|(i, &v)| {
+                if kept.get(i).copied().unwrap_or(false) {
+                    return None;
+                }
                 let ty = self.func.value_type(v);
-                self.new_cache(ty)
+                Some(self.new_cache(ty))
             })
             .collect()
     }
 
-    /// Stores the operands of `region`'s final `yield` to `caches` and
-    /// empties the yield.
-    fn yield_to_caches(&mut self, region: Region, p: Op, caches: &[Value]) {
+    /// Lets fission repeat the load defining `v` (a carried value or result
+    /// read from its per-thread array) in a later thread loop instead of
+    /// storing it again: the array is written only at the end of the
+    /// iteration (or before the op), after every loop that reads it there.
+    fn mark_reload(&mut self, v: Value) {
+        if let Some(op) = self.func.defining_op(v) {
+            self.reloads.insert(op);
+        }
+    }
+
+    /// Stores the operands of `region`'s final `yield` that have a cache
+    /// and leaves the others in the yield.
+    fn yield_to_caches(&mut self, region: Region, p: Op, caches: &[Option<Value>]) {
         let Some(&y) = self.func.regions[region].ops.last() else {
             return;
         };
         let vals = self.func.ops[y].operands.clone();
         let mut at = self.position(region, y);
-        for (&cache, &v) in caches.iter().zip(&vals) {
-            at += self.store_slot(region, at, p, cache, v);
+        let mut rest = Vec::new();
+        for (cache, &v) in caches.iter().zip(&vals) {
+            match *cache {
+                Some(cache) => at += self.store_slot(region, at, p, cache, v),
+                None => rest.push(v),
+            }
         }
-        self.func.ops[y].operands.clear();
+        self.func.ops[y].operands = rest;
     }
 
-    /// At the start of `region`, loads `args` from `caches` and renames
-    /// their uses in the region.
-    fn load_args(&mut self, region: Region, p: Op, args: &[Value], caches: &[Value]) {
+    /// At the start of `region`, loads the `args` that have a cache and
+    /// renames their uses in the region.
+    fn load_args(&mut self, region: Region, p: Op, args: &[Value], caches: &[Option<Value>]) {
         let mut map = HashMap::new();
         let mut at = 0;
-        for (&a, &cache) in args.iter().zip(caches) {
+        for (&a, cache) in args.iter().zip(caches) {
+            let Some(cache) = *cache else { continue };
             let ty = self.func.value_type(a);
             let (v, n) = self.load_slot(region, at, p, cache, ty);
+            self.mark_reload(v);
             self.func.values[v].name = self.func.values[a].name.clone();
             at += n;
             map.insert(a, v);
@@ -239,12 +323,22 @@ impl Distributor<'_> {
         replace_uses_in_region(self.func, region, &map);
     }
 
-    /// After `c` in `body`, loads `results` from `caches` and renames their uses.
-    fn reload_after(&mut self, body: Region, p: Op, c: Op, results: &[Value], caches: &[Value]) {
+    /// After `c` in `body`, loads the `results` that have a cache and
+    /// renames their uses.
+    fn reload_after(
+        &mut self,
+        body: Region,
+        p: Op,
+        c: Op,
+        results: &[Value],
+        caches: &[Option<Value>],
+    ) {
         let mut at = self.position(body, c) + 1;
-        for (&r, &cache) in results.iter().zip(caches) {
+        for (&r, cache) in results.iter().zip(caches) {
+            let Some(cache) = *cache else { continue };
             let ty = self.func.value_type(r);
             let (v, n) = self.load_slot(body, at, p, cache, ty);
+            self.mark_reload(v);
             at += n;
             self.func.values[v].name = self.func.values[r].name.clone();
             replace_all_uses(self.func, r, v);
@@ -326,8 +420,15 @@ impl Distributor<'_> {
             let mut changed = false;
             for (r, op) in walk {
                 let data = &self.func.ops[op];
-                let dead_value =
-                    data.kind.is_pure() && data.results.iter().all(|v| !used.contains_key(v));
+                // Loads of private memory (the per-thread caches) cannot
+                // fault, so unused ones go too.
+                let private_load = matches!(data.kind, OpKind::Load { volatile: false })
+                    && data.operands.first().is_some_and(|&ptr| {
+                        let ty = self.func.value_type(ptr);
+                        self.types[ty].ptr_space() == Some(Space::Private)
+                    });
+                let dead_value = (data.kind.is_pure() || private_load)
+                    && data.results.iter().all(|v| !used.contains_key(v));
                 let empty_loop = matches!(
                     data.kind,
                     OpKind::Parallel {

@@ -1,0 +1,257 @@
+//! `serialize-inner`: thread loops whose iterations may touch each other's
+//! memory become plain sequential `for` nests.
+//!
+//! In launch form every block- or lane-level `parallel` is nested in the
+//! grid loop (and lane loops in warp loops); one CPU thread runs all its
+//! iterations, so the only parallelism left in it is SIMD. A thread loop
+//! is kept `parallel` exactly when its iterations are independent
+//! ([`iterations_independent`]): no two different iterations may access a
+//! common byte with one of them writing. The C emitter then tells the
+//! compiler so (`#pragma GCC ivdep` on the innermost loop), which lets it
+//! vectorise without run-time alias checks. Every other thread loop —
+//! shared-memory atomics and read-modify-writes (a `barrier.reduce`
+//! counter, a `while` flag every thread stores), `printf`, accesses whose
+//! addresses the analysis cannot separate — is serialised: `for z { for y
+//! { for x { body } } }`, x innermost, the order in which the C has always
+//! run them, now spelt out in the IR so no later step may assume more.
+//!
+//! Accesses are compared with the effects API's cross-thread test
+//! (`conflicts_across_threads`, thread extents from constant bounds);
+//! accesses to private allocas inside the loop and to the per-thread
+//! arrays `distribute` made (`ptr.index` by the loop's linear thread id)
+//! are each thread's own and never conflict.
+
+use crate::error::CpuifyError;
+use crate::remarks::Remarks;
+use cucc_ir::affine::Coords;
+use cucc_ir::effects::conflicts_across_threads;
+use cucc_ir::{
+    Base, Builder, CallSummaries, FuncId, Function, FunctionEffects, FunctionKind, Level,
+    MemEffect, Module, Op, OpKind, Region, Space, Value, ValueDef,
+};
+
+/// True for the levels whose loops stand for a block's threads.
+fn thread_level(kind: &OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Parallel {
+            level: Level::Block | Level::Lane
+        }
+    )
+}
+
+/// True if no two different iterations of thread-level parallel `p` may
+/// access a common byte with one of them writing.
+pub fn iterations_independent(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> bool {
+    let body = func.ops[p].regions[0];
+    let effects: Vec<MemEffect> = fx
+        .region_effects(body)
+        .into_iter()
+        .filter(|e| e.is_access() && !own_storage(func, p, e))
+        .collect();
+    let mut extents = [None; 3];
+    for (d, &ub) in func.ops[p].operands.iter().enumerate().take(3) {
+        extents[d] = constant(func, ub);
+    }
+    let coords = Coords::from_extents(extents);
+    for (i, a) in effects.iter().enumerate() {
+        for b in &effects[i..] {
+            if conflicts_across_threads(func, &coords, a, b) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+fn constant(func: &Function, v: Value) -> Option<u64> {
+    let op = func.defining_op(v)?;
+    match func.ops[op].kind {
+        OpKind::Const { bits } => Some(bits),
+        _ => None,
+    }
+}
+
+/// True if `e` accesses storage only its own iteration of `p` uses: a
+/// private alloca inside `p`, or a private array outside indexed by `p`'s
+/// linear thread id.
+fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
+    let Base::Alloca(a) = e.base else {
+        return false;
+    };
+    let body = func.ops[p].regions[0];
+    let mut inner = Vec::new();
+    func.walk_region(body, &mut inner);
+    if inner.iter().any(|&(_, o)| o == a) {
+        return true;
+    }
+    // The pointer of the access, followed back to its alloca.
+    let Some(&ptr) = func.ops[e.op].operands.first() else {
+        return false;
+    };
+    let ivs = &func.regions[body].args;
+    let mut v = ptr;
+    loop {
+        let Some(def) = func.defining_op(v) else {
+            return false;
+        };
+        let data = &func.ops[def];
+        match data.kind {
+            OpKind::PtrIndex { .. } => {
+                let base = data.operands[0];
+                if func.defining_op(base) == Some(a) {
+                    let private = matches!(
+                        func.ops[a].kind,
+                        OpKind::Alloca {
+                            space: Space::Private,
+                            ..
+                        }
+                    );
+                    return private && is_linear_id(func, body, ivs, data.operands[1]);
+                }
+                v = base;
+            }
+            OpKind::PtrField { .. } => v = data.operands[0],
+            _ => return false,
+        }
+    }
+}
+
+/// True if `v` is `iv0 + X * (iv1 + Y * iv2)` (or `base + lane` for a lane
+/// loop) with `X`, `Y`, `base` defined outside the loop: the linear thread
+/// id `distribute` indexes its per-thread arrays with (X and Y are the
+/// block's extents, at least the loop's bounds).
+fn is_linear_id(func: &Function, body: Region, ivs: &[Value], v: Value) -> bool {
+    let outside = |x: Value| match func.values[x].def {
+        ValueDef::Arg { region, .. } => region != body && !ivs.contains(&x),
+        ValueDef::Result { op, .. } => {
+            let mut walk = Vec::new();
+            func.walk_region(body, &mut walk);
+            !walk.iter().any(|&(_, o)| o == op)
+        }
+    };
+    let binary = |x: Value, op: cucc_ir::BinOp| {
+        let d = func.defining_op(x)?;
+        (func.ops[d].kind == OpKind::Binary(op))
+            .then(|| (func.ops[d].operands[0], func.ops[d].operands[1]))
+    };
+    fn nest(
+        func: &Function,
+        ivs: &[Value],
+        k: usize,
+        v: Value,
+        outside: &dyn Fn(Value) -> bool,
+        binary: &dyn Fn(Value, cucc_ir::BinOp) -> Option<(Value, Value)>,
+    ) -> bool {
+        if k + 1 == ivs.len() {
+            return v == ivs[k];
+        }
+        let Some((a, m)) = binary(v, cucc_ir::BinOp::Add) else {
+            return false;
+        };
+        let Some((x, rest)) = binary(m, cucc_ir::BinOp::Mul) else {
+            return false;
+        };
+        let _ = func;
+        a == ivs[k] && outside(x) && nest(func, ivs, k + 1, rest, outside, binary)
+    }
+    if ivs.len() == 1 {
+        // Lane loops: `base + lane`.
+        return v == ivs[0]
+            || binary(v, cucc_ir::BinOp::Add)
+                .is_some_and(|(b, l)| (l == ivs[0] && outside(b)) || (b == ivs[0] && outside(l)));
+    }
+    nest(func, ivs, 0, v, &outside, &binary)
+}
+
+/// Serialises the thread loops of function `fid` (launch form) whose
+/// iterations are not independent; returns how many.
+pub fn serialize_inner(
+    module: &mut Module,
+    fid: FuncId,
+    remarks: &mut Remarks,
+) -> Result<usize, CpuifyError> {
+    if module.functions[fid].kind != FunctionKind::Launch {
+        return Ok(0);
+    }
+    let targets: Vec<(Region, Op)> = {
+        let func = &module.functions[fid];
+        let summaries = CallSummaries::compute(module);
+        let fx = FunctionEffects::new(module, func, &summaries);
+        func.walk()
+            .into_iter()
+            .filter(|&(_, o)| thread_level(&func.ops[o].kind))
+            .filter(|&(_, o)| !iterations_independent(&fx, func, o))
+            .collect()
+    };
+    let Module {
+        types, functions, ..
+    } = module;
+    let func = &mut functions[fid];
+    for &(region, p) in &targets {
+        let loc = func.ops[p].loc;
+        serialize(types, func, region, p);
+        let name = func.name.clone();
+        remarks.add(
+            "serialize-inner",
+            &name,
+            loc,
+            "thread loop serialised: its iterations may access the same memory",
+        );
+    }
+    Ok(targets.len())
+}
+
+/// Replaces parallel `p` (in `region`) by a `for` nest, x innermost.
+fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p: Op) {
+    let body = func.ops[p].regions[0];
+    let ivs = func.regions[body].args.clone();
+    let ubs = func.ops[p].operands.clone();
+    let loc = func.ops[p].loc;
+    let at = func.regions[region]
+        .ops
+        .iter()
+        .position(|&o| o == p)
+        .unwrap_or(0);
+    let (zero, one) = {
+        let ty = func.value_type(ivs[0]);
+        let mut b = Builder::new(types, func);
+        b.set_insertion_at(region, at);
+        b.set_loc(loc);
+        (b.const_int(ty, 0), b.const_int(ty, 1))
+    };
+    let mut inner_region = body;
+    func.regions[body].args = vec![ivs[0]];
+    let mut inner = func.new_op(
+        OpKind::For { unsigned: true },
+        vec![zero, one, one],
+        &[],
+        vec![inner_region],
+        loc,
+    );
+    func.ops[inner].operands[1] = ubs[0];
+    for d in 1..ivs.len() {
+        let r = func.new_region(&[]);
+        func.regions[r].args = vec![ivs[d]];
+        func.values[ivs[d]].def = ValueDef::Arg {
+            region: r,
+            index: 0,
+        };
+        let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+        func.regions[r].ops = vec![inner, y];
+        inner_region = r;
+        inner = func.new_op(
+            OpKind::For { unsigned: true },
+            vec![zero, ubs[d], one],
+            &[],
+            vec![inner_region],
+            loc,
+        );
+    }
+    let at = func.regions[region]
+        .ops
+        .iter()
+        .position(|&o| o == p)
+        .unwrap_or(0);
+    func.regions[region].ops[at] = inner;
+}
