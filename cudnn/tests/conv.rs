@@ -32,7 +32,18 @@ struct Case {
 }
 
 impl Case {
-    fn two_d(n: usize, c: usize, hw: [usize; 2], k: usize, rs: [usize; 2], pad: [usize; 2], stride: [usize; 2], dil: [usize; 2], groups: usize, flip: bool) -> Case {
+    fn two_d(
+        n: usize,
+        c: usize,
+        hw: [usize; 2],
+        k: usize,
+        rs: [usize; 2],
+        pad: [usize; 2],
+        stride: [usize; 2],
+        dil: [usize; 2],
+        groups: usize,
+        flip: bool,
+    ) -> Case {
         Case {
             n,
             c,
@@ -48,7 +59,11 @@ impl Case {
         }
     }
     fn out(&self) -> [usize; 3] {
-        std::array::from_fn(|i| (self.input[i] + 2 * self.pad[i] - (self.filt[i] - 1) * self.dil[i] - 1) / self.stride[i] + 1)
+        std::array::from_fn(|i| {
+            (self.input[i] + 2 * self.pad[i] - (self.filt[i] - 1) * self.dil[i] - 1)
+                / self.stride[i]
+                + 1
+        })
     }
     fn cg(&self) -> usize {
         self.c / self.groups
@@ -75,7 +90,10 @@ impl Case {
     }
     /// Calls `f(n, k, c_global, c_in_group, out_pos, in_pos, w_tap)` for
     /// every multiply of the convolution.
-    fn for_each_mac(&self, mut f: impl FnMut(usize, usize, usize, usize, [usize; 3], [usize; 3], [usize; 3])) {
+    fn for_each_mac(
+        &self,
+        mut f: impl FnMut(usize, usize, usize, usize, [usize; 3], [usize; 3], [usize; 3]),
+    ) {
         let out = self.out();
         for n in 0..self.n {
             for k in 0..self.k {
@@ -92,7 +110,9 @@ impl Case {
                                             let mut i = [0; 3];
                                             let mut inside = true;
                                             for a in 0..3 {
-                                                let v = (o[a] * self.stride[a] + t[a] * self.dil[a]) as isize - self.pad[a] as isize;
+                                                let v = (o[a] * self.stride[a] + t[a] * self.dil[a])
+                                                    as isize
+                                                    - self.pad[a] as isize;
                                                 inside &= v >= 0 && (v as usize) < self.input[a];
                                                 i[a] = v.max(0) as usize;
                                             }
@@ -128,10 +148,21 @@ impl Case {
             let status = if self.nsp == 2 {
                 cudnnSetConvolution2dDescriptor(d, p[0], p[1], st[0], st[1], dl[0], dl[1], mode, dt)
             } else {
-                cudnnSetConvolutionNdDescriptor(d, self.nsp as i32, p.as_ptr(), st.as_ptr(), dl.as_ptr(), mode, dt)
+                cudnnSetConvolutionNdDescriptor(
+                    d,
+                    self.nsp as i32,
+                    p.as_ptr(),
+                    st.as_ptr(),
+                    dl.as_ptr(),
+                    mode,
+                    dt,
+                )
             };
             assert_eq!(status, Status::SUCCESS);
-            assert_eq!(cudnnSetConvolutionGroupCount(d, self.groups as i32), Status::SUCCESS);
+            assert_eq!(
+                cudnnSetConvolutionGroupCount(d, self.groups as i32),
+                Status::SUCCESS
+            );
         }
         d
     }
@@ -191,17 +222,44 @@ fn forward<T: El>(cs: &Case, layout: Layout, algo: i32, (alpha, beta): (f64, f64
     cs.for_each_mac(|n, k, cgl, c, o, i, t| {
         want[lin(&cs.idx(n, k, o))] += x.get(&cs.idx(n, cgl, i)) * w.get(&cs.idx(k, c, t));
     });
-    let want: Vec<f64> = want.iter().zip(&y0).map(|(&v, &old)| blend(v, alpha, beta, old)).collect();
+    let want: Vec<f64> = want
+        .iter()
+        .zip(&y0)
+        .map(|(&v, &old)| blend(v, alpha, beta, old))
+        .collect();
     unsafe {
         let mut size = 0usize;
-        assert_eq!(cudnnGetConvolutionForwardWorkspaceSize(h.0, x.desc, w.desc, cd, y.desc, algo, &mut size), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetConvolutionForwardWorkspaceSize(
+                h.0, x.desc, w.desc, cd, y.desc, algo, &mut size
+            ),
+            Status::SUCCESS
+        );
         let mut ws = workspace(size);
         let (a, b) = (sc::<T>(alpha), sc::<T>(beta));
-        let st = cudnnConvolutionForward(h.0, scp(&*a), x.desc, x.ptr(), w.desc, w.ptr(), cd, algo, ws.as_mut_ptr().cast(), size, scp(&*b), y.desc, y.mptr());
+        let st = cudnnConvolutionForward(
+            h.0,
+            scp(&*a),
+            x.desc,
+            x.ptr(),
+            w.desc,
+            w.ptr(),
+            cd,
+            algo,
+            ws.as_mut_ptr().cast(),
+            size,
+            scp(&*b),
+            y.desc,
+            y.mptr(),
+        );
         assert_eq!(st, Status::SUCCESS, "{cs:?} {layout:?} algo {algo}");
         cudnnDestroyConvolutionDescriptor(cd);
     }
-    assert_close::<T>(&format!("forward {cs:?} {layout:?} algo {algo} alpha {alpha} beta {beta}"), &y.values(), &want);
+    assert_close::<T>(
+        &format!("forward {cs:?} {layout:?} algo {algo} alpha {alpha} beta {beta}"),
+        &y.values(),
+        &want,
+    );
 }
 
 fn backward_data<T: El>(cs: &Case, layout: Layout, algo: i32, (alpha, beta): (f64, f64)) {
@@ -220,17 +278,44 @@ fn backward_data<T: El>(cs: &Case, layout: Layout, algo: i32, (alpha, beta): (f6
     cs.for_each_mac(|n, k, cgl, c, o, i, t| {
         want[lin(&cs.idx(n, cgl, i))] += dy.get(&cs.idx(n, k, o)) * w.get(&cs.idx(k, c, t));
     });
-    let want: Vec<f64> = want.iter().zip(&dx0).map(|(&v, &old)| blend(v, alpha, beta, old)).collect();
+    let want: Vec<f64> = want
+        .iter()
+        .zip(&dx0)
+        .map(|(&v, &old)| blend(v, alpha, beta, old))
+        .collect();
     unsafe {
         let mut size = 0usize;
-        assert_eq!(cudnnGetConvolutionBackwardDataWorkspaceSize(h.0, w.desc, dy.desc, cd, dx.desc, algo, &mut size), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetConvolutionBackwardDataWorkspaceSize(
+                h.0, w.desc, dy.desc, cd, dx.desc, algo, &mut size
+            ),
+            Status::SUCCESS
+        );
         let mut ws = workspace(size);
         let (a, b) = (sc::<T>(alpha), sc::<T>(beta));
-        let st = cudnnConvolutionBackwardData(h.0, scp(&*a), w.desc, w.ptr(), dy.desc, dy.ptr(), cd, algo, ws.as_mut_ptr().cast(), size, scp(&*b), dx.desc, dx.mptr());
+        let st = cudnnConvolutionBackwardData(
+            h.0,
+            scp(&*a),
+            w.desc,
+            w.ptr(),
+            dy.desc,
+            dy.ptr(),
+            cd,
+            algo,
+            ws.as_mut_ptr().cast(),
+            size,
+            scp(&*b),
+            dx.desc,
+            dx.mptr(),
+        );
         assert_eq!(st, Status::SUCCESS);
         cudnnDestroyConvolutionDescriptor(cd);
     }
-    assert_close::<T>(&format!("backward data {cs:?} {layout:?} algo {algo} alpha {alpha} beta {beta}"), &dx.values(), &want);
+    assert_close::<T>(
+        &format!("backward data {cs:?} {layout:?} algo {algo} alpha {alpha} beta {beta}"),
+        &dx.values(),
+        &want,
+    );
 }
 
 fn backward_filter<T: El>(cs: &Case, layout: Layout, algo: i32, (alpha, beta): (f64, f64)) {
@@ -256,19 +341,44 @@ fn backward_filter<T: El>(cs: &Case, layout: Layout, algo: i32, (alpha, beta): (
         }
         idx
     };
-    let want: Vec<f64> = (0..count).map(|i| blend(sums[i], alpha, beta, dw.get(&unflat(i)))).collect();
+    let want: Vec<f64> = (0..count)
+        .map(|i| blend(sums[i], alpha, beta, dw.get(&unflat(i))))
+        .collect();
     let cd = cs.desc(T::DT);
     unsafe {
         let mut size = 0usize;
-        assert_eq!(cudnnGetConvolutionBackwardFilterWorkspaceSize(h.0, x.desc, dy.desc, cd, dw.desc, algo, &mut size), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetConvolutionBackwardFilterWorkspaceSize(
+                h.0, x.desc, dy.desc, cd, dw.desc, algo, &mut size
+            ),
+            Status::SUCCESS
+        );
         let mut ws = workspace(size);
         let (a, b) = (sc::<T>(alpha), sc::<T>(beta));
-        let st = cudnnConvolutionBackwardFilter(h.0, scp(&*a), x.desc, x.ptr(), dy.desc, dy.ptr(), cd, algo, ws.as_mut_ptr().cast(), size, scp(&*b), dw.desc, dw.mptr());
+        let st = cudnnConvolutionBackwardFilter(
+            h.0,
+            scp(&*a),
+            x.desc,
+            x.ptr(),
+            dy.desc,
+            dy.ptr(),
+            cd,
+            algo,
+            ws.as_mut_ptr().cast(),
+            size,
+            scp(&*b),
+            dw.desc,
+            dw.mptr(),
+        );
         assert_eq!(st, Status::SUCCESS);
         cudnnDestroyConvolutionDescriptor(cd);
     }
     let got: Vec<f64> = (0..count).map(|i| dw.get(&unflat(i))).collect();
-    assert_close::<T>(&format!("backward filter {cs:?} {layout:?} algo {algo} alpha {alpha} beta {beta}"), &got, &want);
+    assert_close::<T>(
+        &format!("backward filter {cs:?} {layout:?} algo {algo} alpha {alpha} beta {beta}"),
+        &got,
+        &want,
+    );
 }
 
 #[test]
@@ -321,25 +431,46 @@ fn output_dims() {
     let cd = cs.desc(0);
     let (mut n, mut c, mut hh, mut ww) = (0, 0, 0, 0);
     unsafe {
-        assert_eq!(cudnnGetConvolution2dForwardOutputDim(cd, x.desc, w.desc, &mut n, &mut c, &mut hh, &mut ww), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetConvolution2dForwardOutputDim(
+                cd, x.desc, w.desc, &mut n, &mut c, &mut hh, &mut ww
+            ),
+            Status::SUCCESS
+        );
         // (7 + 2 - 5) / 2 + 1 = 3, (5 + 2 - 5) / 2 + 1 = 2.
         assert_eq!((n, c, hh, ww), (2, 4, 3, 2));
         let mut out = [0i32; 4];
-        assert_eq!(cudnnGetConvolutionNdForwardOutputDim(cd, x.desc, w.desc, 4, out.as_mut_ptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetConvolutionNdForwardOutputDim(cd, x.desc, w.desc, 4, out.as_mut_ptr()),
+            Status::SUCCESS
+        );
         assert_eq!(out, [2, 4, 3, 2]);
         // A filter wider than the padded input.
         let big = Filter::<f32>::new(&[4, 3, 11, 3], false, 2);
-        assert_eq!(cudnnGetConvolution2dForwardOutputDim(cd, x.desc, big.desc, &mut n, &mut c, &mut hh, &mut ww), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnGetConvolution2dForwardOutputDim(
+                cd, x.desc, big.desc, &mut n, &mut c, &mut hh, &mut ww
+            ),
+            Status::BAD_PARAM
+        );
         // Channels that do not match the filter.
         let other = Filter::<f32>::new(&[4, 2, 3, 3], false, 2);
-        assert_eq!(cudnnGetConvolution2dForwardOutputDim(cd, x.desc, other.desc, &mut n, &mut c, &mut hh, &mut ww), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnGetConvolution2dForwardOutputDim(
+                cd, x.desc, other.desc, &mut n, &mut c, &mut hh, &mut ww
+            ),
+            Status::BAD_PARAM
+        );
         // 3-D.
         let c3 = case_3d();
         let x3 = Tensor::<f64>::new(&c3.x_dims(), Layout::Nchw, 1);
         let w3 = Filter::<f64>::new(&c3.w_dims(), false, 1);
         let cd3 = c3.desc(1);
         let mut o5 = [0i32; 5];
-        assert_eq!(cudnnGetConvolutionNdForwardOutputDim(cd3, x3.desc, w3.desc, 5, o5.as_mut_ptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetConvolutionNdForwardOutputDim(cd3, x3.desc, w3.desc, 5, o5.as_mut_ptr()),
+            Status::SUCCESS
+        );
         let want: Vec<i32> = c3.y_dims().iter().map(|&v| v as i32).collect();
         assert_eq!(o5.to_vec(), want);
         cudnnDestroyConvolutionDescriptor(cd3);
@@ -355,7 +486,18 @@ fn backward_bias_and_fused_forward() {
     let db0 = db.values();
     let (a, b) = (sc::<f64>(2.0), sc::<f64>(0.5));
     unsafe {
-        assert_eq!(cudnnConvolutionBackwardBias(h.0, scp(&*a), dy.desc, dy.ptr(), scp(&*b), db.desc, db.mptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnConvolutionBackwardBias(
+                h.0,
+                scp(&*a),
+                dy.desc,
+                dy.ptr(),
+                scp(&*b),
+                db.desc,
+                db.mptr()
+            ),
+            Status::SUCCESS
+        );
     }
     for k in 0..4 {
         let mut s = 0.0;
@@ -392,14 +534,55 @@ fn backward_bias_and_fused_forward() {
         .collect();
     unsafe {
         cudnnCreateActivationDescriptor(&mut act);
-        assert_eq!(cudnnSetActivationDescriptor(act, 1, 0, 0.0), Status::SUCCESS);
+        assert_eq!(
+            cudnnSetActivationDescriptor(act, 1, 0, 0.0),
+            Status::SUCCESS
+        );
         let (a1, a2) = (sc::<f32>(1.5), sc::<f32>(0.25));
         let zp = y.ptr();
-        let st = cudnnConvolutionBiasActivationForward(h.0, scp(&*a1), x.desc, x.ptr(), w.desc, w.ptr(), cd, 0, std::ptr::null_mut(), 0, scp(&*a2), y.desc, zp, bias.desc, bias.ptr(), act, y.desc, y.mptr());
+        let st = cudnnConvolutionBiasActivationForward(
+            h.0,
+            scp(&*a1),
+            x.desc,
+            x.ptr(),
+            w.desc,
+            w.ptr(),
+            cd,
+            0,
+            std::ptr::null_mut(),
+            0,
+            scp(&*a2),
+            y.desc,
+            zp,
+            bias.desc,
+            bias.ptr(),
+            act,
+            y.desc,
+            y.mptr(),
+        );
         assert_eq!(st, Status::SUCCESS);
         // Sigmoid is not a fused activation.
         cudnnSetActivationDescriptor(act, 0, 0, 0.0);
-        let st = cudnnConvolutionBiasActivationForward(h.0, scp(&*a1), x.desc, x.ptr(), w.desc, w.ptr(), cd, 0, std::ptr::null_mut(), 0, scp(&*a2), y.desc, zp, bias.desc, bias.ptr(), act, y.desc, y.mptr());
+        let st = cudnnConvolutionBiasActivationForward(
+            h.0,
+            scp(&*a1),
+            x.desc,
+            x.ptr(),
+            w.desc,
+            w.ptr(),
+            cd,
+            0,
+            std::ptr::null_mut(),
+            0,
+            scp(&*a2),
+            y.desc,
+            zp,
+            bias.desc,
+            bias.ptr(),
+            act,
+            y.desc,
+            y.mptr(),
+        );
         assert_eq!(st, Status::NOT_SUPPORTED);
         cudnnDestroyActivationDescriptor(act);
         cudnnDestroyConvolutionDescriptor(cd);
@@ -439,51 +622,178 @@ fn algorithm_queries_are_honest() {
 
         let mut perf = [blank(); 8];
         let mut got = 0;
-        assert_eq!(cudnnGetConvolutionForwardAlgorithm_v7(h.0, x.desc, w.desc, cd, y.desc, 8, &mut got, perf.as_mut_ptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetConvolutionForwardAlgorithm_v7(
+                h.0,
+                x.desc,
+                w.desc,
+                cd,
+                y.desc,
+                8,
+                &mut got,
+                perf.as_mut_ptr()
+            ),
+            Status::SUCCESS
+        );
         assert_eq!(got, 8);
-        let ok: Vec<i32> = perf.iter().filter(|p| p.status == Status::SUCCESS).map(|p| p.algo).collect();
+        let ok: Vec<i32> = perf
+            .iter()
+            .filter(|p| p.status == Status::SUCCESS)
+            .map(|p| p.algo)
+            .collect();
         let mut sorted = ok.clone();
         sorted.sort();
         assert_eq!(sorted, vec![0, 1, 2, 3]);
         // Supported first, each with its real workspace and the math type.
-        assert!(perf[..4].iter().all(|p| p.status == Status::SUCCESS && p.time >= 0.0 && p.math_type == 3 && p.determinism == 1));
+        assert!(perf[..4].iter().all(|p| p.status == Status::SUCCESS
+            && p.time >= 0.0
+            && p.math_type == 3
+            && p.determinism == 1));
         assert!(perf[4..].iter().all(|p| p.status == Status::NOT_SUPPORTED));
         for p in &perf[..4] {
             let mut size = 0;
-            cudnnGetConvolutionForwardWorkspaceSize(h.0, x.desc, w.desc, cd, y.desc, p.algo, &mut size);
+            cudnnGetConvolutionForwardWorkspaceSize(
+                h.0, x.desc, w.desc, cd, y.desc, p.algo, &mut size,
+            );
             assert_eq!(size, p.memory, "algo {}", p.algo);
         }
         // Fewer requested than exist.
-        assert_eq!(cudnnGetConvolutionForwardAlgorithm_v7(h.0, x.desc, w.desc, cd, y.desc, 2, &mut got, perf.as_mut_ptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetConvolutionForwardAlgorithm_v7(
+                h.0,
+                x.desc,
+                w.desc,
+                cd,
+                y.desc,
+                2,
+                &mut got,
+                perf.as_mut_ptr()
+            ),
+            Status::SUCCESS
+        );
         assert_eq!(got, 2);
-        assert_eq!(cudnnGetConvolutionForwardAlgorithm_v7(h.0, x.desc, w.desc, cd, y.desc, 0, &mut got, perf.as_mut_ptr()), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnGetConvolutionForwardAlgorithm_v7(
+                h.0,
+                x.desc,
+                w.desc,
+                cd,
+                y.desc,
+                0,
+                &mut got,
+                perf.as_mut_ptr()
+            ),
+            Status::BAD_PARAM
+        );
 
         // Find measures; FindEx leaves the convolution in y; with no
         // workspace the GEMM ids cannot run.
-        assert_eq!(cudnnFindConvolutionForwardAlgorithm(h.0, x.desc, w.desc, cd, y.desc, 8, &mut got, perf.as_mut_ptr()), Status::SUCCESS);
-        assert_eq!(got, 8);
-        assert!(perf[..4].iter().all(|p| p.status == Status::SUCCESS && p.time >= 0.0));
-        y.poison();
         assert_eq!(
-            cudnnFindConvolutionForwardAlgorithmEx(h.0, x.desc, x.ptr(), w.desc, w.ptr(), cd, y.desc, y.mptr(), 8, &mut got, perf.as_mut_ptr(), std::ptr::null_mut(), 0),
+            cudnnFindConvolutionForwardAlgorithm(
+                h.0,
+                x.desc,
+                w.desc,
+                cd,
+                y.desc,
+                8,
+                &mut got,
+                perf.as_mut_ptr()
+            ),
             Status::SUCCESS
         );
-        let direct: Vec<i32> = perf.iter().filter(|p| p.status == Status::SUCCESS).map(|p| p.algo).collect();
+        assert_eq!(got, 8);
+        assert!(perf[..4]
+            .iter()
+            .all(|p| p.status == Status::SUCCESS && p.time >= 0.0));
+        y.poison();
+        assert_eq!(
+            cudnnFindConvolutionForwardAlgorithmEx(
+                h.0,
+                x.desc,
+                x.ptr(),
+                w.desc,
+                w.ptr(),
+                cd,
+                y.desc,
+                y.mptr(),
+                8,
+                &mut got,
+                perf.as_mut_ptr(),
+                std::ptr::null_mut(),
+                0
+            ),
+            Status::SUCCESS
+        );
+        let direct: Vec<i32> = perf
+            .iter()
+            .filter(|p| p.status == Status::SUCCESS)
+            .map(|p| p.algo)
+            .collect();
         let mut direct_sorted = direct.clone();
         direct_sorted.sort();
         assert_eq!(direct_sorted, vec![0, 3]);
-        assert!(perf.iter().any(|p| p.status == Status::ALLOC_FAILED && p.algo == 1));
+        assert!(perf
+            .iter()
+            .any(|p| p.status == Status::ALLOC_FAILED && p.algo == 1));
         assert!(y.values().iter().all(|v| v.is_finite()));
 
         let mut pd = [blank(); 6];
-        assert_eq!(cudnnFindConvolutionBackwardDataAlgorithm(h.0, w.desc, y.desc, cd, x.desc, 6, &mut got, pd.as_mut_ptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnFindConvolutionBackwardDataAlgorithm(
+                h.0,
+                w.desc,
+                y.desc,
+                cd,
+                x.desc,
+                6,
+                &mut got,
+                pd.as_mut_ptr()
+            ),
+            Status::SUCCESS
+        );
         assert_eq!(got, 6);
         assert_eq!(pd.iter().filter(|p| p.status == Status::SUCCESS).count(), 2);
-        assert_eq!(cudnnGetConvolutionBackwardDataAlgorithm_v7(h.0, w.desc, y.desc, cd, x.desc, 6, &mut got, pd.as_mut_ptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetConvolutionBackwardDataAlgorithm_v7(
+                h.0,
+                w.desc,
+                y.desc,
+                cd,
+                x.desc,
+                6,
+                &mut got,
+                pd.as_mut_ptr()
+            ),
+            Status::SUCCESS
+        );
         let mut pf = [blank(); 7];
-        assert_eq!(cudnnFindConvolutionBackwardFilterAlgorithm(h.0, x.desc, y.desc, cd, w.desc, 7, &mut got, pf.as_mut_ptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnFindConvolutionBackwardFilterAlgorithm(
+                h.0,
+                x.desc,
+                y.desc,
+                cd,
+                w.desc,
+                7,
+                &mut got,
+                pf.as_mut_ptr()
+            ),
+            Status::SUCCESS
+        );
         assert_eq!(pf.iter().filter(|p| p.status == Status::SUCCESS).count(), 3);
-        assert_eq!(cudnnGetConvolutionBackwardFilterAlgorithm_v7(h.0, x.desc, y.desc, cd, w.desc, 7, &mut got, pf.as_mut_ptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetConvolutionBackwardFilterAlgorithm_v7(
+                h.0,
+                x.desc,
+                y.desc,
+                cd,
+                w.desc,
+                7,
+                &mut got,
+                pf.as_mut_ptr()
+            ),
+            Status::SUCCESS
+        );
         assert_eq!(got, 7);
         cudnnDestroyConvolutionDescriptor(cd);
     }
@@ -496,7 +806,16 @@ fn algorithm_queries_are_honest() {
     unsafe {
         let mut perf = [blank(); 8];
         let mut got = 0;
-        cudnnGetConvolutionForwardAlgorithm_v7(h.0, x.desc, w.desc, cd, y.desc, 8, &mut got, perf.as_mut_ptr());
+        cudnnGetConvolutionForwardAlgorithm_v7(
+            h.0,
+            x.desc,
+            w.desc,
+            cd,
+            y.desc,
+            8,
+            &mut got,
+            perf.as_mut_ptr(),
+        );
         assert!(perf[0].algo == 0 || perf[0].algo == 3, "{:?}", perf[0]);
         cudnnDestroyConvolutionDescriptor(cd);
     }
@@ -512,54 +831,148 @@ fn convolution_errors() {
     let cd = cs.desc(0);
     let (a, b) = (sc::<f32>(1.0), sc::<f32>(0.0));
     let run = |algo: i32, ws: *mut c_void, size: usize, yd: *mut TensorDesc, y: *mut c_void| unsafe {
-        cudnnConvolutionForward(h.0, scp(&*a), x.desc, x.ptr(), w.desc, w.ptr(), cd, algo, ws, size, scp(&*b), yd, y)
+        cudnnConvolutionForward(
+            h.0,
+            scp(&*a),
+            x.desc,
+            x.ptr(),
+            w.desc,
+            w.ptr(),
+            cd,
+            algo,
+            ws,
+            size,
+            scp(&*b),
+            yd,
+            y,
+        )
     };
     let yp = y.mptr();
     // FFT, FFT tiling, Winograd and Winograd non-fused are not implemented.
     for algo in 4..8 {
-        assert_eq!(run(algo, std::ptr::null_mut(), 0, y.desc, yp), Status::NOT_SUPPORTED);
+        assert_eq!(
+            run(algo, std::ptr::null_mut(), 0, y.desc, yp),
+            Status::NOT_SUPPORTED
+        );
     }
     // Ids cuDNN does not define.
-    assert_eq!(run(8, std::ptr::null_mut(), 0, y.desc, yp), Status::BAD_PARAM);
-    assert_eq!(run(-1, std::ptr::null_mut(), 0, y.desc, yp), Status::BAD_PARAM);
+    assert_eq!(
+        run(8, std::ptr::null_mut(), 0, y.desc, yp),
+        Status::BAD_PARAM
+    );
+    assert_eq!(
+        run(-1, std::ptr::null_mut(), 0, y.desc, yp),
+        Status::BAD_PARAM
+    );
     // GEMM without its workspace.
-    assert_eq!(run(1, std::ptr::null_mut(), 0, y.desc, yp), Status::BAD_PARAM);
+    assert_eq!(
+        run(1, std::ptr::null_mut(), 0, y.desc, yp),
+        Status::BAD_PARAM
+    );
     // Wrong output shape and NULL output.
     let wrong = Tensor::<f32>::new(&[2, 4, 4, 2], Layout::Nchw, 3);
-    assert_eq!(run(0, std::ptr::null_mut(), 0, wrong.desc, yp), Status::BAD_PARAM);
-    assert_eq!(run(0, std::ptr::null_mut(), 0, y.desc, std::ptr::null_mut()), Status::BAD_PARAM);
+    assert_eq!(
+        run(0, std::ptr::null_mut(), 0, wrong.desc, yp),
+        Status::BAD_PARAM
+    );
+    assert_eq!(
+        run(0, std::ptr::null_mut(), 0, y.desc, std::ptr::null_mut()),
+        Status::BAD_PARAM
+    );
     // Mixed types.
     let yd64 = Tensor::<f64>::new(&cs.y_dims(), Layout::Nchw, 3);
-    assert_eq!(run(0, std::ptr::null_mut(), 0, yd64.desc, yp), Status::BAD_PARAM);
+    assert_eq!(
+        run(0, std::ptr::null_mut(), 0, yd64.desc, yp),
+        Status::BAD_PARAM
+    );
     unsafe {
         // A NULL handle.
         assert_eq!(
-            cudnnConvolutionForward(std::ptr::null_mut(), scp(&*a), x.desc, x.ptr(), w.desc, w.ptr(), cd, 0, std::ptr::null_mut(), 0, scp(&*b), y.desc, yp),
+            cudnnConvolutionForward(
+                std::ptr::null_mut(),
+                scp(&*a),
+                x.desc,
+                x.ptr(),
+                w.desc,
+                w.ptr(),
+                cd,
+                0,
+                std::ptr::null_mut(),
+                0,
+                scp(&*b),
+                y.desc,
+                yp
+            ),
             Status::BAD_PARAM
         );
         // Unsupported algorithm in the workspace query.
         let mut size = 0;
-        assert_eq!(cudnnGetConvolutionForwardWorkspaceSize(h.0, x.desc, w.desc, cd, y.desc, 6, &mut size), Status::NOT_SUPPORTED);
-        assert_eq!(cudnnGetConvolutionBackwardFilterWorkspaceSize(h.0, x.desc, y.desc, cd, w.desc, 4, &mut size), Status::NOT_SUPPORTED);
-        assert_eq!(cudnnGetConvolutionBackwardDataWorkspaceSize(h.0, w.desc, y.desc, cd, x.desc, 6, &mut size), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnGetConvolutionForwardWorkspaceSize(h.0, x.desc, w.desc, cd, y.desc, 6, &mut size),
+            Status::NOT_SUPPORTED
+        );
+        assert_eq!(
+            cudnnGetConvolutionBackwardFilterWorkspaceSize(
+                h.0, x.desc, y.desc, cd, w.desc, 4, &mut size
+            ),
+            Status::NOT_SUPPORTED
+        );
+        assert_eq!(
+            cudnnGetConvolutionBackwardDataWorkspaceSize(
+                h.0, w.desc, y.desc, cd, x.desc, 6, &mut size
+            ),
+            Status::BAD_PARAM
+        );
         // Descriptor setters.
         let mut d = std::ptr::null_mut();
         cudnnCreateConvolutionDescriptor(&mut d);
-        assert_eq!(cudnnSetConvolution2dDescriptor(d, -1, 0, 1, 1, 1, 1, 1, 0), Status::BAD_PARAM);
-        assert_eq!(cudnnSetConvolution2dDescriptor(d, 0, 0, 0, 1, 1, 1, 1, 0), Status::BAD_PARAM);
-        assert_eq!(cudnnSetConvolution2dDescriptor(d, 0, 0, 1, 1, 0, 1, 1, 0), Status::BAD_PARAM);
-        assert_eq!(cudnnSetConvolution2dDescriptor(d, 0, 0, 1, 1, 1, 1, 2, 0), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnSetConvolution2dDescriptor(d, -1, 0, 1, 1, 1, 1, 1, 0),
+            Status::BAD_PARAM
+        );
+        assert_eq!(
+            cudnnSetConvolution2dDescriptor(d, 0, 0, 0, 1, 1, 1, 1, 0),
+            Status::BAD_PARAM
+        );
+        assert_eq!(
+            cudnnSetConvolution2dDescriptor(d, 0, 0, 1, 1, 0, 1, 1, 0),
+            Status::BAD_PARAM
+        );
+        assert_eq!(
+            cudnnSetConvolution2dDescriptor(d, 0, 0, 1, 1, 1, 1, 2, 0),
+            Status::BAD_PARAM
+        );
         assert_eq!(cudnnSetConvolutionGroupCount(d, 0), Status::BAD_PARAM);
         assert_eq!(cudnnSetConvolutionMathType(d, 9), Status::BAD_PARAM);
         // Using an unset descriptor.
         assert_eq!(
-            cudnnConvolutionForward(h.0, scp(&*a), x.desc, x.ptr(), w.desc, w.ptr(), d, 0, std::ptr::null_mut(), 0, scp(&*b), y.desc, yp),
+            cudnnConvolutionForward(
+                h.0,
+                scp(&*a),
+                x.desc,
+                x.ptr(),
+                w.desc,
+                w.ptr(),
+                d,
+                0,
+                std::ptr::null_mut(),
+                0,
+                scp(&*b),
+                y.desc,
+                yp
+            ),
             Status::BAD_PARAM
         );
-        assert_eq!(cudnnSetConvolution2dDescriptor(d, 1, 2, 3, 4, 5, 6, 0, 1), Status::SUCCESS);
+        assert_eq!(
+            cudnnSetConvolution2dDescriptor(d, 1, 2, 3, 4, 5, 6, 0, 1),
+            Status::SUCCESS
+        );
         let mut v = [0i32; 8];
         assert_eq!(
-            cudnnGetConvolution2dDescriptor(d, &mut v[0], &mut v[1], &mut v[2], &mut v[3], &mut v[4], &mut v[5], &mut v[6], &mut v[7]),
+            cudnnGetConvolution2dDescriptor(
+                d, &mut v[0], &mut v[1], &mut v[2], &mut v[3], &mut v[4], &mut v[5], &mut v[6],
+                &mut v[7]
+            ),
             Status::SUCCESS
         );
         assert_eq!(v, [1, 2, 3, 4, 5, 6, 0, 1]);

@@ -17,7 +17,13 @@ use cudnn::Status;
 const LAYOUTS: [Layout; 3] = [Layout::Nchw, Layout::Nhwc, Layout::Padded];
 const DIMS: [usize; 4] = [2, 3, 7, 5];
 
-fn expect(y: &Tensor<impl El>, y0: &[f64], alpha: f64, beta: f64, f: impl Fn(&[usize]) -> f64) -> Vec<f64> {
+fn expect(
+    y: &Tensor<impl El>,
+    y0: &[f64],
+    alpha: f64,
+    beta: f64,
+    f: impl Fn(&[usize]) -> f64,
+) -> Vec<f64> {
     (0..y.count())
         .map(|i| blend(f(&y.unflat(i)), alpha, beta, y0[i]))
         .collect()
@@ -32,10 +38,17 @@ fn tensor_ops<T: El>(layout: Layout) {
         let mut c = Tensor::<T>::new(&DIMS, layout, 12);
         let c0 = c.values();
         unsafe {
-            assert_eq!(cudnnAddTensor(h.0, scp(&*al), a.desc, a.ptr(), scp(&*be), c.desc, c.mptr()), Status::SUCCESS);
+            assert_eq!(
+                cudnnAddTensor(h.0, scp(&*al), a.desc, a.ptr(), scp(&*be), c.desc, c.mptr()),
+                Status::SUCCESS
+            );
         }
         let want = expect(&c, &c0, 0.5, -1.25, |i| {
-            let j: Vec<usize> = i.iter().zip(&bdims).map(|(&v, &d)| if d == 1 { 0 } else { v }).collect();
+            let j: Vec<usize> = i
+                .iter()
+                .zip(&bdims)
+                .map(|(&v, &d)| if d == 1 { 0 } else { v })
+                .collect();
             a.get(&j)
         });
         assert_close::<T>("add tensor", &c.values(), &want);
@@ -44,7 +57,10 @@ fn tensor_ops<T: El>(layout: Layout) {
     let a = Tensor::<T>::new(&[1, 2, 1, 1], layout, 11);
     let mut c = Tensor::<T>::new(&DIMS, layout, 12);
     unsafe {
-        assert_eq!(cudnnAddTensor(h.0, scp(&*al), a.desc, a.ptr(), scp(&*be), c.desc, c.mptr()), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnAddTensor(h.0, scp(&*al), a.desc, a.ptr(), scp(&*be), c.desc, c.mptr()),
+            Status::BAD_PARAM
+        );
     }
 
     // OpTensor: every op, B broadcast per channel.
@@ -55,9 +71,16 @@ fn tensor_ops<T: El>(layout: Layout) {
         let b = Tensor::<T>::new(&[1, 3, 1, 1], layout, 14);
         let mut c = Tensor::<T>::new(&DIMS, layout, 15);
         let c0 = c.values();
-        let (a1, a2, bt) = (sc::<T>(if op == 4 { 2.0 } else { 0.75 }), sc::<T>(-2.0), sc::<T>(0.5));
+        let (a1, a2, bt) = (
+            sc::<T>(if op == 4 { 2.0 } else { 0.75 }),
+            sc::<T>(-2.0),
+            sc::<T>(0.5),
+        );
         unsafe {
-            assert_eq!(cudnnSetOpTensorDescriptor(od, op, T::DT, 0), Status::SUCCESS);
+            assert_eq!(
+                cudnnSetOpTensorDescriptor(od, op, T::DT, 0),
+                Status::SUCCESS
+            );
             // sqrt needs non-negative inputs: use |A| for it.
             let mut a = a;
             if op == 4 {
@@ -68,7 +91,19 @@ fn tensor_ops<T: El>(layout: Layout) {
                 }
             }
             assert_eq!(
-                cudnnOpTensor(h.0, od, scp(&*a1), a.desc, a.ptr(), scp(&*a2), b.desc, b.ptr(), scp(&*bt), c.desc, c.mptr()),
+                cudnnOpTensor(
+                    h.0,
+                    od,
+                    scp(&*a1),
+                    a.desc,
+                    a.ptr(),
+                    scp(&*a2),
+                    b.desc,
+                    b.ptr(),
+                    scp(&*bt),
+                    c.desc,
+                    c.mptr()
+                ),
                 Status::SUCCESS
             );
             let want = expect(&c, &c0, 1.0, 0.5, |i| {
@@ -87,7 +122,10 @@ fn tensor_ops<T: El>(layout: Layout) {
         }
     }
     unsafe {
-        assert_eq!(cudnnSetOpTensorDescriptor(od, 6, T::DT, 0), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnSetOpTensorDescriptor(od, 6, T::DT, 0),
+            Status::BAD_PARAM
+        );
         cudnnDestroyOpTensorDescriptor(od);
     }
 
@@ -96,23 +134,51 @@ fn tensor_ops<T: El>(layout: Layout) {
     let mut y = Tensor::<T>::new(&DIMS, Layout::Nhwc, 17);
     let y0 = y.values();
     unsafe {
-        assert_eq!(cudnnTransformTensor(h.0, scp(&*al), x.desc, x.ptr(), scp(&*be), y.desc, y.mptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnTransformTensor(h.0, scp(&*al), x.desc, x.ptr(), scp(&*be), y.desc, y.mptr()),
+            Status::SUCCESS
+        );
     }
-    assert_close::<T>("transform", &y.values(), &expect(&y, &y0, 0.5, -1.25, |i| x.get(i)));
+    assert_close::<T>(
+        "transform",
+        &y.values(),
+        &expect(&y, &y0, 0.5, -1.25, |i| x.get(i)),
+    );
     let other = Tensor::<T>::new(&[2, 3, 5, 7], layout, 1);
     unsafe {
-        assert_eq!(cudnnTransformTensor(h.0, scp(&*al), x.desc, x.ptr(), scp(&*be), other.desc, y.mptr()), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnTransformTensor(
+                h.0,
+                scp(&*al),
+                x.desc,
+                x.ptr(),
+                scp(&*be),
+                other.desc,
+                y.mptr()
+            ),
+            Status::BAD_PARAM
+        );
         let v = sc::<T>(3.5);
-        assert_eq!(cudnnSetTensor(h.0, y.desc, y.mptr(), scp(&*v)), Status::SUCCESS);
+        assert_eq!(
+            cudnnSetTensor(h.0, y.desc, y.mptr(), scp(&*v)),
+            Status::SUCCESS
+        );
     }
     assert!(y.values().iter().all(|&v| v == 3.5));
     let mut y = Tensor::<T>::new(&DIMS, layout, 18);
     let y0 = y.values();
     unsafe {
         let s = sc::<T>(-3.0);
-        assert_eq!(cudnnScaleTensor(h.0, y.desc, y.mptr(), scp(&*s)), Status::SUCCESS);
+        assert_eq!(
+            cudnnScaleTensor(h.0, y.desc, y.mptr(), scp(&*s)),
+            Status::SUCCESS
+        );
     }
-    assert_close::<T>("scale", &y.values(), &y0.iter().map(|v| -3.0 * v).collect::<Vec<_>>());
+    assert_close::<T>(
+        "scale",
+        &y.values(),
+        &y0.iter().map(|v| -3.0 * v).collect::<Vec<_>>(),
+    );
     // Padding slots stay untouched by every write.
     if layout == Layout::Padded {
         let touched = y.data.iter().filter(|v| !v.d().is_nan()).count();
@@ -139,8 +205,14 @@ fn activations<T: El>(layout: Layout) {
     let coef = 0.4;
     for mode in [0, 1, 2, 3, 4, 6] {
         unsafe {
-            assert_eq!(cudnnSetActivationDescriptor(ad, mode, 0, coef), Status::SUCCESS);
-            assert_eq!(cudnnSetActivationDescriptorSwishBeta(ad, 1.5), Status::SUCCESS);
+            assert_eq!(
+                cudnnSetActivationDescriptor(ad, mode, 0, coef),
+                Status::SUCCESS
+            );
+            assert_eq!(
+                cudnnSetActivationDescriptorSwishBeta(ad, 1.5),
+                Status::SUCCESS
+            );
         }
         let f = |x: f64| match mode {
             0 => sigmoid(x),
@@ -165,7 +237,19 @@ fn activations<T: El>(layout: Layout) {
         y.poison();
         let (a, b0, b1) = (sc::<T>(1.0), sc::<T>(0.0), sc::<T>(0.5));
         unsafe {
-            assert_eq!(cudnnActivationForward(h.0, ad, scp(&*a), x.desc, x.ptr(), scp(&*b0), y.desc, y.mptr()), Status::SUCCESS);
+            assert_eq!(
+                cudnnActivationForward(
+                    h.0,
+                    ad,
+                    scp(&*a),
+                    x.desc,
+                    x.ptr(),
+                    scp(&*b0),
+                    y.desc,
+                    y.mptr()
+                ),
+                Status::SUCCESS
+            );
         }
         let fx: Vec<f64> = (0..x.count()).map(|i| f(x.get(&x.unflat(i)))).collect();
         assert_close::<T>(&format!("activation {mode}"), &y.values(), &fx);
@@ -174,14 +258,30 @@ fn activations<T: El>(layout: Layout) {
         let dx0 = dx.values();
         let a2 = sc::<T>(2.0);
         unsafe {
-            let st = cudnnActivationBackward(h.0, ad, scp(&*a2), y.desc, y.ptr(), dy.desc, dy.ptr(), x.desc, x.ptr(), scp(&*b1), dx.desc, dx.mptr());
+            let st = cudnnActivationBackward(
+                h.0,
+                ad,
+                scp(&*a2),
+                y.desc,
+                y.ptr(),
+                dy.desc,
+                dy.ptr(),
+                x.desc,
+                x.ptr(),
+                scp(&*b1),
+                dx.desc,
+                dx.mptr(),
+            );
             assert_eq!(st, Status::SUCCESS);
         }
         let want = expect(&dx, &dx0, 2.0, 0.5, |i| dy.get(i) * df(x.get(i)));
         // The numerical derivative is good to ~1e-6.
         let got = dx.values();
         for (g, w) in got.iter().zip(&want) {
-            assert!((g - w).abs() < 1e-3, "activation backward {mode}: {g} vs {w}");
+            assert!(
+                (g - w).abs() < 1e-3,
+                "activation backward {mode}: {g} vs {w}"
+            );
         }
     }
     unsafe {
@@ -190,8 +290,23 @@ fn activations<T: El>(layout: Layout) {
         let x = Tensor::<T>::new(&DIMS, layout, 21);
         let mut y = Tensor::<T>::new(&DIMS, layout, 22);
         let (a, b) = (sc::<T>(1.0), sc::<T>(0.0));
-        assert_eq!(cudnnActivationForward(h.0, ad, scp(&*a), x.desc, x.ptr(), scp(&*b), y.desc, y.mptr()), Status::BAD_PARAM);
-        assert_eq!(cudnnSetActivationDescriptor(ad, 7, 0, 0.0), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnActivationForward(
+                h.0,
+                ad,
+                scp(&*a),
+                x.desc,
+                x.ptr(),
+                scp(&*b),
+                y.desc,
+                y.mptr()
+            ),
+            Status::BAD_PARAM
+        );
+        assert_eq!(
+            cudnnSetActivationDescriptor(ad, 7, 0, 0.0),
+            Status::BAD_PARAM
+        );
         let (mut m, mut n, mut c) = (0, 0, 0.0);
         cudnnGetActivationDescriptor(ad, &mut m, &mut n, &mut c);
         assert_eq!(m, 5);
@@ -216,13 +331,19 @@ fn pooling<T: El>(layout: Layout) {
         let mut pd = std::ptr::null_mut();
         unsafe {
             cudnnCreatePoolingDescriptor(&mut pd);
-            assert_eq!(cudnnSetPooling2dDescriptor(pd, mode, 0, 3, 2, 1, 1, 2, 1), Status::SUCCESS);
+            assert_eq!(
+                cudnnSetPooling2dDescriptor(pd, mode, 0, 3, 2, 1, 1, 2, 1),
+                Status::SUCCESS
+            );
         }
         let x = Tensor::<T>::new(&DIMS, layout, 31);
         let ydims = [2, 3, out[0], out[1]];
         unsafe {
             let (mut n, mut c, mut hh, mut ww) = (0, 0, 0, 0);
-            assert_eq!(cudnnGetPooling2dForwardOutputDim(pd, x.desc, &mut n, &mut c, &mut hh, &mut ww), Status::SUCCESS);
+            assert_eq!(
+                cudnnGetPooling2dForwardOutputDim(pd, x.desc, &mut n, &mut c, &mut hh, &mut ww),
+                Status::SUCCESS
+            );
             assert_eq!([n, c, hh, ww], [2, 3, out[0] as i32, out[1] as i32]);
         }
         let mut y = Tensor::<T>::new(&ydims, layout, 32);
@@ -242,7 +363,19 @@ fn pooling<T: El>(layout: Layout) {
         };
         let (a, b) = (sc::<T>(1.5), sc::<T>(0.25));
         unsafe {
-            assert_eq!(cudnnPoolingForward(h.0, pd, scp(&*a), x.desc, x.ptr(), scp(&*b), y.desc, y.mptr()), Status::SUCCESS);
+            assert_eq!(
+                cudnnPoolingForward(
+                    h.0,
+                    pd,
+                    scp(&*a),
+                    x.desc,
+                    x.ptr(),
+                    scp(&*b),
+                    y.desc,
+                    y.mptr()
+                ),
+                Status::SUCCESS
+            );
         }
         let want = expect(&y, &y0, 1.5, 0.25, |i| {
             let c = cells(i);
@@ -278,15 +411,44 @@ fn pooling<T: El>(layout: Layout) {
             }
         }
         unsafe {
-            let st = cudnnPoolingBackward(h.0, pd, scp(&*a), y.desc, y.ptr(), dy.desc, dy.ptr(), x.desc, x.ptr(), scp(&*b), dx.desc, dx.mptr());
+            let st = cudnnPoolingBackward(
+                h.0,
+                pd,
+                scp(&*a),
+                y.desc,
+                y.ptr(),
+                dy.desc,
+                dy.ptr(),
+                x.desc,
+                x.ptr(),
+                scp(&*b),
+                dx.desc,
+                dx.mptr(),
+            );
             assert_eq!(st, Status::SUCCESS);
         }
-        let want: Vec<f64> = acc.iter().zip(&dx0).map(|(&v, &o)| blend(v, 1.5, 0.25, o)).collect();
+        let want: Vec<f64> = acc
+            .iter()
+            .zip(&dx0)
+            .map(|(&v, &o)| blend(v, 1.5, 0.25, o))
+            .collect();
         assert_close::<T>(&format!("pool bwd {mode}"), &dx.values(), &want);
         unsafe {
             // Wrong output shape.
             let bad = Tensor::<T>::new(&[2, 3, 4, 4], layout, 1);
-            assert_eq!(cudnnPoolingForward(h.0, pd, scp(&*a), x.desc, x.ptr(), scp(&*b), bad.desc, y.mptr()), Status::BAD_PARAM);
+            assert_eq!(
+                cudnnPoolingForward(
+                    h.0,
+                    pd,
+                    scp(&*a),
+                    x.desc,
+                    x.ptr(),
+                    scp(&*b),
+                    bad.desc,
+                    y.mptr()
+                ),
+                Status::BAD_PARAM
+            );
             cudnnDestroyPoolingDescriptor(pd);
         }
     }
@@ -301,19 +463,43 @@ fn pooling_forward_backward() {
     unsafe {
         let mut pd = std::ptr::null_mut();
         cudnnCreatePoolingDescriptor(&mut pd);
-        assert_eq!(cudnnSetPooling2dDescriptor(pd, 4, 0, 2, 2, 0, 0, 1, 1), Status::BAD_PARAM);
-        assert_eq!(cudnnSetPooling2dDescriptor(pd, 0, 0, 0, 2, 0, 0, 1, 1), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnSetPooling2dDescriptor(pd, 4, 0, 2, 2, 0, 0, 1, 1),
+            Status::BAD_PARAM
+        );
+        assert_eq!(
+            cudnnSetPooling2dDescriptor(pd, 0, 0, 0, 2, 0, 0, 1, 1),
+            Status::BAD_PARAM
+        );
         // 3-D pooling.
         let (w, p, s) = ([2, 2, 2], [0, 1, 0], [1, 2, 2]);
-        assert_eq!(cudnnSetPoolingNdDescriptor(pd, 0, 0, 3, w.as_ptr(), p.as_ptr(), s.as_ptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnSetPoolingNdDescriptor(pd, 0, 0, 3, w.as_ptr(), p.as_ptr(), s.as_ptr()),
+            Status::SUCCESS
+        );
         let x = Tensor::<f64>::new(&[1, 2, 3, 4, 5], Layout::Nchw, 3);
         let mut out = [0i32; 5];
-        assert_eq!(cudnnGetPoolingNdForwardOutputDim(pd, x.desc, 5, out.as_mut_ptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnGetPoolingNdForwardOutputDim(pd, x.desc, 5, out.as_mut_ptr()),
+            Status::SUCCESS
+        );
         assert_eq!(out, [1, 2, 2, 3, 2]);
         let mut y = Tensor::<f64>::new(&[1, 2, 2, 3, 2], Layout::Nchw, 3);
         let h = H::new();
         let (a, b) = (sc::<f64>(1.0), sc::<f64>(0.0));
-        assert_eq!(cudnnPoolingForward(h.0, pd, scp(&*a), x.desc, x.ptr(), scp(&*b), y.desc, y.mptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnPoolingForward(
+                h.0,
+                pd,
+                scp(&*a),
+                x.desc,
+                x.ptr(),
+                scp(&*b),
+                y.desc,
+                y.mptr()
+            ),
+            Status::SUCCESS
+        );
         for i in 0..y.count() {
             let o = y.unflat(i);
             let mut m = f64::MIN;
@@ -344,7 +530,20 @@ fn softmax<T: El>(layout: Layout) {
             y.poison();
             let (a, b) = (sc::<T>(1.0), sc::<T>(0.0));
             unsafe {
-                assert_eq!(cudnnSoftmaxForward(h.0, algo, mode, scp(&*a), x.desc, x.ptr(), scp(&*b), y.desc, y.mptr()), Status::SUCCESS);
+                assert_eq!(
+                    cudnnSoftmaxForward(
+                        h.0,
+                        algo,
+                        mode,
+                        scp(&*a),
+                        x.desc,
+                        x.ptr(),
+                        scp(&*b),
+                        y.desc,
+                        y.mptr()
+                    ),
+                    Status::SUCCESS
+                );
             }
             // The members of the softmax group of index i.
             let group = |i: &[usize]| -> Vec<[usize; 4]> {
@@ -378,7 +577,19 @@ fn softmax<T: El>(layout: Layout) {
             let dx0 = dx.values();
             let (a2, b2) = (sc::<T>(0.5), sc::<T>(2.0));
             unsafe {
-                let st = cudnnSoftmaxBackward(h.0, algo, mode, scp(&*a2), y.desc, y.ptr(), dy.desc, dy.ptr(), scp(&*b2), dx.desc, dx.mptr());
+                let st = cudnnSoftmaxBackward(
+                    h.0,
+                    algo,
+                    mode,
+                    scp(&*a2),
+                    y.desc,
+                    y.ptr(),
+                    dy.desc,
+                    dy.ptr(),
+                    scp(&*b2),
+                    dx.desc,
+                    dx.mptr(),
+                );
                 assert_eq!(st, Status::SUCCESS);
             }
             let want = expect(&dx, &dx0, 0.5, 2.0, |i| {
@@ -398,8 +609,34 @@ fn softmax<T: El>(layout: Layout) {
     let mut y = Tensor::<T>::new(&DIMS, layout, 42);
     let (a, b) = (sc::<T>(1.0), sc::<T>(0.0));
     unsafe {
-        assert_eq!(cudnnSoftmaxForward(h.0, 3, 0, scp(&*a), x.desc, x.ptr(), scp(&*b), y.desc, y.mptr()), Status::BAD_PARAM);
-        assert_eq!(cudnnSoftmaxForward(h.0, 0, 2, scp(&*a), x.desc, x.ptr(), scp(&*b), y.desc, y.mptr()), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnSoftmaxForward(
+                h.0,
+                3,
+                0,
+                scp(&*a),
+                x.desc,
+                x.ptr(),
+                scp(&*b),
+                y.desc,
+                y.mptr()
+            ),
+            Status::BAD_PARAM
+        );
+        assert_eq!(
+            cudnnSoftmaxForward(
+                h.0,
+                0,
+                2,
+                scp(&*a),
+                x.desc,
+                x.ptr(),
+                scp(&*b),
+                y.desc,
+                y.mptr()
+            ),
+            Status::BAD_PARAM
+        );
     }
 }
 
@@ -418,13 +655,18 @@ fn lrn<T: El>(layout: Layout) {
     let mut ld = std::ptr::null_mut();
     unsafe {
         cudnnCreateLRNDescriptor(&mut ld);
-        assert_eq!(cudnnSetLRNDescriptor(ld, n, alpha, beta, k), Status::SUCCESS);
+        assert_eq!(
+            cudnnSetLRNDescriptor(ld, n, alpha, beta, k),
+            Status::SUCCESS
+        );
     }
     let x = Tensor::<T>::new(&dims, layout, 51);
     let scale = |i: &[usize]| {
         let lo = i[1].saturating_sub(2);
         let hi = (i[1] + 2).min(6);
-        let s: f64 = (lo..=hi).map(|c| x.get(&[i[0], c, i[2], i[3]]).powi(2)).sum();
+        let s: f64 = (lo..=hi)
+            .map(|c| x.get(&[i[0], c, i[2], i[3]]).powi(2))
+            .sum();
         k + alpha / n as f64 * s
     };
     let f = |i: &[usize]| x.get(i) * scale(i).powf(-beta);
@@ -432,7 +674,20 @@ fn lrn<T: El>(layout: Layout) {
     let y0 = y.values();
     let (a, b) = (sc::<T>(0.5), sc::<T>(0.5));
     unsafe {
-        assert_eq!(cudnnLRNCrossChannelForward(h.0, ld, 0, scp(&*a), x.desc, x.ptr(), scp(&*b), y.desc, y.mptr()), Status::SUCCESS);
+        assert_eq!(
+            cudnnLRNCrossChannelForward(
+                h.0,
+                ld,
+                0,
+                scp(&*a),
+                x.desc,
+                x.ptr(),
+                scp(&*b),
+                y.desc,
+                y.mptr()
+            ),
+            Status::SUCCESS
+        );
     }
     assert_close::<T>("lrn fwd", &y.values(), &expect(&y, &y0, 0.5, 0.5, f));
     // Backward against a numerical Jacobian-vector product.
@@ -440,11 +695,35 @@ fn lrn<T: El>(layout: Layout) {
     let mut yv = Tensor::<T>::new(&dims, layout, 52);
     let (one, zero) = (sc::<T>(1.0), sc::<T>(0.0));
     unsafe {
-        cudnnLRNCrossChannelForward(h.0, ld, 0, scp(&*one), x.desc, x.ptr(), scp(&*zero), yv.desc, yv.mptr());
+        cudnnLRNCrossChannelForward(
+            h.0,
+            ld,
+            0,
+            scp(&*one),
+            x.desc,
+            x.ptr(),
+            scp(&*zero),
+            yv.desc,
+            yv.mptr(),
+        );
     }
     let mut dx = Tensor::<T>::new(&dims, layout, 54);
     unsafe {
-        let st = cudnnLRNCrossChannelBackward(h.0, ld, 0, scp(&*one), yv.desc, yv.ptr(), dy.desc, dy.ptr(), x.desc, x.ptr(), scp(&*zero), dx.desc, dx.mptr());
+        let st = cudnnLRNCrossChannelBackward(
+            h.0,
+            ld,
+            0,
+            scp(&*one),
+            yv.desc,
+            yv.ptr(),
+            dy.desc,
+            dy.ptr(),
+            x.desc,
+            x.ptr(),
+            scp(&*zero),
+            dx.desc,
+            dx.mptr(),
+        );
         assert_eq!(st, Status::SUCCESS);
     }
     for i in 0..x.count() {
@@ -469,12 +748,35 @@ fn lrn<T: El>(layout: Layout) {
         xp[i] -= 2.0 * e;
         let down = val(&xp);
         let num = (up - down) / (2.0 * e);
-        assert!((dx.get(&idx) - num).abs() < 1e-4, "lrn bwd {idx:?}: {} vs {num}", dx.get(&idx));
+        assert!(
+            (dx.get(&idx) - num).abs() < 1e-4,
+            "lrn bwd {idx:?}: {} vs {num}",
+            dx.get(&idx)
+        );
     }
     unsafe {
-        assert_eq!(cudnnSetLRNDescriptor(ld, 17, alpha, beta, k), Status::BAD_PARAM);
-        assert_eq!(cudnnSetLRNDescriptor(ld, 5, alpha, 0.001, k), Status::BAD_PARAM);
-        assert_eq!(cudnnLRNCrossChannelForward(h.0, ld, 1, scp(&*a), x.desc, x.ptr(), scp(&*b), y.desc, y.mptr()), Status::BAD_PARAM);
+        assert_eq!(
+            cudnnSetLRNDescriptor(ld, 17, alpha, beta, k),
+            Status::BAD_PARAM
+        );
+        assert_eq!(
+            cudnnSetLRNDescriptor(ld, 5, alpha, 0.001, k),
+            Status::BAD_PARAM
+        );
+        assert_eq!(
+            cudnnLRNCrossChannelForward(
+                h.0,
+                ld,
+                1,
+                scp(&*a),
+                x.desc,
+                x.ptr(),
+                scp(&*b),
+                y.desc,
+                y.mptr()
+            ),
+            Status::BAD_PARAM
+        );
         cudnnDestroyLRNDescriptor(ld);
     }
 }
@@ -494,9 +796,16 @@ fn batchnorm<T: El>(layout: Layout, mode: i32) {
     let mut pd = std::ptr::null_mut();
     unsafe {
         cudnnCreateTensorDescriptor(&mut pd);
-        assert_eq!(cudnnDeriveBNTensorDescriptor(pd, x.desc, mode), Status::SUCCESS);
+        assert_eq!(
+            cudnnDeriveBNTensorDescriptor(pd, x.desc, mode),
+            Status::SUCCESS
+        );
     }
-    let pdims = if spatial { vec![1, 3, 1, 1] } else { vec![1, 3, 7, 5] };
+    let pdims = if spatial {
+        vec![1, 3, 1, 1]
+    } else {
+        vec![1, 3, 7, 5]
+    };
     let mk = |seed: u64| Tensor::<T>::new(&pdims, Layout::Nchw, seed);
     let (scale, bias) = (mk(62), mk(63));
     let (mut rm, mut rv) = (mk(64), mk(65));
@@ -526,7 +835,13 @@ fn batchnorm<T: El>(layout: Layout, mode: i32) {
         }
         v
     };
-    let pidx = |i: &[usize]| if spatial { vec![0, i[1], 0, 0] } else { vec![0, i[1], i[2], i[3]] };
+    let pidx = |i: &[usize]| {
+        if spatial {
+            vec![0, i[1], 0, 0]
+        } else {
+            vec![0, i[1], i[2], i[3]]
+        }
+    };
     let stats = |p: &[usize]| {
         let m = members(p);
         let mean = m.iter().map(|j| x.get(j)).sum::<f64>() / m.len() as f64;
@@ -536,8 +851,23 @@ fn batchnorm<T: El>(layout: Layout, mode: i32) {
     let (a, b) = (sc::<T>(0.75), sc::<T>(0.5));
     unsafe {
         let st = cudnnBatchNormalizationForwardTraining(
-            h.0, mode, scp(&*a), scp(&*b), x.desc, x.ptr(), y.desc, y.mptr(), pd, scale.ptr(), bias.ptr(), factor,
-            rm.mptr(), rv.mptr(), eps, sm.mptr(), siv.mptr(),
+            h.0,
+            mode,
+            scp(&*a),
+            scp(&*b),
+            x.desc,
+            x.ptr(),
+            y.desc,
+            y.mptr(),
+            pd,
+            scale.ptr(),
+            bias.ptr(),
+            factor,
+            rm.mptr(),
+            rv.mptr(),
+            eps,
+            sm.mptr(),
+            siv.mptr(),
         );
         assert_eq!(st, Status::SUCCESS);
     }
@@ -552,7 +882,9 @@ fn batchnorm<T: El>(layout: Layout, mode: i32) {
         let (mean, var, m) = stats(&p);
         let tol = T::TOL * 100.0;
         assert!((rm.get(&p) - ((1.0 - factor) * rm0[i] + factor * mean)).abs() < tol);
-        assert!((rv.get(&p) - ((1.0 - factor) * rv0[i] + factor * var * m / (m - 1.0))).abs() < tol);
+        assert!(
+            (rv.get(&p) - ((1.0 - factor) * rv0[i] + factor * var * m / (m - 1.0))).abs() < tol
+        );
         assert!((sm.get(&p) - mean).abs() < tol);
         assert!((siv.get(&p) - 1.0 / (var + eps).sqrt()).abs() < tol * 10.0);
     }
@@ -562,8 +894,20 @@ fn batchnorm<T: El>(layout: Layout, mode: i32) {
     let (one, zero) = (sc::<T>(1.0), sc::<T>(0.0));
     unsafe {
         let st = cudnnBatchNormalizationForwardInference(
-            h.0, mode, scp(&*one), scp(&*zero), x.desc, x.ptr(), yi.desc, yi.mptr(), pd, scale.ptr(), bias.ptr(),
-            rm.ptr(), rv.ptr(), eps,
+            h.0,
+            mode,
+            scp(&*one),
+            scp(&*zero),
+            x.desc,
+            x.ptr(),
+            yi.desc,
+            yi.mptr(),
+            pd,
+            scale.ptr(),
+            bias.ptr(),
+            rm.ptr(),
+            rv.ptr(),
+            eps,
         );
         assert_eq!(st, Status::SUCCESS);
     }
@@ -582,11 +926,32 @@ fn batchnorm<T: El>(layout: Layout, mode: i32) {
         let (mut ds, mut db) = (mk(72), mk(73));
         let (dx0, ds0, db0) = (dx.values(), ds.values(), db.values());
         let (ad, bd, ap, bp) = (sc::<T>(1.5), sc::<T>(0.5), sc::<T>(2.0), sc::<T>(-1.0));
-        let (smp, sivp) = if saved { (sm.ptr(), siv.ptr()) } else { (std::ptr::null(), std::ptr::null()) };
+        let (smp, sivp) = if saved {
+            (sm.ptr(), siv.ptr())
+        } else {
+            (std::ptr::null(), std::ptr::null())
+        };
         unsafe {
             let st = cudnnBatchNormalizationBackward(
-                h.0, mode, scp(&*ad), scp(&*bd), scp(&*ap), scp(&*bp), x.desc, x.ptr(), dy.desc, dy.ptr(), dx.desc,
-                dx.mptr(), pd, scale.ptr(), ds.mptr(), db.mptr(), eps, smp, sivp,
+                h.0,
+                mode,
+                scp(&*ad),
+                scp(&*bd),
+                scp(&*ap),
+                scp(&*bp),
+                x.desc,
+                x.ptr(),
+                dy.desc,
+                dy.ptr(),
+                dx.desc,
+                dx.mptr(),
+                pd,
+                scale.ptr(),
+                ds.mptr(),
+                db.mptr(),
+                eps,
+                smp,
+                sivp,
             );
             assert_eq!(st, Status::SUCCESS);
         }
@@ -615,21 +980,65 @@ fn batchnorm<T: El>(layout: Layout, mode: i32) {
     }
     unsafe {
         // Parameters shaped for the other mode.
-        let other = Tensor::<T>::new(if spatial { &[1, 3, 7, 5] } else { &[1, 3, 1, 1] }, Layout::Nchw, 1);
+        let other = Tensor::<T>::new(
+            if spatial {
+                &[1, 3, 7, 5]
+            } else {
+                &[1, 3, 1, 1]
+            },
+            Layout::Nchw,
+            1,
+        );
         let st = cudnnBatchNormalizationForwardInference(
-            h.0, mode, scp(&*one), scp(&*zero), x.desc, x.ptr(), yi.desc, yi.mptr(), other.desc, scale.ptr(),
-            bias.ptr(), rm.ptr(), rv.ptr(), eps,
+            h.0,
+            mode,
+            scp(&*one),
+            scp(&*zero),
+            x.desc,
+            x.ptr(),
+            yi.desc,
+            yi.mptr(),
+            other.desc,
+            scale.ptr(),
+            bias.ptr(),
+            rm.ptr(),
+            rv.ptr(),
+            eps,
         );
         assert_eq!(st, Status::BAD_PARAM);
         // Negative epsilon, unknown mode.
         let st = cudnnBatchNormalizationForwardInference(
-            h.0, mode, scp(&*one), scp(&*zero), x.desc, x.ptr(), yi.desc, yi.mptr(), pd, scale.ptr(), bias.ptr(),
-            rm.ptr(), rv.ptr(), -1.0,
+            h.0,
+            mode,
+            scp(&*one),
+            scp(&*zero),
+            x.desc,
+            x.ptr(),
+            yi.desc,
+            yi.mptr(),
+            pd,
+            scale.ptr(),
+            bias.ptr(),
+            rm.ptr(),
+            rv.ptr(),
+            -1.0,
         );
         assert_eq!(st, Status::BAD_PARAM);
         let st = cudnnBatchNormalizationForwardInference(
-            h.0, 3, scp(&*one), scp(&*zero), x.desc, x.ptr(), yi.desc, yi.mptr(), pd, scale.ptr(), bias.ptr(),
-            rm.ptr(), rv.ptr(), eps,
+            h.0,
+            3,
+            scp(&*one),
+            scp(&*zero),
+            x.desc,
+            x.ptr(),
+            yi.desc,
+            yi.mptr(),
+            pd,
+            scale.ptr(),
+            bias.ptr(),
+            rm.ptr(),
+            rv.ptr(),
+            eps,
         );
         assert_eq!(st, Status::BAD_PARAM);
         cudnnDestroyTensorDescriptor(pd);

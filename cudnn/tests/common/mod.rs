@@ -45,7 +45,10 @@ pub struct Lcg(pub u64);
 
 impl Lcg {
     pub fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
     }
 }
@@ -109,7 +112,11 @@ impl<T: El> Tensor<T> {
     }
 
     pub fn with_strides(dims: &[usize], strides: &[usize], seed: u64) -> Tensor<T> {
-        let span = 1 + dims.iter().zip(strides).map(|(d, s)| (d - 1) * s).sum::<usize>();
+        let span = 1 + dims
+            .iter()
+            .zip(strides)
+            .map(|(d, s)| (d - 1) * s)
+            .sum::<usize>();
         let mut t = Tensor {
             dims: dims.to_vec(),
             strides: strides.to_vec(),
@@ -169,7 +176,9 @@ impl<T: El> Tensor<T> {
 
     /// Values in row-major index order.
     pub fn values(&self) -> Vec<f64> {
-        (0..self.count()).map(|i| self.get(&self.unflat(i))).collect()
+        (0..self.count())
+            .map(|i| self.get(&self.unflat(i)))
+            .collect()
     }
 
     pub fn ptr(&self) -> *const c_void {
