@@ -1,6 +1,9 @@
 //! `cucc run PROGRAM ARGS...`: runs a program built by nvcc (with
 //! `-cudart shared`) on cucc's runtime, by putting cucc's `libcudart.so.13`
-//! first on the dynamic loader's search path.
+//! first on the dynamic loader's search path. The shim libraries live in
+//! the same directory under their sonames (`libcublas.so.13`,
+//! `libcudnn.so.9`; see `nvcc::runtime_dir`), so a program linked with
+//! `-lcublas` or `-lcudnn` loads cucc's instead of NVIDIA's.
 //!
 //! A program linked with NVIDIA's static runtime (nvcc's default) contains
 //! its own copy of the runtime and cannot be redirected; it is recognised

@@ -1,6 +1,7 @@
 //! Every self-checking program of `tests/cuda/` compiled by `cucc` as nvcc
 //! would compile it, linked against cucc's runtime, and run natively: each
-//! must print `PASS NAME` and exit 0.
+//! must print `PASS NAME` and exit 0. A `// cucc-flags: ...` line among a
+//! program's first lines adds its own flags (e.g. `-lcublas`).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -10,7 +11,7 @@ use std::sync::{Arc, Mutex};
 fn corpus_programs_build_and_pass() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "cucc-runtime"])
+        .args(["build", "-q", "-p", "cucc-runtime", "-p", "cucc-cublas"])
         .current_dir(&root)
         .status()
         .expect("cargo build runtime");
@@ -50,6 +51,7 @@ fn corpus_programs_build_and_pass() {
                     .arg(&src)
                     .arg("-o")
                     .arg(&exe)
+                    .args(program_flags(&src))
                     .output()
                     .expect("run cucc");
                 if !build.status.success() {
@@ -79,4 +81,15 @@ fn corpus_programs_build_and_pass() {
     }
     let failures = failures.lock().expect("lock");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The flags of a `// cucc-flags: ...` line among the program's first five
+/// lines (libraries such as `-lcublas` that the program links).
+fn program_flags(src: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(src).unwrap_or_default();
+    text.lines()
+        .take(5)
+        .find_map(|l| l.trim().strip_prefix("// cucc-flags:"))
+        .map(|f| f.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
 }

@@ -453,10 +453,20 @@ fn blob_bytes(id: &[u8; 16]) -> Vec<u8> {
     b
 }
 
+/// cucc's libraries as cargo names them, with the sonames programs ask for:
+/// the runtime, and the shim libraries that `-lcublas` and `-lcudnn` link.
+const LIBRARY_SONAMES: &[(&str, &str)] = &[
+    ("libcucc_runtime.so", "libcudart.so.13"),
+    ("libcublas.so", "libcublas.so.13"),
+    ("libcudnn.so", "libcudnn.so.9"),
+];
+
 /// The directory holding `libcudart.so.13`: `CUCC_RUNTIME_DIR`, else the
 /// directory of the `cucc` executable or its `../lib`. In a build tree the
-/// library is `libcucc_runtime.so`; the `libcudart.so.13` name is linked
-/// next to it when missing.
+/// libraries have cargo's names (`libcucc_runtime.so`, `libcublas.so`,
+/// `libcudnn.so`); their sonames (`libcudart.so.13`, `libcublas.so.13`,
+/// `libcudnn.so.9`) are linked next to them when missing, so programs built
+/// with `-lcublas`/`-lcudnn` (by cucc or by nvcc) find cucc's shims there.
 pub fn runtime_dir() -> Result<PathBuf, String> {
     if let Some(d) = std::env::var_os("CUCC_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         return Ok(PathBuf::from(d));
@@ -469,20 +479,8 @@ pub fn runtime_dir() -> Result<PathBuf, String> {
         candidates.push(p.to_path_buf());
     }
     for c in &candidates {
-        if c.join("libcudart.so.13").exists() {
-            return Ok(c.clone());
-        }
-        if c.join("libcucc_runtime.so").exists() {
-            let link = c.join("libcudart.so.13");
-            #[cfg(unix)]
-            std::os::unix::fs::symlink("libcucc_runtime.so", &link)
-                .or_else(|e| if link.exists() { Ok(()) } else { Err(e) })
-                .map_err(|e| {
-                    format!(
-                        "cucc: error: cannot name the runtime {}: {e}",
-                        link.display()
-                    )
-                })?;
+        if c.join("libcudart.so.13").exists() || c.join("libcucc_runtime.so").exists() {
+            link_sonames(c)?;
             return Ok(c.clone());
         }
     }
@@ -490,4 +488,25 @@ pub fn runtime_dir() -> Result<PathBuf, String> {
         "cucc: error: cucc's runtime (libcudart.so.13) was not found next to {}; build it with `cargo build -p cucc-runtime` or set CUCC_RUNTIME_DIR",
         exe.display()
     ))
+}
+
+/// Links each library's soname to its file in `dir` where the file exists
+/// and the soname does not.
+fn link_sonames(dir: &Path) -> Result<(), String> {
+    for (file, soname) in LIBRARY_SONAMES {
+        let link = dir.join(soname);
+        if !dir.join(file).exists() || link.exists() {
+            continue;
+        }
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(file, &link)
+            .or_else(|e| if link.exists() { Ok(()) } else { Err(e) })
+            .map_err(|e| {
+                format!(
+                    "cucc: error: cannot name the library {}: {e}",
+                    link.display()
+                )
+            })?;
+    }
+    Ok(())
 }
