@@ -17,7 +17,7 @@ fn handle_stream_and_versions() {
     unsafe {
         let mut h = std::ptr::null_mut();
         assert_eq!(cudnnCreate(&mut h), Status::SUCCESS);
-        let mut s: *mut c_void = 1 as *mut c_void;
+        let mut s: *mut c_void = std::ptr::dangling_mut::<c_void>();
         assert_eq!(cudnnGetStream(h, &mut s), Status::SUCCESS);
         assert!(s.is_null(), "a new handle uses the default stream");
         let fake = 0x1234usize as *mut c_void;

@@ -354,7 +354,7 @@ fn pooling<T: El>(layout: Layout) {
                 for s in 0..win[1] {
                     let ih = (i[2] * stride[0] + r) as isize - pad[0] as isize;
                     let iw = (i[3] * stride[1] + s) as isize - pad[1] as isize;
-                    if ih >= 0 && ih < 7 && iw >= 0 && iw < 5 {
+                    if (0..7).contains(&ih) && (0..5).contains(&iw) {
                         v.push([i[0], i[1], ih as usize, iw as usize]);
                     }
                 }
