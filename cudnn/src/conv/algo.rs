@@ -12,7 +12,7 @@
 use std::ffi::c_int;
 use std::time::Instant;
 
-use super::exec::{bwd_data_elems, bwd_filter_elems, fwd_elems, workers, Engine};
+use super::exec::{bwd_data_elems, bwd_filter_elems, fwd_elems, Engine};
 use super::Geom;
 use crate::status::{Result, Status};
 
@@ -99,7 +99,7 @@ pub fn estimate_ms(g: &Geom, e: Engine) -> f32 {
             let k = g.col_rows() as f64;
             let eff = (m / 32.0).min(1.0) * (k / 32.0).min(1.0);
             let im2col = (g.n * g.groups * g.col_rows() * g.p_out()) as f64 / (1e9 * threads);
-            flops / (10e9 * eff.max(0.02) * workers(g.n) as f64) + im2col
+            flops / (10e9 * eff.max(0.02) * g.workers as f64) + im2col
         }
     };
     (secs * 1e3) as f32

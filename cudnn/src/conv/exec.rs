@@ -42,7 +42,7 @@ pub fn fwd_elems(g: &Geom, e: Engine) -> usize {
             let p = g.p_out();
             let col = if g.x_is_matrix() { 0 } else { g.col_rows() * p };
             let out = if g.y_is_matrix() { 0 } else { g.kg * p };
-            workers(g.n) * (col + out)
+            g.workers * (col + out)
         }
     }
 }
@@ -59,7 +59,7 @@ pub fn bwd_data_elems(g: &Geom, e: Engine) -> usize {
                 (g.col_rows() * p, g.cg * g.p_in())
             };
             let dy = if g.y_is_matrix() { 0 } else { g.kg * p };
-            workers(g.n) * (col + acc + dy)
+            g.workers * (col + acc + dy)
         }
     }
 }
@@ -72,7 +72,7 @@ pub fn bwd_filter_elems(g: &Geom, e: Engine) -> usize {
             let p = g.p_out();
             let col = if g.x_is_matrix() { 0 } else { g.col_rows() * p };
             let dy = if g.y_is_matrix() { 0 } else { g.kg * p };
-            workers(g.n) * (g.k * g.col_rows() + col + dy)
+            g.workers * (g.k * g.col_rows() + col + dy)
         }
     }
 }
@@ -170,7 +170,7 @@ pub unsafe fn forward<T: Real>(
             let rows = g.col_rows();
             let col_len = if g.x_is_matrix() { 0 } else { rows * p };
             let out_len = if g.y_is_matrix() { 0 } else { g.kg * p };
-            let nw = workers(g.n);
+            let nw = g.workers;
             (0..nw).into_par_iter().for_each(|wi| {
                 let s = scratch(ws, wi, col_len + out_len);
                 let (col, out) = s.split_at_mut(col_len);
@@ -294,7 +294,7 @@ pub unsafe fn backward_data<T: Real>(
                 (rows * p, g.cg * pin)
             };
             let dy_len = if g.y_is_matrix() { 0 } else { g.kg * p };
-            let nw = workers(g.n);
+            let nw = g.workers;
             (0..nw).into_par_iter().for_each(|wi| {
                 let s = scratch(ws, wi, col_len + acc_len + dy_len);
                 let (col, rest) = s.split_at_mut(col_len);
@@ -389,7 +389,7 @@ pub unsafe fn backward_filter<T: Real>(
             let col_len = if g.x_is_matrix() { 0 } else { rows * p };
             let dy_len = if g.y_is_matrix() { 0 } else { g.kg * p };
             let per = part_len + col_len + dy_len;
-            let nw = workers(g.n);
+            let nw = g.workers;
             (0..nw).into_par_iter().for_each(|wi| {
                 let s = scratch(ws, wi, per);
                 let (part, rest) = s.split_at_mut(part_len);

@@ -54,6 +54,10 @@ pub struct Geom {
     pub ws: [usize; 5],
     /// The convolution's math type (reported back in algorithm queries).
     pub math: c_int,
+    /// Workers the GEMM engine splits the batch across, fixed when the
+    /// call is checked so that the workspace size the caller was told and
+    /// the slices the queued work uses always agree.
+    pub workers: usize,
 }
 
 fn to3(v: &[usize], fill: usize) -> [usize; 3] {
@@ -146,6 +150,7 @@ impl Geom {
             ys,
             ws: to5(&wd.strides()),
             math: cd.math,
+            workers: exec::workers(n),
         })
     }
 
