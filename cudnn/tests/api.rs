@@ -42,6 +42,7 @@ fn handle_stream_and_versions() {
     }
     assert_eq!(v, [9, 6, 0]);
     assert_eq!(cudnnGetCudartVersion(), 13000);
+    assert_eq!(cudnnGetMaxDeviceVersion(), 800);
 }
 
 #[test]
@@ -235,7 +236,70 @@ fn filter_and_other_descriptors() {
             Status::SUCCESS
         );
         assert_eq!(v, [2, 1, 3, 2, 1, 0, 2, 1]);
+        let (w3, p3, s3) = ([2, 3, 1], [0, 1, 0], [1, 2, 1]);
+        assert_eq!(
+            cudnnSetPoolingNdDescriptor(p, 1, 0, 3, w3.as_ptr(), p3.as_ptr(), s3.as_ptr()),
+            Status::SUCCESS
+        );
+        let (mut m, mut nan, mut nb) = (0, 0, 0);
+        let (mut gw, mut gp, mut gs) = ([0i32; 3], [0i32; 3], [0i32; 3]);
+        assert_eq!(
+            cudnnGetPoolingNdDescriptor(
+                p,
+                3,
+                &mut m,
+                &mut nan,
+                &mut nb,
+                gw.as_mut_ptr(),
+                gp.as_mut_ptr(),
+                gs.as_mut_ptr()
+            ),
+            Status::SUCCESS
+        );
+        assert_eq!((m, nan, nb, gw, gp, gs), (1, 0, 3, w3, p3, s3));
+        // A 3-D pooling is not 2-D.
+        let mut v = [0i32; 8];
+        let [m, nan, wh, ww, ph, pw, sh, sw] = &mut v;
+        assert_eq!(
+            cudnnGetPooling2dDescriptor(p, m, nan, wh, ww, ph, pw, sh, sw),
+            Status::BAD_PARAM
+        );
         cudnnDestroyPoolingDescriptor(p);
+
+        let mut cd = std::ptr::null_mut();
+        cudnnCreateConvolutionDescriptor(&mut cd);
+        let (pa, sa, da) = ([1, 2, 3], [1, 1, 2], [2, 1, 1]);
+        assert_eq!(
+            cudnnSetConvolutionNdDescriptor(cd, 3, pa.as_ptr(), sa.as_ptr(), da.as_ptr(), 0, 1),
+            Status::SUCCESS
+        );
+        let (mut len, mut mode, mut ct) = (0, 0, 0);
+        let (mut gp, mut gs, mut gd) = ([0i32; 3], [0i32; 3], [0i32; 3]);
+        assert_eq!(
+            cudnnGetConvolutionNdDescriptor(
+                cd,
+                3,
+                &mut len,
+                gp.as_mut_ptr(),
+                gs.as_mut_ptr(),
+                gd.as_mut_ptr(),
+                &mut mode,
+                &mut ct
+            ),
+            Status::SUCCESS
+        );
+        assert_eq!((len, gp, gs, gd, mode, ct), (3, pa, sa, da, 0, 1));
+        let mut math = -1;
+        cudnnGetConvolutionMathType(cd, &mut math);
+        assert_eq!(math, 0);
+        assert_eq!(cudnnSetConvolutionMathType(cd, 1), Status::SUCCESS);
+        cudnnGetConvolutionMathType(cd, &mut math);
+        assert_eq!(math, 1);
+        assert_eq!(
+            cudnnSetConvolutionNdDescriptor(cd, 4, pa.as_ptr(), sa.as_ptr(), da.as_ptr(), 0, 1),
+            Status::NOT_SUPPORTED
+        );
+        cudnnDestroyConvolutionDescriptor(cd);
 
         let mut l = std::ptr::null_mut();
         cudnnCreateLRNDescriptor(&mut l);
