@@ -181,6 +181,10 @@ fn cases() -> Vec<Case> {
         Case::two_d(2, 3, [7, 5], 4, [1, 1], [0, 0], [1, 1], [1, 1], 1, false),
         // Rectangular filter, asymmetric padding and stride, flipped.
         Case::two_d(1, 3, [6, 7], 5, [5, 3], [2, 1], [1, 2], [1, 1], 1, true),
+        // Five images with few output positions: the forward GEMM engine
+        // batches several images per GEMM (uneven chunks per worker).
+        Case::two_d(5, 3, [4, 3], 4, [3, 3], [1, 1], [1, 1], [1, 1], 1, false),
+        Case::two_d(5, 4, [3, 3], 6, [3, 3], [1, 1], [2, 2], [1, 1], 2, true),
     ]
 }
 

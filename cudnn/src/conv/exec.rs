@@ -16,7 +16,7 @@
 
 use rayon::prelude::*;
 
-use super::{col2im, im2col, in_index, pack_weights, valid_range, Geom};
+use super::{col2im, im2col, im2col_at, in_index, pack_weights, valid_range, Geom};
 use crate::scalar::{blend, Ptr, Real};
 use crate::strided::offsets;
 
@@ -38,6 +38,11 @@ pub fn workers(n: usize) -> usize {
 pub fn fwd_elems(g: &Geom, e: Engine) -> usize {
     match e {
         Engine::Direct => 0,
+        Engine::Gemm if g.batch > 1 => {
+            // Several images side by side: always gathered and scattered.
+            let cols = g.batch * g.p_out();
+            g.workers * (g.col_rows() * cols + g.kg * cols)
+        }
         Engine::Gemm => {
             let p = g.p_out();
             let col = if g.x_is_matrix() { 0 } else { g.col_rows() * p };
@@ -165,6 +170,7 @@ pub unsafe fn forward<T: Real>(
                 },
             );
         }
+        Engine::Gemm if g.batch > 1 => forward_batched(g, x, w, y, alpha, beta, ws, &ysp),
         Engine::Gemm => {
             let wm = pack_weights(g, w);
             let rows = g.col_rows();
@@ -216,6 +222,65 @@ pub unsafe fn forward<T: Real>(
             });
         }
     }
+}
+
+/// The forward GEMM engine with `g.batch` images per GEMM: each worker
+/// lays the im2col matrices of its images side by side (`[rows, batch *
+/// p]`), multiplies once per group and blends the columns back per image.
+#[allow(clippy::too_many_arguments)]
+unsafe fn forward_batched<T: Real>(
+    g: &Geom,
+    x: Ptr<T>,
+    w: Ptr<T>,
+    y: Ptr<T>,
+    alpha: T,
+    beta: T,
+    ws: Ptr<T>,
+    ysp: &[usize],
+) {
+    let wm = pack_weights(g, w);
+    let rows = g.col_rows();
+    let p = g.p_out();
+    let cols = g.batch * p;
+    let nw = g.workers;
+    (0..nw).into_par_iter().for_each(|wi| {
+        let s = scratch(ws, wi, rows * cols + g.kg * cols);
+        let (col, out) = s.split_at_mut(rows * cols);
+        let mine: Vec<usize> = (wi..g.n).step_by(nw).collect();
+        for chunk in mine.chunks(g.batch) {
+            let ld = chunk.len() * p;
+            for grp in 0..g.groups {
+                for (j, &n) in chunk.iter().enumerate() {
+                    im2col_at(g, x, n, grp, col, ld, j * p);
+                }
+                let a = wm.as_ptr().add(grp * g.kg * rows);
+                T::gemm(
+                    false,
+                    false,
+                    g.kg,
+                    ld,
+                    rows,
+                    T::ONE,
+                    a,
+                    rows,
+                    col.as_ptr(),
+                    ld,
+                    T::ZERO,
+                    out.as_mut_ptr(),
+                    ld,
+                );
+                for (j, &n) in chunk.iter().enumerate() {
+                    for kk in 0..g.kg {
+                        let yb = n * g.ys[0] + (grp * g.kg + kk) * g.ys[1];
+                        let row = &out[kk * ld + j * p..kk * ld + (j + 1) * p];
+                        for (o, &v) in row.iter().enumerate() {
+                            blend(y, yb + ysp[o], v, alpha, beta);
+                        }
+                    }
+                }
+            }
+        }
+    });
 }
 
 /// Gathers dy of image `n`, group `grp` as the packed matrix `[kg, p]`, or

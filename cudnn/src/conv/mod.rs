@@ -58,6 +58,10 @@ pub struct Geom {
     /// call is checked so that the workspace size the caller was told and
     /// the slices the queued work uses always agree.
     pub workers: usize,
+    /// Images per forward GEMM: thin outputs (few positions per image) are
+    /// batched so that each GEMM has at least ~256 columns, which amortises
+    /// OpenBLAS's packing of the weights.
+    pub batch: usize,
 }
 
 fn to3(v: &[usize], fill: usize) -> [usize; 3] {
@@ -151,6 +155,12 @@ impl Geom {
             ws: to5(&wd.strides()),
             math: cd.math,
             workers: exec::workers(n),
+            batch: {
+                let p: usize = out_v.iter().product();
+                256usize
+                    .div_ceil(p.max(1))
+                    .clamp(1, n.div_ceil(exec::workers(n)))
+            },
         })
     }
 
@@ -282,6 +292,23 @@ pub unsafe fn pack_weights<T: Real>(g: &Geom, w: Ptr<T>) -> Vec<T> {
 /// `x` must hold the input `g` describes; `col` has `col_rows * p_out`
 /// elements.
 pub unsafe fn im2col<T: Real>(g: &Geom, x: Ptr<T>, n: usize, grp: usize, col: &mut [T]) {
+    im2col_at(g, x, n, grp, col, g.p_out(), 0)
+}
+
+/// [`im2col`] into columns `first..first + p_out` of a matrix whose rows
+/// are `ld` long (several images side by side for one GEMM).
+///
+/// # Safety
+/// As [`im2col`], with `col` holding `col_rows * ld` elements.
+pub unsafe fn im2col_at<T: Real>(
+    g: &Geom,
+    x: Ptr<T>,
+    n: usize,
+    grp: usize,
+    col: &mut [T],
+    ld: usize,
+    first: usize,
+) {
     let [fd, fh, fw] = g.filt;
     let [od, oh, ow] = g.out_sp;
     let p = g.p_out();
@@ -291,7 +318,7 @@ pub unsafe fn im2col<T: Real>(g: &Geom, x: Ptr<T>, n: usize, grp: usize, col: &m
             for kh in 0..fh {
                 for kw in 0..fw {
                     let row = ((c * fd + kd) * fh + kh) * fw + kw;
-                    let dst = &mut col[row * p..(row + 1) * p];
+                    let dst = &mut col[row * ld + first..row * ld + first + p];
                     let (wlo, whi) =
                         valid_range(kw, g.stride[2], g.dil[2], g.pad[2], g.in_sp[2], ow);
                     for zd in 0..od {
