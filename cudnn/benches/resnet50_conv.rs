@@ -4,7 +4,8 @@
 //! them with a naive direct convolution (seven plain loops, one thread),
 //! which is measured on one image and scaled by 8 because it is slow.
 //!
-//! `cargo bench -p cucc-cudnn --bench resnet50_conv`.
+//! `cargo bench -p cucc-cudnn --bench resnet50_conv` (a name filter after
+//! `--` runs only the matching criterion benchmarks, without the table).
 
 use std::ffi::c_void;
 use std::hint::black_box;
@@ -313,6 +314,10 @@ fn main() {
         g.finish();
     }
     crit.final_summary();
+    // A filtered run (`-- NAME`) measures only what it names.
+    if std::env::args().skip(1).any(|a| !a.starts_with('-')) {
+        return;
+    }
 
     // The table for docs/cudnn.md: best of three runs of ours (batch 8)
     // against the naive loops on one image, scaled by 8.

@@ -16,7 +16,7 @@
 
 use rayon::prelude::*;
 
-use super::{col2im, im2col, im2col_at, in_index, pack_weights, valid_range, Geom};
+use super::{col2im, col2im_at, im2col, im2col_at, in_index, pack_weights, valid_range, Geom};
 use crate::scalar::{blend, Ptr, Real};
 use crate::strided::offsets;
 
@@ -56,6 +56,10 @@ pub fn fwd_elems(g: &Geom, e: Engine) -> usize {
 pub fn bwd_data_elems(g: &Geom, e: Engine) -> usize {
     match e {
         Engine::Direct => 0,
+        Engine::Gemm if g.batch > 1 => {
+            let cols = g.batch * g.p_out();
+            g.workers * (g.col_rows() * cols + g.cg * g.p_in() + g.kg * cols)
+        }
         Engine::Gemm => {
             let p = g.p_out();
             let (col, acc) = if g.x_is_matrix() {
@@ -73,6 +77,10 @@ pub fn bwd_data_elems(g: &Geom, e: Engine) -> usize {
 pub fn bwd_filter_elems(g: &Geom, e: Engine) -> usize {
     match e {
         Engine::Direct => 0,
+        Engine::Gemm if g.batch > 1 => {
+            let cols = g.batch * g.p_out();
+            g.workers * (g.k * g.col_rows() + g.col_rows() * cols + g.kg * cols)
+        }
         Engine::Gemm => {
             let p = g.p_out();
             let col = if g.x_is_matrix() { 0 } else { g.col_rows() * p };
@@ -349,6 +357,9 @@ pub unsafe fn backward_data<T: Real>(
                 },
             );
         }
+        Engine::Gemm if g.batch > 1 => {
+            backward_data_batched(g, w, dy, dx, alpha, beta, ws, &xsp, &ysp)
+        }
         Engine::Gemm => {
             let wm = pack_weights(g, w);
             let rows = g.col_rows();
@@ -449,6 +460,44 @@ pub unsafe fn backward_filter<T: Real>(
                 },
             );
         }
+        Engine::Gemm if g.batch > 1 => {
+            let cols = g.batch * p;
+            let per = g.k * rows + rows * cols + g.kg * cols;
+            let nw = g.workers;
+            (0..nw).into_par_iter().for_each(|wi| {
+                let s = scratch(ws, wi, per);
+                let (part, rest) = s.split_at_mut(g.k * rows);
+                let (col, dybuf) = rest.split_at_mut(rows * cols);
+                part.fill(T::ZERO);
+                let mine: Vec<usize> = (wi..g.n).step_by(nw).collect();
+                for chunk in mine.chunks(g.batch) {
+                    let ld = chunk.len() * p;
+                    for grp in 0..g.groups {
+                        for (j, &n) in chunk.iter().enumerate() {
+                            im2col_at(g, x, n, grp, col, ld, j * p);
+                            gather_dy(g, dy, n, grp, &ysp, dybuf, ld, j * p);
+                        }
+                        let c = part.as_mut_ptr().add(grp * g.kg * rows);
+                        T::gemm(
+                            false,
+                            true,
+                            g.kg,
+                            rows,
+                            ld,
+                            T::ONE,
+                            dybuf.as_ptr(),
+                            ld,
+                            col.as_ptr(),
+                            ld,
+                            T::ONE,
+                            c,
+                            rows,
+                        );
+                    }
+                }
+            });
+            reduce_filter(g, dw, alpha, beta, ws, per);
+        }
         Engine::Gemm => {
             let part_len = g.k * rows;
             let col_len = if g.x_is_matrix() { 0 } else { rows * p };
@@ -488,19 +537,112 @@ pub unsafe fn backward_filter<T: Real>(
                     }
                 }
             });
-            // Reduce the workers' partial sums and blend into dw.
-            (0..g.k).into_par_iter().for_each(|k| {
-                for c in 0..g.cg {
-                    for t in 0..taps {
-                        let j = k * rows + c * taps + t;
-                        let mut v = T::ZERO;
-                        for wi in 0..nw {
-                            v += ws.get(wi * per + j);
-                        }
-                        blend(dw, g.w_offset(k, c, t), v, alpha, beta);
-                    }
-                }
-            });
+            reduce_filter(g, dw, alpha, beta, ws, per);
         }
     }
+}
+
+/// Sums the workers' partial dW (at the start of each worker's `per`
+/// elements of workspace) and blends it into dw.
+///
+/// # Safety
+/// `ws` holds `g.workers * per` elements; dw the filter `g` describes.
+unsafe fn reduce_filter<T: Real>(g: &Geom, dw: Ptr<T>, alpha: T, beta: T, ws: Ptr<T>, per: usize) {
+    let taps = g.taps();
+    let rows = g.col_rows();
+    (0..g.k).into_par_iter().for_each(|k| {
+        for c in 0..g.cg {
+            for t in 0..taps {
+                let j = k * rows + c * taps + t;
+                let mut v = T::ZERO;
+                for wi in 0..g.workers {
+                    v += ws.get(wi * per + j);
+                }
+                blend(dw, g.w_offset(k, c, t), v, alpha, beta);
+            }
+        }
+    });
+}
+
+/// Copies dy of image `n`, group `grp` into columns `first..first + p` of
+/// the `[kg, ld]` matrix `buf`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn gather_dy<T: Real>(
+    g: &Geom,
+    dy: Ptr<T>,
+    n: usize,
+    grp: usize,
+    ysp: &[usize],
+    buf: &mut [T],
+    ld: usize,
+    first: usize,
+) {
+    let p = g.p_out();
+    for kk in 0..g.kg {
+        let b = n * g.ys[0] + (grp * g.kg + kk) * g.ys[1];
+        for o in 0..p {
+            buf[kk * ld + first + o] = dy.get(b + ysp[o]);
+        }
+    }
+}
+
+/// The backward-data GEMM engine with `g.batch` images per GEMM.
+#[allow(clippy::too_many_arguments)]
+unsafe fn backward_data_batched<T: Real>(
+    g: &Geom,
+    w: Ptr<T>,
+    dy: Ptr<T>,
+    dx: Ptr<T>,
+    alpha: T,
+    beta: T,
+    ws: Ptr<T>,
+    xsp: &[usize],
+    ysp: &[usize],
+) {
+    let wm = pack_weights(g, w);
+    let rows = g.col_rows();
+    let p = g.p_out();
+    let pin = g.p_in();
+    let cols = g.batch * p;
+    let nw = g.workers;
+    (0..nw).into_par_iter().for_each(|wi| {
+        let s = scratch(ws, wi, rows * cols + g.cg * pin + g.kg * cols);
+        let (col, rest) = s.split_at_mut(rows * cols);
+        let (acc, dybuf) = rest.split_at_mut(g.cg * pin);
+        let mine: Vec<usize> = (wi..g.n).step_by(nw).collect();
+        for chunk in mine.chunks(g.batch) {
+            let ld = chunk.len() * p;
+            for grp in 0..g.groups {
+                for (j, &n) in chunk.iter().enumerate() {
+                    gather_dy(g, dy, n, grp, ysp, dybuf, ld, j * p);
+                }
+                let a = wm.as_ptr().add(grp * g.kg * rows);
+                T::gemm(
+                    true,
+                    false,
+                    rows,
+                    ld,
+                    g.kg,
+                    T::ONE,
+                    a,
+                    rows,
+                    dybuf.as_ptr(),
+                    ld,
+                    T::ZERO,
+                    col.as_mut_ptr(),
+                    ld,
+                );
+                for (j, &n) in chunk.iter().enumerate() {
+                    acc.fill(T::ZERO);
+                    col2im_at(g, col, acc, ld, j * p);
+                    for c in 0..g.cg {
+                        let xb = n * g.xs[0] + (grp * g.cg + c) * g.xs[1];
+                        for i in 0..pin {
+                            blend(dx, xb + xsp[i], acc[c * pin + i], alpha, beta);
+                        }
+                    }
+                }
+            }
+        }
+    });
 }

@@ -58,7 +58,7 @@ pub struct Geom {
     /// call is checked so that the workspace size the caller was told and
     /// the slices the queued work uses always agree.
     pub workers: usize,
-    /// Images per forward GEMM: thin outputs (few positions per image) are
+    /// Images per GEMM: thin outputs (few positions per image) are
     /// batched so that each GEMM has at least ~256 columns, which amortises
     /// OpenBLAS's packing of the weights.
     pub batch: usize,
@@ -348,6 +348,11 @@ pub unsafe fn im2col_at<T: Real>(
 /// col2im: adds `col[(c, tap), p]` back onto the packed input image
 /// `img[c, d, h, w]` of one group (the adjoint of [`im2col`]).
 pub fn col2im<T: Real>(g: &Geom, col: &[T], img: &mut [T]) {
+    col2im_at(g, col, img, g.p_out(), 0)
+}
+
+/// [`col2im`] from columns `first..first + p_out` of rows `ld` long.
+pub fn col2im_at<T: Real>(g: &Geom, col: &[T], img: &mut [T], ld: usize, first: usize) {
     let [fd, fh, fw] = g.filt;
     let [od, oh, ow] = g.out_sp;
     let [_, ih_n, iw_n] = g.in_sp;
@@ -359,7 +364,7 @@ pub fn col2im<T: Real>(g: &Geom, col: &[T], img: &mut [T]) {
             for kh in 0..fh {
                 for kw in 0..fw {
                     let row = ((c * fd + kd) * fh + kh) * fw + kw;
-                    let src = &col[row * p..(row + 1) * p];
+                    let src = &col[row * ld + first..row * ld + first + p];
                     let (wlo, whi) =
                         valid_range(kw, g.stride[2], g.dil[2], g.pad[2], g.in_sp[2], ow);
                     for zd in 0..od {
