@@ -17,6 +17,7 @@ use std::path::PathBuf;
 const CUDART_FUNCTIONS: &[&str] = &[
     "cudaLaunchHostFunc",
     "cudaStreamSynchronize",
+    "cudaStreamQuery",
     "cudaMemcpy2D",
     "cudaMemcpy2DAsync",
 ];

@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// Lowers the kernels (and the device functions and variables they use) of
 /// `path` to IR; errors come back rendered in clang's style.
-pub fn lower(path: &Path, opts: &ClangOptions) -> Result<Module, String> {
+pub fn lower(path: &Path, opts: &ClangOptions, relocatable: bool) -> Result<Module, String> {
     let lopts = LowerOptions {
         include_dirs: opts.include_dirs.clone(),
         defines: opts
@@ -19,6 +19,7 @@ pub fn lower(path: &Path, opts: &ClangOptions) -> Result<Module, String> {
             .collect(),
         std: opts.std.clone(),
         gpu_arch: opts.gpu_arch.clone(),
+        relocatable,
     };
     lower_file(path, &lopts).map_err(|d| d.to_string().trim_end().to_string())
 }

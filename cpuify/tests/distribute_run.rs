@@ -13,6 +13,8 @@ fn shared_global(m: &mut Module, name: &str, ty: TypeId) -> GlobalId {
         space: Space::Shared,
         init: None,
         kind: GlobalKind::Variable,
+        managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     })
 }

@@ -97,6 +97,8 @@ fn loops_atomics_and_shared_scratch() {
         space: Space::Shared,
         init: None,
         kind: GlobalKind::Variable,
+        managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     });
     let mut k = Function::new("loops", FunctionKind::Kernel, &[g, g], &[]);
@@ -270,4 +272,29 @@ fn locals_in_allocas_are_promoted() {
         }
         assert_eq!(*got, s * 1000 + k, "thread {t}");
     }
+}
+
+/// Atomics on shared memory, even through generic pointers, are plain C
+/// read-modify-writes (one CPU thread runs a block); global ones stay atomic.
+#[test]
+fn shared_atomics_through_generic_pointers_are_plain() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/ir/shared_histogram.cuir"
+    );
+    let text = std::fs::read_to_string(path).expect("example");
+    let mut m = parse_module(&text).expect("parses");
+    let mut remarks = cucc_cpuify::remarks::Remarks::default();
+    cucc_cpuify::pipeline::run(
+        &mut m,
+        &cucc_cpuify::pipeline::Options::default(),
+        &mut remarks,
+        &mut |_, _| {},
+    )
+    .expect("pipeline");
+    let fid = m.function("shared_histogram").expect("kernel");
+    let (c, _) = cucc_cpuify::emit_c::emit_function(&m, fid).expect("emit");
+    // Two global atomic adds remain; the shared add and CAS do not.
+    assert_eq!(c.matches("__atomic_fetch_add").count(), 2, "{c}");
+    assert!(!c.contains("__atomic_compare_exchange"), "{c}");
 }

@@ -1,13 +1,17 @@
 //! The few CUDA runtime calls the library makes, and how its work is put in
 //! stream order.
 //!
-//! Every BLAS call becomes one closure run by `cudaLaunchHostFunc` on the
-//! handle's stream, so it runs after the kernels and copies submitted to that
-//! stream before it, and before those submitted after it, without blocking
-//! the caller. Host-mode scalars are copied into the closure at call time;
-//! device-mode scalars are pointers read when the closure runs. Calls that
-//! return a result to host memory (host pointer mode) wait for the stream,
-//! as cuBLAS does.
+//! Every BLAS call becomes one closure run in the handle's stream order:
+//! after the kernels and copies submitted to that stream before it, before
+//! those submitted after it. When the stream has work pending, the closure
+//! is queued with `cudaLaunchHostFunc` and the call returns at once. When it
+//! has none (and the legacy default stream, which orders blocking streams,
+//! has none either), the closure runs at once on the calling thread: the
+//! same order, without two thread hops (the runtime does the same for
+//! synchronous calls on an idle legacy stream). Host-mode scalars are
+//! copied into the closure at call time; device-mode scalars are pointers
+//! read when the closure runs. Calls that return a result to host memory
+//! (host pointer mode) wait for the stream, as cuBLAS does.
 
 use std::ffi::{c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -24,6 +28,7 @@ type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
 extern "C" {
     fn cudaLaunchHostFunc(stream: cudaStream_t, f: HostFn, data: *mut c_void) -> c_int;
     fn cudaStreamSynchronize(stream: cudaStream_t) -> c_int;
+    fn cudaStreamQuery(stream: cudaStream_t) -> c_int;
     fn cudaMemcpy2D(
         dst: *mut c_void,
         dpitch: usize,
@@ -54,8 +59,22 @@ unsafe extern "C" fn run_work(data: *mut c_void) {
     let _ = catch_unwind(AssertUnwindSafe(work));
 }
 
-/// Puts `work` on `stream` after everything submitted to it so far.
+/// Whether nothing submitted so far can still run before new work on
+/// `stream`: the stream and the legacy default stream are idle (and the
+/// runtime has no error to report).
+fn idle(stream: cudaStream_t) -> bool {
+    // SAFETY: plain runtime calls; an unknown stream is an error, not idle.
+    unsafe { cudaStreamQuery(stream) == 0 && cudaStreamQuery(std::ptr::null_mut()) == 0 }
+}
+
+/// Runs `work` in `stream`'s order after everything submitted to it so far:
+/// at once if the stream is idle, else queued on it.
 pub fn submit(stream: cudaStream_t, work: impl FnOnce() + Send + 'static) -> cublasStatus_t {
+    if idle(stream) {
+        // A panic must not cross the C boundary (as in `run_work`).
+        let _ = catch_unwind(AssertUnwindSafe(work));
+        return CUBLAS_STATUS_SUCCESS;
+    }
     let boxed: Box<Work> = Box::new(Box::new(work));
     let raw = Box::into_raw(boxed).cast::<c_void>();
     // SAFETY: `run_work` takes ownership of `raw` when the runtime calls it.

@@ -140,6 +140,9 @@ pub struct Function {
     pub regions: Arena<RegionData>,
     /// Source location of the definition.
     pub loc: Loc,
+    /// Visibility to other translation units; an `Import` has an empty body
+    /// (its region has the parameters as arguments and no ops).
+    pub linkage: crate::module::Linkage,
 }
 
 impl Function {
@@ -155,6 +158,7 @@ impl Function {
             values: Arena::new(),
             regions: Arena::new(),
             loc: Loc::UNKNOWN,
+            linkage: crate::module::Linkage::Internal,
         };
         f.body = f.new_region(param_types);
         f

@@ -24,6 +24,7 @@ pub mod float;
 pub mod func;
 pub mod interp;
 pub mod intrinsics;
+pub mod link;
 pub mod loc;
 pub mod module;
 pub mod ops;
@@ -40,7 +41,7 @@ pub use func::{
     ValueDef,
 };
 pub use loc::Loc;
-pub use module::{FuncId, Global, GlobalId, GlobalKind, Module};
+pub use module::{FuncId, Global, GlobalId, GlobalKind, Linkage, Module};
 pub use ops::*;
 pub use text::{parse_module, print_function, print_module, ParseError};
 pub use types::{Field, FloatKind, Space, StructType, Type, TypeId, Types};

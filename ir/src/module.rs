@@ -24,6 +24,32 @@ pub enum GlobalKind {
     },
 }
 
+/// How a global or function relates to other translation units. Only
+/// separately compiled device code (`-rdc=true`) uses anything but
+/// `Internal`; the device link step resolves `Import`s (docs/ir.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Linkage {
+    /// Private to this module (the default; `static` in the emitted C).
+    #[default]
+    Internal,
+    /// Defined here and visible to other translation units.
+    External,
+    /// Declared here, defined by another translation unit: a global without
+    /// storage, or a function without a body.
+    Import,
+}
+
+impl Linkage {
+    /// The text-format keyword (`Internal` has none).
+    pub fn keyword(self) -> Option<&'static str> {
+        match self {
+            Linkage::Internal => None,
+            Linkage::External => Some("external"),
+            Linkage::Import => Some("import"),
+        }
+    }
+}
+
 /// A module-level variable or texture reference.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Global {
@@ -37,6 +63,12 @@ pub struct Global {
     pub init: Option<Vec<u8>>,
     /// Variable or texture reference.
     pub kind: GlobalKind,
+    /// A `__managed__` variable: one storage shared by host and device code.
+    /// Kernels see no difference; the C emitter reaches it through a pointer
+    /// the runtime redirects to the host program's copy (docs/abi.md).
+    pub managed: bool,
+    /// Visibility to other translation units.
+    pub linkage: Linkage,
     /// Where it was declared.
     pub loc: Loc,
 }

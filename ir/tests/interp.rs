@@ -42,6 +42,8 @@ fn shared_global(m: &mut Module, name: &str, ty: TypeId) -> GlobalId {
         space: Space::Shared,
         init: None,
         kind: GlobalKind::Variable,
+        managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     })
 }
@@ -995,6 +997,8 @@ fn printf_formats_in_execution_order() {
         space: Space::Constant,
         init: Some(b"cuda\0".to_vec()),
         kind: GlobalKind::Variable,
+        managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     });
     build(&mut m, "hello", FunctionKind::Kernel, &[], |b, _| {

@@ -118,6 +118,20 @@ void __cucc_register_module(const uint8_t module_id[16],
 void __cucc_register_variables(const uint8_t module_id[16],
                                const cucc_var_info *vars, size_t n);
 
+/* A __managed__ variable of a device object: kernels load its address from
+ * *slot, which initially points at the object's storage (holding the initial
+ * value). Once the host object has registered the same name, the runtime
+ * copies the initial value into the host's variable and points *slot at it,
+ * so host code and kernels share one storage. */
+typedef struct cucc_managed_info {
+  const char *device_name;     /* as __cudaRegisterVar's deviceName */
+  unsigned char **slot;
+  uint64_t size;               /* bytes */
+} cucc_managed_info;
+
+void __cucc_register_managed(const uint8_t module_id[16],
+                             const cucc_managed_info *vars, size_t n);
+
 /* A legacy texture reference of a device object: the runtime writes its
  * handle to *handle (the object's `tex.ref` ops read it). */
 typedef struct cucc_texref_info {

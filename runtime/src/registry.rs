@@ -87,6 +87,21 @@ pub struct CuccVarInfo {
     pub size: u64,
 }
 
+/// One `__managed__` variable of a device object (`cucc_managed_info`):
+/// kernels reach it through `*slot`, which the runtime points at the host
+/// program's copy so host and device share one storage.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CuccManagedInfo {
+    /// Mangled name, as `__cudaRegisterVar`'s `deviceName`.
+    pub device_name: *const c_char,
+    /// The pointer kernels load the variable's address from; it initially
+    /// points at the device object's storage (holding the initial value).
+    pub slot: *mut *mut u8,
+    /// Size of the variable in bytes.
+    pub size: u64,
+}
+
 /// A kernel implementation registered by a device object.
 #[derive(Debug)]
 pub struct KernelImpl {
@@ -104,6 +119,8 @@ pub struct KernelImpl {
 struct DeviceModule {
     kernels: HashMap<String, Arc<KernelImpl>>,
     vars: HashMap<String, (usize, usize)>,
+    /// Managed variables: name → (slot address, size).
+    managed: HashMap<String, (usize, usize)>,
 }
 
 /// What a registered fat binary holds.
@@ -248,10 +265,36 @@ fn bind_var(reg: &mut Registry, host_var: usize) -> CudaResult<(usize, usize)> {
         return Ok(b);
     }
     let binding = match var.image {
-        Image::Cucc(id) => *modules
-            .get(&id)
-            .and_then(|m| m.vars.get(&var.device_name))
-            .ok_or(Error::InvalidSymbol)?,
+        Image::Cucc(id) => {
+            let module = modules.get(&id).ok_or(Error::InvalidSymbol)?;
+            match module.managed.get(&var.device_name) {
+                // The host shadow becomes the one storage: it takes the
+                // initial value, and the kernels' pointer is redirected to it.
+                Some(&(slot, size)) if var.managed_slot.is_none() => {
+                    let slot = slot as *mut *mut u8;
+                    // SAFETY: the slot is the device object's pointer to its
+                    // storage of `size` bytes; the shadow has `var.size`
+                    // bytes; both live as long as the program.
+                    unsafe {
+                        let storage = slot.read();
+                        if !storage.is_null() && storage as usize != host_var {
+                            std::ptr::copy_nonoverlapping(
+                                storage,
+                                host_var as *mut u8,
+                                size.min(var.size),
+                            );
+                        }
+                        slot.write(host_var as *mut u8);
+                    }
+                    insert_range(host_var, var.size, Kind::Symbol);
+                    (host_var, var.size)
+                }
+                _ => *module
+                    .vars
+                    .get(&var.device_name)
+                    .ok_or(Error::InvalidSymbol)?,
+            }
+        }
         Image::Foreign(_) => {
             // Storage for the JIT path: zeroed, owned by the runtime forever.
             // SAFETY: calloc returns zeroed memory or NULL.
@@ -285,12 +328,21 @@ pub fn resolve_symbol(host_var: *const c_void) -> CudaResult<(usize, usize)> {
     bind_var(&mut write(), host_var as usize)
 }
 
-/// Binds every managed variable whose storage is now known.
+/// Binds every managed variable whose storage is now known: those
+/// registered with `__cudaRegisterManagedVar`, and those a cucc device
+/// object declares managed (`__cucc_register_managed`). Binding them at load
+/// time, not at first use, is what makes host and kernels share them.
 fn bind_managed(reg: &mut Registry) {
+    let modules = &reg.modules;
     let pending: Vec<usize> = reg
         .vars
         .iter()
-        .filter(|(_, v)| v.managed_slot.is_some() && v.bound.is_none())
+        .filter(|(_, v)| {
+            v.bound.is_none()
+                && (v.managed_slot.is_some()
+                    || matches!(v.image, Image::Cucc(id)
+                        if modules.get(&id).is_some_and(|m| m.managed.contains_key(&v.device_name))))
+        })
         .map(|(k, _)| *k)
         .collect();
     for host_var in pending {
@@ -416,6 +468,51 @@ pub unsafe extern "C" fn __cucc_register_variables(
     });
 }
 
+/// Registers the `__managed__` variables of a cucc device object (called by
+/// its constructor after `__cucc_register_variables`); each is bound to the
+/// host program's copy as soon as the host side has registered it.
+///
+/// # Safety
+/// `module_id` must point to 16 bytes; `vars` to `n` valid entries whose
+/// slots stay valid while the object is loaded.
+#[no_mangle]
+pub unsafe extern "C" fn __cucc_register_managed(
+    module_id_ptr: *const u8,
+    vars: *const CuccManagedInfo,
+    n: usize,
+) {
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: forwarded contract.
+        let Some(id) = (unsafe { module_id(module_id_ptr) }) else {
+            return warn("__cucc_register_managed: NULL module id");
+        };
+        if vars.is_null() && n != 0 {
+            return warn("__cucc_register_managed: NULL variable table");
+        }
+        let _load = lock(&LOAD);
+        let mut reg = write();
+        for i in 0..n {
+            // SAFETY: caller promises `n` entries.
+            let info = unsafe { &*vars.add(i) };
+            // SAFETY: caller promises a valid string.
+            let Some(name) = (unsafe { c_string(info.device_name) }) else {
+                warn("__cucc_register_managed: variable without a name");
+                continue;
+            };
+            if info.slot.is_null() {
+                warn(&format!("__cucc_register_managed: `{name}` has no slot"));
+                continue;
+            }
+            reg.modules
+                .entry(id)
+                .or_default()
+                .managed
+                .insert(name, (info.slot as usize, info.size as usize));
+        }
+        bind_managed(&mut reg);
+    });
+}
+
 /// Registers a fat binary; returns the handle later registration calls pass.
 ///
 /// # Safety
@@ -521,9 +618,7 @@ fn register_var(
             bound: None,
         },
     );
-    if managed_slot.is_some() {
-        let _ = bind_var(&mut reg, host_var);
-    }
+    bind_managed(&mut reg);
 }
 
 /// Records a `__device__`/`__constant__` variable: its host shadow's address

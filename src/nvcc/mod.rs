@@ -12,6 +12,7 @@
 //!
 //! `ld -r` joins the halves, so `-c` produces one `.o` as nvcc does.
 
+mod devlink;
 mod legacy;
 pub mod options;
 
@@ -106,7 +107,7 @@ impl Driver {
                 }
                 return Ok(());
             }
-            Stage::Link => {}
+            Stage::Link | Stage::DeviceLink => {}
         }
         let mut objects = Vec::new();
         for input in &inputs {
@@ -123,12 +124,174 @@ impl Driver {
             self.temps.push(out.clone());
             objects.push(out);
         }
+        if self.o.stage == Stage::DeviceLink {
+            let out = self
+                .o
+                .output
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("a_dlink.o"));
+            return match self.device_link(&objects)? {
+                Some(o) => std::fs::copy(&o, &out)
+                    .map(|_| ())
+                    .map_err(|e| format!("cucc: error: cannot write {}: {e}", out.display())),
+                // Nothing to link: an empty object keeps Makefiles working.
+                None => self.empty_object(&out),
+            };
+        }
+        if let Some(dlink) = self.device_link(&objects)? {
+            objects.push(dlink);
+        }
         let out = self
             .o
             .output
             .clone()
             .unwrap_or_else(|| PathBuf::from("a.out"));
         self.link(&objects, &out)
+    }
+
+    /// Separate compilation: translates the device IR records found in
+    /// `objects` (see [`devlink`]) into one object, or `None` when there are
+    /// none.
+    fn device_link(&mut self, objects: &[PathBuf]) -> Result<Option<PathBuf>, String> {
+        if self.o.dry_run {
+            return Ok(None);
+        }
+        let mut records = Vec::new();
+        for o in objects {
+            for r in devlink::read_records(o)? {
+                if !records.iter().any(|x: &devlink::Record| x.id == r.id) {
+                    records.push(r);
+                }
+            }
+        }
+        if records.is_empty() {
+            return Ok(None);
+        }
+        let mut modules = Vec::new();
+        for r in &records {
+            let m = cucc_ir::parse_module(&r.text)
+                .map_err(|e| format!("cucc: error: {}: damaged device IR: {e}", r.origin))?;
+            modules.push(m);
+        }
+        // Units are named by their source file where the IR records it.
+        let names: Vec<String> = records
+            .iter()
+            .zip(&modules)
+            .map(|(r, m)| m.files.first().cloned().unwrap_or_else(|| r.origin.clone()))
+            .collect();
+        let units: Vec<cucc_ir::link::Unit<'_>> = names
+            .iter()
+            .zip(&modules)
+            .map(|(name, m)| cucc_ir::link::Unit { name, module: m })
+            .collect();
+        // Every imported variable needs a definition somewhere.
+        for (name, m) in names.iter().zip(&modules) {
+            for (_, g) in m.globals.iter() {
+                if g.linkage != cucc_ir::Linkage::Import {
+                    continue;
+                }
+                let defined = modules.iter().any(|o| {
+                    o.globals
+                        .iter()
+                        .any(|(_, d)| d.name == g.name && d.linkage == cucc_ir::Linkage::External)
+                });
+                if !defined {
+                    return Err(format!(
+                        "cucc: error: {name}: undefined device variable `{}` (no translation unit of the device link defines it)",
+                        g.name
+                    ));
+                }
+            }
+        }
+        let mut parts = Vec::new();
+        for ((r, m), name) in records.iter().zip(&modules).zip(&names) {
+            let mut m = m.clone();
+            cucc_ir::link::resolve_imports(&mut m, name, &units)
+                .map_err(|e| format!("cucc: error: {e}"))?;
+            cucc_ir::verify_module(&m).map_err(|e| {
+                format!("cucc: error: {name}: device link produced invalid IR:\n{e}")
+            })?;
+            let tag = format!("dlink-{}", hex(&r.id[..6]));
+            parts.push(self.translate_device(m, &r.id, &tag, Some(&r.link_id))?);
+        }
+        let out = self.work.join(format!("dlink-{}.o", parts.len()));
+        self.temps.push(out.clone());
+        let mut cmd = Command::new("ld");
+        cmd.arg("-r").arg("-o").arg(&out).args(&parts);
+        self.command(cmd)?;
+        Ok(Some(out))
+    }
+
+    /// An object with nothing in it.
+    fn empty_object(&mut self, out: &Path) -> Result<(), String> {
+        let c = self.work.join("empty.c");
+        std::fs::write(&c, "/* no device code */\n").map_err(|e| format!("cucc: error: {e}"))?;
+        self.temps.push(c.clone());
+        let mut cmd = Command::new(jit::c_compiler());
+        cmd.args(["-c", "-fPIC", "-o"]).arg(out).arg(&c);
+        self.command(cmd)
+    }
+
+    /// Runs cpuify on a unit's device module and compiles the C device
+    /// object registering its kernels under `id`; returns the object.
+    fn translate_device(
+        &mut self,
+        mut module: cucc_ir::Module,
+        id: &[u8; 16],
+        tag: &str,
+        linked_binary: Option<&str>,
+    ) -> Result<PathBuf, String> {
+        let mut remarks = Remarks::default();
+        let popts = pipeline::Options {
+            enabled: match &self.o.cpuify {
+                Some(list) => {
+                    pipeline::parse_pass_list(list).map_err(|e| format!("cucc: error: {e}"))?
+                }
+                None => None,
+            },
+            print_after: self.o.print_ir_after.clone(),
+            print_after_all: self.o.print_ir_after_all,
+            check_barriers: self.o.check_barriers,
+        };
+        pipeline::check_pass_names(&self.o.print_ir_after)
+            .map_err(|e| format!("cucc: error: {e}"))?;
+        pipeline::run(&mut module, &popts, &mut remarks, &mut |pass, m| {
+            eprintln!("; IR after {pass}\n{}", cucc_ir::print_module(m));
+        })
+        .map_err(|e| e.to_string())?;
+        if self.o.remarks {
+            eprint!("{}", remarks.render(&module));
+        }
+        let mut c = emit_c::emit_device_object(&module, id)
+            .map_err(|e| e.to_string())?
+            .c;
+        if let Some(link_id) = linked_binary {
+            c.push_str(&devlink::linked_binary_c(link_id)?);
+        }
+        self.compile_device_c(&c, tag)
+    }
+
+    /// Compiles generated device C (`TAG.device.c`) into `TAG.device.o`.
+    fn compile_device_c(&mut self, source: &str, tag: &str) -> Result<PathBuf, String> {
+        let dev_c = self.work.join(format!("{tag}.device.c"));
+        let dev_o = self.work.join(format!("{tag}.device.o"));
+        std::fs::write(&dev_c, source).map_err(|e| format!("cucc: error: {e}"))?;
+        self.temps.push(dev_c.clone());
+        self.temps.push(dev_o.clone());
+        let mut cmd = Command::new(jit::c_compiler());
+        cmd.args(["-std=gnu11", "-c", "-fPIC", "-w"]).arg(format!(
+            "-O{}",
+            if self.o.opt == "0" { "1" } else { &self.o.opt }
+        ));
+        if self.o.fast_math {
+            cmd.arg("-ffast-math");
+        }
+        if self.o.debug {
+            cmd.arg("-g");
+        }
+        cmd.arg("-o").arg(&dev_o).arg(&dev_c);
+        self.command(cmd)?;
+        Ok(dev_o)
     }
 
     fn write_or_print(&self, text: &str) -> Result<(), String> {
@@ -183,7 +346,7 @@ impl Driver {
                 .map_err(|e| format!("{}: invalid IR:\n{e}", ir.display()))?;
             return Ok(m);
         }
-        crate::device::lower(path, &self.clang_options())
+        crate::device::lower(path, &self.clang_options(), self.o.relocatable_device_code)
     }
 
     fn command(&self, mut cmd: Command) -> Result<(), String> {
@@ -291,53 +454,18 @@ impl Driver {
                 }
             }
         }
-        // Device half.
+        // Device half: translated now, or (separate compilation) carried
+        // as IR to the device link.
         let module = if self.o.dry_run {
             cucc_ir::Module::new()
         } else {
             self.lower(path)?
         };
-        let mut module = module;
-        let mut remarks = Remarks::default();
-        let popts = pipeline::Options {
-            enabled: match &self.o.cpuify {
-                Some(list) => {
-                    pipeline::parse_pass_list(list).map_err(|e| format!("cucc: error: {e}"))?
-                }
-                None => None,
-            },
-            print_after: self.o.print_ir_after.clone(),
-            print_after_all: self.o.print_ir_after_all,
-            check_barriers: self.o.check_barriers,
+        let dev_o = if self.o.relocatable_device_code {
+            None
+        } else {
+            Some(self.translate_device(module.clone(), &id, &tag, None)?)
         };
-        pipeline::check_pass_names(&self.o.print_ir_after)
-            .map_err(|e| format!("cucc: error: {e}"))?;
-        pipeline::run(&mut module, &popts, &mut remarks, &mut |pass, m| {
-            eprintln!("; IR after {pass}\n{}", cucc_ir::print_module(m));
-        })
-        .map_err(|e| e.to_string())?;
-        if self.o.remarks {
-            eprint!("{}", remarks.render(&module));
-        }
-        let emitted = emit_c::emit_device_object(&module, &id).map_err(|e| e.to_string())?;
-        let dev_c = self.work.join(format!("{tag}.device.c"));
-        let dev_o = self.work.join(format!("{tag}.device.o"));
-        std::fs::write(&dev_c, &emitted.c).map_err(|e| format!("cucc: error: {e}"))?;
-        self.temps.push(dev_c.clone());
-        self.temps.push(dev_o.clone());
-        let mut cmd = Command::new(jit::c_compiler());
-        cmd.args(["-std=gnu11", "-c", "-fPIC", "-w"]).arg(format!(
-            "-O{}",
-            if self.o.opt == "0" { "1" } else { &self.o.opt }
-        ));
-        if self.o.fast_math {
-            cmd.arg("-ffast-math");
-        }
-        if self.o.debug {
-            cmd.arg("-g");
-        }
-        cmd.arg("-o").arg(&dev_o).arg(&dev_c);
-        self.command(cmd)?;
 
         // Host half, with the blob naming this module as its GPU binary.
         let blob = self.work.join(format!("{tag}.blob"));
@@ -352,6 +480,12 @@ impl Driver {
             .arg("-fcuda-include-gpubinary")
             .arg("-Xclang")
             .arg(&blob);
+        if self.o.relocatable_device_code {
+            // Host shadows of device variables get external linkage, and
+            // registration goes through the device link's
+            // `__cudaRegisterLinkedBinary_<id>`.
+            cmd.arg("-fgpu-rdc");
+        }
         cmd.arg("-c").arg("-fPIC").arg(format!("-O{}", self.o.opt));
         if self.o.debug {
             cmd.arg("-g");
@@ -359,6 +493,21 @@ impl Driver {
         cmd.args(&self.o.host_flags);
         cmd.arg("-o").arg(&host_o);
         self.command(cmd)?;
+
+        let dev_o = match dev_o {
+            Some(o) => o,
+            None => {
+                // Separate compilation: the device IR travels in the object,
+                // with the name of the registration entry the host half calls.
+                let link_id = if self.o.dry_run {
+                    String::new()
+                } else {
+                    devlink::host_module_id(&host_o)?
+                };
+                let text = cucc_ir::print_module(&module);
+                self.compile_device_c(&devlink::record_c(&id, &link_id, &text), &tag)?
+            }
+        };
 
         // One object, as nvcc gives.
         let mut cmd = Command::new("ld");

@@ -40,6 +40,9 @@ pub enum Stage {
     Preprocess,
     /// `-M`: print make dependencies.
     Deps,
+    /// `-dlink`: the device-link object of separately compiled (`-rdc`)
+    /// objects, to be linked by the host linker with them.
+    DeviceLink,
 }
 
 /// The parsed command line.
@@ -190,6 +193,7 @@ const FLAGS: &[(&[&str], &str)] = &[
     (&["-shared", "--shared"], "shared"),
     (&["-use_fast_math", "--use_fast_math"], "fast-math"),
     (&["-dc", "--device-c"], "dc"),
+    (&["-dlink", "--device-link"], "dlink"),
     (&["-v", "--verbose"], "v"),
     (&["-dryrun", "--dryrun"], "dryrun"),
     (&["-keep", "--keep"], "keep"),
@@ -249,6 +253,7 @@ pub fn parse(args: &[String]) -> Result<NvccOptions, String> {
                     o.relocatable_device_code = true;
                     o.stage = Stage::Compile;
                 }
+                "dlink" => o.stage = Stage::DeviceLink,
                 "v" => o.verbose = true,
                 "dryrun" => o.dry_run = true,
                 "keep" => o.keep = true,

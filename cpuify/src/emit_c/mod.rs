@@ -30,7 +30,7 @@ mod writer;
 pub use writer::{emit_function, EmittedKernel};
 
 use crate::error::CpuifyError;
-use cucc_ir::{FunctionKind, Module, Space};
+use cucc_ir::{FunctionKind, Linkage, Module, Space};
 use std::fmt::Write;
 
 /// A C translation unit for a module's kernels.
@@ -53,9 +53,26 @@ pub fn emit_module(module: &Module) -> Result<EmittedModule, CpuifyError> {
         }
         let size = module.types.size_of(g.ty).max(1);
         let align = module.types.align_of(g.ty).max(1);
+        // Storage of an external variable is one C symbol shared by the
+        // device objects of separately compiled units (docs/abi.md).
+        let (storage, slot) = match g.linkage {
+            Linkage::Internal => ("static ", "static "),
+            Linkage::External => (
+                "__attribute__((visibility(\"hidden\"))) ",
+                "__attribute__((visibility(\"hidden\"))) ",
+            ),
+            Linkage::Import => ("extern ", "extern "),
+        };
+        if g.linkage == Linkage::Import {
+            let _ = writeln!(c, "extern unsigned char {}[];", global_c_name(&g.name));
+            if g.managed {
+                let _ = writeln!(c, "extern unsigned char *{};", managed_c_name(&g.name));
+            }
+            continue;
+        }
         let _ = write!(
             c,
-            "unsigned char {}[{size}] __attribute__((aligned({align})))",
+            "{storage}unsigned char {}[{size}] __attribute__((aligned({align})))",
             global_c_name(&g.name)
         );
         if let Some(init) = &g.init {
@@ -69,6 +86,16 @@ pub fn emit_module(module: &Module) -> Result<EmittedModule, CpuifyError> {
             c.push_str("\n}");
         }
         c.push_str(";\n");
+        if g.managed {
+            // Kernels reach a managed variable through this pointer; the
+            // runtime points it at the host program's copy (docs/abi.md).
+            let _ = writeln!(
+                c,
+                "{slot}unsigned char *{} = {};",
+                managed_c_name(&g.name),
+                global_c_name(&g.name)
+            );
+        }
     }
     for (_, g) in module.globals.iter() {
         if matches!(g.kind, cucc_ir::GlobalKind::Texture { .. }) {
@@ -139,7 +166,9 @@ pub fn emit_device_object(
         .globals
         .iter()
         .filter(|(_, g)| {
-            g.space != Space::Shared && matches!(g.kind, cucc_ir::GlobalKind::Variable)
+            g.space != Space::Shared
+                && matches!(g.kind, cucc_ir::GlobalKind::Variable)
+                && g.linkage != Linkage::Import
         })
         .map(|(_, g)| (g.name.clone(), module.types.size_of(g.ty)))
         .collect();
@@ -161,12 +190,38 @@ pub fn emit_device_object(
         let _ = writeln!(c, "  {{\"{name}\", &{}}},", texref_c_name(name));
     }
     c.push_str("  {0, 0}\n};\n");
+    let managed: Vec<_> = module
+        .globals
+        .iter()
+        .filter(|(_, g)| {
+            g.managed
+                && matches!(g.kind, cucc_ir::GlobalKind::Variable)
+                && g.linkage != Linkage::Import
+        })
+        .map(|(_, g)| (g.name.clone(), module.types.size_of(g.ty)))
+        .collect();
+    if !managed.is_empty() {
+        c.push_str("typedef struct { const char *device_name; unsigned char **slot; uint64_t size; } cucc_managed_info;\n");
+        c.push_str("void __cucc_register_managed(const uint8_t id[16], const cucc_managed_info *vars, size_t n);\n");
+        c.push_str("static const cucc_managed_info cucc_managed[] = {\n");
+        for (name, size) in &managed {
+            let _ = writeln!(c, "  {{\"{name}\", &{}, {size}}},", managed_c_name(name));
+        }
+        c.push_str("  {0, 0, 0}\n};\n");
+    }
     let _ = writeln!(
         c,
         "__attribute__((constructor)) static void cucc_register(void) {{\n  __cucc_register_module(cucc_module_id, cucc_kernels, {});\n  __cucc_register_variables(cucc_module_id, cucc_vars, {});",
         m.kernels.len(),
         vars.len()
     );
+    if !managed.is_empty() {
+        let _ = writeln!(
+            c,
+            "  __cucc_register_managed(cucc_module_id, cucc_managed, {});",
+            managed.len()
+        );
+    }
     if !texrefs.is_empty() {
         let _ = writeln!(
             c,
@@ -181,6 +236,11 @@ pub fn emit_device_object(
 /// The C symbol holding a device or constant global's storage.
 pub fn global_c_name(name: &str) -> String {
     format!("cucc_g_{}", sanitize(name))
+}
+
+/// The C pointer through which kernels reach a managed variable.
+pub fn managed_c_name(name: &str) -> String {
+    format!("cucc_m_{}", sanitize(name))
 }
 
 /// The C variable holding a legacy texture reference's runtime handle.

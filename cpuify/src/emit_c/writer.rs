@@ -6,7 +6,7 @@ use crate::error::CpuifyError;
 use cucc_ir::types::round_up;
 use cucc_ir::{
     AtomicOp, BinOp, Callee, CastOp, CmpPred, FloatKind, FuncId, Function, Level, Loc, Module, Op,
-    OpKind, Region, SecondaryMap, Space, TexKind, Type, TypeId, UnOp, Value,
+    OpKind, Region, SecondaryMap, Space, TexKind, Type, TypeId, UnOp, Value, ValueDef,
 };
 use std::fmt::Write;
 
@@ -193,6 +193,42 @@ impl<'m> Writer<'m> {
 
     fn ty_of(&self, v: Value) -> &'m Type {
         &self.module.types[self.func.value_type(v)]
+    }
+
+    /// True when `p` is known to address shared memory: its type says so,
+    /// or it is derived (through space casts, indexing and field
+    /// addressing) from a shared alloca, a shared global or the dynamic
+    /// shared memory. Atomics on such addresses need no atomic instructions.
+    fn points_to_shared(&self, p: Value) -> bool {
+        let mut v = p;
+        for _ in 0..64 {
+            if self.ty_of(v).ptr_space() == Some(Space::Shared) {
+                return true;
+            }
+            let ValueDef::Result { op, .. } = self.func.values[v].def else {
+                return false;
+            };
+            let od = &self.func.ops[op];
+            match &od.kind {
+                OpKind::Cast(CastOp::SpaceCast)
+                | OpKind::PtrIndex { .. }
+                | OpKind::PtrField { .. } => match od.operands.first() {
+                    Some(&base) => v = base,
+                    None => return false,
+                },
+                OpKind::Alloca { space, .. } => return *space == Space::Shared,
+                OpKind::GlobalAddr(g) => {
+                    return self
+                        .module
+                        .globals
+                        .try_get(*g)
+                        .is_some_and(|g| g.space == Space::Shared)
+                }
+                OpKind::DynamicShared => return true,
+                _ => return false,
+            }
+        }
+        false
     }
 
     fn int_bits(&self, v: Value) -> u8 {
@@ -566,7 +602,11 @@ impl<'m> Writer<'m> {
                         ),
                     ));
                 }
-                let e = format!("(char *){}", global_c_name(&gd.name));
+                let e = if gd.managed {
+                    format!("(char *){}", super::managed_c_name(&gd.name))
+                } else {
+                    format!("(char *){}", global_c_name(&gd.name))
+                };
                 self.decl(r, &e)?;
             }
             OpKind::DynamicShared => {
@@ -596,7 +636,7 @@ impl<'m> Writer<'m> {
             OpKind::AtomicRmw { op: aop, .. } => {
                 arity(2)?;
                 let r = one()?;
-                if self.ty_of(ops[0]).ptr_space() == Some(Space::Shared) {
+                if self.points_to_shared(ops[0]) {
                     // One CPU thread runs a whole block: shared memory needs
                     // no atomic instructions.
                     self.shared_rmw(*aop, ops[0], ops[1], r, loc)?;
@@ -624,10 +664,19 @@ impl<'m> Writer<'m> {
                 };
                 let old = format!("{}_old", self.n(r));
                 self.line(&format!("{u} {old} = {cmp};"));
-                self.line(&format!(
-                    "__atomic_compare_exchange_n(({u} *){}, &{old}, {new}, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);",
-                    self.n(ops[0])
-                ));
+                if self.points_to_shared(ops[0]) {
+                    // Shared memory: one CPU thread runs the block, a plain
+                    // compare-and-store is enough.
+                    let p = self.n(ops[0]).to_string();
+                    self.line(&format!(
+                        "{{ {u} cucc_cur = *({u} *){p}; if (cucc_cur == {old}) *({u} *){p} = {new}; else {old} = cucc_cur; }}"
+                    ));
+                } else {
+                    self.line(&format!(
+                        "__atomic_compare_exchange_n(({u} *){}, &{old}, {new}, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);",
+                        self.n(ops[0])
+                    ));
+                }
                 let e = match self.ty_of(r) {
                     Type::Float(FloatKind::F32) => format!("cucc_bits_f32({old})"),
                     Type::Float(FloatKind::F64) => format!("cucc_bits_f64({old})"),

@@ -39,6 +39,18 @@ pub fn inline_calls(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
                     "call to a function that does not exist",
                 ));
             };
+            if callee.linkage == cucc_ir::Linkage::Import {
+                let f = &module.functions[fid];
+                return Err(CpuifyError::new(
+                    module,
+                    f.ops[call].loc,
+                    &f.name,
+                    format!(
+                        "`{}` is defined in another translation unit; it must be linked in first (compile with -rdc=true and link with cucc)",
+                        callee.name
+                    ),
+                ));
+            }
             if callee_id == fid {
                 let f = &module.functions[fid];
                 return Err(CpuifyError::new(

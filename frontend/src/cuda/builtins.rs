@@ -207,6 +207,17 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 if let Some(r) = self.intrinsic(e, &name, decl, &args, dst)? {
                     return Ok(r);
                 }
+                if self.mc.relocatable && decl.has_attr(&Kind::CUDADeviceAttr) {
+                    // Defined by another translation unit: the device link
+                    // step supplies the body.
+                    self.mc.request_import(decl)?;
+                    let this = match obj {
+                        Some((o, true)) => Some(self.scalar(o)?),
+                        Some((o, false)) => Some(self.materialise(o)?),
+                        None => None,
+                    };
+                    return self.call_function(e, decl, decl, dst, this, &args);
+                }
                 self.err(
                     e,
                     format!("call to '{name}', which has no definition in device code"),

@@ -2,7 +2,7 @@
 //! variables, legacy texture references and string literals, with
 //! initialisers evaluated to bytes.
 
-use cucc_ir::{FloatKind, Global, GlobalId, GlobalKind, Space};
+use cucc_ir::{FloatKind, Global, GlobalId, GlobalKind, Linkage, Space};
 
 use super::ctype::{self, CType};
 use super::diag::Diagnostic;
@@ -84,6 +84,8 @@ impl<'a> ModCx<'a> {
                 space: Space::Global,
                 init: None,
                 kind: GlobalKind::Texture { dims },
+                managed: false,
+                linkage: Default::default(),
                 loc,
             });
             self.globals.insert(d.id, g);
@@ -117,12 +119,30 @@ impl<'a> ModCx<'a> {
             }
             (None, _) => None,
         };
+        // cucc's headers spell `__managed__` as a device variable with the
+        // one `annotate` attribute they use (clang knows `managed` only for HIP).
+        let managed = space == Space::Global && d.has_attr(&Kind::AnnotateAttr);
+        // Separate compilation: `extern` declarations are another unit's
+        // variables; the others are visible to other units unless internal.
+        let linkage = if !self.relocatable || space == Space::Shared {
+            Linkage::Internal
+        } else if d.storage_class.as_deref() == Some("extern") && init.is_none() {
+            Linkage::Import
+        } else if d.storage_class.as_deref() == Some("static")
+            || cucc_ir::link::is_internal_name(&name)
+        {
+            Linkage::Internal
+        } else {
+            Linkage::External
+        };
         let g = self.module.add_global(Global {
             name,
             ty,
             space,
             init,
             kind: GlobalKind::Variable,
+            managed,
+            linkage,
             loc,
         });
         self.globals.insert(d.id, g);
@@ -154,6 +174,8 @@ impl<'a> ModCx<'a> {
             space: Space::Constant,
             init: Some(bytes.clone()),
             kind: GlobalKind::Variable,
+            managed: false,
+            linkage: Default::default(),
             loc,
         });
         self.strings.insert(bytes, g);

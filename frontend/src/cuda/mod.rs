@@ -26,7 +26,8 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use cucc_ir::{FuncId, Function, FunctionKind, GlobalId, Loc, Module};
+use cucc_ir::link::is_internal_name;
+use cucc_ir::{FuncId, Function, FunctionKind, GlobalId, Linkage, Loc, Module};
 
 use crate::ast::{Kind, Node, NodeId, TranslationUnit};
 use crate::clang::ClangOptions;
@@ -44,6 +45,10 @@ pub struct LowerOptions {
     pub std: Option<String>,
     /// `--cuda-gpu-arch`, e.g. `sm_70`.
     pub gpu_arch: Option<String>,
+    /// Separate compilation (`-rdc=true`): device functions and variables
+    /// this unit only declares become imports, and its external device
+    /// functions are all lowered (other units may call them).
+    pub relocatable: bool,
 }
 
 impl LowerOptions {
@@ -64,7 +69,7 @@ pub fn lower_file(path: &Path, opts: &LowerOptions) -> Result<Module, Diagnostic
     let tu =
         crate::read_cuda(path, &opts.clang()).map_err(|e| Diagnostics::verbatim(e.to_string()))?;
     let main = path.display().to_string();
-    let mut diags = match lower_unit(&tu, &main) {
+    let mut diags = match lower_unit_with(&tu, &main, opts.relocatable) {
         Ok(m) => return Ok(m),
         Err(d) => d,
     };
@@ -121,7 +126,7 @@ pub fn lower_source(name: &str, source: &str, opts: &LowerOptions) -> Result<Mod
         };
         let tu = TranslationUnit::read(json, &read_opts)
             .map_err(|e| Diagnostics::verbatim(e.to_string()))?;
-        lower_unit(&tu, name)
+        lower_unit_with(&tu, name, opts.relocatable)
     })();
     let _ = std::fs::remove_dir_all(&dir);
     r.map_err(|mut d| {
@@ -134,9 +139,22 @@ static TEMP_COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64
 
 /// Lowers an AST already read.
 pub fn lower_unit(tu: &TranslationUnit, main_file: &str) -> Result<Module, Diagnostics> {
+    lower_unit_with(tu, main_file, false)
+}
+
+/// Lowers an AST already read, for whole-program or separate compilation.
+pub fn lower_unit_with(
+    tu: &TranslationUnit,
+    main_file: &str,
+    relocatable: bool,
+) -> Result<Module, Diagnostics> {
     let mut cx = ModCx::new(tu);
+    cx.relocatable = relocatable;
     cx.module.file_id(main_file);
     cx.run();
+    if relocatable {
+        cx.export_device_functions(main_file);
+    }
     if cx.errors.is_empty() {
         if let Err(e) = cucc_ir::verify_module(&cx.module) {
             cx.errors.push(Diagnostic::new(
@@ -205,6 +223,8 @@ pub struct ModCx<'a> {
     pub strings: HashMap<Vec<u8>, GlobalId>,
     /// Errors found so far.
     pub errors: Vec<Diagnostic>,
+    /// Separate compilation: see [`LowerOptions::relocatable`].
+    pub relocatable: bool,
 }
 
 impl<'a> ModCx<'a> {
@@ -234,6 +254,7 @@ impl<'a> ModCx<'a> {
             globals: HashMap::new(),
             strings: HashMap::new(),
             errors: Vec::new(),
+            relocatable: false,
         }
     }
 
@@ -285,6 +306,66 @@ impl<'a> ModCx<'a> {
         self.sigs.insert(def.id, sig.clone());
         self.queue.push(def);
         Ok(sig)
+    }
+
+    /// Declares a device function that another translation unit defines
+    /// (separate compilation): an import, never lowered here.
+    pub fn request_import(&mut self, decl: &'a Node) -> Result<Rc<Sig>, Diagnostic> {
+        if let Some(s) = self.sigs.get(&decl.id) {
+            return Ok(s.clone());
+        }
+        let sig = Rc::new(func::signature(self, decl, false)?);
+        self.module.functions[sig.id].linkage = Linkage::Import;
+        self.sigs.insert(decl.id, sig.clone());
+        Ok(sig)
+    }
+
+    /// Separate compilation: lowers every device function the main file
+    /// defines with external linkage, and marks the lowered functions and
+    /// variables with external names as such, so other units can use them.
+    fn export_device_functions(&mut self, main_file: &str) {
+        fn collect<'n>(nodes: &'n [Node], main: &str, out: &mut Vec<&'n Node>) {
+            for n in nodes {
+                match &n.kind {
+                    Kind::NamespaceDecl | Kind::LinkageSpecDecl => collect(&n.inner, main, out),
+                    _ if n.kind.is_function()
+                        && n.has_attr(&Kind::CUDADeviceAttr)
+                        && !n.is_kernel()
+                        && n.inner.iter().any(|c| c.kind == Kind::CompoundStmt)
+                        && n.user_loc().is_some_and(|l| l.file() == main) =>
+                    {
+                        out.push(n)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut defs = Vec::new();
+        collect(&self.tu.decls, main_file, &mut defs);
+        for d in defs {
+            let internal = d.storage_class.as_deref() == Some("static")
+                || d.mangled_name.as_deref().is_some_and(is_internal_name);
+            if internal {
+                continue;
+            }
+            if let Err(e) = self.request(d, false) {
+                self.errors.push(e);
+            }
+        }
+        while let Some(def) = self.queue.pop() {
+            func::lower_function(self, def);
+        }
+        self.check_recursion();
+        let ids: Vec<FuncId> = self.module.functions.handles().collect();
+        for id in ids {
+            let f = &mut self.module.functions[id];
+            if f.kind == FunctionKind::Device
+                && f.linkage == Linkage::Internal
+                && !is_internal_name(&f.name)
+            {
+                f.linkage = Linkage::External;
+            }
+        }
     }
 
     /// Adds an empty placeholder function (filled in when lowered).

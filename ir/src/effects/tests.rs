@@ -119,6 +119,8 @@ fn globals_and_unknown_bases() {
             space,
             init: None,
             kind: GlobalKind::Variable,
+            managed: false,
+            linkage: Default::default(),
             loc: crate::loc::Loc::UNKNOWN,
         })
     };
@@ -408,6 +410,8 @@ fn reduction(noalias: bool) -> Reduction {
         space: Space::Shared,
         init: None,
         kind: GlobalKind::Variable,
+        managed: false,
+        linkage: Default::default(),
         loc: crate::loc::Loc::UNKNOWN,
     });
     let k = add_fn(

@@ -72,6 +72,15 @@ fn check_handles(m: &Module, f: &Function) -> Result<(), String> {
             if !ok {
                 return Err(format!("op {op:?} names an entity that does not exist"));
             }
+            if let OpKind::Call(Callee::Func(c)) = &od.kind {
+                let callee = &m.functions[*c];
+                if callee.linkage == crate::module::Linkage::Import {
+                    return Err(format!(
+                        "call to @{}, which another translation unit defines (link the device code first)",
+                        callee.name
+                    ));
+                }
+            }
         }
     }
     Ok(())

@@ -7,7 +7,7 @@ use super::literal::{is_numeric, parse_hex_bytes};
 use super::ParseError;
 use crate::func::{Function, FunctionKind, Op, ParamAttrs, Region, Value};
 use crate::loc::Loc;
-use crate::module::{FuncId, Global, GlobalId, GlobalKind, Module};
+use crate::module::{FuncId, Global, GlobalId, GlobalKind, Linkage, Module};
 use crate::ops::{Callee, OpKind};
 use crate::types::{Field, FloatKind, Space, StructType, Type, TypeId};
 use std::collections::HashMap;
@@ -408,10 +408,21 @@ impl Parser {
                 }
                 Tok::Word(w) if w == "type" => self.struct_def()?,
                 Tok::Word(w) if w == "global" || w == "texture" => self.global_def()?,
-                Tok::Word(w) if FunctionKind::from_name(w).is_some() => self.function()?,
+                Tok::Word(w) if FunctionKind::from_name(w).is_some() => {
+                    self.function(Linkage::Internal)?
+                }
+                Tok::Word(w) if w == "external" || w == "import" => {
+                    let linkage = if w == "external" {
+                        Linkage::External
+                    } else {
+                        Linkage::Import
+                    };
+                    self.bump();
+                    self.function(linkage)?
+                }
                 _ => {
                     return Err(self.expected(
-                        "`file`, `type`, `global`, `texture`, `kernel`, `device` or `launch`",
+                        "`file`, `type`, `global`, `texture`, `external`, `import`, `kernel`, `device` or `launch`",
                     ))
                 }
             }
@@ -474,7 +485,7 @@ impl Parser {
         Ok(())
     }
 
-    /// `global @g : T space [= bytes "hex"] [loc]` or
+    /// `global @g : T space [managed] [= bytes "hex"] [loc]` or
     /// `texture @t : T space dims N [= bytes "hex"] [loc]`.
     fn global_def(&mut self) -> Result<(), ParseError> {
         let texture = self.at_word("texture");
@@ -501,6 +512,19 @@ impl Parser {
         } else {
             GlobalKind::Variable
         };
+        let managed = !texture && self.same_line() && self.at_word("managed");
+        if managed {
+            self.bump();
+        }
+        let linkage = if self.same_line() && self.at_word("external") {
+            self.bump();
+            Linkage::External
+        } else if self.same_line() && self.at_word("import") {
+            self.bump();
+            Linkage::Import
+        } else {
+            Linkage::Internal
+        };
         let init = if self.same_line() && self.eat(&Tok::Equals) {
             self.expect_word("bytes")?;
             let st = self.peek().clone();
@@ -516,6 +540,8 @@ impl Parser {
             space,
             init,
             kind,
+            managed,
+            linkage,
             loc,
         });
         self.globals.insert(name.clone(), id);
@@ -523,7 +549,7 @@ impl Parser {
     }
 
     /// `kind @name(%p: T attrs, ...) [-> (T, ...)] [loc] { ops }`
-    fn function(&mut self) -> Result<(), ParseError> {
+    fn function(&mut self, linkage: Linkage) -> Result<(), ParseError> {
         let kind = self.keyword("function kind", FunctionKind::from_name)?;
         let t = self.peek().clone();
         let Tok::Symbol(name) = &t.tok else {
@@ -576,6 +602,7 @@ impl Parser {
         let mut func = Function::new(name, kind, &types, &results);
         func.params = attrs;
         func.loc = loc;
+        func.linkage = linkage;
         let id = FuncId::new(self.module.functions.len());
         self.funcs.insert(name.clone(), id);
         let mut fs = FnState {
@@ -588,7 +615,10 @@ impl Parser {
             fs.define(tok, v)?;
         }
         let body = fs.func.body;
-        self.region(&mut fs, body, 0)?;
+        // An imported function is a declaration: no body.
+        if linkage != Linkage::Import {
+            self.region(&mut fs, body, 0)?;
+        }
         self.module.add_function(fs.func);
         Ok(())
     }

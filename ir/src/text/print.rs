@@ -160,8 +160,13 @@ impl<'m> Printer<'m> {
                 Some(bytes) => format!(" = bytes \"{}\"", hex_bytes(bytes)),
                 None => String::new(),
             };
+            let managed = if g.managed { " managed" } else { "" };
+            let linkage = g
+                .linkage
+                .keyword()
+                .map_or(String::new(), |k| format!(" {k}"));
             self.out.push_str(&format!(
-                "{keyword} {} : {} {}{dims}{init}{}\n",
+                "{keyword} {} : {} {}{dims}{managed}{linkage}{init}{}\n",
                 symbol('@', &g.name),
                 self.ty(g.ty),
                 g.space,
@@ -213,13 +218,22 @@ impl<'m> Printer<'m> {
         } else {
             format!(" -> ({})", self.types(&f.results))
         };
+        let linkage = f
+            .linkage
+            .keyword()
+            .map_or(String::new(), |k| format!("{k} "));
         self.out.push_str(&format!(
-            "{} {}({}){results}{} {{\n",
+            "{linkage}{} {}({}){results}{}",
             f.kind.name(),
             symbol('@', &f.name),
             ps.join(", "),
             loc_suffix(f.loc)
         ));
+        if f.linkage == crate::module::Linkage::Import {
+            self.out.push('\n');
+            return;
+        }
+        self.out.push_str(" {\n");
         let mut active = HashSet::new();
         self.region_ops(f, &mut names, f.body, 1, &mut active);
         self.out.push_str("}\n");

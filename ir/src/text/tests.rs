@@ -103,6 +103,8 @@ fn everything() -> Module {
         space: Space::Shared,
         init: None,
         kind: GlobalKind::Variable,
+        managed: false,
+        linkage: Default::default(),
         loc: Loc::new(0, 2, 1),
     });
     let coef_ty = m.types.array(f32t, 2);
@@ -112,6 +114,18 @@ fn everything() -> Module {
         space: Space::Constant,
         init: Some(vec![0, 0, 0x80, 0x3f, 0, 0, 0, 0x40]),
         kind: GlobalKind::Variable,
+        managed: false,
+        linkage: Default::default(),
+        loc: Loc::UNKNOWN,
+    });
+    m.add_global(Global {
+        name: "counter".into(),
+        ty: i32t,
+        space: Space::Global,
+        init: Some(vec![5, 0, 0, 0]),
+        kind: GlobalKind::Variable,
+        managed: true,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     });
     let tex = m.add_global(Global {
@@ -120,6 +134,8 @@ fn everything() -> Module {
         space: Space::Global,
         init: None,
         kind: GlobalKind::Texture { dims: 2 },
+        managed: false,
+        linkage: Default::default(),
         loc: Loc::new(1, 9, 4),
     });
 
@@ -655,7 +671,7 @@ fn error_messages() {
     );
     check(
         err("func @f() {\n}\n"),
-        "1:1: expected `file`, `type`, `global`, `texture`, `kernel`, `device` or `launch`, found `func`"
+        "1:1: expected `file`, `type`, `global`, `texture`, `external`, `import`, `kernel`, `device` or `launch`, found `func`"
     );
     check(
         err(&k("  parallel<team> (%i) in (%a) {\n  }")),
@@ -841,4 +857,45 @@ fn malformed_ir_prints_without_panicking() {
     assert!(text.contains("<bad op 77>"), "{text}");
     assert!(text.contains("<region nested in itself>"), "{text}");
     assert!(parse_module(&text).is_err());
+}
+
+#[test]
+fn linkage_round_trips_and_verifies() {
+    let text = "global @hits : i32 global import
+global @total : i32 global external = bytes \"07000000\"
+import device @scale(%x: f32) -> (f32)
+external device @twice(%x: f32) -> (f32) {
+  %r = fmul %x, %x : f32
+  return %r
+}
+kernel @k(%p: ptr<global>) {
+  %one = const 1.0 : f32
+  %s = call @scale(%one) : f32
+  %t = call @twice(%s) : f32
+  store %p, %t
+  return
+}
+";
+    let m = match parse_module(text) {
+        Ok(m) => m,
+        Err(e) => panic!("{e}"),
+    };
+    crate::verify_module(&m).expect("valid");
+    assert_eq!(
+        m.globals.iter().next().map(|(_, g)| g.linkage),
+        Some(crate::Linkage::Import)
+    );
+    let scale = m.function("scale").expect("declared");
+    assert_eq!(m.functions[scale].linkage, crate::Linkage::Import);
+    round_trip(&m);
+    // A body on an imported function is rejected by the verifier.
+    let mut bad = m.clone();
+    let twice = bad.function("twice").expect("defined");
+    bad.functions[twice].linkage = crate::Linkage::Import;
+    let errs = crate::verify_module(&bad).expect_err("body on an import");
+    assert!(
+        errs.to_string()
+            .contains("an imported function has no body"),
+        "{errs}"
+    );
 }

@@ -2,7 +2,7 @@
 
 use super::{located, plural, FuncCx, VerifyError};
 use crate::func::FunctionKind;
-use crate::module::{GlobalKind, Module};
+use crate::module::{GlobalKind, Linkage, Module};
 use crate::types::{Space, Type};
 use std::collections::HashMap;
 
@@ -61,6 +61,20 @@ pub(super) fn check_globals(module: &Module, types_sound: bool, errors: &mut Vec
                         g.space
                     ));
                 }
+                if g.linkage == Linkage::Import {
+                    if g.init.is_some() {
+                        report("an imported variable has no initializer".into());
+                    }
+                    if g.space == Space::Shared {
+                        report("shared variables cannot be imported".into());
+                    }
+                }
+                if g.managed && g.space != Space::Global {
+                    report(format!(
+                        "a managed variable lives in global space, not {}",
+                        g.space
+                    ));
+                }
                 match (&g.init, g.space) {
                     (Some(_), Space::Shared) => {
                         report("shared globals cannot have an initializer".into())
@@ -77,6 +91,12 @@ pub(super) fn check_globals(module: &Module, types_sound: bool, errors: &mut Vec
                 }
             }
             GlobalKind::Texture { dims } => {
+                if g.linkage != Linkage::Internal {
+                    report("a texture reference is internal to its module".into());
+                }
+                if g.managed {
+                    report("a texture reference cannot be managed".into());
+                }
                 if !(1..=3).contains(&dims) {
                     report(format!(
                         "a texture reference has 1 to 3 dimensions, found {dims}"
@@ -90,6 +110,20 @@ pub(super) fn check_globals(module: &Module, types_sound: bool, errors: &mut Vec
                 }
             }
         }
+    }
+}
+
+/// An imported function is a device function whose body has no ops.
+pub(super) fn check_declaration(cx: &mut FuncCx<'_>) {
+    let func = cx.func;
+    if func.kind != FunctionKind::Device {
+        cx.func_error(format!(
+            "only device functions can be imported, not a {}",
+            func.kind.name()
+        ));
+    }
+    if !func.regions[func.body].ops.is_empty() {
+        cx.func_error("an imported function has no body".into());
     }
 }
 

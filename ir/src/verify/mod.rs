@@ -216,6 +216,11 @@ fn check_function(module: &Module, id: FuncId, errors: &mut Vec<VerifyError>) {
         errors,
     };
     items::check_signature(&mut cx);
+    if func.linkage == crate::module::Linkage::Import {
+        // A declaration: only its signature is checked.
+        items::check_declaration(&mut cx);
+        return;
+    }
     types::check_values(&mut cx);
     ops::check(&mut cx);
     control::check_terminators(&mut cx);

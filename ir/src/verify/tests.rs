@@ -99,6 +99,8 @@ fn add_global(m: &mut Module, name: &str, ty: Type, space: Space, kind: GlobalKi
         space,
         init: None,
         kind,
+        managed: false,
+        linkage: Default::default(),
         loc: Loc::UNKNOWN,
     })
 }
@@ -1077,6 +1079,30 @@ fn rejects_shared_global_initializer() {
     assert_eq!(
         only(&m),
         "global @s: shared globals cannot have an initializer"
+    );
+}
+
+#[test]
+fn rejects_managed_outside_global_space() {
+    let mut m = Module::new();
+    let c = add_global(&mut m, "c", I32, Space::Constant, GlobalKind::Variable);
+    m.globals[c].managed = true;
+    let t = add_global(
+        &mut m,
+        "t",
+        F32,
+        Space::Global,
+        GlobalKind::Texture { dims: 1 },
+    );
+    m.globals[t].managed = true;
+    let g = add_global(&mut m, "g", I32, Space::Global, GlobalKind::Variable);
+    m.globals[g].managed = true;
+    assert_eq!(
+        errors(&m),
+        vec![
+            "global @c: a managed variable lives in global space, not constant",
+            "global @t: a texture reference cannot be managed",
+        ]
     );
 }
 
