@@ -11,7 +11,16 @@ use std::sync::{Arc, Mutex};
 fn corpus_programs_build_and_pass() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "cucc-runtime", "-p", "cucc-cublas"])
+        .args([
+            "build",
+            "-q",
+            "-p",
+            "cucc-runtime",
+            "-p",
+            "cucc-cublas",
+            "-p",
+            "cucc-cudnn",
+        ])
         .current_dir(&root)
         .status()
         .expect("cargo build runtime");
