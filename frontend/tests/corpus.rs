@@ -1964,6 +1964,21 @@ fn early_exit_barrier() {
         })
         .collect();
     same("block_scan", &d.get::<i32>(pout, n + pad), &with_tail(want));
+
+    let mut start = input[..n].to_vec();
+    start.resize(n + pad, -7);
+    let pa = d.buf(&start);
+    d.launch("rounds", blocks, bs as u32, &[p(pa), i(n as i32)]);
+    let mut cur = input[..n].to_vec();
+    for r in 0..3 {
+        cur = (0..n)
+            .map(|k| {
+                let right = if k % bs + 1 < bs && k + 1 < n { cur[k + 1] } else { 0 };
+                cur[k] + right + r
+            })
+            .collect();
+    }
+    same("rounds", &d.get::<i32>(pa, n + pad), &with_tail(cur));
 }
 
 #[test]

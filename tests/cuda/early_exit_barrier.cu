@@ -1,5 +1,6 @@
 // Early exit before a barrier: threads past the end of the data return (or
-// skip the region holding the barriers) while the rest of the block still
+// skip the region holding the barriers, or break out of a loop of them)
+// while the rest of the block still
 // synchronises, as GPUs since Volta allow (`bar.sync` waits only for the
 // threads that have not exited). The last block is partial: n is not a
 // multiple of the block size. Buffers carry a sentinel tail that must stay
@@ -50,6 +51,21 @@ __global__ void block_scan(const int *in, int *out, int n) {
     }
 }
 
+// `if (i >= n) break;` at the top of a loop of barriers: the threads past
+// n leave the loop (and the kernel) in the first round.
+__global__ void rounds(int *a, int n) {
+    __shared__ int s[BS];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int r = 0; r < 3; ++r) {
+        if (i >= n) break;
+        s[threadIdx.x] = a[i];
+        __syncthreads();
+        int right = (threadIdx.x + 1 < blockDim.x && i + 1 < n) ? s[threadIdx.x + 1] : 0;
+        __syncthreads();
+        a[i] += right + r;
+    }
+}
+
 static int check(const char *what, const int *got, const int *want, int n) {
     int bad = 0;
     for (int k = 0; k < n + PAD; ++k) {
@@ -96,6 +112,22 @@ int main() {
         want[k] = acc;
     }
     bad += check("block_scan", hout, want, n);
+
+    int ref[n];
+    for (int k = 0; k < n; ++k) ref[k] = hin[k];
+    for (int r = 0; r < 3; ++r) {
+        for (int k = 0; k < n; ++k) {
+            int right = (k % BS + 1 < BS && k + 1 < n) ? ref[k + 1] : 0;
+            want[k] = ref[k] + right + r;
+        }
+        for (int k = 0; k < n; ++k) ref[k] = want[k];
+    }
+    for (int k = 0; k < n + PAD; ++k) hout[k] = k < n ? hin[k] : SENTINEL;
+    CHECK(cudaMemcpy(dout, hout, sizeof(hout), cudaMemcpyHostToDevice));
+    rounds<<<blocks, BS>>>(dout, n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    bad += check("rounds", hout, want, n);
 
     CHECK(cudaFree(din));
     CHECK(cudaFree(dout));
