@@ -14,7 +14,9 @@ fn module(src: &str) -> cucc_ir::Module {
 
 #[test]
 fn early_return_before_barrier() {
-    let m = module(include_str!("filetests/predicate-barriers/early_return.cuir"));
+    let m = module(include_str!(
+        "filetests/predicate-barriers/early_return.cuir"
+    ));
     let n = 40;
     let input: Vec<i32> = (0..n).map(|k| k * 5 - 11).collect();
     let out = differential(
@@ -59,7 +61,9 @@ fn guarded_division_and_result() {
 
 #[test]
 fn loops_and_nested_if_with_barriers() {
-    let m = module(include_str!("filetests/predicate-barriers/nested_loops.cuir"));
+    let m = module(include_str!(
+        "filetests/predicate-barriers/nested_loops.cuir"
+    ));
     let n = 45;
     let input: Vec<i32> = (0..n).map(|k| (k * 13) % 17 - 8).collect();
     let out = differential(
@@ -92,4 +96,36 @@ fn loops_and_nested_if_with_barriers() {
         })
         .collect();
     assert_eq!(got, want);
+}
+
+#[test]
+fn break_out_of_a_loop_of_barriers() {
+    let m = module(include_str!("filetests/predicate-barriers/break_loop.cuir"));
+    let n = 40;
+    let input: Vec<i32> = (0..n).map(|k| (k * 11) % 23 - 9).collect();
+    differential(
+        m,
+        "brk",
+        [2, 1, 1],
+        [32, 1, 1],
+        &[HArg::i32s(&input), HArg::i32(n)],
+        "pred_break",
+    );
+}
+
+#[test]
+fn barrier_reduce_in_a_divergent_if() {
+    let m = module(include_str!(
+        "filetests/predicate-barriers/reduce_in_branch.cuir"
+    ));
+    let n = 40;
+    let input: Vec<i32> = (0..n).map(|k| (k * 29) % 41).collect();
+    differential(
+        m,
+        "red",
+        [2, 1, 1],
+        [32, 1, 1],
+        &[HArg::i32s(&input), HArg::i32s(&[0; 40]), HArg::i32(n)],
+        "pred_reduce",
+    );
 }

@@ -1922,7 +1922,13 @@ fn early_exit_barrier() {
     let mut d = Dev::new(&m);
     let (n, bs, pad) = (300usize, 64usize, 64usize);
     let input: Vec<i32> = (0..n + pad)
-        .map(|k| if k < n { (k as i32 * 37) % 101 - 50 } else { 1000 })
+        .map(|k| {
+            if k < n {
+                (k as i32 * 37) % 101 - 50
+            } else {
+                1000
+            }
+        })
         .collect();
     let pin = d.buf(&input);
     let blocks = n.div_ceil(bs) as u32;
@@ -1940,11 +1946,19 @@ fn early_exit_barrier() {
     );
     let want: Vec<i32> = (0..n)
         .map(|k| {
-            let right = if k % bs + 1 < bs && k + 1 < n { input[k + 1] } else { 0 };
+            let right = if k % bs + 1 < bs && k + 1 < n {
+                input[k + 1]
+            } else {
+                0
+            };
             2 * input[k] + right
         })
         .collect();
-    same("neighbour_sum", &d.get::<i32>(pout, n + pad), &with_tail(want));
+    same(
+        "neighbour_sum",
+        &d.get::<i32>(pout, n + pad),
+        &with_tail(want),
+    );
 
     let pout = d.buf(&vec![-7i32; n + pad]);
     d.launch(
@@ -1973,7 +1987,11 @@ fn early_exit_barrier() {
     for r in 0..3 {
         cur = (0..n)
             .map(|k| {
-                let right = if k % bs + 1 < bs && k + 1 < n { cur[k + 1] } else { 0 };
+                let right = if k % bs + 1 < bs && k + 1 < n {
+                    cur[k + 1]
+                } else {
+                    0
+                };
                 cur[k] + right + r
             })
             .collect();

@@ -1,10 +1,10 @@
 // Early exit before a barrier: threads past the end of the data return (or
 // skip the region holding the barriers, or break out of a loop of them)
-// while the rest of the block still
-// synchronises, as GPUs since Volta allow (`bar.sync` waits only for the
-// threads that have not exited). The last block is partial: n is not a
-// multiple of the block size. Buffers carry a sentinel tail that must stay
-// untouched (no thread past n may write). Integers, exact.
+// while the rest of the block still synchronises, as GPUs since Volta allow
+// (`bar.sync` waits only for the threads that have not exited). The last
+// block is partial: n is not a multiple of the block size. Buffers carry a
+// sentinel tail that must stay untouched (no thread past n may write).
+// Integers, exact.
 #include <cstdio>
 #include <cstdlib>
 

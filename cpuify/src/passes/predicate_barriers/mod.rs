@@ -30,6 +30,15 @@
 //! threads add nothing to a count or an `or`, and `true` to an `and`), as
 //! exited threads on a GPU contribute nothing.
 //!
+//! A `while` holding barriers whose condition is thread-dependent (the
+//! frontends' form of `for (...) { if (i >= n) break; ...; __syncthreads(); }`)
+//! is predicated the same way: every thread runs it while any thread's own
+//! condition holds (`barrier.reduce or` of `active && cond`, a carried
+//! `active` flag), its condition ops and body are guarded by `active`, and
+//! a thread keeps the values it left the loop with (carried exit values,
+//! which replace the loop's results). Its condition region must hold no
+//! barrier.
+//!
 //! Loops holding barriers must run the same iterations in every thread:
 //! their bounds (a `for`'s) or condition (a `while`'s) must be block-uniform
 //! ([`Uniformity`]) and computed by speculated ops only, from values every
@@ -45,16 +54,17 @@ use super::uniform::Uniformity;
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::{
-    BarrierScope, BinOp, Callee, CastOp, FuncId, Function, FunctionKind, Level, Module, Op,
-    OpKind, Region, Space, Value,
+    BarrierScope, BinOp, Callee, CastOp, FuncId, Function, FunctionKind, Level, Module, Op, OpKind,
+    Region, Space, Value,
 };
 use std::collections::HashSet;
 
 /// Name in remarks and the pipeline.
 const PASS: &str = "predicate-barriers";
 
-/// Predicates the divergent `if`s holding barriers in the thread loops of
-/// function `fid` (launch form); returns how many were rewritten.
+/// Predicates the divergent `if`s and `while`s holding barriers in the
+/// thread loops of function `fid` (launch form); returns how many were
+/// rewritten.
 pub fn predicate_barriers(
     module: &mut Module,
     fid: FuncId,
@@ -88,17 +98,29 @@ pub fn predicate_barriers(
                 break;
             };
             let (name, loc) = (func.name.clone(), func.ops[c].loc);
+            let is_while = func.ops[c].kind == OpKind::While;
+            let what = if is_while { "while" } else { "if" };
             match legal(func, &u, c) {
                 Ok(()) => {
-                    let segments = rewrite::predicate(types, func, c);
+                    let segments = if is_while {
+                        rewrite::predicate_while(types, func, c)
+                    } else {
+                        rewrite::predicate(types, func, c)
+                    };
                     done += 1;
+                    let how = if is_while {
+                        "the block iterates while any thread's condition holds, threads that \
+                         left it pass its barriers idle"
+                    } else {
+                        "every thread reaches its barriers"
+                    };
                     remarks.add(
                         PASS,
                         &name,
                         loc,
                         format!(
-                            "`if` containing a barrier on a thread-dependent condition predicated: \
-                             every thread reaches its barriers, {segments} guarded segment(s)"
+                            "`{what}` containing a barrier on a thread-dependent condition \
+                             predicated: {how}, {segments} guarded segment(s)"
                         ),
                     );
                 }
@@ -109,7 +131,7 @@ pub fn predicate_barriers(
                         &name,
                         loc,
                         format!(
-                            "`if` containing a barrier on a thread-dependent condition not \
+                            "`{what}` containing a barrier on a thread-dependent condition not \
                              predicated: {why}; its condition is taken from one thread of the block"
                         ),
                     );
@@ -170,10 +192,12 @@ fn find_divergent(
             continue;
         }
         let data = &func.ops[op];
-        if data.kind == OpKind::If
-            && !rejected.contains(&op)
-            && data.operands.first().is_some_and(|&c| !u.is_uniform(c))
-        {
+        let cond = match data.kind {
+            OpKind::If => data.operands.first().copied(),
+            OpKind::While => while_cond(func, op),
+            _ => None,
+        };
+        if !rejected.contains(&op) && cond.is_some_and(|c| !u.is_uniform(c)) {
             return Some(op);
         }
         for &inner in &data.regions {
@@ -185,8 +209,26 @@ fn find_divergent(
     None
 }
 
-/// Checks that `if` op `c` can be predicated; the reason when not.
+/// The condition of `while` op `w`.
+fn while_cond(func: &Function, w: Op) -> Option<Value> {
+    let before = *func.ops[w].regions.first()?;
+    let t = *func.regions[before].ops.last()?;
+    func.ops[t].operands.first().copied()
+}
+
+/// Checks that `if` or `while` op `c` can be predicated; the reason when not.
 fn legal(func: &Function, u: &Uniformity, c: Op) -> Result<(), String> {
+    let is_while = func.ops[c].kind == OpKind::While;
+    if is_while {
+        let before = func.ops[c].regions[0];
+        if func.regions[before]
+            .ops
+            .iter()
+            .any(|&o| has_barrier(func, o))
+        {
+            return Err("its condition holds a barrier".into());
+        }
+    }
     let mut walk = Vec::new();
     for &r in &func.ops[c].regions {
         func.walk_region(r, &mut walk);
@@ -243,12 +285,18 @@ fn legal(func: &Function, u: &Uniformity, c: Op) -> Result<(), String> {
     Ok(())
 }
 
-/// The values inside `if` op `c` that threads not taking it would see
+/// The values inside `if` or `while` op `c` that threads not taking it would see
 /// differently from the threads taking it once predicated: results of
 /// guarded segments (`undef` for them), of flattened `if`s, and everything
 /// computed from those. Found to a fixed point over loop-carried values.
 fn taint(func: &Function, c: Op) -> HashSet<Value> {
     let mut set = HashSet::new();
+    // A predicated `while` carries garbage in the threads that left it.
+    if func.ops[c].kind == OpKind::While {
+        for &r in &func.ops[c].regions {
+            set.extend(func.regions[r].args.iter().copied());
+        }
+    }
     loop {
         let before = set.len();
         for &r in &func.ops[c].regions {

@@ -2,10 +2,8 @@
 //! barriers (see the module docs of `predicate_barriers`).
 
 use super::{has_barrier, speculable};
-use cucc_ir::edit::{replace_uses_map, uses};
-use cucc_ir::{
-    BarrierReduceKind, BinOp, Function, Loc, Op, OpKind, Region, TypeId, Types, Value,
-};
+use cucc_ir::edit::{add_region_arg, add_result, replace_uses_map, uses};
+use cucc_ir::{BarrierReduceKind, BinOp, Function, Loc, Op, OpKind, Region, TypeId, Types, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Rewrites `if` op `c` in place (its checks passed); returns the number of
@@ -31,6 +29,93 @@ pub(super) fn predicate(types: &mut Types, func: &mut Function, c: Op) -> usize 
         ops.splice(k..=k, out);
     }
     let results = std::mem::take(&mut rw.results);
+    replace_uses_map(rw.func, &results);
+    rw.segments
+}
+
+/// Rewrites `while` op `w` in place (its checks passed): every thread runs
+/// it until no thread's condition holds (`barrier.reduce or`), the threads
+/// that left it keep their exit values and run its body idle. Returns the
+/// number of guarded segments made.
+pub(super) fn predicate_while(types: &mut Types, func: &mut Function, w: Op) -> usize {
+    let users = uses(func);
+    let i1 = types.i1();
+    let Some(parent) = func.parents().region_of(w) else {
+        return 0;
+    };
+    let loc = func.ops[w].loc;
+    let (before, after) = (func.ops[w].regions[0], func.ops[w].regions[1]);
+    let old_results = func.ops[w].results.clone();
+    let tys: Vec<TypeId> = old_results.iter().map(|&r| func.value_type(r)).collect();
+    let mut rw = Rewriter {
+        func,
+        users,
+        results: HashMap::new(),
+        segments: 0,
+        i1,
+    };
+    // Initial `active = true` and exit values, before the loop.
+    let mut pre = Vec::new();
+    let t = rw.emit(OpKind::Const { bits: 1 }, vec![], i1, loc, &mut pre);
+    let undefs: Vec<Value> = tys
+        .iter()
+        .map(|&ty| rw.emit(OpKind::Undef, vec![], ty, loc, &mut pre))
+        .collect();
+    let act = add_region_arg(rw.func, before, i1);
+    let exits: Vec<Value> = tys
+        .iter()
+        .map(|&ty| add_region_arg(rw.func, before, ty))
+        .collect();
+    let act2 = add_region_arg(rw.func, after, i1);
+    let exits2: Vec<Value> = tys
+        .iter()
+        .map(|&ty| add_region_arg(rw.func, after, ty))
+        .collect();
+    // before: own condition while active; the block goes on while any holds.
+    let mut ops = Vec::new();
+    let term = rw.flatten(before, act, &mut ops);
+    let (cond, vals) = (term[0], &term[1..]);
+    let c2 = rw.and(Some(act), cond, loc, &mut ops);
+    let mut kept = Vec::new();
+    for (k, (&v, &e)) in vals.iter().zip(&exits).enumerate() {
+        kept.push(rw.emit(OpKind::Select, vec![act, v, e], tys[k], loc, &mut ops));
+    }
+    let any = rw.emit(
+        OpKind::BarrierReduce(BarrierReduceKind::Or),
+        vec![c2],
+        i1,
+        loc,
+        &mut ops,
+    );
+    let mut cond_ops = vec![any];
+    cond_ops.extend_from_slice(vals);
+    cond_ops.push(c2);
+    cond_ops.extend(kept);
+    let cterm = rw
+        .func
+        .new_op(OpKind::Condition, cond_ops, &[], vec![], loc);
+    ops.push(cterm);
+    rw.func.regions[before].ops = ops;
+    // after: the body, guarded by the thread's own condition.
+    let mut ops = Vec::new();
+    let mut next = rw.flatten(after, act2, &mut ops);
+    next.push(act2);
+    next.extend(exits2);
+    let yterm = rw.func.new_op(OpKind::Yield, next, &[], vec![], loc);
+    ops.push(yterm);
+    rw.func.regions[after].ops = ops;
+    rw.func.ops[w].operands.push(t);
+    rw.func.ops[w].operands.extend(undefs);
+    add_result(rw.func, w, i1);
+    let new_results: Vec<Value> = tys.iter().map(|&ty| add_result(rw.func, w, ty)).collect();
+    let list = &mut rw.func.regions[parent].ops;
+    if let Some(k) = list.iter().position(|&o| o == w) {
+        list.splice(k..k, pre);
+    }
+    let mut results = std::mem::take(&mut rw.results);
+    for (&old, &new) in old_results.iter().zip(&new_results) {
+        results.insert(old, new);
+    }
     replace_uses_map(rw.func, &results);
     rw.segments
 }
