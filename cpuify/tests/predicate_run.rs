@@ -129,3 +129,26 @@ fn barrier_reduce_in_a_divergent_if() {
         "pred_reduce",
     );
 }
+
+#[test]
+fn per_thread_trip_counts_inside_a_divergent_if() {
+    let m = module(include_str!(
+        "filetests/predicate-barriers/varying_while.cuir"
+    ));
+    let n = 40;
+    let input: Vec<i32> = (0..n).map(|k| (k * 7) % 5).collect();
+    let out = differential(
+        m,
+        "vary",
+        [2, 1, 1],
+        [32, 1, 1],
+        &[HArg::i32s(&input), HArg::i32s(&[0; 40]), HArg::i32(n)],
+        "pred_vary",
+    );
+    let got: Vec<i32> = out[1]
+        .chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    let want: Vec<i32> = input.iter().map(|&m| (0..m).sum::<i32>() + m).collect();
+    assert_eq!(got, want);
+}

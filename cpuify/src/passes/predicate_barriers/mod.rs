@@ -101,12 +101,8 @@ pub fn predicate_barriers(
             let is_while = func.ops[c].kind == OpKind::While;
             let what = if is_while { "while" } else { "if" };
             match legal(func, &u, c) {
-                Ok(()) => {
-                    let segments = if is_while {
-                        rewrite::predicate_while(types, func, c)
-                    } else {
-                        rewrite::predicate(types, func, c)
-                    };
+                Ok(whiles) => {
+                    let segments = rewrite::predicate(types, func, c, whiles);
                     done += 1;
                     let how = if is_while {
                         "the block iterates while any thread's condition holds, threads that \
@@ -216,18 +212,28 @@ fn while_cond(func: &Function, w: Op) -> Option<Value> {
     func.ops[t].operands.first().copied()
 }
 
-/// Checks that `if` or `while` op `c` can be predicated; the reason when not.
-fn legal(func: &Function, u: &Uniformity, c: Op) -> Result<(), String> {
-    let is_while = func.ops[c].kind == OpKind::While;
-    if is_while {
-        let before = func.ops[c].regions[0];
-        if func.regions[before]
-            .ops
-            .iter()
-            .any(|&o| has_barrier(func, o))
-        {
-            return Err("its condition holds a barrier".into());
-        }
+/// A `while` predicated as a whole needs a condition region without
+/// barriers.
+fn barrier_free_condition(func: &Function, w: Op) -> Result<(), String> {
+    let before = func.ops[w].regions[0];
+    if func.regions[before]
+        .ops
+        .iter()
+        .any(|&o| has_barrier(func, o))
+    {
+        return Err("the condition of a loop holding a barrier holds a barrier".into());
+    }
+    Ok(())
+}
+
+/// Checks that `if` or `while` op `c` can be predicated: the `while`s (with
+/// `c` itself if it is one) that must iterate while any thread's condition
+/// holds, or the reason it cannot.
+fn legal(func: &Function, u: &Uniformity, c: Op) -> Result<HashSet<Op>, String> {
+    let mut whiles = HashSet::new();
+    if func.ops[c].kind == OpKind::While {
+        barrier_free_condition(func, c)?;
+        whiles.insert(c);
     }
     let mut walk = Vec::new();
     for &r in &func.ops[c].regions {
@@ -250,52 +256,58 @@ fn legal(func: &Function, u: &Uniformity, c: Op) -> Result<(), String> {
             _ => {}
         }
     }
-    let tainted = taint(func, c);
+    // `while`s whose condition may differ between threads iterate while any
+    // thread's holds, which gives their values to no one else: to a fixed
+    // point, as that taints what they carry.
+    let tainted = loop {
+        let tainted = taint(func, c, &whiles);
+        let same_for_all = |v: &Value| u.is_uniform(*v) && !tainted.contains(v);
+        let mut grew = false;
+        for &(_, op) in &walk {
+            if func.ops[op].kind == OpKind::While
+                && has_barrier(func, op)
+                && !whiles.contains(&op)
+                && !while_cond(func, op).is_some_and(|v| same_for_all(&v))
+            {
+                barrier_free_condition(func, op)?;
+                whiles.insert(op);
+                grew = true;
+            }
+        }
+        if !grew {
+            break tainted;
+        }
+    };
     let same_for_all = |v: &Value| u.is_uniform(*v) && !tainted.contains(v);
     for &(_, op) in &walk {
         let data = &func.ops[op];
-        if !has_barrier(func, op) {
-            continue;
-        }
-        match data.kind {
-            OpKind::For { .. } if !data.operands[..3].iter().all(same_for_all) => {
-                return Err(
-                    "the bounds of a loop holding a barrier are not known to be the same \
-                     for every thread"
-                        .into(),
-                );
-            }
-            OpKind::While => {
-                let before = data.regions[0];
-                let cond = func.regions[before]
-                    .ops
-                    .last()
-                    .and_then(|&t| func.ops[t].operands.first());
-                if !cond.is_some_and(same_for_all) {
-                    return Err(
-                        "the condition of a loop holding a barrier is not known to be the \
-                         same for every thread"
-                            .into(),
-                    );
-                }
-            }
-            _ => {}
+        if matches!(data.kind, OpKind::For { .. })
+            && has_barrier(func, op)
+            && !data.operands[..3].iter().all(same_for_all)
+        {
+            return Err(
+                "the bounds of a `for` holding a barrier are not known to be the same \
+                 for every thread"
+                    .into(),
+            );
         }
     }
-    Ok(())
+    Ok(whiles)
 }
 
 /// The values inside `if` or `while` op `c` that threads not taking it would see
 /// differently from the threads taking it once predicated: results of
 /// guarded segments (`undef` for them), of flattened `if`s, and everything
 /// computed from those. Found to a fixed point over loop-carried values.
-fn taint(func: &Function, c: Op) -> HashSet<Value> {
+fn taint(func: &Function, c: Op, whiles: &HashSet<Op>) -> HashSet<Value> {
     let mut set = HashSet::new();
-    // A predicated `while` carries garbage in the threads that left it.
-    if func.ops[c].kind == OpKind::While {
-        for &r in &func.ops[c].regions {
+    // A `while` iterating while any thread's condition holds carries
+    // garbage in the threads that left it.
+    for &w in whiles {
+        for &r in &func.ops[w].regions {
             set.extend(func.regions[r].args.iter().copied());
         }
+        set.extend(func.ops[w].results.iter().copied());
     }
     loop {
         let before = set.len();

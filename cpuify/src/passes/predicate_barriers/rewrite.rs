@@ -6,116 +6,41 @@ use cucc_ir::edit::{add_region_arg, add_result, replace_uses_map, uses};
 use cucc_ir::{BarrierReduceKind, BinOp, Function, Loc, Op, OpKind, Region, TypeId, Types, Value};
 use std::collections::{HashMap, HashSet};
 
-/// Rewrites `if` op `c` in place (its checks passed); returns the number of
-/// guarded segments made.
-pub(super) fn predicate(types: &mut Types, func: &mut Function, c: Op) -> usize {
+/// Rewrites `if` op `c` in place (its checks passed); `whiles` are the
+/// `while`s inside it to iterate while any thread's condition holds.
+/// Returns the number of guarded segments made.
+pub(super) fn predicate(
+    types: &mut Types,
+    func: &mut Function,
+    c: Op,
+    whiles: HashSet<Op>,
+) -> usize {
     let users = uses(func);
     let i1 = types.i1();
+    let Some(parent) = func.parents().region_of(c) else {
+        return 0;
+    };
     let mut rw = Rewriter {
         func,
         users,
         results: HashMap::new(),
         segments: 0,
         i1,
+        whiles,
     };
-    let Some(parent) = rw.func.parents().region_of(c) else {
-        return 0;
-    };
-    let cond = rw.func.ops[c].operands[0];
     let mut out = Vec::new();
-    rw.flatten_if(c, cond, None, &mut out);
+    if rw.func.ops[c].kind == OpKind::While {
+        rw.while_in(c, None, &mut out);
+        out.push(c);
+    } else {
+        let cond = rw.func.ops[c].operands[0];
+        rw.flatten_if(c, cond, None, &mut out);
+    }
     let ops = &mut rw.func.regions[parent].ops;
     if let Some(k) = ops.iter().position(|&o| o == c) {
         ops.splice(k..=k, out);
     }
     let results = std::mem::take(&mut rw.results);
-    replace_uses_map(rw.func, &results);
-    rw.segments
-}
-
-/// Rewrites `while` op `w` in place (its checks passed): every thread runs
-/// it until no thread's condition holds (`barrier.reduce or`), the threads
-/// that left it keep their exit values and run its body idle. Returns the
-/// number of guarded segments made.
-pub(super) fn predicate_while(types: &mut Types, func: &mut Function, w: Op) -> usize {
-    let users = uses(func);
-    let i1 = types.i1();
-    let Some(parent) = func.parents().region_of(w) else {
-        return 0;
-    };
-    let loc = func.ops[w].loc;
-    let (before, after) = (func.ops[w].regions[0], func.ops[w].regions[1]);
-    let old_results = func.ops[w].results.clone();
-    let tys: Vec<TypeId> = old_results.iter().map(|&r| func.value_type(r)).collect();
-    let mut rw = Rewriter {
-        func,
-        users,
-        results: HashMap::new(),
-        segments: 0,
-        i1,
-    };
-    // Initial `active = true` and exit values, before the loop.
-    let mut pre = Vec::new();
-    let t = rw.emit(OpKind::Const { bits: 1 }, vec![], i1, loc, &mut pre);
-    let undefs: Vec<Value> = tys
-        .iter()
-        .map(|&ty| rw.emit(OpKind::Undef, vec![], ty, loc, &mut pre))
-        .collect();
-    let act = add_region_arg(rw.func, before, i1);
-    let exits: Vec<Value> = tys
-        .iter()
-        .map(|&ty| add_region_arg(rw.func, before, ty))
-        .collect();
-    let act2 = add_region_arg(rw.func, after, i1);
-    let exits2: Vec<Value> = tys
-        .iter()
-        .map(|&ty| add_region_arg(rw.func, after, ty))
-        .collect();
-    // before: own condition while active; the block goes on while any holds.
-    let mut ops = Vec::new();
-    let term = rw.flatten(before, act, &mut ops);
-    let (cond, vals) = (term[0], &term[1..]);
-    let c2 = rw.and(Some(act), cond, loc, &mut ops);
-    let mut kept = Vec::new();
-    for (k, (&v, &e)) in vals.iter().zip(&exits).enumerate() {
-        kept.push(rw.emit(OpKind::Select, vec![act, v, e], tys[k], loc, &mut ops));
-    }
-    let any = rw.emit(
-        OpKind::BarrierReduce(BarrierReduceKind::Or),
-        vec![c2],
-        i1,
-        loc,
-        &mut ops,
-    );
-    let mut cond_ops = vec![any];
-    cond_ops.extend_from_slice(vals);
-    cond_ops.push(c2);
-    cond_ops.extend(kept);
-    let cterm = rw
-        .func
-        .new_op(OpKind::Condition, cond_ops, &[], vec![], loc);
-    ops.push(cterm);
-    rw.func.regions[before].ops = ops;
-    // after: the body, guarded by the thread's own condition.
-    let mut ops = Vec::new();
-    let mut next = rw.flatten(after, act2, &mut ops);
-    next.push(act2);
-    next.extend(exits2);
-    let yterm = rw.func.new_op(OpKind::Yield, next, &[], vec![], loc);
-    ops.push(yterm);
-    rw.func.regions[after].ops = ops;
-    rw.func.ops[w].operands.push(t);
-    rw.func.ops[w].operands.extend(undefs);
-    add_result(rw.func, w, i1);
-    let new_results: Vec<Value> = tys.iter().map(|&ty| add_result(rw.func, w, ty)).collect();
-    let list = &mut rw.func.regions[parent].ops;
-    if let Some(k) = list.iter().position(|&o| o == w) {
-        list.splice(k..k, pre);
-    }
-    let mut results = std::mem::take(&mut rw.results);
-    for (&old, &new) in old_results.iter().zip(&new_results) {
-        results.insert(old, new);
-    }
     replace_uses_map(rw.func, &results);
     rw.segments
 }
@@ -128,6 +53,8 @@ struct Rewriter<'a> {
     results: HashMap<Value, Value>,
     segments: usize,
     i1: TypeId,
+    /// `while`s to run while any thread's condition holds.
+    whiles: HashSet<Op>,
 }
 
 impl Rewriter<'_> {
@@ -184,6 +111,79 @@ impl Rewriter<'_> {
         }
     }
 
+    /// Makes `while` op `w` run in every thread (active at first where
+    /// `init` holds, all threads for `None`) until no active thread's
+    /// condition holds; the threads that left it keep their exit values
+    /// and run it idle. The ops that set it up go to `out`, `w` stays.
+    fn while_in(&mut self, w: Op, init: Option<Value>, out: &mut Vec<Op>) {
+        let loc = self.func.ops[w].loc;
+        let i1 = self.i1;
+        let (before, after) = (self.func.ops[w].regions[0], self.func.ops[w].regions[1]);
+        let old_results = self.func.ops[w].results.clone();
+        let tys: Vec<TypeId> = old_results
+            .iter()
+            .map(|&r| self.func.value_type(r))
+            .collect();
+        let start = match init {
+            Some(f) => f,
+            None => self.emit(OpKind::Const { bits: 1 }, vec![], i1, loc, out),
+        };
+        let undefs: Vec<Value> = tys
+            .iter()
+            .map(|&ty| self.emit(OpKind::Undef, vec![], ty, loc, out))
+            .collect();
+        let act = add_region_arg(self.func, before, i1);
+        let exits: Vec<Value> = tys
+            .iter()
+            .map(|&ty| add_region_arg(self.func, before, ty))
+            .collect();
+        let act2 = add_region_arg(self.func, after, i1);
+        let exits2: Vec<Value> = tys
+            .iter()
+            .map(|&ty| add_region_arg(self.func, after, ty))
+            .collect();
+        // before: own condition while active; the block goes on while any holds.
+        let mut ops = Vec::new();
+        let term = self.flatten(before, act, &mut ops);
+        let (cond, vals) = (term[0], &term[1..]);
+        let c2 = self.and(Some(act), cond, loc, &mut ops);
+        let mut kept = Vec::new();
+        for (k, (&v, &e)) in vals.iter().zip(&exits).enumerate() {
+            kept.push(self.emit(OpKind::Select, vec![act, v, e], tys[k], loc, &mut ops));
+        }
+        let any = self.emit(
+            OpKind::BarrierReduce(BarrierReduceKind::Or),
+            vec![c2],
+            i1,
+            loc,
+            &mut ops,
+        );
+        let mut cond_ops = vec![any];
+        cond_ops.extend_from_slice(vals);
+        cond_ops.push(c2);
+        cond_ops.extend(kept);
+        let cterm = self
+            .func
+            .new_op(OpKind::Condition, cond_ops, &[], vec![], loc);
+        ops.push(cterm);
+        self.func.regions[before].ops = ops;
+        // after: the body, guarded by the thread's own condition.
+        let mut ops = Vec::new();
+        let mut next = self.flatten(after, act2, &mut ops);
+        next.push(act2);
+        next.extend(exits2);
+        let yterm = self.func.new_op(OpKind::Yield, next, &[], vec![], loc);
+        ops.push(yterm);
+        self.func.regions[after].ops = ops;
+        self.func.ops[w].operands.push(start);
+        self.func.ops[w].operands.extend(undefs);
+        add_result(self.func, w, i1);
+        for (&old, &ty) in old_results.iter().zip(&tys) {
+            let new = add_result(self.func, w, ty);
+            self.results.insert(old, new);
+        }
+    }
+
     fn terminator_operands(&self, r: Region) -> Vec<Value> {
         self.func.regions[r]
             .ops
@@ -225,6 +225,10 @@ impl Rewriter<'_> {
             OpKind::If => {
                 let cond = self.func.ops[op].operands[0];
                 self.flatten_if(op, cond, Some(flag), out);
+            }
+            OpKind::While if self.whiles.contains(&op) => {
+                self.while_in(op, Some(flag), out);
+                out.push(op);
             }
             OpKind::For { .. } | OpKind::While => {
                 for r in self.func.ops[op].regions.clone() {
