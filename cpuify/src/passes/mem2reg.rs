@@ -14,10 +14,16 @@ use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Space, Type
 
 /// Promotes every promotable alloca of function `fid`. Returns how many.
 pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
+    let forwards = forward_through_barriers(module, fid);
     let Module {
         types, functions, ..
     } = module;
     let func = &mut functions[fid];
+    for (region, load, value) in forwards {
+        let r = func.ops[load].results[0];
+        replace_all_uses(func, r, value);
+        remove_op(func, region, load);
+    }
     forward_addresses(func);
     let mut promoted = 0;
     let candidates: Vec<(Region, Op)> = func
@@ -53,6 +59,82 @@ pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
         promoted += 1;
     }
     Ok(promoted)
+}
+
+/// Store-to-load forwarding through barriers (Polygeist, IV-B): a load of
+/// the pointer a store of the same region wrote, later in that region, reads
+/// the stored value when no op in between may write it from this thread and
+/// no barrier in between orders a write of another thread to it (each
+/// barrier's window, [`cucc_ir::effects::BarrierWindow::conflicts_with`],
+/// which leaves out thread-injective accesses such as `w[ty][tx]`). Ops in
+/// between that contain barriers stop the search. Returns the loads to
+/// replace, with the stored values. The store stays: other threads may read
+/// it.
+fn forward_through_barriers(module: &Module, fid: FuncId) -> Vec<(Region, Op, Value)> {
+    let func = &module.functions[fid];
+    let summaries = cucc_ir::CallSummaries::compute(module);
+    let fx = cucc_ir::FunctionEffects::new(module, func, &summaries);
+    let mut regions = vec![func.body];
+    for (_, op) in func.walk() {
+        regions.extend(func.ops[op].regions.iter().copied());
+    }
+    let has_barrier = |op: Op| {
+        let mut walk = Vec::new();
+        for &r in &func.ops[op].regions {
+            func.walk_region(r, &mut walk);
+        }
+        walk.iter()
+            .any(|&(_, o)| func.ops[o].kind.is_synchronizing())
+    };
+    let mut out = Vec::new();
+    for region in regions {
+        let ops = &func.regions[region].ops;
+        for (i, &st) in ops.iter().enumerate() {
+            if func.ops[st].kind != (OpKind::Store { volatile: false }) {
+                continue;
+            }
+            let (ptr, value) = (func.ops[st].operands[0], func.ops[st].operands[1]);
+            let Some(written) = fx.op_effects(st).into_iter().find(|e| e.is_write()) else {
+                continue;
+            };
+            let mut windows = Vec::new();
+            for &op in &ops[i + 1..] {
+                let kind = &func.ops[op].kind;
+                if *kind == (OpKind::Load { volatile: false })
+                    && func.ops[op].operands[0] == ptr
+                    && func.value_type(func.ops[op].results[0]) == func.value_type(value)
+                {
+                    let read = fx.op_effects(op).into_iter().find(|e| !e.is_write());
+                    let clear = read.is_some_and(|r| {
+                        windows
+                            .iter()
+                            .all(|w: &cucc_ir::effects::BarrierWindow| !w.conflicts_with(&r))
+                    });
+                    if !clear {
+                        break;
+                    }
+                    out.push((region, op, value));
+                    continue;
+                }
+                if kind.is_synchronizing() && func.ops[op].regions.is_empty() {
+                    match fx.barrier_window(op, [None; 3]) {
+                        Some(w) => windows.push(w),
+                        None => break,
+                    }
+                    continue;
+                }
+                if has_barrier(op)
+                    || fx
+                        .op_effects(op)
+                        .iter()
+                        .any(|e| e.is_write() && fx.may_alias(e, &written))
+                {
+                    break;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Makes the accesses of C's lvalue conditional (`*(c ? &a : &b)`, what

@@ -55,6 +55,17 @@ pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Librar
             verify(&m, "warp");
             cucc_cpuify::passes::canonicalize(&mut m, *fid).expect("canonicalize");
             verify(&m, "canonicalize");
+        } else if m.functions[*fid].kind == FunctionKind::Launch {
+            // Launch-form inputs (filetests) still need their barriers removed.
+            verify(&m, "input");
+            mem2reg(&mut m, *fid).expect("mem2reg");
+            verify(&m, "mem2reg");
+            let mut remarks = Remarks::default();
+            distribute(&mut m, *fid, &mut remarks, CHECK).expect("distribute");
+            verify(&m, "distribute");
+            cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks, CHECK)
+                .expect("warp");
+            verify(&m, "warp");
         }
     }
     let emitted = emit_module(&m).expect("emit");

@@ -278,6 +278,16 @@ impl Distributor<'_> {
             .collect()
     }
 
+    /// Lets fission repeat the load defining `v` (a carried value or result
+    /// read from its per-thread array) in a later thread loop instead of
+    /// storing it again: the array is written only at the end of the
+    /// iteration (or before the op), after every loop that reads it there.
+    fn mark_reload(&mut self, v: Value) {
+        if let Some(op) = self.func.defining_op(v) {
+            self.reloads.insert(op);
+        }
+    }
+
     /// Stores the operands of `region`'s final `yield` that have a cache
     /// and leaves the others in the yield.
     fn yield_to_caches(&mut self, region: Region, p: Op, caches: &[Option<Value>]) {
@@ -305,6 +315,7 @@ impl Distributor<'_> {
             let Some(cache) = *cache else { continue };
             let ty = self.func.value_type(a);
             let (v, n) = self.load_slot(region, at, p, cache, ty);
+            self.mark_reload(v);
             self.func.values[v].name = self.func.values[a].name.clone();
             at += n;
             map.insert(a, v);
@@ -327,6 +338,7 @@ impl Distributor<'_> {
             let Some(cache) = *cache else { continue };
             let ty = self.func.value_type(r);
             let (v, n) = self.load_slot(body, at, p, cache, ty);
+            self.mark_reload(v);
             at += n;
             self.func.values[v].name = self.func.values[r].name.clone();
             replace_all_uses(self.func, r, v);
