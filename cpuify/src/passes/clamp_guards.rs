@@ -118,9 +118,9 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
         }
         let at = position(func, region, p);
         let mut inserted = Vec::new();
-        let rhs = materialize(types, func, body, atom.rhs, &mut memo, &mut inserted);
+        let rhs = materialize(func, body, atom.rhs, &mut memo, &mut inserted);
         let offset = match offset {
-            Some(a) => materialize(types, func, body, a, &mut memo, &mut inserted).map(Some),
+            Some(a) => materialize(func, body, a, &mut memo, &mut inserted).map(Some),
             None => Some(None),
         };
         let (Some(rhs), Some(offset)) = (rhs, offset) else {
@@ -317,7 +317,6 @@ fn const_bool(func: &Function, v: Value) -> Option<bool> {
 /// defined outside, else a clone of its pure defining ops (appended to
 /// `inserted`, to be placed before the loop).
 fn materialize(
-    types: &Types,
     func: &mut Function,
     body: Region,
     v: Value,
@@ -338,7 +337,7 @@ fn materialize(
     }
     let mut operands = Vec::new();
     for &o in &data.operands {
-        operands.push(materialize(types, func, body, o, memo, inserted)?);
+        operands.push(materialize(func, body, o, memo, inserted)?);
     }
     let result_types: Vec<_> = data.results.iter().map(|&r| func.value_type(r)).collect();
     let clone = func.new_op(data.kind.clone(), operands, &result_types, vec![], data.loc);
@@ -347,7 +346,6 @@ fn materialize(
         memo.insert(old, new);
     }
     inserted.push(clone);
-    let _ = types;
     memo.get(&v).copied()
 }
 

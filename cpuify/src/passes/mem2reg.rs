@@ -19,10 +19,17 @@ pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
         types, functions, ..
     } = module;
     let func = &mut functions[fid];
+    // A forwarded value may itself be a forwarded load: follow the chain.
+    let mut replaced: std::collections::HashMap<Value, Value> = Default::default();
     for (region, load, value) in forwards {
+        let mut value = value;
+        while let Some(&v) = replaced.get(&value) {
+            value = v;
+        }
         let r = func.ops[load].results[0];
         replace_all_uses(func, r, value);
         remove_op(func, region, load);
+        replaced.insert(r, value);
     }
     forward_addresses(func);
     let mut promoted = 0;
