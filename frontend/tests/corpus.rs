@@ -1997,6 +1997,21 @@ fn early_exit_barrier() {
             .collect();
     }
     same("rounds", &d.get::<i32>(pa, n + pad), &with_tail(cur));
+
+    let pa = d.buf(&start);
+    d.launch("relax", blocks, bs as u32, &[p(pa), i(n as i32)]);
+    let mut cur = input[..n].to_vec();
+    for _ in 0..2 {
+        cur = (0..n)
+            .map(|k| cur[k] + if k % bs > 0 { cur[k - 1] } else { 0 })
+            .collect();
+    }
+    for k in 1..n {
+        if k % bs > 0 && cur[k - 1] > cur[k] {
+            cur[k] = cur[k - 1];
+        }
+    }
+    same("relax", &d.get::<i32>(pa, n + pad), &with_tail(cur));
 }
 
 #[test]

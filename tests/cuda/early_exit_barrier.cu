@@ -1,10 +1,10 @@
-// Early exit before a barrier: threads past the end of the data return (or
-// skip the region holding the barriers, or break out of a loop of them)
-// while the rest of the block still synchronises, as GPUs since Volta allow
-// (`bar.sync` waits only for the threads that have not exited). The last
-// block is partial: n is not a multiple of the block size. Buffers carry a
-// sentinel tail that must stay untouched (no thread past n may write).
-// Integers, exact.
+// Early exit before a barrier: threads past the end of the data return (also
+// from inside a loop of barriers), skip the region holding the barriers, or
+// break out of a loop of them, while the rest of the block still
+// synchronises, as GPUs since Volta allow (`bar.sync` waits only for the
+// threads that have not exited). The last block is partial: n is not a
+// multiple of the block size. Buffers carry a sentinel tail that must stay
+// untouched (no thread past n may write). Integers, exact.
 #include <cstdio>
 #include <cstdlib>
 
@@ -63,6 +63,35 @@ __global__ void rounds(int *a, int n) {
         int right = (threadIdx.x + 1 < blockDim.x && i + 1 < n) ? s[threadIdx.x + 1] : 0;
         __syncthreads();
         a[i] += right + r;
+    }
+}
+
+// `return` inside a loop of barriers, then a loop of barriers on a shared
+// flag among the threads still running: a per-block running maximum.
+__global__ void relax(int *a, int n) {
+    __shared__ int s[BS];
+    __shared__ int changed;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int r = 0; r < 2; ++r) {
+        if (i >= n) return;
+        s[threadIdx.x] = a[i];
+        __syncthreads();
+        int left = threadIdx.x > 0 ? s[threadIdx.x - 1] : 0;
+        __syncthreads();
+        a[i] += left;
+    }
+    if (threadIdx.x == 0) changed = 1;
+    __syncthreads();
+    while (changed) {
+        __syncthreads();
+        if (threadIdx.x == 0) changed = 0;
+        s[threadIdx.x] = a[i];
+        __syncthreads();
+        if (threadIdx.x > 0 && s[threadIdx.x - 1] > a[i]) {
+            a[i] = s[threadIdx.x - 1];
+            changed = 1;
+        }
+        __syncthreads();
     }
 }
 
@@ -128,6 +157,20 @@ int main() {
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
     bad += check("rounds", hout, want, n);
+
+    for (int k = 0; k < n; ++k) ref[k] = hin[k];
+    for (int r = 0; r < 2; ++r) {
+        for (int k = 0; k < n; ++k) want[k] = ref[k] + (k % BS > 0 ? ref[k - 1] : 0);
+        for (int k = 0; k < n; ++k) ref[k] = want[k];
+    }
+    for (int k = 0; k < n; ++k)
+        if (k % BS > 0 && want[k - 1] > want[k]) want[k] = want[k - 1];
+    for (int k = 0; k < n + PAD; ++k) hout[k] = k < n ? hin[k] : SENTINEL;
+    CHECK(cudaMemcpy(dout, hout, sizeof(hout), cudaMemcpyHostToDevice));
+    relax<<<blocks, BS>>>(dout, n);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    bad += check("relax", hout, want, n);
 
     CHECK(cudaFree(din));
     CHECK(cudaFree(dout));
