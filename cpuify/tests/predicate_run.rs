@@ -120,7 +120,7 @@ fn barrier_reduce_in_a_divergent_if() {
     ));
     let n = 40;
     let input: Vec<i32> = (0..n).map(|k| (k * 29) % 41).collect();
-    differential(
+    let out = differential(
         m,
         "red",
         [2, 1, 1],
@@ -128,6 +128,21 @@ fn barrier_reduce_in_a_divergent_if() {
         &[HArg::i32s(&input), HArg::i32s(&[0; 40]), HArg::i32(n)],
         "pred_reduce",
     );
+    // Only the threads still running take part: the count of x > 30 and
+    // whether every x < 40 (times 100), per block.
+    let got: Vec<i32> = out[1]
+        .chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    let want: Vec<i32> = (0..n as usize)
+        .map(|k| {
+            let block = &input[k / 32 * 32..(k / 32 * 32 + 32).min(n as usize)];
+            let count = block.iter().filter(|&&x| x > 30).count() as i32;
+            let all = block.iter().all(|&x| x < 40);
+            count + if all { 100 } else { 0 }
+        })
+        .collect();
+    assert_eq!(got, want);
 }
 
 #[test]
