@@ -42,6 +42,11 @@ pub const PASSES: &[PassInfo] = &[
         required: true,
     },
     PassInfo {
+        name: "predicate-barriers",
+        description: "guard the work of `if`s holding barriers on thread-dependent conditions",
+        required: false,
+    },
+    PassInfo {
         name: "barrier-elim",
         description: "delete block barriers that order no conflicting accesses across threads",
         required: false,
@@ -178,6 +183,7 @@ pub fn run_pass(
         "mem2reg" => passes::mem2reg(module, fid).map(|_| ()),
         "canonicalize" => passes::canonicalize(module, fid),
         "lower-launch" => passes::lower_launch(module, fid),
+        "predicate-barriers" => passes::predicate_barriers(module, fid, remarks).map(|_| ()),
         "barrier-elim" => passes::barrier_elim(module, fid, remarks).map(|_| ()),
         "parallel-licm" => passes::parallel_licm(module, fid, remarks).map(|_| ()),
         "unroll" => passes::unroll(module, fid, remarks).map(|_| ()),

@@ -1949,6 +1949,106 @@ fn stencil() {
 }
 
 #[test]
+fn early_exit_barrier() {
+    // Threads past n exit (or skip the region) before `__syncthreads()`;
+    // the interpreter's barriers wait only for the threads still running.
+    let m = load("early_exit_barrier");
+    let mut d = Dev::new(&m);
+    let (n, bs, pad) = (300usize, 64usize, 64usize);
+    let input: Vec<i32> = (0..n + pad)
+        .map(|k| {
+            if k < n {
+                (k as i32 * 37) % 101 - 50
+            } else {
+                1000
+            }
+        })
+        .collect();
+    let pin = d.buf(&input);
+    let blocks = n.div_ceil(bs) as u32;
+    let with_tail = |want: Vec<i32>| -> Vec<i32> {
+        let mut w = want;
+        w.resize(n + pad, -7);
+        w
+    };
+    let pout = d.buf(&vec![-7i32; n + pad]);
+    d.launch(
+        "neighbour_sum",
+        blocks,
+        bs as u32,
+        &[p(pin), p(pout), i(n as i32)],
+    );
+    let want: Vec<i32> = (0..n)
+        .map(|k| {
+            let right = if k % bs + 1 < bs && k + 1 < n {
+                input[k + 1]
+            } else {
+                0
+            };
+            2 * input[k] + right
+        })
+        .collect();
+    same(
+        "neighbour_sum",
+        &d.get::<i32>(pout, n + pad),
+        &with_tail(want),
+    );
+
+    let pout = d.buf(&vec![-7i32; n + pad]);
+    d.launch(
+        "block_scan",
+        blocks,
+        bs as u32,
+        &[p(pin), p(pout), i(n as i32)],
+    );
+    let mut acc = 0;
+    let want: Vec<i32> = (0..n)
+        .map(|k| {
+            if k % bs == 0 {
+                acc = 0;
+            }
+            acc += input[k];
+            acc
+        })
+        .collect();
+    same("block_scan", &d.get::<i32>(pout, n + pad), &with_tail(want));
+
+    let mut start = input[..n].to_vec();
+    start.resize(n + pad, -7);
+    let pa = d.buf(&start);
+    d.launch("rounds", blocks, bs as u32, &[p(pa), i(n as i32)]);
+    let mut cur = input[..n].to_vec();
+    for r in 0..3 {
+        cur = (0..n)
+            .map(|k| {
+                let right = if k % bs + 1 < bs && k + 1 < n {
+                    cur[k + 1]
+                } else {
+                    0
+                };
+                cur[k] + right + r
+            })
+            .collect();
+    }
+    same("rounds", &d.get::<i32>(pa, n + pad), &with_tail(cur));
+
+    let pa = d.buf(&start);
+    d.launch("relax", blocks, bs as u32, &[p(pa), i(n as i32)]);
+    let mut cur = input[..n].to_vec();
+    for _ in 0..2 {
+        cur = (0..n)
+            .map(|k| cur[k] + if k % bs > 0 { cur[k - 1] } else { 0 })
+            .collect();
+    }
+    for k in 1..n {
+        if k % bs > 0 && cur[k - 1] > cur[k] {
+            cur[k] = cur[k - 1];
+        }
+    }
+    same("relax", &d.get::<i32>(pa, n + pad), &with_tail(cur));
+}
+
+#[test]
 fn bitonic_sort() {
     let m = load("bitonic_sort");
     let mut d = Dev::new(&m);

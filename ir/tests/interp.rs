@@ -703,6 +703,8 @@ fn global_atomics_across_blocks() {
 
 #[test]
 fn divergent_barrier_is_reported() {
+    // Threads 16-31 skip the barrier in the `if` and reach the next one:
+    // two barriers, each waited at by part of the block.
     let mut m = module();
     build(&mut m, "diverge", FunctionKind::Kernel, &[], |b, _| {
         let tid = b.thread_id(X);
@@ -712,6 +714,8 @@ fn divergent_barrier_is_reported() {
             b.set_loc(Loc::new(0, 7, 3));
             b.barrier();
         });
+        b.set_loc(Loc::new(0, 9, 3));
+        b.barrier();
     });
     let mut it = Interpreter::new(&m);
     let err = it
@@ -724,7 +728,7 @@ fn divergent_barrier_is_reported() {
     assert_eq!(site.block, Some([0, 0, 0]));
     assert_eq!(
         detail,
-        "threads 0-15: wait at test.cu:7:3 (barrier); threads 16-31: finished"
+        "threads 0-15: wait at test.cu:7:3 (barrier); threads 16-31: wait at test.cu:9:3 (barrier)"
     );
     assert!(
         err.to_string()
@@ -732,6 +736,77 @@ fn divergent_barrier_is_reported() {
         "{err}"
     );
     assert_eq!(it.memory.live_count(), 0);
+}
+
+#[test]
+fn early_exit_before_barrier_in_partial_block() {
+    // i = gid; if (i < n) { s[tid] = in[i]; __syncthreads(); out[i] = s[0] + s[tid]; }
+    // with n = 40 in blocks of 32: the second block's threads 8-31 exit
+    // and the barrier waits only for threads 0-7, as on the GPU.
+    let mut m = module();
+    let (p, i32t) = (gptr(&mut m), m.types.i32());
+    let arr = m.types.array(i32t, 32);
+    let s = shared_global(&mut m, "s", arr);
+    build(
+        &mut m,
+        "early",
+        FunctionKind::Kernel,
+        &[p, p, i32t],
+        |b, ps| {
+            let i = gid(b);
+            let tid = b.thread_id(X);
+            let inside = b.cmp(CmpPred::Slt, i, ps[2]);
+            let sh = b.global_addr(s, Space::Shared);
+            b.if_then(inside, |b| {
+                let i32t = b.types.i32();
+                let v = load_at(b, ps[0], i, i32t);
+                store_at(b, sh, tid, v);
+                b.barrier();
+                let zero = b.i32(0);
+                let first = load_at(b, sh, zero, i32t);
+                let own = load_at(b, sh, tid, i32t);
+                let sum = b.binary(BinOp::Add, first, own);
+                store_at(b, ps[1], i, sum);
+            });
+        },
+    );
+    let n = 40usize;
+    let input: Vec<i32> = (0..n as i32).map(|k| k * 3 - 7).collect();
+    let mut it = Interpreter::new(&m);
+    let pin = it.memory.alloc(Space::Global, 4 * n as u64);
+    let pout = it.memory.alloc(Space::Global, 4 * n as u64);
+    it.memory.write_i32s(pin, &input).unwrap();
+    it.launch(
+        "early",
+        &LaunchConfig::linear(2, 32),
+        &[Arg::ptr(pin), Arg::ptr(pout), Arg::i32(n as i32)],
+    )
+    .unwrap();
+    let want: Vec<i32> = (0..n).map(|k| input[k / 32 * 32] + input[k]).collect();
+    assert_eq!(it.memory.read_i32s(pout, n).unwrap(), want);
+}
+
+#[test]
+fn syncwarp_ignores_exited_lanes() {
+    // if (tid >= 16) { __syncwarp(0xffffffff); out[tid] = tid; }
+    let mut m = module();
+    let p = gptr(&mut m);
+    build(&mut m, "warpexit", FunctionKind::Kernel, &[p], |b, ps| {
+        let tid = b.thread_id(X);
+        let c16 = b.i32(16);
+        let high = b.cmp(CmpPred::Sge, tid, c16);
+        b.if_then(high, |b| {
+            let full = b.i32(-1);
+            b.barrier_warp(full);
+            store_at(b, ps[0], tid, tid);
+        });
+    });
+    let mut it = Interpreter::new(&m);
+    let pout = it.memory.alloc(Space::Global, 4 * 32);
+    it.launch("warpexit", &LaunchConfig::linear(1, 32), &[Arg::ptr(pout)])
+        .unwrap();
+    let want: Vec<i32> = (0..32).map(|t| if t >= 16 { t } else { 0 }).collect();
+    assert_eq!(it.memory.read_i32s(pout, 32).unwrap(), want);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use cucc_cpuify::emit_c::{emit_module, entry_c_name};
-use cucc_cpuify::passes::{distribute, inline_calls, lower_launch, mem2reg};
+use cucc_cpuify::passes::{distribute, inline_calls, lower_launch, mem2reg, predicate_barriers};
 use cucc_cpuify::remarks::Remarks;
 use cucc_ir::*;
 use std::ffi::c_void;
@@ -42,6 +42,8 @@ pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Librar
             lower_launch(&mut m, *fid).expect("lower-launch");
             verify(&m, "lower-launch");
             let mut remarks = Remarks::default();
+            predicate_barriers(&mut m, *fid, &mut remarks).expect("predicate-barriers");
+            verify(&m, "predicate-barriers");
             if unroll {
                 cucc_cpuify::passes::unroll(&mut m, *fid, &mut remarks).expect("unroll");
                 verify(&m, "unroll");
@@ -210,6 +212,8 @@ pub fn differential(
     check(&m, "canonicalize");
     lower_launch(&mut m, fid).expect("lower-launch");
     check(&m, "lower-launch");
+    predicate_barriers(&mut m, fid, &mut remarks).expect("predicate-barriers");
+    check(&m, "predicate-barriers");
     cucc_cpuify::passes::barrier_elim(&mut m, fid, &mut remarks).expect("barrier-elim");
     check(&m, "barrier-elim");
     cucc_cpuify::passes::parallel_licm(&mut m, fid, &mut remarks).expect("parallel-licm");

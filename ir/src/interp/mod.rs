@@ -3,10 +3,11 @@
 //! It is the oracle that compiled code is compared against, so it favours
 //! exactness and clear errors over speed (while still running a few million
 //! thread-steps per second). Every thread has its own state; block barriers
-//! wait for the whole block; warp ops exchange values between the lanes of a
-//! warp; every memory access is bounds-checked; integer division by zero,
-//! over-wide shifts and divergent barriers are errors naming the source
-//! location, kernel, block and thread.
+//! wait for every thread of the block that has not finished (as on GPUs
+//! since Volta, exited threads no longer count); warp ops exchange values
+//! between the lanes of a warp; every memory access is bounds-checked;
+//! integer division by zero, over-wide shifts and divergent barriers are
+//! errors naming the source location, kernel, block and thread.
 //!
 //! Both kernel forms run:
 //! - [`FunctionKind::Kernel`]: the body runs

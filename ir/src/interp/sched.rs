@@ -5,13 +5,17 @@
 //! reaches a block barrier or a warp op. When every thread is stopped:
 //! - warp ops resolve per warp: lanes waiting at the same op whose masks
 //!   name only lanes waiting there (lanes that do not exist are ignored)
-//!   exchange values and continue; a mask naming a finished lane is an error;
-//! - a block barrier releases when every thread of the group waits at the
-//!   same barrier op, in a group that binds block barriers (`block` and
+//!   exchange values and continue; a shuffle or vote whose mask names a
+//!   finished lane is an error, a `__syncwarp` ignores finished lanes;
+//! - a block barrier releases when every thread of the group that has not
+//!   finished waits at the same barrier op (finished threads no longer
+//!   count, as on GPUs since Volta, so an early `return` before a barrier
+//!   is fine), in a group that binds block barriers (`block` and
 //!   `warp` levels, and the implicit block of kernel form). A `lane` group
 //!   whose threads all wait at one block barrier reports that wait to its
 //!   parent thread, so the enclosing warp group releases only when all of
-//!   its warps (and so all lanes of the block) wait there;
+//!   its warps (and so all lanes of the block) wait there. Threads waiting
+//!   at different barriers are still a divergence error;
 //! - anything else is a deadlock, reported as a divergent barrier or warp op.
 //!
 //! Grid-level iterations run one after another, each with fresh shared
@@ -23,7 +27,7 @@ use super::thread::{set_args, Ctx, Cursor, Frame, State, Thread, Wait, WaitKind}
 use super::Exec;
 use crate::func::{Op, Region};
 use crate::module::{FuncId, GlobalKind};
-use crate::ops::{BarrierReduceKind, Level, OpKind, ShuffleMode, VoteKind};
+use crate::ops::{BarrierReduceKind, BarrierScope, Level, OpKind, ShuffleMode, VoteKind};
 use crate::types::Space;
 
 /// Most iterations a block-like group may have.
@@ -286,6 +290,10 @@ impl Exec<'_> {
             let (mut n_true, mut n_total) = (0, 0);
             for c in &g.children {
                 match c.state {
+                    // Threads that finished (returned from the kernel, or
+                    // ended their iteration) no longer take part, as
+                    // `bar.sync` counts only the threads that have not exited.
+                    State::Finished => {}
                     State::Waiting(Wait {
                         func,
                         op,
@@ -460,10 +468,23 @@ impl Exec<'_> {
         if self.module.functions[w.func].ops[w.op].kind == OpKind::ActiveMask {
             return Ok(self.resolve_active_mask(lanes, w));
         }
+        // `__syncwarp` waits only for the named lanes that have not exited;
+        // a shuffle or vote naming an exited lane has no value to read.
+        let exited_ok = matches!(
+            self.module.functions[w.func].ops[w.op].kind,
+            OpKind::Barrier(BarrierScope::Warp)
+        );
+        let live = |mask: u32| {
+            if exited_ok {
+                mask & !info.finished
+            } else {
+                mask
+            }
+        };
         let mut part = 0u32;
         for (l, c) in lanes.iter().enumerate() {
             if let Some((mask, _)) = at(c) {
-                if mask & info.finished != 0 {
+                if live(mask) & info.finished != 0 {
                     return Err(InterpError::DivergentWarpOp {
                         site: self.site((c.block, c.tid), w.func, w.op),
                         detail: format!(
@@ -484,7 +505,7 @@ impl Exec<'_> {
                     continue;
                 }
                 if let Some((mask, _)) = at(c) {
-                    if mask & info.exists & !part != 0 {
+                    if live(mask) & info.exists & !part != 0 {
                         part &= !(1 << l);
                         dropped = true;
                     }
