@@ -390,10 +390,17 @@ pub fn resolve_symbol(host_var: *const c_void) -> CudaResult<(usize, usize)> {
     }
     let image = {
         let reg = read();
-        let var = reg
-            .vars
-            .get(&(host_var as usize))
-            .ok_or(Error::InvalidSymbol)?;
+        let Some(var) = reg.vars.get(&(host_var as usize)) else {
+            // nvcc's host code names a `__managed__` variable by its
+            // storage (it reads the variable through the registered slot),
+            // so a bound managed variable is also found by its address.
+            return reg
+                .vars
+                .values()
+                .filter(|v| v.managed_slot.is_some())
+                .find_map(|v| v.bound.filter(|b| b.0 == host_var as usize))
+                .ok_or(Error::InvalidSymbol);
+        };
         if let Some(b) = var.bound {
             return Ok(b);
         }
