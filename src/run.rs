@@ -93,7 +93,7 @@ struct Inspection {
 
 /// Reads the program's ELF image. It carries NVIDIA's static runtime if it
 /// defines `cudaMalloc`, or (stripped) has nvcc's fat binary segment but
-/// does not import `__cudaRegisterFatBinary` from a shared runtime.
+/// imports nothing of the CUDA runtime.
 fn inspect(path: &Path) -> Result<Inspection, String> {
     let data = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if data.len() < 64 || &data[..4] != b"\x7fELF" {
@@ -106,11 +106,15 @@ fn inspect(path: &Path) -> Result<Inspection, String> {
         });
     };
     let defines = |name: &[u8]| elf.symbols.iter().any(|(n, def)| n == name && *def);
-    let imports = |name: &[u8]| elf.symbols.iter().any(|(n, def)| n == name && !*def);
     let has_fatbins = elf.sections.iter().any(|n| n == b".nvFatBinSegment");
+    // A shared-runtime program imports the runtime's entry points (a
+    // host-only one may import only `__cudaUnregisterFatBinary` and the API).
+    let imports_runtime = elf
+        .symbols
+        .iter()
+        .any(|(n, def)| !*def && (n.starts_with(b"cuda") || n.starts_with(b"__cuda")));
     Ok(Inspection {
-        static_cudart: defines(b"cudaMalloc")
-            || (has_fatbins && !imports(b"__cudaRegisterFatBinary")),
+        static_cudart: defines(b"cudaMalloc") || (has_fatbins && !imports_runtime),
         rpath: elf.rpath,
     })
 }
