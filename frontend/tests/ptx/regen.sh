@@ -6,10 +6,17 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 nvcc=${NVCC:-/work/main/.venv/lib/python3.11/site-packages/nvidia/cu13/bin/nvcc}
+# The shims' headers (cuBLAS, cuDNN) without cucc's CUDA headers: nvcc
+# keeps its own.
+shims=$(mktemp -d)
+trap 'rm -rf "$shims"' EXIT
+for h in cublas_v2.h cublas_api.h cudnn.h cudnn_version.h; do
+    cp "$root/frontend/include/$h" "$shims/"
+done
 for cu in "$root"/tests/cuda/*.cu; do
     name=$(basename "$cu" .cu)
     # Programs that use host APIs CUDA 13 removed do not build with nvcc 13.
-    if ! (cd "$root" && "$nvcc" -ptx -arch=sm_80 -I tests/cuda -o "$here/$name.ptx" "tests/cuda/$name.cu") 2>/dev/null; then
+    if ! (cd "$root" && "$nvcc" -ptx -arch=sm_80 -I tests/cuda -I "$shims" -o "$here/$name.ptx" "tests/cuda/$name.cu") 2>/dev/null; then
         echo "skipped $name.cu (nvcc rejects it)" >&2
         rm -f "$here/$name.ptx"
     fi
