@@ -207,6 +207,11 @@ fn typedef_names_of_tagged_structs_in_device_code() {
 }
 
 #[test]
+fn member_templates_of_specialisations_in_device_code() {
+    build_and_pass("member_template_of_spec", &[]);
+}
+
+#[test]
 fn objects_sharing_a_static_kernel_link_together() {
     let d = tmp("static-kernels");
     let dir = root().join("tests/programs/static_kernels");
