@@ -212,6 +212,11 @@ fn member_templates_of_specialisations_in_device_code() {
 }
 
 #[test]
+fn macros_pasted_onto_string_literals() {
+    build_and_pass("macro_after_literal", &[]);
+}
+
+#[test]
 fn objects_sharing_a_static_kernel_link_together() {
     let d = tmp("static-kernels");
     let dir = root().join("tests/programs/static_kernels");
