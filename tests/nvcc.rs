@@ -217,6 +217,11 @@ fn macros_pasted_onto_string_literals() {
 }
 
 #[test]
+fn openmp_in_host_code_links_clangs_runtime() {
+    build_and_pass("host_openmp", &["-Xcompiler", "-fopenmp"]);
+}
+
+#[test]
 fn objects_sharing_a_static_kernel_link_together() {
     let d = tmp("static-kernels");
     let dir = root().join("tests/programs/static_kernels");

@@ -14,6 +14,7 @@
 
 mod devlink;
 mod legacy;
+mod openmp;
 pub mod options;
 
 use crate::jit;
@@ -566,12 +567,25 @@ impl Driver {
         for f in &self.o.linker_flags {
             cmd.arg(format!("-Wl,{f}"));
         }
-        cmd.args(
-            self.o
-                .host_flags
-                .iter()
-                .filter(|f| f.starts_with("-f") || f.starts_with("-l")),
-        );
+        let omp = self
+            .o
+            .host_flags
+            .iter()
+            .any(|f| openmp::is_openmp_flag(f))
+            .then(openmp::libomp)
+            .flatten();
+        cmd.args(self.o.host_flags.iter().filter(|f| {
+            (f.starts_with("-f") || f.starts_with("-l"))
+                && !(omp.is_some() && openmp::is_openmp_flag(f))
+        }));
+        if let Some(lib) = &omp {
+            cmd.arg(lib).arg("-pthread");
+            if let Some(dir) = lib.parent() {
+                let mut rpath = OsString::from("-Wl,-rpath,");
+                rpath.push(dir);
+                cmd.arg(rpath);
+            }
+        }
         cmd.arg("-lm").arg("-lpthread");
         self.command(cmd)
     }
