@@ -222,6 +222,11 @@ fn openmp_in_host_code_links_clangs_runtime() {
 }
 
 #[test]
+fn launches_with_spaced_chevrons() {
+    build_and_pass("spaced_launch", &[]);
+}
+
+#[test]
 fn objects_sharing_a_static_kernel_link_together() {
     let d = tmp("static-kernels");
     let dir = root().join("tests/programs/static_kernels");
