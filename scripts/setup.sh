@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what cucc needs on a fresh Debian machine: the Rust toolchain is
-# assumed present; clang-16 (the CUDA front end) and OpenBLAS come from
-# Debian. Safe to run again: it only installs what is missing.
+# assumed present; clang-16 (the CUDA front end), clang's OpenMP runtime and
+# <omp.h> (CUDA sources that include it or use -Xcompiler -fopenmp) and
+# OpenBLAS come from Debian. Safe to run again: it only installs what is missing.
 set -euo pipefail
 
 need=()
 command -v clang-16 >/dev/null 2>&1 || need+=(clang-16)
+[ -e /usr/lib/llvm-16/lib/clang/16/include/omp.h ] || need+=(libomp-16-dev)
 [ -e /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h ] || [ -e /usr/include/cblas.h ] \
     || need+=(libopenblas-dev)
 command -v cc >/dev/null 2>&1 || need+=(gcc)

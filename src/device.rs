@@ -20,6 +20,22 @@ pub fn lower(path: &Path, opts: &ClangOptions, relocatable: bool) -> Result<Modu
         std: opts.std.clone(),
         gpu_arch: opts.gpu_arch.clone(),
         relocatable,
+        extra: search_dirs(&opts.extra),
     };
     lower_file(path, &lopts).map_err(|d| d.to_string().trim_end().to_string())
+}
+
+/// The `-isystem DIR` and `-iquote DIR` pairs of `extra`.
+fn search_dirs(extra: &[std::ffi::OsString]) -> Vec<std::ffi::OsString> {
+    let mut out = Vec::new();
+    let mut it = extra.iter();
+    while let Some(a) = it.next() {
+        if a == "-isystem" || a == "-iquote" {
+            if let Some(dir) = it.next() {
+                out.push(a.clone());
+                out.push(dir.clone());
+            }
+        }
+    }
+    out
 }

@@ -207,6 +207,26 @@ fn typedef_names_of_tagged_structs_in_device_code() {
 }
 
 #[test]
+fn member_templates_of_specialisations_in_device_code() {
+    build_and_pass("member_template_of_spec", &[]);
+}
+
+#[test]
+fn macros_pasted_onto_string_literals() {
+    build_and_pass("macro_after_literal", &[]);
+}
+
+#[test]
+fn openmp_in_host_code_links_clangs_runtime() {
+    build_and_pass("host_openmp", &["-Xcompiler", "-fopenmp"]);
+}
+
+#[test]
+fn launches_with_spaced_chevrons() {
+    build_and_pass("spaced_launch", &[]);
+}
+
+#[test]
 fn objects_sharing_a_static_kernel_link_together() {
     let d = tmp("static-kernels");
     let dir = root().join("tests/programs/static_kernels");

@@ -154,6 +154,10 @@ impl Clang {
             "-Xclang".into(),
             format!("-target-sdk-version={ASSUMED_SDK_VERSION}").into(),
             "-fsyntax-only".into(),
+            // nvcc (with GCC as host compiler) accepts a macro pasted onto a
+            // string literal, `"("NAME")"`; clang makes it an error unless
+            // this diagnostic is off, and then lexes it as nvcc does.
+            "-Wno-reserved-user-defined-literal".into(),
         ];
         if let Some(std) = &opts.std {
             args.push(format!("-std={std}").into());

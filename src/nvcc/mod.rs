@@ -13,7 +13,9 @@
 //! `ld -r` joins the halves, so `-c` produces one `.o` as nvcc does.
 
 mod devlink;
+mod launch_syntax;
 mod legacy;
+mod openmp;
 pub mod options;
 
 use crate::jit;
@@ -92,7 +94,8 @@ impl Driver {
         let inputs = self.o.inputs.clone();
         if self.o.emit_ir {
             for input in inputs.iter().filter(|i| i.kind == InputKind::Cuda) {
-                let module = self.lower(&input.path)?;
+                let (src, opts) = self.cuda_source(&input.path)?;
+                let module = self.lower(&src, &opts)?;
                 let text = cucc_ir::print_module(&module);
                 self.write_or_print(&text)?;
             }
@@ -360,7 +363,44 @@ impl Driver {
     }
 
     /// The device half: IR for the kernels of `path`.
-    fn lower(&self, path: &Path) -> Result<cucc_ir::Module, String> {
+    /// The file clang reads for the CUDA source `path`, and the options it
+    /// reads it with: `path` itself, or (when it writes launches with spaced
+    /// chevrons, see [`launch_syntax`]) a rewritten copy in the work
+    /// directory that names `path` in a `#line` directive, with `path`'s
+    /// directory searched for quoted includes.
+    fn cuda_source(&mut self, path: &Path) -> Result<(PathBuf, ClangOptions), String> {
+        let mut opts = self.clang_options();
+        let Ok(text) = std::fs::read_to_string(path) else {
+            // Unreadable or not UTF-8: clang reports it or reads it as is.
+            return Ok((path.to_path_buf(), opts));
+        };
+        let Some(rewritten) = launch_syntax::rewrite(&text) else {
+            return Ok((path.to_path_buf(), opts));
+        };
+        let stem = path
+            .file_stem()
+            .map_or("cuda".into(), |s| s.to_string_lossy().into_owned());
+        let copy = self
+            .work
+            .join(format!("{stem}-{}.launch.cu", hex(&module_id(path)[..4])));
+        let name = path
+            .display()
+            .to_string()
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"");
+        std::fs::write(&copy, format!("#line 1 \"{name}\"\n{rewritten}"))
+            .map_err(|e| format!("cucc: error: cannot write {}: {e}", copy.display()))?;
+        self.temps.push(copy.clone());
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        opts.extra.push("-iquote".into());
+        opts.extra.push(dir.into());
+        Ok((copy, opts))
+    }
+
+    fn lower(&self, path: &Path, opts: &ClangOptions) -> Result<cucc_ir::Module, String> {
         if let Some(ir) = &self.o.device_ir {
             let text = std::fs::read_to_string(ir)
                 .map_err(|e| format!("cucc: error: cannot read {}: {e}", ir.display()))?;
@@ -369,7 +409,7 @@ impl Driver {
                 .map_err(|e| format!("{}: invalid IR:\n{e}", ir.display()))?;
             return Ok(m);
         }
-        crate::device::lower(path, &self.clang_options(), self.o.relocatable_device_code)
+        crate::device::lower(path, opts, self.o.relocatable_device_code)
     }
 
     fn command(&self, mut cmd: Command) -> Result<(), String> {
@@ -484,12 +524,13 @@ impl Driver {
                 }
             }
         }
+        let (src, opts) = self.cuda_source(path)?;
         // Device half: translated now, or (separate compilation) carried
         // as IR to the device link.
         let module = if self.o.dry_run {
             cucc_ir::Module::new()
         } else {
-            self.lower(path)?
+            self.lower(&src, &opts)?
         };
         let dev_o = if self.o.relocatable_device_code {
             None
@@ -505,7 +546,7 @@ impl Driver {
         self.temps.push(host_o.clone());
         let clang = Clang::discover().map_err(|e| e.to_string())?;
         let mut cmd = Command::new(&clang.path);
-        cmd.args(host_args(&clang, path, &self.clang_options())?);
+        cmd.args(host_args(&clang, &src, &opts)?);
         cmd.arg("-Xclang")
             .arg("-fcuda-include-gpubinary")
             .arg("-Xclang")
@@ -566,12 +607,25 @@ impl Driver {
         for f in &self.o.linker_flags {
             cmd.arg(format!("-Wl,{f}"));
         }
-        cmd.args(
-            self.o
-                .host_flags
-                .iter()
-                .filter(|f| f.starts_with("-f") || f.starts_with("-l")),
-        );
+        let omp = self
+            .o
+            .host_flags
+            .iter()
+            .any(|f| openmp::is_openmp_flag(f))
+            .then(openmp::libomp)
+            .flatten();
+        cmd.args(self.o.host_flags.iter().filter(|f| {
+            (f.starts_with("-f") || f.starts_with("-l"))
+                && !(omp.is_some() && openmp::is_openmp_flag(f))
+        }));
+        if let Some(lib) = &omp {
+            cmd.arg(lib).arg("-pthread");
+            if let Some(dir) = lib.parent() {
+                let mut rpath = OsString::from("-Wl,-rpath,");
+                rpath.push(dir);
+                cmd.arg(rpath);
+            }
+        }
         cmd.arg("-lm").arg("-lpthread");
         self.command(cmd)
     }

@@ -165,7 +165,17 @@ fn tokenize(s: &str) -> Option<Vec<Tok>> {
                 }
                 if s[i..].starts_with("::") {
                     i += 2;
-                    // `(anonymous namespace)::` is handled below.
+                    // `Outer<1>::(unnamed enum at f:1:2)`: an unnamed member
+                    // of a class (template specialisation) ends the name.
+                    if s[i..].starts_with("(unnamed") || s[i..].starts_with("(anonymous") {
+                        let close = s[i..].find(')')? + i + 1;
+                        i = close;
+                        if s[i..].starts_with("::") {
+                            i += 2;
+                            continue;
+                        }
+                        break;
+                    }
                     continue;
                 }
                 break;

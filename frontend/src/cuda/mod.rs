@@ -49,6 +49,9 @@ pub struct LowerOptions {
     /// this unit only declares become imports, and its external device
     /// functions are all lowered (other units may call them).
     pub relocatable: bool,
+    /// Further clang arguments passed verbatim (`-isystem DIR`, `-iquote
+    /// DIR`): where headers are found must match the host compile.
+    pub extra: Vec<std::ffi::OsString>,
 }
 
 impl LowerOptions {
@@ -58,7 +61,7 @@ impl LowerOptions {
             defines: self.defines.clone(),
             gpu_arch: self.gpu_arch.clone(),
             std: self.std.clone(),
-            extra: Vec::new(),
+            extra: self.extra.clone(),
         }
     }
 }

@@ -69,6 +69,9 @@ fn normalise(s: &str) -> String {
         out.push(c);
         i += 1;
     }
+    // clang prints a `bool` template argument as `true`/`false` in type
+    // spellings but as 1/0 in a specialisation's `TemplateArgument`.
+    let out = bool_args_as_ints(&out);
     // Drop namespace qualifiers outside template arguments.
     let mut depth = 0;
     let mut last = 0;
@@ -82,6 +85,30 @@ fn normalise(s: &str) -> String {
         }
     }
     ob[last..].iter().collect()
+}
+
+/// `true`/`false` written as whole words become `1`/`0`.
+fn bool_args_as_ints(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        out.push_str(match word.as_str() {
+            "true" => "1",
+            "false" => "0",
+            w => w,
+        });
+        word.clear();
+    };
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
 }
 
 fn template_args(n: &Node) -> String {
@@ -230,6 +257,12 @@ impl<'a> RecordIndex<'a> {
         if let Some(name) = &n.name {
             self.enums.insert(format!("{prefix}{name}"), under.clone());
             self.enums.insert(normalise(name), under);
+        } else if let Some(loc) = &n.loc {
+            // Types name an unnamed enum by where it is written:
+            // `Outer<1>::(unnamed enum at f.cu:7:5)`.
+            let at = &loc.expansion;
+            let key = format!("(unnamed enum at {}:{}:{})", at.file, at.line, at.col);
+            self.enums.insert(normalise(&key), under);
         }
     }
 

@@ -145,8 +145,10 @@ pub const BENCHMARKS: &[Benchmark] = &[
     },
     Benchmark {
         name: "dwt2d",
+        // The program prefixes `../../data/dwt2d/` to the file it is given.
         cuda: Side::new("cuda/dwt2d")
-            .command("./dwt2d ../../data/dwt2d/192.bmp -d 192x192 -f -5 -l 3"),
+            .command("./dwt2d 192.bmp -d 192x192 -f -5 -l 3")
+            .needs(&["../../data/dwt2d/192.bmp"]),
         openmp: None,
         check: NO_OPENMP,
     },
