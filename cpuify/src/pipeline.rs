@@ -77,6 +77,11 @@ pub const PASSES: &[PassInfo] = &[
         description: "thread loops whose iterations may share memory become sequential for nests",
         required: false,
     },
+    PassInfo {
+        name: "collapse",
+        description: "barrier-free launches without shared memory: one loop over global thread ids",
+        required: false,
+    },
 ];
 
 /// What to run and what to print.
@@ -185,6 +190,7 @@ pub fn run_pass(
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
         "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
         "serialize-inner" => passes::serialize_inner(module, fid, remarks).map(|_| ()),
+        "collapse" => passes::collapse(module, fid, remarks).map(|_| ()),
         _ => {
             let f = &module.functions[fid];
             Err(CpuifyError::new(
