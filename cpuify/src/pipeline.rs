@@ -68,6 +68,11 @@ pub const PASSES: &[PassInfo] = &[
         required: true,
     },
     PassInfo {
+        name: "collapse",
+        description: "barrier-free launches without shared memory: one loop over global thread ids",
+        required: false,
+    },
+    PassInfo {
         name: "clamp-guards",
         description: "end thread loops where a guard on the thread index fails for the rest",
         required: false,
@@ -75,11 +80,6 @@ pub const PASSES: &[PassInfo] = &[
     PassInfo {
         name: "serialize-inner",
         description: "thread loops whose iterations may share memory become sequential for nests",
-        required: false,
-    },
-    PassInfo {
-        name: "collapse",
-        description: "barrier-free launches without shared memory: one loop over global thread ids",
         required: false,
     },
 ];

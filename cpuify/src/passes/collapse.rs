@@ -28,7 +28,10 @@
 //! It applies only where nothing binds threads of one block together: no
 //! shared allocas or dynamic shared memory, no barriers, shuffles, votes or
 //! `activemask`, a single thread loop (a block loop; warp x lane loops exist
-//! only for warp collectives) and nothing but pure ops outside it.
+//! only for warp collectives) and nothing but pure ops (and the non-volatile
+//! loads `parallel-licm` hoisted) outside it. It runs before `clamp-guards`
+//! and `serialize-inner`, which reshape the thread loop; the collapsed loop
+//! carries no `ivdep`, and its guard is tested by every thread.
 
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
@@ -178,6 +181,9 @@ fn check(module: &Module, func: &Function) -> Result<(Op, Op), String> {
                 ..
             } => return Err("the block has shared memory".into()),
             OpKind::Yield => {}
+            // Loads `parallel-licm` hoisted: no thread of the block writes
+            // what they read, so each thread may read it again.
+            OpKind::Load { volatile: false } => {}
             k if k.is_pure() && *k != OpKind::DynamicShared => {}
             k => return Err(format!("`{}` runs once per block", k.mnemonic())),
         }
