@@ -2,7 +2,8 @@
 //! loop over global thread ids; the interpreter after every pass and the
 //! compiled C (run over block ranges and over thread ranges cut inside and
 //! across blocks, `common::run`) must agree with the per-thread oracle, for
-//! 1-D, 2-D and 3-D grids and blocks of odd sizes.
+//! 1-D, 2-D and 3-D grids and blocks of odd sizes (the kernel reads only
+//! its x thread id, as `collapse` requires; y and z still run).
 
 mod common;
 
@@ -12,62 +13,35 @@ use cucc_cpuify::pipeline::{run as run_pipeline, Options};
 use cucc_cpuify::remarks::Remarks;
 use cucc_ir::parse_module;
 
-/// Every thread writes `1 + its ids` into its global linear slot and adds
-/// the scalar to `acc[slot]`; threads past `n` do nothing.
+/// Threads indexed by x and a 3-D block id: slot `blk * block_dim.x + tx`
+/// (when below `n`) counts its threads with an atomic add, and gets `k`
+/// and the block id added by the same atomics: every slot ends at
+/// `block_dim.y * block_dim.z` threads.
 const IDS: &str = r#"
 file "ids.cu"
 
-kernel @ids(%out: ptr<global> noalias, %acc: ptr<global> noalias, %n: i32, %k: i32) {
+kernel @ids(%cnt: ptr<global> noalias, %acc: ptr<global> noalias, %n: i32, %k: i32) {
   %tx = thread_id x : i32
-  %ty = thread_id y : i32
-  %tz = thread_id z : i32
   %bx = block_id x : i32
   %by = block_id y : i32
   %bz = block_id z : i32
   %gx = grid_dim x : i32
   %gy = grid_dim y : i32
   %dx = block_dim x : i32
-  %dy = block_dim y : i32
-  %dz = block_dim z : i32
   %0 = mul %bz, %gy : i32
   %1 = add %0, %by : i32
   %2 = mul %1, %gx : i32
   %blk = add %2, %bx : i32
-  %3 = mul %dx, %dy : i32
-  %nt = mul %3, %dz : i32
-  %4 = mul %tz, %dy : i32
-  %5 = add %4, %ty : i32
-  %6 = mul %5, %dx : i32
-  %lin = add %6, %tx : i32
-  %7 = mul %blk, %nt : i32
-  %gid = add %7, %lin : i32
-  %in = cmp slt %gid, %n : i1
+  %3 = mul %blk, %dx : i32
+  %i = add %3, %tx : i32
+  %in = cmp slt %i, %n : i1
   if %in {
-    %c7 = const 7 : i32
-    %c11 = const 11 : i32
-    %c13 = const 13 : i32
-    %c17 = const 17 : i32
-    %c19 = const 19 : i32
-    %a = mul %ty, %c7 : i32
-    %b = mul %tz, %c11 : i32
-    %c = mul %bx, %c13 : i32
-    %d = mul %by, %c17 : i32
-    %e = mul %bz, %c19 : i32
-    %s0 = add %tx, %a : i32
-    %s1 = add %s0, %b : i32
-    %s2 = add %s1, %c : i32
-    %s3 = add %s2, %d : i32
-    %v = add %s3, %e : i32
     %one = const 1 : i32
-    %w = add %v, %one : i32
-    %p = ptr.index i32 %out, %gid : ptr<global>
-    %old = load %p : i32
-    %x = add %old, %w : i32
-    store %p, %x
-    %q = ptr.index i32 %acc, %gid : ptr<global>
-    %y = load %q : i32
-    %z = add %y, %k : i32
-    store %q, %z
+    %p = ptr.index i32 %cnt, %i : ptr<global>
+    %o = atomic.rmw add device %p, %one : i32
+    %w = add %k, %blk : i32
+    %q = ptr.index i32 %acc, %i : ptr<global>
+    %o2 = atomic.rmw add device %q, %w : i32
     yield
   } else {
     yield
@@ -91,8 +65,9 @@ fn shapes() -> Vec<([u32; 3], [u32; 3])> {
 #[test]
 fn collapsed_kernel_runs_every_thread_once() {
     for (i, (grid, block)) in shapes().into_iter().enumerate() {
-        let total = (grid.iter().product::<u32>() * block.iter().product::<u32>()) as usize;
-        // One slot more than threads: the last must stay untouched.
+        let total = (grid.iter().product::<u32>() * block[0]) as usize;
+        let per_slot = (block[1] * block[2]) as i32;
+        // One slot more than (x, block) pairs: the last must stay untouched.
         let n = total as i32;
         let zeros = vec![0u8; 4 * (total + 1)];
         let args = [
@@ -103,13 +78,16 @@ fn collapsed_kernel_runs_every_thread_once() {
         ];
         let m = parse_module(IDS).expect("parse");
         let out = differential(m, "ids", grid, block, &args, &format!("collapse_ids_{i}"));
-        // Every thread ran exactly once: its counter is 1, the spare slot 0.
-        let acc: Vec<i32> = out[1]
+        // Every thread ran exactly once: each slot counts block y*z threads.
+        let cnt: Vec<i32> = out[0]
             .chunks(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
-        assert!(acc[..total].iter().all(|&c| c == 1), "{grid:?} {block:?}");
-        assert_eq!(acc[total], 0);
+        assert!(
+            cnt[..total].iter().all(|&c| c == per_slot),
+            "{grid:?} {block:?}"
+        );
+        assert_eq!(cnt[total], 0);
     }
 }
 

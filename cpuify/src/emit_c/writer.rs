@@ -448,8 +448,9 @@ impl<'m> Writer<'m> {
         self.line(&format!("const uint32_t {b} = blin;"));
         for l in [
             "const uint32_t cucc_s = blin == cucc_bfirst ? cucc_tfirst : 0, cucc_e = blin == cucc_blast ? cucc_tlast : cucc_nt - 1;",
-            "const uint32_t cucc_x0 = cucc_s % cucc_block0, cucc_y0 = cucc_s / cucc_block0 % cucc_block1, cucc_z0 = cucc_s / cucc_block0 / cucc_block1;",
-            "const uint32_t cucc_x1 = cucc_e % cucc_block0, cucc_y1 = cucc_e / cucc_block0 % cucc_block1, cucc_z1 = cucc_e / cucc_block0 / cucc_block1;",
+            "uint32_t cucc_x0 = 0, cucc_y0 = 0, cucc_z0 = 0, cucc_x1 = cucc_block0 - 1, cucc_y1 = cucc_block1 - 1, cucc_z1 = cucc_block2 - 1;",
+            "if (cucc_s != 0) { cucc_x0 = cucc_s % cucc_block0; cucc_y0 = cucc_s / cucc_block0 % cucc_block1; cucc_z0 = cucc_s / cucc_block0 / cucc_block1; }",
+            "if (cucc_e != cucc_nt - 1) { cucc_x1 = cucc_e % cucc_block0; cucc_y1 = cucc_e / cucc_block0 % cucc_block1; cucc_z1 = cucc_e / cucc_block0 / cucc_block1; }",
             "for (uint32_t cucc_tz = cucc_z0; cucc_tz <= cucc_z1; ++cucc_tz) {",
             "const uint32_t cucc_ylo = cucc_tz == cucc_z0 ? cucc_y0 : 0, cucc_yhi = cucc_tz == cucc_z1 ? cucc_y1 : cucc_block1 - 1;",
             "for (uint32_t cucc_ty = cucc_ylo; cucc_ty <= cucc_yhi; ++cucc_ty) {",

@@ -28,7 +28,8 @@
 //! It applies only where nothing binds threads of one block together: no
 //! shared allocas or dynamic shared memory, no barriers, shuffles, votes or
 //! `activemask`, a single thread loop (a block loop; warp x lane loops exist
-//! only for warp collectives) and nothing but pure ops (and the non-volatile
+//! only for warp collectives) that reads only its x thread id (2-D and 3-D
+//! blocks keep their shape for `clamp-guards`), and nothing but pure ops (and the non-volatile
 //! loads `parallel-licm` hoisted) outside it. It runs before `clamp-guards`
 //! and `serialize-inner`, which reshape the thread loop; the collapsed loop
 //! carries no `ivdep`, and its guard is tested by every thread.
@@ -194,8 +195,19 @@ fn check(module: &Module, func: &Function) -> Result<(Op, Op), String> {
     }) {
         return Err("the thread loop does not run over the launch's block".into());
     }
+    // A kernel indexing its block in 2-D or 3-D keeps the block structure:
+    // `clamp-guards` bounds each dimension of its guard (gaussian's `Fan2`,
+    // whose active threads shrink to a corner), where a collapsed loop would
+    // test the guard in every thread.
+    let block_region = func.ops[block].regions[0];
+    if func.regions[block_region].args[1..]
+        .iter()
+        .any(|&iv| used_in(func, block_region, iv))
+    {
+        return Err("the block is indexed in more than one dimension".into());
+    }
     let mut inner = Vec::new();
-    func.walk_region(func.ops[block].regions[0], &mut inner);
+    func.walk_region(block_region, &mut inner);
     for (_, op) in inner {
         let kind = &func.ops[op].kind;
         let why = match kind {
@@ -220,6 +232,13 @@ fn check(module: &Module, func: &Function) -> Result<(Op, Op), String> {
         return Err(format!("the thread loop has {why} (`{}`)", kind.mnemonic()));
     }
     Ok((grid, block))
+}
+
+/// True if an op in `region` (at any depth) reads `v`.
+fn used_in(func: &Function, region: cucc_ir::Region, v: Value) -> bool {
+    let mut ops = Vec::new();
+    func.walk_region(region, &mut ops);
+    ops.iter().any(|&(_, o)| func.ops[o].operands.contains(&v))
 }
 
 /// True if `vals` are three values defined by ops matching `want` in
