@@ -171,6 +171,8 @@ struct Launch {
     block: [u32; 3],
     dynamic_shared: u64,
     tex: *const c_void,
+    /// 0: the entry gets block ranges (`docs/abi.md`).
+    thread_ranges: u32,
 }
 
 type Entry = unsafe extern "C" fn(*mut *mut c_void, *const Launch, u32, u32, *mut c_void);
@@ -251,6 +253,7 @@ fn compiled(module: &Module, run: &RunSpec, name: &str) -> Result<Vec<Vec<u8>>, 
         block: run.block,
         dynamic_shared: u64::from(run.shared),
         tex: std::ptr::null(),
+        thread_ranges: 0,
     };
     let mut scratch =
         vec![0u64; ((info.static_shared + u64::from(run.shared)) as usize).div_ceil(8) + 2];

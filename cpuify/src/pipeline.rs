@@ -73,6 +73,11 @@ pub const PASSES: &[PassInfo] = &[
         required: true,
     },
     PassInfo {
+        name: "collapse",
+        description: "barrier-free launches without shared memory: one loop over global thread ids",
+        required: false,
+    },
+    PassInfo {
         name: "clamp-guards",
         description: "end thread loops where a guard on the thread index fails for the rest",
         required: false,
@@ -191,6 +196,7 @@ pub fn run_pass(
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
         "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
         "serialize-inner" => passes::serialize_inner(module, fid, remarks).map(|_| ()),
+        "collapse" => passes::collapse(module, fid, remarks).map(|_| ()),
         _ => {
             let f = &module.functions[fid];
             Err(CpuifyError::new(

@@ -81,6 +81,9 @@ typedef struct cucc_launch {
   uint32_t block[3];                /* blockDim */
   uint64_t dynamic_shared;          /* bytes of extern __shared__ */
   const struct cucc_tex_api *tex;   /* textures; NULL if the program has none */
+  uint32_t thread_ranges;           /* 1: block_begin/block_end are global linear
+                                       thread ids (only for entries flagged
+                                       CUCC_KERNEL_THREAD_RANGES) */
 } cucc_launch;
 
 /* Runs blocks with linear ids [block_begin, block_end), where
@@ -95,11 +98,19 @@ typedef void (*cucc_kernel_fn)(void **args, const cucc_launch *launch,
                                uint32_t block_begin, uint32_t block_end,
                                void *scratch);
 
+/* cucc_kernel_info.flags: the entry also accepts ranges of global linear
+ * thread ids, block_id * threads_per_block + (tx + ty*block[0] +
+ * tz*block[0]*block[1]), which may start and end inside a block; the runtime
+ * passes them (setting launch->thread_ranges) when the launch's thread count
+ * fits in 32 bits, block ranges otherwise. */
+#define CUCC_KERNEL_THREAD_RANGES 1u
+
 typedef struct cucc_kernel_info {
   const char *device_name;     /* mangled name, as __cudaRegisterFunction's deviceName */
   cucc_kernel_fn entry;
   uint64_t static_shared;      /* bytes of per-block scratch the entry needs */
   uint32_t num_params;
+  uint32_t flags;              /* CUCC_KERNEL_*; 0 in objects older than the field */
   const uint32_t *param_sizes; /* num_params sizes in bytes */
 } cucc_kernel_info;
 

@@ -9,6 +9,12 @@
 //! scratch buffer of `round_up(static_shared, 16) + dynamic_shared` bytes (128-byte aligned,
 //! contents unspecified: CUDA shared memory starts uninitialised too, and the
 //! buffer is reused for every block of the chunk).
+//!
+//! Kernels registered with thread ranges (`collapse`d launches without
+//! shared memory or barriers, `docs/abi.md`) are cut at thread granularity
+//! instead: `[0, total threads)` in chunks of at least [`MIN_CHUNK_THREADS`],
+//! so a launch of a few big blocks still spreads over every worker and one of
+//! many tiny blocks runs as a few chunks (or one, on the stream thread).
 
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -37,6 +43,9 @@ pub const SHARED_PER_BLOCK_OPTIN: u64 = 163 * 1024;
 const SCRATCH_ALIGN: usize = 128;
 /// Chunks per pool thread: enough for stealing to balance uneven blocks.
 const CHUNKS_PER_THREAD: u64 = 4;
+/// Fewest threads in a chunk of a thread-range launch: below that a worker's
+/// hand-off costs more than the work.
+pub const MIN_CHUNK_THREADS: u64 = 4096;
 
 #[derive(Clone, Copy)]
 struct CallConfig {
@@ -234,7 +243,8 @@ struct Job {
     launch: CuccLaunch,
     params: Params,
     scratch: usize,
-    blocks: u64,
+    /// Blocks, or threads when `launch.thread_ranges` is set.
+    units: u64,
 }
 
 // SAFETY: the raw pointers are the job's own argument copies and the launch
@@ -259,7 +269,7 @@ impl Job {
             CURRENT_ABORT.with(|c| c.set(abort));
             // SAFETY: the entry follows the kernel ABI; the argument array,
             // launch description and scratch outlive the call. Block ids fit
-            // in u32 (checked by `validate`).
+            // in u32 (checked by `validate`), thread ids when passed (`launch`).
             unsafe {
                 (self.entry)(
                     self.params.pointers.as_ptr() as *mut *mut c_void,
@@ -277,8 +287,8 @@ impl Job {
         let abort = AtomicBool::new(false);
         let pool = pool();
         let threads = pool.map_or(1, |p| p.current_num_threads()) as u64;
-        let chunks = self.blocks.min(threads * CHUNKS_PER_THREAD).max(1);
-        let per_chunk = self.blocks.div_ceil(chunks);
+        let chunks = chunk_count(self.units, self.launch.thread_ranges != 0, threads);
+        let per_chunk = self.units.div_ceil(chunks);
         // One chunk runs where it is, if this thread has a large stack (a
         // stream thread); otherwise on the pool, whose workers have one.
         let here = chunks == 1 && LARGE_STACK.with(|c| c.get());
@@ -286,15 +296,26 @@ impl Job {
             Some(pool) if !here => pool.install(|| {
                 (0..chunks).into_par_iter().for_each(|c| {
                     let begin = c * per_chunk;
-                    let end = (begin + per_chunk).min(self.blocks);
+                    let end = (begin + per_chunk).min(self.units);
                     if begin < end {
                         self.run_chunk(&abort, begin, end);
                     }
                 })
             }),
-            _ => self.run_chunk(&abort, 0, self.blocks),
+            _ => self.run_chunk(&abort, 0, self.units),
         }
     }
+}
+
+/// How many chunks `units` blocks (or threads, if `threads_mode`) are cut
+/// into for a pool of `workers` threads.
+fn chunk_count(units: u64, threads_mode: bool, workers: u64) -> u64 {
+    let most = if threads_mode {
+        units / MIN_CHUNK_THREADS
+    } else {
+        units
+    };
+    most.min(workers * CHUNKS_PER_THREAD).max(1)
 }
 
 fn launch(
@@ -311,6 +332,9 @@ fn launch(
     // SAFETY: CUDA's contract for `args`: one pointer per kernel parameter.
     let params = unsafe { Params::capture(args, &k.param_sizes)? };
     let textures = crate::texture::launch_snapshot();
+    // Thread ranges when the entry takes them and thread ids fit its u32s.
+    let threads = grid.count().saturating_mul(block.count());
+    let by_thread = k.thread_ranges && threads <= u64::from(u32::MAX);
     let job = Job {
         entry: k.entry,
         _textures: textures.clone(),
@@ -319,11 +343,12 @@ fn launch(
             block: [block.x, block.y, block.z],
             dynamic_shared: shared as u64,
             tex: textures.as_ref().map_or(std::ptr::null(), |t| t.api()),
+            thread_ranges: u32::from(by_thread),
         },
         params,
         // Dynamic shared memory starts at the static size rounded up to 16.
         scratch: (k.static_shared.next_multiple_of(16) + shared as u64) as usize,
-        blocks: grid.count(),
+        units: if by_thread { threads } else { grid.count() },
     };
     submit(stream, move || job.run())?;
     Ok(())

@@ -52,7 +52,14 @@ pub struct CuccLaunch {
     /// Texture view (`const struct cucc_tex_api *`, see
     /// [`crate::texture_abi::TexApi`]); NULL when the program has no textures.
     pub tex: *const c_void,
+    /// 1 when the entry's range is of global linear thread ids (only for
+    /// kernels registered with [`KERNEL_THREAD_RANGES`]), 0 for blocks.
+    pub thread_ranges: u32,
 }
+
+/// `cucc_kernel_info.flags` bit: the entry accepts ranges of global linear
+/// thread ids (`block * threads_per_block + linear thread id in the block`).
+pub const KERNEL_THREAD_RANGES: u32 = 1;
 
 /// A kernel entry (`cucc_kernel_fn`): runs blocks `[block_begin, block_end)`
 /// (linear ids `x + y*gx + z*gx*gy`) with `scratch` as shared memory.
@@ -76,6 +83,9 @@ pub struct CuccKernelInfo {
     pub static_shared: u64,
     /// Number of kernel parameters.
     pub num_params: u32,
+    /// `KERNEL_*` bits (in what was padding: objects older than the field
+    /// have 0 there).
+    pub flags: u32,
     /// Size in bytes of each parameter.
     pub param_sizes: *const u32,
 }
@@ -119,6 +129,8 @@ pub struct KernelImpl {
     pub static_shared: u64,
     /// Parameter sizes in bytes.
     pub param_sizes: Vec<u32>,
+    /// The entry accepts thread ranges ([`KERNEL_THREAD_RANGES`]).
+    pub thread_ranges: bool,
 }
 
 #[derive(Default)]
@@ -498,6 +510,7 @@ pub unsafe extern "C" fn __cucc_register_module(
                     entry,
                     static_shared: info.static_shared,
                     param_sizes,
+                    thread_ranges: info.flags & KERNEL_THREAD_RANGES != 0,
                 }),
             );
         }

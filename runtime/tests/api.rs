@@ -948,3 +948,101 @@ fn device_queries_describe_the_cpu_with_cuda_limits() {
     assert_eq!(text.to_str(), Ok("no error"));
     let _ = cudaGetLastError();
 }
+
+/// Calls of the flagged entry that received thread ranges.
+static THREAD_RANGE_CALLS: AtomicU32 = AtomicU32::new(0);
+/// Calls of the unflagged entry that received thread ranges (must stay 0).
+static UNFLAGGED_THREAD_RANGES: AtomicU32 = AtomicU32::new(0);
+
+/// Counts each global linear thread id of its range in `counts` (param 0),
+/// taking thread ranges when `launch.thread_ranges` says so, block ranges
+/// otherwise, as a collapsed kernel's entry does.
+unsafe extern "C" fn count_threads<const FLAGGED: bool>(
+    args: *mut *mut c_void,
+    launch: *const CuccLaunch,
+    begin: u32,
+    end: u32,
+    _scratch: *mut c_void,
+) {
+    unsafe {
+        let counts: *const AtomicU32 = arg(args, 0);
+        let l = &*launch;
+        let nt = u64::from(block_threads(l));
+        let (lo, hi) = if l.thread_ranges != 0 {
+            if FLAGGED {
+                THREAD_RANGE_CALLS.fetch_add(1, Ordering::Relaxed);
+            } else {
+                UNFLAGGED_THREAD_RANGES.fetch_add(1, Ordering::Relaxed);
+            }
+            (u64::from(begin), u64::from(end))
+        } else {
+            (u64::from(begin) * nt, u64::from(end) * nt)
+        };
+        for t in lo..hi {
+            (*counts.add(t as usize)).fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Launches `count_threads` registered with `flags` over each shape and
+/// checks that every thread ran exactly once.
+fn check_thread_counts(flags: u32) {
+    let id = fresh_id();
+    register_device_flagged(
+        id,
+        &[K {
+            name: "count_threads",
+            entry: if flags != 0 {
+                count_threads::<true>
+            } else {
+                count_threads::<false>
+            },
+            static_shared: 0,
+            params: &[8],
+        }],
+        flags,
+    );
+    let h = register_fatbin(blob(id));
+    let f = stub();
+    register_function(h, f, "count_threads");
+    let shapes = [
+        (Dim3::new(2, 1, 1), Dim3::new(1024, 1, 1)),
+        (Dim3::new(3, 5, 2), Dim3::new(7, 3, 2)),
+        (Dim3::new(64, 3, 1), Dim3::new(100, 2, 1)),
+        (Dim3::new(5, 4, 3), Dim3::new(9, 5, 7)),
+        (Dim3::new(1, 1, 1), Dim3::new(1, 1, 1)),
+    ];
+    for (grid, block) in shapes {
+        let total = (grid.count() * block.count()) as usize;
+        let d = dmalloc(4 * (total + 1));
+        to_dev(d, &vec![0u32; total + 1]);
+        let mut p = d;
+        let mut args = [&mut p as *mut *mut c_void as *mut c_void];
+        assert_eq!(
+            launch(f, grid, block, 0, std::ptr::null_mut(), &mut args),
+            0
+        );
+        assert_eq!(cudaDeviceSynchronize(), 0);
+        let mut got = vec![0u32; total + 1];
+        from_dev(&mut got, d);
+        for (t, &c) in got[..total].iter().enumerate() {
+            assert_eq!(c, 1, "thread {t} of {grid:?} x {block:?} ran {c} times");
+        }
+        assert_eq!(got[total], 0);
+        assert_eq!(cudaFree(d), 0);
+    }
+}
+
+#[test]
+fn thread_range_kernels_run_every_thread_once() {
+    check_thread_counts(cucc_runtime::registry::KERNEL_THREAD_RANGES);
+    // Every launch passed thread ranges; the 38400- and 18900-thread ones
+    // in several chunks, cut inside blocks.
+    assert!(THREAD_RANGE_CALLS.load(Ordering::Relaxed) >= 7);
+}
+
+#[test]
+fn unflagged_kernels_get_block_ranges() {
+    check_thread_counts(0);
+    assert_eq!(UNFLAGGED_THREAD_RANGES.load(Ordering::Relaxed), 0);
+}

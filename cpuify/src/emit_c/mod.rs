@@ -129,7 +129,7 @@ pub fn emit_device_object(
     let c = &mut m.c;
     c.push_str("\n/* Registration with the cucc runtime (docs/abi.md). */\n");
     c.push_str("typedef void (*cucc_kernel_fn)(void **, const cucc_launch *, uint32_t, uint32_t, void *);\n");
-    c.push_str("typedef struct { const char *device_name; cucc_kernel_fn entry; uint64_t static_shared; uint32_t num_params; const uint32_t *param_sizes; } cucc_kernel_info;\n");
+    c.push_str("typedef struct { const char *device_name; cucc_kernel_fn entry; uint64_t static_shared; uint32_t num_params; uint32_t flags; const uint32_t *param_sizes; } cucc_kernel_info;\n");
     c.push_str("typedef struct { const char *device_name; void *storage; uint64_t size; } cucc_var_info;\n");
     c.push_str("void __cucc_register_module(const uint8_t id[16], const cucc_kernel_info *kernels, size_t n);\n");
     c.push_str("void __cucc_register_variables(const uint8_t id[16], const cucc_var_info *vars, size_t n);\n");
@@ -154,14 +154,15 @@ pub fn emit_device_object(
     for (i, k) in m.kernels.iter().enumerate() {
         let _ = writeln!(
             c,
-            "  {{\"{}\", {}, {}, {}, cucc_params_{i}}},",
+            "  {{\"{}\", {}, {}, {}, {}, cucc_params_{i}}},",
             k.name,
             k.entry,
             k.static_shared,
-            k.param_sizes.len()
+            k.param_sizes.len(),
+            u32::from(k.thread_ranges)
         );
     }
-    c.push_str("  {0, 0, 0, 0, 0}\n};\n");
+    c.push_str("  {0, 0, 0, 0, 0, 0}\n};\n");
     let vars: Vec<_> = module
         .globals
         .iter()

@@ -35,6 +35,7 @@ typedef struct cucc_launch {
   uint32_t block[3];
   uint64_t dynamic_shared;
   const cucc_tex_api *tex;
+  uint32_t thread_ranges;
 } cucc_launch;
 #endif
 

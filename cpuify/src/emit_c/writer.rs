@@ -21,6 +21,9 @@ pub struct EmittedKernel {
     pub static_shared: u64,
     /// Size in bytes of each parameter as the caller passes it.
     pub param_sizes: Vec<u64>,
+    /// The entry accepts ranges of global linear thread ids (a collapsed
+    /// launch, `passes::collapse`): `cucc_kernel_info.flags` bit 0.
+    pub thread_ranges: bool,
 }
 
 /// Alignment of the dynamic shared area after the static one.
@@ -38,6 +41,8 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         shared_offsets: SecondaryMap::with_default(0),
         shared_size: 0,
         independent: independent_loops(module, func),
+        overrides: std::collections::HashMap::new(),
+        thread_ranges: false,
     };
     w.name_values();
     w.layout_shared();
@@ -98,6 +103,7 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         entry,
         static_shared: round_up(w.shared_size, DYN_ALIGN),
         param_sizes,
+        thread_ranges: w.thread_ranges,
     };
     Ok((text, info))
 }
@@ -124,6 +130,11 @@ struct Writer<'m> {
     /// (`serialize_inner::iterations_independent`): their innermost C loop
     /// carries `#pragma GCC ivdep`.
     independent: std::collections::HashSet<Op>,
+    /// Ops whose result is a C expression the enclosing loop already has
+    /// (the thread and block ids a collapsed grid loop divides out).
+    overrides: std::collections::HashMap<Op, String>,
+    /// A collapsed grid loop was emitted.
+    thread_ranges: bool,
 }
 
 impl<'m> Writer<'m> {
@@ -299,7 +310,11 @@ impl<'m> Writer<'m> {
                         return Err(self.err(data.loc, "more than one grid-level parallel"));
                     }
                     grid_seen = true;
-                    self.put_grid(op)?;
+                    if crate::passes::collapse::collapsed_shape(self.func, op) {
+                        self.put_collapsed(op)?;
+                    } else {
+                        self.put_grid(op)?;
+                    }
                 }
                 OpKind::Return => self.line("return;"),
                 k if k.is_pure()
@@ -390,6 +405,119 @@ impl<'m> Writer<'m> {
         Ok(())
     }
 
+    /// A collapsed grid loop (`passes::collapse`): iteration `(t, b)` is
+    /// global thread `t + nt*b`. The entry's range is of thread ids when
+    /// `launch->thread_ranges` is set, of blocks otherwise; each block of it
+    /// runs as z, y, x loops clipped to the range, x innermost, so a range
+    /// may start and end in the middle of a block and ids need no division
+    /// per thread.
+    fn put_collapsed(&mut self, op: Op) -> Result<(), CpuifyError> {
+        let region = self.func.ops[op].regions[0];
+        let ivs = self.func.regions[region].args.clone();
+        self.thread_ranges = true;
+        self.find_decomposition(
+            region,
+            ivs[0],
+            "cucc_block",
+            ["cucc_tx", "cucc_ty", "cucc_tz"],
+        );
+        self.find_decomposition(
+            region,
+            ivs[1],
+            "cucc_grid",
+            ["cucc_cb0", "cucc_cb1", "cucc_cb2"],
+        );
+        let t = self.n(ivs[0]).to_string();
+        let b = self.n(ivs[1]).to_string();
+        for l in [
+            "{",
+            "const uint32_t cucc_nt = cucc_block0 * cucc_block1 * cucc_block2;",
+            "uint64_t cucc_lo = block_begin, cucc_hi = block_end;",
+            "if (!launch->thread_ranges) { cucc_lo *= cucc_nt; cucc_hi *= cucc_nt; }",
+            "if (cucc_lo < cucc_hi) {",
+            "const uint32_t cucc_bfirst = (uint32_t)(cucc_lo / cucc_nt), cucc_blast = (uint32_t)((cucc_hi - 1) / cucc_nt);",
+            "const uint32_t cucc_tfirst = (uint32_t)(cucc_lo % cucc_nt), cucc_tlast = (uint32_t)((cucc_hi - 1) % cucc_nt);",
+            "uint32_t cucc_cb0 = cucc_bfirst % cucc_grid0, cucc_cb1 = cucc_bfirst / cucc_grid0 % cucc_grid1, cucc_cb2 = cucc_bfirst / cucc_grid0 / cucc_grid1;",
+            "for (uint32_t blin = cucc_bfirst;; ++blin) {",
+        ] {
+            self.line(l);
+            if l.ends_with('{') && l.len() > 1 {
+                self.indent += 1;
+            }
+        }
+        self.line(&format!("const uint32_t {b} = blin;"));
+        for l in [
+            "const uint32_t cucc_s = blin == cucc_bfirst ? cucc_tfirst : 0, cucc_e = blin == cucc_blast ? cucc_tlast : cucc_nt - 1;",
+            "uint32_t cucc_x0 = 0, cucc_y0 = 0, cucc_z0 = 0, cucc_x1 = cucc_block0 - 1, cucc_y1 = cucc_block1 - 1, cucc_z1 = cucc_block2 - 1;",
+            "if (cucc_s != 0) { cucc_x0 = cucc_s % cucc_block0; cucc_y0 = cucc_s / cucc_block0 % cucc_block1; cucc_z0 = cucc_s / cucc_block0 / cucc_block1; }",
+            "if (cucc_e != cucc_nt - 1) { cucc_x1 = cucc_e % cucc_block0; cucc_y1 = cucc_e / cucc_block0 % cucc_block1; cucc_z1 = cucc_e / cucc_block0 / cucc_block1; }",
+            "for (uint32_t cucc_tz = cucc_z0; cucc_tz <= cucc_z1; ++cucc_tz) {",
+            "const uint32_t cucc_ylo = cucc_tz == cucc_z0 ? cucc_y0 : 0, cucc_yhi = cucc_tz == cucc_z1 ? cucc_y1 : cucc_block1 - 1;",
+            "for (uint32_t cucc_ty = cucc_ylo; cucc_ty <= cucc_yhi; ++cucc_ty) {",
+            "const uint32_t cucc_xlo = (cucc_tz == cucc_z0 && cucc_ty == cucc_y0) ? cucc_x0 : 0;",
+            "const uint32_t cucc_xhi = (cucc_tz == cucc_z1 && cucc_ty == cucc_y1) ? cucc_x1 + 1 : cucc_block0;",
+        ] {
+            self.line(l);
+            if l.ends_with('{') {
+                self.indent += 1;
+            }
+        }
+        self.line("for (uint32_t cucc_tx = cucc_xlo; cucc_tx < cucc_xhi; ++cucc_tx) {");
+        self.indent += 1;
+        self.line(&format!(
+            "const uint32_t {t} = cucc_tx + cucc_block0 * (cucc_ty + cucc_block1 * cucc_tz);"
+        ));
+        self.put_region(region, YieldTo::Nothing)?;
+        for _ in 0..3 {
+            self.indent -= 1;
+            self.line("}");
+        }
+        self.line("if (blin == cucc_blast) break;");
+        self.line("if (++cucc_cb0 == cucc_grid0) { cucc_cb0 = 0; if (++cucc_cb1 == cucc_grid1) { cucc_cb1 = 0; ++cucc_cb2; } }");
+        for _ in 0..3 {
+            self.indent -= 1;
+            self.line("}");
+        }
+        Ok(())
+    }
+
+    /// Records overrides for the ops of `region` that divide linear id `l`
+    /// into x, y, z by the launch extents `dims` (`cucc_block`/`cucc_grid`),
+    /// as `passes::collapse` writes them: `urem l, X`, `udiv l, X`, then
+    /// `urem q, Y` and `udiv q, Y` of that quotient.
+    fn find_decomposition(&mut self, region: Region, l: Value, dims: &str, vars: [&str; 3]) {
+        let func = self.func;
+        let dim_of = |v: Value| {
+            func.defining_op(v).and_then(|o| match func.ops[o].kind {
+                OpKind::BlockDim(d) if dims == "cucc_block" => Some(d.index()),
+                OpKind::GridDim(d) if dims == "cucc_grid" => Some(d.index()),
+                _ => None,
+            })
+        };
+        let mut quotient = None;
+        for &op in &func.regions[region].ops {
+            let data = &func.ops[op];
+            let OpKind::Binary(bop) = data.kind else {
+                continue;
+            };
+            if data.operands.len() != 2 {
+                continue;
+            }
+            let (a, d) = (data.operands[0], dim_of(data.operands[1]));
+            let expr = match (bop, d) {
+                (BinOp::URem, Some(0)) if a == l => vars[0].to_string(),
+                (BinOp::UDiv, Some(0)) if a == l => {
+                    quotient = Some(data.results[0]);
+                    format!("({} + {dims}1 * {})", vars[1], vars[2])
+                }
+                (BinOp::URem, Some(1)) if Some(a) == quotient => vars[1].to_string(),
+                (BinOp::UDiv, Some(1)) if Some(a) == quotient => vars[2].to_string(),
+                _ => continue,
+            };
+            self.overrides.insert(op, expr);
+        }
+    }
+
     /// Whether the function reads its dynamic shared memory.
     fn uses_dynamic_shared(&self) -> bool {
         self.func
@@ -439,6 +567,10 @@ impl<'m> Writer<'m> {
     }
 
     fn put_op(&mut self, op: Op) -> Result<(), CpuifyError> {
+        if let Some(expr) = self.overrides.get(&op).cloned() {
+            let r = self.func.result(op);
+            return self.decl(r, &expr);
+        }
         let data = &self.func.ops[op];
         let ops = &data.operands;
         let loc = data.loc;

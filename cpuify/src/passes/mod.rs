@@ -3,6 +3,7 @@
 pub mod barrier_elim;
 pub mod canonicalize;
 pub mod clamp_guards;
+pub mod collapse;
 pub mod distribute;
 pub mod inline;
 pub mod lower_launch;
@@ -16,6 +17,7 @@ pub mod unroll;
 pub use barrier_elim::barrier_elim;
 pub use canonicalize::canonicalize;
 pub use clamp_guards::clamp_guards;
+pub use collapse::collapse;
 pub use distribute::distribute;
 pub use inline::inline_calls;
 pub use lower_launch::lower_launch;

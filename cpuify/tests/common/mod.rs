@@ -15,11 +15,19 @@ use std::process::Command;
 const CHECK: bool = true;
 
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct Launch {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub dynamic_shared: u64,
     pub tex: *const c_void,
+    pub thread_ranges: u32,
+}
+
+thread_local! {
+    /// Entries built with thread ranges (collapsed launches).
+    static THREAD_RANGES: std::cell::RefCell<std::collections::HashSet<String>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
 }
 
 pub type Entry = unsafe extern "C" fn(*mut *mut c_void, *const Launch, u32, u32, *mut c_void);
@@ -55,6 +63,8 @@ pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Librar
             verify(&m, "warp");
             cucc_cpuify::passes::canonicalize(&mut m, *fid).expect("canonicalize");
             verify(&m, "canonicalize");
+            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks).expect("collapse");
+            verify(&m, "collapse");
         } else if m.functions[*fid].kind == FunctionKind::Launch {
             // Launch-form inputs (filetests) still need their barriers removed.
             verify(&m, "input");
@@ -66,9 +76,21 @@ pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Librar
             cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks, CHECK)
                 .expect("warp");
             verify(&m, "warp");
+            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks).expect("collapse");
+            verify(&m, "collapse");
         }
     }
     let emitted = emit_module(&m).expect("emit");
+    THREAD_RANGES.with(|t| {
+        let mut t = t.borrow_mut();
+        for k in &emitted.kernels {
+            if k.thread_ranges {
+                t.insert(k.entry.clone());
+            } else {
+                t.remove(&k.entry);
+            }
+        }
+    });
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("emit_run");
     std::fs::create_dir_all(&dir).expect("tmpdir");
     let c = dir.join(format!("{tag}.c"));
@@ -121,11 +143,51 @@ pub fn run(
         block,
         dynamic_shared: 0,
         tex: std::ptr::null(),
+        thread_ranges: 0,
     };
     let mut scratch = vec![0u8; scratch.max(16)];
     let blocks = grid[0] * grid[1] * grid[2];
     // Two chunks, as two workers would run them.
     let mid = blocks / 2;
+    let collapsed = THREAD_RANGES.with(|t| t.borrow().contains(&entry_c_name(name)));
+    if collapsed {
+        // The first half of the blocks as a block range, the rest as thread
+        // ranges cut at odd places (inside blocks, across block boundaries).
+        // SAFETY: args point at live parameter storage of the right sizes.
+        unsafe {
+            entry(
+                args.as_mut_ptr(),
+                &launch,
+                0,
+                mid,
+                scratch.as_mut_ptr().cast(),
+            )
+        };
+        let threads = Launch {
+            thread_ranges: 1,
+            ..launch
+        };
+        let nt = block[0] * block[1] * block[2];
+        let (lo, hi) = (mid * nt, blocks * nt);
+        let mut at = lo;
+        let mut step = 1;
+        while at < hi {
+            let end = (at + step).min(hi);
+            // SAFETY: as above.
+            unsafe {
+                entry(
+                    args.as_mut_ptr(),
+                    &threads,
+                    at,
+                    end,
+                    scratch.as_mut_ptr().cast(),
+                )
+            };
+            at = end;
+            step = step * 3 + 2;
+        }
+        return;
+    }
     for (b, e) in [(0, mid), (mid, blocks)] {
         // SAFETY: args point at live parameter storage of the right sizes.
         unsafe {
@@ -226,6 +288,12 @@ pub fn differential(
     check(&m, "warp");
     cucc_cpuify::passes::canonicalize(&mut m, fid).expect("canonicalize");
     check(&m, "canonicalize (late)");
+    cucc_cpuify::passes::collapse(&mut m, fid, &mut remarks).expect("collapse");
+    check(&m, "collapse");
+    cucc_cpuify::passes::clamp_guards(&mut m, fid, &mut remarks).expect("clamp-guards");
+    check(&m, "clamp-guards");
+    cucc_cpuify::passes::serialize_inner(&mut m, fid, &mut remarks).expect("serialize-inner");
+    check(&m, "serialize-inner");
 
     // The compiled C.
     let (lib, _) = build(m, tag);

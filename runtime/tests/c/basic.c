@@ -81,8 +81,8 @@ static void trap_entry(void **args, const cucc_launch *l, uint32_t begin,
 
 static const uint32_t saxpy_params[] = {8, 8, 4};
 static const cucc_kernel_info kernels[] = {
-    {"_Z5saxpyPKfPfi", saxpy_entry, 0, 3, saxpy_params},
-    {"_Z11trap_kernelv", trap_entry, 0, 0, NULL},
+    {"_Z5saxpyPKfPfi", saxpy_entry, 0, 3, 0, saxpy_params},
+    {"_Z11trap_kernelv", trap_entry, 0, 0, 0, NULL},
 };
 static const cucc_var_info vars[] = {{"scale", &dev_scale, sizeof(float)}};
 

@@ -109,6 +109,12 @@ pub struct K {
 
 /// Registers device-side kernels under `id`.
 pub fn register_device(id: [u8; 16], kernels: &[K]) {
+    register_device_flagged(id, kernels, 0);
+}
+
+/// Registers device-side kernels under `id`, each with `flags`
+/// (`cucc_kernel_info.flags`).
+pub fn register_device_flagged(id: [u8; 16], kernels: &[K], flags: u32) {
     let table: Vec<CuccKernelInfo> = kernels
         .iter()
         .map(|k| CuccKernelInfo {
@@ -116,6 +122,7 @@ pub fn register_device(id: [u8; 16], kernels: &[K]) {
             entry: Some(k.entry),
             static_shared: k.static_shared,
             num_params: k.params.len() as u32,
+            flags,
             param_sizes: k.params.as_ptr(),
         })
         .collect();
