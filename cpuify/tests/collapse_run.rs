@@ -95,7 +95,12 @@ fn collapsed_kernel_runs_every_thread_once() {
 fn the_pipeline_collapses_it_and_flags_the_entry() {
     let mut m = parse_module(IDS).expect("parse");
     let mut remarks = Remarks::default();
-    run_pipeline(&mut m, &Options::default(), &mut remarks, &mut |_, _| {}).expect("pipeline");
+    // `collapse` is opt-in: `--cpuify=all,collapse`.
+    let opts = Options {
+        enabled: cucc_cpuify::pipeline::parse_pass_list("all,collapse").expect("pass list"),
+        ..Options::default()
+    };
+    run_pipeline(&mut m, &opts, &mut remarks, &mut |_, _| {}).expect("pipeline");
     assert!(
         remarks
             .items
