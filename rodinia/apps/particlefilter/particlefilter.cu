@@ -64,9 +64,11 @@ __global__ void sum_kernel(double *partial_sums, double *u, int *seed, int np, i
     }
 }
 
-/* Normalises the weights; thread 0 of the grid builds the CDF from the
- * normalised weights (computing them itself, so it need not wait for other
- * blocks); every particle's resampling point is u[0] + i / np. */
+/* Thread 0 of the grid builds the CDF from the normalised weights
+ * (computing them itself, so it need not wait for other blocks); every
+ * particle's resampling point is u[0] + i / np. The weights themselves are
+ * normalised in place by find_index_kernel, after this launch: doing it here
+ * would race with thread 0's reads of other blocks' weights. */
 __global__ void normalize_weights_kernel(double *weights, int np, const double *partial_sums,
                                          double *CDF, double *u) {
     __shared__ double u1, sum_weights;
@@ -85,16 +87,15 @@ __global__ void normalize_weights_kernel(double *weights, int np, const double *
         }
     }
     __syncthreads();
-    if (i < np) {
-        weights[i] = weights[i] / sum_weights;
-        if (i > 0) u[i] = u1 + i / (double)np;
-    }
+    if (i < np && i > 0) u[i] = u1 + i / (double)np;
 }
 
 __global__ void find_index_kernel(const double *arrayX, const double *arrayY, const double *CDF,
-                                  const double *u, double *xj, double *yj, int np) {
+                                  const double *u, double *xj, double *yj, int np,
+                                  double *weights, const double *partial_sums) {
     int i = blockDim.x * blockIdx.x + threadIdx.x;
     if (i < np) {
+        weights[i] = weights[i] / partial_sums[0];
         int index = -1;
         for (int x = 0; x < np; x++)
             if (CDF[x] >= u[i]) {
@@ -158,7 +159,8 @@ int main(int argc, char **argv) {
                                          a.iszy, a.nfr, d_seed, d_partial);
         sum_kernel<<<blocks, T>>>(d_partial, d_u, d_seed, np, blocks);
         normalize_weights_kernel<<<blocks, T>>>(d_weights, np, d_partial, d_CDF, d_u);
-        find_index_kernel<<<blocks, T>>>(d_arrayX, d_arrayY, d_CDF, d_u, d_xj, d_yj, np);
+        find_index_kernel<<<blocks, T>>>(d_arrayX, d_arrayY, d_CDF, d_u, d_xj, d_yj, np, d_weights,
+                                         d_partial);
     }
     RD_CUDA_CHECK(cudaGetLastError());
     RD_CUDA_CHECK(cudaMemcpy(arrayX, d_arrayX, dbytes, cudaMemcpyDeviceToHost));
