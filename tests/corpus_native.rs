@@ -3,6 +3,8 @@
 //! must print `PASS NAME` and exit 0. A `// cucc-flags: ...` line among a
 //! program's first lines adds its own flags (e.g. `-lcublas`).
 
+mod common;
+use common::program_flags;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -90,15 +92,4 @@ fn corpus_programs_build_and_pass() {
     }
     let failures = failures.lock().expect("lock");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// The flags of a `// cucc-flags: ...` line among the program's first five
-/// lines (libraries such as `-lcublas` that the program links).
-fn program_flags(src: &std::path::Path) -> Vec<String> {
-    let text = std::fs::read_to_string(src).unwrap_or_default();
-    text.lines()
-        .take(5)
-        .find_map(|l| l.trim().strip_prefix("// cucc-flags:"))
-        .map(|f| f.split_whitespace().map(str::to_string).collect())
-        .unwrap_or_default()
 }

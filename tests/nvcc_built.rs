@@ -14,6 +14,8 @@
 //! Programs that cannot pass are listed below with the reason; the test
 //! checks that they still fail, so the lists cannot go stale.
 
+mod common;
+use common::program_flags;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -439,15 +441,4 @@ fn nvcc_built_programs_run_on_cucc() {
         assert!(text(&r).contains("-cudart shared"), "{}", text(&r));
     }
     let _ = std::fs::remove_dir_all(&out_dir);
-}
-
-/// The flags of a `// cucc-flags: ...` line among the program's first five
-/// lines (the shim libraries it links, such as `-lcublas`).
-fn program_flags(src: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(src).unwrap_or_default();
-    text.lines()
-        .take(5)
-        .find_map(|l| l.trim().strip_prefix("// cucc-flags:"))
-        .map(|f| f.split_whitespace().map(str::to_string).collect())
-        .unwrap_or_default()
 }
