@@ -8,6 +8,7 @@ use std::path::PathBuf;
 pub const USAGE: &str = "\
 usage: rodinia run [--only A,B,...] [--size small|default|rodinia] [--threads N]
                    [--runs N] [--json PATH] [--chart PATH.svg] [--keep] [--timeout SECONDS]
+                   [--cpu-arch native|portable|MARCH]
        rodinia list
        rodinia external DIR [--only A,B,...] [--data DIR] [--threads N] [--json PATH]
                         [--timeout SECONDS] [--keep]
@@ -33,6 +34,9 @@ options:
   --timeout S     kill a program that runs longer than S seconds (default 600;
                   for external: each make and each run)
   --data DIR      (external) Rodinia's data directory (default: DIR/data)
+  --cpu-arch A    (run) the instruction set for both versions: cucc's device code
+                  (--cpu-arch=A) and the OpenMP twin (-march=A; none for portable);
+                  default native
 
 environment: CUCC (the cucc binary; default: next to rodinia), CC and CXX (the OpenMP
 compilers; default cc and c++), RODINIA_APPS (the apps directory).";
@@ -69,6 +73,9 @@ pub struct RunOptions {
     pub keep: bool,
     /// `--timeout`, in seconds.
     pub timeout: u64,
+    /// `--cpu-arch`: `native`, `portable` or a `-march` name, for both
+    /// versions (the comparison stays fair whatever the target).
+    pub cpu_arch: String,
 }
 
 impl Default for RunOptions {
@@ -82,6 +89,7 @@ impl Default for RunOptions {
             chart: None,
             keep: false,
             timeout: 600,
+            cpu_arch: "native".into(),
         }
     }
 }
@@ -145,6 +153,17 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
             "--chart" => o.chart = Some(PathBuf::from(value()?)),
             "--timeout" => o.timeout = positive(name, &value()?)? as u64,
             "--keep" if inline.is_none() => o.keep = true,
+            "--cpu-arch" => {
+                let v = value()?;
+                if v.is_empty()
+                    || !v
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                {
+                    return Err(format!("invalid `--cpu-arch` value `{v}`"));
+                }
+                o.cpu_arch = v;
+            }
             _ => return Err(format!("unknown option `{arg}` for `run`")),
         }
         i += 1;

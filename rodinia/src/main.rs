@@ -98,7 +98,8 @@ fn run(o: &RunOptions) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let tc = Toolchain::locate();
+    let mut tc = Toolchain::locate();
+    tc.cpu_arch = o.cpu_arch.clone();
     let apps_dir = apps::apps_dir();
     let threads = o.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)

@@ -19,6 +19,9 @@ pub struct Toolchain {
     pub cc: OsString,
     /// The C++ compiler for `.cpp` OpenMP twins.
     pub cxx: OsString,
+    /// The instruction set both versions are built for: `native`,
+    /// `portable` (the compilers' baseline) or a `-march` name.
+    pub cpu_arch: String,
 }
 
 impl Toolchain {
@@ -40,6 +43,7 @@ impl Toolchain {
             cucc,
             cc: std::env::var_os("CC").unwrap_or_else(|| "cc".into()),
             cxx: std::env::var_os("CXX").unwrap_or_else(|| "c++".into()),
+            cpu_arch: "native".into(),
         }
     }
 }
@@ -85,6 +89,12 @@ pub fn build_openmp(
         &tc.cxx
     };
     let mut cmd = Command::new(compiler);
+    // The same target and floating-point contract as cucc's device C
+    // (cpuify's emit_c::CpuTarget::cflags).
+    if tc.cpu_arch != "portable" {
+        cmd.arg(format!("-march={}", tc.cpu_arch));
+    }
+    cmd.arg("-ffp-contract=off");
     cmd.arg("-O3")
         .arg("-fopenmp")
         .arg("-I")
@@ -106,7 +116,8 @@ pub fn build_cuda(
     let src = app.dir(apps_dir).join(app.cuda);
     let exe = out_dir.join(format!("{}_cuda", app.name));
     let mut cmd = Command::new(&tc.cucc);
-    cmd.arg("-O3")
+    cmd.arg(format!("--cpu-arch={}", tc.cpu_arch))
+        .arg("-O3")
         .arg("-I")
         .arg(common_dir(apps_dir))
         .arg(&src)

@@ -309,6 +309,12 @@ impl Driver {
             "-O{}",
             if self.o.opt == "0" { "1" } else { &self.o.opt }
         ));
+        let target = match &self.o.cpu_arch {
+            Some(t) => t.clone(),
+            None => cucc_cpuify::emit_c::CpuTarget::from_env()
+                .map_err(|e| format!("cucc: error: {e}"))?,
+        };
+        cmd.args(target.cflags());
         if self.o.fast_math {
             cmd.arg("-ffast-math");
         }

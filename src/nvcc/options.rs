@@ -108,6 +108,9 @@ pub struct NvccOptions {
     pub remarks: bool,
     /// cucc: `--check-barriers`.
     pub check_barriers: bool,
+    /// cucc: `--cpu-arch=native|portable|MARCH`, the instruction set the
+    /// device C is compiled for (default: `$CUCC_CPU_ARCH`, else native).
+    pub cpu_arch: Option<cucc_cpuify::emit_c::CpuTarget>,
     /// cucc: `--device-ir=FILE` takes the device half from an IR file
     /// instead of lowering the `.cu` file's kernels (for testing the
     /// translator and runtime on hand-written IR).
@@ -147,6 +150,7 @@ impl Default for NvccOptions {
             print_ir_after_all: false,
             remarks: false,
             check_barriers: false,
+            cpu_arch: None,
             device_ir: None,
         }
     }
@@ -182,6 +186,7 @@ const VALUED: &[(&[&str], &str)] = &[
     (&["--print-ir-after"], "print-ir-after"),
     (&["--emit"], "emit"),
     (&["--device-ir"], "device-ir"),
+    (&["--cpu-arch"], "cpu-arch"),
 ];
 
 /// Flags without a value.
@@ -362,6 +367,10 @@ fn apply(
             .linker_flags
             .extend(v.split(',').filter(|s| !s.is_empty()).map(String::from)),
         "ccbin" => o.ccbin = Some(v),
+        "cpu-arch" => {
+            o.cpu_arch =
+                Some(cucc_cpuify::emit_c::CpuTarget::parse(&v).map_err(|e| format!("`{a}`: {e}"))?)
+        }
         "arch" | "code" => {
             if let Some(sm) = gpu_arch(&v) {
                 o.arch.get_or_insert(sm);

@@ -11,7 +11,7 @@
 //! The grid-level `parallel` becomes the loop over the linear block ids
 //! `block_begin..block_end`; block, warp and lane loops become plain nested
 //! `for` loops with x innermost, so gcc can vectorise them; shared allocas
-//! are slices of `scratch`, zeroed at the start of every block. Every IR op
+//! are slices of `scratch`, left uninitialised as on a GPU. Every IR op
 //! is one C statement declaring one variable, named after the source
 //! variable where known. Integers are held in unsigned C types (IR integers
 //! are signless and wrap); signed ops cast explicitly.
@@ -25,8 +25,10 @@
 //! remain, and ops outside the grid loop must be free of side effects.
 
 mod prelude;
+pub mod target;
 mod writer;
 
+pub use target::CpuTarget;
 pub use writer::{emit_function, EmittedKernel};
 
 use crate::error::CpuifyError;

@@ -354,7 +354,6 @@ impl<'m> Writer<'m> {
             .map(|&v| self.n(v).to_string())
             .collect();
         let ivs = self.func.regions[region].args.clone();
-        let dyn_offset = round_up(self.shared_size, DYN_ALIGN);
         // The block ids of `block_begin` are divided out once; later blocks
         // step them like an odometer (x fastest), with no division per block.
         let dims = ivs.len();
@@ -377,15 +376,8 @@ impl<'m> Writer<'m> {
             let name = self.n(iv).to_string();
             self.line(&format!("const uint32_t {name} = {};", cur[k]));
         }
-        // Shared memory starts zeroed in every block (as in the interpreter);
-        // kernels without any have nothing to clear.
-        if self.shared_size > 0 {
-            self.line(&format!(
-                "memset(scratch, 0, {dyn_offset} + cucc_dyn_size);"
-            ));
-        } else if self.uses_dynamic_shared() {
-            self.line("if (cucc_dyn_size) memset(scratch, 0, cucc_dyn_size);");
-        }
+        // Shared memory is not cleared between blocks: CUDA leaves it
+        // uninitialised, and a block's setup must stay cheap for small blocks.
         self.put_region(region, YieldTo::Nothing)?;
         if dims > 0 {
             let mut step = format!("++{};", cur[0]);
@@ -516,14 +508,6 @@ impl<'m> Writer<'m> {
             };
             self.overrides.insert(op, expr);
         }
-    }
-
-    /// Whether the function reads its dynamic shared memory.
-    fn uses_dynamic_shared(&self) -> bool {
-        self.func
-            .walk()
-            .into_iter()
-            .any(|(_, op)| self.func.ops[op].kind == OpKind::DynamicShared)
     }
 
     fn put_region(&mut self, region: Region, to: YieldTo<'_>) -> Result<(), CpuifyError> {

@@ -23,6 +23,7 @@ use crate::errors::Error;
 use crate::fatbin::{self, FatbinError};
 use crate::log::{log, Level};
 use crate::registry::{self, ModuleId};
+use cucc_cpuify::emit_c::CpuTarget;
 
 /// Turns PTX text into a cucc IR module (`file` names it in diagnostics).
 pub type Translator = fn(ptx: &str, file: &str) -> Result<cucc_ir::Module, String>;
@@ -96,7 +97,8 @@ pub fn c_compiler() -> String {
 /// variables are registered under.
 pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
     let cc = c_compiler();
-    let options = format!("{cc} {} -lm", CFLAGS.join(" "));
+    let target = CpuTarget::from_env().map_err(JitError::Build)?;
+    let options = format!("{cc} {} {} -lm", CFLAGS.join(" "), target.identity());
     let key = cache::Key::new(ptx, &options);
     let id = key.module_id();
     if registry::module_registered(&id) {
@@ -132,7 +134,7 @@ pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
     let t0 = Instant::now();
     let c = translate(ptx, &file, &id)?;
     let t1 = Instant::now();
-    compile(&cc, &c, &so)?;
+    compile(&cc, &target, &c, &so)?;
     let t2 = Instant::now();
     open(&so, &id).map_err(JitError::Build)?;
     log(Level::Info, || {
@@ -181,13 +183,14 @@ fn translate(ptx: &str, file: &str, id: &ModuleId) -> Result<String, JitError> {
 }
 
 /// Compiles `c` into `so` (through temporary files renamed into place).
-fn compile(cc: &str, c: &str, so: &Path) -> Result<(), JitError> {
+fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<(), JitError> {
     let c_path = cache::temp_path(&so.with_extension("c"));
     std::fs::write(&c_path, c)
         .map_err(|e| JitError::Build(format!("cannot write {}: {e}", c_path.display())))?;
     let tmp = cache::temp_path(so);
     let out = Command::new(cc)
         .args(CFLAGS)
+        .args(target.cflags())
         .arg("-o")
         .arg(&tmp)
         .arg("-x")

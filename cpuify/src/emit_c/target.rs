@@ -1,0 +1,145 @@
+//! The CPU the emitted C is compiled for.
+//!
+//! Device C is compiled for the host's own instruction set by default
+//! (`-march=native`): thread loops only vectorise well with the host's
+//! vector width and masked stores (guarded bodies). A portable build
+//! (`--cpu-arch=portable`, the baseline ISA) or a named one
+//! (`--cpu-arch=x86-64-v3`) is chosen by the driver's option or, for the
+//! JIT, by `CUCC_CPU_ARCH`. Objects built for `native` are only valid on
+//! CPUs with the same features, so [`CpuTarget::identity`] names the
+//! features for cache keys.
+
+use std::fmt;
+
+/// Environment variable that chooses the target when no option does.
+pub const ENV: &str = "CUCC_CPU_ARCH";
+
+/// A target instruction set for the C compiler.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CpuTarget {
+    /// The machine cucc runs on (`-march=native`).
+    Native,
+    /// The compiler's baseline for the architecture (no `-march`).
+    Portable,
+    /// A named `-march` value (`x86-64-v3`, `skylake-avx512`, ...).
+    Arch(String),
+}
+
+impl Default for CpuTarget {
+    fn default() -> Self {
+        CpuTarget::Native
+    }
+}
+
+impl fmt::Display for CpuTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CpuTarget::Native => f.write_str("native"),
+            CpuTarget::Portable => f.write_str("portable"),
+            CpuTarget::Arch(a) => f.write_str(a),
+        }
+    }
+}
+
+impl CpuTarget {
+    /// Parses an option value: `native`, `portable` (or `generic`), or a
+    /// `-march` name made of letters, digits, `-`, `_` and `.`.
+    pub fn parse(value: &str) -> Result<CpuTarget, String> {
+        match value {
+            "native" => Ok(CpuTarget::Native),
+            "portable" | "generic" => Ok(CpuTarget::Portable),
+            "" => Err("empty CPU architecture (expected native, portable or a -march name)".into()),
+            a if a
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) =>
+            {
+                Ok(CpuTarget::Arch(a.to_string()))
+            }
+            a => Err(format!(
+                "invalid CPU architecture `{a}` (expected native, portable or a -march name)"
+            )),
+        }
+    }
+
+    /// The target `CUCC_CPU_ARCH` names, else [`CpuTarget::Native`].
+    pub fn from_env() -> Result<CpuTarget, String> {
+        match std::env::var(ENV) {
+            Ok(v) if !v.trim().is_empty() => {
+                CpuTarget::parse(v.trim()).map_err(|e| format!("{ENV}: {e}"))
+            }
+            _ => Ok(CpuTarget::Native),
+        }
+    }
+
+    /// C compiler flags that select the target, and keep floating point
+    /// independent of it: no contraction into fused multiply-adds, so a
+    /// kernel computes the same bits on every target and in the reference
+    /// interpreter (`--use_fast_math` adds `-ffast-math`, which allows it).
+    pub fn cflags(&self) -> Vec<String> {
+        let mut flags = match self {
+            CpuTarget::Native => vec!["-march=native".to_string()],
+            CpuTarget::Portable => Vec::new(),
+            CpuTarget::Arch(a) => vec![format!("-march={a}")],
+        };
+        flags.push("-ffp-contract=off".into());
+        flags
+    }
+
+    /// What an object built for this target depends on, for cache keys:
+    /// `native` adds the host CPU's model and feature flags, so a cache
+    /// shared between machines never hands one an object it cannot run.
+    pub fn identity(&self) -> String {
+        match self {
+            CpuTarget::Native => format!("native[{}]", host_cpu_features()),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// The first processor's model name and feature flags from /proc/cpuinfo
+/// (empty where that file does not exist).
+fn host_cpu_features() -> String {
+    let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else {
+        return String::new();
+    };
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    format!("{}; {}", field("model name"), field("flags"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_names() {
+        assert_eq!(CpuTarget::parse("native"), Ok(CpuTarget::Native));
+        assert_eq!(CpuTarget::parse("portable"), Ok(CpuTarget::Portable));
+        assert_eq!(
+            CpuTarget::parse("x86-64-v3"),
+            Ok(CpuTarget::Arch("x86-64-v3".into()))
+        );
+        assert!(CpuTarget::parse("").is_err());
+        assert!(CpuTarget::parse("native; rm -rf").is_err());
+    }
+
+    #[test]
+    fn flags_and_identity() {
+        assert_eq!(
+            CpuTarget::Native.cflags(),
+            vec!["-march=native", "-ffp-contract=off"]
+        );
+        assert_eq!(CpuTarget::Portable.cflags(), vec!["-ffp-contract=off"]);
+        assert_eq!(
+            CpuTarget::Arch("znver3".into()).cflags(),
+            vec!["-march=znver3", "-ffp-contract=off"]
+        );
+        assert!(CpuTarget::Native.identity().starts_with("native["));
+        assert_eq!(CpuTarget::Portable.identity(), "portable");
+    }
+}
