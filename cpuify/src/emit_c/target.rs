@@ -15,20 +15,15 @@ use std::fmt;
 pub const ENV: &str = "CUCC_CPU_ARCH";
 
 /// A target instruction set for the C compiler.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum CpuTarget {
     /// The machine cucc runs on (`-march=native`).
+    #[default]
     Native,
     /// The compiler's baseline for the architecture (no `-march`).
     Portable,
     /// A named `-march` value (`x86-64-v3`, `skylake-avx512`, ...).
     Arch(String),
-}
-
-impl Default for CpuTarget {
-    fn default() -> Self {
-        CpuTarget::Native
-    }
 }
 
 impl fmt::Display for CpuTarget {
