@@ -24,11 +24,13 @@
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::affine::Coords;
+use cucc_ir::edit::clone_op;
 use cucc_ir::effects::conflicts_across_threads;
 use cucc_ir::{
-    Base, Builder, CallSummaries, FuncId, Function, FunctionEffects, FunctionKind, Level,
-    MemEffect, Module, Op, OpKind, Region, Space, Value, ValueDef,
+    Base, BinOp, Builder, CallSummaries, CmpPred, Dim, FuncId, Function, FunctionEffects,
+    FunctionKind, Level, MemEffect, Module, Op, OpKind, Region, Space, Value, ValueDef,
 };
+use std::collections::HashMap;
 
 /// True for the levels whose loops stand for a block's threads.
 fn thread_level(kind: &OpKind) -> bool {
@@ -43,6 +45,17 @@ fn thread_level(kind: &OpKind) -> bool {
 /// True if no two different iterations of thread-level parallel `p` may
 /// access a common byte with one of them writing.
 pub fn iterations_independent(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> bool {
+    iterations_independent_assuming(fx, func, p, [None; 3])
+}
+
+/// [`iterations_independent`] when the loop's extent in dimension `d` is
+/// `assume[d]` where that is given (its constant bound otherwise).
+pub fn iterations_independent_assuming(
+    fx: &FunctionEffects<'_>,
+    func: &Function,
+    p: Op,
+    assume: [Option<u64>; 3],
+) -> bool {
     let body = func.ops[p].regions[0];
     let effects: Vec<MemEffect> = fx
         .region_effects(body)
@@ -51,7 +64,7 @@ pub fn iterations_independent(fx: &FunctionEffects<'_>, func: &Function, p: Op) 
         .collect();
     let mut extents = [None; 3];
     for (d, &ub) in func.ops[p].operands.iter().enumerate().take(3) {
-        extents[d] = constant(func, ub);
+        extents[d] = assume[d].or_else(|| constant(func, ub));
     }
     let coords = Coords::from_extents(extents);
     for (i, a) in effects.iter().enumerate() {
@@ -174,7 +187,7 @@ pub fn serialize_inner(
     if module.functions[fid].kind != FunctionKind::Launch {
         return Ok(0);
     }
-    let targets: Vec<(Region, Op)> = {
+    let targets: Vec<(Region, Op, bool)> = {
         let func = &module.functions[fid];
         let summaries = CallSummaries::compute(module);
         let fx = FunctionEffects::new(module, func, &summaries);
@@ -182,16 +195,32 @@ pub fn serialize_inner(
             .into_iter()
             .filter(|&(_, o)| thread_level(&func.ops[o].kind))
             .filter(|&(_, o)| !iterations_independent(&fx, func, o))
+            .map(|(r, o)| {
+                let one_d = over_block_yz(func, o)
+                    && iterations_independent_assuming(&fx, func, o, [None, Some(1), Some(1)]);
+                (r, o, one_d)
+            })
             .collect()
     };
     let Module {
         types, functions, ..
     } = module;
     let func = &mut functions[fid];
-    for &(region, p) in &targets {
+    for &(region, p, one_d) in &targets {
         let loc = func.ops[p].loc;
-        serialize(types, func, region, p);
         let name = func.name.clone();
+        if one_d && specialize_1d(types, func, region, p) {
+            remarks.add(
+                "serialize-inner",
+                &name,
+                loc,
+                "thread loop kept parallel for 1-D blocks (blockDim.y = blockDim.z = 1) \
+                 and serialised otherwise: its iterations may access the same memory \
+                 only in 2-D or 3-D blocks",
+            );
+            continue;
+        }
+        serialize(types, func, region, p);
         remarks.add(
             "serialize-inner",
             &name,
@@ -200,6 +229,59 @@ pub fn serialize_inner(
         );
     }
     Ok(targets.len())
+}
+
+/// True if block-level loop `p` runs over the launch's y and z block
+/// extents (`block_dim y`, `block_dim z`), whatever its x bound: with a 1-D
+/// block it then runs exactly the threads `(x, 0, 0)`.
+fn over_block_yz(func: &Function, p: Op) -> bool {
+    let data = &func.ops[p];
+    data.kind
+        == (OpKind::Parallel {
+            level: Level::Block,
+        })
+        && data.operands.len() == 3
+        && [(1, Dim::Y), (2, Dim::Z)].iter().all(|&(k, d)| {
+            func.defining_op(data.operands[k])
+                .is_some_and(|o| func.ops[o].kind == OpKind::BlockDim(d))
+        })
+}
+
+/// Replaces block loop `p` (in `region`), which is independent when the
+/// block is 1-D, by `if (block_dim y == 1 && block_dim z == 1) { p over
+/// (x, 1, 1), kept parallel } else { p serialised }`. Most launches have
+/// 1-D blocks; the dims are only known at run time. False (nothing
+/// changed) if `p` is not in `region`.
+fn specialize_1d(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p: Op) -> bool {
+    let loc = func.ops[p].loc;
+    let ubs = func.ops[p].operands.clone();
+    let Some(at) = func.regions[region].ops.iter().position(|&o| o == p) else {
+        return false;
+    };
+    let ty = func.value_type(ubs[1]);
+    let (if_op, then_r, else_r, one) = {
+        let mut b = Builder::new(types, func);
+        b.set_loc(loc);
+        b.set_insertion_at(region, at);
+        let one = b.const_int(ty, 1);
+        let ey = b.cmp(CmpPred::Eq, ubs[1], one);
+        let ez = b.cmp(CmpPred::Eq, ubs[2], one);
+        let both = b.binary(BinOp::And, ey, ez);
+        let (if_op, then_r, else_r) = b.create_if(both, &[]);
+        (if_op, then_r, else_r, one)
+    };
+    let copy = clone_op(func, p, &mut HashMap::new());
+    func.ops[copy].operands[1] = one;
+    func.ops[copy].operands[2] = one;
+    let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+    func.regions[then_r].ops.extend([copy, y]);
+    func.regions[region].ops.retain(|&o| o != p);
+    debug_assert!(func.regions[region].ops.contains(&if_op));
+    func.regions[else_r].ops.push(p);
+    let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+    func.regions[else_r].ops.push(y);
+    serialize(types, func, else_r, p);
+    true
 }
 
 /// Replaces parallel `p` (in `region`) by a `for` nest, x innermost.
