@@ -43,6 +43,13 @@ pub const PASSES: &[PassInfo] = &[
         opt_in: false,
     },
     PassInfo {
+        name: "strength-reduce",
+        description:
+            "remainders by run-time powers of two (strides doubled each trip) become masks",
+        required: false,
+        opt_in: false,
+    },
+    PassInfo {
         name: "lower-launch",
         description: "per-thread kernel to launch form: grid and block loops, shared allocas",
         required: true,
@@ -213,6 +220,7 @@ pub fn run_pass(
         "inline" => passes::inline_calls(module, fid),
         "mem2reg" => passes::mem2reg(module, fid).map(|_| ()),
         "canonicalize" => passes::canonicalize(module, fid),
+        "strength-reduce" => passes::strength_reduce(module, fid, remarks).map(|_| ()),
         "lower-launch" => passes::lower_launch(module, fid),
         "predicate-barriers" => passes::predicate_barriers(module, fid, remarks).map(|_| ()),
         "barrier-elim" => passes::barrier_elim(module, fid, remarks).map(|_| ()),

@@ -11,6 +11,7 @@ pub mod mem2reg;
 pub mod parallel_licm;
 pub mod predicate_barriers;
 pub mod serialize_inner;
+pub mod strength_reduce;
 pub mod uniform;
 pub mod unroll;
 
@@ -25,4 +26,5 @@ pub use mem2reg::mem2reg;
 pub use parallel_licm::parallel_licm;
 pub use predicate_barriers::predicate_barriers;
 pub use serialize_inner::serialize_inner;
+pub use strength_reduce::strength_reduce;
 pub use unroll::unroll;

@@ -1,0 +1,234 @@
+//! `strength-reduce`: remainders by run-time powers of two become masks.
+//!
+//! Tree reductions count their stride in a loop (`for (i = 2; i <= T; i *=
+//! 2) if ((tx + 1) % i == 0) ...`). The divisor is not a constant, so the C
+//! compiler emits an integer division per thread and phase, which dominates
+//! such kernels on a CPU. A value is a *power of two or zero* (one bit set
+//! at most) when it is such a constant, a product, left or logical right
+//! shift or unsigned quotient of such values, a `select` or `if` result
+//! choosing between such values, or a loop-carried value whose initial and
+//! next values all are (the greatest fixed point, so a counter doubled
+//! each trip qualifies). For such a `p` (zero would make the remainder
+//! undefined anyway):
+//!
+//! - `urem x, p` becomes `and x, p - 1`;
+//! - `srem x, p` becomes `r = and x, p - 1; (x < 0 && r != 0) ? r - p : r`
+//!   (the remainder takes the dividend's sign; correct for every `x`,
+//!   including `p = 2^(n-1)`).
+//!
+//! Constant divisors are left to the C compiler, which reduces them itself.
+
+use crate::error::CpuifyError;
+use crate::remarks::Remarks;
+use cucc_ir::edit::replace_all_uses;
+use cucc_ir::{
+    BinOp, Builder, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value, ValueDef,
+};
+use std::collections::{HashMap, HashSet};
+
+/// Rewrites the remainders of function `fid` whose divisor is a run-time
+/// power of two; returns how many.
+pub fn strength_reduce(
+    module: &mut Module,
+    fid: FuncId,
+    remarks: &mut Remarks,
+) -> Result<usize, CpuifyError> {
+    let Module {
+        types, functions, ..
+    } = module;
+    let func = &mut functions[fid];
+    let pow2 = powers_of_two(types, func);
+    let targets: Vec<(Region, Op)> = func
+        .walk()
+        .into_iter()
+        .filter(|&(_, op)| {
+            let data = &func.ops[op];
+            matches!(data.kind, OpKind::Binary(BinOp::URem | BinOp::SRem))
+                && pow2.contains(&data.operands[1])
+                && constant(func, data.operands[1]).is_none()
+        })
+        .collect();
+    for &(region, op) in &targets {
+        let loc = func.ops[op].loc;
+        rewrite(types, func, region, op);
+        let name = func.name.clone();
+        remarks.add(
+            "strength-reduce",
+            &name,
+            loc,
+            "remainder by a run-time power of two computed with a mask",
+        );
+    }
+    Ok(targets.len())
+}
+
+/// Replaces remainder `op` (in `region`) by its mask form.
+fn rewrite(types: &mut Types, func: &mut Function, region: Region, op: Op) {
+    let Some(at) = func.regions[region].ops.iter().position(|&o| o == op) else {
+        return;
+    };
+    let data = func.ops[op].clone();
+    let (x, p) = (data.operands[0], data.operands[1]);
+    let Some(&old) = data.results.first() else {
+        return;
+    };
+    let ty = func.value_type(old);
+    let new = {
+        let mut b = Builder::new(types, func);
+        b.set_loc(data.loc);
+        b.set_insertion_at(region, at);
+        let one = b.const_int(ty, 1);
+        let mask = b.binary(BinOp::Sub, p, one);
+        let r = b.binary(BinOp::And, x, mask);
+        if data.kind == OpKind::Binary(BinOp::URem) {
+            r
+        } else {
+            let zero = b.const_int(ty, 0);
+            let neg = b.cmp(CmpPred::Slt, x, zero);
+            let nonzero = b.cmp(CmpPred::Ne, r, zero);
+            let fix = b.binary(BinOp::And, neg, nonzero);
+            let adjusted = b.binary(BinOp::Sub, r, p);
+            b.select(fix, adjusted, r)
+        }
+    };
+    if let Some(name) = func.values[old].name.clone() {
+        func.values[new].name = Some(name);
+    }
+    replace_all_uses(func, old, new);
+    func.regions[region].ops.retain(|&o| o != op);
+}
+
+/// The integer constant bits of `v`, if `const` defines it.
+fn constant(func: &Function, v: Value) -> Option<u64> {
+    let op = func.defining_op(v)?;
+    match func.ops[op].kind {
+        OpKind::Const { bits } => Some(bits),
+        _ => None,
+    }
+}
+
+/// Every integer value of `func` that is a power of two or zero: the
+/// greatest set closed under the rules in the module docs.
+fn powers_of_two(types: &Types, func: &Function) -> HashSet<Value> {
+    let walk = func.walk();
+    // The op owning each region, to find where a block argument comes from.
+    let mut owner: HashMap<Region, Op> = HashMap::new();
+    for &(_, op) in &walk {
+        for &r in &func.ops[op].regions {
+            owner.insert(r, op);
+        }
+    }
+    let mut set: HashSet<Value> = HashSet::new();
+    for &(_, op) in &walk {
+        for &r in &func.ops[op].regions {
+            set.extend(func.regions[r].args.iter().copied());
+        }
+        set.extend(func.ops[op].results.iter().copied());
+    }
+    set.retain(|&v| types[func.value_type(v)].is_int());
+    loop {
+        let failing: Vec<Value> = set
+            .iter()
+            .copied()
+            .filter(|&v| !holds(types, func, &owner, &set, v))
+            .collect();
+        if failing.is_empty() {
+            return set;
+        }
+        for v in failing {
+            set.remove(&v);
+        }
+    }
+}
+
+/// True if `v` is a power of two or zero assuming every value of `set` is.
+fn holds(
+    types: &Types,
+    func: &Function,
+    owner: &HashMap<Region, Op>,
+    set: &HashSet<Value>,
+    v: Value,
+) -> bool {
+    let all = |vals: &[Value]| !vals.is_empty() && vals.iter().all(|x| set.contains(x));
+    match func.values[v].def {
+        ValueDef::Result { op, index } => {
+            let index = index as usize;
+            let data = &func.ops[op];
+            match &data.kind {
+                OpKind::Const { bits } => {
+                    let width = types[func.value_type(v)].int_bits().unwrap_or(64);
+                    let masked = if width >= 64 {
+                        *bits
+                    } else {
+                        bits & ((1u64 << width) - 1)
+                    };
+                    masked.count_ones() <= 1
+                }
+                OpKind::Binary(BinOp::Mul | BinOp::UDiv) => all(&data.operands),
+                OpKind::Binary(BinOp::Shl | BinOp::LShr) => set.contains(&data.operands[0]),
+                OpKind::Select => all(&data.operands[1..]),
+                OpKind::If => yields(func, &data.regions, index, set),
+                // Loop results: the values the loop ends with, which are
+                // its carried values (`for`) or the condition's (`while`).
+                OpKind::For { .. } => {
+                    let body = data.regions[0];
+                    func.regions[body]
+                        .args
+                        .get(index + 1)
+                        .is_some_and(|a| set.contains(a))
+                }
+                OpKind::While => condition_values(func, data.regions[0], index, set),
+                _ => false,
+            }
+        }
+        ValueDef::Arg { region, index } => {
+            let index = index as usize;
+            let Some(&op) = owner.get(&region) else {
+                return false;
+            };
+            let data = &func.ops[op];
+            match data.kind {
+                // `for`: argument 0 is the induction variable; the others
+                // start as the inits (operands 3..) and continue as the
+                // body's yields.
+                OpKind::For { .. } if index > 0 => {
+                    data.operands
+                        .get(3 + index - 1)
+                        .is_some_and(|x| set.contains(x))
+                        && yields(func, &data.regions, index - 1, set)
+                }
+                OpKind::While if region == data.regions[0] => {
+                    data.operands.get(index).is_some_and(|x| set.contains(x))
+                        && yields(func, &data.regions[1..], index, set)
+                }
+                OpKind::While => condition_values(func, data.regions[0], index, set),
+                _ => false,
+            }
+        }
+    }
+}
+
+/// True if the `index`th value yielded by each of `regions` is in `set`.
+fn yields(func: &Function, regions: &[Region], index: usize, set: &HashSet<Value>) -> bool {
+    !regions.is_empty()
+        && regions.iter().all(|&r| {
+            func.regions[r].ops.last().is_some_and(|&t| {
+                func.ops[t].kind == OpKind::Yield
+                    && func.ops[t]
+                        .operands
+                        .get(index)
+                        .is_some_and(|x| set.contains(x))
+            })
+        })
+}
+
+/// True if the `index`th value a `while`'s `condition` forwards is in `set`.
+fn condition_values(func: &Function, before: Region, index: usize, set: &HashSet<Value>) -> bool {
+    func.regions[before].ops.last().is_some_and(|&t| {
+        func.ops[t].kind == OpKind::Condition
+            && func.ops[t]
+                .operands
+                .get(index + 1)
+                .is_some_and(|x| set.contains(x))
+    })
+}
