@@ -87,7 +87,13 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "collapse",
-        description: "barrier-free launches without shared memory: one loop over global thread ids",
+        description: "barrier-free launches without shared memory indexing threads in 2-D/3-D: loops over global thread coordinates, ordered by access strides",
+        required: false,
+        opt_in: false,
+    },
+    PassInfo {
+        name: "collapse-1d",
+        description: "barrier-free launches without shared memory indexing threads in 1-D: one loop over global thread ids",
         required: false,
         opt_in: true,
     },
@@ -222,7 +228,8 @@ pub fn run_pass(
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
         "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
         "serialize-inner" => passes::serialize_inner(module, fid, remarks).map(|_| ()),
-        "collapse" => passes::collapse(module, fid, remarks).map(|_| ()),
+        "collapse" => passes::collapse(module, fid, remarks, false).map(|_| ()),
+        "collapse-1d" => passes::collapse(module, fid, remarks, true).map(|_| ()),
         _ => {
             let f = &module.functions[fid];
             Err(CpuifyError::new(
