@@ -270,21 +270,20 @@ mod tests {
     }
 
     #[test]
-    fn collapse_is_opt_in() {
-        let collapse = PASSES
-            .iter()
-            .find(|p| p.name == "collapse")
-            .expect("collapse");
-        assert!(!Options::default().runs(collapse));
-        let list = parse_pass_list("all,collapse")
+    fn collapse_1d_is_opt_in() {
+        let find = |n: &str| PASSES.iter().find(|p| p.name == n).expect("pass");
+        let (nd, one_d) = (find("collapse"), find("collapse-1d"));
+        assert!(Options::default().runs(nd));
+        assert!(!Options::default().runs(one_d));
+        let list = parse_pass_list("all,collapse-1d")
             .expect("parses")
             .expect("a list");
-        assert!(list.iter().any(|n| n == "collapse"));
+        assert!(list.iter().any(|n| n == "collapse-1d"));
         assert!(list.iter().any(|n| n == "distribute"));
         let opts = Options {
             enabled: Some(list),
             ..Options::default()
         };
-        assert!(opts.runs(collapse));
+        assert!(opts.runs(one_d) && opts.runs(nd));
     }
 }
