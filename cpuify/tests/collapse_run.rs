@@ -176,7 +176,14 @@ fn nd_collapsed_kernel_runs_every_thread_once() {
                 HArg::Scalar(cols as u64, 4),
             ];
             let m = parse_module(GRID2D).expect("parse");
-            let out = differential(m, "g2d", grid, block, &args, &format!("collapse_g2d_{i}_{run}"));
+            let out = differential(
+                m,
+                "g2d",
+                grid,
+                block,
+                &args,
+                &format!("collapse_g2d_{i}_{run}"),
+            );
             let cnt: Vec<i32> = out[0]
                 .chunks(4)
                 .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -196,12 +203,10 @@ fn the_pipeline_orders_the_nd_loops_by_stride() {
     let msgs: Vec<&str> = remarks.items.iter().map(|r| r.message.as_str()).collect();
     // Two accesses: unit stride along y (row-major `cnt`) and along x
     // (column-major `blk`); x wins the tie, y is the middle loop.
+    assert!(msgs.iter().any(|m| m.contains("order z,y,x")), "{msgs:?}");
     assert!(
-        msgs.iter().any(|m| m.contains("order z,y,x")),
-        "{msgs:?}"
-    );
-    assert!(
-        msgs.iter().any(|m| m.contains("global thread loop bound clamped")),
+        msgs.iter()
+            .any(|m| m.contains("global thread loop bound clamped")),
         "{msgs:?}"
     );
     let emitted = emit_module(&m).expect("emit");

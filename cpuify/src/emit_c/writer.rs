@@ -5,8 +5,8 @@ use super::{entry_c_name, global_c_name, sanitize, texref_c_name};
 use crate::error::CpuifyError;
 use cucc_ir::types::round_up;
 use cucc_ir::{
-    AtomicOp, BinOp, Callee, CastOp, CmpPred, Dim, FloatKind, FuncId, Function, Level, Loc, Module, Op,
-    OpKind, Region, SecondaryMap, Space, TexKind, Type, TypeId, UnOp, Value, ValueDef,
+    AtomicOp, BinOp, Callee, CastOp, CmpPred, Dim, FloatKind, FuncId, Function, Level, Loc, Module,
+    Op, OpKind, Region, SecondaryMap, Space, TexKind, Type, TypeId, UnOp, Value, ValueDef,
 };
 use std::fmt::Write;
 

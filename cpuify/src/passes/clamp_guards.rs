@@ -62,10 +62,10 @@ pub fn clamp_guards(
                 &name,
                 loc,
                 if func.ops[p].kind == (OpKind::Parallel { level: Level::Grid }) {
-                format!("global thread loop bound clamped by its guard in {n} dimension(s)")
-            } else {
-                format!("thread loop bound clamped by its guard in {n} dimension(s)")
-            },
+                    format!("global thread loop bound clamped by its guard in {n} dimension(s)")
+                } else {
+                    format!("thread loop bound clamped by its guard in {n} dimension(s)")
+                },
             );
         }
         clamped += n;

@@ -59,9 +59,10 @@ pub fn collapse(
     if func.kind != FunctionKind::Launch {
         return Ok(false);
     }
-    let already = func.regions[func.body].ops.iter().any(|&o| {
-        collapsed_shape(func, o) || nd_shape(func, o).is_some()
-    });
+    let already = func.regions[func.body]
+        .ops
+        .iter()
+        .any(|&o| collapsed_shape(func, o) || nd_shape(func, o).is_some());
     if already {
         return Ok(false);
     }
@@ -447,7 +448,10 @@ fn loop_order(module: &Module, func: &Function, grid: Op, block: Op) -> [usize; 
         let data = &func.ops[op];
         let size_of = |v: Value| module.types.size_of(func.value_type(v));
         let acc = match data.kind {
-            OpKind::Load { .. } => data.results.first().map(|&r| (data.operands[0], size_of(r))),
+            OpKind::Load { .. } => data
+                .results
+                .first()
+                .map(|&r| (data.operands[0], size_of(r))),
             OpKind::Store { .. } if data.operands.len() == 2 => {
                 Some((data.operands[0], size_of(data.operands[1])))
             }
@@ -529,9 +533,9 @@ fn stride(
         cucc_ir::ValueDef::Result { op, .. } => {
             let data = &func.ops[op];
             let arg = |i: usize, memo: &mut HashMap<Value, Stride>| {
-                data.operands
-                    .get(i)
-                    .map_or(Stride::Far, |&o| stride(module, func, o, t, b, depth + 1, memo))
+                data.operands.get(i).map_or(Stride::Far, |&o| {
+                    stride(module, func, o, t, b, depth + 1, memo)
+                })
             };
             let konst = |i: usize| {
                 data.operands.get(i).and_then(|&o| {
@@ -546,10 +550,10 @@ fn stride(
                 OpKind::Binary(BinOp::Sub) => arg(0, memo).add(arg(1, memo).scale(-1)),
                 OpKind::Binary(BinOp::Mul) => match (arg(0, memo), arg(1, memo)) {
                     (Stride::Zero, Stride::Zero) => Stride::Zero,
-                    (Stride::Zero, s) => konst(0).map_or(
-                        if s == Stride::Zero { s } else { Stride::Far },
-                        |k| s.scale(k),
-                    ),
+                    (Stride::Zero, s) => konst(0)
+                        .map_or(if s == Stride::Zero { s } else { Stride::Far }, |k| {
+                            s.scale(k)
+                        }),
                     (s, Stride::Zero) => konst(1).map_or(Stride::Far, |k| s.scale(k)),
                     _ => Stride::Far,
                 },

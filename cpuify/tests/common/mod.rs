@@ -187,7 +187,15 @@ pub fn run(
         while at < units {
             let end = (at + step).min(units);
             // SAFETY: args point at live parameter storage of the right sizes.
-            unsafe { entry(args.as_mut_ptr(), &rows, at, end, scratch.as_mut_ptr().cast()) };
+            unsafe {
+                entry(
+                    args.as_mut_ptr(),
+                    &rows,
+                    at,
+                    end,
+                    scratch.as_mut_ptr().cast(),
+                )
+            };
             at = end;
             step = step * 2 + 1;
         }
