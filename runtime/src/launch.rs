@@ -730,3 +730,43 @@ pub unsafe extern "C" fn __cudaLaunchKernel_ptsz(
     // SAFETY: forwarded contract.
     unsafe { cudaLaunchKernel_ptsz(kernel, grid, block, args, shared, stream) }
 }
+
+#[cfg(test)]
+mod range_tests {
+    use super::*;
+
+    fn kernel(thread_ranges: bool, outer_ranges: Option<(usize, usize)>) -> KernelImpl {
+        unsafe extern "C" fn nop(
+            _: *mut *mut c_void,
+            _: *const CuccLaunch,
+            _: u32,
+            _: u32,
+            _: *mut c_void,
+        ) {
+        }
+        KernelImpl {
+            name: String::new(),
+            entry: nop,
+            static_shared: 0,
+            param_sizes: Vec::new(),
+            thread_ranges,
+            outer_ranges,
+        }
+    }
+
+    #[test]
+    fn outer_ranges_count_the_two_outer_loops() {
+        let d = |x, y, z| Dim3 { x, y, z };
+        // gaussian: 2-D grid of 4x4 blocks, outer z, middle x.
+        let k = kernel(false, Some((2, 0)));
+        let (kind, units, min) = range_units(&k, d(512, 512, 1), d(4, 4, 1));
+        assert_eq!((kind, units), (2, 2048));
+        assert_eq!(min, MIN_CHUNK_THREADS.div_ceil(2048));
+        // Too many outer indices for u32: block ranges.
+        let (kind, units, _) = range_units(&k, d(65535, 1, 2), d(1024, 1, 64));
+        assert_eq!((kind, units), (0, 131070));
+        // Old objects (no flags): blocks.
+        let (kind, units, min) = range_units(&kernel(false, None), d(3, 2, 1), d(4, 4, 1));
+        assert_eq!((kind, units, min), (0, 6, 1));
+    }
+}
