@@ -94,7 +94,13 @@ pub const PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "collapse",
-        description: "barrier-free launches without shared memory: one loop over global thread ids",
+        description: "barrier-free launches without shared memory indexing threads in 2-D/3-D: loops over global thread coordinates, ordered by access strides",
+        required: false,
+        opt_in: false,
+    },
+    PassInfo {
+        name: "collapse-1d",
+        description: "barrier-free launches without shared memory indexing threads in 1-D: one loop over global thread ids",
         required: false,
         opt_in: true,
     },
@@ -230,7 +236,8 @@ pub fn run_pass(
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
         "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
         "serialize-inner" => passes::serialize_inner(module, fid, remarks).map(|_| ()),
-        "collapse" => passes::collapse(module, fid, remarks).map(|_| ()),
+        "collapse" => passes::collapse(module, fid, remarks, false).map(|_| ()),
+        "collapse-1d" => passes::collapse(module, fid, remarks, true).map(|_| ()),
         _ => {
             let f = &module.functions[fid];
             Err(CpuifyError::new(
@@ -271,21 +278,20 @@ mod tests {
     }
 
     #[test]
-    fn collapse_is_opt_in() {
-        let collapse = PASSES
-            .iter()
-            .find(|p| p.name == "collapse")
-            .expect("collapse");
-        assert!(!Options::default().runs(collapse));
-        let list = parse_pass_list("all,collapse")
+    fn collapse_1d_is_opt_in() {
+        let find = |n: &str| PASSES.iter().find(|p| p.name == n).expect("pass");
+        let (nd, one_d) = (find("collapse"), find("collapse-1d"));
+        assert!(Options::default().runs(nd));
+        assert!(!Options::default().runs(one_d));
+        let list = parse_pass_list("all,collapse-1d")
             .expect("parses")
             .expect("a list");
-        assert!(list.iter().any(|n| n == "collapse"));
+        assert!(list.iter().any(|n| n == "collapse-1d"));
         assert!(list.iter().any(|n| n == "distribute"));
         let opts = Options {
             enabled: Some(list),
             ..Options::default()
         };
-        assert!(opts.runs(collapse));
+        assert!(opts.runs(one_d) && opts.runs(nd));
     }
 }

@@ -2161,3 +2161,39 @@ fn bfs_frontier() {
     }
     same("costs", &d.get::<i32>(pcost, n), &want);
 }
+
+#[test]
+fn grid2d_collapse() {
+    let m = load("grid2d_collapse");
+    let mut d = Dev::new(&m);
+    let (rows, cols) = (37i32, 29i32);
+    let n = (rows * cols) as usize;
+    let a: Vec<i32> = (0..n as i32).map(|k| (k * 37) % 101 - 50).collect();
+    let (pa, pout, pt, pc) = (d.buf(&a), d.zeros::<i32>(n), d.zeros::<i32>(n), d.buf(&a));
+    let grid = [(rows as u32).div_ceil(4), (cols as u32).div_ceil(4), 1];
+    let args = [p(pa), p(pout), p(pt), i(rows), i(cols)];
+    d.launch_cfg("rows_cols", "", cfg(grid, [4, 4, 1], 0), &args);
+    let grid2 = [(cols as u32).div_ceil(8), (rows as u32).div_ceil(2), 1];
+    d.launch_cfg(
+        "cols_rows",
+        "",
+        cfg(grid2, [8, 2, 1], 0),
+        &[p(pc), i(rows), i(cols)],
+    );
+    let (mut w, mut wt, mut wc) = (vec![0; n], vec![0; n], a.clone());
+    for r in 0..rows {
+        for c in 0..cols {
+            let k = (r * cols + c) as usize;
+            if r < rows - 1 {
+                w[k] = a[k] * 2 + a[k + cols as usize];
+                wt[(c * rows + r) as usize] = r * 1000 + c;
+            }
+            if c >= 1 {
+                wc[k] += r - c;
+            }
+        }
+    }
+    same("rows_cols out", &d.get::<i32>(pout, n), &w);
+    same("rows_cols outT", &d.get::<i32>(pt, n), &wt);
+    same("cols_rows", &d.get::<i32>(pc, n), &wc);
+}

@@ -243,8 +243,10 @@ struct Job {
     launch: CuccLaunch,
     params: Params,
     scratch: usize,
-    /// Blocks, or threads when `launch.thread_ranges` is set.
+    /// Blocks, or threads / outer-loop indices (`launch.thread_ranges`).
     units: u64,
+    /// Fewest units worth a chunk (`range_units`).
+    min_chunk: u64,
 }
 
 // SAFETY: the raw pointers are the job's own argument copies and the launch
@@ -287,7 +289,7 @@ impl Job {
         let abort = AtomicBool::new(false);
         let pool = pool();
         let threads = pool.map_or(1, |p| p.current_num_threads()) as u64;
-        let chunks = chunk_count(self.units, self.launch.thread_ranges != 0, threads);
+        let chunks = chunk_count(self.units, self.min_chunk, threads);
         let per_chunk = self.units.div_ceil(chunks);
         // One chunk runs where it is, if this thread has a large stack (a
         // stream thread); otherwise on the pool, whose workers have one.
@@ -307,15 +309,35 @@ impl Job {
     }
 }
 
-/// How many chunks `units` blocks (or threads, if `threads_mode`) are cut
-/// into for a pool of `workers` threads.
-fn chunk_count(units: u64, threads_mode: bool, workers: u64) -> u64 {
-    let most = if threads_mode {
-        units / MIN_CHUNK_THREADS
-    } else {
-        units
-    };
-    most.min(workers * CHUNKS_PER_THREAD).max(1)
+/// How many chunks `units` blocks (or threads, or outer-loop indices) are
+/// cut into for a pool of `workers` threads, each of at least `min_chunk`
+/// units.
+fn chunk_count(units: u64, min_chunk: u64, workers: u64) -> u64 {
+    (units / min_chunk.max(1))
+        .min(workers * CHUNKS_PER_THREAD)
+        .max(1)
+}
+
+/// The range kind and unit count of a launch of `k`: outer-loop indices
+/// (2) when the entry takes them and their count fits the entry's u32s,
+/// threads (1) likewise, blocks (0) otherwise; and the fewest units worth a
+/// chunk of their own.
+fn range_units(k: &KernelImpl, grid: Dim3, block: Dim3) -> (u32, u64, u64) {
+    let threads = grid.count().saturating_mul(block.count());
+    let g = [grid.x, grid.y, grid.z];
+    let b = [block.x, block.y, block.z];
+    let extent = |d: usize| u64::from(g[d]) * u64::from(b[d]);
+    if let Some((outer, middle)) = k.outer_ranges {
+        let units = extent(outer).saturating_mul(extent(middle));
+        if units <= u64::from(u32::MAX) {
+            let per_unit = (threads / units.max(1)).max(1);
+            return (2, units, MIN_CHUNK_THREADS.div_ceil(per_unit));
+        }
+    }
+    if k.thread_ranges && threads <= u64::from(u32::MAX) {
+        return (1, threads, MIN_CHUNK_THREADS);
+    }
+    (0, grid.count(), 1)
 }
 
 fn launch(
@@ -332,9 +354,7 @@ fn launch(
     // SAFETY: CUDA's contract for `args`: one pointer per kernel parameter.
     let params = unsafe { Params::capture(args, &k.param_sizes)? };
     let textures = crate::texture::launch_snapshot();
-    // Thread ranges when the entry takes them and thread ids fit its u32s.
-    let threads = grid.count().saturating_mul(block.count());
-    let by_thread = k.thread_ranges && threads <= u64::from(u32::MAX);
+    let (kind, units, min_chunk) = range_units(&k, grid, block);
     let job = Job {
         entry: k.entry,
         _textures: textures.clone(),
@@ -343,12 +363,13 @@ fn launch(
             block: [block.x, block.y, block.z],
             dynamic_shared: shared as u64,
             tex: textures.as_ref().map_or(std::ptr::null(), |t| t.api()),
-            thread_ranges: u32::from(by_thread),
+            thread_ranges: kind,
         },
         params,
         // Dynamic shared memory starts at the static size rounded up to 16.
         scratch: (k.static_shared.next_multiple_of(16) + shared as u64) as usize,
-        units: if by_thread { threads } else { grid.count() },
+        units,
+        min_chunk,
     };
     submit(stream, move || job.run())?;
     Ok(())
@@ -708,4 +729,44 @@ pub unsafe extern "C" fn __cudaLaunchKernel_ptsz(
 ) -> cudaError_t {
     // SAFETY: forwarded contract.
     unsafe { cudaLaunchKernel_ptsz(kernel, grid, block, args, shared, stream) }
+}
+
+#[cfg(test)]
+mod range_tests {
+    use super::*;
+
+    fn kernel(thread_ranges: bool, outer_ranges: Option<(usize, usize)>) -> KernelImpl {
+        unsafe extern "C" fn nop(
+            _: *mut *mut c_void,
+            _: *const CuccLaunch,
+            _: u32,
+            _: u32,
+            _: *mut c_void,
+        ) {
+        }
+        KernelImpl {
+            name: String::new(),
+            entry: nop,
+            static_shared: 0,
+            param_sizes: Vec::new(),
+            thread_ranges,
+            outer_ranges,
+        }
+    }
+
+    #[test]
+    fn outer_ranges_count_the_two_outer_loops() {
+        let d = |x, y, z| Dim3 { x, y, z };
+        // gaussian: 2-D grid of 4x4 blocks, outer z, middle x.
+        let k = kernel(false, Some((2, 0)));
+        let (kind, units, min) = range_units(&k, d(512, 512, 1), d(4, 4, 1));
+        assert_eq!((kind, units), (2, 2048));
+        assert_eq!(min, MIN_CHUNK_THREADS.div_ceil(2048));
+        // Too many outer indices for u32: block ranges.
+        let (kind, units, _) = range_units(&k, d(65535, 1, 2), d(1024, 1, 64));
+        assert_eq!((kind, units), (0, 131070));
+        // Old objects (no flags): blocks.
+        let (kind, units, min) = range_units(&kernel(false, None), d(3, 2, 1), d(4, 4, 1));
+        assert_eq!((kind, units, min), (0, 6, 1));
+    }
 }

@@ -53,13 +53,20 @@ pub struct CuccLaunch {
     /// [`crate::texture_abi::TexApi`]); NULL when the program has no textures.
     pub tex: *const c_void,
     /// 1 when the entry's range is of global linear thread ids (only for
-    /// kernels registered with [`KERNEL_THREAD_RANGES`]), 0 for blocks.
+    /// kernels registered with [`KERNEL_THREAD_RANGES`]), 2 when it is of
+    /// outer-loop indices ([`KERNEL_OUTER_RANGES`]), 0 for blocks.
     pub thread_ranges: u32,
 }
 
 /// `cucc_kernel_info.flags` bit: the entry accepts ranges of global linear
 /// thread ids (`block * threads_per_block + linear thread id in the block`).
 pub const KERNEL_THREAD_RANGES: u32 = 1;
+
+/// `cucc_kernel_info.flags` bit: the entry (an N-D collapsed launch) accepts
+/// ranges of the linear index `g_outer * extent_middle + g_middle` of its
+/// two outer global-coordinate loops, with `launch.thread_ranges == 2`. The
+/// outer loop's launch dimension is in bits 2-3, the middle one's in 4-5.
+pub const KERNEL_OUTER_RANGES: u32 = 2;
 
 /// A kernel entry (`cucc_kernel_fn`): runs blocks `[block_begin, block_end)`
 /// (linear ids `x + y*gx + z*gx*gy`) with `scratch` as shared memory.
@@ -131,6 +138,9 @@ pub struct KernelImpl {
     pub param_sizes: Vec<u32>,
     /// The entry accepts thread ranges ([`KERNEL_THREAD_RANGES`]).
     pub thread_ranges: bool,
+    /// The launch dimensions (outer, middle) of an entry accepting outer-loop
+    /// ranges ([`KERNEL_OUTER_RANGES`]).
+    pub outer_ranges: Option<(usize, usize)>,
 }
 
 #[derive(Default)]
@@ -511,10 +521,18 @@ pub unsafe extern "C" fn __cucc_register_module(
                     static_shared: info.static_shared,
                     param_sizes,
                     thread_ranges: info.flags & KERNEL_THREAD_RANGES != 0,
+                    outer_ranges: outer_ranges(info.flags),
                 }),
             );
         }
     });
+}
+
+/// The (outer, middle) dimensions of [`KERNEL_OUTER_RANGES`] in `flags`;
+/// `None` without the bit or with a dimension out of range or repeated.
+fn outer_ranges(flags: u32) -> Option<(usize, usize)> {
+    let (o, m) = (((flags >> 2) & 3) as usize, ((flags >> 4) & 3) as usize);
+    (flags & KERNEL_OUTER_RANGES != 0 && o < 3 && m < 3 && o != m).then_some((o, m))
 }
 
 /// Registers the variables of a cucc device object (called by its

@@ -161,7 +161,7 @@ pub fn emit_device_object(
             k.entry,
             k.static_shared,
             k.param_sizes.len(),
-            u32::from(k.thread_ranges)
+            kernel_flags(k)
         );
     }
     c.push_str("  {0, 0, 0, 0, 0, 0}\n};\n");
@@ -273,4 +273,15 @@ pub fn sanitize(name: &str) -> String {
         s.insert(0, 'k');
     }
     s
+}
+
+/// `cucc_kernel_info.flags` of an emitted kernel (docs/abi.md): bit 0 thread
+/// ranges; bit 1 outer-loop ranges, with the outermost loop's launch
+/// dimension in bits 2-3 and the middle loop's in bits 4-5.
+fn kernel_flags(k: &EmittedKernel) -> u32 {
+    let mut f = u32::from(k.thread_ranges);
+    if let Some((outer, middle)) = k.outer_ranges {
+        f |= 2 | (outer as u32) << 2 | (middle as u32) << 4;
+    }
+    f
 }

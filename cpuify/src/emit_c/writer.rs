@@ -5,8 +5,8 @@ use super::{entry_c_name, global_c_name, sanitize, texref_c_name};
 use crate::error::CpuifyError;
 use cucc_ir::types::round_up;
 use cucc_ir::{
-    AtomicOp, BinOp, Callee, CastOp, CmpPred, FloatKind, FuncId, Function, Level, Loc, Module, Op,
-    OpKind, Region, SecondaryMap, Space, TexKind, Type, TypeId, UnOp, Value, ValueDef,
+    AtomicOp, BinOp, Callee, CastOp, CmpPred, Dim, FloatKind, FuncId, Function, Level, Loc, Module,
+    Op, OpKind, Region, SecondaryMap, Space, TexKind, Type, TypeId, UnOp, Value, ValueDef,
 };
 use std::fmt::Write;
 
@@ -24,6 +24,11 @@ pub struct EmittedKernel {
     /// The entry accepts ranges of global linear thread ids (a collapsed
     /// launch, `passes::collapse`): `cucc_kernel_info.flags` bit 0.
     pub thread_ranges: bool,
+    /// The entry accepts ranges of the linear index of its two outer
+    /// global loops (an N-D collapsed launch): the launch dimensions of the
+    /// outermost and the middle loop (`cucc_kernel_info.flags` bit 1, bits
+    /// 2-3 and 4-5).
+    pub outer_ranges: Option<(usize, usize)>,
 }
 
 /// Alignment of the dynamic shared area after the static one.
@@ -43,6 +48,7 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         independent: independent_loops(module, func),
         overrides: std::collections::HashMap::new(),
         thread_ranges: false,
+        nd_order: None,
     };
     w.name_values();
     w.layout_shared();
@@ -104,6 +110,7 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         static_shared: round_up(w.shared_size, DYN_ALIGN),
         param_sizes,
         thread_ranges: w.thread_ranges,
+        outer_ranges: w.nd_order.map(|o| (o[2], o[1])),
     };
     Ok((text, info))
 }
@@ -135,6 +142,9 @@ struct Writer<'m> {
     overrides: std::collections::HashMap<Op, String>,
     /// A collapsed grid loop was emitted.
     thread_ranges: bool,
+    /// An N-D collapsed grid loop was emitted: the launch dimension of each
+    /// loop, innermost first.
+    nd_order: Option<[usize; 3]>,
 }
 
 impl<'m> Writer<'m> {
@@ -310,7 +320,9 @@ impl<'m> Writer<'m> {
                         return Err(self.err(data.loc, "more than one grid-level parallel"));
                     }
                     grid_seen = true;
-                    if crate::passes::collapse::collapsed_shape(self.func, op) {
+                    if let Some(shape) = crate::passes::collapse::nd_shape(self.func, op) {
+                        self.put_nd(op, shape)?;
+                    } else if crate::passes::collapse::collapsed_shape(self.func, op) {
                         self.put_collapsed(op)?;
                     } else {
                         self.put_grid(op)?;
@@ -466,6 +478,114 @@ impl<'m> Writer<'m> {
         }
         self.line("if (blin == cucc_blast) break;");
         self.line("if (++cucc_cb0 == cucc_grid0) { cucc_cb0 = 0; if (++cucc_cb1 == cucc_grid1) { cucc_cb1 = 0; ++cucc_cb2; } }");
+        for _ in 0..3 {
+            self.indent -= 1;
+            self.line("}");
+        }
+        Ok(())
+    }
+
+    /// An N-D collapsed grid loop (`passes::collapse::collapse_nd`): loop
+    /// `k` (0 innermost) runs over global coordinate `shape[k].0` in 64
+    /// bits, so extents beyond 32 bits stay exact; the region's
+    /// `urem`/`udiv` of a coordinate by its block dim become 64-bit
+    /// expressions of the counter. Clamped bounds (`shape[k].1`) apply when
+    /// the extent fits in 32 bits (the IR computed them from it). The entry
+    /// takes ranges of the outer two loops' linear index `g2 * e1 + g1`
+    /// when `launch->thread_ranges == 2` (`CUCC_KERNEL_OUTER_RANGES`), of
+    /// blocks otherwise; the body is written once for each.
+    fn put_nd(&mut self, op: Op, shape: [(usize, bool); 3]) -> Result<(), CpuifyError> {
+        let region = self.func.ops[op].regions[0];
+        let ivs = self.func.regions[region].args.clone();
+        let bounds = self.func.ops[op].operands.clone();
+        self.nd_order = Some([shape[0].0, shape[1].0, shape[2].0]);
+        let mut walk = Vec::new();
+        self.func.walk_region(region, &mut walk);
+        for (_, o) in walk {
+            let data = &self.func.ops[o];
+            let (OpKind::Binary(bop @ (BinOp::URem | BinOp::UDiv)), [a, d]) =
+                (&data.kind, data.operands.as_slice())
+            else {
+                continue;
+            };
+            let Some(k) = ivs.iter().position(|v| v == a) else {
+                continue;
+            };
+            let dim = shape[k].0;
+            let is_bdim = self
+                .func
+                .defining_op(*d)
+                .is_some_and(|x| self.func.ops[x].kind == OpKind::BlockDim(Dim::ALL[dim]));
+            if is_bdim {
+                let c = if *bop == BinOp::URem { '%' } else { '/' };
+                self.overrides
+                    .insert(o, format!("(uint32_t)(cucc_g{k} {c} cucc_block{dim})"));
+            }
+        }
+        self.line("{");
+        self.indent += 1;
+        for (k, &(d, clamped)) in shape.iter().enumerate() {
+            self.line(&format!(
+                "const uint64_t cucc_e{k} = (uint64_t)cucc_grid{d} * cucc_block{d};"
+            ));
+            if clamped {
+                let b = self.n(bounds[k]).to_string();
+                self.line(&format!(
+                    "const uint64_t cucc_u{k} = cucc_e{k} > UINT32_MAX ? cucc_e{k} : (cucc_e{k} < (uint64_t){b} ? cucc_e{k} : (uint64_t){b});"
+                ));
+            } else {
+                self.line(&format!("const uint64_t cucc_u{k} = cucc_e{k};"));
+            }
+        }
+        let decls: Vec<String> = ivs
+            .iter()
+            .enumerate()
+            .map(|(k, &iv)| format!("const uint32_t {} = (uint32_t)cucc_g{k};", self.n(iv)))
+            .collect();
+        self.line("if (launch->thread_ranges == 2) {");
+        self.indent += 1;
+        self.line("for (uint64_t cucc_r = block_begin; cucc_r < (uint64_t)block_end; ++cucc_r) {");
+        self.indent += 1;
+        self.line("const uint64_t cucc_g2 = cucc_r / cucc_e1, cucc_g1 = cucc_r % cucc_e1;");
+        self.line("if (cucc_g2 >= cucc_u2 || cucc_g1 >= cucc_u1) continue;");
+        self.line("for (uint64_t cucc_g0 = 0; cucc_g0 < cucc_u0; ++cucc_g0) {");
+        self.indent += 1;
+        for l in &decls {
+            self.line(l);
+        }
+        self.put_region(region, YieldTo::Nothing)?;
+        for _ in 0..2 {
+            self.indent -= 1;
+            self.line("}");
+        }
+        self.indent -= 1;
+        self.line("} else {");
+        self.indent += 1;
+        // Blocks in linear order (x fastest), stepped like an odometer.
+        self.line("uint32_t cucc_c0 = block_begin % cucc_grid0, cucc_c1 = block_begin / cucc_grid0 % cucc_grid1, cucc_c2 = block_begin / cucc_grid0 / cucc_grid1;");
+        self.line("for (uint32_t blin = block_begin; blin < block_end; ++blin) {");
+        self.indent += 1;
+        self.line("const uint32_t cucc_c[3] = {cucc_c0, cucc_c1, cucc_c2}, cucc_bd[3] = {cucc_block0, cucc_block1, cucc_block2};");
+        for (k, &(d, _)) in shape.iter().enumerate() {
+            self.line(&format!(
+                "const uint64_t cucc_lo{k} = (uint64_t)cucc_c[{d}] * cucc_bd[{d}], cucc_hi{k} = cucc_lo{k} + cucc_bd[{d}] < cucc_u{k} ? cucc_lo{k} + cucc_bd[{d}] : cucc_u{k};"
+            ));
+        }
+        for k in (0..3).rev() {
+            self.line(&format!(
+                "for (uint64_t cucc_g{k} = cucc_lo{k}; cucc_g{k} < cucc_hi{k}; ++cucc_g{k}) {{"
+            ));
+            self.indent += 1;
+        }
+        for l in &decls {
+            self.line(l);
+        }
+        self.put_region(region, YieldTo::Nothing)?;
+        for _ in 0..3 {
+            self.indent -= 1;
+            self.line("}");
+        }
+        self.line("if (++cucc_c0 == cucc_grid0) { cucc_c0 = 0; if (++cucc_c1 == cucc_grid1) { cucc_c1 = 0; ++cucc_c2; } }");
         for _ in 0..3 {
             self.indent -= 1;
             self.line("}");

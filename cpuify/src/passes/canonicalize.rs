@@ -103,6 +103,12 @@ fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bo
                 }
                 return false;
             }
+            if *b == BinOp::Add {
+                if let Some(g) = div_mod_sum(func, data.operands[0], data.operands[1]) {
+                    replace_with_value(func, region, op, g);
+                    return true;
+                }
+            }
             if let Some(v) = identity(
                 *b,
                 ty,
@@ -202,6 +208,33 @@ fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bo
         }
         _ => false,
     }
+}
+
+/// `g` if `x + y` is `udiv(g, B) * B + urem(g, B)` in some operand order:
+/// the global index a collapsed launch's body rebuilds from the thread and
+/// block ids it divided out (`passes::collapse`). Exact in wrapping
+/// arithmetic (the quotient times `B` plus the remainder is `g`).
+fn div_mod_sum(func: &Function, x: Value, y: Value) -> Option<Value> {
+    let bin = |v: Value, want: BinOp| {
+        let o = func.defining_op(v)?;
+        let d = &func.ops[o];
+        (d.kind == OpKind::Binary(want) && d.operands.len() == 2)
+            .then(|| (d.operands[0], d.operands[1]))
+    };
+    for (m, r) in [(x, y), (y, x)] {
+        let Some((g, b)) = bin(r, BinOp::URem) else {
+            continue;
+        };
+        let Some((p, q)) = bin(m, BinOp::Mul) else {
+            continue;
+        };
+        for (quot, factor) in [(p, q), (q, p)] {
+            if factor == b && bin(quot, BinOp::UDiv) == Some((g, b)) {
+                return Some(g);
+            }
+        }
+    }
+    None
 }
 
 enum Identity {

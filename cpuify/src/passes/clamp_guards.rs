@@ -49,6 +49,7 @@ pub fn clamp_guards(
                 == OpKind::Parallel {
                     level: Level::Block,
                 }
+                || crate::passes::collapse::nd_shape(func, o).is_some()
         })
         .collect();
     let mut clamped = 0;
@@ -60,7 +61,11 @@ pub fn clamp_guards(
                 "clamp-guards",
                 &name,
                 loc,
-                format!("thread loop bound clamped by its guard in {n} dimension(s)"),
+                if func.ops[p].kind == (OpKind::Parallel { level: Level::Grid }) {
+                    format!("global thread loop bound clamped by its guard in {n} dimension(s)")
+                } else {
+                    format!("thread loop bound clamped by its guard in {n} dimension(s)")
+                },
             );
         }
         clamped += n;
@@ -136,9 +141,20 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
             let mut b = Builder::new(types, func);
             b.set_insertion_at(region, at);
             b.set_loc(b.func.ops[p].loc);
-            bound(&mut b, atom, rhs, offset, ub)
+            let wide = b.func.ops[p].kind == (OpKind::Parallel { level: Level::Grid });
+            bound(&mut b, atom, rhs, offset, ub, wide)
         };
-        let Some(new_ub) = new_ub else { continue };
+        let Some(mut new_ub) = new_ub else { continue };
+        if func.ops[p].kind == (OpKind::Parallel { level: Level::Grid }) {
+            // A collapsed grid loop keeps its extent visible to the emitter
+            // (`collapse::nd_shape`): `select(k < extent, k, extent)`.
+            let mut b = Builder::new(types, func);
+            let at = position(b.func, region, p);
+            b.set_insertion_at(region, at);
+            b.set_loc(b.func.ops[p].loc);
+            let lt = b.cmp(CmpPred::Ult, new_ub, ub);
+            new_ub = b.select(lt, new_ub, ub);
+        }
         func.ops[p].operands[d] = new_ub;
         done[d] = true;
         count += 1;
@@ -147,13 +163,16 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
 }
 
 /// `min(ub, max(0, rhs - offset [+1]))`, or `ub` where `offset + ub - 1`
-/// leaves the index's range; `None` for types it does not handle.
+/// leaves the index's range; `None` for types it does not handle. `wide`
+/// (a collapsed grid loop, whose extent may pass 2^31) checks the range
+/// without an offset too.
 fn bound(
     b: &mut Builder<'_>,
     atom: Atom,
     rhs: Value,
     offset: Option<Value>,
     ub: Value,
+    wide: bool,
 ) -> Option<Value> {
     let ty = b.ty(ub);
     let bits = b.types[ty].int_bits()?;
@@ -171,6 +190,10 @@ fn bound(
     let ub64 = widen(b, ub, CastOp::ZExt);
     let mut k = r;
     let mut fits = None;
+    let offset = match offset {
+        None if wide => Some(b.const_int(b.ty(ub), 0)),
+        o => o,
+    };
     if let Some(a) = offset {
         let a64 = widen(b, a, ext);
         k = b.binary(BinOp::Sub, r, a64);
@@ -372,6 +395,7 @@ fn defined_under(func: &Function, region: Region, v: Value) -> bool {
 fn inert_op(func: &Function, op: Op) -> bool {
     let d = &func.ops[op];
     d.kind.is_pure()
+        || d.kind == (OpKind::Load { volatile: false })
         || (matches!(d.kind, OpKind::If | OpKind::For { .. })
             && d.regions.iter().all(|&r| region_inert(func, r)))
 }

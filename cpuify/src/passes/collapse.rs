@@ -38,22 +38,35 @@ use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::edit::replace_uses_in_region;
 use cucc_ir::{
-    BinOp, Builder, Dim, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Space, Value,
+    BinOp, Builder, CastOp, Dim, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Space,
+    Value,
 };
 use std::collections::HashMap;
 
 /// Collapses launch function `fid` if it qualifies (see the module docs);
 /// returns whether it did. A refusal is a remark saying why.
+///
+/// `one_d` selects the form: `false` (pass `collapse`) takes launches that
+/// index their threads in 2-D or 3-D, `true` (opt-in pass `collapse-1d`)
+/// those indexing only x; each leaves the other kind alone.
 pub fn collapse(
     module: &mut Module,
     fid: FuncId,
     remarks: &mut Remarks,
+    one_d: bool,
 ) -> Result<bool, CpuifyError> {
     let func = &module.functions[fid];
     if func.kind != FunctionKind::Launch {
         return Ok(false);
     }
-    let (grid_op, block_op) = match check(module, func) {
+    let already = func.regions[func.body]
+        .ops
+        .iter()
+        .any(|&o| collapsed_shape(func, o) || nd_shape(func, o).is_some());
+    if already {
+        return Ok(false);
+    }
+    let (grid_op, block_op, nd) = match check(module, func) {
         Ok(ops) => ops,
         Err(why) => {
             let (name, loc) = (func.name.clone(), func.loc);
@@ -61,6 +74,17 @@ pub fn collapse(
             return Ok(false);
         }
     };
+    if nd && !one_d {
+        return collapse_nd(module, fid, grid_op, block_op, remarks);
+    }
+    if !one_d || nd {
+        if !one_d {
+            let (name, loc) = (func.name.clone(), func.loc);
+            let why = "not collapsed: the threads are indexed in 1-D (that form is the opt-in `collapse-1d`)";
+            remarks.add("collapse", &name, loc, why);
+        }
+        return Ok(false);
+    }
     let name = func.name.clone();
     let loc = func.ops[grid_op].loc;
     let func = &mut module.functions[fid];
@@ -143,7 +167,7 @@ fn decompose(b: &mut Builder<'_>, l: Value, dims: &[Value], names: [&str; 3]) ->
 }
 
 /// The grid op and its single block op if `func` qualifies, else why not.
-fn check(module: &Module, func: &Function) -> Result<(Op, Op), String> {
+fn check(module: &Module, func: &Function) -> Result<(Op, Op, bool), String> {
     let mut grid = None;
     for &op in &func.regions[func.body].ops {
         let kind = &func.ops[op].kind;
@@ -195,17 +219,13 @@ fn check(module: &Module, func: &Function) -> Result<(Op, Op), String> {
     }) {
         return Err("the thread loop does not run over the launch's block".into());
     }
-    // A kernel indexing its block in 2-D or 3-D keeps the block structure:
-    // `clamp-guards` bounds each dimension of its guard (gaussian's `Fan2`,
-    // whose active threads shrink to a corner), where a collapsed loop would
-    // test the guard in every thread.
+    // A kernel indexing its block in 2-D or 3-D gets the N-D form
+    // (`collapse_nd`): global loops per dimension, which `clamp-guards`
+    // bounds like thread loops.
     let block_region = func.ops[block].regions[0];
-    if func.regions[block_region].args[1..]
+    let nd = func.regions[block_region].args[1..]
         .iter()
-        .any(|&iv| used_in(func, block_region, iv))
-    {
-        return Err("the block is indexed in more than one dimension".into());
-    }
+        .any(|&iv| used_in(func, block_region, iv));
     let mut inner = Vec::new();
     func.walk_region(block_region, &mut inner);
     for (_, op) in inner {
@@ -231,7 +251,7 @@ fn check(module: &Module, func: &Function) -> Result<(Op, Op), String> {
         };
         return Err(format!("the thread loop has {why} (`{}`)", kind.mnemonic()));
     }
-    Ok((grid, block))
+    Ok((grid, block, nd))
 }
 
 /// True if an op in `region` (at any depth) reads `v`.
@@ -275,4 +295,336 @@ fn is_product(func: &Function, v: Value, want: impl Fn(&OpKind) -> bool + Copy) 
     let Some((xy, z)) = mul(v) else { return false };
     let Some((x, y)) = mul(xy) else { return false };
     is_dims(func, &[x, y, z], want)
+}
+
+/// Weight of an access whose stride along a dimension is not a known
+/// constant (`n * row`): larger than any plausible constant stride.
+const FAR: u64 = 1 << 20;
+
+/// The N-D form: one loop per dimension over global thread coordinates
+/// (`ix = bx*bdx + tx`), nested in the order `loop_order` picks from the
+/// body's access strides.
+///
+/// ```text
+/// %ex = mul %gx, %bdx ; %ey = mul %gy, %bdy ; %ez = mul %gz, %bdz
+/// parallel<grid> (%g0, %g1, %g2) in (%e_p0, %e_p1, %e_p2) {
+///   %tx = urem %gx_, %bdx ; %bx = udiv %gx_, %bdx ; ... (per dimension)
+///   uniform pure ops; body; yield
+/// }
+/// ```
+/// Operand `k` is the extent of dimension `p_k`; `g0` is the innermost loop
+/// and `g2` the outermost (the emitter's nest, [`nd_shape`]). Any order of
+/// the threads of a launch without barriers, shared memory or warp
+/// collectives is a schedule CUDA allows, so the order is free to choose.
+/// The recombination `udiv(g,B)*B + urem(g,B)` the body computes for its
+/// global index folds back to `g` (`canonicalize`), which `clamp-guards`
+/// then bounds.
+fn collapse_nd(
+    module: &mut Module,
+    fid: FuncId,
+    grid_op: Op,
+    block_op: Op,
+    remarks: &mut Remarks,
+) -> Result<bool, CpuifyError> {
+    let func = &module.functions[fid];
+    let order = loop_order(module, func, grid_op, block_op);
+    let name = func.name.clone();
+    let loc = func.ops[grid_op].loc;
+    let func = &mut module.functions[fid];
+    let body = func.body;
+    let at = func.regions[body]
+        .ops
+        .iter()
+        .position(|&o| o == grid_op)
+        .unwrap_or(0);
+    let gdims = func.ops[grid_op].operands.clone();
+    let bdims = func.ops[block_op].operands.clone();
+    let grid_region = func.ops[grid_op].regions[0];
+    let block_region = func.ops[block_op].regions[0];
+    let old_bids = func.regions[grid_region].args.clone();
+    let old_tids = func.regions[block_region].args.clone();
+    let uniform: Vec<Op> = func.regions[grid_region]
+        .ops
+        .iter()
+        .copied()
+        .filter(|&o| o != block_op && func.ops[o].kind != OpKind::Yield)
+        .collect();
+    let thread_ops: Vec<Op> = func.regions[block_region]
+        .ops
+        .iter()
+        .copied()
+        .filter(|&o| func.ops[o].kind != OpKind::Yield)
+        .collect();
+
+    let mut b = Builder::new(&mut module.types, func);
+    b.set_loc(loc);
+    b.set_insertion_at(body, at);
+    let mut extents = [gdims[0]; 3];
+    for (d, n) in ["ex", "ey", "ez"].into_iter().enumerate() {
+        extents[d] = b.binary(BinOp::Mul, gdims[d], bdims[d]);
+        b.name(extents[d], n);
+    }
+    let ubs: Vec<Value> = order.iter().map(|&d| extents[d]).collect();
+    let (new_op, region) = b.create_parallel(Level::Grid, &ubs);
+    b.set_insertion_end(region);
+    let ivs = b.func.regions[region].args.clone();
+    let mut map = HashMap::new();
+    for (k, &d) in order.iter().enumerate() {
+        let g = ivs[k];
+        b.name(g, ["gx", "gy", "gz"][d]);
+        let t = b.binary(BinOp::URem, g, bdims[d]);
+        b.name(t, ["tx", "ty", "tz"][d]);
+        let q = b.binary(BinOp::UDiv, g, bdims[d]);
+        b.name(q, ["bx", "by", "bz"][d]);
+        map.insert(old_tids[d], t);
+        map.insert(old_bids[d], q);
+    }
+    let func = b.func;
+    func.regions[region].ops.extend(uniform);
+    func.regions[region].ops.extend(thread_ops);
+    let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+    func.regions[region].ops.push(y);
+    replace_uses_in_region(func, region, &map);
+    func.regions[body].ops.retain(|&o| o != grid_op);
+    debug_assert!(func.regions[body].ops.contains(&new_op));
+    crate::passes::canonicalize(module, fid)?;
+    let names: Vec<&str> = order.iter().rev().map(|&d| Dim::ALL[d].name()).collect();
+    remarks.add(
+        "collapse",
+        &name,
+        loc,
+        format!(
+            "collapsed into loops over global thread coordinates, order {} (outermost first)",
+            names.join(",")
+        ),
+    );
+    Ok(true)
+}
+
+/// A dimension's stride in an address: how much it moves when the global
+/// thread coordinate moves by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stride {
+    /// Does not depend on the coordinate.
+    Zero,
+    /// A known constant (bytes for pointers, units for integers).
+    Const(i64),
+    /// Scaled by a value known only at run time (`n * row`), or not affine.
+    Far,
+}
+
+impl Stride {
+    fn add(self, o: Stride) -> Stride {
+        match (self, o) {
+            (Stride::Zero, x) | (x, Stride::Zero) => x,
+            (Stride::Const(a), Stride::Const(b)) => {
+                a.checked_add(b).map_or(Stride::Far, Stride::Const)
+            }
+            _ => Stride::Far,
+        }
+    }
+
+    fn scale(self, k: i64) -> Stride {
+        match self {
+            Stride::Const(a) => a.checked_mul(k).map_or(Stride::Far, Stride::Const),
+            s => s,
+        }
+    }
+}
+
+/// The loop order for the N-D form, innermost first: dimensions whose
+/// accesses are unit-stride innermost (then by smaller total stride, x
+/// before y before z), dimensions the body never reads outermost. This is
+/// a cost model only; every order is correct.
+fn loop_order(module: &Module, func: &Function, grid: Op, block: Op) -> [usize; 3] {
+    let grid_region = func.ops[grid].regions[0];
+    let block_region = func.ops[block].regions[0];
+    let tids = func.regions[block_region].args.clone();
+    let bids = func.regions[grid_region].args.clone();
+    let mut accesses = Vec::new();
+    let mut walk = Vec::new();
+    func.walk_region(block_region, &mut walk);
+    for (_, op) in walk {
+        let data = &func.ops[op];
+        let size_of = |v: Value| module.types.size_of(func.value_type(v));
+        let acc = match data.kind {
+            OpKind::Load { .. } => data
+                .results
+                .first()
+                .map(|&r| (data.operands[0], size_of(r))),
+            OpKind::Store { .. } if data.operands.len() == 2 => {
+                Some((data.operands[0], size_of(data.operands[1])))
+            }
+            OpKind::AtomicRmw { .. } | OpKind::AtomicCas { .. } => data
+                .results
+                .first()
+                .map(|&r| (data.operands[0], size_of(r))),
+            _ => None,
+        };
+        accesses.extend(acc);
+    }
+    let mut keyed = Vec::new();
+    let mut unused = Vec::new();
+    for d in 0..3 {
+        let read = used_in(func, block_region, tids[d]) || used_in(func, grid_region, bids[d]);
+        if !read {
+            unused.push(d);
+            continue;
+        }
+        let mut units = 0u64;
+        let mut cost = 0u64;
+        let mut memo = HashMap::new();
+        for &(p, size) in &accesses {
+            match stride(module, func, p, tids[d], bids[d], 0, &mut memo) {
+                Stride::Zero => {}
+                Stride::Const(k) => {
+                    units += u64::from(k.unsigned_abs() == size);
+                    cost += k.unsigned_abs().min(FAR);
+                }
+                Stride::Far => cost += FAR,
+            }
+        }
+        keyed.push((std::cmp::Reverse(units), cost, d));
+    }
+    keyed.sort();
+    let mut order = [0; 3];
+    for (k, d) in keyed.iter().map(|e| e.2).chain(unused).enumerate() {
+        order[k] = d;
+    }
+    order
+}
+
+/// The stride of `v` along the global coordinate `b*B + t` of thread iv
+/// `t` and block iv `b` (read as moving `t`; `b` moves only once a block).
+fn stride(
+    module: &Module,
+    func: &Function,
+    v: Value,
+    t: Value,
+    b: Value,
+    depth: usize,
+    memo: &mut HashMap<Value, Stride>,
+) -> Stride {
+    if v == t {
+        return Stride::Const(1);
+    }
+    if v == b {
+        return Stride::Zero;
+    }
+    if let Some(&s) = memo.get(&v) {
+        return s;
+    }
+    if depth > 24 {
+        return Stride::Far;
+    }
+    let s = match func.values[v].def {
+        // Other ivs and parameters do not move with `t`; values carried by
+        // `for`/`while`/`if` regions might.
+        cucc_ir::ValueDef::Arg { region, .. } => {
+            let parallel = func.regions[region].args.contains(&t)
+                || func.regions[region].args.contains(&b)
+                || region == func.body;
+            if parallel {
+                Stride::Zero
+            } else {
+                Stride::Far
+            }
+        }
+        cucc_ir::ValueDef::Result { op, .. } => {
+            let data = &func.ops[op];
+            let arg = |i: usize, memo: &mut HashMap<Value, Stride>| {
+                data.operands.get(i).map_or(Stride::Far, |&o| {
+                    stride(module, func, o, t, b, depth + 1, memo)
+                })
+            };
+            let konst = |i: usize| {
+                data.operands.get(i).and_then(|&o| {
+                    func.defining_op(o).and_then(|c| match func.ops[c].kind {
+                        OpKind::Const { bits } => Some(bits as i64),
+                        _ => None,
+                    })
+                })
+            };
+            match &data.kind {
+                OpKind::Binary(BinOp::Add) => arg(0, memo).add(arg(1, memo)),
+                OpKind::Binary(BinOp::Sub) => arg(0, memo).add(arg(1, memo).scale(-1)),
+                OpKind::Binary(BinOp::Mul) => match (arg(0, memo), arg(1, memo)) {
+                    (Stride::Zero, Stride::Zero) => Stride::Zero,
+                    (Stride::Zero, s) => konst(0)
+                        .map_or(if s == Stride::Zero { s } else { Stride::Far }, |k| {
+                            s.scale(k)
+                        }),
+                    (s, Stride::Zero) => konst(1).map_or(Stride::Far, |k| s.scale(k)),
+                    _ => Stride::Far,
+                },
+                OpKind::Binary(BinOp::Shl) => match (arg(0, memo), konst(1)) {
+                    (Stride::Zero, _) if arg(1, memo) == Stride::Zero => Stride::Zero,
+                    (s, Some(k)) if (0..32).contains(&k) => s.scale(1 << k),
+                    _ => Stride::Far,
+                },
+                OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc)
+                | OpKind::Cast(CastOp::SpaceCast)
+                | OpKind::PtrField { .. } => arg(0, memo),
+                OpKind::PtrIndex { elem } => {
+                    let size = module.types.size_of(*elem) as i64;
+                    let base = arg(0, memo);
+                    base.add(arg(1, memo).scale(size))
+                }
+                _ => {
+                    let all_zero = data.regions.is_empty()
+                        && (0..data.operands.len()).all(|i| arg(i, memo) == Stride::Zero);
+                    if all_zero {
+                        Stride::Zero
+                    } else {
+                        Stride::Far
+                    }
+                }
+            }
+        }
+    };
+    memo.insert(v, s);
+    s
+}
+
+/// The N-D collapsed shape ([`collapse_nd`]) of grid op `op`: for each
+/// loop, innermost first, the launch dimension it runs over and whether its
+/// bound is the plain extent (`mul grid_dim d, block_dim d`) or that extent
+/// clamped by `clamp-guards` (`select(_, k, extent)`).
+pub fn nd_shape(func: &Function, op: Op) -> Option<[(usize, bool); 3]> {
+    let data = &func.ops[op];
+    if data.kind != (OpKind::Parallel { level: Level::Grid }) || data.operands.len() != 3 {
+        return None;
+    }
+    let extent_dim = |v: Value| {
+        let o = func.defining_op(v)?;
+        let d = &func.ops[o];
+        if d.kind != OpKind::Binary(BinOp::Mul) {
+            return None;
+        }
+        let kind = |v: Value| func.defining_op(v).map(|o| &func.ops[o].kind);
+        match (kind(d.operands[0])?, kind(d.operands[1])?) {
+            (OpKind::GridDim(a), OpKind::BlockDim(b)) if a == b => Some(a.index()),
+            _ => None,
+        }
+    };
+    let mut out = [(0, false); 3];
+    let mut seen = [false; 3];
+    for (k, &v) in data.operands.iter().enumerate() {
+        let (d, clamped) = match extent_dim(v) {
+            Some(d) => (d, false),
+            None => {
+                let o = func.defining_op(v)?;
+                let s = &func.ops[o];
+                if s.kind != OpKind::Select || s.operands.len() != 3 {
+                    return None;
+                }
+                (extent_dim(s.operands[2])?, true)
+            }
+        };
+        if std::mem::replace(&mut seen[d], true) {
+            return None;
+        }
+        out[k] = (d, clamped);
+    }
+    Some(out)
 }

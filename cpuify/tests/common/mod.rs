@@ -28,6 +28,13 @@ thread_local! {
     /// Entries built with thread ranges (collapsed launches).
     static THREAD_RANGES: std::cell::RefCell<std::collections::HashSet<String>> =
         std::cell::RefCell::new(std::collections::HashSet::new());
+    /// Entries built with outer-loop ranges (N-D collapsed launches): the
+    /// launch dimensions of their outer and middle loops.
+    static OUTER_RANGES: std::cell::RefCell<std::collections::HashMap<String, (usize, usize)>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+    /// Runs of N-D collapsed entries so far: even ones use block ranges,
+    /// odd ones outer-loop ranges.
+    static OUTER_RUNS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 pub type Entry = unsafe extern "C" fn(*mut *mut c_void, *const Launch, u32, u32, *mut c_void);
@@ -63,8 +70,10 @@ pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Librar
             verify(&m, "warp");
             cucc_cpuify::passes::canonicalize(&mut m, *fid).expect("canonicalize");
             verify(&m, "canonicalize");
-            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks).expect("collapse");
+            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks, false).expect("collapse");
             verify(&m, "collapse");
+            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks, true).expect("collapse-1d");
+            verify(&m, "collapse-1d");
         } else if m.functions[*fid].kind == FunctionKind::Launch {
             // Launch-form inputs (filetests) still need their barriers removed.
             verify(&m, "input");
@@ -76,11 +85,22 @@ pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Librar
             cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks, CHECK)
                 .expect("warp");
             verify(&m, "warp");
-            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks).expect("collapse");
+            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks, false).expect("collapse");
             verify(&m, "collapse");
+            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks, true).expect("collapse-1d");
+            verify(&m, "collapse-1d");
         }
     }
     let emitted = emit_module(&m).expect("emit");
+    OUTER_RANGES.with(|t| {
+        let mut t = t.borrow_mut();
+        for k in &emitted.kernels {
+            match k.outer_ranges {
+                Some(o) => t.insert(k.entry.clone(), o),
+                None => t.remove(&k.entry),
+            };
+        }
+    });
     THREAD_RANGES.with(|t| {
         let mut t = t.borrow_mut();
         for k in &emitted.kernels {
@@ -153,6 +173,38 @@ pub fn run(
     let blocks = grid[0] * grid[1] * grid[2];
     // Two chunks, as two workers would run them.
     let mid = blocks / 2;
+    let outer = OUTER_RANGES.with(|t| t.borrow().get(&entry_c_name(name)).copied());
+    let odd = OUTER_RUNS.with(|c| {
+        c.set(c.get() + 1);
+        c.get() % 2 == 0
+    });
+    if let (Some((o, mid_dim)), true) = (outer, odd) {
+        // Outer-loop ranges: the linear index of the two outer loops,
+        // `g_outer * extent_middle + g_middle`, cut at odd places.
+        let extent = |d: usize| grid[d] * block[d];
+        let units = extent(o) * extent(mid_dim);
+        let rows = Launch {
+            thread_ranges: 2,
+            ..launch
+        };
+        let (mut at, mut step) = (0, 1);
+        while at < units {
+            let end = (at + step).min(units);
+            // SAFETY: args point at live parameter storage of the right sizes.
+            unsafe {
+                entry(
+                    args.as_mut_ptr(),
+                    &rows,
+                    at,
+                    end,
+                    scratch.as_mut_ptr().cast(),
+                )
+            };
+            at = end;
+            step = step * 2 + 1;
+        }
+        return;
+    }
     let collapsed = THREAD_RANGES.with(|t| t.borrow().contains(&entry_c_name(name)));
     if collapsed {
         // The first half of the blocks as a block range, the rest as thread
@@ -292,8 +344,10 @@ pub fn differential(
     check(&m, "warp");
     cucc_cpuify::passes::canonicalize(&mut m, fid).expect("canonicalize");
     check(&m, "canonicalize (late)");
-    cucc_cpuify::passes::collapse(&mut m, fid, &mut remarks).expect("collapse");
+    cucc_cpuify::passes::collapse(&mut m, fid, &mut remarks, false).expect("collapse");
     check(&m, "collapse");
+    cucc_cpuify::passes::collapse(&mut m, fid, &mut remarks, true).expect("collapse-1d");
+    check(&m, "collapse-1d");
     cucc_cpuify::passes::clamp_guards(&mut m, fid, &mut remarks).expect("clamp-guards");
     check(&m, "clamp-guards");
     cucc_cpuify::passes::serialize_inner(&mut m, fid, &mut remarks).expect("serialize-inner");
