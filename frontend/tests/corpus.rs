@@ -1559,6 +1559,56 @@ fn warp_shuffle() {
 }
 
 #[test]
+fn warp_spmv() {
+    let m = load("warp_spmv");
+    let mut d = Dev::new(&m);
+    let n = 50usize;
+    let mut rowptr = vec![0i32; n + 1];
+    for r in 0..n {
+        rowptr[r + 1] = rowptr[r] + (r as i32 * 37) % 78;
+    }
+    let nnz = rowptr[n] as usize;
+    let x: Vec<f64> = (0..n as i32).map(|r| f64::from((r * 7) % 11 - 5)).collect();
+    let col: Vec<i32> = (0..nnz as i32).map(|k| (k * 13) % n as i32).collect();
+    let val: Vec<f64> = (0..nnz as i32)
+        .map(|k| f64::from((k * 5) % 9 - 4))
+        .collect();
+    let (prow, pcol, pval, px) = (d.buf(&rowptr), d.buf(&col), d.buf(&val), d.buf(&x));
+    let py = d.zeros::<f64>(n);
+    let grid = (n as u32 * 32).div_ceil(64);
+    d.launch(
+        "spmv_warp",
+        grid,
+        64,
+        &[i(n as i32), p(prow), p(pcol), p(pval), p(px), p(py)],
+    );
+    let want: Vec<f64> = (0..n)
+        .map(|r| {
+            (rowptr[r]..rowptr[r + 1])
+                .map(|k| val[k as usize] * x[col[k as usize] as usize])
+                .sum()
+        })
+        .collect();
+    same("spmv_warp", &d.get::<f64>(py, n), &want);
+
+    let m2 = 256usize;
+    let input: Vec<i32> = (0..m2 as i32).map(|k| (k * 29) % 101 - 50).collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(3 * m2));
+    d.launch("guards", 4, 64, &[p(pin), p(pout)]);
+    let mut want = Vec::new();
+    for k in 0..m2 {
+        let (lane, w, blk) = (k % 32, k / 32, k / 64);
+        let sum: i32 = input[w * 32..w * 32 + 32].iter().sum();
+        want.extend([
+            if w % 2 == 0 { sum } else { -1 },
+            if blk % 2 == 1 { input[k ^ 1] } else { -1 },
+            if lane < 16 { input[k ^ 2] } else { input[k] },
+        ]);
+    }
+    same("guards", &d.get::<i32>(pout, 3 * m2), &want);
+}
+
+#[test]
 fn warp_vote() {
     let m = load("warp_vote");
     let mut d = Dev::new(&m);

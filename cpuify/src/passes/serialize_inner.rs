@@ -122,10 +122,42 @@ fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
                     );
                     return private && is_linear_id(func, body, ivs, data.operands[1]);
                 }
+                // Lane loops: `ptr.index (ptr.index %cache, %warp_base), %lane`
+                // (the warp's slots, then the lane's: an affine address).
+                if ivs.len() == 1 && data.operands[1] == ivs[0] {
+                    if let Some(inner) = func.defining_op(base) {
+                        let d = &func.ops[inner];
+                        if matches!(d.kind, OpKind::PtrIndex { .. })
+                            && func.defining_op(d.operands[0]) == Some(a)
+                            && matches!(
+                                func.ops[a].kind,
+                                OpKind::Alloca {
+                                    space: Space::Private,
+                                    ..
+                                }
+                            )
+                            && defined_outside(func, body, ivs, d.operands[1])
+                        {
+                            return true;
+                        }
+                    }
+                }
                 v = base;
             }
             OpKind::PtrField { .. } => v = data.operands[0],
             _ => return false,
+        }
+    }
+}
+
+/// True if `x` is defined outside loop body `body` (whose ivs are `ivs`).
+fn defined_outside(func: &Function, body: Region, ivs: &[Value], x: Value) -> bool {
+    match func.values[x].def {
+        ValueDef::Arg { region, .. } => region != body && !ivs.contains(&x),
+        ValueDef::Result { op, .. } => {
+            let mut walk = Vec::new();
+            func.walk_region(body, &mut walk);
+            !walk.iter().any(|&(_, o)| o == op)
         }
     }
 }
@@ -135,14 +167,7 @@ fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
 /// id `distribute` indexes its per-thread arrays with (X and Y are the
 /// block's extents, at least the loop's bounds).
 fn is_linear_id(func: &Function, body: Region, ivs: &[Value], v: Value) -> bool {
-    let outside = |x: Value| match func.values[x].def {
-        ValueDef::Arg { region, .. } => region != body && !ivs.contains(&x),
-        ValueDef::Result { op, .. } => {
-            let mut walk = Vec::new();
-            func.walk_region(body, &mut walk);
-            !walk.iter().any(|&(_, o)| o == op)
-        }
-    };
+    let outside = |x: Value| defined_outside(func, body, ivs, x);
     let binary = |x: Value, op: cucc_ir::BinOp| {
         let d = func.defining_op(x)?;
         (func.ops[d].kind == OpKind::Binary(op))

@@ -215,7 +215,13 @@ fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<(), JitEr
             String::from_utf8_lossy(&out.stderr)
         )));
     }
-    let _ = std::fs::remove_file(&c_path);
+    // `CUCC_JIT_KEEP` keeps the emitted C next to the object, to read what
+    // the kernels became.
+    if std::env::var_os("CUCC_JIT_KEEP").is_some_and(|v| !v.is_empty() && v != "0") {
+        let _ = std::fs::rename(&c_path, so.with_extension("c"));
+    } else {
+        let _ = std::fs::remove_file(&c_path);
+    }
     std::fs::rename(&tmp, so).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         JitError::Build(format!("cannot move the object to {}: {e}", so.display()))

@@ -29,6 +29,7 @@ mod predicate;
 mod split;
 mod util;
 mod warp;
+mod warp_if;
 
 use crate::error::CpuifyError;
 use crate::passes::uniform::Uniformity;
@@ -256,17 +257,10 @@ impl Distributor<'_> {
                 OpKind::Vote(kind) => {
                     p = self.split_vote(parent, p, op, kind)?;
                 }
-                // Lanes of a warp may legitimately disagree on an `if` around
-                // a shuffle or vote: predicate instead of interchanging.
+                // Lanes of a warp may disagree on an `if` around a shuffle or
+                // vote: interchanged only where they provably agree (`warp_if`).
                 OpKind::If if matches!(self.mode, Mode::Lane { .. }) => {
-                    self.predicate_if(p, op)?;
-                    let fname = self.func.name.clone();
-                    self.remarks.add(
-                        "distribute",
-                        &fname,
-                        loc,
-                        "`if` around a warp collective predicated per lane",
-                    );
+                    p = self.warp_if(parent, p, op)?;
                 }
                 OpKind::If | OpKind::For { .. } | OpKind::While => {
                     let uniform = Uniformity::of_thread_loop(self.types, self.func, p);

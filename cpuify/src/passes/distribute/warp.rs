@@ -42,6 +42,7 @@ impl Distributor<'_> {
                 if self.contains_sync(lane_loop) {
                     self.hoist_private_allocas(lane_loop);
                     self.process(warp_region, lane_loop)?;
+                    self.warp_slot_addresses(warp_region, base);
                 }
                 Ok(())
             })();
@@ -49,6 +50,45 @@ impl Distributor<'_> {
             result?;
         }
         Ok(())
+    }
+
+    /// Per-thread slots in lane loops are `ptr.index %cache, (%base + %lane)`;
+    /// they become `ptr.index (ptr.index %cache, %base), %lane`. Same
+    /// address, but affine in the lane loop's counter once in C (a 32-bit
+    /// sum converted to a 64-bit index is not), so gcc vectorises the
+    /// copies and sums of the split lane loops.
+    fn warp_slot_addresses(&mut self, warp_region: Region, base: Value) {
+        let mut walk = Vec::new();
+        self.func.walk_region(warp_region, &mut walk);
+        let lane_ivs: std::collections::HashSet<Value> = walk
+            .iter()
+            .filter(|&&(_, o)| self.func.ops[o].kind == OpKind::Parallel { level: Level::Lane })
+            .filter_map(|&(_, o)| {
+                self.func.regions[self.func.ops[o].regions[0]]
+                    .args
+                    .first()
+                    .copied()
+            })
+            .collect();
+        for (region, op) in walk {
+            let OpKind::PtrIndex { elem } = self.func.ops[op].kind else {
+                continue;
+            };
+            let (cache, index) = (self.func.ops[op].operands[0], self.func.ops[op].operands[1]);
+            let Some(add) = self.func.defining_op(index) else {
+                continue;
+            };
+            let lane = match (
+                &self.func.ops[add].kind,
+                self.func.ops[add].operands.as_slice(),
+            ) {
+                (OpKind::Binary(BinOp::Add), &[a, l]) if a == base && lane_ivs.contains(&l) => l,
+                _ => continue,
+            };
+            let at = self.position(region, op);
+            let w = self.at(region, at).ptr_index(cache, base, elem);
+            self.func.ops[op].operands = vec![w, lane];
+        }
     }
 
     fn uses_warp_ops(&self, op: Op) -> bool {
@@ -101,6 +141,18 @@ impl Distributor<'_> {
             b.name(lanes, "lanes");
             (base, lanes, full)
         };
+        // Lane 0's thread ids, and whether the warp's lanes all lie in one
+        // x row of the block (always so when blockDim.x is a multiple of
+        // 32): then lane l's ids are lane 0's with x + l, which saves a
+        // division per lane and dimension.
+        let (ids0, fits) = {
+            let at = self.func.regions[warp_region].ops.len();
+            let mut b = self.at(warp_region, at);
+            b.set_loc(loc);
+            let ids0 = thread_ids(&mut b, base, &ubs);
+            let room = b.binary(BinOp::Sub, ubs[0], ids0[0]);
+            (ids0, b.cmp(CmpPred::Ule, lanes, room))
+        };
         let lane_region = self.func.new_region(&[i32t]);
         let l = self.func.regions[lane_region].args[0];
         self.func.values[l].name = Some("lane".into());
@@ -108,17 +160,26 @@ impl Distributor<'_> {
         {
             let mut b = self.at(lane_region, 0);
             b.set_loc(loc);
-            let lin = b.binary(BinOp::Add, base, l);
-            let mut rest = lin;
-            for k in 0..ivs.len() {
-                let t = if k + 1 == ivs.len() {
-                    rest
-                } else {
-                    let t = b.binary(BinOp::URem, rest, ubs[k]);
-                    rest = b.binary(BinOp::UDiv, rest, ubs[k]);
-                    t
-                };
-                map.insert(ivs[k], t);
+            let ids = if ivs.len() == 1 {
+                vec![b.binary(BinOp::Add, base, l)]
+            } else {
+                let types = vec![i32t; ivs.len()];
+                b.if_else(
+                    fits,
+                    &types,
+                    |b| {
+                        let mut v = ids0.clone();
+                        v[0] = b.binary(BinOp::Add, ids0[0], l);
+                        v
+                    },
+                    |b| {
+                        let lin = b.binary(BinOp::Add, base, l);
+                        thread_ids(b, lin, &ubs)
+                    },
+                )
+            };
+            for (&iv, &t) in ivs.iter().zip(&ids) {
+                map.insert(iv, t);
             }
         }
         let moved = std::mem::take(&mut self.func.regions[body].ops);
@@ -177,12 +238,24 @@ impl Distributor<'_> {
         let (x, d, width) = (operands[1], operands[2], operands[3]);
         let ty = self.func.value_type(x);
         let result = self.func.ops[op].results[0];
-        let cache = self.new_cache(ty);
+        // 32 spare slots on each side: an up/down shuffle reads its
+        // neighbour at a clamped offset unconditionally (see below).
+        let pad = 32u64;
+        let cache = {
+            let arr = self.types.array(ty, self.cache_len + 2 * pad);
+            self.new_cell(arr)
+        };
         let k = self.position(body, op);
+        // This warp's slots: `warp[lane]` is lane `lane`'s.
+        let warp_slots = |b: &mut cucc_ir::Builder<'_>| {
+            let p32 = b.i32(pad as i32);
+            let first = b.binary(BinOp::Add, base, p32);
+            b.ptr_index(cache, first, ty)
+        };
         {
             let mut b = self.at(body, k);
-            let lin = b.binary(BinOp::Add, base, lane);
-            let addr = b.ptr_index(cache, lin, ty);
+            let warp = warp_slots(&mut b);
+            let addr = b.ptr_index(warp, lane, ty);
             b.store(addr, x);
         }
         let k = self.position(body, op);
@@ -194,34 +267,62 @@ impl Distributor<'_> {
             let notw = b.binary(BinOp::Xor, wm1, all);
             let sub = b.binary(BinOp::And, lane, notw);
             let end = b.binary(BinOp::Add, sub, width);
-            let src = match mode {
+            // The source lane `t` if it is in the caller's segment of the
+            // warp and exists (`ok`); the caller itself otherwise.
+            let (t, ok) = match mode {
                 ShuffleMode::Idx => {
                     let off = b.binary(BinOp::And, d, wm1);
-                    b.binary(BinOp::Add, sub, off)
+                    (b.binary(BinOp::Add, sub, off), b.bool(true))
                 }
                 ShuffleMode::Up => {
                     let t = b.binary(BinOp::Sub, lane, d);
-                    let ok = b.cmp(CmpPred::Sge, t, sub);
-                    b.select(ok, t, lane)
+                    (t, b.cmp(CmpPred::Sge, t, sub))
                 }
                 ShuffleMode::Down => {
                     let t = b.binary(BinOp::Add, lane, d);
-                    let ok = b.cmp(CmpPred::Slt, t, end);
-                    b.select(ok, t, lane)
+                    (t, b.cmp(CmpPred::Slt, t, end))
                 }
                 ShuffleMode::Xor => {
                     let t = b.binary(BinOp::Xor, lane, d);
                     let lo = b.cmp(CmpPred::Sge, t, sub);
                     let hi = b.cmp(CmpPred::Slt, t, end);
-                    let ok = b.binary(BinOp::And, lo, hi);
-                    b.select(ok, t, lane)
+                    (t, b.binary(BinOp::And, lo, hi))
                 }
             };
-            let exists = b.cmp(CmpPred::Ult, src, lanes);
-            let src = b.select(exists, src, lane);
-            let lin = b.binary(BinOp::Add, base, src);
-            let addr = b.ptr_index(cache, lin, ty);
-            b.load(addr, ty)
+            let exists = b.cmp(CmpPred::Ult, t, lanes);
+            let ok = b.binary(BinOp::And, ok, exists);
+            let warp = warp_slots(&mut b);
+            match mode {
+                // The source is `t = lane + e` (e = d, or -d for up, as
+                // 32-bit sums) when `ok`. If e is outside [-31, 31] as a
+                // signed number, `t` (wrapping) is no lane and `ok` fails;
+                // clamping e to [-32, 32] keeps the neighbour's address in
+                // the padding and changes no selected value. Both loads are affine in the lane: the
+                // loop vectorises, where a load at `src` would not.
+                ShuffleMode::Up | ShuffleMode::Down => {
+                    let e = if mode == ShuffleMode::Up {
+                        let zero = b.i32(0);
+                        b.binary(BinOp::Sub, zero, d)
+                    } else {
+                        d
+                    };
+                    let hi = b.i32(pad as i32);
+                    let lo = b.i32(-(pad as i32));
+                    let e = b.binary(BinOp::SMin, e, hi);
+                    let e = b.binary(BinOp::SMax, e, lo);
+                    let shifted = b.ptr_index(warp, e, ty);
+                    let other = b.ptr_index(shifted, lane, ty);
+                    let other = b.load(other, ty);
+                    let mine = b.ptr_index(warp, lane, ty);
+                    let mine = b.load(mine, ty);
+                    b.select(ok, other, mine)
+                }
+                ShuffleMode::Idx | ShuffleMode::Xor => {
+                    let src = b.select(ok, t, lane);
+                    let addr = b.ptr_index(warp, src, ty);
+                    b.load(addr, ty)
+                }
+            }
         };
         replace_all_uses(self.func, result, value);
         let loc = self.func.ops[op].loc;
@@ -334,6 +435,22 @@ impl Distributor<'_> {
         );
         Ok(next)
     }
+}
+
+/// The thread ids (x fastest) of linear thread id `lin` in a block of
+/// extents `ubs`.
+fn thread_ids(b: &mut cucc_ir::Builder<'_>, lin: Value, ubs: &[Value]) -> Vec<Value> {
+    let mut rest = lin;
+    let mut ids = Vec::with_capacity(ubs.len());
+    for (k, &ub) in ubs.iter().enumerate() {
+        if k + 1 == ubs.len() {
+            ids.push(rest);
+        } else {
+            ids.push(b.binary(BinOp::URem, rest, ub));
+            rest = b.binary(BinOp::UDiv, rest, ub);
+        }
+    }
+    ids
 }
 
 /// The mask of a warp's existing lanes: `lanes == 32 ? ~0 : (1 << lanes) - 1`.

@@ -1,0 +1,201 @@
+//! `if`s around warp collectives whose condition is the same for every lane
+//! of a warp: the lane loop goes inside the `if` (interchange), so the
+//! collectives in its branches are split out of plain lane loops instead of
+//! per-lane predicated segments, and collectives nested in loops inside the
+//! `if` (the warp-per-row kernels' `for (off = 16; off > 0; off /= 2)
+//! s += __shfl_down_sync(...)`) can be translated at all.
+//!
+//! Warp uniformity is proved statically when the condition depends only on
+//! values defined outside the lane loop (the warp index, block values,
+//! parameters: [`Uniformity`] of the lane loop). The usual guard,
+//! `if (row < n)` with `row = (blockIdx.x * blockDim.x + threadIdx.x) / 32`,
+//! is warp-uniform only when `blockDim.x` is a multiple of 32 (and in the
+//! PTX form it arrives as shifts with a sign fix-up), which is known at run
+//! time only. Such an `if` is versioned per warp: a serial loop evaluates
+//! the condition of every lane (the ops before the `if` run in every lane
+//! anyway, so evaluating them again executes nothing new) and the lane loop
+//! is interchanged only when all lanes agree. When they do not, the other
+//! version runs: the `if` predicated per lane (see `predicate.rs`), or, when
+//! a collective sits in a loop inside the `if` and cannot be predicated, a
+//! trap naming the kernel and the line. Never lane 0's condition for all.
+
+use super::Distributor;
+use crate::error::CpuifyError;
+use crate::passes::uniform::Uniformity;
+use cucc_ir::edit::clone_op;
+use cucc_ir::{BinOp, CmpPred, Op, OpKind, Region, Value};
+use std::collections::HashMap;
+
+impl Distributor<'_> {
+    /// Removes the warp collectives of `if` op `c` at the top level of lane
+    /// loop `p` (in `parent`). Returns the lane loop holding what followed
+    /// `c`, where processing goes on.
+    pub(crate) fn warp_if(&mut self, parent: Region, p: Op, c: Op) -> Result<Op, CpuifyError> {
+        let loc = self.func.ops[c].loc;
+        let fname = self.func.name.clone();
+        let Some(&cond) = self.func.ops[c].operands.first() else {
+            return Err(self.err(c, "`if` without a condition"));
+        };
+        let uniform = Uniformity::of_thread_loop(self.types, self.func, p);
+        if uniform.is_uniform(cond) {
+            let next = self.interchange_at(parent, p, c, &uniform)?;
+            self.remarks.add(
+                "distribute",
+                &fname,
+                loc,
+                "`if` around a warp collective interchanged with the lane loop: its condition is uniform over the warp",
+            );
+            return Ok(next);
+        }
+        let nested = self.collective_nested(c);
+        // Both versions see the results through per-thread storage.
+        self.demote(p, c, None)?;
+        let body = self.func.ops[p].regions[0];
+        let k = self.position(body, c);
+        let (p2, _, _) = self.split(parent, p, k, false)?;
+        let body2 = self.func.ops[p2].regions[0];
+        let k2 = self.position(body2, c);
+        let (p3, _, _) = self.split(parent, p2, k2 + 1, false)?;
+
+        let agree = self.lanes_agree(parent, p2, c);
+        let pi = self.position(parent, p2);
+        let then_r = self.func.new_region(&[]);
+        let else_r = self.func.new_region(&[]);
+        let y = self.func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+        self.func.regions[then_r].ops.extend([p2, y]);
+        let fallback = if nested {
+            let message = format!(
+                "lanes of a warp disagree on the condition of an `if` around a warp collective in a loop, which cucc translates only when the condition is the same for every lane (kernel `{}`, {})",
+                self.func.name,
+                self.err(c, "").location
+            );
+            let trap = self.func.new_op(
+                OpKind::Trap {
+                    message,
+                    assert: false,
+                },
+                vec![],
+                &[],
+                vec![],
+                loc,
+            );
+            self.func.regions[else_r].ops.push(trap);
+            None
+        } else {
+            let mut map = HashMap::new();
+            let p2c = clone_op(self.func, p2, &mut map);
+            self.func.regions[else_r].ops.push(p2c);
+            let body_c = self.func.ops[p2c].regions[0];
+            let cc = self.func.regions[body_c].ops[k2];
+            Some((p2c, cc))
+        };
+        let y = self.func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+        self.func.regions[else_r].ops.push(y);
+        let version = self
+            .func
+            .new_op(OpKind::If, vec![agree], &[], vec![then_r, else_r], loc);
+        self.func.regions[parent].ops[pi] = version;
+
+        let uniform2 = Uniformity::of_thread_loop(self.types, self.func, p2);
+        let inner = self.interchange(then_r, p2, c, &uniform2)?;
+        for (r, q) in inner {
+            self.process(r, q)?;
+        }
+        if let Some((p2c, cc)) = fallback {
+            self.predicate_if(p2c, cc)?;
+            self.process(else_r, p2c)?;
+        }
+        let what = if nested {
+            "traps otherwise (a collective in a loop cannot be predicated)"
+        } else {
+            "predicated per lane otherwise"
+        };
+        self.remarks.add(
+            "distribute",
+            &fname,
+            loc,
+            format!(
+                "`if` around a warp collective interchanged with the lane loop when all lanes of the warp agree on its condition (checked at run time), {what}"
+            ),
+        );
+        Ok(p3)
+    }
+
+    /// The block path for a warp-uniform `if`: results kept as scalars
+    /// where uniform, the lane loop split around `c` and interchanged.
+    fn interchange_at(
+        &mut self,
+        parent: Region,
+        p: Op,
+        c: Op,
+        uniform: &Uniformity,
+    ) -> Result<Op, CpuifyError> {
+        self.demote(p, c, Some(uniform))?;
+        let body = self.func.ops[p].regions[0];
+        let k = self.position(body, c);
+        let (p2, _, _) = self.split(parent, p, k, false)?;
+        let body2 = self.func.ops[p2].regions[0];
+        let k2 = self.position(body2, c);
+        let (p3, _, _) = self.split(parent, p2, k2 + 1, false)?;
+        let inner = self.interchange(parent, p2, c, uniform)?;
+        for (r, q) in inner {
+            self.process(r, q)?;
+        }
+        Ok(p3)
+    }
+
+    /// True if a collective of `c`'s branches sits inside other control
+    /// flow (where per-lane predication cannot reach it).
+    fn collective_nested(&self, c: Op) -> bool {
+        self.func.ops[c].regions.iter().any(|&r| {
+            self.func.regions[r]
+                .ops
+                .iter()
+                .any(|&o| !self.is_sync(&self.func.ops[o].kind) && self.contains_sync(o))
+        })
+    }
+
+    /// Inserts before lane loop `p2` (in `parent`, body: the ops computing
+    /// `c`'s condition, then `c`) a serial loop over the warp's lanes that
+    /// evaluates the condition for each and returns whether they all equal
+    /// lane 0's. The ops before `c` are reloads and recomputed values that
+    /// fission left: every lane runs them already.
+    fn lanes_agree(&mut self, parent: Region, p2: Op, c: Op) -> Value {
+        let body = self.func.ops[p2].regions[0];
+        let lane = self.func.regions[body].args[0];
+        let lanes = self.func.ops[p2].operands[0];
+        let cond = self.func.ops[c].operands[0];
+        let k = self.position(body, c);
+        let prelude: Vec<Op> = self.func.regions[body].ops[..k].to_vec();
+        let loc = self.func.ops[c].loc;
+        let pi = self.position(parent, p2);
+        let mut b = self.at(parent, pi);
+        b.set_loc(loc);
+        let i32t = b.types.i32();
+        let zero = b.const_int(i32t, 0);
+        let one = b.i32(1);
+        let yes = b.bool(true);
+        let mut map0: HashMap<Value, Value> = HashMap::from([(lane, zero)]);
+        let region = b.insertion_region();
+        let mut at = self.position(parent, p2);
+        for &op in &prelude {
+            let cl = clone_op(self.func, op, &mut map0);
+            self.func.regions[region].ops.insert(at, cl);
+            at += 1;
+        }
+        let c0 = *map0.get(&cond).unwrap_or(&cond);
+        let mut b = self.at(parent, at);
+        b.set_loc(loc);
+        b.for_(one, lanes, one, &[yes], |b, j, acc| {
+            let mut map: HashMap<Value, Value> = HashMap::from([(lane, j)]);
+            for &op in &prelude {
+                let cl = clone_op(b.func, op, &mut map);
+                let r = b.insertion_region();
+                b.func.regions[r].ops.push(cl);
+            }
+            let cj = *map.get(&cond).unwrap_or(&cond);
+            let same = b.cmp(CmpPred::Eq, cj, c0);
+            vec![b.binary(BinOp::And, acc[0], same)]
+        })[0]
+    }
+}
