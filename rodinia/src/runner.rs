@@ -94,7 +94,7 @@ pub fn build_openmp(
     if tc.cpu_arch != "portable" {
         cmd.arg(format!("-march={}", tc.cpu_arch));
     }
-    cmd.arg("-ffp-contract=off");
+    cmd.arg("-ffp-contract=off").arg("-fno-math-errno");
     cmd.arg("-O3")
         .arg("-fopenmp")
         .arg("-I")

@@ -70,6 +70,8 @@ impl CpuTarget {
     /// independent of it: no contraction into fused multiply-adds, so a
     /// kernel computes the same bits on every target and in the reference
     /// interpreter (`--use_fast_math` adds `-ffast-math`, which allows it).
+    /// Device math never sets `errno` (CUDA has none), so the math
+    /// functions are pure and `sqrtf` and friends vectorise.
     pub fn cflags(&self) -> Vec<String> {
         let mut flags = match self {
             CpuTarget::Native => vec!["-march=native".to_string()],
@@ -77,6 +79,7 @@ impl CpuTarget {
             CpuTarget::Arch(a) => vec![format!("-march={a}")],
         };
         flags.push("-ffp-contract=off".into());
+        flags.push("-fno-math-errno".into());
         flags
     }
 
@@ -127,12 +130,15 @@ mod tests {
     fn flags_and_identity() {
         assert_eq!(
             CpuTarget::Native.cflags(),
-            vec!["-march=native", "-ffp-contract=off"]
+            vec!["-march=native", "-ffp-contract=off", "-fno-math-errno"]
         );
-        assert_eq!(CpuTarget::Portable.cflags(), vec!["-ffp-contract=off"]);
+        assert_eq!(
+            CpuTarget::Portable.cflags(),
+            vec!["-ffp-contract=off", "-fno-math-errno"]
+        );
         assert_eq!(
             CpuTarget::Arch("znver3".into()).cflags(),
-            vec!["-march=znver3", "-ffp-contract=off"]
+            vec!["-march=znver3", "-ffp-contract=off", "-fno-math-errno"]
         );
         assert!(CpuTarget::Native.identity().starts_with("native["));
         assert_eq!(CpuTarget::Portable.identity(), "portable");
