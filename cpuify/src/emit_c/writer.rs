@@ -795,14 +795,29 @@ impl<'m> Writer<'m> {
                 let r = one()?;
                 let t = self.vty(r)?;
                 let q = if *volatile { "volatile " } else { "" };
-                let e = format!("*({q}{t} *){}", self.n(ops[0]));
+                // `i1` lives in memory as a byte holding 0 or 1, read and
+                // written as `uint8_t`: gcc vectorises byte accesses, not
+                // `_Bool` ones (per-thread flag arrays).
+                let e = if t == "bool" {
+                    format!("*({q}uint8_t *){} != 0", self.n(ops[0]))
+                } else {
+                    format!("*({q}{t} *){}", self.n(ops[0]))
+                };
                 self.decl(r, &e)?;
             }
             OpKind::Store { volatile } => {
                 arity(2)?;
                 let t = self.vty(ops[1])?;
                 let q = if *volatile { "volatile " } else { "" };
-                let s = format!("*({q}{t} *){} = {};", self.n(ops[0]), self.n(ops[1]));
+                let s = if t == "bool" {
+                    format!(
+                        "*({q}uint8_t *){} = (uint8_t){};",
+                        self.n(ops[0]),
+                        self.n(ops[1])
+                    )
+                } else {
+                    format!("*({q}{t} *){} = {};", self.n(ops[0]), self.n(ops[1]))
+                };
                 self.line(&s);
             }
             OpKind::PtrIndex { elem } => {
