@@ -497,7 +497,7 @@ impl<'m> Writer<'m> {
         let mut quotient = None;
         for &op in &func.regions[region].ops {
             let data = &func.ops[op];
-            let OpKind::Binary(bop) = data.kind else {
+            let OpKind::Binary(bop, _) = data.kind else {
                 continue;
             };
             if data.operands.len() != 2 {
@@ -603,7 +603,7 @@ impl<'m> Writer<'m> {
                 };
                 self.decl(r, e)?;
             }
-            OpKind::Binary(b) => {
+            OpKind::Binary(b, _) => {
                 arity(2)?;
                 let r = one()?;
                 let e = self.binary(*b, ops[0], ops[1], r)?;

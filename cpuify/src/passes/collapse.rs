@@ -268,7 +268,7 @@ pub fn collapsed_shape(func: &Function, op: Op) -> bool {
 fn is_product(func: &Function, v: Value, want: impl Fn(&OpKind) -> bool + Copy) -> bool {
     let mul = |v: Value| {
         func.defining_op(v).and_then(|o| {
-            (func.ops[o].kind == OpKind::Binary(BinOp::Mul))
+            matches!(func.ops[o].kind, OpKind::Binary(BinOp::Mul, _))
                 .then(|| (func.ops[o].operands[0], func.ops[o].operands[1]))
         })
     };

@@ -132,7 +132,7 @@ fn is_linear_id(func: &Function, body: Region, ivs: &[Value], v: Value) -> bool 
     };
     let binary = |x: Value, op: cucc_ir::BinOp| {
         let d = func.defining_op(x)?;
-        (func.ops[d].kind == OpKind::Binary(op))
+        matches!(func.ops[d].kind, OpKind::Binary(b, _) if b == op)
             .then(|| (func.ops[d].operands[0], func.ops[d].operands[1]))
     };
     fn nest(
