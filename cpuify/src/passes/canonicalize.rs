@@ -12,7 +12,8 @@ use crate::error::CpuifyError;
 use cucc_ir::edit::{remove_op, replace_all_uses, uses};
 use cucc_ir::interp::eval::{self, Scalar};
 use cucc_ir::{
-    ArithFlags, BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value, ValueDef,
+    ArithFlags, BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value,
+    ValueDef,
 };
 use std::collections::{HashMap, HashSet};
 

@@ -19,8 +19,8 @@
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, CastOp, CmpPred, FuncId, Function, FunctionKind, Level, Module, Op, OpKind,
-    Region, Types, Value,
+    ArithFlags, BinOp, Builder, CastOp, CmpPred, FuncId, Function, FunctionKind, Level, Module, Op,
+    OpKind, Region, Types, Value,
 };
 use std::collections::HashMap;
 

@@ -43,8 +43,8 @@ use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::effects::conflicts;
 use cucc_ir::{
-    ArithFlags, BinOp, CallSummaries, Callee, EffectKind, FuncId, Function, FunctionEffects, FunctionKind,
-    Level, MemEffect, Module, Op, OpKind, Region, Value,
+    ArithFlags, BinOp, CallSummaries, Callee, EffectKind, FuncId, Function, FunctionEffects,
+    FunctionKind, Level, MemEffect, Module, Op, OpKind, Region, Value,
 };
 use std::collections::{HashMap, HashSet};
 

@@ -202,7 +202,11 @@ pub fn serialize_inner(
     Ok(targets.len())
 }
 
-/// Replaces parallel `p` (in `region`) by a `for` nest, x innermost.
+/// Replaces parallel `p` (in `region`) by a `for` nest, x innermost. The
+/// loops compare signed: their bounds are a block's extents (at most 1024),
+/// where signed and unsigned agree, and a signed loop lets the C emitter
+/// count with a signed variable (`put_for`), which gcc needs to see the
+/// indices built from the counter as affine.
 fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p: Op) {
     let body = func.ops[p].regions[0];
     let ivs = func.regions[body].args.clone();
@@ -223,7 +227,7 @@ fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p:
     let mut inner_region = body;
     func.regions[body].args = vec![ivs[0]];
     let mut inner = func.new_op(
-        OpKind::For { unsigned: true },
+        OpKind::For { unsigned: false },
         vec![zero, one, one],
         &[],
         vec![inner_region],
@@ -241,7 +245,7 @@ fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p:
         func.regions[r].ops = vec![inner, y];
         inner_region = r;
         inner = func.new_op(
-            OpKind::For { unsigned: true },
+            OpKind::For { unsigned: false },
             vec![zero, ubs[d], one],
             &[],
             vec![inner_region],

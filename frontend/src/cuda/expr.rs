@@ -3,7 +3,9 @@
 
 use std::rc::Rc;
 
-use cucc_ir::{ArithFlags, BinOp, CastOp, CmpPred, FloatKind, OpKind, Space, Type, TypeId, UnOp, Value};
+use cucc_ir::{
+    ArithFlags, BinOp, CastOp, CmpPred, FloatKind, OpKind, Space, Type, TypeId, UnOp, Value,
+};
 
 use super::ctype::CType;
 use super::diag::{DiagLoc, Diagnostic};
@@ -1074,7 +1076,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 )
             }
         };
-        let flags = self.signed_flags(lt, t);
+        let flags = if bop.takes_nsw() {
+            self.signed_flags(lt, t)
+        } else {
+            ArithFlags::NONE
+        };
         Ok(self.b().binary_flags(bop, flags, a, b))
     }
 

@@ -15,7 +15,9 @@
 use super::{Distributor, Mode};
 use crate::error::CpuifyError;
 use cucc_ir::edit::{remove_op, replace_all_uses, replace_uses_in_region};
-use cucc_ir::{BinOp, CastOp, CmpPred, Level, Op, OpKind, Region, ShuffleMode, Value, VoteKind};
+use cucc_ir::{
+    ArithFlags, BinOp, CastOp, CmpPred, Level, Op, OpKind, Region, ShuffleMode, Value, VoteKind,
+};
 use std::collections::HashMap;
 
 impl Distributor<'_> {
@@ -93,7 +95,9 @@ impl Distributor<'_> {
             let mut b = self.at(warp_region, 0);
             b.set_loc(loc);
             let c32 = b.i32(32);
-            let base = b.binary(BinOp::Mul, w, c32);
+            // Warp bases and the linear ids made from them (`base + lane`
+            // below) are under the block's 1024 threads: `nsw`.
+            let base = b.binary_flags(BinOp::Mul, ArithFlags::NSW, w, c32);
             let rem = b.binary(BinOp::Sub, n, base);
             let lanes = b.binary(BinOp::UMin, rem, c32);
             let full = lane_mask(&mut b, lanes);
@@ -108,7 +112,7 @@ impl Distributor<'_> {
         {
             let mut b = self.at(lane_region, 0);
             b.set_loc(loc);
-            let lin = b.binary(BinOp::Add, base, l);
+            let lin = b.binary_flags(BinOp::Add, ArithFlags::NSW, base, l);
             let mut rest = lin;
             for k in 0..ivs.len() {
                 let t = if k + 1 == ivs.len() {
@@ -181,7 +185,7 @@ impl Distributor<'_> {
         let k = self.position(body, op);
         {
             let mut b = self.at(body, k);
-            let lin = b.binary(BinOp::Add, base, lane);
+            let lin = b.binary_flags(BinOp::Add, ArithFlags::NSW, base, lane);
             let addr = b.ptr_index(cache, lin, ty);
             b.store(addr, x);
         }
@@ -219,7 +223,7 @@ impl Distributor<'_> {
             };
             let exists = b.cmp(CmpPred::Ult, src, lanes);
             let src = b.select(exists, src, lane);
-            let lin = b.binary(BinOp::Add, base, src);
+            let lin = b.binary_flags(BinOp::Add, ArithFlags::NSW, base, src);
             let addr = b.ptr_index(cache, lin, ty);
             b.load(addr, ty)
         };
@@ -279,7 +283,7 @@ impl Distributor<'_> {
         let k = self.position(body, op);
         {
             let mut b = self.at(body, k);
-            let lin = b.binary(BinOp::Add, base, lane);
+            let lin = b.binary_flags(BinOp::Add, ArithFlags::NSW, base, lane);
             let addr = b.ptr_index(cache, lin, i32t);
             let z = b.cast(CastOp::ZExt, pred, i32t);
             b.store(addr, z);
@@ -296,7 +300,7 @@ impl Distributor<'_> {
             let one = b.i32(1);
             let bits = b.for_(zero, lanes, one, &[zero], |b, j, acc| {
                 let i32t = b.types.i32();
-                let lin = b.binary(BinOp::Add, base, j);
+                let lin = b.binary_flags(BinOp::Add, ArithFlags::NSW, base, j);
                 let addr = b.ptr_index(cache, lin, i32t);
                 let v = b.load(addr, i32t);
                 let sh = b.binary(BinOp::Shl, v, j);
