@@ -61,6 +61,11 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
          const size_t cucc_dyn_size = (size_t)launch->dynamic_shared;\n  \
          (void)cucc_grid0; (void)cucc_grid1; (void)cucc_grid2; (void)cucc_block0; (void)cucc_block1; (void)cucc_block2; (void)cucc_dyn_size;\n",
     );
+    // The runtime launches only CUDA's shapes (docs/abi.md): telling gcc
+    // lets it count thread loops as running 1..=1024 times in signed ints.
+    head.push_str(
+        "  if (cucc_block0 - 1u >= 1024u || cucc_block1 - 1u >= 1024u || cucc_block2 - 1u >= 64u || cucc_grid0 - 1u >= 0x7fffffffu || cucc_grid1 - 1u >= 65535u || cucc_grid2 - 1u >= 65535u) __builtin_unreachable();\n",
+    );
     let _ = writeln!(
         head,
         "  char *const cucc_dyn = (char *)scratch + {};\n  (void)cucc_dyn;",
