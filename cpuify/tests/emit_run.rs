@@ -298,3 +298,105 @@ fn shared_atomics_through_generic_pointers_are_plain() {
     assert_eq!(c.matches("__atomic_fetch_add").count(), 2, "{c}");
     assert!(!c.contains("__atomic_compare_exchange"), "{c}");
 }
+
+/// `nsw` arithmetic: a 3-point stencil whose halo reads `in[i - 1]` and
+/// `in[i + 1]` under guards (negative offsets at `i = 0`), on negative
+/// data. The C writes `nsw` ops as signed arithmetic, folds the index's
+/// sign extension into 64-bit arithmetic (`... - INT64_C(1)`) and counts
+/// the thread loop with a signed variable; results match the interpreter
+/// after every pass.
+#[test]
+fn nsw_stencil_signed_indices() {
+    let text = r#"
+kernel @halo(%in: ptr<global> noalias, %out: ptr<global> noalias, %n: i32) {
+  %tid = thread_id x : i32
+  %bx = block_id x : i32
+  %bd = block_dim x : i32
+  %base = mul nsw %bx, %bd : i32
+  %i = add nsw %base, %tid : i32
+  %zero = const 0 : i32
+  %one = const 1 : i32
+  %three = const 3 : i32
+  %l = sub nsw %i, %one : i32
+  %r = add nsw %i, %one : i32
+  %inb = cmp slt %i, %n : i1
+  if %inb {
+    %pi = ptr.index i32 %in, %i : ptr<global>
+    %c = load %pi : i32
+    %lok = cmp sge %l, %zero : i1
+    %lv = if %lok -> (i32) {
+      %pl = ptr.index i32 %in, %l : ptr<global>
+      %x = load %pl : i32
+      yield %x
+    } else {
+      yield %zero
+    }
+    %rok = cmp slt %r, %n : i1
+    %rv = if %rok -> (i32) {
+      %pr = ptr.index i32 %in, %r : ptr<global>
+      %y = load %pr : i32
+      yield %y
+    } else {
+      yield %zero
+    }
+    %s0 = add nsw %lv, %c : i32
+    %s1 = add nsw %s0, %rv : i32
+    %s2 = mul nsw %s1, %three : i32
+    %s3 = sub nsw %s2, %c : i32
+    %po = ptr.index i32 %out, %i : ptr<global>
+    store %po, %s3
+    yield
+  } else {
+    yield
+  }
+  return
+}
+"#;
+    let n = 37usize;
+    let input: Vec<i32> = (0..n as i32).map(|k| 50 - 7 * k).collect();
+    let args = [
+        HArg::i32s(&input),
+        HArg::i32s(&vec![0; n]),
+        HArg::i32(n as i32),
+    ];
+    let m = parse_module(text).expect("parses");
+    let out = differential(m, "halo", [3, 1, 1], [16, 1, 1], &args, "nsw_stencil");
+    let got: Vec<i32> = out[1]
+        .chunks(4)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    for (i, &g) in got.iter().enumerate() {
+        let at = |k: i64| {
+            if (0..n as i64).contains(&k) {
+                input[k as usize]
+            } else {
+                0
+            }
+        };
+        let c = at(i as i64);
+        let want = (at(i as i64 - 1) + c + at(i as i64 + 1)) * 3 - c;
+        assert_eq!(g, want, "out[{i}]");
+    }
+
+    let mut m = parse_module(text).expect("parses");
+    let mut remarks = cucc_cpuify::remarks::Remarks::default();
+    cucc_cpuify::pipeline::run(
+        &mut m,
+        &cucc_cpuify::pipeline::Options::default(),
+        &mut remarks,
+        &mut |_, _| {},
+    )
+    .expect("pipeline");
+    let fid = m.function("halo").expect("kernel");
+    let (c, _) = cucc_cpuify::emit_c::emit_function(&m, fid).expect("emit");
+    // Signed arithmetic for the nsw ops, e.g. `((int32_t)a) * ((int32_t)b)`.
+    assert!(c.contains(") * ((int32_t)"), "{c}");
+    // `in[i - 1]`: the index is 64-bit arithmetic on the extended operands.
+    assert!(c.contains(") - INT64_C(1))"), "{c}");
+    assert!(
+        !c.contains("(int64_t)((int32_t)v_"),
+        "an nsw index was not folded:\n{c}"
+    );
+    // The thread loop counts with a signed variable.
+    assert!(c.contains("for (int32_t tx_"), "{c}");
+}

@@ -1907,6 +1907,77 @@ fn histogram() {
 }
 
 #[test]
+fn signed_index() {
+    let m = load("signed_index");
+    let mut d = Dev::new(&m);
+    let n = 300usize;
+    let input: Vec<i32> = (0..n as i32).map(|k| (k * 37) % 101 - 50).collect();
+    let at = |k: i64| -> i32 {
+        if (0..n as i64).contains(&k) {
+            input[k as usize]
+        } else {
+            0
+        }
+    };
+    let (pin, pout, pwide) = (d.buf(&input), d.zeros::<i32>(n), d.zeros::<i64>(n));
+    d.launch(
+        "window1d",
+        n.div_ceil(64) as u32,
+        64,
+        &[p(pin), p(pout), i(n as i32)],
+    );
+    let want: Vec<i32> = (0..n as i64)
+        .map(|x| (-3..=3i64).map(|k| at(x + k) * (k as i32 - 6)).sum::<i32>() - at(x - 1))
+        .collect();
+    same("window1d", &d.get::<i32>(pout, n), &want);
+
+    d.launch(
+        "reverse_mix",
+        n.div_ceil(128) as u32,
+        128,
+        &[p(pin), p(pout), p(pwide), i(n as i32)],
+    );
+    let want: Vec<i32> = (0..n).map(|k| input[n - 1 - k] - 2 * input[k]).collect();
+    same("reverse_mix", &d.get::<i32>(pout, n), &want);
+    let want: Vec<i64> = (0..n as i64)
+        .map(|k| {
+            let r = n as i64 - 1 - k;
+            (k - n as i64 / 2) * -3_000_000_007 + i64::from(input[r as usize]) * (r - k)
+        })
+        .collect();
+    same("reverse_mix wide", &d.get::<i64>(pwide, n), &want);
+
+    let (w, h) = (37usize, 21usize);
+    let g: Vec<i32> = (0..(w * h) as i32).map(|k| (k * 53) % 97 - 48).collect();
+    let (pg, pgo) = (d.buf(&g), d.zeros::<i32>(w * h));
+    d.launch_cfg(
+        "halo2d",
+        "",
+        cfg(
+            [w.div_ceil(16) as u32, h.div_ceil(16) as u32, 1],
+            [16, 16, 1],
+            0,
+        ),
+        &[p(pg), p(pgo), i(w as i32), i(h as i32)],
+    );
+    let v = |x: i64, y: i64| -> i32 {
+        if (0..w as i64).contains(&x) && (0..h as i64).contains(&y) {
+            g[y as usize * w + x as usize]
+        } else {
+            0
+        }
+    };
+    let mut want = vec![0; w * h];
+    for y in 0..h as i64 {
+        for x in 0..w as i64 {
+            want[y as usize * w + x as usize] =
+                4 * v(x, y) - v(x, y - 1) - v(x, y + 1) - v(x - 1, y) - v(x + 1, y);
+        }
+    }
+    same("halo2d", &d.get::<i32>(pgo, w * h), &want);
+}
+
+#[test]
 fn prefix_scan() {
     let m = load("prefix_scan");
     let mut d = Dev::new(&m);

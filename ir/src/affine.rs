@@ -272,7 +272,7 @@ impl<'a> AffineAnalysis<'a> {
                     | OpKind::BlockDim(_)
                     | OpKind::GridDim(_)
                     | OpKind::WarpSize => true,
-                    OpKind::Binary(_)
+                    OpKind::Binary(..)
                     | OpKind::Unary(_)
                     | OpKind::Cmp(_)
                     | OpKind::Cast(_)
@@ -350,9 +350,9 @@ impl<'a> AffineAnalysis<'a> {
                     OpKind::BlockId(d) => Some(Affine::sym(Sym::Block(*d))),
                     OpKind::LaneId => Some(Affine::sym(Sym::Lane)),
                     OpKind::WarpSize => Some(Affine::constant(32)),
-                    OpKind::Binary(BinOp::Add) => arg(0)?.checked_add(&arg(1)?),
-                    OpKind::Binary(BinOp::Sub) => arg(0)?.checked_sub(&arg(1)?),
-                    OpKind::Binary(BinOp::Mul) => {
+                    OpKind::Binary(BinOp::Add, _) => arg(0)?.checked_add(&arg(1)?),
+                    OpKind::Binary(BinOp::Sub, _) => arg(0)?.checked_sub(&arg(1)?),
+                    OpKind::Binary(BinOp::Mul, _) => {
                         let (a, b) = (arg(0)?, arg(1)?);
                         match (a.as_constant(), b.as_constant()) {
                             (_, Some(k)) => a.checked_scale(k),
@@ -360,7 +360,7 @@ impl<'a> AffineAnalysis<'a> {
                             _ => None,
                         }
                     }
-                    OpKind::Binary(BinOp::Shl) => {
+                    OpKind::Binary(BinOp::Shl, _) => {
                         let k = arg(1)?.as_constant()?;
                         if !(0..63).contains(&k) {
                             return None;

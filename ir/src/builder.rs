@@ -193,10 +193,16 @@ impl<'a> Builder<'a> {
 
     // ---- arithmetic ---------------------------------------------------------
 
-    /// `a op b`, result of `a`'s type.
+    /// `a op b`, result of `a`'s type (wrapping).
     pub fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        self.binary_flags(op, ArithFlags::NONE, a, b)
+    }
+
+    /// `a op b` with overflow flags (`nsw` only on integer `add`, `sub`
+    /// and `mul`; the verifier checks).
+    pub fn binary_flags(&mut self, op: BinOp, flags: ArithFlags, a: Value, b: Value) -> Value {
         let ty = self.ty(a);
-        self.op1(OpKind::Binary(op), vec![a, b], ty)
+        self.op1(OpKind::Binary(op, flags), vec![a, b], ty)
     }
 
     /// `op a`, result of `a`'s type.

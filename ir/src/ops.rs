@@ -215,6 +215,12 @@ keyword_enum! {
 }
 
 impl BinOp {
+    /// True for the ops that may carry `nsw` ([`ArithFlags`]): integer
+    /// `add`, `sub` and `mul`.
+    pub fn takes_nsw(self) -> bool {
+        matches!(self, BinOp::Add | BinOp::Sub | BinOp::Mul)
+    }
+
     /// True for the float ops.
     pub fn is_float(self) -> bool {
         matches!(
@@ -227,6 +233,38 @@ impl BinOp {
                 | BinOp::FMin
                 | BinOp::FMax
         )
+    }
+}
+
+/// Overflow assumptions of an integer binary op, as LLVM's.
+///
+/// `nsw` (no signed wrap, on `add`, `sub` and `mul` only): the source
+/// language promises that the exact result, reading the operands as signed,
+/// fits the type (CUDA's signed arithmetic, where overflow is undefined).
+/// Executing an `nsw` op whose signed result overflows is undefined
+/// behaviour, as in C; the C emitter writes such ops as signed C arithmetic
+/// so the C compiler may assume it too. The flag never changes the value
+/// computed when there is no overflow, so dropping it is always correct; a
+/// pass that makes an op run where it did not (speculation out of an `if`,
+/// out of a loop that may run zero times) must drop it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ArithFlags {
+    /// No signed wrap.
+    pub nsw: bool,
+}
+
+impl ArithFlags {
+    /// No assumption: the op wraps.
+    pub const NONE: ArithFlags = ArithFlags { nsw: false };
+    /// `nsw`.
+    pub const NSW: ArithFlags = ArithFlags { nsw: true };
+
+    /// The flags two equivalent ops both carry (what an op standing for
+    /// both may keep).
+    pub fn intersect(self, other: ArithFlags) -> ArithFlags {
+        ArithFlags {
+            nsw: self.nsw && other.nsw,
+        }
     }
 }
 
@@ -470,8 +508,9 @@ pub enum OpKind {
     },
     /// `() -> T`: an unspecified value (uninitialised memory promoted to SSA).
     Undef,
-    /// `(a, b) -> T`.
-    Binary(BinOp),
+    /// `(a, b) -> T`, with overflow flags (only integer `add`, `sub` and
+    /// `mul` may carry any).
+    Binary(BinOp, ArithFlags),
     /// `(a) -> T`.
     Unary(UnOp),
     /// `(a, b) -> i1`.
@@ -637,7 +676,7 @@ impl OpKind {
         match self {
             OpKind::Const { .. } => "const",
             OpKind::Undef => "undef",
-            OpKind::Binary(op) => op.name(),
+            OpKind::Binary(op, _) => op.name(),
             OpKind::Unary(op) => op.name(),
             OpKind::Cmp(_) => "cmp",
             OpKind::Cast(op) => op.name(),
@@ -728,7 +767,7 @@ impl OpKind {
             self,
             OpKind::Const { .. }
                 | OpKind::Undef
-                | OpKind::Binary(_)
+                | OpKind::Binary(..)
                 | OpKind::Unary(_)
                 | OpKind::Cmp(_)
                 | OpKind::Cast(_)

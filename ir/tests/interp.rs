@@ -1137,7 +1137,11 @@ fn malformed_ir_and_bad_launches_are_errors() {
         let one = b.i32(1);
         // An add with a single operand.
         let i32t = b.types.i32();
-        b.op1(OpKind::Binary(BinOp::Add), vec![one], i32t);
+        b.op1(
+            OpKind::Binary(BinOp::Add, ArithFlags::NONE),
+            vec![one],
+            i32t,
+        );
     });
     build(&mut m, "dev", FunctionKind::Device, &[], |_, _| {});
     let mut it = Interpreter::new(&m);

@@ -14,7 +14,8 @@
 //! are slices of `scratch`, left uninitialised as on a GPU. Every IR op
 //! is one C statement declaring one variable, named after the source
 //! variable where known. Integers are held in unsigned C types (IR integers
-//! are signless and wrap); signed ops cast explicitly.
+//! are signless and wrap); signed ops cast explicitly, `nsw` arithmetic is
+//! signed C arithmetic, and thread loops count in `int32_t`.
 //!
 //! `tex.fetch` calls the prelude's `cucc_tex_fetch` through
 //! `launch->tex` (an inline copy for `tex1Dfetch` of linear memory, the

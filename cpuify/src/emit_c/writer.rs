@@ -5,8 +5,9 @@ use super::{entry_c_name, global_c_name, sanitize, texref_c_name};
 use crate::error::CpuifyError;
 use cucc_ir::types::round_up;
 use cucc_ir::{
-    AtomicOp, BinOp, Callee, CastOp, CmpPred, Dim, FloatKind, FuncId, Function, Level, Loc, Module,
-    Op, OpKind, Region, SecondaryMap, Space, TexKind, Type, TypeId, UnOp, Value, ValueDef,
+    ArithFlags, AtomicOp, BinOp, Callee, CastOp, CmpPred, Dim, FloatKind, FuncId, Function, Level,
+    Loc, Module, Op, OpKind, Region, SecondaryMap, Space, TexKind, Type, TypeId, UnOp, Value,
+    ValueDef,
 };
 use std::fmt::Write;
 
@@ -66,6 +67,11 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
          const uint32_t cucc_block0 = launch->block[0], cucc_block1 = launch->block[1], cucc_block2 = launch->block[2];\n  \
          const size_t cucc_dyn_size = (size_t)launch->dynamic_shared;\n  \
          (void)cucc_grid0; (void)cucc_grid1; (void)cucc_grid2; (void)cucc_block0; (void)cucc_block1; (void)cucc_block2; (void)cucc_dyn_size;\n",
+    );
+    // The runtime launches only CUDA's shapes (docs/abi.md): telling gcc
+    // lets it count thread loops as running 1..=1024 times in signed ints.
+    head.push_str(
+        "  if (cucc_block0 - 1u >= 1024u || cucc_block1 - 1u >= 1024u || cucc_block2 - 1u >= 64u || cucc_grid0 - 1u >= 0x7fffffffu || cucc_grid1 - 1u >= 65535u || cucc_grid2 - 1u >= 65535u) __builtin_unreachable();\n",
     );
     let _ = writeln!(
         head,
@@ -290,6 +296,55 @@ impl<'m> Writer<'m> {
         }
     }
 
+    /// An `int64_t` C expression for integer `v` (at most 32 bits) read as
+    /// signed. The sign extension of an `nsw` `add`, `sub` or `mul` is the
+    /// same op on the extended operands (the exact result fits, so
+    /// extending it or its operands agrees), so it is written that way,
+    /// a few levels deep: `(int64_t)a + (int64_t)tx` is an affine 64-bit
+    /// index to gcc, where `(int64_t)(int32_t)(a + tx)` is not. The ops
+    /// folded dominate `v`'s use, so their C variables are in scope and
+    /// they ran (an overflow was already undefined there).
+    fn wide_signed(&self, v: Value) -> String {
+        let mut budget = 8;
+        self.wide_signed_at(v, 0, &mut budget)
+    }
+
+    fn wide_signed_at(&self, v: Value, depth: u32, budget: &mut u32) -> String {
+        let leaf = || format!("(int64_t){}", self.as_signed(v));
+        let bits = self.int_bits(v);
+        if bits == 1 || bits > 32 || depth > 3 || *budget == 0 {
+            return leaf();
+        }
+        let Some(op) = self.func.defining_op(v) else {
+            return leaf();
+        };
+        let data = &self.func.ops[op];
+        if self.overrides.contains_key(&op) {
+            return leaf();
+        }
+        match &data.kind {
+            OpKind::Binary(b, flags)
+                if flags.nsw && b.takes_nsw() && bits == 32 && data.operands.len() == 2 =>
+            {
+                *budget -= 1;
+                let sym = match b {
+                    BinOp::Add => "+",
+                    BinOp::Sub => "-",
+                    _ => "*",
+                };
+                let x = self.wide_signed_at(data.operands[0], depth + 1, budget);
+                let y = self.wide_signed_at(data.operands[1], depth + 1, budget);
+                format!("({x} {sym} {y})")
+            }
+            OpKind::Const { bits: raw } => {
+                let shift = 64 - u32::from(bits);
+                let k = ((raw << shift) as i64) >> shift;
+                format!("INT64_C({k})")
+            }
+            _ => leaf(),
+        }
+    }
+
     /// A 16-bit float value widened to `float`, or the value itself.
     fn as_float(&self, v: Value) -> String {
         match self.ty_of(v) {
@@ -466,7 +521,10 @@ impl<'m> Writer<'m> {
                 self.indent += 1;
             }
         }
-        self.line("for (uint32_t cucc_tx = cucc_xlo; cucc_tx < cucc_xhi; ++cucc_tx) {");
+        // Signed: at most a block's 1024 threads (see `put_parallel`).
+        self.line(
+            "for (int32_t cucc_tx = (int32_t)cucc_xlo; cucc_tx < (int32_t)cucc_xhi; ++cucc_tx) {",
+        );
         self.indent += 1;
         self.line(&format!(
             "const uint32_t {t} = cucc_tx + cucc_block0 * (cucc_ty + cucc_block1 * cucc_tz);"
@@ -503,7 +561,7 @@ impl<'m> Writer<'m> {
         self.func.walk_region(region, &mut walk);
         for (_, o) in walk {
             let data = &self.func.ops[o];
-            let (OpKind::Binary(bop @ (BinOp::URem | BinOp::UDiv)), [a, d]) =
+            let (OpKind::Binary(bop @ (BinOp::URem | BinOp::UDiv), _), [a, d]) =
                 (&data.kind, data.operands.as_slice())
             else {
                 continue;
@@ -609,7 +667,7 @@ impl<'m> Writer<'m> {
         let mut quotient = None;
         for &op in &func.regions[region].ops {
             let data = &func.ops[op];
-            let OpKind::Binary(bop) = data.kind else {
+            let OpKind::Binary(bop, _) = data.kind else {
                 continue;
             };
             if data.operands.len() != 2 {
@@ -707,10 +765,10 @@ impl<'m> Writer<'m> {
                 };
                 self.decl(r, e)?;
             }
-            OpKind::Binary(b) => {
+            OpKind::Binary(b, flags) => {
                 arity(2)?;
                 let r = one()?;
-                let e = self.binary(*b, ops[0], ops[1], r)?;
+                let e = self.binary(*b, *flags, ops[0], ops[1], r)?;
                 self.decl(r, &e)?;
             }
             OpKind::Unary(u) => {
@@ -827,7 +885,7 @@ impl<'m> Writer<'m> {
                 let idx = if self.int_bits(ops[1]) == 64 {
                     format!("(int64_t){}", self.n(ops[1]))
                 } else {
-                    format!("(int64_t){}", self.as_signed(ops[1]))
+                    self.wide_signed(ops[1])
                 };
                 let e = format!("{} + {idx} * {size}", self.n(ops[0]));
                 self.decl(r, &e)?;
@@ -1129,7 +1187,14 @@ impl<'m> Writer<'m> {
         }
     }
 
-    fn binary(&self, b: BinOp, x: Value, y: Value, r: Value) -> Result<String, CpuifyError> {
+    fn binary(
+        &self,
+        b: BinOp,
+        flags: ArithFlags,
+        x: Value,
+        y: Value,
+        r: Value,
+    ) -> Result<String, CpuifyError> {
         if b.is_float() {
             let k = self.ty_of(r).float_kind().unwrap_or(FloatKind::F32);
             let (a, c) = (self.as_float(x), self.as_float(y));
@@ -1150,6 +1215,17 @@ impl<'m> Writer<'m> {
         let s = Self::signed_ty(bits);
         let (a, c) = (self.n(x), self.n(y));
         let (sa, sc) = (self.as_signed(x), self.as_signed(y));
+        // `nsw`: signed C arithmetic, whose overflow is undefined, so gcc
+        // may treat the result as an exact (non-wrapping) sum or product.
+        // Below `int` C would promote, and the truncation back wraps.
+        if flags.nsw && b.takes_nsw() && (bits == 32 || bits == 64) {
+            let sym = match b {
+                BinOp::Add => "+",
+                BinOp::Sub => "-",
+                _ => "*",
+            };
+            return Ok(format!("({u})({sa} {sym} {sc})"));
+        }
         let e = match b {
             BinOp::Add => format!("({u})({a} + {c})"),
             BinOp::Sub => format!("({u})({a} - {c})"),
@@ -1312,7 +1388,11 @@ impl<'m> Writer<'m> {
             CastOp::ZExt => format!("({rty}){a}"),
             CastOp::SExt => {
                 let rb = rt.int_bits().unwrap_or(64);
-                format!("({rty})({}){}", Self::signed_ty(rb), self.as_signed(x))
+                if rb == 64 {
+                    format!("({rty}){}", self.wide_signed(x))
+                } else {
+                    format!("({rty})({}){}", Self::signed_ty(rb), self.as_signed(x))
+                }
             }
             CastOp::FpTrunc | CastOp::FpExt => {
                 let k = rt.float_kind().unwrap_or(FloatKind::F32);
@@ -1516,6 +1596,33 @@ impl<'m> Writer<'m> {
         }
         let iv = args[0];
         let ty = self.vty(iv)?;
+        let bits = self.int_bits(iv);
+        let unit_step = self
+            .func
+            .defining_op(data.operands[2])
+            .is_some_and(|o| self.func.ops[o].kind == OpKind::Const { bits: 1 });
+        if !unsigned && unit_step && (bits == 32 || bits == 64) {
+            // Signed compare, step 1: `iv < ub` before each increment, so
+            // `iv + 1` never passes the signed maximum and a signed C counter
+            // (which gcc knows does not wrap) runs the same iterations.
+            let s = Self::signed_ty(bits);
+            let iv_n = self.n(iv).to_string();
+            self.line(&format!(
+                "for ({s} {iv_n}_c = ({s}){lb}; {iv_n}_c < ({s}){ub}; ++{iv_n}_c) {{",
+                lb = self.n(data.operands[0]),
+                ub = self.n(data.operands[1]),
+            ));
+            self.indent += 1;
+            self.line(&format!("const {ty} {iv_n} = ({ty}){iv_n}_c;"));
+            self.put_region(region, YieldTo::Vars(&vars))?;
+            self.indent -= 1;
+            self.line("}");
+            for (&r, var) in data.results.iter().zip(&vars) {
+                let s = format!("{} = {var};", c_decl(self.vty(r)?, self.n(r), true));
+                self.line(&s);
+            }
+            return Ok(());
+        }
         let cond = if unsigned {
             format!("{} < {}", self.n(iv), self.n(data.operands[1]))
         } else {
@@ -1597,14 +1704,23 @@ impl<'m> Writer<'m> {
             if k == 0 && self.independent.contains(&op) {
                 self.out.push_str("#pragma GCC ivdep\n");
             }
-            let s = format!(
-                "for ({t} {iv} = 0; {iv} < {ub}; ++{iv}) {{",
-                t = self.vty(ivs[k])?,
-                iv = self.n(ivs[k]),
-                ub = self.n(data.operands[k])
-            );
-            self.line(&s);
-            self.indent += 1;
+            let (iv, ub) = (self.n(ivs[k]).to_string(), self.n(data.operands[k]));
+            if self.int_bits(ivs[k]) == 32 {
+                // A signed counter: the bounds are a block's extents (at
+                // most 1024), and gcc sees indices computed from a signed
+                // counter as affine where an unsigned one might wrap.
+                let s = format!("for (int32_t {iv}_c = 0; {iv}_c < (int32_t){ub}; ++{iv}_c) {{");
+                self.line(&s);
+                self.indent += 1;
+                self.line(&format!("const uint32_t {iv} = (uint32_t){iv}_c;"));
+            } else {
+                let s = format!(
+                    "for ({t} {iv} = 0; {iv} < {ub}; ++{iv}) {{",
+                    t = self.vty(ivs[k])?,
+                );
+                self.line(&s);
+                self.indent += 1;
+            }
         }
         self.put_region(region, YieldTo::Nothing)?;
         for _ in 0..ivs.len() {

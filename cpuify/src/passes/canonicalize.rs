@@ -12,7 +12,8 @@ use crate::error::CpuifyError;
 use cucc_ir::edit::{remove_op, replace_all_uses, uses};
 use cucc_ir::interp::eval::{self, Scalar};
 use cucc_ir::{
-    BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value, ValueDef,
+    ArithFlags, BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value,
+    ValueDef,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -94,7 +95,7 @@ fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bo
     let all_const = !consts.is_empty() && consts.iter().all(Option::is_some);
     let c = |i: usize| consts[i].unwrap_or(0);
     match &data.kind {
-        OpKind::Binary(b) if data.operands.len() == 2 => {
+        OpKind::Binary(b, _) if data.operands.len() == 2 => {
             let ty = scalar(types, func, data.results[0]);
             if all_const {
                 if let Ok(bits) = eval::binary(*b, ty, c(0), c(1)) {
@@ -218,7 +219,7 @@ fn div_mod_sum(func: &Function, x: Value, y: Value) -> Option<Value> {
     let bin = |v: Value, want: BinOp| {
         let o = func.defining_op(v)?;
         let d = &func.ops[o];
-        (d.kind == OpKind::Binary(want) && d.operands.len() == 2)
+        (matches!(d.kind, OpKind::Binary(b, _) if b == want) && d.operands.len() == 2)
             .then(|| (d.operands[0], d.operands[1]))
     };
     for (m, r) in [(x, y), (y, x)] {
@@ -291,7 +292,10 @@ fn inline_region(func: &mut Function, region: Region, op: Op, taken: Region) {
     remove_op(func, region, op);
 }
 
-/// Removes pure ops equal to an earlier one in scope; true if any.
+/// Removes pure ops equal to an earlier one in scope; true if any. Ops
+/// differing only in their overflow flags are equal; the op kept for both
+/// keeps only the flags both had, so an `nsw` op never stands for a
+/// wrapping one (and the kept op stays valid wherever a later pass moves it).
 fn cse_region(func: &mut Function, region: Region, scope: &mut HashMap<String, Value>) -> bool {
     let mut changed = false;
     let ops = func.regions[region].ops.clone();
@@ -307,15 +311,24 @@ fn cse_region(func: &mut Function, region: Region, scope: &mut HashMap<String, V
         if !data.kind.is_pure() || data.results.len() != 1 {
             continue;
         }
+        let (kind, flags) = match data.kind {
+            OpKind::Binary(b, flags) => (OpKind::Binary(b, ArithFlags::NONE), flags),
+            ref k => (k.clone(), ArithFlags::NONE),
+        };
         let key = format!(
             "{:?}|{:?}|{:?}",
-            data.kind,
+            kind,
             data.operands,
             func.value_type(data.results[0])
         );
         match scope.get(&key) {
             Some(&v) => {
-                let r = data.results[0];
+                if let Some(kept) = func.defining_op(v) {
+                    if let OpKind::Binary(_, f) = &mut func.ops[kept].kind {
+                        *f = f.intersect(flags);
+                    }
+                }
+                let r = func.ops[op].results[0];
                 replace_all_uses(func, r, v);
                 remove_op(func, region, op);
                 changed = true;

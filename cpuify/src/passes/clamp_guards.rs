@@ -19,8 +19,8 @@
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::{
-    BinOp, Builder, CastOp, CmpPred, FuncId, Function, FunctionKind, Level, Module, Op, OpKind,
-    Region, Types, Value,
+    ArithFlags, BinOp, Builder, CastOp, CmpPred, FuncId, Function, FunctionKind, Level, Module, Op,
+    OpKind, Region, Types, Value,
 };
 use std::collections::HashMap;
 
@@ -230,7 +230,7 @@ fn split_iv(func: &Function, ivs: &[Value], v: Value) -> Option<(usize, Option<V
     }
     let op = func.defining_op(v)?;
     let data = &func.ops[op];
-    if data.kind != OpKind::Binary(BinOp::Add) {
+    if !matches!(data.kind, OpKind::Binary(BinOp::Add, _)) {
         return None;
     }
     let (x, y) = (data.operands[0], data.operands[1]);
@@ -274,18 +274,18 @@ fn necessary(func: &Function, v: Value, polarity: bool, depth: usize, out: &mut 
             };
             out.push(a);
         }
-        OpKind::Binary(BinOp::Xor) => {
+        OpKind::Binary(BinOp::Xor, _) => {
             if let Some(c) = const_bool(func, data.operands[1]) {
                 necessary(func, data.operands[0], polarity ^ c, depth + 1, out);
             } else if let Some(c) = const_bool(func, data.operands[0]) {
                 necessary(func, data.operands[1], polarity ^ c, depth + 1, out);
             }
         }
-        OpKind::Binary(BinOp::And) if polarity => {
+        OpKind::Binary(BinOp::And, _) if polarity => {
             necessary(func, data.operands[0], true, depth + 1, out);
             necessary(func, data.operands[1], true, depth + 1, out);
         }
-        OpKind::Binary(BinOp::Or) if !polarity => {
+        OpKind::Binary(BinOp::Or, _) if !polarity => {
             necessary(func, data.operands[0], false, depth + 1, out);
             necessary(func, data.operands[1], false, depth + 1, out);
         }
@@ -363,7 +363,13 @@ fn materialize(
         operands.push(materialize(func, body, o, memo, inserted)?);
     }
     let result_types: Vec<_> = data.results.iter().map(|&r| func.value_type(r)).collect();
-    let clone = func.new_op(data.kind.clone(), operands, &result_types, vec![], data.loc);
+    // The clone runs before the loop even when no iteration would have run
+    // the original: it may not assume `nsw`.
+    let kind = match data.kind {
+        OpKind::Binary(b, _) => OpKind::Binary(b, ArithFlags::NONE),
+        k => k,
+    };
+    let clone = func.new_op(kind, operands, &result_types, vec![], data.loc);
     for (&old, &new) in data.results.iter().zip(&func.ops[clone].results.clone()) {
         func.values[new].name = func.values[old].name.clone();
         memo.insert(old, new);

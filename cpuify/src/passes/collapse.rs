@@ -288,7 +288,7 @@ pub fn collapsed_shape(func: &Function, op: Op) -> bool {
 fn is_product(func: &Function, v: Value, want: impl Fn(&OpKind) -> bool + Copy) -> bool {
     let mul = |v: Value| {
         func.defining_op(v).and_then(|o| {
-            (func.ops[o].kind == OpKind::Binary(BinOp::Mul))
+            matches!(func.ops[o].kind, OpKind::Binary(BinOp::Mul, _))
                 .then(|| (func.ops[o].operands[0], func.ops[o].operands[1]))
         })
     };
@@ -546,9 +546,9 @@ fn stride(
                 })
             };
             match &data.kind {
-                OpKind::Binary(BinOp::Add) => arg(0, memo).add(arg(1, memo)),
-                OpKind::Binary(BinOp::Sub) => arg(0, memo).add(arg(1, memo).scale(-1)),
-                OpKind::Binary(BinOp::Mul) => match (arg(0, memo), arg(1, memo)) {
+                OpKind::Binary(BinOp::Add, _) => arg(0, memo).add(arg(1, memo)),
+                OpKind::Binary(BinOp::Sub, _) => arg(0, memo).add(arg(1, memo).scale(-1)),
+                OpKind::Binary(BinOp::Mul, _) => match (arg(0, memo), arg(1, memo)) {
                     (Stride::Zero, Stride::Zero) => Stride::Zero,
                     (Stride::Zero, s) => konst(0)
                         .map_or(if s == Stride::Zero { s } else { Stride::Far }, |k| {
@@ -557,7 +557,7 @@ fn stride(
                     (s, Stride::Zero) => konst(1).map_or(Stride::Far, |k| s.scale(k)),
                     _ => Stride::Far,
                 },
-                OpKind::Binary(BinOp::Shl) => match (arg(0, memo), konst(1)) {
+                OpKind::Binary(BinOp::Shl, _) => match (arg(0, memo), konst(1)) {
                     (Stride::Zero, _) if arg(1, memo) == Stride::Zero => Stride::Zero,
                     (s, Some(k)) if (0..32).contains(&k) => s.scale(1 << k),
                     _ => Stride::Far,
@@ -598,7 +598,7 @@ pub fn nd_shape(func: &Function, op: Op) -> Option<[(usize, bool); 3]> {
     let extent_dim = |v: Value| {
         let o = func.defining_op(v)?;
         let d = &func.ops[o];
-        if d.kind != OpKind::Binary(BinOp::Mul) {
+        if !matches!(d.kind, OpKind::Binary(BinOp::Mul, _)) {
             return None;
         }
         let kind = |v: Value| func.defining_op(v).map(|o| &func.ops[o].kind);

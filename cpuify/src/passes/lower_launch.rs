@@ -22,8 +22,8 @@
 use crate::error::CpuifyError;
 use cucc_ir::edit::{remove_op, replace_uses_map};
 use cucc_ir::{
-    BinOp, Builder, Callee, Dim, FuncId, FunctionKind, GlobalId, Level, Module, OpKind, Space,
-    Value,
+    ArithFlags, BinOp, Builder, Callee, Dim, FuncId, FunctionKind, GlobalId, Level, Module, OpKind,
+    Space, Value,
 };
 use std::collections::HashMap;
 
@@ -122,11 +122,13 @@ pub fn lower_launch(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
         .iter()
         .any(|&op| uses_op(b.func, op, &|k| matches!(k, OpKind::LaneId)));
     let lane = if uses_lane {
-        // linear = tx + bdx * (ty + bdy * tz); lane = linear & 31
-        let inner = b.binary(BinOp::Mul, block[1], tids[2]);
-        let inner = b.binary(BinOp::Add, tids[1], inner);
-        let outer = b.binary(BinOp::Mul, block[0], inner);
-        let linear = b.binary(BinOp::Add, tids[0], outer);
+        // linear = tx + bdx * (ty + bdy * tz); lane = linear & 31. Each
+        // step is below the block's thread count (at most 1024): `nsw`.
+        let nsw = ArithFlags::NSW;
+        let inner = b.binary_flags(BinOp::Mul, nsw, block[1], tids[2]);
+        let inner = b.binary_flags(BinOp::Add, nsw, tids[1], inner);
+        let outer = b.binary_flags(BinOp::Mul, nsw, block[0], inner);
+        let linear = b.binary_flags(BinOp::Add, nsw, tids[0], outer);
         let mask = b.i32(31);
         let lane = b.binary(BinOp::And, linear, mask);
         b.name(lane, "lane");

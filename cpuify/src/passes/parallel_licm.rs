@@ -43,8 +43,8 @@ use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::effects::conflicts;
 use cucc_ir::{
-    BinOp, CallSummaries, Callee, EffectKind, FuncId, Function, FunctionEffects, FunctionKind,
-    Level, MemEffect, Module, Op, OpKind, Region, Value,
+    ArithFlags, BinOp, CallSummaries, Callee, EffectKind, FuncId, Function, FunctionEffects,
+    FunctionKind, Level, MemEffect, Module, Op, OpKind, Region, Value,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -74,9 +74,9 @@ pub fn parallel_licm(
             // Innermost loops first.
             for (region, l) in func.walk().into_iter().rev() {
                 if let Some(kind) = loop_kind(func, l) {
-                    let ops = hoistable(module, &fx, func, l, kind);
+                    let (ops, runs_once) = hoistable(module, &fx, func, l, kind);
                     if !ops.is_empty() {
-                        plans.push((region, l, kind, ops));
+                        plans.push((region, l, kind, ops, runs_once));
                         // One loop per round: the next analysis sees the move.
                         break;
                     }
@@ -87,9 +87,9 @@ pub fn parallel_licm(
         if plans.is_empty() {
             break;
         }
-        for (region, l, kind, ops) in plans {
+        for (region, l, kind, ops, runs_once) in plans {
             total += ops.len();
-            apply(module, fid, region, l, &ops);
+            apply(module, fid, region, l, &ops, runs_once);
             report(module, fid, remarks, l, kind, &ops);
         }
     }
@@ -120,7 +120,7 @@ fn hoistable(
     func: &Function,
     l: Op,
     kind: LoopKind,
-) -> Vec<Op> {
+) -> (Vec<Op>, bool) {
     let body = func.ops[l].regions[0];
     let inside = defined_in(func, &func.ops[l].regions);
     let runs_once = match kind {
@@ -178,10 +178,11 @@ fn hoistable(
             writes.extend(effects.into_iter().filter(|e| e.is_write()));
         }
     }
-    body_ops
+    let ops = body_ops
         .into_iter()
         .filter(|o| hoisted.contains(o) || needed.contains(o))
-        .collect()
+        .collect();
+    (ops, runs_once)
 }
 
 /// A write of unknown memory, standing for other threads' writes.
@@ -255,7 +256,8 @@ fn may_fault(func: &Function, op: Op) -> bool {
                         | BinOp::URem
                         | BinOp::Shl
                         | BinOp::LShr
-                        | BinOp::AShr
+                        | BinOp::AShr,
+                    _
                 )
         )
 }
@@ -310,7 +312,7 @@ fn known_positive(func: &Function, v: Value, depth: u32) -> bool {
             let x = bits as i64;
             x > 0 && x <= i64::from(i32::MAX)
         }
-        OpKind::Binary(BinOp::UMin | BinOp::SMin) if depth < 8 => data
+        OpKind::Binary(BinOp::UMin | BinOp::SMin, _) if depth < 8 => data
             .operands
             .iter()
             .all(|&o| known_positive(func, o, depth + 1)),
@@ -325,9 +327,20 @@ fn runs_at_least_once(fx: &FunctionEffects<'_>, func: &Function, l: Op) -> bool 
     matches!((c(0), c(1)), (Some(lb), Some(ub)) if 0 <= lb && lb < ub)
 }
 
-/// Moves `ops` (in order) from loop `l`'s body to just before `l` in `region`.
-fn apply(module: &mut Module, fid: FuncId, region: Region, l: Op, ops: &[Op]) {
+/// Moves `ops` (in order) from loop `l`'s body to just before `l` in
+/// `region`. Unless the loop is known to run, a moved op may now run where
+/// it did not, so it loses its `nsw` (an overflow there would be undefined
+/// behaviour the source did not have); ops with regions move only out of
+/// loops known to run.
+fn apply(module: &mut Module, fid: FuncId, region: Region, l: Op, ops: &[Op], runs_once: bool) {
     let func = &mut module.functions[fid];
+    if !runs_once {
+        for &o in ops {
+            if let OpKind::Binary(_, flags) = &mut func.ops[o].kind {
+                *flags = ArithFlags::NONE;
+            }
+        }
+    }
     let body = func.ops[l].regions[0];
     func.regions[body].ops.retain(|o| !ops.contains(o));
     let at = func.regions[region]

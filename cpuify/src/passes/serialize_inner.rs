@@ -170,7 +170,7 @@ fn is_linear_id(func: &Function, body: Region, ivs: &[Value], v: Value) -> bool 
     let outside = |x: Value| defined_outside(func, body, ivs, x);
     let binary = |x: Value, op: cucc_ir::BinOp| {
         let d = func.defining_op(x)?;
-        (func.ops[d].kind == OpKind::Binary(op))
+        matches!(func.ops[d].kind, OpKind::Binary(b, _) if b == op)
             .then(|| (func.ops[d].operands[0], func.ops[d].operands[1]))
     };
     fn nest(
@@ -309,7 +309,11 @@ fn specialize_1d(types: &mut cucc_ir::Types, func: &mut Function, region: Region
     true
 }
 
-/// Replaces parallel `p` (in `region`) by a `for` nest, x innermost.
+/// Replaces parallel `p` (in `region`) by a `for` nest, x innermost. The
+/// loops compare signed: their bounds are a block's extents (at most 1024),
+/// where signed and unsigned agree, and a signed loop lets the C emitter
+/// count with a signed variable (`put_for`), which gcc needs to see the
+/// indices built from the counter as affine.
 fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p: Op) {
     let body = func.ops[p].regions[0];
     let ivs = func.regions[body].args.clone();
@@ -330,7 +334,7 @@ fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p:
     let mut inner_region = body;
     func.regions[body].args = vec![ivs[0]];
     let mut inner = func.new_op(
-        OpKind::For { unsigned: true },
+        OpKind::For { unsigned: false },
         vec![zero, one, one],
         &[],
         vec![inner_region],
@@ -348,7 +352,7 @@ fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p:
         func.regions[r].ops = vec![inner, y];
         inner_region = r;
         inner = func.new_op(
-            OpKind::For { unsigned: true },
+            OpKind::For { unsigned: false },
             vec![zero, ubs[d], one],
             &[],
             vec![inner_region],

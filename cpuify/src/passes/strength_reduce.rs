@@ -43,7 +43,7 @@ pub fn strength_reduce(
         .into_iter()
         .filter(|&(_, op)| {
             let data = &func.ops[op];
-            matches!(data.kind, OpKind::Binary(BinOp::URem | BinOp::SRem))
+            matches!(data.kind, OpKind::Binary(BinOp::URem | BinOp::SRem, _))
                 && pow2.contains(&data.operands[1])
                 && constant(func, data.operands[1]).is_none()
         })
@@ -80,7 +80,7 @@ fn rewrite(types: &mut Types, func: &mut Function, region: Region, op: Op) {
         let one = b.const_int(ty, 1);
         let mask = b.binary(BinOp::Sub, p, one);
         let r = b.binary(BinOp::And, x, mask);
-        if data.kind == OpKind::Binary(BinOp::URem) {
+        if matches!(data.kind, OpKind::Binary(BinOp::URem, _)) {
             r
         } else {
             let zero = b.const_int(ty, 0);
@@ -164,8 +164,8 @@ fn holds(
                     };
                     masked.count_ones() <= 1
                 }
-                OpKind::Binary(BinOp::Mul | BinOp::UDiv) => all(&data.operands),
-                OpKind::Binary(BinOp::Shl | BinOp::LShr) => set.contains(&data.operands[0]),
+                OpKind::Binary(BinOp::Mul | BinOp::UDiv, _) => all(&data.operands),
+                OpKind::Binary(BinOp::Shl | BinOp::LShr, _) => set.contains(&data.operands[0]),
                 OpKind::Select => all(&data.operands[1..]),
                 OpKind::If => yields(func, &data.regions, index, set),
                 // Loop results: the values the loop ends with, which are

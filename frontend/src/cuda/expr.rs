@@ -3,7 +3,9 @@
 
 use std::rc::Rc;
 
-use cucc_ir::{BinOp, CastOp, CmpPred, FloatKind, OpKind, Space, Type, UnOp, Value};
+use cucc_ir::{
+    ArithFlags, BinOp, CastOp, CmpPred, FloatKind, OpKind, Space, Type, TypeId, UnOp, Value,
+};
 
 use super::ctype::CType;
 use super::diag::{DiagLoc, Diagnostic};
@@ -931,9 +933,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let new = match ty {
             Type::Int(1) => self.b().bool(inc),
             Type::Int(_) => {
+                let flags = self.signed_flags(ct, t);
                 let mut b = self.b();
                 let one = b.const_int(t, 1);
-                b.binary(if inc { BinOp::Add } else { BinOp::Sub }, old, one)
+                b.binary_flags(if inc { BinOp::Add } else { BinOp::Sub }, flags, old, one)
             }
             Type::Float(_) => {
                 let mut b = self.b();
@@ -979,12 +982,13 @@ impl<'m, 'a> FnCx<'m, 'a> {
             "-" => {
                 let v = self.scalar(c)?;
                 let t = self.func.value_type(v);
+                let flags = self.signed_flags(ct, t);
                 let mut b = self.b();
                 Ok(RV::Scalar(if b.types[t].is_float() {
                     b.unary(UnOp::FNeg, v)
                 } else {
                     let z = b.const_int(t, 0);
-                    b.binary(BinOp::Sub, z, v)
+                    b.binary_flags(BinOp::Sub, flags, z, v)
                 }))
             }
             "~" => {
@@ -1072,7 +1076,28 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 )
             }
         };
-        Ok(self.b().binary(bop, a, b))
+        let flags = if bop.takes_nsw() {
+            self.signed_flags(lt, t)
+        } else {
+            ArithFlags::NONE
+        };
+        Ok(self.b().binary_flags(bop, flags, a, b))
+    }
+
+    /// `nsw` for `+`, `-`, `*` (and `++`, `--`, unary `-`) computed in C
+    /// type `ct` held in IR type `t`: signed overflow is undefined in C++
+    /// for `int` and wider. Narrower types are promoted to `int` by C, so an
+    /// IR op narrower than `int` stands for an `int` op followed by a
+    /// truncation, which wraps: it gets no flag.
+    fn signed_flags(&self, ct: &CType, t: TypeId) -> ArithFlags {
+        let bits = self.mc.module.types[t].int_bits();
+        match self.mc.resolve(ct).strip() {
+            CType::Int {
+                bits: cbits,
+                signed: true,
+            } if *cbits >= 32 && bits == Some(*cbits) => ArithFlags::NSW,
+            _ => ArithFlags::NONE,
+        }
     }
 
     fn compare(&mut self, op: &str, a: Value, b: Value, lt: &CType, at: &Node) -> R<Value> {

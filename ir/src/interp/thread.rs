@@ -269,7 +269,7 @@ impl Exec<'_> {
                     shape(self, 0, 1)?;
                     0
                 }
-                OpKind::Binary(b) => {
+                OpKind::Binary(b, _) => {
                     shape(self, 2, 1)?;
                     eval::binary(*b, rty(0), opv(0), opv(1)).map_err(|e| eval_err(self, e))?
                 }

@@ -264,7 +264,9 @@ impl Parser {
             }
             other => {
                 if let Some(op) = BinOp::from_name(other) {
-                    OpKind::Binary(op)
+                    // The verifier rejects `nsw` where it does not apply.
+                    let nsw = self.eat_word("nsw");
+                    OpKind::Binary(op, ArithFlags { nsw })
                 } else if let Some(op) = UnOp::from_name(other) {
                     OpKind::Unary(op)
                 } else if let Some(op) = CastOp::from_name(other) {

@@ -361,6 +361,11 @@ impl<'m> Printer<'m> {
                 *bits,
             )),
             OpKind::Cmp(p) => attr(p.name().into()),
+            OpKind::Binary(_, flags) => {
+                if flags.nsw {
+                    attr("nsw".into())
+                }
+            }
             OpKind::Call(callee) => {
                 plain_operands = false;
                 let target = match callee {
@@ -519,7 +524,6 @@ impl<'m> Printer<'m> {
                 return;
             }
             OpKind::Undef
-            | OpKind::Binary(_)
             | OpKind::Unary(_)
             | OpKind::Cast(_)
             | OpKind::Select

@@ -15,7 +15,7 @@ fn variant(k: &OpKind) -> &'static str {
     match k {
         OpKind::Const { .. } => "const",
         OpKind::Undef => "undef",
-        OpKind::Binary(_) => "binary",
+        OpKind::Binary(..) => "binary",
         OpKind::Unary(_) => "unary",
         OpKind::Cmp(_) => "cmp",
         OpKind::Cast(_) => "cast",
@@ -199,6 +199,9 @@ fn everything() -> Module {
                 b.binary(op, one, u);
             } else {
                 b.binary(op, x, y);
+                if op.takes_nsw() {
+                    b.binary_flags(op, ArithFlags::NSW, x, y);
+                }
             }
         }
         for &op in UnOp::ALL {
@@ -515,6 +518,9 @@ fn printed_forms() {
         "alloca private [4 x $Point] : ptr<private>",
         "alloca shared $\"ns::Pair<int>\" : ptr<shared>",
         "load volatile %a : f32",
+        "= add nsw %x, %x.1 : i32",
+        "= sub nsw %x, %x.1 : i32",
+        "= mul nsw %x, %x.1 : i32",
         "store volatile %a, %",
         "ptr.index $Point %",
         "ptr.field $Point[1] %",
@@ -570,6 +576,29 @@ fn hand_written_sugar() {
     assert_eq!(
         print_module(&m),
         "kernel @k(%c: i1) {\n  if %c {\n    yield\n  } else {\n    yield\n  }\n  return\n}\n"
+    );
+}
+
+#[test]
+fn nsw_round_trip() {
+    let src = "kernel @k(%a: i32, %b: i64) {\n  %x = add nsw %a, %a : i32\n  %y = sub %a, %x : i32\n  %z = mul nsw %b, %b : i64\n  %w = and nsw %a, %a : i32\n  return\n}\n";
+    let m = parse_module(src).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(print_module(&m), src);
+    let f = &m.functions[m.function("k").expect("@k")];
+    let kinds: Vec<&OpKind> = f.regions[f.body]
+        .ops
+        .iter()
+        .map(|&o| &f.ops[o].kind)
+        .collect();
+    assert_eq!(kinds[0], &OpKind::Binary(BinOp::Add, ArithFlags::NSW));
+    assert_eq!(kinds[1], &OpKind::Binary(BinOp::Sub, ArithFlags::NONE));
+    assert_eq!(kinds[2], &OpKind::Binary(BinOp::Mul, ArithFlags::NSW));
+    // Parsed as written; the verifier rejects `nsw` on `and`.
+    assert_eq!(kinds[3], &OpKind::Binary(BinOp::And, ArithFlags::NSW));
+    // `nsw` is a keyword only right after the mnemonic.
+    assert_eq!(
+        err("kernel @k(%a: i32) {\n  %x = add %a, nsw %a : i32\n  return\n}\n"),
+        "2:16: expected a value, found `nsw`"
     );
 }
 

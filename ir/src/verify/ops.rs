@@ -277,12 +277,17 @@ impl Shape<'_, '_> {
             OpKind::Undef => {
                 self.counts(Exact(0), Exact(1));
             }
-            OpKind::Binary(op) => {
+            OpKind::Binary(op, flags) => {
                 let class = if op.is_float() {
                     Class::Float
                 } else {
                     Class::Int
                 };
+                if flags.nsw && !op.takes_nsw() {
+                    self.err(format!(
+                        "`nsw` applies only to integer `add`, `sub` and `mul`, not `{op}`"
+                    ));
+                }
                 if self.counts(Exact(2), Exact(1)) {
                     self.operand_is(0, "a", class);
                     self.operand_same(1, "b", 0, "operand 0");

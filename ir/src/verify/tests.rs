@@ -307,6 +307,30 @@ fn display_has_position_function_and_mnemonic() {
     assert!(err.errors[0].op.is_some());
 }
 
+#[test]
+fn nsw_only_on_integer_add_sub_mul() {
+    let m = kernel(&[I32], |b, p| {
+        for op in [BinOp::Add, BinOp::Sub, BinOp::Mul] {
+            b.binary_flags(op, ArithFlags::NSW, p[0], p[0]);
+        }
+    });
+    assert_valid(&m);
+    let m = kernel(&[I32], |b, p| {
+        b.binary_flags(BinOp::Shl, ArithFlags::NSW, p[0], p[0]);
+    });
+    assert_eq!(
+        only(&m),
+        "in @k: shl: `nsw` applies only to integer `add`, `sub` and `mul`, not `shl`"
+    );
+    let m = kernel(&[F32], |b, p| {
+        b.binary_flags(BinOp::FAdd, ArithFlags::NSW, p[0], p[0]);
+    });
+    assert_eq!(
+        only(&m),
+        "in @k: fadd: `nsw` applies only to integer `add`, `sub` and `mul`, not `fadd`"
+    );
+}
+
 // ---- handles --------------------------------------------------------------------
 
 #[test]
@@ -998,7 +1022,7 @@ fn rejects_use_of_detached_op() {
     let f = func(&mut m);
     let p = f.param_values()[0];
     let detached = f.new_op(
-        OpKind::Binary(BinOp::Sub),
+        OpKind::Binary(BinOp::Sub, ArithFlags::NONE),
         vec![p, p],
         &[i32t],
         vec![],

@@ -5,8 +5,8 @@ use crate::error::CpuifyError;
 use crate::passes::uniform::Uniformity;
 use cucc_ir::edit::{remove_op, replace_all_uses, replace_uses_in_region, uses};
 use cucc_ir::{
-    BarrierReduceKind, BinOp, Builder, CastOp, CmpPred, Level, Op, OpKind, Region, Space, TypeId,
-    Value,
+    ArithFlags, BarrierReduceKind, BinOp, Builder, CastOp, CmpPred, Level, Op, OpKind, Region,
+    Space, TypeId, Value,
 };
 use std::collections::HashMap;
 
@@ -49,15 +49,18 @@ impl Distributor<'_> {
         let before = self.func.regions[region].ops.len();
         let mode = self.mode;
         let mut b = self.at(region, index);
+        // Every partial sum and product is below the block's thread count
+        // (at most 1024): `nsw`, so the C emitter's indices stay affine.
+        let nsw = ArithFlags::NSW;
         if let super::Mode::Lane { base } = mode {
-            let lin = b.binary(BinOp::Add, base, ivs[0]);
+            let lin = b.binary_flags(BinOp::Add, nsw, base, ivs[0]);
             let _ = ubs;
             return (lin, 1);
         }
         let mut acc = ivs[ivs.len() - 1];
         for k in (0..ivs.len() - 1).rev() {
-            let m = b.binary(BinOp::Mul, ubs[k], acc);
-            acc = b.binary(BinOp::Add, ivs[k], m);
+            let m = b.binary_flags(BinOp::Mul, nsw, ubs[k], acc);
+            acc = b.binary_flags(BinOp::Add, nsw, ivs[k], m);
         }
         let inserted = self.func.regions[region].ops.len() - before;
         (acc, inserted)

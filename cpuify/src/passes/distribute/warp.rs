@@ -15,7 +15,9 @@
 use super::{Distributor, Mode};
 use crate::error::CpuifyError;
 use cucc_ir::edit::{remove_op, replace_all_uses, replace_uses_in_region};
-use cucc_ir::{BinOp, CastOp, CmpPred, Level, Op, OpKind, Region, ShuffleMode, Value, VoteKind};
+use cucc_ir::{
+    ArithFlags, BinOp, CastOp, CmpPred, Level, Op, OpKind, Region, ShuffleMode, Value, VoteKind,
+};
 use std::collections::HashMap;
 
 impl Distributor<'_> {
@@ -82,7 +84,7 @@ impl Distributor<'_> {
                 &self.func.ops[add].kind,
                 self.func.ops[add].operands.as_slice(),
             ) {
-                (OpKind::Binary(BinOp::Add), &[a, l]) if a == base && lane_ivs.contains(&l) => l,
+                (OpKind::Binary(BinOp::Add, _), &[a, l]) if a == base && lane_ivs.contains(&l) => l,
                 _ => continue,
             };
             let at = self.position(region, op);
@@ -133,7 +135,9 @@ impl Distributor<'_> {
             let mut b = self.at(warp_region, 0);
             b.set_loc(loc);
             let c32 = b.i32(32);
-            let base = b.binary(BinOp::Mul, w, c32);
+            // Warp bases and the linear ids made from them (`base + lane`
+            // below) are under the block's 1024 threads: `nsw`.
+            let base = b.binary_flags(BinOp::Mul, ArithFlags::NSW, w, c32);
             let rem = b.binary(BinOp::Sub, n, base);
             let lanes = b.binary(BinOp::UMin, rem, c32);
             let full = lane_mask(&mut b, lanes);
@@ -160,8 +164,9 @@ impl Distributor<'_> {
         {
             let mut b = self.at(lane_region, 0);
             b.set_loc(loc);
+            // Linear ids within a block stay below 1024: no signed wrap.
             let ids = if ivs.len() == 1 {
-                vec![b.binary(BinOp::Add, base, l)]
+                vec![b.binary_flags(BinOp::Add, ArithFlags::NSW, base, l)]
             } else {
                 let types = vec![i32t; ivs.len()];
                 b.if_else(
@@ -169,11 +174,11 @@ impl Distributor<'_> {
                     &types,
                     |b| {
                         let mut v = ids0.clone();
-                        v[0] = b.binary(BinOp::Add, ids0[0], l);
+                        v[0] = b.binary_flags(BinOp::Add, ArithFlags::NSW, ids0[0], l);
                         v
                     },
                     |b| {
-                        let lin = b.binary(BinOp::Add, base, l);
+                        let lin = b.binary_flags(BinOp::Add, ArithFlags::NSW, base, l);
                         thread_ids(b, lin, &ubs)
                     },
                 )
@@ -380,7 +385,7 @@ impl Distributor<'_> {
         let k = self.position(body, op);
         {
             let mut b = self.at(body, k);
-            let lin = b.binary(BinOp::Add, base, lane);
+            let lin = b.binary_flags(BinOp::Add, ArithFlags::NSW, base, lane);
             let addr = b.ptr_index(cache, lin, i32t);
             let z = b.cast(CastOp::ZExt, pred, i32t);
             b.store(addr, z);
@@ -397,7 +402,7 @@ impl Distributor<'_> {
             let one = b.i32(1);
             let bits = b.for_(zero, lanes, one, &[zero], |b, j, acc| {
                 let i32t = b.types.i32();
-                let lin = b.binary(BinOp::Add, base, j);
+                let lin = b.binary_flags(BinOp::Add, ArithFlags::NSW, base, j);
                 let addr = b.ptr_index(cache, lin, i32t);
                 let v = b.load(addr, i32t);
                 let sh = b.binary(BinOp::Shl, v, j);

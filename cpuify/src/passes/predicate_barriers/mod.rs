@@ -159,7 +159,7 @@ pub(crate) fn speculable(func: &Function, op: Op) -> bool {
         return false;
     }
     match &data.kind {
-        OpKind::Binary(b) => !matches!(
+        OpKind::Binary(b, _) => !matches!(
             b,
             BinOp::SDiv
                 | BinOp::UDiv

@@ -3,7 +3,9 @@
 
 use super::{has_barrier, speculable};
 use cucc_ir::edit::{add_region_arg, add_result, replace_uses_map, uses};
-use cucc_ir::{BarrierReduceKind, BinOp, Function, Loc, Op, OpKind, Region, TypeId, Types, Value};
+use cucc_ir::{
+    ArithFlags, BarrierReduceKind, BinOp, Function, Loc, Op, OpKind, Region, TypeId, Types, Value,
+};
 use std::collections::{HashMap, HashSet};
 
 /// Rewrites `if` op `c` in place (its checks passed); `whiles` are the
@@ -74,13 +76,25 @@ impl Rewriter<'_> {
 
     fn not(&mut self, v: Value, loc: Loc, out: &mut Vec<Op>) -> Value {
         let t = self.emit(OpKind::Const { bits: 1 }, vec![], self.i1, loc, out);
-        self.emit(OpKind::Binary(BinOp::Xor), vec![v, t], self.i1, loc, out)
+        self.emit(
+            OpKind::Binary(BinOp::Xor, ArithFlags::NONE),
+            vec![v, t],
+            self.i1,
+            loc,
+            out,
+        )
     }
 
     fn and(&mut self, a: Option<Value>, b: Value, loc: Loc, out: &mut Vec<Op>) -> Value {
         match a {
             None => b,
-            Some(a) => self.emit(OpKind::Binary(BinOp::And), vec![a, b], self.i1, loc, out),
+            Some(a) => self.emit(
+                OpKind::Binary(BinOp::And, ArithFlags::NONE),
+                vec![a, b],
+                self.i1,
+                loc,
+                out,
+            ),
         }
     }
 
@@ -208,6 +222,11 @@ impl Rewriter<'_> {
                     .iter()
                     .any(|v| seg_vals.contains(v))
             {
+                // Speculated: threads whose condition failed run it too, on
+                // values the source never computed it with.
+                if let OpKind::Binary(_, flags) = &mut self.func.ops[op].kind {
+                    *flags = ArithFlags::NONE;
+                }
                 out.push(op);
             } else {
                 seg.push(op);
@@ -245,7 +264,13 @@ impl Rewriter<'_> {
                 let pred = self.func.ops[op].operands[0];
                 let pred = if kind == BarrierReduceKind::And {
                     let nf = self.not(flag, loc, out);
-                    self.emit(OpKind::Binary(BinOp::Or), vec![nf, pred], self.i1, loc, out)
+                    self.emit(
+                        OpKind::Binary(BinOp::Or, ArithFlags::NONE),
+                        vec![nf, pred],
+                        self.i1,
+                        loc,
+                        out,
+                    )
                 } else {
                     self.and(Some(flag), pred, loc, out)
                 };
