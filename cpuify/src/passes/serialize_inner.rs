@@ -28,7 +28,8 @@ use cucc_ir::edit::clone_op;
 use cucc_ir::effects::conflicts_across_threads;
 use cucc_ir::{
     Base, BinOp, Builder, CallSummaries, CmpPred, Dim, FuncId, Function, FunctionEffects,
-    FunctionKind, Level, MemEffect, Module, Op, OpKind, Region, Space, Value, ValueDef,
+    FunctionKind, Level, MemEffect, Module, Op, OpKind, Region, Space, Type, TypeId, Value,
+    ValueDef,
 };
 use std::collections::HashMap;
 
@@ -212,7 +213,7 @@ pub fn serialize_inner(
     if module.functions[fid].kind != FunctionKind::Launch {
         return Ok(0);
     }
-    let targets: Vec<(Region, Op, bool)> = {
+    let targets: Vec<(Region, Op, Option<Shape>)> = {
         let func = &module.functions[fid];
         let summaries = CallSummaries::compute(module);
         let fx = FunctionEffects::new(module, func, &summaries);
@@ -221,9 +222,10 @@ pub fn serialize_inner(
             .filter(|&(_, o)| thread_level(&func.ops[o].kind))
             .filter(|&(_, o)| !iterations_independent(&fx, func, o))
             .map(|(r, o)| {
-                let one_d = over_block_yz(func, o)
-                    && iterations_independent_assuming(&fx, func, o, [None, Some(1), Some(1)]);
-                (r, o, one_d)
+                let shape = candidate_shapes(module, func, o)
+                    .into_iter()
+                    .find(|&shape| iterations_independent_assuming(&fx, func, o, shape));
+                (r, o, shape)
             })
             .collect()
     };
@@ -231,19 +233,24 @@ pub fn serialize_inner(
         types, functions, ..
     } = module;
     let func = &mut functions[fid];
-    for &(region, p, one_d) in &targets {
+    for &(region, p, shape) in &targets {
         let loc = func.ops[p].loc;
         let name = func.name.clone();
-        if one_d && specialize_1d(types, func, region, p) {
-            remarks.add(
-                "serialize-inner",
-                &name,
-                loc,
-                "thread loop kept parallel for 1-D blocks (blockDim.y = blockDim.z = 1) \
-                 and serialised otherwise: its iterations may access the same memory \
-                 only in 2-D or 3-D blocks",
-            );
-            continue;
+        if let Some(shape) = shape {
+            if specialize(types, func, region, p, shape) {
+                remarks.add(
+                    "serialize-inner",
+                    &name,
+                    loc,
+                    format!(
+                        "thread loop kept parallel for blocks of {} threads and serialised \
+                         otherwise: its iterations may access the same memory only in other \
+                         block shapes",
+                        describe(shape)
+                    ),
+                );
+                continue;
+            }
         }
         serialize(types, func, region, p);
         remarks.add(
@@ -256,48 +263,124 @@ pub fn serialize_inner(
     Ok(targets.len())
 }
 
-/// True if block-level loop `p` runs over the launch's y and z block
-/// extents (`block_dim y`, `block_dim z`), whatever its x bound: with a 1-D
-/// block it then runs exactly the threads `(x, 0, 0)`.
-fn over_block_yz(func: &Function, p: Op) -> bool {
-    let data = &func.ops[p];
-    data.kind
-        == (OpKind::Parallel {
-            level: Level::Block,
-        })
-        && data.operands.len() == 3
-        && [(1, Dim::Y), (2, Dim::Z)].iter().all(|&(k, d)| {
-            func.defining_op(data.operands[k])
-                .is_some_and(|o| func.ops[o].kind == OpKind::BlockDim(d))
-        })
+/// Block extents a thread loop may be specialised for: `Some(n)` fixes a
+/// dimension to exactly `n` threads (tested at run time), `None` leaves it.
+type Shape = [Option<u64>; 3];
+
+/// `16 x 16 x 1`, with `any` for a dimension left free.
+fn describe(shape: Shape) -> String {
+    let d: Vec<String> = shape
+        .iter()
+        .map(|e| e.map_or_else(|| "any".to_string(), |n| n.to_string()))
+        .collect();
+    d.join(" x ")
 }
 
-/// Replaces block loop `p` (in `region`), which is independent when the
-/// block is 1-D, by `if (block_dim y == 1 && block_dim z == 1) { p over
-/// (x, 1, 1), kept parallel } else { p serialised }`. Most launches have
-/// 1-D blocks; the dims are only known at run time. False (nothing
-/// changed) if `p` is not in `region`.
-fn specialize_1d(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p: Op) -> bool {
+/// The shapes worth trying for block loop `p`, most common first: 1-D
+/// blocks (y and z extents 1, x free), then for each two-dimensional shared
+/// array `[Y x [X x T]]` the block `X x Y x 1` that tiles it, the shape
+/// tiled kernels launch (`t[threadIdx.y][threadIdx.x]`). A dimension is
+/// fixed only where the loop runs over the launch's block extent itself
+/// (`block_dim`), so the specialised loop runs exactly those threads.
+fn candidate_shapes(module: &Module, func: &Function, p: Op) -> Vec<Shape> {
+    let data = &func.ops[p];
+    if data.kind
+        != (OpKind::Parallel {
+            level: Level::Block,
+        })
+        || data.operands.len() != 3
+    {
+        return Vec::new();
+    }
+    let over = |k: usize| {
+        func.defining_op(data.operands[k])
+            .is_some_and(|o| func.ops[o].kind == OpKind::BlockDim(Dim::ALL[k]))
+    };
+    let mut shapes = Vec::new();
+    if over(1) && over(2) {
+        shapes.push([None, Some(1), Some(1)]);
+    }
+    if over(0) && over(1) && over(2) {
+        let mut tiles: Vec<TypeId> = func
+            .walk()
+            .into_iter()
+            .filter_map(|(_, o)| match func.ops[o].kind {
+                OpKind::Alloca {
+                    space: Space::Shared,
+                    ty,
+                } => Some(ty),
+                _ => None,
+            })
+            .collect();
+        tiles.extend(
+            module
+                .globals
+                .iter()
+                .filter(|(_, g)| g.space == Space::Shared)
+                .map(|(_, g)| g.ty),
+        );
+        for ty in tiles {
+            let Type::Array { elem, len: y } = module.types[ty] else {
+                continue;
+            };
+            let Type::Array { len: x, .. } = module.types[elem] else {
+                continue;
+            };
+            let shape = [Some(x), Some(y), Some(1)];
+            if (1..=1024).contains(&(x * y)) && !shapes.contains(&shape) {
+                shapes.push(shape);
+            }
+        }
+    }
+    shapes
+}
+
+/// Replaces block loop `p` (in `region`), which is independent in blocks
+/// of `shape`, by `if (block_dim == shape) { p over the fixed extents,
+/// kept parallel } else { p serialised }`: block dims are only known at
+/// run time, and most launches use one shape. False (nothing changed) if
+/// `p` is not in `region`.
+fn specialize(
+    types: &mut cucc_ir::Types,
+    func: &mut Function,
+    region: Region,
+    p: Op,
+    shape: Shape,
+) -> bool {
     let loc = func.ops[p].loc;
     let ubs = func.ops[p].operands.clone();
     let Some(at) = func.regions[region].ops.iter().position(|&o| o == p) else {
         return false;
     };
-    let ty = func.value_type(ubs[1]);
-    let (if_op, then_r, else_r, one) = {
+    let ty = func.value_type(ubs[0]);
+    let (if_op, then_r, else_r, fixed) = {
         let mut b = Builder::new(types, func);
         b.set_loc(loc);
         b.set_insertion_at(region, at);
-        let one = b.const_int(ty, 1);
-        let ey = b.cmp(CmpPred::Eq, ubs[1], one);
-        let ez = b.cmp(CmpPred::Eq, ubs[2], one);
-        let both = b.binary(BinOp::And, ey, ez);
-        let (if_op, then_r, else_r) = b.create_if(both, &[]);
-        (if_op, then_r, else_r, one)
+        let mut cond = None;
+        let mut fixed = [None; 3];
+        for (k, extent) in shape.iter().enumerate() {
+            let Some(n) = *extent else { continue };
+            let c = b.const_int(ty, n as i64);
+            let eq = b.cmp(CmpPred::Eq, ubs[k], c);
+            cond = Some(match cond {
+                None => eq,
+                Some(prev) => b.binary(BinOp::And, prev, eq),
+            });
+            fixed[k] = Some(c);
+        }
+        let Some(cond) = cond else {
+            return false;
+        };
+        let (if_op, then_r, else_r) = b.create_if(cond, &[]);
+        (if_op, then_r, else_r, fixed)
     };
     let copy = clone_op(func, p, &mut HashMap::new());
-    func.ops[copy].operands[1] = one;
-    func.ops[copy].operands[2] = one;
+    for (k, c) in fixed.iter().enumerate() {
+        if let Some(c) = c {
+            func.ops[copy].operands[k] = *c;
+        }
+    }
     let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
     func.regions[then_r].ops.extend([copy, y]);
     func.regions[region].ops.retain(|&o| o != p);
