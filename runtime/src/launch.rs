@@ -166,6 +166,8 @@ struct Params {
     offsets: Offsets,
 }
 
+// Inline on purpose: small argument lists (nearly all) need no allocation.
+#[allow(clippy::large_enum_variant)]
 enum ParamStorage {
     Inline([u128; INLINE_PARAM_BYTES / 16]),
     Heap(Vec<u128>),

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::stream::lock;
@@ -274,7 +274,7 @@ pub fn report() -> String {
         .map(|&c| (c, api[c as usize]))
         .filter(|(_, s)| s.calls > 0)
         .collect();
-    rows.sort_by(|a, b| b.1.total.cmp(&a.1.total));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1.total));
     let api_total: f64 = rows.iter().map(|(_, s)| s.total.as_secs_f64()).sum();
     for (c, s) in rows {
         let total = s.total.as_secs_f64();
@@ -303,23 +303,41 @@ fn percent(part: f64, whole: f64) -> f64 {
 type CxaDemangle =
     unsafe extern "C" fn(*const c_char, *mut c_char, *mut usize, *mut c_int) -> *mut c_char;
 
-/// The demangled form of a C++ name, through the C++ runtime's
-/// `__cxa_demangle` when the process has one loaded (C++ programs do);
-/// otherwise, or for names that are not mangled, the name itself.
+/// The C++ runtime's `__cxa_demangle`: the process's own if it has one
+/// (C++ programs do), else from loading `libstdc++.so.6` (only at report time).
+fn cxa_demangle() -> Option<CxaDemangle> {
+    // SAFETY: symbol lookups in the process's global scope or in a library
+    // loaded here and never unloaded.
+    let sym = unsafe {
+        let mut sym = libc::dlsym(libc::RTLD_DEFAULT, c"__cxa_demangle".as_ptr());
+        if sym.is_null() {
+            let lib = libc::dlopen(
+                c"libstdc++.so.6".as_ptr(),
+                libc::RTLD_NOW | libc::RTLD_LOCAL,
+            );
+            if !lib.is_null() {
+                sym = libc::dlsym(lib, c"__cxa_demangle".as_ptr());
+            }
+        }
+        sym
+    };
+    // SAFETY: `__cxa_demangle` has this signature (Itanium C++ ABI).
+    (!sym.is_null()).then(|| unsafe { std::mem::transmute::<*mut c_void, CxaDemangle>(sym) })
+}
+
+/// The demangled form of a C++ name, or the name itself when it is not
+/// mangled or no demangler is at hand.
 fn demangle(name: &str) -> String {
+    static DEMANGLER: OnceLock<Option<CxaDemangle>> = OnceLock::new();
     if !name.starts_with("_Z") {
         return name.to_owned();
     }
-    // SAFETY: looks a symbol up in the process's global scope.
-    let sym = unsafe { libc::dlsym(libc::RTLD_DEFAULT, c"__cxa_demangle".as_ptr()) };
+    let Some(f) = *DEMANGLER.get_or_init(cxa_demangle) else {
+        return name.to_owned();
+    };
     let Ok(c_name) = CString::new(name) else {
         return name.to_owned();
     };
-    if sym.is_null() {
-        return name.to_owned();
-    }
-    // SAFETY: `__cxa_demangle` has this signature (Itanium C++ ABI).
-    let f: CxaDemangle = unsafe { std::mem::transmute::<*mut c_void, CxaDemangle>(sym) };
     let mut status: c_int = 0;
     // SAFETY: a NUL-terminated name; NULL buffer asks for a malloc'd result.
     let out = unsafe {

@@ -8,7 +8,7 @@
 //! within it), then sleeps on a futex; a notifier makes a system call only
 //! when someone sleeps.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -16,9 +16,27 @@ use std::time::{Duration, Instant};
 /// back-to-back launches and synchronisations, short enough that an idle
 /// runtime stops burning a core within a fraction of a millisecond.
 const DEFAULT_SPIN_US: u64 = 50;
-/// Spin without yielding this long first; afterwards each round yields the
-/// core, so spinning threads do not starve runnable ones on a busy machine.
-const PURE_SPIN: Duration = Duration::from_micros(4);
+/// A pause this long between two looks at the condition means the spinner
+/// lost its core: the machine is busy.
+const PREEMPTED: Duration = Duration::from_micros(20);
+/// After a spinner lost its core, nobody spins for this long. On a busy
+/// machine a spinning thread is the worst kind of waiter: the scheduler
+/// counts it as busy and runs it late, and its partner cannot wake it
+/// (it does not sleep), whereas a sleeping thread is run as soon as it is
+/// woken.
+const QUIET: Duration = Duration::from_millis(100);
+
+/// Nanoseconds after [`epoch`] before which nobody spins.
+static NO_SPIN_UNTIL: AtomicU64 = AtomicU64::new(0);
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn since_epoch(t: Instant) -> u64 {
+    t.saturating_duration_since(epoch()).as_nanos() as u64
+}
 
 /// How long waiters spin before sleeping: `CUCC_SPIN_US` microseconds
 /// (0 disables spinning), else 50 µs.
@@ -95,26 +113,35 @@ impl Signal {
     }
 }
 
-/// Spins until `done()` or until `budget` has passed; whether `done()` held.
+/// Spins until `done()`, until `budget` has passed or until the spinner
+/// is preempted; whether `done()` held. It never yields (a yielding spinner
+/// hands its core away for a whole time slice), and it does not spin at
+/// all for a while after any spinner was preempted ([`QUIET`]).
 fn spin_until(budget: Duration, done: &mut impl FnMut() -> bool) -> bool {
     if budget.is_zero() {
         return false;
     }
     let start = Instant::now();
+    if since_epoch(start) < NO_SPIN_UNTIL.load(Ordering::Relaxed) {
+        return false;
+    }
+    let mut last = start;
     loop {
         for _ in 0..32 {
             std::hint::spin_loop();
         }
+        let now = Instant::now();
+        if now.duration_since(last) >= PREEMPTED {
+            NO_SPIN_UNTIL.store(since_epoch(now + QUIET), Ordering::Relaxed);
+            return done();
+        }
         if done() {
             return true;
         }
-        let spent = start.elapsed();
-        if spent >= budget {
+        if now.duration_since(start) >= budget {
             return false;
         }
-        if spent >= PURE_SPIN {
-            std::thread::yield_now();
-        }
+        last = now;
     }
 }
 
