@@ -21,6 +21,8 @@ use crate::pool::{executors, parallel_for};
 pub const SPLIT_BYTES: usize = 4 << 20;
 /// Smallest piece of a split copy or set.
 const MIN_PIECE: usize = 1 << 20;
+/// Pieces per executor of a split copy or set.
+const PIECES_PER_EXECUTOR: usize = 4;
 /// Allocations at least this large are committed when made.
 pub const COMMIT_BYTES: usize = 2 << 20;
 /// Alignment of committed allocations: a transparent huge page.
@@ -31,7 +33,10 @@ fn pieces(bytes: usize) -> usize {
     if bytes < SPLIT_BYTES {
         return 1;
     }
-    executors().min(bytes / MIN_PIECE).max(1)
+    // Several pieces per executor: a helper that starts late takes fewer.
+    (executors() * PIECES_PER_EXECUTOR)
+        .min(bytes / MIN_PIECE)
+        .max(1)
 }
 
 /// Byte range `[begin, end)` of piece `i` of `n` over `bytes`, cut at
@@ -150,15 +155,34 @@ pub unsafe fn commit(ptr: usize, size: usize) {
     if end <= begin {
         return;
     }
-    let (start, len) = (begin as *mut c_void, end - begin);
-    // SAFETY: advice on whole pages inside the caller's allocation; neither
-    // call changes its contents.
-    let populated = unsafe {
-        libc::madvise(start, len, libc::MADV_HUGEPAGE);
-        libc::madvise(start, len, libc::MADV_POPULATE_WRITE) == 0
-    };
-    if !populated {
-        for page in (begin..end).step_by(PAGE) {
+    let len = end - begin;
+    // SAFETY: advice on whole pages inside the caller's allocation; it does
+    // not change the contents.
+    unsafe { libc::madvise(begin as *mut c_void, len, libc::MADV_HUGEPAGE) };
+    // Populating zeroes pages, which is memory-bound work: split it like a set.
+    let n = pieces(len);
+    let per = len.div_ceil(n).next_multiple_of(HUGE_PAGE);
+    parallel_for(n as u32, &|i| {
+        let from = begin + (i as usize * per).min(len);
+        let to = begin + ((i as usize + 1) * per).min(len);
+        if from < to {
+            // SAFETY: whole pages inside the caller's allocation.
+            unsafe { populate(from, to) };
+        }
+    });
+}
+
+/// Backs the whole pages `[begin, end)`: one system call, or a write per
+/// page (rewriting the byte read) on kernels without `MADV_POPULATE_WRITE`.
+///
+/// # Safety
+/// The range must be whole pages of a live allocation.
+unsafe fn populate(begin: usize, end: usize) {
+    // SAFETY: the caller's contract; populating does not change contents.
+    let done =
+        unsafe { libc::madvise(begin as *mut c_void, end - begin, libc::MADV_POPULATE_WRITE) } == 0;
+    if !done {
+        for page in (begin..end).step_by(4096) {
             let p = page as *mut u8;
             // SAFETY: inside the allocation; rewrites the byte it read.
             unsafe { p.write_volatile(p.read_volatile()) };

@@ -153,9 +153,9 @@ fn validate(grid: Dim3, block: Dim3, shared: u64, f: &Function, k: &KernelImpl) 
 }
 
 /// Argument bytes kept inside the launch (no allocation) up to this size.
-const INLINE_PARAM_BYTES: usize = 512;
+const INLINE_PARAM_BYTES: usize = 256;
 /// Parameters whose pointer array is built on the stack up to this count.
-const INLINE_PARAMS: usize = 64;
+const INLINE_PARAMS: usize = 32;
 
 /// Argument values captured at launch: each parameter's bytes at a 16-byte
 /// aligned offset. The pointer array the entry gets is built when the launch
@@ -226,8 +226,9 @@ impl Params {
     }
 
     /// Calls `f` with the argument pointer array, valid during the call.
-    fn with_pointers<R>(&mut self, f: impl FnOnce(*mut *mut c_void) -> R) -> R {
-        let base = self.storage.bytes();
+    /// (Entries only read through the pointers: `docs/abi.md`.)
+    fn with_pointers<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R {
+        let base = self.storage.read_only_bytes();
         // SAFETY (both arms): every offset lies inside the storage.
         match &self.offsets {
             Offsets::Inline(n, o) => {
@@ -249,6 +250,13 @@ impl Params {
 }
 
 impl ParamStorage {
+    fn read_only_bytes(&self) -> *mut u8 {
+        match self {
+            ParamStorage::Inline(a) => a.as_ptr() as *mut u8,
+            ParamStorage::Heap(v) => v.as_ptr() as *mut u8,
+        }
+    }
+
     fn bytes(&mut self) -> *mut u8 {
         match self {
             ParamStorage::Inline(a) => a.as_mut_ptr() as *mut u8,
@@ -315,22 +323,15 @@ impl Job {
 
     /// Runs the launch on the calling thread (a stream thread, whose stack is
     /// large enough for kernels) and the block pool.
-    pub(crate) fn run(mut self) {
+    pub(crate) fn run(&mut self) {
         let started = self.profiled.is_some().then(std::time::Instant::now);
         let abort = AtomicBool::new(false);
         let threads = crate::pool::executors() as u64;
         let chunks = chunk_count(self.units, self.launch.thread_ranges != 0, threads);
         let per_chunk = self.units.div_ceil(chunks);
-        let mut params = std::mem::replace(
-            &mut self.params,
-            Params {
-                storage: ParamStorage::Heap(Vec::new()),
-                offsets: Offsets::Heap(Vec::new()),
-            },
-        );
-        params.with_pointers(|ptrs| {
+        let job = &*self;
+        job.params.with_pointers(|ptrs| {
             let args = Args(ptrs);
-            let job = &self;
             crate::pool::parallel_for(chunks as u32, &|c| {
                 let begin = u64::from(c) * per_chunk;
                 let end = (begin + per_chunk).min(job.units);

@@ -10,6 +10,7 @@
 //! allocates nothing: slots are per thread and reused.
 
 use std::cell::UnsafeCell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -63,7 +64,11 @@ impl Slot {
             }
             // SAFETY: a successful claim; see `body`.
             if let Some(body) = unsafe { *self.body.get() } {
-                body(index);
+                // A panic must neither kill a helper nor leave the poster
+                // waiting for a chunk that never finishes.
+                if catch_unwind(AssertUnwindSafe(|| body(index))).is_err() {
+                    crate::errors::set_sticky(crate::Error::Unknown);
+                }
             }
             if self.done.fetch_add(1, Ordering::AcqRel) + 1 == total {
                 self.finished.notify(1);

@@ -64,14 +64,22 @@ pub(crate) enum Work {
     Complete(Arc<Completion>),
     /// Anything else (copies, sets, callbacks, host functions).
     Call(Box<dyn FnOnce() + Send>),
+    /// A call that has run.
+    Done,
 }
 
 impl Work {
-    fn run(self) {
+    fn run(&mut self) {
         match self {
+            // In place: a launch is large, and moving it costs.
             Work::Launch(job) => job.run(),
             Work::Complete(c) => c.complete(),
-            Work::Call(f) => f(),
+            Work::Call(_) => {
+                if let Work::Call(f) = std::mem::replace(self, Work::Done) {
+                    f()
+                }
+            }
+            Work::Done => {}
         }
     }
 }
@@ -154,7 +162,7 @@ impl Stream {
                 let mut q = lock(&self.queue);
                 (q.tasks.pop_front(), self.submitted.load(Ordering::Acquire))
             };
-            let Some(task) = task else {
+            let Some(mut task) = task else {
                 if self.closed.load(Ordering::Acquire) {
                     return;
                 }
