@@ -9,8 +9,7 @@
 //! allocator is backed at first touch instead, so the first copy into a
 //! fresh `cudaMalloc` used to pay a page fault per 4 KiB inside the
 //! program's timed region. Allocations of at least [`COMMIT_BYTES`] are
-//! therefore aligned to 2 MiB, marked for transparent huge pages and
-//! populated when they are made (`CUCC_COMMIT=0` turns this off).
+//! therefore populated when they are made (`CUCC_COMMIT=0` turns this off).
 
 use std::ffi::c_void;
 use std::sync::OnceLock;
@@ -25,8 +24,6 @@ const MIN_PIECE: usize = 1 << 20;
 const PIECES_PER_EXECUTOR: usize = 4;
 /// Allocations at least this large are committed when made.
 pub const COMMIT_BYTES: usize = 2 << 20;
-/// Alignment of committed allocations: a transparent huge page.
-pub const HUGE_PAGE: usize = 2 << 20;
 
 /// How many pieces `bytes` are cut into (1: not split).
 fn pieces(bytes: usize) -> usize {
@@ -142,9 +139,14 @@ pub fn commit_enabled() -> bool {
     *ON.get_or_init(|| std::env::var("CUCC_COMMIT").map_or(true, |v| v.trim() != "0"))
 }
 
-/// Backs `[ptr, ptr + size)` with memory now: asks for transparent huge
-/// pages, then populates the range (one system call; touching a byte per
-/// page where the kernel lacks `MADV_POPULATE_WRITE`). Contents are kept.
+/// Backs the whole pages of `[ptr, ptr + size)` with memory now: one
+/// `MADV_POPULATE_WRITE`, or a write per page (rewriting the byte read) on
+/// kernels without it. Contents are kept.
+///
+/// Populating from one thread: two threads were no faster (the fault path
+/// serialises). Transparent huge pages are not requested: populating them
+/// was 4 times faster when free huge pages were at hand, but up to a second
+/// slower when the kernel first had to compact memory.
 ///
 /// # Safety
 /// The range must be a live allocation of the caller's.
@@ -155,34 +157,12 @@ pub unsafe fn commit(ptr: usize, size: usize) {
     if end <= begin {
         return;
     }
-    let len = end - begin;
-    // SAFETY: advice on whole pages inside the caller's allocation; it does
-    // not change the contents.
-    unsafe { libc::madvise(begin as *mut c_void, len, libc::MADV_HUGEPAGE) };
-    // Populating zeroes pages, which is memory-bound work: split it like a set.
-    let n = pieces(len);
-    let per = len.div_ceil(n).next_multiple_of(HUGE_PAGE);
-    parallel_for(n as u32, &|i| {
-        let from = begin + (i as usize * per).min(len);
-        let to = begin + ((i as usize + 1) * per).min(len);
-        if from < to {
-            // SAFETY: whole pages inside the caller's allocation.
-            unsafe { populate(from, to) };
-        }
-    });
-}
-
-/// Backs the whole pages `[begin, end)`: one system call, or a write per
-/// page (rewriting the byte read) on kernels without `MADV_POPULATE_WRITE`.
-///
-/// # Safety
-/// The range must be whole pages of a live allocation.
-unsafe fn populate(begin: usize, end: usize) {
-    // SAFETY: the caller's contract; populating does not change contents.
+    // SAFETY: whole pages inside the caller's allocation; populating does
+    // not change contents.
     let done =
         unsafe { libc::madvise(begin as *mut c_void, end - begin, libc::MADV_POPULATE_WRITE) } == 0;
     if !done {
-        for page in (begin..end).step_by(4096) {
+        for page in (begin..end).step_by(PAGE) {
             let p = page as *mut u8;
             // SAFETY: inside the allocation; rewrites the byte it read.
             unsafe { p.write_volatile(p.read_volatile()) };

@@ -95,10 +95,9 @@ pub fn check_device_range(ptr: usize, len: usize) -> CudaResult {
 fn allocate(size: usize, kind: Kind) -> CudaResult<*mut c_void> {
     let _p = crate::profile::Scope::new(crate::profile::Category::Malloc);
     let commit = size >= bulk::COMMIT_BYTES && bulk::commit_enabled();
-    let align = if commit { bulk::HUGE_PAGE } else { ALLOC_ALIGN };
     let mut ptr: *mut c_void = std::ptr::null_mut();
     // SAFETY: posix_memalign writes a fresh pointer or fails.
-    let rc = unsafe { libc::posix_memalign(&mut ptr, align, size.max(1)) };
+    let rc = unsafe { libc::posix_memalign(&mut ptr, ALLOC_ALIGN, size.max(1)) };
     if rc != 0 || ptr.is_null() {
         return Err(Error::MemoryAllocation);
     }
