@@ -399,9 +399,12 @@ pub fn synchronize(stream: &Arc<Stream>) -> CudaResult {
 
 /// Waits for all work on every stream.
 pub fn synchronize_all() -> CudaResult {
-    let mut streams = all_streams();
-    streams.extend(LEGACY.get().cloned());
-    for s in &streams {
+    if let Some(l) = LEGACY.get() {
+        l.wait_for(l.last_ticket());
+    }
+    // Collected (no allocation when there are no user streams) so that no
+    // lock is held while waiting.
+    for s in &all_streams() {
         s.wait_for(s.last_ticket());
     }
     crate::errors::check_sticky()
