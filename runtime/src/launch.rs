@@ -4,7 +4,7 @@
 //! A launch captures its argument values (CUDA's semantics: arguments are read
 //! at launch time), is validated against CUDA's limits and is queued on its
 //! stream (inline in the queue: a launch allocates nothing unless its
-//! arguments exceed 512 bytes). When the stream reaches it, the grid's linear
+//! arguments exceed 256 bytes). When the stream reaches it, the grid's linear
 //! block range is cut into chunks that the stream thread and the block pool
 //! ([`crate::pool`]) run together, `CUCC_NUM_THREADS` threads in all (default:
 //! all cores); each calls the kernel entry on a chunk with its own
