@@ -14,7 +14,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use crate::signal::{spin_budget, Signal};
+use crate::signal::{spin_budget, Signal, Working};
 use crate::stream::lock;
 
 /// A chunk body: called with each chunk index in `[0, chunks)`.
@@ -127,6 +127,7 @@ fn helper_main() {
     loop {
         let seen = pool.posted.seq();
         while let Some(slot) = find_work(pool) {
+            let _working = Working::start();
             slot.work();
         }
         pool.posted
@@ -157,6 +158,7 @@ thread_local! {
 /// the pool's helpers; returns when all have finished. Chunks run at most
 /// once each, in no particular order.
 pub fn parallel_for(chunks: u32, body: ChunkFn<'_>) {
+    let _working = Working::start();
     if chunks <= 1 || pool().helpers == 0 {
         (0..chunks).for_each(body);
         return;

@@ -8,7 +8,7 @@
 //! within it), then sleeps on a futex; a notifier makes a system call only
 //! when someone sleeps.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -17,17 +17,55 @@ use std::time::{Duration, Instant};
 /// runtime stops burning a core within a fraction of a millisecond.
 const DEFAULT_SPIN_US: u64 = 50;
 /// A pause this long between two looks at the condition means the spinner
-/// lost its core: the machine is busy.
+/// lost its core.
 const PREEMPTED: Duration = Duration::from_micros(20);
-/// After a spinner lost its core, nobody spins for this long. On a busy
-/// machine a spinning thread is the worst kind of waiter: the scheduler
-/// counts it as busy and runs it late, and its partner cannot wake it
-/// (it does not sleep), whereas a sleeping thread is run as soon as it is
-/// woken.
-const QUIET: Duration = Duration::from_millis(100);
+/// This many such pauses, each within [`STRIKE_WINDOW`] of the previous
+/// one, mean the machine is busy; a lone pause (a virtual CPU's hiccup on
+/// an idle machine) does not.
+const STRIKES: u32 = 3;
+const STRIKE_WINDOW: Duration = Duration::from_millis(10);
+/// Once the machine looks busy, nobody spins for a while: 5 ms at first,
+/// doubling (up to 1 s) while the machine is found busy again soon after
+/// each pause ends. On a busy machine a spinning thread is the worst kind of
+/// waiter: the scheduler counts it as busy and runs it late, and its partner
+/// cannot wake it (it does not sleep), whereas a sleeping thread is run as
+/// soon as it is woken. A short first pause matters because the runtime's
+/// own threads can look like load for a moment (a host thread submitting
+/// while both executors run a kernel).
+const QUIET_MIN: Duration = Duration::from_millis(5);
+const QUIET_MAX: Duration = Duration::from_secs(1);
+/// The current pause length in nanoseconds.
+static QUIET_NS: AtomicU64 = AtomicU64::new(0);
 
 /// Nanoseconds after [`epoch`] before which nobody spins.
 static NO_SPIN_UNTIL: AtomicU64 = AtomicU64::new(0);
+/// When the last preempted spinner noticed (nanoseconds after [`epoch`]),
+/// and how many noticed in a row. Updated racily: an estimate suffices.
+static LAST_STRIKE: AtomicU64 = AtomicU64::new(0);
+static STRIKE_COUNT: AtomicU32 = AtomicU32::new(0);
+
+/// Records that a spinner lost its core at `now`; after [`STRIKES`] in a
+/// row, stops spinning for a while ([`QUIET_MIN`]).
+fn strike(now: Instant) {
+    let t = since_epoch(now);
+    let last = LAST_STRIKE.swap(t, Ordering::Relaxed);
+    let in_row = if t.saturating_sub(last) < STRIKE_WINDOW.as_nanos() as u64 {
+        STRIKE_COUNT.fetch_add(1, Ordering::Relaxed) + 1
+    } else {
+        STRIKE_COUNT.store(1, Ordering::Relaxed);
+        1
+    };
+    if in_row >= STRIKES {
+        STRIKE_COUNT.store(0, Ordering::Relaxed);
+        let (min, max) = (QUIET_MIN.as_nanos() as u64, QUIET_MAX.as_nanos() as u64);
+        let last = QUIET_NS.load(Ordering::Relaxed).max(min);
+        // Busy again within one pause length of the last pause's end?
+        let again = t < NO_SPIN_UNTIL.load(Ordering::Relaxed).saturating_add(last);
+        let pause = if again { (last * 2).min(max) } else { min };
+        QUIET_NS.store(pause, Ordering::Relaxed);
+        NO_SPIN_UNTIL.store(t.saturating_add(pause), Ordering::Relaxed);
+    }
+}
 
 fn epoch() -> Instant {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
@@ -115,16 +153,18 @@ impl Signal {
 
 /// Spins until `done()`, until `budget` has passed or until the spinner
 /// is preempted; whether `done()` held. It never yields (a yielding spinner
-/// hands its core away for a whole time slice), and it does not spin at
-/// all for a while after any spinner was preempted ([`QUIET`]).
+/// hands its core away for a whole time slice), gives up when preempted,
+/// and does not spin at all while the machine looks busy ([`strike`]).
 fn spin_until(budget: Duration, done: &mut impl FnMut() -> bool) -> bool {
-    if budget.is_zero() {
+    if budget.is_zero() || !room_to_spin(0) {
         return false;
     }
     let start = Instant::now();
     if since_epoch(start) < NO_SPIN_UNTIL.load(Ordering::Relaxed) {
         return false;
     }
+    SPINNING.fetch_add(1, Ordering::Relaxed);
+    let _spinning = Spinning;
     let mut last = start;
     loop {
         for _ in 0..32 {
@@ -132,17 +172,58 @@ fn spin_until(budget: Duration, done: &mut impl FnMut() -> bool) -> bool {
         }
         let now = Instant::now();
         if now.duration_since(last) >= PREEMPTED {
-            NO_SPIN_UNTIL.store(since_epoch(now + QUIET), Ordering::Relaxed);
+            strike(now);
             return done();
         }
         if done() {
             return true;
         }
-        if now.duration_since(start) >= budget {
+        if now.duration_since(start) >= budget || !room_to_spin(1) {
             return false;
         }
         last = now;
     }
+}
+
+/// Threads spinning in [`spin_until`] now.
+static SPINNING: AtomicUsize = AtomicUsize::new(0);
+/// Threads running chunks of the block pool now ([`Working`]).
+static WORKING: AtomicUsize = AtomicUsize::new(0);
+
+/// Decrements [`SPINNING`] when a spin ends.
+struct Spinning;
+
+impl Drop for Spinning {
+    fn drop(&mut self) {
+        SPINNING.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Counts the holder as running pool work while it lives: spinners give way
+/// to working threads, so that waiting never takes a core from work.
+pub struct Working;
+
+impl Working {
+    /// Starts counting the calling thread as working.
+    pub fn start() -> Working {
+        WORKING.fetch_add(1, Ordering::Relaxed);
+        Working
+    }
+}
+
+impl Drop for Working {
+    fn drop(&mut self) {
+        WORKING.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Whether a thread may (keep) spin(ning): spinning and working threads,
+/// `own` of them the caller, must fit the cores. Three busy threads on two
+/// cores preempt one another, and a preempted spinner is the slowest waiter.
+fn room_to_spin(own: usize) -> bool {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let cores = *CORES.get_or_init(crate::device::core_count);
+    SPINNING.load(Ordering::Relaxed) + WORKING.load(Ordering::Relaxed) - own < cores
 }
 
 fn futex_wait(word: &AtomicU32, expected: u32) {
