@@ -801,6 +801,39 @@ unsafe extern "C" fn wait_for_gate(_data: *mut c_void) {
     }
 }
 
+static ORDER_LOG: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+unsafe extern "C" fn log_id(id: *mut c_void) {
+    // SAFETY: the test passes pointers into a live vector of ids.
+    let id = unsafe { *(id as *const u32) };
+    ORDER_LOG.lock().expect("log").push(id);
+}
+
+#[test]
+fn legacy_and_blocking_streams_interleave_in_submission_order() {
+    // Work alternating irregularly between the legacy stream and a blocking
+    // stream must complete in submission order: each waits for the other's
+    // earlier work. Many rounds, so that hand-offs race.
+    let ids: Vec<u32> = (0..600).collect();
+    let mut bl = std::ptr::null_mut();
+    // SAFETY: valid out-pointer, callbacks and user data.
+    unsafe {
+        assert_eq!(cudaStreamCreate(&mut bl), 0);
+        for id in &ids {
+            let stream = if (id * 7 / 3) % 2 == 0 {
+                STREAM_LEGACY as cudaStream_t
+            } else {
+                bl
+            };
+            let data = id as *const u32 as *mut c_void;
+            assert_eq!(cudaLaunchHostFunc(stream, Some(log_id), data), 0);
+        }
+        assert_eq!(cudaDeviceSynchronize(), 0);
+        assert_eq!(cudaStreamDestroy(bl), 0);
+    }
+    assert_eq!(*ORDER_LOG.lock().expect("log"), ids);
+}
+
 #[test]
 fn legacy_stream_blocks_blocking_streams_but_not_non_blocking_ones() {
     let (mut nb, mut bl) = (std::ptr::null_mut(), std::ptr::null_mut());
