@@ -230,7 +230,10 @@ pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
 /// Waits for all work on all streams; returns a sticky error if one occurred.
 #[no_mangle]
 pub extern "C" fn cudaDeviceSynchronize() -> cudaError_t {
-    api(synchronize_all)
+    api(|| {
+        let _p = crate::profile::Scope::new(crate::profile::Category::Synchronize);
+        synchronize_all()
+    })
 }
 
 /// Legacy name of [`cudaDeviceSynchronize`].

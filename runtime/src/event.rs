@@ -7,46 +7,53 @@
 
 use std::collections::BTreeMap;
 use std::ffi::{c_float, c_uint};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
 use crate::ffi::{cudaEvent_t, cudaStream_t, EVENT_DISABLE_TIMING, EVENT_FLAGS_MASK};
-use crate::stream::{lock, now, resolve, resolve_ptsz, submit, Stream};
+use crate::signal::{spin_budget, Signal};
+use crate::stream::{lock, now, resolve, resolve_ptsz, submit_completion, Stream};
 
-/// A one-shot completion flag with the time it was set.
+/// A one-shot completion flag with the time it was set. Waiters spin
+/// briefly, then sleep ([`Signal`]).
 pub struct Completion {
-    at: Mutex<Option<Instant>>,
-    cv: Condvar,
+    at: OnceLock<Instant>,
+    done: AtomicBool,
+    signal: Signal,
 }
 
 impl Completion {
     fn new() -> Arc<Completion> {
         Arc::new(Completion {
-            at: Mutex::new(None),
-            cv: Condvar::new(),
+            at: OnceLock::new(),
+            done: AtomicBool::new(false),
+            signal: Signal::new(),
         })
     }
 
-    fn complete(&self) {
-        *lock(&self.at) = Some(now());
-        self.cv.notify_all();
+    /// Marks the record complete now and wakes its waiters.
+    pub(crate) fn complete(&self) {
+        let _ = self.at.set(now());
+        self.done.store(true, Ordering::Release);
+        self.signal.notify_all();
     }
 
     /// Blocks until completed; returns the completion time.
     pub fn wait(&self) -> Instant {
-        let mut at = lock(&self.at);
-        loop {
-            if let Some(t) = *at {
-                return t;
-            }
-            at = self.cv.wait(at).unwrap_or_else(|e| e.into_inner());
-        }
+        self.signal
+            .wait_until(spin_budget(), || self.done.load(Ordering::Acquire));
+        self.get().unwrap_or_else(now)
     }
 
     /// The completion time, if completed.
     pub fn get(&self) -> Option<Instant> {
-        *lock(&self.at)
+        if self.done.load(Ordering::Acquire) {
+            self.at.get().copied()
+        } else {
+            None
+        }
     }
 }
 
@@ -101,7 +108,7 @@ pub unsafe extern "C" fn cudaEventCreate(event: *mut cudaEvent_t) -> cudaError_t
 }
 
 /// Creates an event (`cudaEventDefault`, `BlockingSync`, `DisableTiming`,
-/// `Interprocess`; waiting always blocks, it never spins).
+/// `Interprocess`; waiting spins briefly, then sleeps, whatever the flags).
 ///
 /// # Safety
 /// `event` must be NULL or valid for a write.
@@ -133,7 +140,7 @@ fn record(event: cudaEvent_t, stream: &Arc<Stream>) -> CudaResult {
     let event = lookup_event(event)?;
     let completion = Completion::new();
     *lock(&event.current) = Some(Arc::clone(&completion));
-    submit(stream, move || completion.complete())?;
+    submit_completion(stream, completion)?;
     Ok(())
 }
 
@@ -168,6 +175,7 @@ pub extern "C" fn cudaEventRecordWithFlags(
 #[no_mangle]
 pub extern "C" fn cudaEventSynchronize(event: cudaEvent_t) -> cudaError_t {
     api_dev(|| {
+        let _p = crate::profile::Scope::new(crate::profile::Category::Synchronize);
         if let Some(c) = lookup_event(event)?.current_record() {
             c.wait();
         }

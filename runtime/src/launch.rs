@@ -3,9 +3,11 @@
 //!
 //! A launch captures its argument values (CUDA's semantics: arguments are read
 //! at launch time), is validated against CUDA's limits and is queued on its
-//! stream. When the stream reaches it, the grid's linear block range is cut
-//! into chunks that run on a rayon pool of `CUCC_NUM_THREADS` threads (default:
-//! all cores); each worker calls the kernel entry on a chunk with its own
+//! stream (inline in the queue: a launch allocates nothing unless its
+//! arguments exceed 256 bytes). When the stream reaches it, the grid's linear
+//! block range is cut into chunks that the stream thread and the block pool
+//! ([`crate::pool`]) run together, `CUCC_NUM_THREADS` threads in all (default:
+//! all cores); each calls the kernel entry on a chunk with its own
 //! scratch buffer of `round_up(static_shared, 16) + dynamic_shared` bytes (128-byte aligned,
 //! contents unspecified: CUDA shared memory starts uninitialised too, and the
 //! buffer is reused for every block of the chunk).
@@ -19,14 +21,12 @@
 use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
-
-use rayon::prelude::*;
+use std::sync::Arc;
 
 use crate::errors::{api, api_dev, cudaError_t, set_sticky, write_out, CudaResult, Error};
 use crate::ffi::{cudaFuncAttributes, cudaStream_t, Dim3};
 use crate::registry::{function, CuccKernelFn, CuccLaunch, Function, KernelImpl};
-use crate::stream::{resolve, resolve_ptsz, submit, Stream};
+use crate::stream::{resolve, resolve_ptsz, Stream};
 
 /// Maximum threads per block.
 pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
@@ -66,22 +66,10 @@ thread_local! {
 #[derive(Clone, Copy)]
 struct ScratchLine([u8; SCRATCH_ALIGN]);
 
-static POOL: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
-
 /// Stack size of the block workers and stream threads: translated kernels
 /// keep per-thread arrays (1024 slots per value carried across a barrier) on
-/// the stack of the thread that runs them.
+/// the stack of the thread that runs them, and only these threads run them.
 pub const WORKER_STACK: usize = 64 << 20;
-
-thread_local! {
-    static LARGE_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Marks the calling thread as one of the runtime's own, with a
-/// [`WORKER_STACK`]-sized stack, where a single chunk may run directly.
-pub fn mark_large_stack() {
-    LARGE_STACK.with(|c| c.set(true));
-}
 
 /// Number of worker threads: `CUCC_NUM_THREADS`, else all cores.
 pub fn worker_count() -> usize {
@@ -90,19 +78,6 @@ pub fn worker_count() -> usize {
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&n| n > 0)
         .unwrap_or_else(crate::device::core_count)
-}
-
-fn pool() -> Option<&'static rayon::ThreadPool> {
-    POOL.get_or_init(|| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(worker_count())
-            .thread_name(|i| format!("cucc-block-{i}"))
-            .stack_size(WORKER_STACK)
-            .start_handler(|_| mark_large_stack())
-            .build()
-            .ok()
-    })
-    .as_ref()
 }
 
 /// Pushes a launch configuration (`<<<grid, block, shared, stream>>>`).
@@ -177,10 +152,30 @@ fn validate(grid: Dim3, block: Dim3, shared: u64, f: &Function, k: &KernelImpl) 
     }
 }
 
-/// Argument values captured at launch, with the pointer array the entry gets.
+/// Argument bytes kept inside the launch (no allocation) up to this size.
+const INLINE_PARAM_BYTES: usize = 256;
+/// Parameters whose pointer array is built on the stack up to this count.
+const INLINE_PARAMS: usize = 32;
+
+/// Argument values captured at launch: each parameter's bytes at a 16-byte
+/// aligned offset. The pointer array the entry gets is built when the launch
+/// runs, because the launch moves (into and out of its stream's queue).
 struct Params {
-    _storage: Vec<u128>,
-    pointers: Vec<*mut c_void>,
+    storage: ParamStorage,
+    /// Offset of each parameter (16-byte multiples).
+    offsets: Offsets,
+}
+
+// Inline on purpose: small argument lists (nearly all) need no allocation.
+#[allow(clippy::large_enum_variant)]
+enum ParamStorage {
+    Inline([u128; INLINE_PARAM_BYTES / 16]),
+    Heap(Vec<u128>),
+}
+
+enum Offsets {
+    Inline(u8, [u16; INLINE_PARAMS]),
+    Heap(Vec<usize>),
 }
 
 impl Params {
@@ -189,54 +184,89 @@ impl Params {
     /// # Safety
     /// `args` must be NULL or hold `sizes.len()` pointers to readable values.
     unsafe fn capture(args: *mut *mut c_void, sizes: &[u32]) -> CudaResult<Params> {
-        if sizes.is_empty() {
-            return Ok(Params {
-                _storage: Vec::new(),
-                pointers: Vec::new(),
-            });
-        }
-        if args.is_null() {
-            return Err(Error::InvalidValue);
-        }
-        let offsets: Vec<usize> = sizes
-            .iter()
-            .scan(0usize, |at, &s| {
-                let here = *at;
-                *at += (s as usize).next_multiple_of(16);
-                Some(here)
-            })
-            .collect();
         let total: usize = sizes
             .iter()
             .map(|&s| (s as usize).next_multiple_of(16))
             .sum();
-        let mut storage = vec![0u128; total / 16];
-        let base = storage.as_mut_ptr() as *mut u8;
-        let mut pointers = Vec::with_capacity(sizes.len());
-        for (i, (&size, &off)) in sizes.iter().zip(&offsets).enumerate() {
+        if !sizes.is_empty() && args.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        let small = total <= INLINE_PARAM_BYTES && sizes.len() <= INLINE_PARAMS;
+        let mut storage = if small {
+            ParamStorage::Inline([0; INLINE_PARAM_BYTES / 16])
+        } else {
+            ParamStorage::Heap(vec![0u128; total / 16])
+        };
+        let mut offsets = if small {
+            Offsets::Inline(sizes.len() as u8, [0; INLINE_PARAMS])
+        } else {
+            Offsets::Heap(Vec::with_capacity(sizes.len()))
+        };
+        let base = storage.bytes();
+        let mut at = 0usize;
+        for (i, &size) in sizes.iter().enumerate() {
             // SAFETY: caller promises `sizes.len()` argument pointers.
             let src = unsafe { *args.add(i) } as *const u8;
             if src.is_null() && size != 0 {
                 return Err(Error::InvalidValue);
             }
-            // SAFETY: `off + size <= total`; the source holds `size` bytes.
-            unsafe {
-                let dst = base.add(off);
-                if size != 0 {
-                    std::ptr::copy_nonoverlapping(src, dst, size as usize);
+            if size != 0 {
+                // SAFETY: `at + size <= total`, the storage's size; the
+                // source holds `size` bytes.
+                unsafe { std::ptr::copy_nonoverlapping(src, base.add(at), size as usize) };
+            }
+            match &mut offsets {
+                // `at < INLINE_PARAM_BYTES` fits in u16.
+                Offsets::Inline(_, o) => o[i] = at as u16,
+                Offsets::Heap(o) => o.push(at),
+            }
+            at += (size as usize).next_multiple_of(16);
+        }
+        Ok(Params { storage, offsets })
+    }
+
+    /// Calls `f` with the argument pointer array, valid during the call.
+    /// (Entries only read through the pointers: `docs/abi.md`.)
+    fn with_pointers<R>(&self, f: impl FnOnce(*mut *mut c_void) -> R) -> R {
+        let base = self.storage.read_only_bytes();
+        // SAFETY (both arms): every offset lies inside the storage.
+        match &self.offsets {
+            Offsets::Inline(n, o) => {
+                let mut ptrs = [std::ptr::null_mut::<c_void>(); INLINE_PARAMS];
+                for (p, &off) in ptrs.iter_mut().zip(&o[..*n as usize]) {
+                    *p = unsafe { base.add(off as usize) } as *mut c_void;
                 }
-                pointers.push(dst as *mut c_void);
+                f(ptrs.as_mut_ptr())
+            }
+            Offsets::Heap(o) => {
+                let mut ptrs: Vec<*mut c_void> = o
+                    .iter()
+                    .map(|&off| unsafe { base.add(off) } as *mut c_void)
+                    .collect();
+                f(ptrs.as_mut_ptr())
             }
         }
-        Ok(Params {
-            _storage: storage,
-            pointers,
-        })
+    }
+}
+
+impl ParamStorage {
+    fn read_only_bytes(&self) -> *mut u8 {
+        match self {
+            ParamStorage::Inline(a) => a.as_ptr() as *mut u8,
+            ParamStorage::Heap(v) => v.as_ptr() as *mut u8,
+        }
+    }
+
+    fn bytes(&mut self) -> *mut u8 {
+        match self {
+            ParamStorage::Inline(a) => a.as_mut_ptr() as *mut u8,
+            ParamStorage::Heap(v) => v.as_mut_ptr() as *mut u8,
+        }
     }
 }
 
 /// A launch waiting in (or running from) a stream.
-struct Job {
+pub(crate) struct Job {
     entry: CuccKernelFn,
     /// Textures the launch reads (`launch.tex` points into it).
     _textures: Option<Arc<crate::texture::Snapshot>>,
@@ -247,18 +277,26 @@ struct Job {
     units: u64,
     /// Fewest units worth a chunk (`range_units`).
     min_chunk: u64,
+    /// The kernel, kept only when profiling (for its name).
+    profiled: Option<Arc<KernelImpl>>,
 }
 
-// SAFETY: the raw pointers are the job's own argument copies and the launch
-// description; CUDA's contract makes the memory they reference the caller's
-// to keep valid until the kernel completes.
+// SAFETY: the raw pointers are the launch description's texture view (kept
+// alive by `_textures`); CUDA's contract makes the memory the arguments
+// reference the caller's to keep valid until the kernel completes.
 unsafe impl Send for Job {}
-// SAFETY: workers only read the job; each passes the argument array to the
-// entry, which treats it as read-only per the kernel ABI.
+// SAFETY: chunks only read the job (entry, launch description, sizes).
 unsafe impl Sync for Job {}
 
+/// Raw argument array shared by the chunks of one launch.
+#[derive(Clone, Copy)]
+struct Args(*mut *mut c_void);
+// SAFETY: workers only read the array; the entry treats it as read-only per
+// the kernel ABI, and it outlives the launch's chunks.
+unsafe impl Sync for Args {}
+
 impl Job {
-    fn run_chunk(&self, abort: &AtomicBool, begin: u64, end: u64) {
+    fn run_chunk(&self, args: Args, abort: &AtomicBool, begin: u64, end: u64) {
         if abort.load(Ordering::Relaxed) {
             return;
         }
@@ -274,7 +312,7 @@ impl Job {
             // in u32 (checked by `validate`), thread ids when passed (`launch`).
             unsafe {
                 (self.entry)(
-                    self.params.pointers.as_ptr() as *mut *mut c_void,
+                    args.0,
                     &self.launch,
                     begin as u32,
                     end as u32,
@@ -285,26 +323,33 @@ impl Job {
         });
     }
 
-    fn run(self) {
+    /// Runs the launch on the calling thread (a stream thread, whose stack is
+    /// large enough for kernels) and the block pool.
+    pub(crate) fn run(&mut self) {
+        let started = self.profiled.is_some().then(std::time::Instant::now);
         let abort = AtomicBool::new(false);
-        let pool = pool();
-        let threads = pool.map_or(1, |p| p.current_num_threads()) as u64;
+        let threads = crate::pool::executors() as u64;
         let chunks = chunk_count(self.units, self.min_chunk, threads);
         let per_chunk = self.units.div_ceil(chunks);
-        // One chunk runs where it is, if this thread has a large stack (a
-        // stream thread); otherwise on the pool, whose workers have one.
-        let here = chunks == 1 && LARGE_STACK.with(|c| c.get());
-        match pool {
-            Some(pool) if !here => pool.install(|| {
-                (0..chunks).into_par_iter().for_each(|c| {
-                    let begin = c * per_chunk;
-                    let end = (begin + per_chunk).min(self.units);
-                    if begin < end {
-                        self.run_chunk(&abort, begin, end);
-                    }
-                })
-            }),
-            _ => self.run_chunk(&abort, 0, self.units),
+        let job = &*self;
+        job.params.with_pointers(|ptrs| {
+            let args = Args(ptrs);
+            crate::pool::parallel_for(chunks as u32, &|c| {
+                let begin = u64::from(c) * per_chunk;
+                let end = (begin + per_chunk).min(job.units);
+                if begin < end {
+                    job.run_chunk(args, &abort, begin, end);
+                }
+            });
+        });
+        if let (Some(k), Some(t)) = (&self.profiled, started) {
+            let blocks = u64::from(self.launch.grid[0])
+                * u64::from(self.launch.grid[1])
+                * u64::from(self.launch.grid[2]);
+            let per_block = u64::from(self.launch.block[0])
+                * u64::from(self.launch.block[1])
+                * u64::from(self.launch.block[2]);
+            crate::profile::kernel(&k.name, blocks, blocks * per_block, t.elapsed());
         }
     }
 }
@@ -357,6 +402,7 @@ fn launch(
     let (kind, units, min_chunk) = range_units(&k, grid, block);
     let job = Job {
         entry: k.entry,
+        profiled: crate::profile::enabled().then(|| Arc::clone(&k)),
         _textures: textures.clone(),
         launch: CuccLaunch {
             grid: [grid.x, grid.y, grid.z],
@@ -371,7 +417,7 @@ fn launch(
         units,
         min_chunk,
     };
-    submit(stream, move || job.run())?;
+    crate::stream::submit_launch(stream, job)?;
     Ok(())
 }
 

@@ -7,7 +7,9 @@
 //! [`errors`], [`device`], [`memory`], [`stream`], [`event`], [`launch`], and
 //! [`registry`] (kernels and variables of loaded modules), [`array`] (CUDA
 //! arrays), [`texture`] (texture objects and references) with [`sample`]
-//! (what a fetch returns) and [`texture_abi`] (the kernels' view). `docs/abi.md` in
+//! (what a fetch returns) and [`texture_abi`] (the kernels' view). Launches
+//! and large copies run on [`pool`] (hand-offs through [`signal`], bulk
+//! copies in [`bulk`]); [`profile`] is `CUCC_PROFILE`'s summary. `docs/abi.md` in
 //! the repository documents the ABI between the runtime and cucc-compiled
 //! device objects (`include/cucc_abi.h` is its C header).
 //!
@@ -23,6 +25,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod array;
+pub mod bulk;
 pub mod device;
 pub mod errors;
 pub mod event;
@@ -33,8 +36,11 @@ pub mod jit;
 pub mod launch;
 pub mod log;
 pub mod memory;
+pub mod pool;
+pub mod profile;
 pub mod registry;
 pub mod sample;
+pub mod signal;
 pub mod stream;
 pub mod texture;
 pub mod texture_abi;

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::{Arc, RwLock};
 
+use crate::bulk;
 use crate::errors::{api_dev, cudaError_t, write_out, CudaResult, Error};
 use crate::ffi::{
     cudaExtent, cudaPitchedPtr, cudaPointerAttributes, cudaStream_t, memory_type,
@@ -92,11 +93,17 @@ pub fn check_device_range(ptr: usize, len: usize) -> CudaResult {
 }
 
 fn allocate(size: usize, kind: Kind) -> CudaResult<*mut c_void> {
+    let _p = crate::profile::Scope::new(crate::profile::Category::Malloc);
+    let commit = size >= bulk::COMMIT_BYTES && bulk::commit_enabled();
     let mut ptr: *mut c_void = std::ptr::null_mut();
     // SAFETY: posix_memalign writes a fresh pointer or fails.
     let rc = unsafe { libc::posix_memalign(&mut ptr, ALLOC_ALIGN, size.max(1)) };
     if rc != 0 || ptr.is_null() {
         return Err(Error::MemoryAllocation);
+    }
+    if commit {
+        // SAFETY: the allocation just made.
+        unsafe { bulk::commit(ptr as usize, size) };
     }
     table_write().insert(ptr as usize, Alloc { size, kind });
     Ok(ptr)
@@ -104,6 +111,7 @@ fn allocate(size: usize, kind: Kind) -> CudaResult<*mut c_void> {
 
 /// Frees an owned allocation of one of `kinds` that starts exactly at `ptr`.
 fn release(ptr: usize, kinds: &[Kind]) -> CudaResult {
+    let _p = crate::profile::Scope::new(crate::profile::Category::Free);
     let mut table = table_write();
     match table.get(&ptr) {
         Some(a) if kinds.contains(&a.kind) => {}
@@ -143,32 +151,15 @@ fn copy_work(dst: Addr, src: Addr, count: usize) -> impl FnOnce() + Send + 'stat
         let (d, s) = (dst, src);
         // SAFETY: ranges validated at submission (device side) or promised by
         // the caller (host side); `copy` tolerates overlap.
-        unsafe { std::ptr::copy(s.0 as *const u8, d.0 as *mut u8, count) };
+        unsafe { bulk::copy(d.0, s.0, count) };
     }
 }
 
-/// A 2D copy's geometry.
-#[derive(Clone, Copy)]
-struct Rect {
-    dpitch: usize,
-    spitch: usize,
-    width: usize,
-    height: usize,
-}
-
-fn copy_2d_work(dst: Addr, src: Addr, r: Rect) -> impl FnOnce() + Send + 'static {
+fn copy_2d_work(dst: Addr, src: Addr, rows: bulk::Rows) -> impl FnOnce() + Send + 'static {
     move || {
         let (d, s) = (dst, src);
-        for row in 0..r.height {
-            // SAFETY: every row lies in the validated extent.
-            unsafe {
-                std::ptr::copy(
-                    (s.0 + row * r.spitch) as *const u8,
-                    (d.0 + row * r.dpitch) as *mut u8,
-                    r.width,
-                )
-            };
-        }
+        // SAFETY: every row lies in the validated extent.
+        unsafe { bulk::copy_rows(d.0, s.0, rows) };
     }
 }
 
@@ -245,11 +236,13 @@ fn memcpy(
         check_device_range(src, count)?;
     }
     let pageable = (!dst_dev && is_pageable(dst)) || (!src_dev && is_pageable(src));
+    let category = crate::profile::Category::memcpy(dst_dev, src_dev);
+    let work = copy_work(Addr(dst), Addr(src), count);
     issue(
         stream,
         mode,
         pageable,
-        copy_work(Addr(dst), Addr(src), count),
+        crate::profile::timed(category, count, work),
     )
 }
 
@@ -282,17 +275,19 @@ fn memcpy_2d(
         check_device_range(src, pitched_extent(spitch, width, height)?)?;
     }
     let pageable = (!dst_dev && is_pageable(dst)) || (!src_dev && is_pageable(src));
-    let rect = Rect {
+    let rows = bulk::Rows {
         dpitch,
         spitch,
         width,
         height,
     };
+    let category = crate::profile::Category::memcpy(dst_dev, src_dev);
+    let work = copy_2d_work(Addr(dst), Addr(src), rows);
     issue(
         stream,
         mode,
         pageable,
-        copy_2d_work(Addr(dst), Addr(src), rect),
+        crate::profile::timed(category, width * height, work),
     )
 }
 
@@ -313,13 +308,25 @@ fn memset_2d(
     }
     check_device_range(ptr, pitched_extent(pitch, width, height)?)?;
     let dst = Addr(ptr);
-    issue(stream, mode, false, move || {
+    let work = move || {
         let d = dst;
+        if width == pitch || height == 1 {
+            // SAFETY: one contiguous validated range.
+            unsafe { bulk::set(d.0, value as u8, width * height) };
+            return;
+        }
         for row in 0..height {
             // SAFETY: every row lies in the validated extent.
             unsafe { std::ptr::write_bytes((d.0 + row * pitch) as *mut u8, value as u8, width) };
         }
-    })
+    };
+    let category = crate::profile::Category::Memset;
+    issue(
+        stream,
+        mode,
+        false,
+        crate::profile::timed(category, width * height, work),
+    )
 }
 
 fn memset(ptr: usize, value: c_int, count: usize, stream: &Arc<Stream>, mode: Mode) -> CudaResult {

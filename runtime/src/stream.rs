@@ -18,7 +18,8 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::{c_int, c_uint, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Instant;
 
 use crate::errors::{api, api_dev, cudaError_t, sticky, write_out, CudaResult, Error};
@@ -26,6 +27,7 @@ use crate::event::{lookup_event, Completion};
 use crate::ffi::{
     cudaEvent_t, cudaStream_t, STREAM_LEGACY, STREAM_NON_BLOCKING, STREAM_PER_THREAD,
 };
+use crate::signal::{spin_budget, Signal};
 
 /// Locks a mutex, ignoring poisoning (tasks run under `catch_unwind`, and the
 /// state they guard stays consistent).
@@ -52,7 +54,35 @@ impl Dep {
     }
 }
 
-type Work = Box<dyn FnOnce() + Send>;
+/// What a task does.
+// Launches are held inline on purpose: queueing one allocates nothing.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Work {
+    /// A kernel launch, held inline (no allocation per launch).
+    Launch(crate::launch::Job),
+    /// Completes an event record.
+    Complete(Arc<Completion>),
+    /// Anything else (copies, sets, callbacks, host functions).
+    Call(Box<dyn FnOnce() + Send>),
+    /// A call that has run.
+    Done,
+}
+
+impl Work {
+    fn run(&mut self) {
+        match self {
+            // In place: a launch is large, and moving it costs.
+            Work::Launch(job) => job.run(),
+            Work::Complete(c) => c.complete(),
+            Work::Call(_) => {
+                if let Work::Call(f) = std::mem::replace(self, Work::Done) {
+                    f()
+                }
+            }
+            Work::Done => {}
+        }
+    }
+}
 
 struct Task {
     deps: Vec<Dep>,
@@ -61,21 +91,27 @@ struct Task {
 
 struct Queue {
     tasks: VecDeque<Task>,
-    /// Tickets handed out; ticket `n` is the `n`-th task (1-based).
-    submitted: u64,
-    completed: u64,
-    closed: bool,
 }
 
 /// A stream: its flags and its FIFO of pending tasks.
+///
+/// `submitted` and `completed` count tasks (ticket `n` is the `n`-th task,
+/// 1-based); `submitted` changes only under the queue lock, `completed` only
+/// after the task ran. Waiters and the stream thread read them without the
+/// lock, spinning briefly before they sleep ([`Signal`]).
 pub struct Stream {
     handle: usize,
     flags: c_uint,
     priority: c_int,
     per_thread: bool,
     queue: Mutex<Queue>,
-    work_ready: Condvar,
-    work_done: Condvar,
+    submitted: AtomicU64,
+    completed: AtomicU64,
+    closed: AtomicBool,
+    /// Notified on a push and on close (the stream thread waits on it).
+    work_ready: Signal,
+    /// Notified when a task completes.
+    work_done: Signal,
 }
 
 impl Stream {
@@ -92,21 +128,18 @@ impl Stream {
             per_thread,
             queue: Mutex::new(Queue {
                 tasks: VecDeque::new(),
-                submitted: 0,
-                completed: 0,
-                closed: false,
             }),
-            work_ready: Condvar::new(),
-            work_done: Condvar::new(),
+            submitted: AtomicU64::new(0),
+            completed: AtomicU64::new(0),
+            closed: AtomicBool::new(false),
+            work_ready: Signal::new(),
+            work_done: Signal::new(),
         });
         let worker = Arc::clone(&stream);
         std::thread::Builder::new()
             .name(format!("cucc-stream-{handle:x}"))
             .stack_size(crate::launch::WORKER_STACK)
-            .spawn(move || {
-                crate::launch::mark_large_stack();
-                worker.run()
-            })
+            .spawn(move || worker.run())
             .map_err(|_| Error::MemoryAllocation)?;
         Ok(stream)
     }
@@ -121,66 +154,72 @@ impl Stream {
         self.flags & STREAM_NON_BLOCKING == 0
     }
 
+    /// The stream thread: runs tasks in order; when the queue is empty it
+    /// spins briefly for the next one, then sleeps.
     fn run(self: Arc<Self>) {
         loop {
-            let task = {
+            let (task, seen) = {
                 let mut q = lock(&self.queue);
-                loop {
-                    if let Some(t) = q.tasks.pop_front() {
-                        break t;
-                    }
-                    if q.closed {
-                        return;
-                    }
-                    q = self.work_ready.wait(q).unwrap_or_else(|e| e.into_inner());
+                (q.tasks.pop_front(), self.submitted.load(Ordering::Acquire))
+            };
+            let Some(mut task) = task else {
+                if self.closed.load(Ordering::Acquire) {
+                    return;
                 }
+                // Anything pushed after `seen` was read changes `submitted`
+                // (tasks run inline by `run_sync` change it too, harmlessly).
+                self.work_ready.wait_until(spin_budget(), || {
+                    self.submitted.load(Ordering::Acquire) != seen
+                        || self.closed.load(Ordering::Acquire)
+                });
+                continue;
             };
             for dep in &task.deps {
                 dep.wait();
             }
-            if catch_unwind(AssertUnwindSafe(task.work)).is_err() {
+            if catch_unwind(AssertUnwindSafe(|| task.work.run())).is_err() {
                 crate::errors::set_sticky(Error::Unknown);
             }
-            let mut q = lock(&self.queue);
-            q.completed += 1;
+            self.completed.fetch_add(1, Ordering::AcqRel);
             self.work_done.notify_all();
         }
     }
 
     fn push(&self, deps: Vec<Dep>, work: Work) -> u64 {
-        let mut q = lock(&self.queue);
-        q.submitted += 1;
-        q.tasks.push_back(Task { deps, work });
-        self.work_ready.notify_one();
-        q.submitted
+        let ticket = {
+            let mut q = lock(&self.queue);
+            q.tasks.push_back(Task { deps, work });
+            self.submitted.fetch_add(1, Ordering::AcqRel) + 1
+        };
+        self.work_ready.notify(1);
+        ticket
     }
 
     /// Blocks until the task with `ticket` (and so every earlier one) is done.
     pub fn wait_for(&self, ticket: u64) {
-        let mut q = lock(&self.queue);
-        while q.completed < ticket {
-            q = self.work_done.wait(q).unwrap_or_else(|e| e.into_inner());
-        }
+        self.work_done.wait_until(spin_budget(), || {
+            self.completed.load(Ordering::Acquire) >= ticket
+        });
     }
 
     /// The ticket of the last submitted task.
     pub fn last_ticket(&self) -> u64 {
-        lock(&self.queue).submitted
+        self.submitted.load(Ordering::Acquire)
     }
 
     /// Whether every submitted task has completed.
     pub fn is_idle(&self) -> bool {
-        let q = lock(&self.queue);
-        q.completed == q.submitted
+        self.completed.load(Ordering::Acquire) == self.submitted.load(Ordering::Acquire)
     }
 
     fn pending(self: &Arc<Self>) -> Option<Dep> {
-        let q = lock(&self.queue);
-        (q.completed < q.submitted).then(|| Dep::Stream(Arc::clone(self), q.submitted))
+        let submitted = self.submitted.load(Ordering::Acquire);
+        (self.completed.load(Ordering::Acquire) < submitted)
+            .then(|| Dep::Stream(Arc::clone(self), submitted))
     }
 
     fn close(&self) {
-        lock(&self.queue).closed = true;
+        self.closed.store(true, Ordering::Release);
         self.work_ready.notify_all();
     }
 }
@@ -194,7 +233,8 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     streams: BTreeMap::new(),
     next: 0,
 });
-static LEGACY: Mutex<Option<Arc<Stream>>> = Mutex::new(None);
+/// The legacy default stream; it lives as long as the process.
+static LEGACY: OnceLock<Arc<Stream>> = OnceLock::new();
 
 /// Base of user stream handles; far from 0/1/2 and from event handles.
 const STREAM_HANDLE_BASE: usize = 0x5a00_0000;
@@ -210,13 +250,18 @@ fn new_handle(reg: &mut Registry) -> usize {
 
 /// The legacy default stream, created on first use.
 pub fn legacy() -> CudaResult<Arc<Stream>> {
-    let mut slot = lock(&LEGACY);
-    if let Some(s) = slot.as_ref() {
+    if let Some(s) = LEGACY.get() {
+        return Ok(Arc::clone(s));
+    }
+    // Creation is rare and may fail (thread spawn): serialise it here
+    // rather than inside `get_or_init`, which cannot fail.
+    static CREATING: Mutex<()> = Mutex::new(());
+    let _guard = lock(&CREATING);
+    if let Some(s) = LEGACY.get() {
         return Ok(Arc::clone(s));
     }
     let s = Stream::spawn(STREAM_LEGACY, 0, 0, false)?;
-    *slot = Some(Arc::clone(&s));
-    Ok(s)
+    Ok(Arc::clone(LEGACY.get_or_init(|| s)))
 }
 
 /// The calling thread's per-thread default stream, created on first use.
@@ -266,26 +311,34 @@ fn all_streams() -> Vec<Arc<Stream>> {
     lock(&REGISTRY).streams.values().cloned().collect()
 }
 
+/// Whether every blocking stream is idle (what the legacy stream waits for).
+fn blocking_streams_idle() -> bool {
+    lock(&REGISTRY)
+        .streams
+        .values()
+        .all(|s| !s.is_blocking() || s.is_idle())
+}
+
 /// The implicit dependencies of a task submitted to `stream`.
-fn implicit_deps(stream: &Stream) -> CudaResult<Vec<Dep>> {
+fn implicit_deps(stream: &Stream) -> Vec<Dep> {
     if is_legacy(stream) {
-        Ok(all_streams()
-            .iter()
+        lock(&REGISTRY)
+            .streams
+            .values()
             .filter(|s| s.is_blocking())
             .filter_map(|s| s.pending())
-            .collect())
+            .collect()
     } else if stream.is_blocking() {
-        let legacy = lock(&LEGACY).clone();
-        Ok(legacy.and_then(|l| l.pending()).into_iter().collect())
+        LEGACY.get().and_then(|l| l.pending()).into_iter().collect()
     } else {
-        Ok(Vec::new())
+        Vec::new()
     }
 }
 
 /// Submits `work` to `stream` after the stream's implicit dependencies and
 /// `extra`; returns its ticket.
 pub(crate) fn submit_with(stream: &Arc<Stream>, extra: Option<Dep>, work: Work) -> CudaResult<u64> {
-    let mut deps = implicit_deps(stream)?;
+    let mut deps = implicit_deps(stream);
     deps.extend(extra);
     Ok(stream.push(deps, work))
 }
@@ -295,7 +348,17 @@ pub(crate) fn submit(
     stream: &Arc<Stream>,
     work: impl FnOnce() + Send + 'static,
 ) -> CudaResult<u64> {
-    submit_with(stream, None, Box::new(work))
+    submit_with(stream, None, Work::Call(Box::new(work)))
+}
+
+/// Queues a kernel launch on `stream`.
+pub(crate) fn submit_launch(stream: &Arc<Stream>, job: crate::launch::Job) -> CudaResult<u64> {
+    submit_with(stream, None, Work::Launch(job))
+}
+
+/// Queues the completion of an event record on `stream`.
+pub(crate) fn submit_completion(stream: &Arc<Stream>, c: Arc<Completion>) -> CudaResult<u64> {
+    submit_with(stream, None, Work::Complete(c))
 }
 
 /// Runs `work` in stream order on `stream` and waits for it (synchronous
@@ -303,16 +366,12 @@ pub(crate) fn submit(
 pub(crate) fn run_sync(stream: &Arc<Stream>, work: impl FnOnce() + Send + 'static) -> CudaResult {
     if is_legacy(stream) {
         // Fast path: nothing pending anywhere the legacy stream would wait for.
-        let mut q = lock(&stream.queue);
-        if q.tasks.is_empty()
-            && q.completed == q.submitted
-            && all_streams()
-                .iter()
-                .all(|s| !s.is_blocking() || s.is_idle())
-        {
-            q.submitted += 1;
+        let q = lock(&stream.queue);
+        if q.tasks.is_empty() && stream.is_idle() && blocking_streams_idle() {
+            // Holding the lock keeps later submissions behind this work.
+            stream.submitted.fetch_add(1, Ordering::AcqRel);
             let outcome = catch_unwind(AssertUnwindSafe(work));
-            q.completed += 1;
+            stream.completed.fetch_add(1, Ordering::AcqRel);
             drop(q);
             stream.work_done.notify_all();
             outcome.map_err(|_| Error::Unknown)?;
@@ -326,22 +385,26 @@ pub(crate) fn run_sync(stream: &Arc<Stream>, work: impl FnOnce() + Send + 'stati
 }
 
 /// Waits for all work on `stream` (for the legacy stream: and for the blocking
-/// streams it waits for).
+/// streams it waits for), on the calling thread.
 pub fn synchronize(stream: &Arc<Stream>) -> CudaResult {
-    let ticket = if is_legacy(stream) {
-        submit(stream, || {})?
-    } else {
-        stream.last_ticket()
-    };
-    stream.wait_for(ticket);
+    let _p = crate::profile::Scope::new(crate::profile::Category::Synchronize);
+    if is_legacy(stream) {
+        for dep in implicit_deps(stream) {
+            dep.wait();
+        }
+    }
+    stream.wait_for(stream.last_ticket());
     crate::errors::check_sticky()
 }
 
 /// Waits for all work on every stream.
 pub fn synchronize_all() -> CudaResult {
-    let mut streams = all_streams();
-    streams.extend(lock(&LEGACY).clone());
-    for s in &streams {
+    if let Some(l) = LEGACY.get() {
+        l.wait_for(l.last_ticket());
+    }
+    // Collected (no allocation when there are no user streams) so that no
+    // lock is held while waiting.
+    for s in &all_streams() {
         s.wait_for(s.last_ticket());
     }
     crate::errors::check_sticky()
@@ -455,13 +518,8 @@ pub extern "C" fn cudaStreamSynchronize_ptsz(stream: cudaStream_t) -> cudaError_
 }
 
 fn query(s: &Arc<Stream>) -> CudaResult {
-    if is_legacy(s) {
-        let all_idle = all_streams()
-            .iter()
-            .all(|o| !o.is_blocking() || o.is_idle());
-        if !all_idle {
-            return Err(Error::NotReady);
-        }
+    if is_legacy(s) && !blocking_streams_idle() {
+        return Err(Error::NotReady);
     }
     if s.is_idle() {
         Ok(())
@@ -488,7 +546,7 @@ fn wait_event(s: &Arc<Stream>, event: cudaEvent_t, flags: c_uint) -> CudaResult 
     }
     let event = lookup_event(event)?;
     if let Some(record) = event.current_record() {
-        submit_with(s, Some(Dep::Event(record)), Box::new(|| {}))?;
+        submit_with(s, Some(Dep::Event(record)), Work::Call(Box::new(|| {})))?;
     }
     Ok(())
 }

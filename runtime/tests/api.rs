@@ -112,6 +112,98 @@ fn vector_add_through_the_host_protocol() {
     }
 }
 
+/// Parameter sizes of the argument-capture kernels: param 0 is the output
+/// pointer, the rest are values whose bytes the kernel sums.
+static FEW_PARAMS: [u32; 4] = [8, 4, 12, 1];
+static MANY_PARAMS: [u32; 41] = {
+    let mut p = [4u32; 41];
+    p[0] = 8;
+    p
+};
+static BIG_PARAMS: [u32; 3] = [8, 300, 2];
+
+/// Writes the sum of every byte of params 1.. (sizes from the table named by
+/// the number of parameters) to `*out`, so the test sees what was captured.
+unsafe extern "C" fn sum_param_bytes(
+    args: *mut *mut c_void,
+    _l: *const CuccLaunch,
+    _begin: u32,
+    _end: u32,
+    _s: *mut c_void,
+) {
+    unsafe {
+        let out: *mut u64 = arg(args, 0);
+        let sizes: &[u32] = match *out {
+            4 => &FEW_PARAMS,
+            41 => &MANY_PARAMS,
+            _ => &BIG_PARAMS,
+        };
+        let mut sum = 0u64;
+        for (i, &size) in sizes.iter().enumerate().skip(1) {
+            let p = *args.add(i) as *const u8;
+            assert_eq!(p as usize % 16, 0, "param {i} is 16-byte aligned");
+            sum += (0..size as usize)
+                .map(|b| u64::from(*p.add(b)))
+                .sum::<u64>();
+        }
+        *out = sum;
+    }
+}
+
+#[test]
+fn arguments_are_captured_inline_and_on_the_heap() {
+    // Few small parameters (inline), many (more than fit inline) and one
+    // large (more bytes than fit inline).
+    for (id, sizes) in [
+        (*b"args-capture-001", &FEW_PARAMS[..]),
+        (*b"args-capture-002", &MANY_PARAMS[..]),
+        (*b"args-capture-003", &BIG_PARAMS[..]),
+    ] {
+        let h = register_fatbin(blob(id));
+        let f = stub();
+        register_function(h, f, "_Z15sum_param_bytesv");
+        register_device(
+            id,
+            &[K {
+                name: "_Z15sum_param_bytesv",
+                entry: sum_param_bytes,
+                static_shared: 0,
+                params: sizes,
+            }],
+        );
+        let out = dmalloc(8) as *mut u64;
+        // The kernel reads the parameter count from `*out`.
+        let count = sizes.len() as u64;
+        to_dev(out as *mut c_void, &[count]);
+        let values: Vec<Vec<u8>> = sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (0..s).map(|b| (i as u32 * 7 + b) as u8).collect())
+            .collect();
+        let mut out_arg = out;
+        let mut args: Vec<*mut c_void> = values.iter().map(|v| v.as_ptr() as *mut c_void).collect();
+        args[0] = &mut out_arg as *mut *mut u64 as *mut c_void;
+        let one = Dim3 { x: 1, y: 1, z: 1 };
+        assert_eq!(launch(f, one, one, 0, std::ptr::null_mut(), &mut args), 0);
+        // Arguments are read at launch: changing them afterwards has no effect.
+        drop(values);
+        let mut got = [0u64];
+        from_dev(&mut got, out as *const c_void);
+        let want: u64 = sizes
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, &s)| {
+                (0..s)
+                    .map(|b| u64::from((i as u32 * 7 + b) as u8))
+                    .sum::<u64>()
+            })
+            .sum();
+        assert_eq!(got[0], want, "{} parameters", sizes.len());
+        assert_eq!(cudaFree(out as *mut c_void), 0);
+    }
+}
+
 #[test]
 fn device_module_may_register_after_the_host_object() {
     let id = fresh_id();
@@ -707,6 +799,39 @@ unsafe extern "C" fn wait_for_gate(_data: *mut c_void) {
     while !GATE.load(Ordering::SeqCst) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(1));
     }
+}
+
+static ORDER_LOG: std::sync::Mutex<Vec<u32>> = std::sync::Mutex::new(Vec::new());
+
+unsafe extern "C" fn log_id(id: *mut c_void) {
+    // SAFETY: the test passes pointers into a live vector of ids.
+    let id = unsafe { *(id as *const u32) };
+    ORDER_LOG.lock().expect("log").push(id);
+}
+
+#[test]
+fn legacy_and_blocking_streams_interleave_in_submission_order() {
+    // Work alternating irregularly between the legacy stream and a blocking
+    // stream must complete in submission order: each waits for the other's
+    // earlier work. Many rounds, so that hand-offs race.
+    let ids: Vec<u32> = (0..600).collect();
+    let mut bl = std::ptr::null_mut();
+    // SAFETY: valid out-pointer, callbacks and user data.
+    unsafe {
+        assert_eq!(cudaStreamCreate(&mut bl), 0);
+        for id in &ids {
+            let stream = if (id * 7 / 3) % 2 == 0 {
+                STREAM_LEGACY as cudaStream_t
+            } else {
+                bl
+            };
+            let data = id as *const u32 as *mut c_void;
+            assert_eq!(cudaLaunchHostFunc(stream, Some(log_id), data), 0);
+        }
+        assert_eq!(cudaDeviceSynchronize(), 0);
+        assert_eq!(cudaStreamDestroy(bl), 0);
+    }
+    assert_eq!(*ORDER_LOG.lock().expect("log"), ids);
 }
 
 #[test]

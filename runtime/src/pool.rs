@@ -1,0 +1,233 @@
+//! The block pool: helper threads that run the chunks of a launch (or of a
+//! large copy) together with the thread that posts it.
+//!
+//! [`parallel_for`] publishes a job in the posting thread's own slot and
+//! works on it itself, so a launch never waits for another thread to start
+//! it and the poster is one of the `CUCC_NUM_THREADS` executors (the pool
+//! has one helper fewer). Chunks are claimed with one `fetch_add` on a word
+//! holding the chunk count and the next unclaimed index; helpers spin briefly
+//! after their last chunk before sleeping ([`crate::signal`]). Posting
+//! allocates nothing: slots are per thread and reused.
+
+use std::cell::UnsafeCell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use crate::signal::{spin_budget, Signal, Working};
+use crate::stream::lock;
+
+/// A chunk body: called with each chunk index in `[0, chunks)`.
+pub type ChunkFn<'a> = &'a (dyn Fn(u32) + Sync + 'a);
+
+/// One thread's job slot.
+struct Slot {
+    /// Chunk count in the high 32 bits, next unclaimed chunk in the low 32.
+    word: AtomicU64,
+    /// Chunks finished.
+    done: AtomicU32,
+    /// The job's body, valid while a claimed chunk of it runs: written
+    /// before `word` is published (release) and read after a successful
+    /// claim (acquire), and the poster waits for every chunk before
+    /// returning.
+    body: UnsafeCell<Option<ChunkFn<'static>>>,
+    /// Notified when the last chunk finishes.
+    finished: Signal,
+}
+
+// SAFETY: `body` is only written by the slot's owner while no chunk is
+// claimed, and only read by threads that claimed a chunk (see the field).
+unsafe impl Sync for Slot {}
+
+impl Slot {
+    fn new() -> Slot {
+        Slot {
+            word: AtomicU64::new(0),
+            done: AtomicU32::new(0),
+            body: UnsafeCell::new(None),
+            finished: Signal::new(),
+        }
+    }
+
+    fn has_work(&self) -> bool {
+        let w = self.word.load(Ordering::Relaxed);
+        (w as u32) < (w >> 32) as u32
+    }
+
+    /// Claims and runs chunks until none is left.
+    fn work(&self) {
+        while self.has_work() {
+            let w = self.word.fetch_add(1, Ordering::AcqRel);
+            let (index, total) = (w as u32, (w >> 32) as u32);
+            if index >= total {
+                return;
+            }
+            // SAFETY: a successful claim; see `body`.
+            if let Some(body) = unsafe { *self.body.get() } {
+                // A panic must neither kill a helper nor leave the poster
+                // waiting for a chunk that never finishes.
+                if catch_unwind(AssertUnwindSafe(|| body(index))).is_err() {
+                    crate::errors::set_sticky(crate::Error::Unknown);
+                }
+            }
+            if self.done.fetch_add(1, Ordering::AcqRel) + 1 == total {
+                self.finished.notify(1);
+            }
+        }
+    }
+}
+
+struct Pool {
+    helpers: usize,
+    /// Bumped when a job is posted.
+    posted: Signal,
+    /// Slots with a job in progress.
+    active: Mutex<Vec<&'static Slot>>,
+    /// Slots of exited threads, for reuse.
+    free: Mutex<Vec<&'static Slot>>,
+}
+
+static POOL: OnceLock<Pool> = OnceLock::new();
+
+fn pool() -> &'static Pool {
+    POOL.get_or_init(|| {
+        let wanted = crate::launch::worker_count().saturating_sub(1);
+        let mut helpers = 0;
+        for i in 0..wanted {
+            let spawned = std::thread::Builder::new()
+                .name(format!("cucc-block-{i}"))
+                .stack_size(crate::launch::WORKER_STACK)
+                .spawn(helper_main);
+            if spawned.is_ok() {
+                helpers += 1;
+            }
+        }
+        Pool {
+            helpers,
+            posted: Signal::new(),
+            active: Mutex::new(Vec::new()),
+            free: Mutex::new(Vec::new()),
+        }
+    })
+}
+
+/// Threads that execute chunks: the helpers and the posting thread.
+pub fn executors() -> usize {
+    pool().helpers + 1
+}
+
+fn helper_main() {
+    // The pool is being initialised by the thread that spawned us; wait for it.
+    let pool = loop {
+        if let Some(p) = POOL.get() {
+            break p;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(50));
+    };
+    loop {
+        let seen = pool.posted.seq();
+        while let Some(slot) = find_work(pool) {
+            let _working = Working::start();
+            slot.work();
+        }
+        pool.posted
+            .wait_until(spin_budget(), || pool.posted.seq() != seen);
+    }
+}
+
+fn find_work(pool: &Pool) -> Option<&'static Slot> {
+    lock(&pool.active).iter().copied().find(|s| s.has_work())
+}
+
+/// The calling thread's slot, returned to the pool's free list at thread exit.
+struct Owned(&'static Slot);
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        lock(&pool().free).push(self.0);
+    }
+}
+
+thread_local! {
+    static SLOT: Owned = Owned(
+        lock(&pool().free).pop().unwrap_or_else(|| Box::leak(Box::new(Slot::new())))
+    );
+}
+
+/// Runs `body(c)` for every `c` in `[0, chunks)` on the calling thread and
+/// the pool's helpers; returns when all have finished. Chunks run at most
+/// once each, in no particular order.
+pub fn parallel_for(chunks: u32, body: ChunkFn<'_>) {
+    let _working = Working::start();
+    if chunks <= 1 || pool().helpers == 0 {
+        (0..chunks).for_each(body);
+        return;
+    }
+    let ran = SLOT.try_with(|owned| post_and_run(owned.0, chunks, body));
+    if ran.is_err() {
+        // Thread-local storage is being torn down: run everything here.
+        (0..chunks).for_each(body);
+    }
+}
+
+fn post_and_run(slot: &'static Slot, chunks: u32, body: ChunkFn<'_>) {
+    let pool = pool();
+    // SAFETY: only the lifetime is erased; the body is not used after this
+    // function returns, which waits for every claimed chunk to finish.
+    let erased: ChunkFn<'static> = unsafe { std::mem::transmute::<ChunkFn<'_>, _>(body) };
+    // SAFETY: no chunk of this slot is claimed now (the previous job, if any,
+    // finished before its poster returned), so nobody reads `body`.
+    unsafe { *slot.body.get() = Some(erased) };
+    slot.done.store(0, Ordering::Relaxed);
+    slot.word.store(u64::from(chunks) << 32, Ordering::Release);
+    lock(&pool.active).push(slot);
+    pool.posted.notify(chunks - 1);
+    slot.work();
+    {
+        let mut active = lock(&pool.active);
+        if let Some(i) = active.iter().position(|s| std::ptr::eq(*s, slot)) {
+            active.swap_remove(i);
+        }
+    }
+    slot.finished.wait_until(spin_budget(), || {
+        slot.done.load(Ordering::Acquire) == chunks
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn every_chunk_runs_once() {
+        for chunks in [0u32, 1, 2, 3, 8, 100] {
+            let hits: Vec<AtomicUsize> = (0..chunks).map(|_| AtomicUsize::new(0)).collect();
+            parallel_for(chunks, &|c| {
+                hits[c as usize].fetch_add(1, Ordering::Relaxed);
+            });
+            assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+        }
+    }
+
+    #[test]
+    fn concurrent_posters_do_not_mix_jobs() {
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                std::thread::spawn(move || {
+                    for round in 0..200u32 {
+                        let sum = AtomicUsize::new(0);
+                        parallel_for(16, &|c| {
+                            sum.fetch_add((c + t * 1000 + round) as usize, Ordering::Relaxed);
+                        });
+                        let want: u32 = (0..16).map(|c| c + t * 1000 + round).sum();
+                        assert_eq!(sum.load(Ordering::Relaxed), want as usize);
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("poster");
+        }
+    }
+}
