@@ -94,6 +94,9 @@ pub fn build_openmp(
     if tc.cpu_arch != "portable" {
         cmd.arg(format!("-march={}", tc.cpu_arch));
     }
+    if tc.cpu_arch == "native" {
+        cmd.arg("-mtune=generic");
+    }
     cmd.arg("-ffp-contract=off").arg("-fno-math-errno");
     cmd.arg("-O3")
         .arg("-fopenmp")
