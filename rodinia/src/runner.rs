@@ -5,6 +5,7 @@ use crate::cli::RunOptions;
 use crate::compare::compare;
 use crate::report::Outcome;
 use crate::stats::{median, parse_time};
+use cucc_cpuify::emit_c::CpuTarget;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -89,15 +90,10 @@ pub fn build_openmp(
         &tc.cxx
     };
     let mut cmd = Command::new(compiler);
-    // The same target and floating-point contract as cucc's device C
-    // (cpuify's emit_c::CpuTarget::cflags).
-    if tc.cpu_arch != "portable" {
-        cmd.arg(format!("-march={}", tc.cpu_arch));
-    }
-    if tc.cpu_arch == "native" {
-        cmd.arg("-mtune=generic");
-    }
-    cmd.arg("-ffp-contract=off").arg("-fno-math-errno");
+    // The same target, tuning and floating-point contract as cucc's device
+    // C, so the comparison stays fair whatever the target.
+    let target = CpuTarget::parse(&tc.cpu_arch).map_err(|e| format!("--cpu-arch: {e}"))?;
+    cmd.args(target.cflags_for(&compiler.to_string_lossy()));
     cmd.arg("-O3")
         .arg("-fopenmp")
         .arg("-I")

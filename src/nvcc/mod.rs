@@ -314,7 +314,7 @@ impl Driver {
             None => cucc_cpuify::emit_c::CpuTarget::from_env()
                 .map_err(|e| format!("cucc: error: {e}"))?,
         };
-        cmd.args(target.cflags());
+        cmd.args(target.cflags_for(&jit::c_compiler()));
         if self.o.fast_math {
             cmd.arg("-ffast-math");
         }

@@ -1,7 +1,7 @@
 //! The CPU the emitted C is compiled for.
 //!
 //! Device C is compiled for the host's own instruction set by default
-//! (`-march=native -mtune=generic`): thread loops only vectorise well with the host's
+//! (`-march=native`): thread loops only vectorise well with the host's
 //! vector width and masked stores (guarded bodies). A portable build
 //! (`--cpu-arch=portable`, the baseline ISA) or a named one
 //! (`--cpu-arch=x86-64-v3`) is chosen by the driver's option or, for the
@@ -74,16 +74,28 @@ impl CpuTarget {
     /// functions are pure and `sqrtf` and friends vectorise.
     pub fn cflags(&self) -> Vec<String> {
         let mut flags = match self {
-            // The host's instructions with generic tuning: gcc's tuning for
-            // a CPU it only knows by a neighbour's name (a Zen 4 taken for
-            // Zen 3) vectorised a strided in-order float reduction with
-            // gathers and made kmeans 1.5x slower than either alone.
-            CpuTarget::Native => vec!["-march=native".to_string(), "-mtune=generic".to_string()],
+            CpuTarget::Native => vec!["-march=native".to_string()],
             CpuTarget::Portable => Vec::new(),
             CpuTarget::Arch(a) => vec![format!("-march={a}")],
         };
         flags.push("-ffp-contract=off".into());
         flags.push("-fno-math-errno".into());
+        flags
+    }
+
+    /// [`CpuTarget::cflags`] plus what C compiler `cc` needs on top: for
+    /// GCC, vectorised loops without gathers where it can be told so
+    /// (`-mtune-ctrl`; probed once per compiler, as the knob's name
+    /// varies between versions and other compilers reject it). A thread
+    /// loop's strided serial loop (kmeans' features, `columns[f * n + p]`)
+    /// vectorised with gathers ran 1.5x slower than scalar on an AMD EPYC;
+    /// generic tuning avoided that but slowed particlefilter's search
+    /// loop as much.
+    pub fn cflags_for(&self, cc: &str) -> Vec<String> {
+        let mut flags = self.cflags();
+        if *self != CpuTarget::Portable {
+            flags.extend(no_gather_flags(cc));
+        }
         flags
     }
 
@@ -96,6 +108,51 @@ impl CpuTarget {
             other => other.to_string(),
         }
     }
+}
+
+/// The flags that keep `cc` from vectorising with gathers, if it accepts
+/// any (cached per compiler for the life of the process).
+fn no_gather_flags(cc: &str) -> Vec<String> {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static PROBED: Mutex<Option<HashMap<String, Vec<String>>>> = Mutex::new(None);
+    let mut probed = PROBED.lock().unwrap_or_else(|e| e.into_inner());
+    let map = probed.get_or_insert_with(HashMap::new);
+    if let Some(f) = map.get(cc) {
+        return f.clone();
+    }
+    const CANDIDATES: &[&str] = &[
+        "-mtune-ctrl=^use_gather",
+        "-mtune-ctrl=^use_gather_2parts,^use_gather_4parts,^use_gather_8parts",
+    ];
+    let found: Vec<String> = CANDIDATES
+        .iter()
+        .find(|flag| accepts(cc, flag))
+        .map(|f| vec![f.to_string()])
+        .unwrap_or_default();
+    map.insert(cc.to_string(), found.clone());
+    found
+}
+
+/// Whether `cc` compiles an empty C file with `flag` (and says nothing).
+fn accepts(cc: &str, flag: &str) -> bool {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let child = Command::new(cc)
+        .args([flag, "-x", "c", "-S", "-o", "/dev/null", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn();
+    let Ok(mut child) = child else {
+        return false;
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(b"int cucc_probe;\n");
+    }
+    child
+        .wait_with_output()
+        .is_ok_and(|o| o.status.success() && o.stderr.is_empty())
 }
 
 /// The first processor's model name and feature flags from /proc/cpuinfo
@@ -134,12 +191,7 @@ mod tests {
     fn flags_and_identity() {
         assert_eq!(
             CpuTarget::Native.cflags(),
-            vec![
-                "-march=native",
-                "-mtune=generic",
-                "-ffp-contract=off",
-                "-fno-math-errno"
-            ]
+            vec!["-march=native", "-ffp-contract=off", "-fno-math-errno"]
         );
         assert_eq!(
             CpuTarget::Portable.cflags(),
@@ -150,6 +202,15 @@ mod tests {
             vec!["-march=znver3", "-ffp-contract=off", "-fno-math-errno"]
         );
         assert!(CpuTarget::Native.identity().starts_with("native["));
+        // A compiler that cannot be run accepts no extra flag.
+        assert_eq!(
+            CpuTarget::Native.cflags_for("/nonexistent/cucc-test-cc"),
+            CpuTarget::Native.cflags()
+        );
+        assert_eq!(
+            CpuTarget::Portable.cflags_for("cc"),
+            CpuTarget::Portable.cflags()
+        );
         assert_eq!(CpuTarget::Portable.identity(), "portable");
     }
 }

@@ -98,7 +98,12 @@ pub fn c_compiler() -> String {
 pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
     let cc = c_compiler();
     let target = CpuTarget::from_env().map_err(JitError::Build)?;
-    let options = format!("{cc} {} {} -lm", CFLAGS.join(" "), target.identity());
+    let options = format!(
+        "{cc} {} {} {} -lm",
+        CFLAGS.join(" "),
+        target.cflags_for(&cc).join(" "),
+        target.identity()
+    );
     let key = cache::Key::new(ptx, &options);
     let id = key.module_id();
     if registry::module_registered(&id) {
@@ -190,7 +195,7 @@ fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<(), JitEr
     let tmp = cache::temp_path(so);
     let out = Command::new(cc)
         .args(CFLAGS)
-        .args(target.cflags())
+        .args(target.cflags_for(cc))
         .arg("-o")
         .arg(&tmp)
         .arg("-x")
