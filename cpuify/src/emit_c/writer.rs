@@ -606,16 +606,35 @@ impl<'m> Writer<'m> {
         self.indent += 1;
         self.line("const uint64_t cucc_g2 = cucc_r / cucc_e1, cucc_g1 = cucc_r % cucc_e1;");
         self.line("if (cucc_g2 >= cucc_u2 || cucc_g1 >= cucc_u1) continue;");
+        // The innermost loop counts in `int32_t` when its extent allows:
+        // gcc sees the coordinate's sign-extended uses as affine only then
+        // (and vectorises the loop); the 64-bit loop keeps wider extents exact.
+        self.line("if (cucc_u0 <= (uint64_t)INT32_MAX) {");
+        self.indent += 1;
+        self.line("for (int32_t cucc_i0 = 0; cucc_i0 < (int32_t)cucc_u0; ++cucc_i0) {");
+        self.indent += 1;
+        self.line("const uint64_t cucc_g0 = (uint64_t)cucc_i0;");
+        for l in &decls {
+            self.line(l);
+        }
+        self.put_region(region, YieldTo::Nothing)?;
+        self.indent -= 1;
+        self.line("}");
+        self.indent -= 1;
+        self.line("} else {");
+        self.indent += 1;
         self.line("for (uint64_t cucc_g0 = 0; cucc_g0 < cucc_u0; ++cucc_g0) {");
         self.indent += 1;
         for l in &decls {
             self.line(l);
         }
         self.put_region(region, YieldTo::Nothing)?;
-        for _ in 0..2 {
-            self.indent -= 1;
-            self.line("}");
-        }
+        self.indent -= 1;
+        self.line("}");
+        self.indent -= 1;
+        self.line("}");
+        self.indent -= 1;
+        self.line("}");
         self.indent -= 1;
         self.line("} else {");
         self.indent += 1;
