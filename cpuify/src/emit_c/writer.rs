@@ -611,13 +611,42 @@ impl<'m> Writer<'m> {
         // (and vectorises the loop); the 64-bit loop keeps wider extents exact.
         self.line("if (cucc_u0 <= (uint64_t)INT32_MAX) {");
         self.indent += 1;
-        self.line("for (int32_t cucc_i0 = 0; cucc_i0 < (int32_t)cucc_u0; ++cucc_i0) {");
+        // Tests of the innermost coordinate against 0 (`if (j == 0)`, work
+        // for the first column only) are decided for every iteration but
+        // the first: that one is peeled, and the loop runs the rest with the
+        // tests folded, so a guarded store to a fixed address does not keep
+        // it from vectorising.
+        let first_only = self.first_iteration_tests(region, ivs[0]);
+        let start = if first_only.is_empty() {
+            0
+        } else {
+            self.line("if (cucc_u0 > 0) {");
+            self.indent += 1;
+            self.line("const int32_t cucc_i0 = 0;");
+            self.line("const uint64_t cucc_g0 = (uint64_t)cucc_i0;");
+            for l in &decls {
+                self.line(l);
+            }
+            self.put_region(region, YieldTo::Nothing)?;
+            self.indent -= 1;
+            self.line("}");
+            for &(o, value) in &first_only {
+                self.overrides.insert(o, value.to_string());
+            }
+            1
+        };
+        self.line(&format!(
+            "for (int32_t cucc_i0 = {start}; cucc_i0 < (int32_t)cucc_u0; ++cucc_i0) {{"
+        ));
         self.indent += 1;
         self.line("const uint64_t cucc_g0 = (uint64_t)cucc_i0;");
         for l in &decls {
             self.line(l);
         }
         self.put_region(region, YieldTo::Nothing)?;
+        for &(o, _) in &first_only {
+            self.overrides.remove(&o);
+        }
         self.indent -= 1;
         self.line("}");
         self.indent -= 1;
@@ -668,6 +697,33 @@ impl<'m> Writer<'m> {
             self.line("}");
         }
         Ok(())
+    }
+
+    /// The `cmp eq`/`cmp ne` ops of `region` (at any depth) comparing `iv`
+    /// with the constant 0, each with its value on every iteration but the
+    /// first (`false` for `eq`, `true` for `ne`).
+    fn first_iteration_tests(&self, region: Region, iv: Value) -> Vec<(Op, &'static str)> {
+        let mut walk = Vec::new();
+        self.func.walk_region(region, &mut walk);
+        let is_zero = |v: Value| {
+            self.func
+                .defining_op(v)
+                .is_some_and(|d| self.func.ops[d].kind == OpKind::Const { bits: 0 })
+        };
+        walk.into_iter()
+            .filter_map(|(_, o)| {
+                let data = &self.func.ops[o];
+                let value = match data.kind {
+                    OpKind::Cmp(CmpPred::Eq) => "false",
+                    OpKind::Cmp(CmpPred::Ne) => "true",
+                    _ => return None,
+                };
+                let [a, b] = data.operands.as_slice() else {
+                    return None;
+                };
+                ((*a == iv && is_zero(*b)) || (*b == iv && is_zero(*a))).then_some((o, value))
+            })
+            .collect()
     }
 
     /// Records overrides for the ops of `region` that divide linear id `l`
