@@ -88,31 +88,15 @@ pub fn collapse(
     let name = func.name.clone();
     let loc = func.ops[grid_op].loc;
     let func = &mut module.functions[fid];
+    let Launch {
+        at,
+        gdims,
+        bdims,
+        old_bids,
+        old_tids,
+        moved,
+    } = Launch::take(func, grid_op, block_op);
     let body = func.body;
-    let at = func.regions[body]
-        .ops
-        .iter()
-        .position(|&o| o == grid_op)
-        .unwrap_or(0);
-    let gdims = func.ops[grid_op].operands.clone();
-    let bdims = func.ops[block_op].operands.clone();
-    let grid_region = func.ops[grid_op].regions[0];
-    let block_region = func.ops[block_op].regions[0];
-    let old_bids = func.regions[grid_region].args.clone();
-    let old_tids = func.regions[block_region].args.clone();
-    let uniform: Vec<Op> = func.regions[grid_region]
-        .ops
-        .iter()
-        .copied()
-        .filter(|&o| o != block_op && func.ops[o].kind != OpKind::Yield)
-        .collect();
-    let thread_ops: Vec<Op> = func.regions[block_region]
-        .ops
-        .iter()
-        .copied()
-        .filter(|&o| func.ops[o].kind != OpKind::Yield)
-        .collect();
-
     let mut b = Builder::new(&mut module.types, func);
     b.set_loc(loc);
     b.set_insertion_at(body, at);
@@ -127,18 +111,11 @@ pub fn collapse(
     b.name(ivs[1], "b");
     let tids = decompose(&mut b, ivs[0], &bdims, ["tx", "ty", "tz"]);
     let bids = decompose(&mut b, ivs[1], &gdims, ["bx", "by", "bz"]);
-    let func = b.func;
-    func.regions[region].ops.extend(uniform);
-    func.regions[region].ops.extend(thread_ops);
-    let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
-    func.regions[region].ops.push(y);
     let mut map = HashMap::new();
     for (old, new) in old_bids.iter().zip(&bids).chain(old_tids.iter().zip(&tids)) {
         map.insert(*old, *new);
     }
-    replace_uses_in_region(func, region, &map);
-    func.regions[body].ops.retain(|&o| o != grid_op);
-    debug_assert!(func.regions[body].ops.contains(&new_op));
+    replace_launch(b.func, grid_op, new_op, region, moved, &map);
     remarks.add(
         "collapse",
         &name,
@@ -146,6 +123,67 @@ pub fn collapse(
         "grid and block loops collapsed into one loop over global thread ids",
     );
     Ok(true)
+}
+
+/// What a collapse takes from the launch it replaces: where the grid loop
+/// stands in the body, the grid and block dims, the old block and thread
+/// ids, and the ops to move into the new loop (the block's uniform ops,
+/// then the thread loop's body), without their yields.
+struct Launch {
+    at: usize,
+    gdims: Vec<Value>,
+    bdims: Vec<Value>,
+    old_bids: Vec<Value>,
+    old_tids: Vec<Value>,
+    moved: Vec<Op>,
+}
+
+impl Launch {
+    fn take(func: &Function, grid_op: Op, block_op: Op) -> Launch {
+        let at = func.regions[func.body]
+            .ops
+            .iter()
+            .position(|&o| o == grid_op)
+            .unwrap_or(0);
+        let grid_region = func.ops[grid_op].regions[0];
+        let block_region = func.ops[block_op].regions[0];
+        let keep = |o: &Op| *o != block_op && func.ops[*o].kind != OpKind::Yield;
+        let mut moved: Vec<Op> = func.regions[grid_region]
+            .ops
+            .iter()
+            .copied()
+            .filter(keep)
+            .collect();
+        moved.extend(func.regions[block_region].ops.iter().copied().filter(keep));
+        Launch {
+            at,
+            gdims: func.ops[grid_op].operands.clone(),
+            bdims: func.ops[block_op].operands.clone(),
+            old_bids: func.regions[grid_region].args.clone(),
+            old_tids: func.regions[block_region].args.clone(),
+            moved,
+        }
+    }
+}
+
+/// Fills the new grid loop's `region` with `moved` (ids renamed by `map`)
+/// and a yield, and removes the old grid loop.
+fn replace_launch(
+    func: &mut Function,
+    grid_op: Op,
+    new_op: Op,
+    region: cucc_ir::Region,
+    moved: Vec<Op>,
+    map: &HashMap<Value, Value>,
+) {
+    let loc = func.ops[grid_op].loc;
+    func.regions[region].ops.extend(moved);
+    let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+    func.regions[region].ops.push(y);
+    replace_uses_in_region(func, region, map);
+    let body = func.body;
+    func.regions[body].ops.retain(|&o| o != grid_op);
+    debug_assert!(func.regions[body].ops.contains(&new_op));
 }
 
 /// `a * b * c` of three dimension values.
@@ -331,31 +369,15 @@ fn collapse_nd(
     let name = func.name.clone();
     let loc = func.ops[grid_op].loc;
     let func = &mut module.functions[fid];
+    let Launch {
+        at,
+        gdims,
+        bdims,
+        old_bids,
+        old_tids,
+        moved,
+    } = Launch::take(func, grid_op, block_op);
     let body = func.body;
-    let at = func.regions[body]
-        .ops
-        .iter()
-        .position(|&o| o == grid_op)
-        .unwrap_or(0);
-    let gdims = func.ops[grid_op].operands.clone();
-    let bdims = func.ops[block_op].operands.clone();
-    let grid_region = func.ops[grid_op].regions[0];
-    let block_region = func.ops[block_op].regions[0];
-    let old_bids = func.regions[grid_region].args.clone();
-    let old_tids = func.regions[block_region].args.clone();
-    let uniform: Vec<Op> = func.regions[grid_region]
-        .ops
-        .iter()
-        .copied()
-        .filter(|&o| o != block_op && func.ops[o].kind != OpKind::Yield)
-        .collect();
-    let thread_ops: Vec<Op> = func.regions[block_region]
-        .ops
-        .iter()
-        .copied()
-        .filter(|&o| func.ops[o].kind != OpKind::Yield)
-        .collect();
-
     let mut b = Builder::new(&mut module.types, func);
     b.set_loc(loc);
     b.set_insertion_at(body, at);
@@ -379,14 +401,7 @@ fn collapse_nd(
         map.insert(old_tids[d], t);
         map.insert(old_bids[d], q);
     }
-    let func = b.func;
-    func.regions[region].ops.extend(uniform);
-    func.regions[region].ops.extend(thread_ops);
-    let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
-    func.regions[region].ops.push(y);
-    replace_uses_in_region(func, region, &map);
-    func.regions[body].ops.retain(|&o| o != grid_op);
-    debug_assert!(func.regions[body].ops.contains(&new_op));
+    replace_launch(b.func, grid_op, new_op, region, moved, &map);
     crate::passes::canonicalize(module, fid)?;
     let names: Vec<&str> = order.iter().rev().map(|&d| Dim::ALL[d].name()).collect();
     remarks.add(
