@@ -238,6 +238,14 @@ impl Function {
         }
     }
 
+    /// The bits of `v` if a `const` defines it.
+    pub fn const_bits(&self, v: Value) -> Option<u64> {
+        match self.ops[self.defining_op(v)?].kind {
+            crate::ops::OpKind::Const { bits } => Some(bits),
+            _ => None,
+        }
+    }
+
     /// The single result of `op`.
     ///
     /// # Panics

@@ -705,11 +705,7 @@ impl<'m> Writer<'m> {
     fn first_iteration_tests(&self, region: Region, iv: Value) -> Vec<(Op, &'static str)> {
         let mut walk = Vec::new();
         self.func.walk_region(region, &mut walk);
-        let is_zero = |v: Value| {
-            self.func
-                .defining_op(v)
-                .is_some_and(|d| self.func.ops[d].kind == OpKind::Const { bits: 0 })
-        };
+        let is_zero = |v: Value| self.func.const_bits(v) == Some(0);
         walk.into_iter()
             .filter_map(|(_, o)| {
                 let data = &self.func.ops[o];

@@ -40,15 +40,6 @@ pub fn canonicalize(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
     Ok(())
 }
 
-/// The constant bits of `v`, if it is defined by `const`.
-fn constant(func: &Function, v: Value) -> Option<u64> {
-    let op = func.defining_op(v)?;
-    match func.ops[op].kind {
-        OpKind::Const { bits } => Some(bits),
-        _ => None,
-    }
-}
-
 fn scalar(types: &Types, func: &Function, v: Value) -> Scalar {
     Scalar::of(types, func.value_type(v))
 }
@@ -91,7 +82,7 @@ fn replace_with_value(func: &mut Function, region: Region, op: Op, v: Value) {
 
 fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bool {
     let data = func.ops[op].clone();
-    let consts: Vec<Option<u64>> = data.operands.iter().map(|&v| constant(func, v)).collect();
+    let consts: Vec<Option<u64>> = data.operands.iter().map(|&v| func.const_bits(v)).collect();
     let all_const = !consts.is_empty() && consts.iter().all(Option::is_some);
     let c = |i: usize| consts[i].unwrap_or(0);
     match &data.kind {

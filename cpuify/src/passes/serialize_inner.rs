@@ -65,7 +65,7 @@ pub fn iterations_independent_assuming(
         .collect();
     let mut extents = [None; 3];
     for (d, &ub) in func.ops[p].operands.iter().enumerate().take(3) {
-        extents[d] = assume[d].or_else(|| constant(func, ub));
+        extents[d] = assume[d].or_else(|| func.const_bits(ub));
     }
     let coords = Coords::from_extents(extents);
     for (i, a) in effects.iter().enumerate() {
@@ -76,14 +76,6 @@ pub fn iterations_independent_assuming(
         }
     }
     true
-}
-
-fn constant(func: &Function, v: Value) -> Option<u64> {
-    let op = func.defining_op(v)?;
-    match func.ops[op].kind {
-        OpKind::Const { bits } => Some(bits),
-        _ => None,
-    }
 }
 
 /// True if `e` accesses storage only its own iteration of `p` uses: a

@@ -45,7 +45,7 @@ pub fn strength_reduce(
             let data = &func.ops[op];
             matches!(data.kind, OpKind::Binary(BinOp::URem | BinOp::SRem, _))
                 && pow2.contains(&data.operands[1])
-                && constant(func, data.operands[1]).is_none()
+                && func.const_bits(data.operands[1]).is_none()
         })
         .collect();
     for &(region, op) in &targets {
@@ -96,15 +96,6 @@ fn rewrite(types: &mut Types, func: &mut Function, region: Region, op: Op) {
     }
     replace_all_uses(func, old, new);
     func.regions[region].ops.retain(|&o| o != op);
-}
-
-/// The integer constant bits of `v`, if `const` defines it.
-fn constant(func: &Function, v: Value) -> Option<u64> {
-    let op = func.defining_op(v)?;
-    match func.ops[op].kind {
-        OpKind::Const { bits } => Some(bits),
-        _ => None,
-    }
 }
 
 /// Every integer value of `func` that is a power of two or zero: the
