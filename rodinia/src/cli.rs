@@ -2,6 +2,7 @@
 
 use crate::apps::Size;
 use crate::external::ExternalOptions;
+use cucc_cpuify::emit_c::CpuTarget;
 use std::path::PathBuf;
 
 /// Usage text.
@@ -75,7 +76,7 @@ pub struct RunOptions {
     pub timeout: u64,
     /// `--cpu-arch`: `native`, `portable` or a `-march` name, for both
     /// versions (the comparison stays fair whatever the target).
-    pub cpu_arch: String,
+    pub cpu_arch: CpuTarget,
 }
 
 impl Default for RunOptions {
@@ -89,7 +90,7 @@ impl Default for RunOptions {
             chart: None,
             keep: false,
             timeout: 600,
-            cpu_arch: "native".into(),
+            cpu_arch: CpuTarget::Native,
         }
     }
 }
@@ -154,15 +155,8 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
             "--timeout" => o.timeout = positive(name, &value()?)? as u64,
             "--keep" if inline.is_none() => o.keep = true,
             "--cpu-arch" => {
-                let v = value()?;
-                if v.is_empty()
-                    || !v
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-                {
-                    return Err(format!("invalid `--cpu-arch` value `{v}`"));
-                }
-                o.cpu_arch = v;
+                o.cpu_arch =
+                    CpuTarget::parse(&value()?).map_err(|e| format!("`--cpu-arch`: {e}"))?
             }
             _ => return Err(format!("unknown option `{arg}` for `run`")),
         }

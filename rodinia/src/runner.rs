@@ -22,7 +22,7 @@ pub struct Toolchain {
     pub cxx: OsString,
     /// The instruction set both versions are built for: `native`,
     /// `portable` (the compilers' baseline) or a `-march` name.
-    pub cpu_arch: String,
+    pub cpu_arch: CpuTarget,
 }
 
 impl Toolchain {
@@ -44,7 +44,7 @@ impl Toolchain {
             cucc,
             cc: std::env::var_os("CC").unwrap_or_else(|| "cc".into()),
             cxx: std::env::var_os("CXX").unwrap_or_else(|| "c++".into()),
-            cpu_arch: "native".into(),
+            cpu_arch: CpuTarget::Native,
         }
     }
 }
@@ -92,8 +92,7 @@ pub fn build_openmp(
     let mut cmd = Command::new(compiler);
     // The same target, tuning and floating-point contract as cucc's device
     // C, so the comparison stays fair whatever the target.
-    let target = CpuTarget::parse(&tc.cpu_arch).map_err(|e| format!("--cpu-arch: {e}"))?;
-    cmd.args(target.cflags_for(&compiler.to_string_lossy()));
+    cmd.args(tc.cpu_arch.cflags_for(&compiler.to_string_lossy()));
     cmd.arg("-O3")
         .arg("-fopenmp")
         .arg("-I")
