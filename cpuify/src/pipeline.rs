@@ -144,7 +144,7 @@ impl Options {
 
 /// Parses a `--cpuify=` value: `all` (the default passes), `none` (only the
 /// required passes), or a comma-separated list of pass names in which `all`
-/// stands for the default passes (`all,collapse` adds an opt-in pass).
+/// stands for the default passes (`all,collapse-1d` adds an opt-in pass).
 pub fn parse_pass_list(s: &str) -> Result<Option<Vec<String>>, String> {
     match s.trim() {
         "all" => return Ok(None),
