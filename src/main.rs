@@ -4,6 +4,7 @@
 //! are subcommands named by the first argument.
 
 mod device;
+mod elf;
 mod ir_run;
 mod jit;
 mod nvcc;

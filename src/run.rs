@@ -96,90 +96,31 @@ struct Inspection {
 /// imports nothing of the CUDA runtime.
 fn inspect(path: &Path) -> Result<Inspection, String> {
     let data = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if data.len() < 64 || &data[..4] != b"\x7fELF" {
+    if !crate::elf::is_elf(&data) {
         return Err(format!("{} is not an ELF executable", path.display()));
     }
-    let Some(elf) = read_elf(&data) else {
-        return Ok(Inspection {
-            static_cudart: false,
-            rpath: false,
-        });
-    };
-    let defines = |name: &[u8]| elf.symbols.iter().any(|(n, def)| n == name && *def);
-    let has_fatbins = elf.sections.iter().any(|n| n == b".nvFatBinSegment");
-    // A shared-runtime program imports the runtime's entry points (a
-    // host-only one may import only `__cudaUnregisterFatBinary` and the API).
-    let imports_runtime = elf
-        .symbols
-        .iter()
-        .any(|(n, def)| !*def && (n.starts_with(b"cuda") || n.starts_with(b"__cuda")));
-    Ok(Inspection {
-        static_cudart: defines(b"cudaMalloc") || (has_fatbins && !imports_runtime),
-        rpath: elf.rpath,
-    })
-}
-
-/// What `cucc run` needs of an ELF image: section names, symbols
-/// (name, defined) of `.symtab` and `.dynsym`, and whether `.dynamic` has
-/// a DT_RPATH.
-struct Elf {
-    sections: Vec<Vec<u8>>,
-    symbols: Vec<(Vec<u8>, bool)>,
-    rpath: bool,
-}
-
-/// Reads a 64-bit little-endian ELF image; `None` if it cannot be read.
-fn read_elf(d: &[u8]) -> Option<Elf> {
-    let u16_at = |o: usize| Some(u16::from_le_bytes(d.get(o..o + 2)?.try_into().ok()?));
-    let u32_at = |o: usize| Some(u32::from_le_bytes(d.get(o..o + 4)?.try_into().ok()?));
-    let u64_at = |o: usize| Some(u64::from_le_bytes(d.get(o..o + 8)?.try_into().ok()?));
-    let c_str = |o: usize| -> Option<Vec<u8>> {
-        let rest = d.get(o..)?;
-        Some(rest[..rest.iter().position(|&b| b == 0)?].to_vec())
-    };
-    if d.get(4) != Some(&2) || d.get(5) != Some(&1) {
-        return None; // only ELF64 little-endian
-    }
-    let shoff = u64_at(0x28)? as usize;
-    let shentsize = usize::from(u16_at(0x3a)?);
-    let shnum = usize::from(u16_at(0x3c)?);
-    let shstrndx = usize::from(u16_at(0x3e)?);
-    let section = |i: usize| shoff.checked_add(i.checked_mul(shentsize)?);
-    let names_off = u64_at(section(shstrndx)? + 0x18)? as usize;
-    let mut elf = Elf {
-        sections: Vec::new(),
-        symbols: Vec::new(),
+    let unknown = Inspection {
+        static_cudart: false,
         rpath: false,
     };
-    for i in 0..shnum {
-        let sh = section(i)?;
-        elf.sections
-            .push(c_str(names_off.checked_add(u32_at(sh)? as usize)?)?);
-        let kind = u32_at(sh + 4)?;
-        if kind == 6 {
-            // SHT_DYNAMIC: (tag, value) pairs; DT_RPATH is 15.
-            let off = u64_at(sh + 0x18)? as usize;
-            let size = u64_at(sh + 0x20)? as usize;
-            for e in (off..off.checked_add(size)?).step_by(16) {
-                elf.rpath |= u64_at(e)? == 15;
-            }
-            continue;
-        }
-        if kind != 2 && kind != 11 {
-            continue; // SHT_SYMTAB, SHT_DYNSYM
-        }
-        let off = u64_at(sh + 0x18)? as usize;
-        let size = u64_at(sh + 0x20)? as usize;
-        let link = u32_at(sh + 0x28)? as usize;
-        let entsize = (u64_at(sh + 0x38)? as usize).max(24);
-        let stroff = u64_at(section(link)? + 0x18)? as usize;
-        for s in (off..off.checked_add(size)?).step_by(entsize) {
-            let name = c_str(stroff.checked_add(u32_at(s)? as usize)?)?;
-            let shndx = u16_at(s + 6)?;
-            elf.symbols.push((name, shndx != 0));
-        }
-    }
-    Some(elf)
+    // An image cucc cannot read is run as it is; the loader will judge it.
+    let Ok(Some(elf)) = crate::elf::Elf::parse(&data) else {
+        return Ok(unknown);
+    };
+    let (Ok(symbols), Ok(rpath)) = (elf.symbols(), elf.has_rpath()) else {
+        return Ok(unknown);
+    };
+    let defines = |name: &[u8]| symbols.iter().any(|&(n, def)| n == name && def);
+    let has_fatbins = elf.section_names().any(|n| n == b".nvFatBinSegment");
+    // A shared-runtime program imports the runtime's entry points (a
+    // host-only one may import only `__cudaUnregisterFatBinary` and the API).
+    let imports_runtime = symbols
+        .iter()
+        .any(|&(n, def)| !def && (n.starts_with(b"cuda") || n.starts_with(b"__cuda")));
+    Ok(Inspection {
+        static_cudart: defines(b"cudaMalloc") || (has_fatbins && !imports_runtime),
+        rpath,
+    })
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ pub mod ast;
 pub mod clang;
 pub mod cuda;
 pub mod error;
-pub mod ptx;
+pub use cucc_ptx as ptx;
 
 pub use error::{FrontendError, Result};
 

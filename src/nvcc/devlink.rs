@@ -233,71 +233,11 @@ fn archive_members<'a>(data: &'a [u8], name: &str) -> Result<Vec<(String, &'a [u
 /// The contents of section `want` of a little-endian ELF64 object, if it
 /// is one and has the section.
 fn elf_section<'a>(data: &'a [u8], want: &str, name: &str) -> Result<Option<&'a [u8]>, String> {
-    if data.len() < 64 || &data[..4] != b"\x7fELF" {
-        return Ok(None);
+    let bad = |e: crate::elf::Damaged| format!("cucc: error: {name}: {e}");
+    match crate::elf::Elf::parse(data).map_err(bad)? {
+        Some(elf) => elf.section(want.as_bytes()).map_err(bad),
+        None => Ok(None),
     }
-    if data[4] != 2 || data[5] != 1 {
-        // Not ELF64 little-endian: not something cucc made.
-        return Ok(None);
-    }
-    let bad = |what: &str| format!("cucc: error: {name}: damaged ELF object ({what})");
-    let u16_at =
-        |o: usize| -> Option<u16> { data.get(o..o + 2).map(|b| u16::from_le_bytes([b[0], b[1]])) };
-    let u32_at = |o: usize| -> Option<u32> {
-        data.get(o..o + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    };
-    let u64_at = |o: usize| -> Option<u64> {
-        data.get(o..o + 8).map(|b| {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(b);
-            u64::from_le_bytes(a)
-        })
-    };
-    let shoff = u64_at(0x28).ok_or_else(|| bad("header"))? as usize;
-    let shentsize = u16_at(0x3A).ok_or_else(|| bad("header"))? as usize;
-    let shnum = u16_at(0x3C).ok_or_else(|| bad("header"))? as usize;
-    let shstrndx = u16_at(0x3E).ok_or_else(|| bad("header"))? as usize;
-    if shnum == 0 {
-        return Ok(None);
-    }
-    if shentsize < 64 || shstrndx >= shnum {
-        return Err(bad("section table"));
-    }
-    let section = |i: usize| -> Option<(u32, u32, usize, usize)> {
-        let base = shoff.checked_add(i.checked_mul(shentsize)?)?;
-        Some((
-            u32_at(base)?,
-            u32_at(base + 4)?,
-            u64_at(base + 0x18)? as usize,
-            u64_at(base + 0x20)? as usize,
-        ))
-    };
-    let (_, _, str_off, str_size) = section(shstrndx).ok_or_else(|| bad("section table"))?;
-    let strtab = str_off
-        .checked_add(str_size)
-        .and_then(|end| data.get(str_off..end))
-        .ok_or_else(|| bad("section names"))?;
-    for i in 0..shnum {
-        let (name_off, kind, off, size) = section(i).ok_or_else(|| bad("section table"))?;
-        let Some(tail) = strtab.get(name_off as usize..) else {
-            continue;
-        };
-        let n = tail.iter().position(|&b| b == 0).unwrap_or(tail.len());
-        if &tail[..n] != want.as_bytes() {
-            continue;
-        }
-        const SHT_NOBITS: u32 = 8;
-        if kind == SHT_NOBITS {
-            return Ok(Some(&[]));
-        }
-        let body = off
-            .checked_add(size)
-            .and_then(|end| data.get(off..end))
-            .ok_or_else(|| bad("section past the end"))?;
-        return Ok(Some(body));
-    }
-    Ok(None)
 }
 
 #[cfg(test)]

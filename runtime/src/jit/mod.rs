@@ -45,7 +45,7 @@ fn translator() -> Translator {
 
 /// The PTX frontend (its errors name the PTX file and line).
 fn ptx_frontend(ptx: &str, file: &str) -> Result<cucc_ir::Module, String> {
-    cucc_frontend::ptx::lower_ptx(ptx, file).map_err(|e| e.to_string())
+    cucc_ptx::lower_ptx(ptx, file).map_err(|e| e.to_string())
 }
 
 /// Why an image could not be made runnable.

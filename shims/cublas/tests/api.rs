@@ -635,7 +635,7 @@ fn output(cmd: &mut std::process::Command) -> String {
 /// exports every function `cublas_api.h` declares.
 #[test]
 fn library_exports_what_the_header_declares() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let status = std::process::Command::new(env!("CARGO"))
         .args(["build", "-q", "-p", "cucc-cublas"])
         .current_dir(&root)

@@ -17,7 +17,7 @@ fn nvcc(root: &Path) -> Option<PathBuf> {
 
 #[test]
 fn nvcc_built_cublas_program_runs_on_cucc() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let Some(nvcc) = nvcc(&root) else {
         eprintln!("skipping: no nvcc (set CUCC_NVCC or run scripts/setup.sh)");
         return;
@@ -61,7 +61,7 @@ fn nvcc_built_cublas_program_runs_on_cucc() {
     let build = Command::new(&nvcc)
         .args(["-cudart", "shared", "-I"])
         .arg(&inc)
-        .arg(root.join("cublas/tests/programs/cublas_only.cu"))
+        .arg(root.join("shims/cublas/tests/programs/cublas_only.cu"))
         .arg("-o")
         .arg(&exe)
         .arg("-L")

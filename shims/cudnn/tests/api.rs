@@ -357,7 +357,7 @@ fn filter_and_other_descriptors() {
 /// end-to-end program), it exports every function `cudnn.h` declares.
 #[test]
 fn shared_library_exports_the_header() {
-    let header = include_str!("../../frontend/include/cudnn.h");
+    let header = include_str!("../../../frontend/include/cudnn.h");
     let mut names: Vec<&str> = Vec::new();
     for (i, _) in header.match_indices("cudnn") {
         let rest = &header[i..];

@@ -1,4 +1,6 @@
 //! The PTX frontend: nvcc's PTX (the kernels of a fatbinary) to cucc IR.
+//! Its own crate, so the runtime's JIT links it without the CUDA-source
+//! frontend (clang and its AST reader).
 //!
 //! [`lower_ptx`] parses PTX text ([`parse`]), then lowers every `.entry` and
 //! the `.func`s it calls ([`lower`]) to the same per-thread kernel form the
@@ -7,6 +9,9 @@
 //! branches) is made structured by [`structure`]; registers live in private
 //! allocas that cpuify's `mem2reg` promotes. `docs/ptx.md` describes the
 //! conventions and the structuring algorithm.
+
+#![deny(missing_docs)]
+#![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
 pub mod ast;
 pub mod lex;
