@@ -73,3 +73,33 @@ fn legacy_texture_reference_bound_to_linear_memory() {
     let out = build_and_run("tex_legacy");
     assert!(out.contains("PASS tex_legacy"), "{out}");
 }
+
+/// `tex1Dfetch` in loops through texture objects passed as parameters (the
+/// emitter resolves them once per kernel run) and through a handle read
+/// from device memory, with coordinates past both ends and a texture object
+/// replaced between launches; built from CUDA source.
+#[test]
+fn fetches_in_loops_through_parameter_and_loaded_handles() {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "-q", "-p", "cucc-runtime"])
+        .current_dir(root())
+        .status()
+        .expect("cargo build runtime");
+    assert!(status.success());
+    let d = tmp("tex_fetch_loop");
+    let exe = d.join("tex_fetch_loop");
+    let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
+        .arg(root().join("tests/programs/tex_fetch_loop.cu"))
+        .arg("-o")
+        .arg(&exe)
+        .current_dir(&d)
+        .output()
+        .expect("run cucc");
+    assert!(
+        out.status.success(),
+        "cucc failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = run(&exe);
+    assert!(text.contains("PASS tex_fetch_loop"), "{text}");
+}

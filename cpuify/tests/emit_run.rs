@@ -400,3 +400,38 @@ kernel @halo(%in: ptr<global> noalias, %out: ptr<global> noalias, %n: i32) {
     // The thread loop counts with a signed variable.
     assert!(c.contains("for (int32_t tx_"), "{c}");
 }
+
+/// A `tex1Dfetch` whose handle is a kernel parameter reads a texture view
+/// resolved once in the prologue; one through a loaded handle takes the
+/// general path.
+#[test]
+fn parameter_texture_handles_are_resolved_once() {
+    let text = r#"
+kernel @k(%t: i64, %hp: ptr<global>, %out: ptr<global>) {
+  %i = thread_id x : i32
+  %a = tex.fetch fetch1d %t, %i : i32
+  %h = load %hp : i64
+  %b = tex.fetch fetch1d %h, %i : i32
+  %s = add %a, %b : i32
+  %p = ptr.index i32 %out, %i : ptr<global>
+  store %p, %s
+  return
+}
+"#;
+    let mut m = parse_module(text).expect("parses");
+    let mut remarks = cucc_cpuify::remarks::Remarks::default();
+    cucc_cpuify::pipeline::run(
+        &mut m,
+        &cucc_cpuify::pipeline::Options::default(),
+        &mut remarks,
+        &mut |_, _| {},
+    )
+    .expect("pipeline");
+    let fid = m.function("k").expect("kernel");
+    let (c, _) = cucc_cpuify::emit_c::emit_function(&m, fid).expect("emit");
+    assert_eq!(c.matches("= cucc_tex_view_of(launch, ").count(), 1, "{c}");
+    // The thread loop may be emitted in more than one version.
+    let views = c.matches("cucc_tex_fetch_view(&").count();
+    assert!(views >= 1, "{c}");
+    assert_eq!(c.matches("cucc_tex_fetch(launch, ").count(), views, "{c}");
+}

@@ -50,6 +50,7 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         overrides: std::collections::HashMap::new(),
         thread_ranges: false,
         nd_order: None,
+        tex_views: std::collections::HashMap::new(),
     };
     w.name_values();
     w.layout_shared();
@@ -106,6 +107,7 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
             let _ = writeln!(head, "  {decl} = *({cty} *)args[{i}];");
         }
     }
+    w.tex_views(&mut head);
     w.put_body()?;
     let mut text = head;
     text.push_str(&w.out);
@@ -151,6 +153,8 @@ struct Writer<'m> {
     /// An N-D collapsed grid loop was emitted: the launch dimension of each
     /// loop, innermost first.
     nd_order: Option<[usize; 3]>,
+    /// Texture views resolved in the prologue, by (handle, out kind, channels).
+    tex_views: std::collections::HashMap<(Value, u8, usize), String>,
 }
 
 impl<'m> Writer<'m> {
@@ -1183,17 +1187,14 @@ impl<'m> Writer<'m> {
         if results.iter().any(|&r| self.func.value_type(r) != ty) {
             return Err(self.err(loc, "`tex.fetch` results must share one type"));
         }
-        let (out_kind, cty) = match self.ty_of(first) {
-            Type::Float(FloatKind::F32) => (0, "float"),
-            Type::Int(32) => (1, "uint32_t"),
-            Type::Int(16) => (2, "uint16_t"),
-            Type::Int(8) => (3, "uint8_t"),
-            other => {
-                return Err(self.err(
-                    loc,
-                    format!("`tex.fetch` cannot produce {other:?} (f32, i32, i16 or i8)"),
-                ))
-            }
+        let Some((out_kind, cty)) = tex_out_kind(self.ty_of(first)) else {
+            return Err(self.err(
+                loc,
+                format!(
+                    "`tex.fetch` cannot produce {:?} (f32, i32, i16 or i8)",
+                    self.ty_of(first)
+                ),
+            ));
         };
         let (icoord, fcoords) = match kind {
             TexKind::Fetch1D => (
@@ -1217,6 +1218,18 @@ impl<'m> Writer<'m> {
         let buf = format!("{}_tex", self.n(first));
         let s = format!("{cty} {buf}[4];");
         self.line(&s);
+        if let Some(view) = self.tex_views.get(&(ops[0], out_kind, results.len())) {
+            let s = format!(
+                "if (__builtin_expect(cucc_tex_fetch_view(&{view}, launch, {}, {icoord}, {out_kind}, {}u, {buf}), 0)) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
+                self.n(ops[0]),
+                results.len()
+            );
+            self.line(&s);
+            for (i, &r) in results.iter().enumerate() {
+                self.decl(r, &format!("{buf}[{i}]"))?;
+            }
+            return Ok(());
+        }
         let s = format!(
             "if (__builtin_expect(cucc_tex_fetch(launch, {}, {kind_code}, {icoord}, {}, {}, {}, {out_kind}, {}u, {buf}), 0)) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
             self.n(ops[0]),
@@ -1230,6 +1243,42 @@ impl<'m> Writer<'m> {
             self.decl(r, &format!("{buf}[{i}]"))?;
         }
         Ok(())
+    }
+
+    /// Resolves, once in the prologue, each texture that `tex1Dfetch`es
+    /// reach through a kernel parameter: a texture object cannot change
+    /// while a kernel runs, and the descriptor read inside loops would be
+    /// reloaded after every store (the kernel's `char *` stores may alias
+    /// it), so each fetch becomes a bounds test and a load from locals.
+    fn tex_views(&mut self, head: &mut String) {
+        let params = self.func.param_values();
+        let mut keys = Vec::new();
+        for (_, op) in self.func.walk() {
+            let data = &self.func.ops[op];
+            if data.kind != OpKind::TexFetch(TexKind::Fetch1D) {
+                continue;
+            }
+            let (Some(&h), Some(&first)) = (data.operands.first(), data.results.first()) else {
+                continue;
+            };
+            let Some((out_kind, _)) = tex_out_kind(self.ty_of(first)) else {
+                continue;
+            };
+            let key = (h, out_kind, data.results.len());
+            if params.contains(&h) && !self.tex_views.contains_key(&key) && !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+        for key in keys {
+            let (h, out_kind, n) = key;
+            let name = format!("cucc_tv_{}_{out_kind}_{n}", h.index());
+            let _ = writeln!(
+                head,
+                "  const cucc_tex_view {name} = cucc_tex_view_of(launch, {}, {out_kind}, {n}u);",
+                self.n(h)
+            );
+            self.tex_views.insert(key, name);
+        }
     }
 
     fn constant(&self, r: Value, bits: u64) -> String {
@@ -1848,4 +1897,15 @@ fn c_escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// The prelude's code and C type of a texture fetch's result type.
+fn tex_out_kind(ty: &Type) -> Option<(u8, &'static str)> {
+    Some(match ty {
+        Type::Float(FloatKind::F32) => (0, "float"),
+        Type::Int(32) => (1, "uint32_t"),
+        Type::Int(16) => (2, "uint16_t"),
+        Type::Int(8) => (3, "uint8_t"),
+        _ => return None,
+    })
 }

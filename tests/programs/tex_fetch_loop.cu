@@ -1,0 +1,113 @@
+// tex1Dfetch in loops, through texture objects passed as kernel parameters
+// (resolved once per kernel run) and through a handle read from device
+// memory (the general path): int4 and byte texels, coordinates past both
+// ends (read as zero), and a texture object created after the kernel's
+// first launch. Prints PASS tex_fetch_loop.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#define CHECK(call)                                                              \
+    do {                                                                         \
+        cudaError_t err_ = (call);                                               \
+        if (err_ != cudaSuccess) {                                               \
+            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
+            exit(1);                                                             \
+        }                                                                        \
+    } while (0)
+
+#define N 64
+#define STEPS 40
+
+// Each thread follows `next` links STEPS times from its own node, summing
+// the byte of every node it visits; coordinates run from -2 to N + 1.
+__global__ void walk(cudaTextureObject_t links, cudaTextureObject_t bytes,
+                     const cudaTextureObject_t *indirect, int *out) {
+    int t = threadIdx.x;
+    int node = t, sum = 0, edge = 0;
+    for (int s = 0; s < STEPS; s++) {
+        int4 l = tex1Dfetch<int4>(links, node);
+        sum += tex1Dfetch<unsigned char>(bytes, node) + l.y;
+        edge += tex1Dfetch<unsigned char>(*indirect, t - 2 + s % 4) + tex1Dfetch<int4>(links, t + s % 3 - 1).y;
+        node = l.x;
+    }
+    out[2 * t] = sum;
+    out[2 * t + 1] = edge;
+}
+
+static cudaTextureObject_t make(void *p, size_t bytes, cudaChannelFormatDesc desc) {
+    cudaResourceDesc res;
+    memset(&res, 0, sizeof res);
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = p;
+    res.res.linear.desc = desc;
+    res.res.linear.sizeInBytes = bytes;
+    cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    td.readMode = cudaReadModeElementType;
+    cudaTextureObject_t t = 0;
+    CHECK(cudaCreateTextureObject(&t, &res, &td, NULL));
+    return t;
+}
+
+int main() {
+    int hlinks[4 * N];
+    unsigned char hbytes[N];
+    for (int i = 0; i < N; i++) {
+        hlinks[4 * i] = (i * 7 + 3) % (N + 2) - 1;  // may leave the table: -1, N
+        hlinks[4 * i + 1] = i * 3;
+        hlinks[4 * i + 2] = 0;
+        hlinks[4 * i + 3] = 0;
+        hbytes[i] = (unsigned char)(i * 37 + 11);
+    }
+    int *dlinks, *dout;
+    unsigned char *dbytes;
+    cudaTextureObject_t *dind;
+    CHECK(cudaMalloc(&dlinks, sizeof hlinks));
+    CHECK(cudaMalloc(&dbytes, sizeof hbytes));
+    CHECK(cudaMalloc(&dout, 2 * N * sizeof(int)));
+    CHECK(cudaMalloc(&dind, sizeof(cudaTextureObject_t)));
+    CHECK(cudaMemcpy(dlinks, hlinks, sizeof hlinks, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dbytes, hbytes, sizeof hbytes, cudaMemcpyHostToDevice));
+    cudaTextureObject_t links = make(dlinks, sizeof hlinks, cudaCreateChannelDesc<int4>());
+    cudaTextureObject_t bytes = make(dbytes, sizeof hbytes, cudaCreateChannelDesc<unsigned char>());
+    int failures = 0;
+    for (int round = 0; round < 2; round++) {
+        // The second round reads the bytes through a new texture object.
+        if (round == 1) {
+            CHECK(cudaDestroyTextureObject(bytes));
+            for (int i = 0; i < N; i++) hbytes[i] = (unsigned char)(255 - i);
+            CHECK(cudaMemcpy(dbytes, hbytes, sizeof hbytes, cudaMemcpyHostToDevice));
+            bytes = make(dbytes, sizeof hbytes, cudaCreateChannelDesc<unsigned char>());
+        }
+        CHECK(cudaMemcpy(dind, &bytes, sizeof bytes, cudaMemcpyHostToDevice));
+        walk<<<1, N>>>(links, bytes, dind, dout);
+        CHECK(cudaGetLastError());
+        int hout[2 * N];
+        CHECK(cudaMemcpy(hout, dout, sizeof hout, cudaMemcpyDeviceToHost));
+        for (int t = 0; t < N; t++) {
+            // Past either end a fetch reads zeros: link 0, byte 0.
+            int node = t, sum = 0, edge = 0;
+            for (int s = 0; s < STEPS; s++) {
+                bool in = node >= 0 && node < N;
+                int next = in ? hlinks[4 * node] : 0;
+                sum += (in ? hbytes[node] : 0) + (in ? hlinks[4 * node + 1] : 0);
+                int c = t - 2 + s % 4;
+                int l = t + s % 3 - 1;
+                edge += (c >= 0 && c < N ? hbytes[c] : 0) + (l >= 0 && l < N ? hlinks[4 * l + 1] : 0);
+                node = next;
+            }
+            if (hout[2 * t] != sum || hout[2 * t + 1] != edge) {
+                if (failures++ < 5)
+                    printf("round %d thread %d: got %d %d, want %d %d\n", round, t, hout[2 * t],
+                           hout[2 * t + 1], sum, edge);
+            }
+        }
+    }
+    if (failures) {
+        printf("FAIL tex_fetch_loop: %d mismatches\n", failures);
+        return 1;
+    }
+    printf("PASS tex_fetch_loop\n");
+    return 0;
+}
