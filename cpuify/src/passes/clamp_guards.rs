@@ -398,7 +398,7 @@ fn defined_under(func: &Function, region: Region, v: Value) -> bool {
 }
 
 /// True if `op` has no effect besides its results.
-fn inert_op(func: &Function, op: Op) -> bool {
+pub(crate) fn inert_op(func: &Function, op: Op) -> bool {
     let d = &func.ops[op];
     d.kind.is_pure()
         || d.kind == (OpKind::Load { volatile: false })
@@ -407,7 +407,7 @@ fn inert_op(func: &Function, op: Op) -> bool {
 }
 
 /// True if running `region` has no effect besides its yielded values.
-fn region_inert(func: &Function, region: Region) -> bool {
+pub(crate) fn region_inert(func: &Function, region: Region) -> bool {
     func.regions[region]
         .ops
         .iter()

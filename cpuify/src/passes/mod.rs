@@ -12,6 +12,7 @@ pub mod parallel_licm;
 pub mod predicate_barriers;
 pub mod serialize_inner;
 pub mod strength_reduce;
+pub mod stride_guards;
 pub mod uniform;
 pub mod unroll;
 
@@ -27,4 +28,5 @@ pub use parallel_licm::parallel_licm;
 pub use predicate_barriers::predicate_barriers;
 pub use serialize_inner::serialize_inner;
 pub use strength_reduce::strength_reduce;
+pub use stride_guards::stride_guards;
 pub use unroll::unroll;

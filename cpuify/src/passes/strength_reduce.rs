@@ -14,7 +14,9 @@
 //! - `urem x, p` becomes `and x, p - 1`;
 //! - `srem x, p` becomes `r = and x, p - 1; (x < 0 && r != 0) ? r - p : r`
 //!   (the remainder takes the dividend's sign; correct for every `x`,
-//!   including `p = 2^(n-1)`).
+//!   including `p = 2^(n-1)`), or just `r` when every use compares it with
+//!   zero for (in)equality: `x % p == 0` exactly when `x & (p - 1) == 0`,
+//!   whatever the sign of `x`.
 //!
 //! Constant divisors are left to the C compiler, which reduces them itself.
 
@@ -50,7 +52,8 @@ pub fn strength_reduce(
         .collect();
     for &(region, op) in &targets {
         let loc = func.ops[op].loc;
-        rewrite(types, func, region, op);
+        let zero_tested = only_tested_against_zero(func, op);
+        rewrite(types, func, region, op, zero_tested);
         let name = func.name.clone();
         remarks.add(
             "strength-reduce",
@@ -62,8 +65,26 @@ pub fn strength_reduce(
     Ok(targets.len())
 }
 
-/// Replaces remainder `op` (in `region`) by its mask form.
-fn rewrite(types: &mut Types, func: &mut Function, region: Region, op: Op) {
+/// True if every use of `op`'s result is `cmp eq`/`cmp ne` with zero.
+fn only_tested_against_zero(func: &Function, op: Op) -> bool {
+    let Some(&r) = func.ops[op].results.first() else {
+        return false;
+    };
+    let uses = cucc_ir::edit::uses(func);
+    uses.get(&r).is_some_and(|users| {
+        users.iter().all(|&(user, _)| {
+            let d = &func.ops[user];
+            matches!(d.kind, OpKind::Cmp(CmpPred::Eq | CmpPred::Ne))
+                && d.operands
+                    .iter()
+                    .any(|&o| o != r && func.const_bits(o) == Some(0))
+        })
+    })
+}
+
+/// Replaces remainder `op` (in `region`) by its mask form; `zero_tested`:
+/// its value only meets comparisons with zero, so the sign fix-up is moot.
+fn rewrite(types: &mut Types, func: &mut Function, region: Region, op: Op, zero_tested: bool) {
     let Some(at) = func.regions[region].ops.iter().position(|&o| o == op) else {
         return;
     };
@@ -80,7 +101,7 @@ fn rewrite(types: &mut Types, func: &mut Function, region: Region, op: Op) {
         let one = b.const_int(ty, 1);
         let mask = b.binary(BinOp::Sub, p, one);
         let r = b.binary(BinOp::And, x, mask);
-        if matches!(data.kind, OpKind::Binary(BinOp::URem, _)) {
+        if zero_tested || matches!(data.kind, OpKind::Binary(BinOp::URem, _)) {
             r
         } else {
             let zero = b.const_int(ty, 0);
