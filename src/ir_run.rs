@@ -184,7 +184,7 @@ fn compiled(module: &Module, run: &RunSpec, name: &str) -> Result<Vec<Vec<u8>>, 
     let mut remarks = Remarks::default();
     pipeline::run(
         &mut m,
-        &pipeline::Options::default(),
+        &pipeline::Options::verifying(),
         &mut remarks,
         &mut |_, _| {},
     )

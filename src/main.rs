@@ -22,9 +22,10 @@ nvcc-compatible options (the common ones): -c -o FILE -E -M -MD -MF FILE -I DIR 
   -Xptxas and other GPU-only options (accepted, ignored; -v says so) -rdc=true -v --dryrun
   -cuda (host side to FILE.cu.cpp.ii); NVCC_PREPEND_FLAGS / NVCC_APPEND_FLAGS are honoured
 cucc options: --emit=ir (print the kernels' IR) --cpuify=all|none|PASS,... --print-ir-after=PASS
-  --print-ir-after-all --remarks --check-barriers --keep --device-ir=FILE (take the device half
-  from an IR file instead of the .cu file's kernels) --cpu-arch=native|portable|MARCH (the CPU
-  the device code is compiled for; default $CUCC_CPU_ARCH, else native)
+  --print-ir-after-all --remarks --check-barriers --verify-each (the IR verifier after every
+  pass) --keep --device-ir=FILE (take the device half from an IR file instead of the .cu
+  file's kernels) --cpu-arch=native|portable|MARCH (the CPU the device code is compiled for;
+  default $CUCC_CPU_ARCH, else native)
 
 commands:
   run PROGRAM [ARGS]  run a program built by nvcc -cudart shared on cucc's runtime

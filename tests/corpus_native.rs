@@ -59,6 +59,7 @@ fn corpus_programs_build_and_pass() {
                 let exe = out_dir.join(&name);
                 let build = Command::new(env!("CARGO_BIN_EXE_cucc"))
                     .arg("-O2")
+                    .arg("--verify-each")
                     .arg(&src)
                     .arg("-o")
                     .arg(&exe)

@@ -1,7 +1,11 @@
-//! The cpuify pipeline: one list of named passes, in order, each switchable
-//! for ablations (`cucc --cpuify=inline,mem2reg,...`). Passes marked
-//! required run whatever the list says: without them the C emitter has
-//! nothing it can translate (device calls, per-thread kernels, barriers).
+//! The cpuify pipeline: one registry of named passes ([`PASSES`], in
+//! pipeline order, each declared once with its function), switchable for
+//! ablations (`cucc --cpuify=inline,mem2reg,...`). `--cpuify=`,
+//! `--print-ir-after`, the filetests and the test harnesses all read it.
+//! Passes marked required run whatever the list says: without them the C
+//! emitter has nothing it can translate (device calls, per-thread kernels,
+//! barriers). With [`Options::verify_each`] the verifier runs after every
+//! pass and an invalid module is reported naming the pass that made it.
 
 use crate::error::CpuifyError;
 use crate::passes;
@@ -9,7 +13,7 @@ use crate::remarks::Remarks;
 use cucc_ir::{FuncId, FunctionKind, Module};
 
 /// A pass of the pipeline.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct PassInfo {
     /// Name used by `--cpuify=` and `--print-ir-after=`.
     pub name: &'static str,
@@ -20,27 +24,42 @@ pub struct PassInfo {
     /// Runs only when listed (`--cpuify=all,NAME`): correct, but not yet
     /// faster on the measured programs (docs/design.md).
     pub opt_in: bool,
+    /// Runs the pass on one function, whatever its form (each pass leaves
+    /// alone the functions it does not apply to); the flag asks for the
+    /// run-time barrier checks of `--check-barriers`.
+    pub run: PassFn,
+}
+
+/// The signature every pass is registered with.
+pub type PassFn = fn(&mut Module, FuncId, &mut Remarks, bool) -> Result<(), CpuifyError>;
+
+/// The registry entry of pass `name`.
+pub fn pass(name: &str) -> Option<&'static PassInfo> {
+    PASSES.iter().find(|p| p.name == name)
 }
 
 /// Every pass, in pipeline order.
-pub const PASSES: &[PassInfo] = &[
+pub static PASSES: &[PassInfo] = &[
     PassInfo {
         name: "inline",
         description: "inline every device function call reachable from a kernel",
         required: true,
         opt_in: false,
+        run: |m, f, _, _| passes::inline_calls(m, f),
     },
     PassInfo {
         name: "mem2reg",
         description: "promote private scalar allocas to SSA values",
         required: false,
         opt_in: false,
+        run: |m, f, _, _| passes::mem2reg(m, f).map(drop),
     },
     PassInfo {
         name: "canonicalize",
         description: "fold constants, eliminate common subexpressions and dead code",
         required: false,
         opt_in: false,
+        run: |m, f, _, _| passes::canonicalize(m, f),
     },
     PassInfo {
         name: "strength-reduce",
@@ -48,42 +67,49 @@ pub const PASSES: &[PassInfo] = &[
             "remainders by run-time powers of two (strides doubled each trip) become masks",
         required: false,
         opt_in: false,
+        run: |m, f, r, _| passes::strength_reduce(m, f, r).map(drop),
     },
     PassInfo {
         name: "lower-launch",
         description: "per-thread kernel to launch form: grid and block loops, shared allocas",
         required: true,
         opt_in: false,
+        run: |m, f, _, _| passes::lower_launch(m, f),
     },
     PassInfo {
         name: "predicate-barriers",
         description: "guard the work of `if`s holding barriers on thread-dependent conditions",
         required: false,
         opt_in: false,
+        run: |m, f, r, _| passes::predicate_barriers(m, f, r).map(drop),
     },
     PassInfo {
         name: "barrier-elim",
         description: "delete block barriers that order no conflicting accesses across threads",
         required: false,
         opt_in: false,
+        run: |m, f, r, _| passes::barrier_elim(m, f, r).map(drop),
     },
     PassInfo {
         name: "parallel-licm",
         description: "hoist invariant loads and arithmetic out of thread loops and serial loops",
         required: false,
         opt_in: false,
+        run: |m, f, r, _| passes::parallel_licm(m, f, r).map(drop),
     },
     PassInfo {
         name: "unroll",
         description: "fully unroll small constant-trip loops that contain barriers",
         required: false,
         opt_in: false,
+        run: |m, f, r, _| passes::unroll(m, f, r).map(drop),
     },
     PassInfo {
         name: "distribute",
         description: "remove block barriers by loop fission (min-cut) and interchange",
         required: true,
         opt_in: false,
+        run: passes::distribute,
     },
     PassInfo {
         name: "warp",
@@ -91,36 +117,42 @@ pub const PASSES: &[PassInfo] = &[
             "split block loops into warp x lane loops; remove shuffles, votes, warp barriers",
         required: true,
         opt_in: false,
+        run: passes::distribute::split_warps,
     },
     PassInfo {
         name: "collapse",
         description: "barrier-free launches without shared memory indexing threads in 2-D/3-D: loops over global thread coordinates, ordered by access strides",
         required: false,
         opt_in: false,
+        run: |m, f, r, _| passes::collapse(m, f, r, false).map(drop),
     },
     PassInfo {
         name: "collapse-1d",
         description: "barrier-free launches without shared memory indexing threads in 1-D: one loop over global thread ids",
         required: false,
         opt_in: true,
+        run: |m, f, r, _| passes::collapse(m, f, r, true).map(drop),
     },
     PassInfo {
         name: "clamp-guards",
         description: "end thread loops where a guard on the thread index fails for the rest",
         required: false,
         opt_in: false,
+        run: |m, f, r, _| passes::clamp_guards(m, f, r).map(drop),
     },
     PassInfo {
         name: "serialize-inner",
         description: "thread loops whose iterations may share memory become sequential for nests",
         required: false,
         opt_in: false,
+        run: |m, f, r, _| passes::serialize_inner(m, f, r).map(drop),
     },
     PassInfo {
         name: "stride-guards",
         description: "serial loops guarded by `(i + c) % m == 0` step by m",
         required: false,
         opt_in: false,
+        run: |m, f, r, _| passes::stride_guards(m, f, r).map(drop),
     },
 ];
 
@@ -135,9 +167,20 @@ pub struct Options {
     pub print_after_all: bool,
     /// Trap at run time when a barrier is reached by only part of a block.
     pub check_barriers: bool,
+    /// Verify the module after every pass (`--verify-each`; always on in
+    /// the tests).
+    pub verify_each: bool,
 }
 
 impl Options {
+    /// The default passes with the verifier after each (what tests use).
+    pub fn verifying() -> Options {
+        Options {
+            verify_each: true,
+            ..Options::default()
+        }
+    }
+
     /// True if pass `name` runs under these options.
     pub fn runs(&self, info: &PassInfo) -> bool {
         info.required
@@ -209,7 +252,10 @@ pub fn run(
             continue;
         }
         for &fid in &kernels {
-            run_pass(info.name, module, fid, remarks, options.check_barriers)?;
+            (info.run)(module, fid, remarks, options.check_barriers)?;
+        }
+        if options.verify_each {
+            verify_after(module, info.name)?;
         }
         if options.print_after_all || options.print_after.iter().any(|n| n == info.name) {
             print(info.name, module);
@@ -228,24 +274,9 @@ pub fn run_pass(
     remarks: &mut Remarks,
     check: bool,
 ) -> Result<(), CpuifyError> {
-    match name {
-        "inline" => passes::inline_calls(module, fid),
-        "mem2reg" => passes::mem2reg(module, fid).map(|_| ()),
-        "canonicalize" => passes::canonicalize(module, fid),
-        "strength-reduce" => passes::strength_reduce(module, fid, remarks).map(|_| ()),
-        "lower-launch" => passes::lower_launch(module, fid),
-        "predicate-barriers" => passes::predicate_barriers(module, fid, remarks).map(|_| ()),
-        "barrier-elim" => passes::barrier_elim(module, fid, remarks).map(|_| ()),
-        "parallel-licm" => passes::parallel_licm(module, fid, remarks).map(|_| ()),
-        "unroll" => passes::unroll(module, fid, remarks).map(|_| ()),
-        "distribute" => passes::distribute(module, fid, remarks, check),
-        "warp" => passes::distribute::split_warps(module, fid, remarks, check),
-        "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
-        "serialize-inner" => passes::serialize_inner(module, fid, remarks).map(|_| ()),
-        "stride-guards" => passes::stride_guards(module, fid, remarks).map(|_| ()),
-        "collapse" => passes::collapse(module, fid, remarks, false).map(|_| ()),
-        "collapse-1d" => passes::collapse(module, fid, remarks, true).map(|_| ()),
-        _ => {
+    match pass(name) {
+        Some(info) => (info.run)(module, fid, remarks, check),
+        None => {
             let f = &module.functions[fid];
             Err(CpuifyError::new(
                 module,
@@ -255,6 +286,26 @@ pub fn run_pass(
             ))
         }
     }
+}
+
+/// Verifies `module` after pass `name`: an error names the pass and lists
+/// what the verifier found.
+pub fn verify_after(module: &Module, name: &str) -> Result<(), CpuifyError> {
+    let Err(errors) = cucc_ir::verify_module(module) else {
+        return Ok(());
+    };
+    let (loc, func) = module
+        .functions
+        .iter()
+        .next()
+        .map(|(_, f)| (f.loc, f.name.clone()))
+        .unwrap_or_default();
+    Err(CpuifyError::new(
+        module,
+        loc,
+        &func,
+        format!("invalid IR after pass `{name}` (a bug in cucc): {errors}"),
+    ))
 }
 
 #[cfg(test)]
@@ -300,5 +351,27 @@ mod tests {
             ..Options::default()
         };
         assert!(opts.runs(one_d) && opts.runs(nd));
+    }
+
+    #[test]
+    fn registry_names_are_unique_and_resolve() {
+        for (i, p) in PASSES.iter().enumerate() {
+            assert!(
+                PASSES[i + 1..].iter().all(|q| q.name != p.name),
+                "{} registered twice",
+                p.name
+            );
+            assert!(pass(p.name).is_some_and(|q| std::ptr::eq(q, p)));
+        }
+        assert!(pass("no-such-pass").is_none());
+    }
+
+    #[test]
+    fn verify_after_names_the_pass() {
+        // A kernel whose body does not end in `return` is invalid.
+        let mut m = Module::new();
+        m.add_function(cucc_ir::Function::new("k", FunctionKind::Kernel, &[], &[]));
+        let err = verify_after(&m, "some-pass").expect_err("invalid");
+        assert!(err.to_string().contains("after pass `some-pass`"), "{err}");
     }
 }

@@ -98,7 +98,7 @@ fn the_pipeline_collapses_it_and_flags_the_entry() {
     // The 1-D form is opt-in: `--cpuify=all,collapse-1d`.
     let opts = Options {
         enabled: cucc_cpuify::pipeline::parse_pass_list("all,collapse-1d").expect("pass list"),
-        ..Options::default()
+        ..Options::verifying()
     };
     run_pipeline(&mut m, &opts, &mut remarks, &mut |_, _| {}).expect("pipeline");
     assert!(
@@ -220,7 +220,7 @@ fn nd_collapsed_kernel_runs_every_thread_once() {
 fn the_pipeline_orders_the_nd_loops_by_stride() {
     let mut m = parse_module(GRID2D).expect("parse");
     let mut remarks = Remarks::default();
-    run_pipeline(&mut m, &Options::default(), &mut remarks, &mut |_, _| {}).expect("pipeline");
+    run_pipeline(&mut m, &Options::verifying(), &mut remarks, &mut |_, _| {}).expect("pipeline");
     let msgs: Vec<&str> = remarks.items.iter().map(|r| r.message.as_str()).collect();
     // Two accesses: unit stride along y (row-major `cnt`) and along x
     // (column-major `blk`); x wins the tie, y is the middle loop.

@@ -287,7 +287,7 @@ fn shared_atomics_through_generic_pointers_are_plain() {
     let mut remarks = cucc_cpuify::remarks::Remarks::default();
     cucc_cpuify::pipeline::run(
         &mut m,
-        &cucc_cpuify::pipeline::Options::default(),
+        &cucc_cpuify::pipeline::Options::verifying(),
         &mut remarks,
         &mut |_, _| {},
     )
@@ -382,7 +382,7 @@ kernel @halo(%in: ptr<global> noalias, %out: ptr<global> noalias, %n: i32) {
     let mut remarks = cucc_cpuify::remarks::Remarks::default();
     cucc_cpuify::pipeline::run(
         &mut m,
-        &cucc_cpuify::pipeline::Options::default(),
+        &cucc_cpuify::pipeline::Options::verifying(),
         &mut remarks,
         &mut |_, _| {},
     )
@@ -422,7 +422,7 @@ kernel @k(%t: i64, %hp: ptr<global>, %out: ptr<global>) {
     let mut remarks = cucc_cpuify::remarks::Remarks::default();
     cucc_cpuify::pipeline::run(
         &mut m,
-        &cucc_cpuify::pipeline::Options::default(),
+        &cucc_cpuify::pipeline::Options::verifying(),
         &mut remarks,
         &mut |_, _| {},
     )

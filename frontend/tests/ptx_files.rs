@@ -46,7 +46,7 @@ fn every_file_lowers_verifies_and_cpuifies() {
         let mut remarks = cucc_cpuify::remarks::Remarks::default();
         if let Err(e) = cucc_cpuify::pipeline::run(
             &mut m,
-            &cucc_cpuify::pipeline::Options::default(),
+            &cucc_cpuify::pipeline::Options::verifying(),
             &mut remarks,
             &mut |_, _| {},
         ) {

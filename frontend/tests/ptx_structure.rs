@@ -22,7 +22,7 @@ fn cpuified(m: &Module) -> Module {
     let mut remarks = cucc_cpuify::remarks::Remarks::default();
     cucc_cpuify::pipeline::run(
         &mut c,
-        &cucc_cpuify::pipeline::Options::default(),
+        &cucc_cpuify::pipeline::Options::verifying(),
         &mut remarks,
         &mut |_, _| {},
     )

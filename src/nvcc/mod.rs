@@ -270,6 +270,7 @@ impl Driver {
             print_after: self.o.print_ir_after.clone(),
             print_after_all: self.o.print_ir_after_all,
             check_barriers: self.o.check_barriers,
+            verify_each: self.o.verify_each,
         };
         pipeline::check_pass_names(&self.o.print_ir_after)
             .map_err(|e| format!("cucc: error: {e}"))?;

@@ -108,6 +108,8 @@ pub struct NvccOptions {
     pub remarks: bool,
     /// cucc: `--check-barriers`.
     pub check_barriers: bool,
+    /// cucc: `--verify-each` (the IR verifier after every cpuify pass).
+    pub verify_each: bool,
     /// cucc: `--cpu-arch=native|portable|MARCH`, the instruction set the
     /// device C is compiled for (default: `$CUCC_CPU_ARCH`, else native).
     pub cpu_arch: Option<cucc_cpuify::emit_c::CpuTarget>,
@@ -150,6 +152,7 @@ impl Default for NvccOptions {
             print_ir_after_all: false,
             remarks: false,
             check_barriers: false,
+            verify_each: false,
             cpu_arch: None,
             device_ir: None,
         }
@@ -225,6 +228,7 @@ const FLAGS: &[(&[&str], &str)] = &[
     (&["--print-ir-after-all"], "print-ir-after-all"),
     (&["--remarks"], "remarks"),
     (&["--check-barriers"], "check-barriers"),
+    (&["--verify-each"], "verify-each"),
 ];
 
 /// Parses nvcc's command line (without the program name).
@@ -274,6 +278,7 @@ pub fn parse(args: &[String]) -> Result<NvccOptions, String> {
                 "print-ir-after-all" => o.print_ir_after_all = true,
                 "remarks" => o.remarks = true,
                 "check-barriers" => o.check_barriers = true,
+                "verify-each" => o.verify_each = true,
                 _ => o.ignored.push(a.to_string()),
             }
             continue;

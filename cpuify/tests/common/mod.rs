@@ -1,9 +1,9 @@
-//! Shared harness: lower, distribute, emit, compile with the system C
-//! compiler, load and run kernels over their whole grid.
+//! Shared harness: run the registry's passes, emit, compile with the
+//! system C compiler, load and run kernels over their whole grid.
 #![allow(dead_code)]
 
 use cucc_cpuify::emit_c::{emit_module, entry_c_name};
-use cucc_cpuify::passes::{distribute, inline_calls, lower_launch, mem2reg, predicate_barriers};
+use cucc_cpuify::pipeline::PASSES;
 use cucc_cpuify::remarks::Remarks;
 use cucc_ir::*;
 use std::ffi::c_void;
@@ -44,53 +44,29 @@ pub fn build(m: Module, tag: &str) -> (libloading::Library, Module) {
     build_with(m, tag, true)
 }
 
-/// Like [`build`], choosing whether `unroll` runs.
+/// Like [`build`], choosing whether `unroll` runs. Every pass of the
+/// registry runs, opt-in ones included, in pipeline order, with the
+/// verifier after each.
 pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Library, Module) {
+    verify(&m, "input");
     let ids: Vec<FuncId> = m.functions.handles().collect();
-    for fid in &ids {
-        if m.functions[*fid].kind == FunctionKind::Kernel {
-            verify(&m, "input");
-            inline_calls(&mut m, *fid).expect("inline");
-            verify(&m, "inline");
-            mem2reg(&mut m, *fid).expect("mem2reg");
-            verify(&m, "mem2reg");
-            lower_launch(&mut m, *fid).expect("lower-launch");
-            verify(&m, "lower-launch");
-            let mut remarks = Remarks::default();
-            predicate_barriers(&mut m, *fid, &mut remarks).expect("predicate-barriers");
-            verify(&m, "predicate-barriers");
-            if unroll {
-                cucc_cpuify::passes::unroll(&mut m, *fid, &mut remarks).expect("unroll");
-                verify(&m, "unroll");
-            }
-            distribute(&mut m, *fid, &mut remarks, CHECK).expect("distribute");
-            verify(&m, "distribute");
-            cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks, CHECK)
-                .expect("warp");
-            verify(&m, "warp");
-            cucc_cpuify::passes::canonicalize(&mut m, *fid).expect("canonicalize");
-            verify(&m, "canonicalize");
-            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks, false).expect("collapse");
-            verify(&m, "collapse");
-            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks, true).expect("collapse-1d");
-            verify(&m, "collapse-1d");
-        } else if m.functions[*fid].kind == FunctionKind::Launch {
-            // Launch-form inputs (filetests) still need their barriers removed.
-            verify(&m, "input");
-            mem2reg(&mut m, *fid).expect("mem2reg");
-            verify(&m, "mem2reg");
-            let mut remarks = Remarks::default();
-            distribute(&mut m, *fid, &mut remarks, CHECK).expect("distribute");
-            verify(&m, "distribute");
-            cucc_cpuify::passes::distribute::split_warps(&mut m, *fid, &mut remarks, CHECK)
-                .expect("warp");
-            verify(&m, "warp");
-            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks, false).expect("collapse");
-            verify(&m, "collapse");
-            cucc_cpuify::passes::collapse(&mut m, *fid, &mut remarks, true).expect("collapse-1d");
-            verify(&m, "collapse-1d");
+    let mut remarks = Remarks::default();
+    for info in PASSES {
+        if info.name == "unroll" && !unroll {
+            continue;
         }
+        for &fid in &ids {
+            (info.run)(&mut m, fid, &mut remarks, CHECK)
+                .unwrap_or_else(|e| panic!("{}: {e}", info.name));
+        }
+        verify(&m, info.name);
     }
+    compile(m, tag)
+}
+
+/// Emits C for a module the passes already ran on, compiles it to a shared
+/// object and loads it.
+pub fn compile(m: Module, tag: &str) -> (libloading::Library, Module) {
     let emitted = emit_module(&m).expect("emit");
     OUTER_RANGES.with(|t| {
         let mut t = t.borrow_mut();
@@ -312,7 +288,7 @@ pub fn differential(
 ) -> Vec<Vec<u8>> {
     let oracle = interpret(&m, kernel, grid, block, args, "input");
     let mut m = m;
-    let fid = m.function(kernel).expect("kernel");
+    m.function(kernel).expect("kernel");
     let mut remarks = Remarks::default();
     let check = |m: &Module, pass: &str| {
         verify(m, pass);
@@ -322,39 +298,19 @@ pub fn differential(
             "interpreter after {pass} disagrees with the oracle"
         );
     };
-    inline_calls(&mut m, fid).expect("inline");
-    check(&m, "inline");
-    mem2reg(&mut m, fid).expect("mem2reg");
-    check(&m, "mem2reg");
-    cucc_cpuify::passes::canonicalize(&mut m, fid).expect("canonicalize");
-    check(&m, "canonicalize");
-    lower_launch(&mut m, fid).expect("lower-launch");
-    check(&m, "lower-launch");
-    predicate_barriers(&mut m, fid, &mut remarks).expect("predicate-barriers");
-    check(&m, "predicate-barriers");
-    cucc_cpuify::passes::barrier_elim(&mut m, fid, &mut remarks).expect("barrier-elim");
-    check(&m, "barrier-elim");
-    cucc_cpuify::passes::parallel_licm(&mut m, fid, &mut remarks).expect("parallel-licm");
-    check(&m, "parallel-licm");
-    cucc_cpuify::passes::unroll(&mut m, fid, &mut remarks).expect("unroll");
-    check(&m, "unroll");
-    distribute(&mut m, fid, &mut remarks, CHECK).expect("distribute");
-    check(&m, "distribute");
-    cucc_cpuify::passes::distribute::split_warps(&mut m, fid, &mut remarks, CHECK).expect("warp");
-    check(&m, "warp");
-    cucc_cpuify::passes::canonicalize(&mut m, fid).expect("canonicalize");
-    check(&m, "canonicalize (late)");
-    cucc_cpuify::passes::collapse(&mut m, fid, &mut remarks, false).expect("collapse");
-    check(&m, "collapse");
-    cucc_cpuify::passes::collapse(&mut m, fid, &mut remarks, true).expect("collapse-1d");
-    check(&m, "collapse-1d");
-    cucc_cpuify::passes::clamp_guards(&mut m, fid, &mut remarks).expect("clamp-guards");
-    check(&m, "clamp-guards");
-    cucc_cpuify::passes::serialize_inner(&mut m, fid, &mut remarks).expect("serialize-inner");
-    check(&m, "serialize-inner");
+    // Every function goes through the passes (the module is emitted whole);
+    // the interpreter checks `kernel`.
+    let ids: Vec<FuncId> = m.functions.handles().collect();
+    for info in PASSES {
+        for &f in &ids {
+            (info.run)(&mut m, f, &mut remarks, CHECK)
+                .unwrap_or_else(|e| panic!("{}: {e}", info.name));
+        }
+        check(&m, info.name);
+    }
 
     // The compiled C.
-    let (lib, _) = build(m, tag);
+    let (lib, _) = compile(m, tag);
     let mut storage: Vec<Vec<u64>> = Vec::new();
     for a in args {
         match a {

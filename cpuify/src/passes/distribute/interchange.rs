@@ -188,11 +188,22 @@ impl Distributor<'_> {
                 "bounds"
             };
             let msg = self.divergence_message(c, what);
+            // A value defined outside the thread loop, or a constant, is
+            // the same for every thread: nothing to check.
             let checks: Vec<(Value, Value)> = ctrl
                 .iter()
                 .map(|&i| (operands[i], new_operands[i]))
+                .filter(|&(own, uniform)| {
+                    let same_const = self
+                        .func
+                        .const_bits(own)
+                        .is_some_and(|c| self.func.const_bits(uniform) == Some(c));
+                    own != uniform && !same_const
+                })
                 .collect();
-            self.check_uniform(parent, pi, &prelude, &ivs, &ubs, &checks, loc, msg);
+            if !checks.is_empty() {
+                self.check_uniform(parent, pi, &prelude, &ivs, &ubs, &checks, loc, msg);
+            }
         }
         if !post.is_empty() {
             let iv_types: Vec<_> = ivs.iter().map(|&v| self.func.value_type(v)).collect();
