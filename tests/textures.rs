@@ -18,6 +18,13 @@ fn tmp(name: &str) -> PathBuf {
 /// Builds `tests/programs/NAME.cu` with its device half from `NAME.cuir`,
 /// runs it, and returns its output after checking it succeeded.
 fn build_and_run(name: &str) -> String {
+    let ir = root().join(format!("tests/programs/{name}.cuir"));
+    build_and_run_with(name, &[format!("--device-ir={}", ir.display())])
+}
+
+/// Builds `tests/programs/NAME.cu` with cucc and `flags`, runs it, and
+/// returns its output after checking it succeeded.
+fn build_and_run_with(name: &str, flags: &[String]) -> String {
     let status = Command::new(env!("CARGO"))
         .args(["build", "-q", "-p", "cucc-runtime"])
         .current_dir(root())
@@ -26,10 +33,9 @@ fn build_and_run(name: &str) -> String {
     assert!(status.success());
     let d = tmp(name);
     let src = root().join(format!("tests/programs/{name}.cu"));
-    let ir = root().join(format!("tests/programs/{name}.cuir"));
     let exe = d.join(name);
     let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .arg(format!("--device-ir={}", ir.display()))
+        .args(flags)
         .arg(&src)
         .arg("-o")
         .arg(&exe)
@@ -80,26 +86,6 @@ fn legacy_texture_reference_bound_to_linear_memory() {
 /// replaced between launches; built from CUDA source.
 #[test]
 fn fetches_in_loops_through_parameter_and_loaded_handles() {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "cucc-runtime"])
-        .current_dir(root())
-        .status()
-        .expect("cargo build runtime");
-    assert!(status.success());
-    let d = tmp("tex_fetch_loop");
-    let exe = d.join("tex_fetch_loop");
-    let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .arg(root().join("tests/programs/tex_fetch_loop.cu"))
-        .arg("-o")
-        .arg(&exe)
-        .current_dir(&d)
-        .output()
-        .expect("run cucc");
-    assert!(
-        out.status.success(),
-        "cucc failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = run(&exe);
+    let text = build_and_run_with("tex_fetch_loop", &[]);
     assert!(text.contains("PASS tex_fetch_loop"), "{text}");
 }

@@ -283,17 +283,7 @@ fn shared_atomics_through_generic_pointers_are_plain() {
         "/../examples/ir/shared_histogram.cuir"
     );
     let text = std::fs::read_to_string(path).expect("example");
-    let mut m = parse_module(&text).expect("parses");
-    let mut remarks = cucc_cpuify::remarks::Remarks::default();
-    cucc_cpuify::pipeline::run(
-        &mut m,
-        &cucc_cpuify::pipeline::Options::verifying(),
-        &mut remarks,
-        &mut |_, _| {},
-    )
-    .expect("pipeline");
-    let fid = m.function("shared_histogram").expect("kernel");
-    let (c, _) = cucc_cpuify::emit_c::emit_function(&m, fid).expect("emit");
+    let c = emitted_c(&text, "shared_histogram");
     // Two global atomic adds remain; the shared add and CAS do not.
     assert_eq!(c.matches("__atomic_fetch_add").count(), 2, "{c}");
     assert!(!c.contains("__atomic_compare_exchange"), "{c}");
@@ -378,17 +368,7 @@ kernel @halo(%in: ptr<global> noalias, %out: ptr<global> noalias, %n: i32) {
         assert_eq!(g, want, "out[{i}]");
     }
 
-    let mut m = parse_module(text).expect("parses");
-    let mut remarks = cucc_cpuify::remarks::Remarks::default();
-    cucc_cpuify::pipeline::run(
-        &mut m,
-        &cucc_cpuify::pipeline::Options::verifying(),
-        &mut remarks,
-        &mut |_, _| {},
-    )
-    .expect("pipeline");
-    let fid = m.function("halo").expect("kernel");
-    let (c, _) = cucc_cpuify::emit_c::emit_function(&m, fid).expect("emit");
+    let c = emitted_c(text, "halo");
     // Signed arithmetic for the nsw ops, e.g. `((int32_t)a) * ((int32_t)b)`.
     assert!(c.contains(") * ((int32_t)"), "{c}");
     // `in[i - 1]`: the index is 64-bit arithmetic on the extended operands.
@@ -418,6 +398,16 @@ kernel @k(%t: i64, %hp: ptr<global>, %out: ptr<global>) {
   return
 }
 "#;
+    let c = emitted_c(text, "k");
+    assert_eq!(c.matches("= cucc_tex_view_of(launch, ").count(), 1, "{c}");
+    // The thread loop may be emitted in more than one version.
+    let views = c.matches("cucc_tex_fetch_view(&").count();
+    assert!(views >= 1, "{c}");
+    assert_eq!(c.matches("cucc_tex_fetch(launch, ").count(), views, "{c}");
+}
+
+/// The C of kernel `kernel` of IR text `text` after the default pipeline.
+fn emitted_c(text: &str, kernel: &str) -> String {
     let mut m = parse_module(text).expect("parses");
     let mut remarks = cucc_cpuify::remarks::Remarks::default();
     cucc_cpuify::pipeline::run(
@@ -427,11 +417,6 @@ kernel @k(%t: i64, %hp: ptr<global>, %out: ptr<global>) {
         &mut |_, _| {},
     )
     .expect("pipeline");
-    let fid = m.function("k").expect("kernel");
-    let (c, _) = cucc_cpuify::emit_c::emit_function(&m, fid).expect("emit");
-    assert_eq!(c.matches("= cucc_tex_view_of(launch, ").count(), 1, "{c}");
-    // The thread loop may be emitted in more than one version.
-    let views = c.matches("cucc_tex_fetch_view(&").count();
-    assert!(views >= 1, "{c}");
-    assert_eq!(c.matches("cucc_tex_fetch(launch, ").count(), views, "{c}");
+    let fid = m.function(kernel).expect("kernel");
+    cucc_cpuify::emit_c::emit_function(&m, fid).expect("emit").0
 }

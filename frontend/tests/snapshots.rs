@@ -191,7 +191,7 @@ fn emitted_c() {
         };
         // The prelude is the same for every module: from the first kernel on.
         let body = c.find("/* kernel ").map_or(c.as_str(), |i| &c[i..]);
-        check(&dir, &format!("{name}.c"), &normalize(body))
+        check(&dir, &format!("{name}.c.snap"), &normalize(body))
     });
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
