@@ -25,6 +25,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod array;
+pub mod bigstack;
 pub mod bulk;
 pub mod device;
 pub mod errors;

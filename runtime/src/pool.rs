@@ -14,7 +14,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use crate::signal::{spin_budget, Signal, Working};
+use crate::signal::{core_free, spin_budget, Signal, Working};
 use crate::stream::lock;
 
 /// A chunk body: called with each chunk index in `[0, chunks)`.
@@ -117,6 +117,7 @@ pub fn executors() -> usize {
 }
 
 fn helper_main() {
+    crate::bigstack::mark_worker_thread();
     // The pool is being initialised by the thread that spawned us; wait for it.
     let pool = loop {
         if let Some(p) = POOL.get() {
@@ -137,6 +138,24 @@ fn helper_main() {
 
 fn find_work(pool: &Pool) -> Option<&'static Slot> {
     lock(&pool.active).iter().copied().find(|s| s.has_work())
+}
+
+/// Runs chunks of jobs other threads posted while a core is free: a host
+/// thread waiting for a launch that a stream thread runs works on it (on a
+/// worker-sized stack) instead of only waiting.
+pub fn help() {
+    let Some(pool) = POOL.get() else { return };
+    if pool.helpers == 0 || !core_free() || find_work(pool).is_none() {
+        return;
+    }
+    let mut work = || {
+        while core_free() {
+            let Some(slot) = find_work(pool) else { break };
+            let _working = Working::start();
+            slot.work();
+        }
+    };
+    let _ = crate::bigstack::run(&mut work);
 }
 
 /// The calling thread's slot, returned to the pool's free list at thread exit.

@@ -217,13 +217,21 @@ impl Drop for Working {
     }
 }
 
+/// Whether fewer threads run pool work than there are cores.
+pub fn core_free() -> bool {
+    WORKING.load(Ordering::Relaxed) < cores()
+}
+
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(crate::device::core_count)
+}
+
 /// Whether a thread may (keep) spin(ning): spinning and working threads,
 /// `own` of them the caller, must fit the cores. Three busy threads on two
 /// cores preempt one another, and a preempted spinner is the slowest waiter.
 fn room_to_spin(own: usize) -> bool {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    let cores = *CORES.get_or_init(crate::device::core_count);
-    SPINNING.load(Ordering::Relaxed) + WORKING.load(Ordering::Relaxed) - own < cores
+    SPINNING.load(Ordering::Relaxed) + WORKING.load(Ordering::Relaxed) - own < cores()
 }
 
 fn futex_wait(word: &AtomicU32, expected: u32) {
