@@ -177,14 +177,15 @@ thread_local! {
 /// the pool's helpers; returns when all have finished. Chunks run at most
 /// once each, in no particular order.
 pub fn parallel_for(chunks: u32, body: ChunkFn<'_>) {
-    let _working = Working::start();
     if chunks <= 1 || pool().helpers == 0 {
+        let _working = Working::start();
         (0..chunks).for_each(body);
         return;
     }
     let ran = SLOT.try_with(|owned| post_and_run(owned.0, chunks, body));
     if ran.is_err() {
         // Thread-local storage is being torn down: run everything here.
+        let _working = Working::start();
         (0..chunks).for_each(body);
     }
 }
@@ -201,14 +202,21 @@ fn post_and_run(slot: &'static Slot, chunks: u32, body: ChunkFn<'_>) {
     slot.word.store(u64::from(chunks) << 32, Ordering::Release);
     lock(&pool.active).push(slot);
     pool.posted.notify(chunks - 1);
-    slot.work();
+    {
+        let _working = Working::start();
+        slot.work();
+    }
     {
         let mut active = lock(&pool.active);
         if let Some(i) = active.iter().position(|s| std::ptr::eq(*s, slot)) {
             active.swap_remove(i);
         }
     }
-    slot.finished.wait_until(spin_budget(), || {
+    // Only chunks already claimed are left, each a small share of the
+    // launch, so spin for them even when the machine looks busy: a poster
+    // put to sleep here pays a wake-up on every launch whose last chunk a
+    // helper ran. (The poster no longer counts as working, so it has room.)
+    slot.finished.wait_until_short(spin_budget(), || {
         slot.done.load(Ordering::Acquire) == chunks
     });
 }

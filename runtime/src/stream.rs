@@ -29,7 +29,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::errors::{api, api_dev, cudaError_t, sticky, write_out, CudaResult, Error};
 use crate::event::{lookup_event, Completion};
@@ -133,7 +133,23 @@ impl Work {
 struct Task {
     deps: Vec<Dep>,
     work: Work,
+    /// When it was queued (see [`HOST_GRACE`]).
+    queued_at: Instant,
+    /// Whether the stream thread was told about it: false for work a host
+    /// thread queues just before running it itself.
+    woke: bool,
 }
+
+/// How long the stream thread leaves a freshly queued task to the host
+/// thread when it finds the stream idle: a host that launches and then
+/// waits (or copies) at once takes the task within a microsecond or two
+/// and runs it itself; had the stream thread started it, the host would
+/// have to sleep until it finished. A launch nobody waits for starts this
+/// much later.
+/// The grace is skipped while the host queues work faster than the stream
+/// runs it (two or more such tasks queued, or in the last burst): the host
+/// is not waiting then, and the stream thread spins between bursts.
+const HOST_GRACE: Duration = Duration::from_micros(20);
 
 struct Queue {
     tasks: VecDeque<Task>,
@@ -207,24 +223,59 @@ impl Stream {
     }
 
     /// The stream thread: whenever tasks are queued and no other thread
-    /// holds the run token, takes it and runs them; between bursts it spins
-    /// briefly for the next task, then sleeps.
+    /// holds the run token, takes it and runs them (after [`HOST_GRACE`]
+    /// when the stream was idle). Between bursts it spins briefly only when
+    /// the host is streaming work to it; otherwise it sleeps at once: a
+    /// spinning stream thread would take every launch from host threads
+    /// about to wait for it.
     fn run(self: Arc<Self>) {
         STREAM_THREAD.with(|c| c.set(true));
         crate::bigstack::mark_worker_thread();
+        let mut streaming = false;
         loop {
+            if !streaming {
+                if let Some(left) = self.grace_left() {
+                    self.work_ready.sleep_for(left, || {
+                        self.running.load(Ordering::SeqCst) || !self.has_queued()
+                    });
+                    continue;
+                }
+            }
+            streaming = false;
             if self.try_own() {
-                self.run_tasks(None);
+                streaming = self.run_tasks(None) >= 2;
                 self.disown();
             }
             if self.closed.load(Ordering::SeqCst) && !self.has_queued() {
                 return;
             }
-            self.work_ready.wait_until(spin_budget(), || {
+            let spin = if streaming {
+                spin_budget()
+            } else {
+                Duration::ZERO
+            };
+            self.work_ready.wait_until(spin, || {
                 !self.running.load(Ordering::SeqCst)
                     && (self.has_queued() || self.closed.load(Ordering::SeqCst))
             });
         }
+    }
+
+    /// How much of [`HOST_GRACE`] the oldest queued task has left, if the
+    /// stream is idle (nobody holds the run token) and not closed.
+    fn grace_left(&self) -> Option<Duration> {
+        if self.running.load(Ordering::SeqCst) || self.closed.load(Ordering::SeqCst) {
+            return None;
+        }
+        let q = lock(&self.queue);
+        let queued_at = q.tasks.front()?.queued_at;
+        if q.tasks.iter().filter(|t| t.woke).nth(1).is_some() {
+            return None;
+        }
+        drop(q);
+        HOST_GRACE
+            .checked_sub(queued_at.elapsed())
+            .filter(|d| !d.is_zero())
     }
 
     /// Whether tasks wait in the queue (pushed and not yet popped).
@@ -251,23 +302,27 @@ impl Stream {
     /// Pops and runs tasks in order while holding the run token: all of them
     /// (the stream thread, `until` None), or on a host thread until ticket
     /// `until` has completed or the next task is not the host's to run.
-    fn run_tasks(&self, until: Option<u64>) {
+    /// Returns how many of the tasks it ran were queued asynchronously
+    /// (the stream thread was woken for them).
+    fn run_tasks(&self, until: Option<u64>) -> usize {
+        let mut woke = 0;
         loop {
             if until.is_some_and(|t| self.completed.load(Ordering::SeqCst) >= t) {
-                return;
+                return woke;
             }
             let mut task = {
                 let mut q = lock(&self.queue);
                 match q.tasks.front() {
                     Some(t) if until.is_none() || t.work.host_may_run() => {}
-                    _ => return,
+                    _ => return woke,
                 }
                 self.popped.fetch_add(1, Ordering::SeqCst);
                 match q.tasks.pop_front() {
                     Some(t) => t,
-                    None => return,
+                    None => return woke,
                 }
             };
+            woke += usize::from(task.woke);
             for dep in &task.deps {
                 dep.wait();
             }
@@ -285,7 +340,12 @@ impl Stream {
     fn push(&self, deps: Vec<Dep>, work: Work, wake: bool) -> u64 {
         let ticket = {
             let mut q = lock(&self.queue);
-            q.tasks.push_back(Task { deps, work });
+            q.tasks.push_back(Task {
+                deps,
+                work,
+                queued_at: Instant::now(),
+                woke: wake,
+            });
             self.submitted.fetch_add(1, Ordering::SeqCst) + 1
         };
         if wake {

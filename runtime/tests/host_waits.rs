@@ -303,3 +303,37 @@ fn host_threads_waiting_on_shared_streams_keep_stream_order() {
     assert_eq!(TOTAL.load(Ordering::SeqCst), 4);
     assert_eq!(cudaStreamDestroy(shared as cudaStream_t), 0);
 }
+
+#[test]
+fn streamed_launches_and_copies_keep_their_order() {
+    // The host queues faster than the stream runs (the stream thread's
+    // streaming mode), then waits once; copies in between see every earlier
+    // launch.
+    let f = module("increment", increment, INCREMENT_PARAMS);
+    let d = dmalloc(8);
+    let zero = 0u64;
+    assert_eq!(
+        cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D),
+        0
+    );
+    let mut seen = vec![0u64; 10];
+    let mut pinned = std::ptr::null_mut();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { cudaMallocHost(&mut pinned, 8 * seen.len()) }, 0);
+    for (i, _) in seen.iter().enumerate() {
+        for _ in 0..100 {
+            launch_increment(f, d, std::ptr::null_mut());
+        }
+        // Pinned destination: queued, not waited for.
+        let dst = (pinned as usize + 8 * i) as *mut c_void;
+        let rc = cudaMemcpyAsync(dst, d, 8, D2H, std::ptr::null_mut());
+        assert_eq!(rc, 0);
+    }
+    assert_eq!(cudaDeviceSynchronize(), 0);
+    // SAFETY: the pinned buffer holds `seen.len()` u64s, all written.
+    unsafe { std::ptr::copy_nonoverlapping(pinned as *const u64, seen.as_mut_ptr(), seen.len()) };
+    let want: Vec<u64> = (1..=10).map(|i| 100 * i).collect();
+    assert_eq!(seen, want);
+    assert_eq!(cudaFreeHost(pinned), 0);
+    assert_eq!(cudaFree(d), 0);
+}
