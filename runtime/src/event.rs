@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::ffi::{c_float, c_uint};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Instant;
 
 use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
@@ -22,6 +22,9 @@ pub struct Completion {
     at: OnceLock<Instant>,
     done: AtomicBool,
     signal: Signal,
+    /// The stream and ticket of the record, so that a waiting host thread
+    /// can run the stream up to it ([`Stream::wait_for`]).
+    source: OnceLock<(Weak<Stream>, u64)>,
 }
 
 impl Completion {
@@ -30,6 +33,7 @@ impl Completion {
             at: OnceLock::new(),
             done: AtomicBool::new(false),
             signal: Signal::new(),
+            source: OnceLock::new(),
         })
     }
 
@@ -42,6 +46,11 @@ impl Completion {
 
     /// Blocks until completed; returns the completion time.
     pub fn wait(&self) -> Instant {
+        if let Some((stream, ticket)) = self.source.get() {
+            if let Some(stream) = stream.upgrade() {
+                stream.wait_for(*ticket);
+            }
+        }
         self.signal
             .wait_until(spin_budget(), || self.done.load(Ordering::Acquire));
         self.get().unwrap_or_else(now)
@@ -140,7 +149,8 @@ fn record(event: cudaEvent_t, stream: &Arc<Stream>) -> CudaResult {
     let event = lookup_event(event)?;
     let completion = Completion::new();
     *lock(&event.current) = Some(Arc::clone(&completion));
-    submit_completion(stream, completion)?;
+    let ticket = submit_completion(stream, Arc::clone(&completion))?;
+    let _ = completion.source.set((Arc::downgrade(stream), ticket));
     Ok(())
 }
 

@@ -9,7 +9,8 @@
 //! arrays), [`texture`] (texture objects and references) with [`sample`]
 //! (what a fetch returns) and [`texture_abi`] (the kernels' view). Launches
 //! and large copies run on [`pool`] (hand-offs through [`signal`], bulk
-//! copies in [`bulk`]); [`profile`] is `CUCC_PROFILE`'s summary. `docs/abi.md` in
+//! copies in [`bulk`]; a host thread that waits runs kernels itself on a
+//! [`bigstack`]); [`profile`] is `CUCC_PROFILE`'s summary. `docs/abi.md` in
 //! the repository documents the ABI between the runtime and cucc-compiled
 //! device objects (`include/cucc_abi.h` is its C header).
 //!
@@ -25,6 +26,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 pub mod array;
+pub mod bigstack;
 pub mod bulk;
 pub mod device;
 pub mod errors;

@@ -14,7 +14,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use crate::signal::{spin_budget, Signal, Working};
+use crate::signal::{core_free, spin_budget, Signal, Working};
 use crate::stream::lock;
 
 /// A chunk body: called with each chunk index in `[0, chunks)`.
@@ -117,6 +117,7 @@ pub fn executors() -> usize {
 }
 
 fn helper_main() {
+    crate::bigstack::mark_worker_thread();
     // The pool is being initialised by the thread that spawned us; wait for it.
     let pool = loop {
         if let Some(p) = POOL.get() {
@@ -139,6 +140,24 @@ fn find_work(pool: &Pool) -> Option<&'static Slot> {
     lock(&pool.active).iter().copied().find(|s| s.has_work())
 }
 
+/// Runs chunks of jobs other threads posted while a core is free: a host
+/// thread waiting for a launch that a stream thread runs works on it (on a
+/// worker-sized stack) instead of only waiting.
+pub fn help() {
+    let Some(pool) = POOL.get() else { return };
+    if pool.helpers == 0 || !core_free() || find_work(pool).is_none() {
+        return;
+    }
+    let mut work = || {
+        while core_free() {
+            let Some(slot) = find_work(pool) else { break };
+            let _working = Working::start();
+            slot.work();
+        }
+    };
+    let _ = crate::bigstack::run(&mut work);
+}
+
 /// The calling thread's slot, returned to the pool's free list at thread exit.
 struct Owned(&'static Slot);
 
@@ -158,14 +177,15 @@ thread_local! {
 /// the pool's helpers; returns when all have finished. Chunks run at most
 /// once each, in no particular order.
 pub fn parallel_for(chunks: u32, body: ChunkFn<'_>) {
-    let _working = Working::start();
     if chunks <= 1 || pool().helpers == 0 {
+        let _working = Working::start();
         (0..chunks).for_each(body);
         return;
     }
     let ran = SLOT.try_with(|owned| post_and_run(owned.0, chunks, body));
     if ran.is_err() {
         // Thread-local storage is being torn down: run everything here.
+        let _working = Working::start();
         (0..chunks).for_each(body);
     }
 }
@@ -182,14 +202,21 @@ fn post_and_run(slot: &'static Slot, chunks: u32, body: ChunkFn<'_>) {
     slot.word.store(u64::from(chunks) << 32, Ordering::Release);
     lock(&pool.active).push(slot);
     pool.posted.notify(chunks - 1);
-    slot.work();
+    {
+        let _working = Working::start();
+        slot.work();
+    }
     {
         let mut active = lock(&pool.active);
         if let Some(i) = active.iter().position(|s| std::ptr::eq(*s, slot)) {
             active.swap_remove(i);
         }
     }
-    slot.finished.wait_until(spin_budget(), || {
+    // Only chunks already claimed are left, each a small share of the
+    // launch, so spin for them even when the machine looks busy: a poster
+    // put to sleep here pays a wake-up on every launch whose last chunk a
+    // helper ran. (The poster no longer counts as working, so it has room.)
+    slot.finished.wait_until_short(spin_budget(), || {
         slot.done.load(Ordering::Acquire) == chunks
     });
 }

@@ -131,8 +131,32 @@ impl Signal {
 
     /// Returns once `done()` holds: spins for up to `spin`, then sleeps
     /// until notified (re-checking `done` after every wake-up).
-    pub fn wait_until(&self, spin: Duration, mut done: impl FnMut() -> bool) {
-        if done() || spin_until(spin, &mut done) {
+    pub fn wait_until(&self, spin: Duration, done: impl FnMut() -> bool) {
+        self.wait(spin, false, done)
+    }
+
+    /// Sleeps (without spinning) until notified or until `timeout` has
+    /// passed, unless `done()` holds already; the caller re-checks.
+    pub fn sleep_for(&self, timeout: Duration, mut done: impl FnMut() -> bool) {
+        let seen = self.seq.load(Ordering::SeqCst);
+        if done() {
+            return;
+        }
+        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        if !done() {
+            futex_wait_for(&self.seq, seen, Some(timeout));
+        }
+        self.sleepers.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// [`Signal::wait_until`] for a wait known to be short (work already
+    /// running on another thread): spins even while the machine looks busy.
+    pub fn wait_until_short(&self, spin: Duration, done: impl FnMut() -> bool) {
+        self.wait(spin, true, done)
+    }
+
+    fn wait(&self, spin: Duration, short: bool, mut done: impl FnMut() -> bool) {
+        if done() || spin_until(spin, short, &mut done) {
             return;
         }
         loop {
@@ -154,13 +178,14 @@ impl Signal {
 /// Spins until `done()`, until `budget` has passed or until the spinner
 /// is preempted; whether `done()` held. It never yields (a yielding spinner
 /// hands its core away for a whole time slice), gives up when preempted,
-/// and does not spin at all while the machine looks busy ([`strike`]).
-fn spin_until(budget: Duration, done: &mut impl FnMut() -> bool) -> bool {
+/// and does not spin at all while the machine looks busy ([`strike`])
+/// unless the wait is `short`.
+fn spin_until(budget: Duration, short: bool, done: &mut impl FnMut() -> bool) -> bool {
     if budget.is_zero() || !room_to_spin(0) {
         return false;
     }
     let start = Instant::now();
-    if since_epoch(start) < NO_SPIN_UNTIL.load(Ordering::Relaxed) {
+    if !short && since_epoch(start) < NO_SPIN_UNTIL.load(Ordering::Relaxed) {
         return false;
     }
     SPINNING.fetch_add(1, Ordering::Relaxed);
@@ -217,26 +242,48 @@ impl Drop for Working {
     }
 }
 
+/// Whether fewer threads run pool work than there are cores.
+pub fn core_free() -> bool {
+    WORKING.load(Ordering::Relaxed) < cores()
+}
+
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(crate::device::core_count)
+}
+
 /// Whether a thread may (keep) spin(ning): spinning and working threads,
 /// `own` of them the caller, must fit the cores. Three busy threads on two
 /// cores preempt one another, and a preempted spinner is the slowest waiter.
 fn room_to_spin(own: usize) -> bool {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    let cores = *CORES.get_or_init(crate::device::core_count);
-    SPINNING.load(Ordering::Relaxed) + WORKING.load(Ordering::Relaxed) - own < cores
+    SPINNING.load(Ordering::Relaxed) + WORKING.load(Ordering::Relaxed) - own < cores()
 }
 
 fn futex_wait(word: &AtomicU32, expected: u32) {
+    futex_wait_for(word, expected, None)
+}
+
+/// Sleeps while `word` holds `expected`, at most `timeout` if given.
+fn futex_wait_for(word: &AtomicU32, expected: u32, timeout: Option<Duration>) {
+    let ts = timeout.map(|t| libc::timespec {
+        tv_sec: t.as_secs().min(i32::MAX as u64) as libc::time_t,
+        tv_nsec: t.subsec_nanos() as libc::c_long,
+    });
+    let ts_ptr = ts
+        .as_ref()
+        .map_or(std::ptr::null(), |t| t as *const libc::timespec);
     // SAFETY: FUTEX_WAIT reads the aligned u32 behind a live atomic; it
-    // sleeps only while the value equals `expected`. Spurious returns
-    // (EINTR, EAGAIN) are fine: callers re-check their condition.
+    // sleeps only while the value equals `expected`, for at most the
+    // relative timeout when one is given (a live timespec). Spurious
+    // returns (EINTR, EAGAIN, ETIMEDOUT) are fine: callers re-check their
+    // condition.
     unsafe {
         libc::syscall(
             libc::SYS_futex,
             word.as_ptr(),
             libc::FUTEX_WAIT | libc::FUTEX_PRIVATE_FLAG,
             expected,
-            std::ptr::null::<libc::timespec>(),
+            ts_ptr,
         );
     }
 }
@@ -272,6 +319,26 @@ mod tests {
         s.1.store(true, Ordering::Release);
         s.0.notify_all();
         waiter.join().expect("waiter");
+    }
+
+    #[test]
+    fn sleep_for_returns_after_its_timeout_or_a_notification() {
+        let s = Signal::new();
+        // Nobody notifies: the timeout ends the sleep.
+        s.sleep_for(Duration::from_millis(5), || false);
+        let s = Arc::new((Signal::new(), AtomicBool::new(false)));
+        let sleeper = {
+            let s = Arc::clone(&s);
+            std::thread::spawn(move || {
+                while !s.1.load(Ordering::Acquire) {
+                    s.0.sleep_for(Duration::from_secs(3600), || s.1.load(Ordering::Acquire));
+                }
+            })
+        };
+        std::thread::sleep(Duration::from_millis(10));
+        s.1.store(true, Ordering::Release);
+        s.0.notify_all();
+        sleeper.join().expect("sleeper");
     }
 
     #[test]

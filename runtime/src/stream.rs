@@ -10,17 +10,26 @@
 //! - `cudaStreamPerThread` (handle 2) is a blocking stream owned by the calling
 //!   host thread.
 //!
-//! Such cross-stream waits become dependencies of a task, waited for on the
-//! worker thread just before the task runs, so the submitting thread never
-//! blocks. A synchronous call on the legacy stream whose every blocking stream is
-//! idle runs on the calling thread, saving two thread hops.
+//! Such cross-stream waits become dependencies of a task, waited for just
+//! before the task runs, so the submitting thread never blocks.
+//!
+//! Whoever holds a stream's run token pops and runs its tasks, one thread at
+//! a time, in order: normally the stream's thread, but a host thread that
+//! waits for the stream (a synchronising call, a synchronous copy) takes the
+//! token when it is free and runs the tasks up to the one it waits for
+//! itself, kernels included (on a worker-sized stack, [`crate::bigstack`]),
+//! as an OpenMP master thread runs its share of a parallel region. A
+//! synchronous round trip then costs no thread hop and no wake-up, and the
+//! waiting thread works instead of sleeping. The program's own callbacks and
+//! host functions are left to the stream's thread. Launches the host does not
+//! wait for still start at once on the stream's thread.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::{c_int, c_uint, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::errors::{api, api_dev, cudaError_t, sticky, write_out, CudaResult, Error};
 use crate::event::{lookup_event, Completion};
@@ -28,6 +37,17 @@ use crate::ffi::{
     cudaEvent_t, cudaStream_t, STREAM_LEGACY, STREAM_NON_BLOCKING, STREAM_PER_THREAD,
 };
 use crate::signal::{spin_budget, Signal};
+
+thread_local! {
+    /// Set on stream threads, which wait for other streams without running
+    /// their tasks.
+    static STREAM_THREAD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the calling thread runs the tasks it waits for (host threads do).
+fn runs_what_it_waits_for() -> bool {
+    !STREAM_THREAD.with(|c| c.get())
+}
 
 /// Locks a mutex, ignoring poisoning (tasks run under `catch_unwind`, and the
 /// state they guard stays consistent).
@@ -62,20 +82,46 @@ pub(crate) enum Work {
     Launch(crate::launch::Job),
     /// Completes an event record.
     Complete(Arc<Completion>),
-    /// Anything else (copies, sets, callbacks, host functions).
+    /// The runtime's own work (copies, sets, markers): any thread may run it.
     Call(Box<dyn FnOnce() + Send>),
+    /// The program's code (callbacks, host functions): run on the stream's
+    /// thread only, as CUDA runs it on a thread of its own (a host thread
+    /// running it inside a synchronising call could deadlock on the
+    /// program's own locks).
+    User(Box<dyn FnOnce() + Send>),
     /// A call that has run.
     Done,
 }
 
 impl Work {
+    /// Whether a waiting host thread may run this task itself (a launch
+    /// needs a worker-sized stack).
+    fn host_may_run(&self) -> bool {
+        match self {
+            Work::Launch(_) => crate::bigstack::available(),
+            Work::User(_) => false,
+            Work::Complete(_) | Work::Call(_) | Work::Done => true,
+        }
+    }
+
     fn run(&mut self) {
         match self {
             // In place: a launch is large, and moving it costs.
-            Work::Launch(job) => job.run(),
+            Work::Launch(job) => {
+                let mut run = || {
+                    if catch_unwind(AssertUnwindSafe(|| job.run())).is_err() {
+                        crate::errors::set_sticky(Error::Unknown);
+                    }
+                };
+                // A host thread checked `host_may_run` first, so the stack
+                // is there; stream threads run on their own.
+                if crate::bigstack::run(&mut run).is_none() {
+                    run();
+                }
+            }
             Work::Complete(c) => c.complete(),
-            Work::Call(_) => {
-                if let Work::Call(f) = std::mem::replace(self, Work::Done) {
+            Work::Call(_) | Work::User(_) => {
+                if let Work::Call(f) | Work::User(f) = std::mem::replace(self, Work::Done) {
                     f()
                 }
             }
@@ -87,7 +133,23 @@ impl Work {
 struct Task {
     deps: Vec<Dep>,
     work: Work,
+    /// When it was queued (see [`HOST_GRACE`]).
+    queued_at: Instant,
+    /// Whether the stream thread was told about it: false for work a host
+    /// thread queues just before running it itself.
+    woke: bool,
 }
+
+/// How long the stream thread leaves a freshly queued task to the host
+/// thread when it finds the stream idle: a host that launches and then
+/// waits (or copies) at once takes the task within a microsecond or two
+/// and runs it itself; had the stream thread started it, the host would
+/// have to sleep until it finished. A launch nobody waits for starts this
+/// much later.
+/// The grace is skipped while the host queues work faster than the stream
+/// runs it (two or more such tasks queued, or in the last burst): the host
+/// is not waiting then, and the stream thread spins between bursts.
+const HOST_GRACE: Duration = Duration::from_micros(20);
 
 struct Queue {
     tasks: VecDeque<Task>,
@@ -95,10 +157,11 @@ struct Queue {
 
 /// A stream: its flags and its FIFO of pending tasks.
 ///
-/// `submitted` and `completed` count tasks (ticket `n` is the `n`-th task,
-/// 1-based); `submitted` changes only under the queue lock, `completed` only
-/// after the task ran. Waiters and the stream thread read them without the
-/// lock, spinning briefly before they sleep ([`Signal`]).
+/// `submitted`, `popped` and `completed` count tasks (ticket `n` is the
+/// `n`-th task, 1-based); `submitted` and `popped` change only under the
+/// queue lock, `completed` only after the task ran. Waiters and the stream
+/// thread read them without the lock, spinning briefly before they sleep
+/// ([`Signal`]). `running` is the run token: its holder alone pops tasks.
 pub struct Stream {
     handle: usize,
     flags: c_uint,
@@ -106,11 +169,14 @@ pub struct Stream {
     per_thread: bool,
     queue: Mutex<Queue>,
     submitted: AtomicU64,
+    popped: AtomicU64,
     completed: AtomicU64,
+    running: AtomicBool,
     closed: AtomicBool,
-    /// Notified on a push and on close (the stream thread waits on it).
+    /// Notified on a push, on close and when the run token is put back with
+    /// tasks queued (the stream thread waits on it).
     work_ready: Signal,
-    /// Notified when a task completes.
+    /// Notified when a task completes and when the run token is put back.
     work_done: Signal,
 }
 
@@ -130,7 +196,9 @@ impl Stream {
                 tasks: VecDeque::new(),
             }),
             submitted: AtomicU64::new(0),
+            popped: AtomicU64::new(0),
             completed: AtomicU64::new(0),
+            running: AtomicBool::new(false),
             closed: AtomicBool::new(false),
             work_ready: Signal::new(),
             work_done: Signal::new(),
@@ -154,52 +222,167 @@ impl Stream {
         self.flags & STREAM_NON_BLOCKING == 0
     }
 
-    /// The stream thread: runs tasks in order; when the queue is empty it
-    /// spins briefly for the next one, then sleeps.
+    /// The stream thread: whenever tasks are queued and no other thread
+    /// holds the run token, takes it and runs them (after [`HOST_GRACE`]
+    /// when the stream was idle). Between bursts it spins briefly only when
+    /// the host is streaming work to it; otherwise it sleeps at once: a
+    /// spinning stream thread would take every launch from host threads
+    /// about to wait for it.
     fn run(self: Arc<Self>) {
+        STREAM_THREAD.with(|c| c.set(true));
+        crate::bigstack::mark_worker_thread();
+        let mut streaming = false;
         loop {
-            let (task, seen) = {
-                let mut q = lock(&self.queue);
-                (q.tasks.pop_front(), self.submitted.load(Ordering::Acquire))
-            };
-            let Some(mut task) = task else {
-                if self.closed.load(Ordering::Acquire) {
-                    return;
+            if !streaming {
+                if let Some(left) = self.grace_left() {
+                    self.work_ready.sleep_for(left, || {
+                        self.running.load(Ordering::SeqCst) || !self.has_queued()
+                    });
+                    continue;
                 }
-                // Anything pushed after `seen` was read changes `submitted`
-                // (tasks run inline by `run_sync` change it too, harmlessly).
-                self.work_ready.wait_until(spin_budget(), || {
-                    self.submitted.load(Ordering::Acquire) != seen
-                        || self.closed.load(Ordering::Acquire)
-                });
-                continue;
+            }
+            streaming = false;
+            if self.try_own() {
+                streaming = self.run_tasks(None) >= 2;
+                self.disown();
+            }
+            if self.closed.load(Ordering::SeqCst) && !self.has_queued() {
+                return;
+            }
+            let spin = if streaming {
+                spin_budget()
+            } else {
+                Duration::ZERO
             };
+            self.work_ready.wait_until(spin, || {
+                !self.running.load(Ordering::SeqCst)
+                    && (self.has_queued() || self.closed.load(Ordering::SeqCst))
+            });
+        }
+    }
+
+    /// How much of [`HOST_GRACE`] the oldest queued task has left, if the
+    /// stream is idle (nobody holds the run token) and not closed.
+    fn grace_left(&self) -> Option<Duration> {
+        if self.running.load(Ordering::SeqCst) || self.closed.load(Ordering::SeqCst) {
+            return None;
+        }
+        let q = lock(&self.queue);
+        let queued_at = q.tasks.front()?.queued_at;
+        if q.tasks.iter().filter(|t| t.woke).nth(1).is_some() {
+            return None;
+        }
+        drop(q);
+        HOST_GRACE
+            .checked_sub(queued_at.elapsed())
+            .filter(|d| !d.is_zero())
+    }
+
+    /// Whether tasks wait in the queue (pushed and not yet popped).
+    fn has_queued(&self) -> bool {
+        self.popped.load(Ordering::SeqCst) < self.submitted.load(Ordering::SeqCst)
+    }
+
+    /// Takes the run token if it is free.
+    fn try_own(&self) -> bool {
+        self.running
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Puts the run token back; the stream thread takes over what is queued.
+    fn disown(&self) {
+        self.running.store(false, Ordering::SeqCst);
+        if self.has_queued() || self.closed.load(Ordering::SeqCst) {
+            self.work_ready.notify(1);
+        }
+        self.work_done.notify_all();
+    }
+
+    /// Pops and runs tasks in order while holding the run token: all of them
+    /// (the stream thread, `until` None), or on a host thread until ticket
+    /// `until` has completed or the next task is not the host's to run.
+    /// Returns how many of the tasks it ran were queued asynchronously
+    /// (the stream thread was woken for them).
+    fn run_tasks(&self, until: Option<u64>) -> usize {
+        let mut woke = 0;
+        loop {
+            if until.is_some_and(|t| self.completed.load(Ordering::SeqCst) >= t) {
+                return woke;
+            }
+            let mut task = {
+                let mut q = lock(&self.queue);
+                match q.tasks.front() {
+                    Some(t) if until.is_none() || t.work.host_may_run() => {}
+                    _ => return woke,
+                }
+                self.popped.fetch_add(1, Ordering::SeqCst);
+                match q.tasks.pop_front() {
+                    Some(t) => t,
+                    None => return woke,
+                }
+            };
+            woke += usize::from(task.woke);
             for dep in &task.deps {
                 dep.wait();
             }
             if catch_unwind(AssertUnwindSafe(|| task.work.run())).is_err() {
                 crate::errors::set_sticky(Error::Unknown);
             }
-            self.completed.fetch_add(1, Ordering::AcqRel);
+            drop(task);
+            self.completed.fetch_add(1, Ordering::SeqCst);
             self.work_done.notify_all();
         }
     }
 
-    fn push(&self, deps: Vec<Dep>, work: Work) -> u64 {
+    /// Queues a task; `wake` tells the stream thread (a host thread that
+    /// runs the task itself right after need not).
+    fn push(&self, deps: Vec<Dep>, work: Work, wake: bool) -> u64 {
         let ticket = {
             let mut q = lock(&self.queue);
-            q.tasks.push_back(Task { deps, work });
-            self.submitted.fetch_add(1, Ordering::AcqRel) + 1
+            q.tasks.push_back(Task {
+                deps,
+                work,
+                queued_at: Instant::now(),
+                woke: wake,
+            });
+            self.submitted.fetch_add(1, Ordering::SeqCst) + 1
         };
-        self.work_ready.notify(1);
+        if wake {
+            self.work_ready.notify(1);
+        }
         ticket
     }
 
-    /// Blocks until the task with `ticket` (and so every earlier one) is done.
+    /// Blocks until the task with `ticket` (and so every earlier one) is
+    /// done. A host thread runs the tasks itself when the run token is free;
+    /// while another thread holds it, the host thread helps with launches
+    /// on the block pool, then waits.
     pub fn wait_for(&self, ticket: u64) {
-        self.work_done.wait_until(spin_budget(), || {
-            self.completed.load(Ordering::Acquire) >= ticket
-        });
+        let done = || self.completed.load(Ordering::SeqCst) >= ticket;
+        if done() {
+            return;
+        }
+        if !runs_what_it_waits_for() {
+            self.work_done.wait_until(spin_budget(), done);
+            return;
+        }
+        loop {
+            if self.try_own() {
+                self.run_tasks(Some(ticket));
+                self.disown();
+                // Otherwise a task for the stream's thread comes first.
+                self.work_done.wait_until(spin_budget(), done);
+                return;
+            }
+            crate::pool::help();
+            self.work_done.wait_until(spin_budget(), || {
+                done() || !self.running.load(Ordering::SeqCst)
+            });
+            if done() {
+                return;
+            }
+        }
     }
 
     /// The ticket of the last submitted task.
@@ -340,7 +523,7 @@ fn implicit_deps(stream: &Stream) -> Vec<Dep> {
 pub(crate) fn submit_with(stream: &Arc<Stream>, extra: Option<Dep>, work: Work) -> CudaResult<u64> {
     let mut deps = implicit_deps(stream);
     deps.extend(extra);
-    Ok(stream.push(deps, work))
+    Ok(stream.push(deps, work, true))
 }
 
 /// Submits `work` to `stream`; it runs asynchronously.
@@ -349,6 +532,12 @@ pub(crate) fn submit(
     work: impl FnOnce() + Send + 'static,
 ) -> CudaResult<u64> {
     submit_with(stream, None, Work::Call(Box::new(work)))
+}
+
+/// Submits the program's own code (a callback or host function) to
+/// `stream`; only the stream's thread runs it.
+fn submit_user(stream: &Arc<Stream>, work: impl FnOnce() + Send + 'static) -> CudaResult<u64> {
+    submit_with(stream, None, Work::User(Box::new(work)))
 }
 
 /// Queues a kernel launch on `stream`.
@@ -362,24 +551,12 @@ pub(crate) fn submit_completion(stream: &Arc<Stream>, c: Arc<Completion>) -> Cud
 }
 
 /// Runs `work` in stream order on `stream` and waits for it (synchronous
-/// copies and sets). Returns the sticky error if the context broke meanwhile.
+/// copies and sets). A host thread runs it, and whatever is queued before it,
+/// itself ([`Stream::wait_for`]), so the stream thread is not woken. Returns
+/// the sticky error if the context broke meanwhile.
 pub(crate) fn run_sync(stream: &Arc<Stream>, work: impl FnOnce() + Send + 'static) -> CudaResult {
-    if is_legacy(stream) {
-        // Fast path: nothing pending anywhere the legacy stream would wait for.
-        let q = lock(&stream.queue);
-        if q.tasks.is_empty() && stream.is_idle() && blocking_streams_idle() {
-            // Holding the lock keeps later submissions behind this work.
-            stream.submitted.fetch_add(1, Ordering::AcqRel);
-            let outcome = catch_unwind(AssertUnwindSafe(work));
-            stream.completed.fetch_add(1, Ordering::AcqRel);
-            drop(q);
-            stream.work_done.notify_all();
-            outcome.map_err(|_| Error::Unknown)?;
-            return crate::errors::check_sticky();
-        }
-        drop(q);
-    }
-    let ticket = submit(stream, work)?;
+    let deps = implicit_deps(stream);
+    let ticket = stream.push(deps, Work::Call(Box::new(work)), !runs_what_it_waits_for());
     stream.wait_for(ticket);
     crate::errors::check_sticky()
 }
@@ -596,7 +773,7 @@ fn add_callback(
     }
     let data = SendPtr(data);
     let handle = SendPtr(handle);
-    submit(s, move || {
+    submit_user(s, move || {
         let status = sticky().map_or(0, |e| e as i32);
         let (h, d) = (handle, data);
         // SAFETY: the user's callback with the user's data, as CUDA calls it.
@@ -637,7 +814,7 @@ pub unsafe extern "C" fn cudaStreamAddCallback_ptsz(
 fn launch_host_func(s: &Arc<Stream>, f: HostFn, data: *mut c_void) -> CudaResult {
     let f = f.ok_or(Error::InvalidValue)?;
     let data = SendPtr(data);
-    submit(s, move || {
+    submit_user(s, move || {
         let d = data;
         // SAFETY: the user's host function with the user's data.
         unsafe { f(d.0) };
