@@ -77,6 +77,17 @@ pub fn clamp_guards(
             "thread loop"
         };
         let n = outcome.count;
+        if n == 0 {
+            if let Guard::Kept(why) = outcome.guard {
+                remarks.add(
+                    "clamp-guards",
+                    &name,
+                    loc,
+                    format!("{what} not clamped: {why}"),
+                );
+            }
+            continue;
+        }
         let guard = match outcome.guard {
             Guard::Dropped => "the guard is dropped: the bounds imply it".to_string(),
             Guard::Versioned => "the guard is dropped in a copy of the loop run when \
@@ -156,19 +167,37 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
     // `iv + a` ops that cannot wrap (as signed) where they hold.
     let mut checks = Vec::new();
     let mut no_wrap = Vec::new();
-    for atom in atoms {
+    // Comparisons of a thread index first; the others only matter (as
+    // checks) once a bound is clamped and the guard may go.
+    let (indexed, invariant): (Vec<Atom>, Vec<Atom>) = atoms
+        .into_iter()
+        .partition(|a| split_iv(func, &ivs, a.lhs).is_some());
+    for atom in indexed {
         match clamp_atom(types, func, region, p, &ivs, &mut done, atom, dims) {
             Some(Clamp::Bound { check, lhs }) => {
                 count += 1;
                 checks.extend(check);
                 no_wrap.extend(lhs);
             }
-            Some(Clamp::Invariant(c)) => checks.push(c),
-            None => exact = false,
+            _ => exact = false,
         }
     }
     if count == 0 {
-        return None;
+        return Some(Outcome {
+            count,
+            guard: Guard::Kept(
+                "its guard bounds no thread index from above by values known before the loop",
+            ),
+        });
+    }
+    for atom in invariant {
+        if !exact {
+            break;
+        }
+        match clamp_atom(types, func, region, p, &ivs, &mut done, atom, dims) {
+            Some(Clamp::Invariant(c)) => checks.push(c),
+            _ => exact = false,
+        }
     }
     let guard = if !exact {
         Guard::Kept("it tests more than the clamped bounds")

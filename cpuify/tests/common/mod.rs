@@ -310,6 +310,20 @@ pub fn differential(
     args: &[HArg],
     tag: &str,
 ) -> Vec<Vec<u8>> {
+    differential_with(m, kernel, grid, block, args, tag, true)
+}
+
+/// [`differential`], choosing whether the opt-in `collapse-1d` runs (it
+/// takes 1-D launches before `clamp-guards` sees their thread loops).
+pub fn differential_with(
+    m: Module,
+    kernel: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    args: &[HArg],
+    tag: &str,
+    collapse_1d: bool,
+) -> Vec<Vec<u8>> {
     let oracle = interpret(&m, kernel, grid, block, args, "input");
     let mut m = m;
     let fid = m.function(kernel).expect("kernel");
@@ -346,8 +360,10 @@ pub fn differential(
     check(&m, "canonicalize (late)");
     cucc_cpuify::passes::collapse(&mut m, fid, &mut remarks, false).expect("collapse");
     check(&m, "collapse");
-    cucc_cpuify::passes::collapse(&mut m, fid, &mut remarks, true).expect("collapse-1d");
-    check(&m, "collapse-1d");
+    if collapse_1d {
+        cucc_cpuify::passes::collapse(&mut m, fid, &mut remarks, true).expect("collapse-1d");
+        check(&m, "collapse-1d");
+    }
     cucc_cpuify::passes::clamp_guards(&mut m, fid, &mut remarks).expect("clamp-guards");
     check(&m, "clamp-guards");
     cucc_cpuify::passes::serialize_inner(&mut m, fid, &mut remarks).expect("serialize-inner");
