@@ -1004,8 +1004,12 @@ impl<'m> Writer<'m> {
                 arity(2)?;
                 let r = one()?;
                 let size = self.module.types.size_of(*elem);
+                // A 64-bit index stays unsigned: the product wraps like the
+                // signed one would address, and gcc reads an unsigned
+                // evolution (`(size_t)n * row + col`) as affine, where its
+                // conversion to `int64_t` is not (it might wrap).
                 let idx = if self.int_bits(ops[1]) == 64 {
-                    format!("(int64_t){}", self.n(ops[1]))
+                    self.n(ops[1]).to_string()
                 } else {
                     self.wide_signed(ops[1])
                 };
