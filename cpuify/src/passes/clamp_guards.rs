@@ -1,26 +1,26 @@
 //! `clamp-guards`: a thread loop whose only work is guarded by a bound on
-//! one thread index iterates only up to that bound.
+//! one thread index iterates only up to that bound, and loses the guard
+//! where the bound implies it.
 //!
 //! Kernels start with `if (blockIdx.x * blockDim.x + threadIdx.x < n)` (or
 //! `if (i >= n) return;`); in a grid rounded up to whole blocks, or in
 //! gaussian's n² launches where most threads fall outside the shrinking
 //! matrix, many iterations of the thread loop only test and leave. For a
-//! block-level `parallel` whose body is pure ops and one `if` with an inert
-//! branch, each comparison the taken branch needs — `iv + a < b`,
-//! `iv + a <= b`, or the same spelt with `>`/`>=` or negated, reached
-//! through `&&`, `||`'s negation, `!` and the frontend's short-circuit
-//! `if`s — with `a` and `b` computable before the loop gives the bound
-//! `min(ub, max(0, b - a))` (one more for `<=`) for that dimension. The
-//! iterations below the bound are those that pass the comparison, so the
-//! clamp only skips iterations that do nothing. The
-//! bound is computed in 64 bits, and the loop is left unclamped at run time
-//! when `a + ub - 1` would wrap the index's type, where the wrapped
+//! block-level `parallel` (or a collapsed grid loop) whose body is pure ops
+//! and one `if` with an inert branch, each comparison the taken branch
+//! needs — `iv + a < b`, `iv + a <= b`, or the same spelt with `>`/`>=` or
+//! negated, reached through `&&`, `||`'s negation, `!` and the frontend's
+//! short-circuit `if`s — with `a` and `b` computable before the loop gives
+//! the bound `min(ub, max(0, b - a))` (one more for `<=`) for that
+//! dimension: the iterations below it are those that pass the comparison.
+//! The bound is computed in 64 bits, and the loop is left unclamped at run
+//! time when `a + ub - 1` would wrap the index's type, where the wrapped
 //! comparison could still pass.
 //!
 //! When the guard is exactly the conjunction of the clamped comparisons
 //! (and of comparisons that do not depend on the loop), the clamped bounds
 //! imply it and the loop runs its work without the test ([`version`]): in
-//! place when no run-time range check was needed, otherwise in a copy of
+//! place when no run-time range check is needed, otherwise in a copy of
 //! the loop taken when every check (and invariant comparison) holds, the
 //! original loop with its guard serving the rest. A test left in the body
 //! keeps gcc from vectorising it (a conditional store, a masked load from
@@ -32,9 +32,9 @@ use cucc_ir::{
     ArithFlags, BinOp, Builder, CastOp, CmpPred, Dim, FuncId, Function, FunctionKind, Level,
     Module, Op, OpKind, Region, Types, Value,
 };
+use std::collections::HashMap;
 
 mod version;
-use std::collections::HashMap;
 
 /// Depth limit for following a condition's definition.
 const MAX_DEPTH: usize = 12;
