@@ -420,3 +420,56 @@ fn emitted_c(text: &str, kernel: &str) -> String {
     let fid = m.function(kernel).expect("kernel");
     cucc_cpuify::emit_c::emit_function(&m, fid).expect("emit").0
 }
+
+/// 64-bit indices are written unsigned (`p + idx * 4`, gcc reads the
+/// unsigned evolution as affine): a row-major `(size_t)n * row + col`
+/// index, and a negative one (`p[-1]` through a pointer one row in), must
+/// still address what the interpreter addresses.
+#[test]
+fn wide_indices_unsigned_and_negative() {
+    let text = r#"
+kernel @rows(%a: ptr<global> noalias, %out: ptr<global> noalias, %n: i32) {
+  %tx = thread_id x : i32
+  %ty = thread_id y : i32
+  %n64 = sext %n : i64
+  %r64 = sext %ty : i64
+  %c64 = sext %tx : i64
+  %rb = mul %n64, %r64 : i64
+  %idx = add %rb, %c64 : i64
+  %p = ptr.index f32 %a, %idx : ptr<global>
+  %v = load %p : f32
+  %row = ptr.index f32 %a, %n64 : ptr<global>
+  %m1 = const -1 : i64
+  %q = ptr.index f32 %row, %m1 : ptr<global>
+  %w = load %q : f32
+  %s = fadd %v, %w : f32
+  %o = ptr.index f32 %out, %idx : ptr<global>
+  store %o, %s
+  return
+}
+"#;
+    let n = 5usize;
+    let input: Vec<f32> = (0..n * 3).map(|k| k as f32 * 1.5).collect();
+    let args = [
+        HArg::f32s(&input),
+        HArg::f32s(&vec![0.0; n * 3]),
+        HArg::i32(n as i32),
+    ];
+    let m = parse_module(text).expect("parses");
+    let out = differential(m, "rows", [1, 1, 1], [n as u32, 3, 1], &args, "wide_idx");
+    let got: Vec<f32> = out[1]
+        .chunks(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    for (k, &g) in got.iter().enumerate() {
+        assert_eq!(g, input[k] + input[n - 1], "out[{k}]");
+    }
+
+    let c = emitted_c(text, "rows");
+    assert!(
+        c.lines()
+            .filter(|l| l.contains(" * 4;"))
+            .all(|l| !l.contains("(int64_t)")),
+        "a 64-bit index converted to int64_t:\n{c}"
+    );
+}

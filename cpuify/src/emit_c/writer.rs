@@ -369,24 +369,40 @@ impl<'m> Writer<'m> {
 
     fn put_body(&mut self) -> Result<(), CpuifyError> {
         let body = self.func.body;
-        let ops = self.func.regions[body].ops.clone();
+        if !self.put_top(body)? {
+            return Err(self.err(self.func.loc, "launch function has no grid-level parallel"));
+        }
+        Ok(())
+    }
+
+    /// The ops of `region`, the launch's body or a branch of a top-level
+    /// `if` choosing between versions of the grid loop (`clamp-guards`);
+    /// true if it held the grid loop. Each version must take the same kind
+    /// of range as the other: the runtime picks one for the kernel.
+    fn put_top(&mut self, region: Region) -> Result<bool, CpuifyError> {
+        let ops = self.func.regions[region].ops.clone();
         let mut grid_seen = false;
         for op in ops {
             let data = &self.func.ops[op];
-            match &data.kind {
-                OpKind::Parallel { level: Level::Grid } => {
-                    if grid_seen {
-                        return Err(self.err(data.loc, "more than one grid-level parallel"));
-                    }
-                    grid_seen = true;
-                    if let Some(shape) = crate::passes::collapse::nd_shape(self.func, op) {
-                        self.put_nd(op, shape)?;
-                    } else if crate::passes::collapse::collapsed_shape(self.func, op) {
-                        self.put_collapsed(op)?;
-                    } else {
-                        self.put_grid(op)?;
-                    }
+            let grid = data.kind == (OpKind::Parallel { level: Level::Grid });
+            if grid || self.is_grid_version(op) {
+                if grid_seen {
+                    return Err(self.err(data.loc, "more than one grid-level parallel"));
                 }
+                grid_seen = true;
+                if !grid {
+                    self.put_grid_versions(op)?;
+                } else if let Some(shape) = crate::passes::collapse::nd_shape(self.func, op) {
+                    self.put_nd(op, shape)?;
+                } else if crate::passes::collapse::collapsed_shape(self.func, op) {
+                    self.put_collapsed(op)?;
+                } else {
+                    self.put_grid(op)?;
+                }
+                continue;
+            }
+            match &data.kind {
+                OpKind::Yield if region != self.func.body => {}
                 OpKind::Return => self.line("return;"),
                 k if k.is_pure()
                     || matches!(
@@ -410,8 +426,43 @@ impl<'m> Writer<'m> {
                 }
             }
         }
-        if !grid_seen {
-            return Err(self.err(self.func.loc, "launch function has no grid-level parallel"));
+        Ok(grid_seen)
+    }
+
+    /// True if `op` is an `if` without results whose branches each hold a
+    /// grid loop (at their top level).
+    fn is_grid_version(&self, op: Op) -> bool {
+        let data = &self.func.ops[op];
+        data.kind == OpKind::If
+            && data.results.is_empty()
+            && data.regions.iter().all(|&r| {
+                self.func.regions[r].ops.iter().any(|&o| {
+                    self.func.ops[o].kind == (OpKind::Parallel { level: Level::Grid })
+                        || self.is_grid_version(o)
+                })
+            })
+    }
+
+    /// `if (c) { grid loop } else { grid loop }`, each version taking the
+    /// same kind of range.
+    fn put_grid_versions(&mut self, op: Op) -> Result<(), CpuifyError> {
+        let data = &self.func.ops[op];
+        let (loc, regions) = (data.loc, data.regions.clone());
+        let c = self.n(data.operands[0]).to_string();
+        self.line(&format!("if ({c}) {{"));
+        self.indent += 1;
+        let saved = (self.thread_ranges, self.nd_order);
+        self.put_top(regions[0])?;
+        let first = (self.thread_ranges, self.nd_order);
+        (self.thread_ranges, self.nd_order) = saved;
+        self.indent -= 1;
+        self.line("} else {");
+        self.indent += 1;
+        self.put_top(regions[1])?;
+        self.indent -= 1;
+        self.line("}");
+        if first != (self.thread_ranges, self.nd_order) {
+            return Err(self.err(loc, "versions of the grid loop take different ranges"));
         }
         Ok(())
     }
@@ -957,8 +1008,12 @@ impl<'m> Writer<'m> {
                 arity(2)?;
                 let r = one()?;
                 let size = self.module.types.size_of(*elem);
+                // A 64-bit index stays unsigned: the product wraps like the
+                // signed one would address, and gcc reads an unsigned
+                // evolution (`(size_t)n * row + col`) as affine, where its
+                // conversion to `int64_t` is not (it might wrap).
                 let idx = if self.int_bits(ops[1]) == 64 {
-                    format!("(int64_t){}", self.n(ops[1]))
+                    self.n(ops[1]).to_string()
                 } else {
                     self.wide_signed(ops[1])
                 };

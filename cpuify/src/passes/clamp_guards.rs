@@ -1,28 +1,40 @@
 //! `clamp-guards`: a thread loop whose only work is guarded by a bound on
-//! one thread index iterates only up to that bound.
+//! one thread index iterates only up to that bound, and loses the guard
+//! where the bound implies it.
 //!
 //! Kernels start with `if (blockIdx.x * blockDim.x + threadIdx.x < n)` (or
 //! `if (i >= n) return;`); in a grid rounded up to whole blocks, or in
 //! gaussian's n² launches where most threads fall outside the shrinking
 //! matrix, many iterations of the thread loop only test and leave. For a
-//! block-level `parallel` whose body is pure ops and one `if` with an inert
-//! branch, each comparison the taken branch needs — `iv + a < b`,
-//! `iv + a <= b`, or the same spelt with `>`/`>=` or negated, reached
-//! through `&&`, `||`'s negation, `!` and the frontend's short-circuit
-//! `if`s — with `a` and `b` computable before the loop gives the bound
-//! `min(ub, max(0, b - a))` (one more for `<=`) for that dimension. The
-//! guard stays (iterations below the bound still test it), so the clamp
-//! only skips iterations that do nothing. The bound is computed in 64 bits,
-//! and the loop is left unclamped at run time when `a + ub - 1` would wrap
-//! the index's type, where the wrapped comparison could still pass.
+//! block-level `parallel` (or a collapsed grid loop) whose body is pure ops
+//! and one `if` with an inert branch, each comparison the taken branch
+//! needs — `iv + a < b`, `iv + a <= b`, or the same spelt with `>`/`>=` or
+//! negated, reached through `&&`, `||`'s negation, `!` and the frontend's
+//! short-circuit `if`s — with `a` and `b` computable before the loop gives
+//! the bound `min(ub, max(0, b - a))` (one more for `<=`) for that
+//! dimension: the iterations below it are those that pass the comparison.
+//! The bound is computed in 64 bits, and the loop is left unclamped at run
+//! time when `a + ub - 1` would wrap the index's type, where the wrapped
+//! comparison could still pass.
+//!
+//! When the guard is exactly the conjunction of the clamped comparisons
+//! (and of comparisons that do not depend on the loop), the clamped bounds
+//! imply it and the loop runs its work without the test ([`version`]): in
+//! place when no run-time range check is needed, otherwise in a copy of
+//! the loop taken when every check (and invariant comparison) holds, the
+//! original loop with its guard serving the rest. A test left in the body
+//! keeps gcc from vectorising it (a conditional store, a masked load from
+//! an address the loop does not vary).
 
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, CastOp, CmpPred, FuncId, Function, FunctionKind, Level, Module, Op,
-    OpKind, Region, Types, Value,
+    ArithFlags, BinOp, Builder, CastOp, CmpPred, Dim, FuncId, Function, FunctionKind, Level,
+    Module, Op, OpKind, Region, Types, Value,
 };
 use std::collections::HashMap;
+
+mod version;
 
 /// Depth limit for following a condition's definition.
 const MAX_DEPTH: usize = 12;
@@ -54,20 +66,41 @@ pub fn clamp_guards(
         .collect();
     let mut clamped = 0;
     for (region, p) in loops {
-        let n = clamp_loop(types, func, region, p);
-        if n > 0 {
-            let (name, loc) = (func.name.clone(), func.ops[p].loc);
-            remarks.add(
-                "clamp-guards",
-                &name,
-                loc,
-                if func.ops[p].kind == (OpKind::Parallel { level: Level::Grid }) {
-                    format!("global thread loop bound clamped by its guard in {n} dimension(s)")
-                } else {
-                    format!("thread loop bound clamped by its guard in {n} dimension(s)")
-                },
-            );
+        let grid = func.ops[p].kind == (OpKind::Parallel { level: Level::Grid });
+        let Some(outcome) = clamp_loop(types, func, region, p) else {
+            continue;
+        };
+        let (name, loc) = (func.name.clone(), func.ops[p].loc);
+        let what = if grid {
+            "global thread loop"
+        } else {
+            "thread loop"
+        };
+        let n = outcome.count;
+        if n == 0 {
+            if let Guard::Kept(why) = outcome.guard {
+                remarks.add(
+                    "clamp-guards",
+                    &name,
+                    loc,
+                    format!("{what} not clamped: {why}"),
+                );
+            }
+            continue;
         }
+        let guard = match outcome.guard {
+            Guard::Dropped => "the guard is dropped: the bounds imply it".to_string(),
+            Guard::Versioned => "the guard is dropped in a copy of the loop run when \
+                                 run-time checks show the bounds imply it"
+                .to_string(),
+            Guard::Kept(why) => format!("the guard stays: {why}"),
+        };
+        remarks.add(
+            "clamp-guards",
+            &name,
+            loc,
+            format!("{what} bound clamped by its guard in {n} dimension(s); {guard}"),
+        );
         clamped += n;
     }
     Ok(clamped)
@@ -82,23 +115,38 @@ struct Atom {
     signed: bool,
 }
 
-fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> usize {
+/// What became of a clamped loop's guard.
+enum Guard {
+    /// Removed from the loop: the bounds imply it.
+    Dropped,
+    /// Removed from a copy taken when run-time checks hold.
+    Versioned,
+    /// Still tested, for this reason.
+    Kept(&'static str),
+}
+
+/// The result of clamping one loop.
+struct Outcome {
+    count: usize,
+    guard: Guard,
+}
+
+/// Clamps loop `p` (in `region`); `None` if no bound was clamped.
+fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> Option<Outcome> {
     let body = func.ops[p].regions[0];
     let ivs = func.regions[body].args.clone();
     let ops = func.regions[body].ops.clone();
-    let Some((_, work)) = ops.split_last() else {
-        return 0;
-    };
+    let (_, work) = ops.split_last()?;
     let effectful: Vec<Op> = work
         .iter()
         .copied()
         .filter(|&o| !inert_op(func, o))
         .collect();
     let [guard] = effectful[..] else {
-        return 0;
+        return None;
     };
     if func.ops[guard].kind != OpKind::If {
-        return 0;
+        return None;
     }
     let regions = func.ops[guard].regions.clone();
     let polarity = match (
@@ -107,73 +155,175 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
     ) {
         (false, true) => true,
         (true, false) => false,
-        _ => return 0,
+        _ => return None,
     };
+    // The launch dimension of each loop of a collapsed grid loop.
+    let dims = crate::passes::collapse::nd_shape(func, p).map(|s| s.map(|(d, _)| Dim::ALL[d]));
     let mut atoms = Vec::new();
-    necessary(func, func.ops[guard].operands[0], polarity, 0, &mut atoms);
+    let mut exact = necessary(func, func.ops[guard].operands[0], polarity, 0, &mut atoms);
     let mut done = vec![false; ivs.len()];
     let mut count = 0;
-    for atom in atoms {
-        let mut memo = HashMap::new();
-        let Some((d, offset)) = split_iv(func, &ivs, atom.lhs) else {
-            continue;
-        };
-        if done[d] || func.value_type(atom.rhs) != func.value_type(ivs[d]) {
-            continue;
+    // Conditions under which the clamped bounds imply the guard, and the
+    // `iv + a` ops that cannot wrap (as signed) where they hold.
+    let mut checks = Vec::new();
+    let mut no_wrap = Vec::new();
+    // Comparisons of a thread index first; the others only matter (as
+    // checks) once a bound is clamped and the guard may go.
+    let (indexed, invariant): (Vec<Atom>, Vec<Atom>) = atoms
+        .into_iter()
+        .partition(|a| split_iv(func, &ivs, a.lhs).is_some());
+    for atom in indexed {
+        match clamp_atom(types, func, region, p, &ivs, &mut done, atom, dims) {
+            Some(Clamp::Bound { check, lhs }) => {
+                count += 1;
+                checks.extend(check);
+                no_wrap.extend(lhs);
+            }
+            _ => exact = false,
         }
+    }
+    if count == 0 {
+        return Some(Outcome {
+            count,
+            guard: Guard::Kept(
+                "its guard bounds no thread index from above by values known before the loop",
+            ),
+        });
+    }
+    for atom in invariant {
+        if !exact {
+            break;
+        }
+        match clamp_atom(types, func, region, p, &ivs, &mut done, atom, dims) {
+            Some(Clamp::Invariant(c)) => checks.push(c),
+            _ => exact = false,
+        }
+    }
+    let guard = if !exact {
+        Guard::Kept("it tests more than the clamped bounds")
+    } else {
+        let index = position(func, body, guard);
+        let cond = version::all(types, func, region, p, &checks);
+        version::drop_guard(types, func, region, p, index, polarity, cond, &no_wrap);
+        if cond.is_some() {
+            Guard::Versioned
+        } else {
+            Guard::Dropped
+        }
+    };
+    Some(Outcome { count, guard })
+}
+
+/// How a loop's index range is checked (see [`bound`]).
+#[derive(Clone, Copy)]
+enum Range {
+    /// A block-level loop: its bound is at most 1024, so only an offset can
+    /// take the index out of its type's range.
+    Block,
+    /// A loop of a collapsed grid loop, over this launch dimension.
+    Grid(Dim),
+}
+
+/// What [`clamp_atom`] did with one comparison of a guard.
+enum Clamp {
+    /// It bounds its loop now; the bound is exact when `check` holds
+    /// (`None`: always), and then `lhs` (`iv + a`) does not wrap as a
+    /// signed value either.
+    Bound {
+        check: Option<Value>,
+        lhs: Option<Value>,
+    },
+    /// It does not depend on the loop: this copy of it, computed before the
+    /// loop, decides it for every iteration.
+    Invariant(Value),
+}
+
+/// Clamps the loop dimension `atom` bounds, or computes `atom` before the
+/// loop when it does not depend on the loop; `None` when it can do neither.
+#[allow(clippy::too_many_arguments)]
+fn clamp_atom(
+    types: &mut Types,
+    func: &mut Function,
+    region: Region,
+    p: Op,
+    ivs: &[Value],
+    done: &mut [bool],
+    atom: Atom,
+    dims: Option<[Dim; 3]>,
+) -> Option<Clamp> {
+    let body = func.ops[p].regions[0];
+    let mut memo = HashMap::new();
+    let mut inserted = Vec::new();
+    let Some((d, offset)) = split_iv(func, ivs, atom.lhs) else {
+        let lhs = materialize(types, func, body, atom.lhs, &mut memo, &mut inserted)?;
+        let rhs = materialize(types, func, body, atom.rhs, &mut memo, &mut inserted)?;
         let at = position(func, region, p);
-        let mut inserted = Vec::new();
-        let rhs = materialize(func, body, atom.rhs, &mut memo, &mut inserted);
-        let offset = match offset {
-            Some(a) => materialize(func, body, a, &mut memo, &mut inserted).map(Some),
-            None => Some(None),
-        };
-        let (Some(rhs), Some(offset)) = (rhs, offset) else {
-            continue;
-        };
-        // Clones go just before the loop, in definition order.
         for (i, op) in inserted.into_iter().enumerate() {
             func.regions[region].ops.insert(at + i, op);
         }
-        let at = position(func, region, p);
-        let ub = func.ops[p].operands[d];
-        let new_ub = {
-            let mut b = Builder::new(types, func);
-            b.set_insertion_at(region, at);
-            b.set_loc(b.func.ops[p].loc);
-            let wide = b.func.ops[p].kind == (OpKind::Parallel { level: Level::Grid });
-            bound(&mut b, atom, rhs, offset, ub, wide)
+        let mut b = Builder::new(types, func);
+        let at = position(b.func, region, p);
+        b.set_insertion_at(region, at);
+        b.set_loc(b.func.ops[p].loc);
+        let pred = match (atom.strict, atom.signed) {
+            (true, true) => CmpPred::Slt,
+            (false, true) => CmpPred::Sle,
+            (true, false) => CmpPred::Ult,
+            (false, false) => CmpPred::Ule,
         };
-        let Some(mut new_ub) = new_ub else { continue };
-        if func.ops[p].kind == (OpKind::Parallel { level: Level::Grid }) {
-            // A collapsed grid loop keeps its extent visible to the emitter
-            // (`collapse::nd_shape`): `select(k < extent, k, extent)`.
-            let mut b = Builder::new(types, func);
-            let at = position(b.func, region, p);
-            b.set_insertion_at(region, at);
-            b.set_loc(b.func.ops[p].loc);
-            let lt = b.cmp(CmpPred::Ult, new_ub, ub);
-            new_ub = b.select(lt, new_ub, ub);
-        }
-        func.ops[p].operands[d] = new_ub;
-        done[d] = true;
-        count += 1;
+        return Some(Clamp::Invariant(b.cmp(pred, lhs, rhs)));
+    };
+    if done[d] || func.value_type(atom.rhs) != func.value_type(ivs[d]) {
+        return None;
     }
-    count
+    let rhs = materialize(types, func, body, atom.rhs, &mut memo, &mut inserted)?;
+    let offset = match offset {
+        Some(a) => Some(materialize(types, func, body, a, &mut memo, &mut inserted)?),
+        None => None,
+    };
+    // Clones go just before the loop, in definition order.
+    let at = position(func, region, p);
+    for (i, op) in inserted.into_iter().enumerate() {
+        func.regions[region].ops.insert(at + i, op);
+    }
+    let at = position(func, region, p);
+    let ub = func.ops[p].operands[d];
+    let mut b = Builder::new(types, func);
+    b.set_insertion_at(region, at);
+    b.set_loc(b.func.ops[p].loc);
+    let range = dims.map_or(Range::Block, |dims| Range::Grid(dims[d]));
+    let (mut new_ub, check) = bound(&mut b, atom, rhs, offset, ub, range)?;
+    if let Range::Grid(_) = range {
+        // A collapsed grid loop keeps its extent visible to the emitter
+        // (`collapse::nd_shape`): `select(k < extent, k, extent)`.
+        let lt = b.cmp(CmpPred::Ult, new_ub, ub);
+        new_ub = b.select(lt, new_ub, ub);
+    }
+    func.ops[p].operands[d] = new_ub;
+    done[d] = true;
+    Some(Clamp::Bound {
+        check,
+        lhs: offset.map(|_| atom.lhs),
+    })
 }
 
 /// `min(ub, max(0, rhs - offset [+1]))`, or `ub` where `offset + ub - 1`
-/// leaves the index's range; `None` for types it does not handle. `wide`
-/// (a collapsed grid loop, whose extent may pass 2^31) checks the range
-/// without an offset too.
+/// leaves the index's range; `None` for types it does not handle. Also
+/// the run-time check that the range holds (`None` when CUDA's launch
+/// limits prove it); with an offset, the check also keeps `a + iv` below
+/// 2^31, so that it wraps neither unsigned nor signed. A collapsed grid
+/// loop's extent may pass 2^31 (x) and
+/// its 32-bit `ub` may have wrapped, so its range is checked on the extent
+/// computed in 64 bits, and kept below 2^32 - 1 (the emitter applies a
+/// clamped bound only to an extent that fits 32 bits).
 fn bound(
     b: &mut Builder<'_>,
     atom: Atom,
     rhs: Value,
     offset: Option<Value>,
     ub: Value,
-    wide: bool,
-) -> Option<Value> {
+    range: Range,
+) -> Option<(Value, Option<Value>)> {
     let ty = b.ty(ub);
     let bits = b.types[ty].int_bits()?;
     if b.ty(rhs) != ty || bits > 32 {
@@ -189,24 +339,45 @@ fn bound(
     let r = widen(b, rhs, ext);
     let ub64 = widen(b, ub, CastOp::ZExt);
     let mut k = r;
-    let mut fits = None;
-    let offset = match offset {
-        None if wide => Some(b.const_int(b.ty(ub), 0)),
-        o => o,
+    let mut max = if atom.signed {
+        (1i64 << (bits - 1)) - 1
+    } else {
+        (1i64 << bits) - 1
     };
-    if let Some(a) = offset {
-        let a64 = widen(b, a, ext);
-        k = b.binary(BinOp::Sub, r, a64);
-        let one = b.const_int(i64t, 1);
-        let last = b.binary(BinOp::Add, a64, ub64);
-        let last = b.binary(BinOp::Sub, last, one);
-        let max = if atom.signed {
-            (1i64 << (bits - 1)) - 1
-        } else {
-            (1i64 << bits) - 1
-        };
-        let max = b.const_int(i64t, max);
-        fits = Some(b.cmp(CmpPred::Sle, last, max));
+    let signed_max = (1i64 << (bits - 1)) - 1;
+    let mut fits = None;
+    let mut check = None;
+    match (range, offset) {
+        (Range::Block, None) => {}
+        (Range::Block, Some(a)) => {
+            let a64 = widen(b, a, ext);
+            k = b.binary(BinOp::Sub, r, a64);
+            fits = Some(last_fits(b, Some(a64), ub64, max));
+            if max != signed_max {
+                check = Some(last_fits(b, Some(a64), ub64, signed_max));
+            }
+        }
+        (Range::Grid(d), a) => {
+            if bits == 32 {
+                max = max.min((1i64 << 32) - 2);
+            }
+            let a64 = a.map(|a| widen(b, a, ext));
+            if let Some(a64) = a64 {
+                k = b.binary(BinOp::Sub, r, a64);
+            }
+            // Launch limits: grid y, z at most 65535, blocks at most 1024.
+            let limit = if d == Dim::X { i64::MAX } else { 65535 * 1024 };
+            if a64.is_some() || limit - 1 > max {
+                let gd = b.grid_dim(d);
+                let bd = b.block_dim(d);
+                let (gd, bd) = (widen(b, gd, CastOp::ZExt), widen(b, bd, CastOp::ZExt));
+                let extent = b.binary(BinOp::Mul, gd, bd);
+                fits = Some(last_fits(b, a64, extent, max));
+                if a64.is_some() && max != signed_max {
+                    check = Some(last_fits(b, a64, extent, signed_max));
+                }
+            }
+        }
     }
     if !atom.strict {
         let one = b.const_int(i64t, 1);
@@ -220,7 +391,21 @@ fn bound(
     if let Some(fits) = fits {
         k = b.select(fits, k, ub64);
     }
-    Some(b.cast(CastOp::Trunc, k, ty))
+    Some((b.cast(CastOp::Trunc, k, ty), check.or(fits)))
+}
+
+/// `a + n - 1 <= max` (64-bit values): the last index of a loop of `n`
+/// iterations offset by `a` stays in range.
+fn last_fits(b: &mut Builder<'_>, a: Option<Value>, n: Value, max: i64) -> Value {
+    let i64t = b.types.i64();
+    let one = b.const_int(i64t, 1);
+    let last = match a {
+        Some(a) => b.binary(BinOp::Add, a, n),
+        None => n,
+    };
+    let last = b.binary(BinOp::Sub, last, one);
+    let max = b.const_int(i64t, max);
+    b.cmp(CmpPred::Sle, last, max)
 }
 
 /// `v` as `iv_d + a` (or `iv_d`): (d, a).
@@ -241,13 +426,18 @@ fn split_iv(func: &Function, ivs: &[Value], v: Value) -> Option<(usize, Option<V
 }
 
 /// Collects comparisons `lhs < rhs` / `lhs <= rhs` that must hold when `v`
-/// equals `polarity`.
-fn necessary(func: &Function, v: Value, polarity: bool, depth: usize, out: &mut Vec<Atom>) {
+/// equals `polarity`; true if they are also sufficient (`v == polarity`
+/// exactly when all of them hold).
+fn necessary(func: &Function, v: Value, polarity: bool, depth: usize, out: &mut Vec<Atom>) -> bool {
     if depth > MAX_DEPTH {
-        return;
+        return false;
+    }
+    if let Some(c) = const_bool(func, v) {
+        // Always `polarity` (no condition) or never (no atom says so).
+        return c == polarity;
     }
     let Some(op) = func.defining_op(v) else {
-        return;
+        return false;
     };
     let data = &func.ops[op];
     match &data.kind {
@@ -270,24 +460,27 @@ fn necessary(func: &Function, v: Value, polarity: bool, depth: usize, out: &mut 
                 CmpPred::Ule => atom(x, y, false, false),
                 CmpPred::Ugt => atom(y, x, true, false),
                 CmpPred::Uge => atom(y, x, false, false),
-                _ => return,
+                _ => return false,
             };
             out.push(a);
+            true
         }
         OpKind::Binary(BinOp::Xor, _) => {
             if let Some(c) = const_bool(func, data.operands[1]) {
-                necessary(func, data.operands[0], polarity ^ c, depth + 1, out);
+                necessary(func, data.operands[0], polarity ^ c, depth + 1, out)
             } else if let Some(c) = const_bool(func, data.operands[0]) {
-                necessary(func, data.operands[1], polarity ^ c, depth + 1, out);
+                necessary(func, data.operands[1], polarity ^ c, depth + 1, out)
+            } else {
+                false
             }
         }
         OpKind::Binary(BinOp::And, _) if polarity => {
-            necessary(func, data.operands[0], true, depth + 1, out);
-            necessary(func, data.operands[1], true, depth + 1, out);
+            let a = necessary(func, data.operands[0], true, depth + 1, out);
+            necessary(func, data.operands[1], true, depth + 1, out) && a
         }
         OpKind::Binary(BinOp::Or, _) if !polarity => {
-            necessary(func, data.operands[0], false, depth + 1, out);
-            necessary(func, data.operands[1], false, depth + 1, out);
+            let a = necessary(func, data.operands[0], false, depth + 1, out);
+            necessary(func, data.operands[1], false, depth + 1, out) && a
         }
         OpKind::If if data.results.len() == 1 => {
             // v == pol  <=>  (c && t == pol) || (!c && e == pol)
@@ -299,17 +492,19 @@ fn necessary(func: &Function, v: Value, polarity: bool, depth: usize, out: &mut 
                     .and_then(|&t| func.ops[t].operands.first().copied())
             };
             let (Some(t), Some(e)) = (yielded(data.regions[0]), yielded(data.regions[1])) else {
-                return;
+                return false;
             };
             if const_bool(func, t) == Some(!polarity) {
-                necessary(func, c, false, depth + 1, out);
-                necessary(func, e, polarity, depth + 1, out);
+                let a = necessary(func, c, false, depth + 1, out);
+                necessary(func, e, polarity, depth + 1, out) && a
             } else if const_bool(func, e) == Some(!polarity) {
-                necessary(func, c, true, depth + 1, out);
-                necessary(func, t, polarity, depth + 1, out);
+                let a = necessary(func, c, true, depth + 1, out);
+                necessary(func, t, polarity, depth + 1, out) && a
+            } else {
+                false
             }
         }
-        _ => {}
+        _ => false,
     }
 }
 
@@ -340,6 +535,7 @@ fn const_bool(func: &Function, v: Value) -> Option<bool> {
 /// defined outside, else a clone of its pure defining ops (appended to
 /// `inserted`, to be placed before the loop).
 fn materialize(
+    types: &Types,
     func: &mut Function,
     body: Region,
     v: Value,
@@ -355,12 +551,12 @@ fn materialize(
     let op = func.defining_op(v)?;
     let data = func.ops[op].clone();
     let thread_dependent = matches!(data.kind, OpKind::ThreadId(_) | OpKind::LaneId);
-    if !data.kind.is_pure() || thread_dependent || !data.regions.is_empty() {
+    if !data.kind.is_pure() || thread_dependent || !hoistable(types, func, op) {
         return None;
     }
     let mut operands = Vec::new();
     for &o in &data.operands {
-        operands.push(materialize(func, body, o, memo, inserted)?);
+        operands.push(materialize(types, func, body, o, memo, inserted)?);
     }
     let result_types: Vec<_> = data.results.iter().map(|&r| func.value_type(r)).collect();
     // The clone runs before the loop even when no iteration would have run
@@ -376,6 +572,35 @@ fn materialize(
     }
     inserted.push(clone);
     memo.get(&v).copied()
+}
+
+/// True if pure op `op` may run before the loop even where the loop would
+/// not have run it (no iteration, or a branch of the guard not taken): it
+/// cannot trap. Divisions and shifts qualify by a constant that is safe.
+fn hoistable(types: &Types, func: &Function, op: Op) -> bool {
+    let data = &func.ops[op];
+    if crate::passes::predicate_barriers::speculable(func, op) {
+        return true;
+    }
+    let (OpKind::Binary(b, _), [_, y]) = (&data.kind, data.operands.as_slice()) else {
+        return false;
+    };
+    let Some(bits) = func.const_bits(*y) else {
+        return false;
+    };
+    let width = u32::from(types[func.value_type(*y)].int_bits().unwrap_or(64));
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let k = bits & mask;
+    match b {
+        BinOp::UDiv | BinOp::URem => k != 0,
+        BinOp::SDiv | BinOp::SRem => k != 0 && k != mask,
+        BinOp::Shl | BinOp::LShr | BinOp::AShr => k < u64::from(width),
+        _ => false,
+    }
 }
 
 /// True if `v` is defined in `region` or below it.

@@ -286,6 +286,20 @@ pub fn differential(
     args: &[HArg],
     tag: &str,
 ) -> Vec<Vec<u8>> {
+    differential_with(m, kernel, grid, block, args, tag, true)
+}
+
+/// [`differential`], choosing whether the opt-in `collapse-1d` runs (it
+/// takes 1-D launches before `clamp-guards` sees their thread loops).
+pub fn differential_with(
+    m: Module,
+    kernel: &str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    args: &[HArg],
+    tag: &str,
+    collapse_1d: bool,
+) -> Vec<Vec<u8>> {
     let oracle = interpret(&m, kernel, grid, block, args, "input");
     let mut m = m;
     m.function(kernel).expect("kernel");
@@ -302,6 +316,9 @@ pub fn differential(
     // the interpreter checks `kernel`.
     let ids: Vec<FuncId> = m.functions.handles().collect();
     for info in PASSES {
+        if info.name == "collapse-1d" && !collapse_1d {
+            continue;
+        }
         for &f in &ids {
             (info.run)(&mut m, f, &mut remarks, CHECK)
                 .unwrap_or_else(|e| panic!("{}: {e}", info.name));
