@@ -116,6 +116,12 @@ pub const PASSES: &[PassInfo] = &[
         required: false,
         opt_in: false,
     },
+    PassInfo {
+        name: "speculate",
+        description: "if-convert thread-loop bodies: guarded shared loads and clamped neighbour loads speculated within guard bytes",
+        required: false,
+        opt_in: false,
+    },
 ];
 
 /// What to run and what to print.
@@ -236,6 +242,7 @@ pub fn run_pass(
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
         "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
         "serialize-inner" => passes::serialize_inner(module, fid, remarks).map(|_| ()),
+        "speculate" => passes::speculate(module, fid, remarks).map(|_| ()),
         "collapse" => passes::collapse(module, fid, remarks, false).map(|_| ()),
         "collapse-1d" => passes::collapse(module, fid, remarks, true).map(|_| ()),
         _ => {

@@ -260,7 +260,10 @@ fn everything() -> Module {
         let pa = b.alloca(Space::Private, arr);
         let ps = b.alloca(Space::Shared, odd);
         let v = b.load(p[0], f32t);
-        b.op1(OpKind::Load { volatile: true }, vec![p[0]], f32t);
+        b.op1(OpKind::Load {
+                volatile: true,
+                speculative: false,
+            }, vec![p[0]], f32t);
         b.store(p[0], v);
         b.op(OpKind::Store { volatile: true }, vec![p[0], v], &[], vec![]);
         let pi = b.ptr_index(pa, x, point);

@@ -425,7 +425,7 @@ impl Distributor<'_> {
                 let data = &self.func.ops[op];
                 // Loads of private memory (the per-thread caches) cannot
                 // fault, so unused ones go too.
-                let private_load = matches!(data.kind, OpKind::Load { volatile: false })
+                let private_load = matches!(data.kind, OpKind::Load { volatile: false, .. })
                     && data.operands.first().is_some_and(|&ptr| {
                         let ty = self.func.value_type(ptr);
                         self.types[ty].ptr_space() == Some(Space::Private)
