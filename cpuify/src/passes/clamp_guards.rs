@@ -401,7 +401,13 @@ fn defined_under(func: &Function, region: Region, v: Value) -> bool {
 fn inert_op(func: &Function, op: Op) -> bool {
     let d = &func.ops[op];
     d.kind.is_pure()
-        || matches!(d.kind, OpKind::Load { volatile: false, .. })
+        || matches!(
+            d.kind,
+            OpKind::Load {
+                volatile: false,
+                ..
+            }
+        )
         || (matches!(d.kind, OpKind::If | OpKind::For { .. })
             && d.regions.iter().all(|&r| region_inert(func, r)))
 }

@@ -36,8 +36,8 @@ use crate::passes::predicate_barriers::speculable;
 use crate::remarks::Remarks;
 use cucc_ir::edit::{clone_op, replace_all_uses};
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, CastOp, CmpPred, FuncId, Function, FunctionKind, Level, Module,
-    Op, OpKind, Region, Space, Type, Types, Value, ValueDef,
+    ArithFlags, BinOp, Builder, CastOp, CmpPred, FuncId, Function, FunctionKind, Level, Module, Op,
+    OpKind, Region, Space, Type, Types, Value, ValueDef,
 };
 use std::collections::HashMap;
 
@@ -474,7 +474,10 @@ fn lin(types: &Types, func: &Function, p: Op, v: Value, depth: u32) -> Option<Li
         ValueDef::Arg { region, .. } => {
             let mut walk = Vec::new();
             func.walk_region(body, &mut walk);
-            region != body && !walk.iter().any(|&(_, o)| func.ops[o].regions.contains(&region))
+            region != body
+                && !walk
+                    .iter()
+                    .any(|&(_, o)| func.ops[o].regions.contains(&region))
         }
         ValueDef::Result { op, .. } => !inside_loop(func, p, op),
     };
@@ -548,10 +551,13 @@ fn guard_checks(types: &mut Types, func: &mut Function, region: Region, p: Op) -
         let Ok(esz) = i64::try_from(types.size_of(func.value_type(func.ops[o].results[0]))) else {
             return Check::Refused;
         };
-        let (mut lo, mut hi) = (Sum::default(), Sum {
-            c: esz,
-            ..Sum::default()
-        });
+        let (mut lo, mut hi) = (
+            Sum::default(),
+            Sum {
+                c: esz,
+                ..Sum::default()
+            },
+        );
         for (l, scale) in &addr.terms {
             let Some(c) = l.c.checked_mul(*scale) else {
                 return Check::Refused;

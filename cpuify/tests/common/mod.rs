@@ -356,6 +356,8 @@ pub fn differential(
     check(&m, "clamp-guards");
     cucc_cpuify::passes::serialize_inner(&mut m, fid, &mut remarks).expect("serialize-inner");
     check(&m, "serialize-inner");
+    cucc_cpuify::passes::speculate(&mut m, fid, &mut remarks).expect("speculate");
+    check(&m, "speculate");
 
     // The compiled C.
     let (lib, _) = build(m, tag);
