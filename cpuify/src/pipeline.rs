@@ -122,6 +122,12 @@ pub const PASSES: &[PassInfo] = &[
         required: false,
         opt_in: false,
     },
+    PassInfo {
+        name: "flatten-threads",
+        description: "thread loops that use their indices only as the linear thread id run as one loop",
+        required: false,
+        opt_in: false,
+    },
 ];
 
 /// What to run and what to print.
@@ -243,6 +249,7 @@ pub fn run_pass(
         "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
         "serialize-inner" => passes::serialize_inner(module, fid, remarks).map(|_| ()),
         "speculate" => passes::speculate(module, fid, remarks).map(|_| ()),
+        "flatten-threads" => passes::flatten_threads(module, fid, remarks).map(|_| ()),
         "collapse" => passes::collapse(module, fid, remarks, false).map(|_| ()),
         "collapse-1d" => passes::collapse(module, fid, remarks, true).map(|_| ()),
         _ => {

@@ -358,6 +358,8 @@ pub fn differential(
     check(&m, "serialize-inner");
     cucc_cpuify::passes::speculate(&mut m, fid, &mut remarks).expect("speculate");
     check(&m, "speculate");
+    cucc_cpuify::passes::flatten_threads(&mut m, fid, &mut remarks).expect("flatten-threads");
+    check(&m, "flatten-threads");
 
     // The compiled C.
     let (lib, _) = build(m, tag);
