@@ -351,13 +351,14 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
         }
         let steps: Vec<(cucc_ir::TypeId, Value)> = chain
             .iter()
-            .map(|&pi| {
-                let OpKind::PtrIndex { elem } = func.ops[pi].kind else {
-                    unreachable!("chain holds ptr.index ops only")
-                };
-                (elem, func.ops[pi].operands[1])
+            .filter_map(|&pi| match func.ops[pi].kind {
+                OpKind::PtrIndex { elem } => Some((elem, func.ops[pi].operands[1])),
+                _ => None,
             })
             .collect();
+        if steps.len() != chain.len() {
+            continue;
+        }
         let ity = func.value_type(func.ops[outer].operands[1]);
         let old = func.ops[load].results[0];
         let lty = func.value_type(old);
@@ -562,19 +563,24 @@ fn guard_checks(types: &mut Types, func: &mut Function, region: Region, p: Op) -
             let Some(c) = l.c.checked_mul(*scale) else {
                 return Check::Refused;
             };
-            lo.c += c;
-            hi.c += c;
+            lo.c = lo.c.saturating_add(c);
+            hi.c = hi.c.saturating_add(c);
             for &(v, s) in &l.parts {
                 lo.dynamic.push((v, s * scale));
                 hi.dynamic.push((v, s * scale));
             }
             if let Some(k) = l.iv {
                 // iv in [0, ub - 1].
-                match func.const_bits(ubs[k]) {
-                    Some(ub) => hi.c += (ub as i64 - 1) * scale,
+                match func.const_bits(ubs[k]).and_then(|ub| i64::try_from(ub).ok()) {
+                    Some(ub) => {
+                        let Some(top) = (ub - 1).checked_mul(*scale) else {
+                            return Check::Refused;
+                        };
+                        hi.c = hi.c.saturating_add(top);
+                    }
                     None => {
                         hi.dynamic.push((ubs[k], *scale));
-                        hi.c -= scale;
+                        hi.c = hi.c.saturating_sub(*scale);
                     }
                 }
             }
