@@ -6,8 +6,10 @@
 //! && ...) { ... }`) and read clamped neighbours (`prev[max(tx-1, xmin)]`),
 //! which arrive as `if`s and as loads through an `if`-selected index: gcc
 //! will not if-convert the guard chains (too many merged paths) and sees
-//! the clamped load as a gather. In every block-level thread loop this
-//! pass
+//! the clamped load as a gather. In every block-level thread loop, and
+//! every outermost signed `for` (the nests `serialize-inner` makes of
+//! thread loops; its indices count from 0 by 1 to bounds defined outside),
+//! this pass
 //!
 //! - moves the pure, non-trapping ops of an `if`'s branches in front of
 //!   the `if` (their `nsw` flags dropped: they now run on values the
@@ -67,20 +69,16 @@ pub fn speculate(
         types, functions, ..
     } = module;
     let func = &mut functions[fid];
-    let loops: Vec<(Region, Op)> = func
-        .walk()
-        .into_iter()
-        .filter(|&(_, o)| {
-            func.ops[o].kind
-                == OpKind::Parallel {
-                    level: Level::Block,
-                }
-        })
-        .collect();
+    let mut loops: Vec<(Region, Op)> = Vec::new();
+    roots(func, func.body, &mut loops);
     let mut changed = 0;
     for (region, p) in loops {
         let name = func.name.clone();
         let loc = func.ops[p].loc;
+        let kind = match func.ops[p].kind {
+            OpKind::For { .. } => "serial loop nest",
+            _ => "thread loop",
+        };
         let original = clone_op(func, p, &mut HashMap::new());
         let body = func.ops[p].regions[0];
         let mut st = Stats::default();
@@ -104,8 +102,8 @@ pub fn speculate(
                     "speculate",
                     &name,
                     loc,
-                    "thread loop left as it was: a speculated load's address is not an \
-                     affine function of the thread index",
+                    "loop left as it was: a speculated load's address is not an affine \
+                     function of the loop indices",
                 );
                 continue;
             }
@@ -116,13 +114,77 @@ pub fn speculate(
             &name,
             loc,
             format!(
-                "thread loop if-converted: {} op(s) moved out of `if`s, {} `if`(s) made \
-                 selects, {} clamped shared load(s) split; {how}",
-                st.hoisted, st.selects, st.split
+                "{} if-converted: {} op(s) moved out of `if`s, {} `if`(s) made selects, \
+                 {} clamped shared load(s) split; {how}",
+                kind, st.hoisted, st.selects, st.split
             ),
         );
     }
     Ok(changed)
+}
+
+/// The loops of region `r` this pass works on: block-level thread loops
+/// and outermost serial `for` loops (the nests `serialize-inner` makes),
+/// not looking inside them.
+fn roots(func: &Function, r: Region, out: &mut Vec<(Region, Op)>) {
+    for &o in &func.regions[r].ops {
+        match func.ops[o].kind {
+            OpKind::Parallel {
+                level: Level::Block,
+            }
+            | OpKind::For { unsigned: false } => out.push((r, o)),
+            _ => {
+                for &sub in &func.ops[o].regions {
+                    roots(func, sub, out);
+                }
+            }
+        }
+    }
+}
+
+/// The upper bound of loop index `iv` if it counts from 0 by 1 and its
+/// loop is `p` (a thread loop) or a signed `for` inside `p` whose bound is
+/// defined outside `p`.
+fn iv_bound(func: &Function, p: Op, iv: Value) -> Option<Value> {
+    let ValueDef::Arg { region, index } = func.values[iv].def else {
+        return None;
+    };
+    let owner = if func.ops[p].regions.contains(&region) {
+        p
+    } else {
+        let mut walk = Vec::new();
+        func.walk_region(func.ops[p].regions[0], &mut walk);
+        walk.into_iter()
+            .map(|(_, o)| o)
+            .find(|&o| func.ops[o].regions.contains(&region))?
+    };
+    let data = &func.ops[owner];
+    match data.kind {
+        OpKind::Parallel {
+            level: Level::Block,
+        } => data.operands.get(index as usize).copied(),
+        OpKind::For { unsigned: false } if index == 0 => {
+            let [lb, ub, step] = [0, 1, 2].map(|k| data.operands.get(k).copied());
+            let (lb, ub, step) = (lb?, ub?, step?);
+            let defined_outside = |v: Value| match func.values[v].def {
+                ValueDef::Result { op, .. } => op != p && !inside_loop(func, p, op),
+                ValueDef::Arg { region, .. } => {
+                    !func.ops[p].regions.contains(&region) && {
+                        let mut walk = Vec::new();
+                        func.walk_region(func.ops[p].regions[0], &mut walk);
+                        !walk
+                            .iter()
+                            .any(|&(_, o)| func.ops[o].regions.contains(&region))
+                    }
+                }
+            };
+            (func.const_bits(lb) == Some(0)
+                && func.const_bits(step) == Some(1)
+                && defined_outside(ub))
+            .then_some(ub)
+        }
+        _ => None,
+    }
 }
 
 /// If-converts region `r` of loop `p`, innermost `if`s first.
@@ -405,7 +467,7 @@ struct Address {
 /// `iv[d]? + Σ sign·invariant + c` (invariants defined outside the loop).
 #[derive(Clone, Default)]
 struct Lin {
-    iv: Option<usize>,
+    iv: Option<Value>,
     parts: Vec<(Value, i64)>,
     c: i64,
 }
@@ -454,9 +516,9 @@ fn lin(types: &Types, func: &Function, p: Op, v: Value, depth: u32) -> Option<Li
         return None;
     }
     let body = func.ops[p].regions[0];
-    if let Some(k) = func.regions[body].args.iter().position(|&a| a == v) {
+    if iv_bound(func, p, v).is_some() {
         return Some(Lin {
-            iv: Some(k),
+            iv: Some(v),
             ..Lin::default()
         });
     }
@@ -531,7 +593,6 @@ struct Sum {
 /// within its alloca and the guard bytes.
 fn guard_checks(types: &mut Types, func: &mut Function, region: Region, p: Op) -> Check {
     let body = func.ops[p].regions[0];
-    let ubs = func.ops[p].operands.clone();
     let mut walk = Vec::new();
     func.walk_region(body, &mut walk);
     // Per load: (lowest byte, one past the highest, alloca size).
@@ -569,9 +630,12 @@ fn guard_checks(types: &mut Types, func: &mut Function, region: Region, p: Op) -
                 lo.dynamic.push((v, s * scale));
                 hi.dynamic.push((v, s * scale));
             }
-            if let Some(k) = l.iv {
+            if let Some(iv) = l.iv {
                 // iv in [0, ub - 1].
-                match func.const_bits(ubs[k]).and_then(|ub| i64::try_from(ub).ok()) {
+                let Some(ubv) = iv_bound(func, p, iv) else {
+                    return Check::Refused;
+                };
+                match func.const_bits(ubv).and_then(|ub| i64::try_from(ub).ok()) {
                     Some(ub) => {
                         let Some(top) = (ub - 1).checked_mul(*scale) else {
                             return Check::Refused;
@@ -579,7 +643,7 @@ fn guard_checks(types: &mut Types, func: &mut Function, region: Region, p: Op) -
                         hi.c = hi.c.saturating_add(top);
                     }
                     None => {
-                        hi.dynamic.push((ubs[k], *scale));
+                        hi.dynamic.push((ubv, *scale));
                         hi.c = hi.c.saturating_sub(*scale);
                     }
                 }
