@@ -255,8 +255,11 @@ fn compiled(module: &Module, run: &RunSpec, name: &str) -> Result<Vec<Vec<u8>>, 
         tex: std::ptr::null(),
         thread_ranges: 0,
     };
-    let mut scratch =
-        vec![0u64; ((info.static_shared + u64::from(run.shared)) as usize).div_ceil(8) + 2];
+    // 256 guard bytes (32 words) before and after, as the runtime keeps
+    // (docs/abi.md).
+    let mut buf =
+        vec![0u64; ((info.static_shared + u64::from(run.shared)) as usize).div_ceil(8) + 2 + 64];
+    let scratch = &mut buf[32..];
     let blocks = run.grid[0] * run.grid[1] * run.grid[2];
     // SAFETY: every pointer argument points at live storage of its size and
     // the scratch holds the kernel's static and dynamic shared memory.

@@ -154,6 +154,20 @@ pub static PASSES: &[PassInfo] = &[
         opt_in: false,
         run: |m, f, r, _| passes::stride_guards(m, f, r).map(drop),
     },
+    PassInfo {
+        name: "speculate",
+        description: "if-convert thread-loop bodies: guarded shared loads and clamped neighbour loads speculated within guard bytes",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::speculate(m, f, r).map(drop),
+    },
+    PassInfo {
+        name: "flatten-threads",
+        description: "thread loops that use their indices only as the linear thread id run as one loop",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::flatten_threads(m, f, r).map(drop),
+    },
 ];
 
 /// What to run and what to print.

@@ -238,7 +238,14 @@ impl<'a> Builder<'a> {
 
     /// Reads a `ty` from `ptr`.
     pub fn load(&mut self, ptr: Value, ty: TypeId) -> Value {
-        self.op1(OpKind::Load { volatile: false }, vec![ptr], ty)
+        self.op1(
+            OpKind::Load {
+                volatile: false,
+                speculative: false,
+            },
+            vec![ptr],
+            ty,
+        )
     }
 
     /// Writes `value` to `ptr`.

@@ -572,6 +572,12 @@ pub enum OpKind {
     Load {
         /// C `volatile`: never removed, merged or moved.
         volatile: bool,
+        /// Executed where the program may not have read (`speculate`): the
+        /// address may lie outside its allocation, then the value is
+        /// unspecified (the interpreter reads 0) and only discarded. The
+        /// pass proves such addresses stay within the guard bytes the
+        /// runtime keeps around shared scratch (docs/design.md).
+        speculative: bool,
     },
     /// `(ptr, value) -> ()`: writes a scalar.
     Store {

@@ -8,7 +8,8 @@
 //! block range is cut into chunks that the stream thread and the block pool
 //! ([`crate::pool`]) run together, `CUCC_NUM_THREADS` threads in all (default:
 //! all cores); each calls the kernel entry on a chunk with its own
-//! scratch buffer of `round_up(static_shared, 16) + dynamic_shared` bytes (128-byte aligned,
+//! scratch buffer of `round_up(static_shared, 16) + dynamic_shared` bytes
+//! (with [`SCRATCH_GUARD`] readable bytes on either side, 128-byte aligned,
 //! contents unspecified: CUDA shared memory starts uninitialised too, and the
 //! buffer is reused for every block of the chunk).
 //!
@@ -41,6 +42,12 @@ pub const SHARED_PER_BLOCK: u64 = 48 * 1024;
 pub const SHARED_PER_BLOCK_OPTIN: u64 = 163 * 1024;
 /// Alignment of scratch buffers.
 const SCRATCH_ALIGN: usize = 128;
+/// Readable bytes kept before and after every scratch buffer (docs/abi.md):
+/// translated kernels may load a few elements past a shared array whose
+/// value they then discard (cpuify's `speculate`).
+pub const SCRATCH_GUARD: usize = 256;
+/// [`SCRATCH_GUARD`] in scratch lines.
+const GUARD_LINES: usize = SCRATCH_GUARD / SCRATCH_ALIGN;
 /// Chunks per pool thread: enough for stealing to balance uneven blocks.
 const CHUNKS_PER_THREAD: u64 = 4;
 /// Fewest threads in a chunk of a thread-range launch: below that a worker's
@@ -302,7 +309,7 @@ impl Job {
         }
         SCRATCH.with(|cell| {
             let mut buf = cell.borrow_mut();
-            let lines = self.scratch.div_ceil(SCRATCH_ALIGN).max(1);
+            let lines = self.scratch.div_ceil(SCRATCH_ALIGN).max(1) + 2 * GUARD_LINES;
             if buf.len() < lines {
                 buf.resize(lines, ScratchLine([0; SCRATCH_ALIGN]));
             }
@@ -316,7 +323,7 @@ impl Job {
                     &self.launch,
                     begin as u32,
                     end as u32,
-                    buf.as_mut_ptr() as *mut c_void,
+                    buf[GUARD_LINES..].as_mut_ptr() as *mut c_void,
                 )
             };
             CURRENT_ABORT.with(|c| c.set(std::ptr::null()));

@@ -974,7 +974,7 @@ impl<'m> Writer<'m> {
                     _ => return Err(self.err(loc, format!("`alloca<{space}>` is not valid here"))),
                 }
             }
-            OpKind::Load { volatile } => {
+            OpKind::Load { volatile, .. } => {
                 arity(1)?;
                 let r = one()?;
                 let t = self.vty(r)?;

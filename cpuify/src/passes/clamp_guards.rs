@@ -626,7 +626,13 @@ fn defined_under(func: &Function, region: Region, v: Value) -> bool {
 pub(crate) fn inert_op(func: &Function, op: Op) -> bool {
     let d = &func.ops[op];
     d.kind.is_pure()
-        || d.kind == (OpKind::Load { volatile: false })
+        || matches!(
+            d.kind,
+            OpKind::Load {
+                volatile: false,
+                ..
+            }
+        )
         || (matches!(d.kind, OpKind::If | OpKind::For { .. })
             && d.regions.iter().all(|&r| region_inert(func, r)))
 }

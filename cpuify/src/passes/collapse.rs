@@ -246,7 +246,9 @@ fn check(module: &Module, func: &Function) -> Result<(Op, Op, bool), String> {
             OpKind::Yield => {}
             // Loads `parallel-licm` hoisted: no thread of the block writes
             // what they read, so each thread may read it again.
-            OpKind::Load { volatile: false } => {}
+            OpKind::Load {
+                volatile: false, ..
+            } => {}
             k if k.is_pure() && *k != OpKind::DynamicShared => {}
             k => return Err(format!("`{}` runs once per block", k.mnemonic())),
         }

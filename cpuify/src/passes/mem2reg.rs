@@ -107,8 +107,13 @@ fn forward_through_barriers(module: &Module, fid: FuncId) -> Vec<(Region, Op, Va
             let mut windows = Vec::new();
             for &op in &ops[i + 1..] {
                 let kind = &func.ops[op].kind;
-                if *kind == (OpKind::Load { volatile: false })
-                    && func.ops[op].operands[0] == ptr
+                if matches!(
+                    kind,
+                    OpKind::Load {
+                        volatile: false,
+                        ..
+                    }
+                ) && func.ops[op].operands[0] == ptr
                     && func.value_type(func.ops[op].results[0]) == func.value_type(value)
                 {
                     let read = fx.op_effects(op).into_iter().find(|e| !e.is_write());
@@ -157,7 +162,13 @@ fn forward_addresses(func: &mut Function) {
         let mut changed = false;
         let walk = func.walk();
         for &(region, load) in &walk {
-            if func.ops[load].kind != (OpKind::Load { volatile: false }) {
+            if !matches!(
+                func.ops[load].kind,
+                OpKind::Load {
+                    volatile: false,
+                    ..
+                }
+            ) {
                 continue;
             }
             let ptr = func.ops[load].operands[0];
@@ -190,7 +201,10 @@ fn forward_addresses(func: &mut Function) {
                     continue;
                 };
                 let l = func.new_op(
-                    OpKind::Load { volatile: false },
+                    OpKind::Load {
+                        volatile: false,
+                        speculative: false,
+                    },
                     vec![addr],
                     &[ty],
                     vec![],
@@ -226,7 +240,10 @@ fn forward_addresses(func: &mut Function) {
     for (_, op) in func.walk() {
         if !matches!(
             func.ops[op].kind,
-            OpKind::Load { volatile: false } | OpKind::Store { volatile: false }
+            OpKind::Load {
+                volatile: false,
+                ..
+            } | OpKind::Store { volatile: false }
         ) {
             continue;
         }
@@ -274,9 +291,9 @@ fn promotable(func: &Function, ptr: Value, ty: TypeId) -> bool {
             continue;
         }
         let ok = match data.kind {
-            OpKind::Load { volatile: false } => {
-                data.operands.len() == 1 && func.value_type(data.results[0]) == ty
-            }
+            OpKind::Load {
+                volatile: false, ..
+            } => data.operands.len() == 1 && func.value_type(data.results[0]) == ty,
             OpKind::Store { volatile: false } => {
                 data.operands.len() == 2
                     && data.operands[0] == ptr

@@ -155,7 +155,7 @@ impl Analyzer<'_> {
                 }
             }
             OpKind::BarrierReduce(_) => {}
-            OpKind::Load { volatile } => {
+            OpKind::Load { volatile, .. } => {
                 let clobbered = *volatile || !self.unwritten(ops[0]);
                 if clobbered || Self::any(u, ops) {
                     Self::vary(u, res);

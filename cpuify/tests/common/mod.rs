@@ -13,6 +13,8 @@ use std::process::Command;
 /// The harness builds with run-time barrier checks on: they must stay
 /// silent on correct kernels.
 const CHECK: bool = true;
+/// Guard bytes kept before and after scratch, as the runtime does.
+const GUARD: usize = 256;
 
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -145,7 +147,9 @@ pub fn run(
         tex: std::ptr::null(),
         thread_ranges: 0,
     };
-    let mut scratch = vec![0u8; scratch.max(16)];
+    // Guard bytes before and after, as the runtime keeps (docs/abi.md).
+    let mut buf = vec![0u8; scratch.max(16) + 2 * GUARD];
+    let scratch = &mut buf[GUARD..];
     let blocks = grid[0] * grid[1] * grid[2];
     // Two chunks, as two workers would run them.
     let mid = blocks / 2;

@@ -140,7 +140,14 @@ impl<'m, 'a> FnCx<'m, 'a> {
         };
         let vol = ct.is_volatile();
         let mut b = self.b();
-        Ok(b.op1(OpKind::Load { volatile: vol }, vec![addr], t))
+        Ok(b.op1(
+            OpKind::Load {
+                volatile: vol,
+                speculative: false,
+            },
+            vec![addr],
+            t,
+        ))
     }
 
     /// A temporary of C type `ct` at function entry.

@@ -206,7 +206,7 @@ impl<'a> FunctionEffects<'a> {
                 .map(|&v| self.module().types.size_of(f.value_type(v)))
         };
         match &data.kind {
-            OpKind::Load { volatile } => {
+            OpKind::Load { volatile, .. } => {
                 if let Some(p) = operand(0) {
                     out.push(self.access(
                         EffectKind::Read,

@@ -639,16 +639,18 @@ impl Exec<'_> {
                     frame.allocas.push(p);
                     p
                 }
-                OpKind::Load { .. } => {
+                OpKind::Load { speculative, .. } => {
                     shape(self, 1, 1)?;
                     let ty = rty(0);
                     if ty == Scalar::Aggregate {
                         return Err(malformed(self, "loads a non-scalar"));
                     }
-                    let v = self
-                        .mem
-                        .load(opv(0), ty.bytes())
-                        .map_err(|f| mem_err(self, f))?;
+                    // A speculative load outside memory reads an
+                    // unspecified value, which the program discards.
+                    let v = match self.mem.load(opv(0), ty.bytes()) {
+                        Err(_) if *speculative => 0,
+                        r => r.map_err(|f| mem_err(self, f))?,
+                    };
                     ty.normalize(v)
                 }
                 OpKind::Store { .. } => {

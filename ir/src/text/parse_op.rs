@@ -191,6 +191,7 @@ impl Parser {
             }
             "load" => OpKind::Load {
                 volatile: self.eat_word("volatile"),
+                speculative: self.eat_word("speculative"),
             },
             "store" => OpKind::Store {
                 volatile: self.eat_word("volatile"),

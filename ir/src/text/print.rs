@@ -379,7 +379,18 @@ impl<'m> Printer<'m> {
                 attr(format!("{target}({args})"));
             }
             OpKind::Alloca { space, ty } => attr(format!("{space} {}", self.ty(*ty))),
-            OpKind::Load { volatile } | OpKind::Store { volatile } => {
+            OpKind::Load {
+                volatile,
+                speculative,
+            } => {
+                if *volatile {
+                    attr("volatile".into())
+                }
+                if *speculative {
+                    attr("speculative".into())
+                }
+            }
+            OpKind::Store { volatile } => {
                 if *volatile {
                     attr("volatile".into())
                 }

@@ -260,7 +260,22 @@ fn everything() -> Module {
         let pa = b.alloca(Space::Private, arr);
         let ps = b.alloca(Space::Shared, odd);
         let v = b.load(p[0], f32t);
-        b.op1(OpKind::Load { volatile: true }, vec![p[0]], f32t);
+        b.op1(
+            OpKind::Load {
+                volatile: true,
+                speculative: false,
+            },
+            vec![p[0]],
+            f32t,
+        );
+        b.op1(
+            OpKind::Load {
+                volatile: false,
+                speculative: true,
+            },
+            vec![p[0]],
+            f32t,
+        );
         b.store(p[0], v);
         b.op(OpKind::Store { volatile: true }, vec![p[0], v], &[], vec![]);
         let pi = b.ptr_index(pa, x, point);
@@ -518,6 +533,7 @@ fn printed_forms() {
         "alloca private [4 x $Point] : ptr<private>",
         "alloca shared $\"ns::Pair<int>\" : ptr<shared>",
         "load volatile %a : f32",
+        "load speculative %a : f32",
         "= add nsw %x, %x.1 : i32",
         "= sub nsw %x, %x.1 : i32",
         "= mul nsw %x, %x.1 : i32",

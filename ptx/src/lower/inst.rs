@@ -469,7 +469,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 let off = b.i64((k as u64 * t.bytes()) as i64);
                 b.ptr_index(base, off, i8t)
             };
-            let v = b.op1(OpKind::Load { volatile }, vec![p], ty);
+            let v = b.op1(
+                OpKind::Load {
+                    volatile,
+                    speculative: false,
+                },
+                vec![p],
+                ty,
+            );
             self.write(d, v, is_signed(t), pos)?;
         }
         Ok(())

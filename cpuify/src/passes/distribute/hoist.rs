@@ -52,7 +52,9 @@ impl Distributor<'_> {
             OpKind::ThreadId(_) | OpKind::LaneId => false,
             k if k.is_pure() => true,
             OpKind::Call(Callee::Extern(name)) => cucc_ir::intrinsics::lookup(name).is_some(),
-            OpKind::Load { volatile: false } => data
+            OpKind::Load {
+                volatile: false, ..
+            } => data
                 .results
                 .first()
                 .is_some_and(|&r| uniform.is_uniform_inside(r)),

@@ -425,11 +425,16 @@ impl Distributor<'_> {
                 let data = &self.func.ops[op];
                 // Loads of private memory (the per-thread caches) cannot
                 // fault, so unused ones go too.
-                let private_load = matches!(data.kind, OpKind::Load { volatile: false })
-                    && data.operands.first().is_some_and(|&ptr| {
-                        let ty = self.func.value_type(ptr);
-                        self.types[ty].ptr_space() == Some(Space::Private)
-                    });
+                let private_load = matches!(
+                    data.kind,
+                    OpKind::Load {
+                        volatile: false,
+                        ..
+                    }
+                ) && data.operands.first().is_some_and(|&ptr| {
+                    let ty = self.func.value_type(ptr);
+                    self.types[ty].ptr_space() == Some(Space::Private)
+                });
                 let dead_value = (data.kind.is_pure() || private_load)
                     && data.results.iter().all(|v| !used.contains_key(v));
                 let empty_loop = matches!(
