@@ -111,6 +111,12 @@ pub const PASSES: &[PassInfo] = &[
         opt_in: false,
     },
     PassInfo {
+        name: "interchange",
+        description: "serial loops with the same trip count in every thread move out of thread loops (versioned on guards and 1-D blocks), which become innermost",
+        required: false,
+        opt_in: false,
+    },
+    PassInfo {
         name: "serialize-inner",
         description: "thread loops whose iterations may share memory become sequential for nests",
         required: false,
@@ -236,6 +242,7 @@ pub fn run_pass(
         "warp" => passes::distribute::split_warps(module, fid, remarks, check),
         "clamp-guards" => passes::clamp_guards(module, fid, remarks).map(|_| ()),
         "serialize-inner" => passes::serialize_inner(module, fid, remarks).map(|_| ()),
+        "interchange" => passes::interchange(module, fid, remarks).map(|_| ()),
         "collapse" => passes::collapse(module, fid, remarks, false).map(|_| ()),
         "collapse-1d" => passes::collapse(module, fid, remarks, true).map(|_| ()),
         _ => {

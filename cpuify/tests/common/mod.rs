@@ -350,6 +350,8 @@ pub fn differential(
     check(&m, "collapse-1d");
     cucc_cpuify::passes::clamp_guards(&mut m, fid, &mut remarks).expect("clamp-guards");
     check(&m, "clamp-guards");
+    cucc_cpuify::passes::interchange(&mut m, fid, &mut remarks).expect("interchange");
+    check(&m, "interchange");
     cucc_cpuify::passes::serialize_inner(&mut m, fid, &mut remarks).expect("serialize-inner");
     check(&m, "serialize-inner");
 

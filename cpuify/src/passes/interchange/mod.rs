@@ -1,0 +1,468 @@
+//! `interchange`: a serial loop inside a thread loop, with the same trip
+//! count in every thread, moves outside it, so the thread loop becomes the
+//! innermost loop.
+//!
+//! A CUDA thread often loops on its own: over the features of its point
+//! (`for (f = 0; f < nf; f++) d += col[f*n + p] - c[f]`), over a column it
+//! marches up. Emitted as written, the C runs each thread's whole loop
+//! before the next thread starts, and the loop over threads — unit stride
+//! in `threadIdx.x` over column-major data — is the outer one, which the C
+//! compiler does not vectorise. Interchanged, each trip of the serial loop
+//! runs every thread: `for f { parallel<block> (tx) { d[tx] += ... } }`.
+//!
+//! A loop moves when it runs the same trips in every thread (a `for` with
+//! block-uniform bounds, or a `while` whose condition is block-uniform,
+//! [`Uniformity`]), holds no barrier, collective, nested `parallel`, call
+//! or `return`, touches memory other than private cells, and every loop in
+//! it qualifies too (they move with it). It may sit in `if`s: uniform ones
+//! are interchanged with it; the others are guards.
+//!
+//! Legality: threads' work is reordered, so no two different threads may
+//! make accesses to a common byte with one writing (the effects API's
+//! cross-thread test, `serialize_inner::first_conflict`), except pairs
+//! whose order the rewrite keeps: two accesses both outside the moved
+//! loops and between the same two of them still run thread by thread.
+//! When only 1-D blocks make the accesses disjoint (`a[blockIdx.x *
+//! blockDim.x + threadIdx.x]`), the rewrite is versioned on `blockDim.y ==
+//! 1 && blockDim.z == 1`.
+//!
+//! Guards (`if (i < n) { ...loop... }`, the frontends' form of an early
+//! `return`) are versioned too: a serial loop over the thread loop's
+//! iterations first evaluates every guard (their conditions must be
+//! computed by pure, non-trapping ops), and when all hold — every block
+//! but a partial last one, whose thread loop `clamp-guards` has usually cut
+//! already — the interchanged loops run with the guards gone; otherwise
+//! the original thread loop runs. That keeps the interchanged loops free
+//! of masks (gcc does not vectorise a masked load from an address the
+//! loop does not vary, such as a uniform coefficient read under the guard).
+//!
+//! The rewrite itself is `distribute`'s: counted `while`s become `for`s
+//! ([`canonical_for`]), the loops are marked with a block barrier at the
+//! start of their bodies (legal to add: every thread reaches it equally
+//! often) and `distribute` removes the marks by interchange and fission.
+//! Values a thread carries through the loop go to per-thread arrays
+//! indexed by the linear thread id; uniform ones (the counter) stay
+//! scalars. The pass runs after `clamp-guards`, so the new thread loops
+//! keep the clamped bounds, and before `serialize-inner`, which then
+//! serialises only the pieces whose threads conflict.
+
+mod canonical_for;
+mod guards;
+
+use crate::error::CpuifyError;
+use crate::passes::distribute::distribute_thread_loop;
+use crate::passes::serialize_inner::first_conflict;
+use crate::passes::uniform::Uniformity;
+use crate::remarks::Remarks;
+use cucc_ir::{
+    CallSummaries, Dim, FuncId, Function, FunctionEffects, FunctionKind, Level, MemEffect, Module,
+    Op, OpKind, Region, Space, Types,
+};
+use std::collections::HashMap;
+
+/// Name in remarks and the pipeline.
+const PASS: &str = "interchange";
+
+/// A serial loop found in a thread loop's body.
+struct Found {
+    /// The loop.
+    op: Op,
+    /// The loops to mark (it and the loops nested in it), or why it
+    /// cannot move.
+    marks: Result<Vec<Op>, String>,
+}
+
+/// Interchanges the uniform serial loops of the thread loops of function
+/// `fid` (launch form) with them; returns how many moved.
+pub fn interchange(
+    module: &mut Module,
+    fid: FuncId,
+    remarks: &mut Remarks,
+) -> Result<usize, CpuifyError> {
+    if module.functions[fid].kind != FunctionKind::Launch {
+        return Ok(0);
+    }
+    let targets: Vec<(Region, Op, Region)> = {
+        let func = &module.functions[fid];
+        let parents = func.parents();
+        func.walk()
+            .into_iter()
+            .filter(|&(_, o)| is_block_loop(func, o))
+            .filter_map(|(r, p)| {
+                let grid = parents
+                    .ancestors(p)
+                    .into_iter()
+                    .find(|&a| func.ops[a].kind == OpKind::Parallel { level: Level::Grid })?;
+                Some((r, p, func.ops[grid].regions[0]))
+            })
+            .collect()
+    };
+    let summaries = CallSummaries::compute(module);
+    let name = module.functions[fid].name.clone();
+    let mut moved = 0;
+    for (region, p, grid) in targets {
+        let mut trial = module.functions[fid].clone();
+        match try_loop(module, &summaries, &mut trial, region, p, grid) {
+            Ok(done) => {
+                module.functions[fid] = trial;
+                for (op, nested, cells, how) in done {
+                    let data = &module.functions[fid].ops[op];
+                    let with = if nested > 0 {
+                        format!(" with {nested} loop(s) nested in it")
+                    } else {
+                        String::new()
+                    };
+                    remarks.add(
+                        PASS,
+                        &name,
+                        data.loc,
+                        format!(
+                            "`{}` interchanged with the thread loop{with}: the thread loop is \
+                             innermost, {cells} per-thread cell(s) for the values threads \
+                             carry{how}",
+                            data.kind.mnemonic()
+                        ),
+                    );
+                    moved += 1;
+                }
+            }
+            Err(refused) => {
+                let func = &module.functions[fid];
+                for (op, why) in refused {
+                    let data = &func.ops[op];
+                    remarks.add(
+                        PASS,
+                        &name,
+                        data.loc,
+                        format!(
+                            "`{}` not interchanged with the thread loop: {why}",
+                            data.kind.mnemonic()
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    Ok(moved)
+}
+
+/// True for a block-level `parallel`.
+fn is_block_loop(func: &Function, op: Op) -> bool {
+    func.ops[op].kind
+        == OpKind::Parallel {
+            level: Level::Block,
+        }
+}
+
+/// What moved: (loop, loops nested in it, per-thread cells, versioning).
+type Done = Vec<(Op, usize, usize, String)>;
+/// What did not, and why.
+type Refused = Vec<(Op, String)>;
+
+/// Interchanges the loops of thread loop `p` (in `region`, grid iteration
+/// body `grid`) in `func`, a copy the caller keeps only on success.
+fn try_loop(
+    module: &mut Module,
+    summaries: &CallSummaries,
+    func: &mut Function,
+    region: Region,
+    p: Op,
+    grid: Region,
+) -> Result<Done, Refused> {
+    let u = Uniformity::of_thread_loop(&module.types, func, p);
+    let mut found = Vec::new();
+    find_loops(&module.types, func, &u, func.ops[p].regions[0], &mut found);
+    let mut refused: Refused = Vec::new();
+    let mut chosen: Vec<(Op, usize)> = Vec::new();
+    let mut marks = Vec::new();
+    for f in found {
+        match f.marks {
+            Ok(m) => {
+                chosen.push((f.op, m.len() - 1));
+                marks.extend(m);
+            }
+            Err(why) => refused.push((f.op, why)),
+        }
+    }
+    if chosen.is_empty() {
+        return Err(refused);
+    }
+    let refuse_all = |chosen: &[(Op, usize)], mut refused: Refused, why: &str| {
+        refused.extend(chosen.iter().map(|&(op, _)| (op, why.to_string())));
+        refused
+    };
+
+    // Guards: the `if`s on the way to the loops whose condition varies.
+    let loops: Vec<Op> = chosen.iter().map(|&(op, _)| op).collect();
+    let (guard_list, check) = match guards::find(func, &u, p, &loops) {
+        Ok(g) => g,
+        Err(why) => return Err(refuse_all(&chosen, refused, &why)),
+    };
+    let original = cucc_ir::edit::clone_op(func, p, &mut HashMap::new());
+    guards::fold(func, &guard_list);
+
+    // Legality, on the thread loop with its guards folded.
+    let assume_1d = {
+        let fx = FunctionEffects::new(module, func, summaries);
+        let tops = top_level_of(func, p, &loops);
+        let order_kept = |a: Op, b: Op| match (tops.get(&a), tops.get(&b)) {
+            (Some(&(ga, la)), Some(&(gb, lb))) => !la && !lb && ga == gb,
+            _ => false,
+        };
+        match first_conflict(&fx, func, p, [None; 3], &order_kept) {
+            None => false,
+            Some(pair) => {
+                let one_d = [None, Some(1), Some(1)];
+                if over_block_dims(func, p)
+                    && first_conflict(&fx, func, p, one_d, &order_kept).is_none()
+                {
+                    true
+                } else {
+                    let why = describe_conflict(module, func, &pair);
+                    return Err(refuse_all(&chosen, refused, &why));
+                }
+            }
+        }
+    };
+
+    // Versioning: `if (1-D block && every guard holds) { p } else { original }`.
+    let mut parent = region;
+    let mut how = String::new();
+    if assume_1d || !check.is_empty() {
+        parent = guards::version(
+            &mut module.types,
+            func,
+            region,
+            grid,
+            p,
+            original,
+            &check,
+            assume_1d,
+        );
+        how = match (assume_1d, check.is_empty()) {
+            (true, true) => "; for blocks of any x 1 x 1 threads (other shapes run the loop as it was)",
+            (false, false) => "; when every thread of the block passes its guard (otherwise the loop runs as it was)",
+            _ => "; for blocks of any x 1 x 1 threads whose threads all pass their guard (otherwise the loop runs as it was)",
+        }
+        .to_string();
+    }
+
+    // Counted `while`s become `for`s (innermost first), then the marks.
+    let parents = func.parents();
+    let owners: Vec<(Op, Region)> = marks
+        .iter()
+        .rev()
+        .filter_map(|&l| parents.region_of(l).map(|r| (l, r)))
+        .collect();
+    let mut marked = Vec::new();
+    for (l, r) in owners {
+        let l2 = canonical_for::while_to_for(&mut module.types, func, r, l).unwrap_or(l);
+        for c in chosen.iter_mut() {
+            if c.0 == l {
+                c.0 = l2;
+            }
+        }
+        marked.push(l2);
+    }
+    for &l in &marked {
+        mark(&mut module.types, func, l);
+    }
+    let cells_before = private_allocas(func, grid);
+    let mut scratch = Remarks::default();
+    if let Err(e) = distribute_thread_loop(
+        &mut module.types,
+        func,
+        &module.files,
+        grid,
+        parent,
+        p,
+        &mut scratch,
+    ) {
+        return Err(refuse_all(&chosen, refused, &e.message));
+    }
+    let cells = private_allocas(func, grid).saturating_sub(cells_before);
+    let _ = refused;
+    Ok(chosen
+        .into_iter()
+        .map(|(op, nested)| (op, nested, cells, how.clone()))
+        .collect())
+}
+
+/// For each op of thread loop `p` (at any depth), the index of the gap
+/// between moved loops its top-level ancestor lies in, and whether that
+/// ancestor holds one of `loops`.
+fn top_level_of(func: &Function, p: Op, loops: &[Op]) -> HashMap<Op, (usize, bool)> {
+    let body = func.ops[p].regions[0];
+    let mut out = HashMap::new();
+    let mut gap = 0;
+    for &top in &func.regions[body].ops {
+        let mut walk = vec![(body, top)];
+        for &r in &func.ops[top].regions {
+            func.walk_region(r, &mut walk);
+        }
+        let holds = walk.iter().any(|&(_, o)| loops.contains(&o));
+        if holds {
+            gap += 1;
+        }
+        for (_, o) in walk {
+            out.insert(o, (gap, holds));
+        }
+        if holds {
+            gap += 1;
+        }
+    }
+    out
+}
+
+/// True if thread loop `p` runs over the launch's `block_dim y` and `z`.
+fn over_block_dims(func: &Function, p: Op) -> bool {
+    let ubs = &func.ops[p].operands;
+    ubs.len() == 3
+        && [1, 2].iter().all(|&k| {
+            func.defining_op(ubs[k])
+                .is_some_and(|o| func.ops[o].kind == OpKind::BlockDim(Dim::ALL[k]))
+        })
+}
+
+/// "`store` (file:line) and `load` (file:line) may ...".
+fn describe_conflict(module: &Module, func: &Function, pair: &(MemEffect, MemEffect)) -> String {
+    let what = |e: &MemEffect| {
+        let data = &func.ops[e.op];
+        format!(
+            "`{}` ({})",
+            data.kind.mnemonic(),
+            module.describe_loc(data.loc)
+        )
+    };
+    format!(
+        "{} and {} may touch the same memory from different threads",
+        what(&pair.0),
+        what(&pair.1)
+    )
+}
+
+/// The outermost serial loops of thread-loop region `r`, reached through
+/// `if`s, each with its marks or the reason it cannot move.
+fn find_loops(types: &Types, func: &Function, u: &Uniformity, r: Region, out: &mut Vec<Found>) {
+    for &op in &func.regions[r].ops {
+        let data = &func.ops[op];
+        match data.kind {
+            OpKind::If => {
+                for &inner in &data.regions {
+                    find_loops(types, func, u, inner, out);
+                }
+            }
+            OpKind::For { .. } | OpKind::While => {
+                let marks = movable(func, u, op).and_then(|m| {
+                    if touches_memory(types, func, op) {
+                        Ok(m)
+                    } else {
+                        Err("it accesses no memory (nothing to vectorise across threads)".into())
+                    }
+                });
+                out.push(Found { op, marks });
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The loops to mark for moving loop `l` (it first, then the loops nested
+/// in it, all of which move with it), or why it cannot move.
+fn movable(func: &Function, u: &Uniformity, l: Op) -> Result<Vec<Op>, String> {
+    let data = &func.ops[l];
+    let uniform_trips = match data.kind {
+        OpKind::For { .. } => data.operands[..3].iter().all(|&v| u.is_uniform(v)),
+        OpKind::While => {
+            let before = data.regions[0];
+            func.regions[before]
+                .ops
+                .last()
+                .and_then(|&t| func.ops[t].operands.first())
+                .is_some_and(|&c| u.is_uniform(c))
+        }
+        _ => false,
+    };
+    if !uniform_trips {
+        return Err("its trip count may differ between threads".into());
+    }
+    let mut marks = vec![l];
+    let mut walk = Vec::new();
+    for &r in &data.regions {
+        func.walk_region(r, &mut walk);
+    }
+    for &(_, op) in &walk {
+        let kind = &func.ops[op].kind;
+        match kind {
+            OpKind::Parallel { .. } => return Err("it holds a nested `parallel`".into()),
+            OpKind::Return => return Err("it holds a `return`".into()),
+            OpKind::Call(cucc_ir::Callee::Func(_)) => return Err("it holds a call".into()),
+            OpKind::ActiveMask => return Err("it reads `activemask`".into()),
+            k if k.is_block_barrier() || k.is_warp_collective() => {
+                return Err(format!("it holds `{}`", k.mnemonic()))
+            }
+            _ => {}
+        }
+    }
+    for &(_, op) in &walk {
+        if matches!(func.ops[op].kind, OpKind::For { .. } | OpKind::While) {
+            let inner = movable(func, u, op)
+                .map_err(|why| format!("a loop nested in it cannot move with it ({why})"))?;
+            marks.push(inner[0]);
+        }
+    }
+    Ok(marks)
+}
+
+/// True if loop `l` loads or stores memory other than private cells.
+fn touches_memory(types: &Types, func: &Function, l: Op) -> bool {
+    let mut walk = Vec::new();
+    for &r in &func.ops[l].regions {
+        func.walk_region(r, &mut walk);
+    }
+    walk.iter().any(|&(_, op)| {
+        let data = &func.ops[op];
+        match data.kind {
+            OpKind::Load { .. } | OpKind::Store { .. } => {
+                data.operands.first().is_some_and(|&ptr| {
+                    types[func.value_type(ptr)].ptr_space() != Some(Space::Private)
+                })
+            }
+            OpKind::AtomicRmw { .. } | OpKind::AtomicCas { .. } | OpKind::TexFetch { .. } => true,
+            _ => false,
+        }
+    })
+}
+
+/// Puts a block barrier at the start of the body of loop `l` (a `while`'s
+/// after region): fission there leaves one thread loop per trip, which
+/// reads the carried values and stores the next ones.
+fn mark(types: &mut Types, func: &mut Function, l: Op) {
+    let data = &func.ops[l];
+    let body = match data.kind {
+        OpKind::While => data.regions[1],
+        _ => data.regions[0],
+    };
+    let loc = data.loc;
+    let mut b = cucc_ir::Builder::new(types, func);
+    b.set_loc(loc);
+    b.set_insertion_at(body, 0);
+    b.barrier();
+}
+
+/// The number of private allocas at the top of `region`.
+fn private_allocas(func: &Function, region: Region) -> usize {
+    func.regions[region]
+        .ops
+        .iter()
+        .filter(|&&o| {
+            matches!(
+                func.ops[o].kind,
+                OpKind::Alloca {
+                    space: Space::Private,
+                    ..
+                }
+            )
+        })
+        .count()
+}
