@@ -169,10 +169,10 @@ pub(super) fn fold(func: &mut Function, guards: &[Guard]) {
 }
 
 /// Puts thread loop `p` (in `region`, grid iteration body `grid`) under
-/// `if (cond) { p } else { original }`, `cond` being the block's shape is
-/// `X x 1 x 1` (with `one_d`; `p` then runs over extents 1 in y and z) and
-/// every thread's guards hold (a serial loop over `p`'s iterations ahead
-/// of it). Returns the region now holding `p`.
+/// `if (cond) { p } else { original }`, `cond` being `extra` (when given),
+/// the block's shape is `X x 1 x 1` (with `one_d`; `p` then runs over
+/// extents 1 in y and z) and every thread's guards hold (a serial loop over
+/// `p`'s iterations ahead of it). Returns the region now holding `p`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn version(
     types: &mut Types,
@@ -183,6 +183,7 @@ pub(super) fn version(
     original: Op,
     check: &Check,
     one_d: bool,
+    extra: Option<Value>,
 ) -> Region {
     let loc = func.ops[p].loc;
     let ubs = func.ops[p].operands.clone();
@@ -203,13 +204,17 @@ pub(super) fn version(
     let mut b = Builder::new(types, func);
     b.set_loc(loc);
     b.set_insertion_at(region, at);
-    let mut cond: Option<Value> = None;
+    let mut cond: Option<Value> = extra;
     let mut one = None;
     if one_d {
         let c1 = b.const_int(ty, 1);
         let ey = b.cmp(CmpPred::Eq, ubs[1], c1);
         let ez = b.cmp(CmpPred::Eq, ubs[2], c1);
-        cond = Some(b.binary(BinOp::And, ey, ez));
+        let shape = b.binary(BinOp::And, ey, ez);
+        cond = Some(match cond {
+            Some(c) => b.binary(BinOp::And, c, shape),
+            None => shape,
+        });
         one = Some(c1);
     }
     if let Some(cell) = cell {

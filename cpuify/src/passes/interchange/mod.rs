@@ -103,8 +103,9 @@ pub fn interchange(
     for (region, p, grid) in targets {
         let mut trial = module.functions[fid].clone();
         match try_loop(module, &summaries, &mut trial, region, p, grid) {
-            Ok(done) => {
+            Ok((done, refused)) => {
                 module.functions[fid] = trial;
+                refuse(remarks, &module.functions[fid], &name, &refused);
                 for (op, nested, cells, how) in done {
                     let data = &module.functions[fid].ops[op];
                     let with = if nested > 0 {
@@ -126,24 +127,26 @@ pub fn interchange(
                     moved += 1;
                 }
             }
-            Err(refused) => {
-                let func = &module.functions[fid];
-                for (op, why) in refused {
-                    let data = &func.ops[op];
-                    remarks.add(
-                        PASS,
-                        &name,
-                        data.loc,
-                        format!(
-                            "`{}` not interchanged with the thread loop: {why}",
-                            data.kind.mnemonic()
-                        ),
-                    );
-                }
-            }
+            Err(refused) => refuse(remarks, &module.functions[fid], &name, &refused),
         }
     }
     Ok(moved)
+}
+
+/// A remark for each loop left in its thread loop.
+fn refuse(remarks: &mut Remarks, func: &Function, name: &str, refused: &Refused) {
+    for (op, why) in refused {
+        let data = &func.ops[*op];
+        remarks.add(
+            PASS,
+            name,
+            data.loc,
+            format!(
+                "`{}` not interchanged with the thread loop: {why}",
+                data.kind.mnemonic()
+            ),
+        );
+    }
 }
 
 /// True for a block-level `parallel`.
@@ -168,7 +171,7 @@ fn try_loop(
     region: Region,
     p: Op,
     grid: Region,
-) -> Result<Done, Refused> {
+) -> Result<(Done, Refused), Refused> {
     let u = Uniformity::of_thread_loop(&module.types, func, p);
     let mut found = Vec::new();
     find_loops(&module.types, func, &u, func.ops[p].regions[0], &mut found);
@@ -202,33 +205,41 @@ fn try_loop(
     guards::fold(func, &guard_list);
 
     // Legality, on the thread loop with its guards folded.
-    let assume_1d = {
-        let fx = FunctionEffects::new(module, func, summaries);
-        let tops = top_level_of(func, p, &loops);
-        let order_kept = |a: Op, b: Op| match (tops.get(&a), tops.get(&b)) {
-            (Some(&(ga, la)), Some(&(gb, lb))) => !la && !lb && ga == gb,
-            _ => false,
-        };
-        match first_conflict(&fx, func, p, [None; 3], &order_kept) {
-            None => false,
-            Some(pair) => {
-                let one_d = [None, Some(1), Some(1)];
-                if over_block_dims(func, p)
-                    && first_conflict(&fx, func, p, one_d, &order_kept).is_none()
-                {
-                    true
-                } else {
-                    let why = describe_conflict(module, func, &pair);
-                    return Err(refuse_all(&chosen, refused, &why));
-                }
-            }
-        }
+    let legal = match legality(module, summaries, func, p, &loops) {
+        Ok(l) => l,
+        Err(why) => return Err(refuse_all(&chosen, refused, &why)),
     };
 
-    // Versioning: `if (1-D block && every guard holds) { p } else { original }`.
+    // Versioning: `if (distinct buffers && 1-D block && every guard holds)
+    // { p } else { original }`.
     let mut parent = region;
-    let mut how = String::new();
-    if assume_1d || !check.is_empty() {
+    let mut how = Vec::new();
+    // Thread indices the guards' version may compute without wrapping.
+    let nowrap = wrapping_index_adds(func, p);
+    if !legal.distinct.is_empty() || legal.one_d || !check.is_empty() {
+        let distinct = (!legal.distinct.is_empty()).then(|| {
+            let params: Vec<cucc_ir::Value> = legal
+                .distinct
+                .iter()
+                .map(|&i| func.regions[func.body].args[i])
+                .collect();
+            let i1 = module.types.i1();
+            let loc = func.ops[p].loc;
+            let op = func.new_op(OpKind::AllocDistinct, params, &[i1], vec![], loc);
+            let body = func.body;
+            func.regions[body].ops.insert(0, op);
+            func.ops[op].results[0]
+        });
+        let fits = no_wrap_condition(&mut module.types, func, region, p, &nowrap);
+        let extra = match (distinct, fits) {
+            (Some(a), Some(b)) => {
+                let at = position(func, region, p);
+                let mut bld = cucc_ir::Builder::new(&mut module.types, func);
+                bld.set_insertion_at(region, at);
+                Some(bld.binary(cucc_ir::BinOp::And, a, b))
+            }
+            (a, b) => a.or(b),
+        };
         parent = guards::version(
             &mut module.types,
             func,
@@ -237,15 +248,37 @@ fn try_loop(
             p,
             original,
             &check,
-            assume_1d,
+            legal.one_d,
+            extra,
         );
-        how = match (assume_1d, check.is_empty()) {
-            (true, true) => "; for blocks of any x 1 x 1 threads (other shapes run the loop as it was)",
-            (false, false) => "; when every thread of the block passes its guard (otherwise the loop runs as it was)",
-            _ => "; for blocks of any x 1 x 1 threads whose threads all pass their guard (otherwise the loop runs as it was)",
+        if fits.is_some() {
+            for &add in &nowrap {
+                if let OpKind::Binary(_, ref mut flags) = func.ops[add].kind {
+                    flags.nsw = true;
+                }
+            }
         }
-        .to_string();
+        if !legal.distinct.is_empty() {
+            how.push(format!(
+                "its {} pointer parameter(s) point into distinct allocations",
+                legal.distinct.len()
+            ));
+        }
+        if legal.one_d {
+            how.push("the block is X x 1 x 1".to_string());
+        }
+        if !check.is_empty() {
+            how.push("every thread passes its guard".to_string());
+        }
     }
+    let how = if how.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; runs when {} (the loop runs as it was otherwise)",
+            how.join(", ")
+        )
+    };
 
     // Counted `while`s become `for`s (innermost first), then the marks.
     let parents = func.parents();
@@ -264,6 +297,10 @@ fn try_loop(
         }
         marked.push(l2);
     }
+    let u = Uniformity::of_thread_loop(&module.types, func, p);
+    for &l in &marked {
+        split_uniform_offsets(&mut module.types, func, &u, l);
+    }
     for &l in &marked {
         mark(&mut module.types, func, l);
     }
@@ -281,11 +318,205 @@ fn try_loop(
         return Err(refuse_all(&chosen, refused, &e.message));
     }
     let cells = private_allocas(func, grid).saturating_sub(cells_before);
-    let _ = refused;
-    Ok(chosen
+    let done = chosen
         .into_iter()
         .map(|(op, nested)| (op, nested, cells, how.clone()))
-        .collect())
+        .collect();
+    Ok((done, refused))
+}
+
+/// The 32-bit adds `u + tx` in thread loop `p` of a value `u` defined
+/// outside it and the x thread index, without `nsw` (CUDA's unsigned
+/// `blockIdx.x * blockDim.x + threadIdx.x`): the C compiler cannot read
+/// the sign-extended result as affine in the thread index, so the thread
+/// loop's accesses through it are not contiguous to it.
+fn wrapping_index_adds(func: &Function, p: Op) -> Vec<Op> {
+    let body = func.ops[p].regions[0];
+    let tx = func.regions[body].args[0];
+    let mut walk = Vec::new();
+    func.walk_region(body, &mut walk);
+    let inside: std::collections::HashSet<Op> = walk.iter().map(|&(_, o)| o).collect();
+    let outside = |v: cucc_ir::Value| {
+        v != tx
+            && match func.defining_op(v) {
+                Some(d) => !inside.contains(&d),
+                None => !func.regions[body].args.contains(&v) && is_arg_outside(func, body, v),
+            }
+    };
+    walk.into_iter()
+        .map(|(_, o)| o)
+        .filter(|&o| {
+            let data = &func.ops[o];
+            matches!(data.kind, OpKind::Binary(cucc_ir::BinOp::Add, f) if !f.nsw)
+                && func.regions[body].args.len() == func.ops[p].operands.len()
+                && ((data.operands[1] == tx && outside(data.operands[0]))
+                    || (data.operands[0] == tx && outside(data.operands[1])))
+        })
+        .collect()
+}
+
+/// True if region argument `v` belongs to a region outside loop body
+/// `body` (an enclosing loop's counter).
+fn is_arg_outside(func: &Function, body: Region, v: cucc_ir::Value) -> bool {
+    match func.values[v].def {
+        cucc_ir::ValueDef::Arg { region, .. } => {
+            let mut walk = Vec::new();
+            func.walk_region(body, &mut walk);
+            region != body
+                && !walk
+                    .iter()
+                    .any(|&(_, o)| func.ops[o].regions.contains(&region))
+        }
+        cucc_ir::ValueDef::Result { .. } => false,
+    }
+}
+
+/// Before `p` in `region`: `true` when every add of `adds` (`u + tx`,
+/// `tx < ub_x`) fits its type read as signed — `sext(u) + ub_x - 1 <=
+/// MAX` in 64 bits (`u + tx` never goes below `MIN`: `tx >= 0`) — so the
+/// version running under it may flag them `nsw`. `None` for no adds.
+fn no_wrap_condition(
+    types: &mut Types,
+    func: &mut Function,
+    region: Region,
+    p: Op,
+    adds: &[Op],
+) -> Option<cucc_ir::Value> {
+    if adds.is_empty() {
+        return None;
+    }
+    let body = func.ops[p].regions[0];
+    let tx = func.regions[body].args[0];
+    let ub = func.ops[p].operands[0];
+    let mut bases: Vec<cucc_ir::Value> = Vec::new();
+    for &a in adds {
+        let ops = &func.ops[a].operands;
+        let u = if ops[0] == tx { ops[1] } else { ops[0] };
+        if !bases.contains(&u) {
+            bases.push(u);
+        }
+    }
+    let at = position(func, region, p);
+    let loc = func.ops[p].loc;
+    let mut b = cucc_ir::Builder::new(types, func);
+    b.set_loc(loc);
+    b.set_insertion_at(region, at);
+    let i64t = b.types.i64();
+    let mut cond: Option<cucc_ir::Value> = None;
+    for u in bases {
+        let ty = b.func.value_type(u);
+        let bits = b.types[ty].int_bits()?;
+        if bits >= 64 {
+            return None;
+        }
+        let max = b.const_int(i64t, (1i64 << (bits - 1)) - 1);
+        let one = b.const_int(i64t, 1);
+        let su = b.cast(cucc_ir::CastOp::SExt, u, i64t);
+        let zub = b.cast(cucc_ir::CastOp::ZExt, ub, i64t);
+        let last = b.binary(cucc_ir::BinOp::Add, su, zub);
+        let last = b.binary(cucc_ir::BinOp::Sub, last, one);
+        let ok = b.cmp(cucc_ir::CmpPred::Sle, last, max);
+        cond = Some(match cond {
+            Some(c) => b.binary(cucc_ir::BinOp::And, c, ok),
+            None => ok,
+        });
+    }
+    cond
+}
+
+/// Index of `op` in `region` (its end if absent).
+fn position(func: &Function, region: Region, op: Op) -> usize {
+    func.regions[region]
+        .ops
+        .iter()
+        .position(|&o| o == op)
+        .unwrap_or(func.regions[region].ops.len())
+}
+
+/// What the interchange of a thread loop's loops must be versioned on.
+struct Legal {
+    /// Pointer parameters (indices) that must point into distinct
+    /// allocations (`alloc.distinct`).
+    distinct: Vec<usize>,
+    /// Blocks must be `X x 1 x 1`.
+    one_d: bool,
+}
+
+/// Whether moving `loops` out of thread loop `p` (guards folded) keeps
+/// every cross-thread pair of conflicting accesses in order: as it is,
+/// for 1-D blocks, with its pointer parameters in distinct allocations, or
+/// both (tried in that order). The conflict that stays otherwise.
+fn legality(
+    module: &Module,
+    summaries: &CallSummaries,
+    func: &Function,
+    p: Op,
+    loops: &[Op],
+) -> Result<Legal, String> {
+    let tops = top_level_of(func, p, loops);
+    let order_kept = |a: Op, b: Op| match (tops.get(&a), tops.get(&b)) {
+        (Some(&(ga, la)), Some(&(gb, lb))) => !la && !lb && ga == gb,
+        _ => false,
+    };
+    let one_d = over_block_dims(func, p);
+    let shapes: &[(bool, [Option<u64>; 3])] = if one_d {
+        &[(false, [None; 3]), (true, [None, Some(1), Some(1)])]
+    } else {
+        &[(false, [None; 3])]
+    };
+    let first = {
+        let fx = FunctionEffects::new(module, func, summaries);
+        let mut first = None;
+        for &(one_d, shape) in shapes {
+            match first_conflict(&fx, func, p, shape, &order_kept) {
+                None => {
+                    return Ok(Legal {
+                        distinct: Vec::new(),
+                        one_d,
+                    })
+                }
+                Some(pair) => {
+                    first.get_or_insert(pair);
+                }
+            }
+        }
+        first
+    };
+    // The pointer parameters the loop accesses, as if `noalias`.
+    let params: Vec<usize> = {
+        let fx = FunctionEffects::new(module, func, summaries);
+        let mut v: Vec<usize> = fx
+            .region_effects(func.ops[p].regions[0])
+            .iter()
+            .filter_map(|e| match e.base {
+                cucc_ir::Base::Param(i) => Some(i as usize),
+                _ => None,
+            })
+            .filter(|&i| func.params.get(i).is_some_and(|a| !a.noalias))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    if !params.is_empty() {
+        let mut assumed = func.clone();
+        for &i in &params {
+            assumed.params[i].noalias = true;
+        }
+        let fx = FunctionEffects::new(module, &assumed, summaries);
+        for &(one_d, shape) in shapes {
+            if first_conflict(&fx, &assumed, p, shape, &order_kept).is_none() {
+                return Ok(Legal {
+                    distinct: params,
+                    one_d,
+                });
+            }
+        }
+    }
+    Err(first.map_or_else(
+        || "its accesses may conflict across threads".to_string(),
+        |pair| describe_conflict(module, func, &pair),
+    ))
 }
 
 /// For each op of thread loop `p` (at any depth), the index of the gap
@@ -432,6 +663,49 @@ fn touches_memory(types: &Types, func: &Function, l: Op) -> bool {
             _ => false,
         }
     })
+}
+
+/// In loop `l` (at any depth), splits each
+/// `ptr.index T %base, (add %a, %b)` with `%a` block-uniform and `%b` not
+/// into `ptr.index T (ptr.index T %base, %a), %b`: the first moves out of
+/// the thread loop with `%a`, and the C compiler sees the address move
+/// with `%b` alone (`col[(size_t)f * n + p]`: a 64-bit unsigned sum it
+/// cannot read as affine in the thread index). Only for 64-bit indices or
+/// `nsw` sums, where both forms give the same address.
+fn split_uniform_offsets(types: &mut Types, func: &mut Function, u: &Uniformity, l: Op) {
+    let mut walk = Vec::new();
+    for &r in &func.ops[l].regions {
+        func.walk_region(r, &mut walk);
+    }
+    for (region, op) in walk {
+        let OpKind::PtrIndex { elem } = func.ops[op].kind else {
+            continue;
+        };
+        let (base, index) = (func.ops[op].operands[0], func.ops[op].operands[1]);
+        let Some(add) = func.defining_op(index) else {
+            continue;
+        };
+        let OpKind::Binary(cucc_ir::BinOp::Add, flags) = func.ops[add].kind else {
+            continue;
+        };
+        let wide = types[func.value_type(index)].int_bits() == Some(64);
+        if !(wide || flags.nsw) {
+            continue;
+        }
+        let (x, y) = (func.ops[add].operands[0], func.ops[add].operands[1]);
+        let (a, b) = match (u.is_uniform(x), u.is_uniform(y)) {
+            (true, false) => (x, y),
+            (false, true) => (y, x),
+            _ => continue,
+        };
+        let at = position(func, region, op);
+        let loc = func.ops[op].loc;
+        let mut bld = cucc_ir::Builder::new(types, func);
+        bld.set_loc(loc);
+        bld.set_insertion_at(region, at);
+        let row = bld.ptr_index(base, a, elem);
+        func.ops[op].operands = vec![row, b];
+    }
 }
 
 /// Puts a block barrier at the start of the body of loop `l` (a `while`'s
