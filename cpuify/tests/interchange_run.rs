@@ -73,9 +73,9 @@ kernel @norms(%cols: ptr<global>, %out: ptr<global>, %n: i32, %nf: i32) {
 
 /// hotspot3D's march: thread `i` walks up column `i` of an `nz x n` grid,
 /// carrying the cells below and at it, and writes `below + 2*here +
-/// above` for every inner layer. The stores go through a carried index,
-/// which the cross-thread test cannot separate between layers: the loop
-/// stays (a remark says why) and the kernel must still be right.
+/// above` for every inner layer. Its accesses go through a carried index,
+/// which neither the contiguity check nor the cross-thread test can read:
+/// the loop stays (a remark says why) and the kernel must still be right.
 const MARCH: &str = r#"
 file "march.cu"
 
@@ -168,8 +168,7 @@ fn norms_over_block_shapes() {
 fn march_carries_layers() {
     let r = remarks_of(MARCH);
     assert!(
-        r.iter()
-            .any(|m| m.starts_with("`while` not interchanged") && m.contains("same memory")),
+        r.iter().any(|m| m.starts_with("`while` not interchanged")),
         "{r:?}"
     );
     let (n, nz) = (40usize, 6usize);

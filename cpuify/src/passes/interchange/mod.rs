@@ -204,6 +204,24 @@ fn try_loop(
     let original = cucc_ir::edit::clone_op(func, p, &mut HashMap::new());
     guards::fold(func, &guard_list);
 
+    // Profitability: the threads' accesses in the loops must be the same
+    // address for all (uniform) or consecutive elements (unit stride in
+    // the x thread index), which the C compiler vectorises; a gather, a
+    // texture fetch or an atomic gains nothing from running threads
+    // innermost and pays for the per-thread arrays.
+    let u = Uniformity::of_thread_loop(&module.types, func, p);
+    for &l in &marks {
+        split_uniform_offsets(&mut module.types, func, &u, l);
+    }
+    let u = Uniformity::of_thread_loop(&module.types, func, p);
+    let tx = func.regions[func.ops[p].regions[0]].args[0];
+    if let Some(why) = marks
+        .iter()
+        .find_map(|&l| not_contiguous(module, func, &u, tx, l))
+    {
+        return Err(refuse_all(&chosen, refused, &why));
+    }
+
     // Legality, on the thread loop with its guards folded.
     let legal = match legality(module, summaries, func, p, &loops) {
         Ok(l) => l,
@@ -296,10 +314,6 @@ fn try_loop(
             }
         }
         marked.push(l2);
-    }
-    let u = Uniformity::of_thread_loop(&module.types, func, p);
-    for &l in &marked {
-        split_uniform_offsets(&mut module.types, func, &u, l);
     }
     for &l in &marked {
         mark(&mut module.types, func, l);
@@ -706,6 +720,96 @@ fn split_uniform_offsets(types: &mut Types, func: &mut Function, u: &Uniformity,
         let row = bld.ptr_index(base, a, elem);
         func.ops[op].operands = vec![row, b];
     }
+}
+
+/// Why the accesses of loop `l` do not vectorise across threads (the
+/// first that is neither uniform nor at consecutive elements in thread
+/// index `tx`, an atomic or a texture fetch), or `None`.
+fn not_contiguous(
+    module: &Module,
+    func: &Function,
+    u: &Uniformity,
+    tx: cucc_ir::Value,
+    l: Op,
+) -> Option<String> {
+    let mut walk = Vec::new();
+    for &r in &func.ops[l].regions {
+        func.walk_region(r, &mut walk);
+    }
+    for (_, op) in walk {
+        let data = &func.ops[op];
+        let ptr = match data.kind {
+            OpKind::Load { .. } | OpKind::Store { .. } => data.operands[0],
+            OpKind::AtomicRmw { .. }
+            | OpKind::AtomicCas { .. }
+            | OpKind::TexFetch(_)
+            | OpKind::Memcpy
+            | OpKind::Memset => {
+                return Some(format!(
+                    "its `{}` ({}) does not vectorise across threads",
+                    data.kind.mnemonic(),
+                    module.describe_loc(data.loc)
+                ))
+            }
+            _ => continue,
+        };
+        if module.types[func.value_type(ptr)].ptr_space() == Some(Space::Private)
+            || u.is_uniform(ptr)
+            || consecutive(func, u, tx, ptr)
+        {
+            continue;
+        }
+        return Some(format!(
+            "its `{}` ({}) reads or writes elements that are not consecutive across \
+             threads (a gather or a stride)",
+            data.kind.mnemonic(),
+            module.describe_loc(data.loc)
+        ));
+    }
+    None
+}
+
+/// True if pointer `ptr` is `ptr.index T %base, %i` with `%base` uniform
+/// and `%i` the x thread index plus uniform terms (through `add`s and
+/// extensions): consecutive `T`s for consecutive threads.
+fn consecutive(func: &Function, u: &Uniformity, tx: cucc_ir::Value, ptr: cucc_ir::Value) -> bool {
+    let Some(d) = func.defining_op(ptr) else {
+        return false;
+    };
+    let data = &func.ops[d];
+    if !matches!(data.kind, OpKind::PtrIndex { .. }) || !u.is_uniform(data.operands[0]) {
+        return false;
+    }
+    fn plus_tx(
+        func: &Function,
+        u: &Uniformity,
+        tx: cucc_ir::Value,
+        v: cucc_ir::Value,
+        depth: u32,
+    ) -> bool {
+        if v == tx {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        let Some(d) = func.defining_op(v) else {
+            return false;
+        };
+        let data = &func.ops[d];
+        match data.kind {
+            OpKind::Cast(cucc_ir::CastOp::SExt | cucc_ir::CastOp::ZExt) => {
+                plus_tx(func, u, tx, data.operands[0], depth - 1)
+            }
+            OpKind::Binary(cucc_ir::BinOp::Add, _) => {
+                let (a, b) = (data.operands[0], data.operands[1]);
+                (u.is_uniform(a) && plus_tx(func, u, tx, b, depth - 1))
+                    || (u.is_uniform(b) && plus_tx(func, u, tx, a, depth - 1))
+            }
+            _ => false,
+        }
+    }
+    plus_tx(func, u, tx, data.operands[1], 8)
 }
 
 /// Puts a block barrier at the start of the body of loop `l` (a `while`'s
