@@ -285,6 +285,16 @@ mod tests {
     }
 
     #[test]
+    fn interchange_runs_between_clamp_guards_and_serialize_inner() {
+        let at = |n: &str| PASSES.iter().position(|p| p.name == n).expect("pass");
+        let info = &PASSES[at("interchange")];
+        assert!(!info.opt_in && !info.required);
+        assert!(Options::default().runs(info));
+        assert!(at("clamp-guards") < at("interchange"));
+        assert!(at("interchange") < at("serialize-inner"));
+    }
+
+    #[test]
     fn collapse_1d_is_opt_in() {
         let find = |n: &str| PASSES.iter().find(|p| p.name == n).expect("pass");
         let (nd, one_d) = (find("collapse"), find("collapse-1d"));

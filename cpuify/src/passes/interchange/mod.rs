@@ -15,7 +15,11 @@
 //! [`Uniformity`]), holds no barrier, collective, nested `parallel`, call
 //! or `return`, touches memory other than private cells, and every loop in
 //! it qualifies too (they move with it). It may sit in `if`s: uniform ones
-//! are interchanged with it; the others are guards.
+//! are interchanged with it; the others are guards. It must also pay: each
+//! access in it is the same address for every thread or consecutive
+//! elements for consecutive `threadIdx.x` (no gathers, texture fetches or
+//! atomics), which the C compiler vectorises; otherwise the per-thread
+//! arrays cost more than they gain.
 //!
 //! Legality: threads' work is reordered, so no two different threads may
 //! make accesses to a common byte with one writing (the effects API's
@@ -24,7 +28,9 @@
 //! loops and between the same two of them still run thread by thread.
 //! When only 1-D blocks make the accesses disjoint (`a[blockIdx.x *
 //! blockDim.x + threadIdx.x]`), the rewrite is versioned on `blockDim.y ==
-//! 1 && blockDim.z == 1`.
+//! 1 && blockDim.z == 1`; when only `noalias` pointer parameters would,
+//! on the parameters pointing into distinct allocations (`alloc.distinct`,
+//! answered by the runtime).
 //!
 //! Guards (`if (i < n) { ...loop... }`, the frontends' form of an early
 //! `return`) are versioned too: a serial loop over the thread loop's
@@ -35,6 +41,10 @@
 //! the original thread loop runs. That keeps the interchanged loops free
 //! of masks (gcc does not vectorise a masked load from an address the
 //! loop does not vary, such as a uniform coefficient read under the guard).
+//! In that version, `u + tx` thread indices without `nsw` (CUDA's unsigned
+//! `blockIdx.x * blockDim.x + threadIdx.x`) get it under a check that they
+//! do not wrap, and `base[a + b]` with `a` uniform becomes `(base + a)[b]`,
+//! so the C compiler sees addresses affine in the thread index.
 //!
 //! The rewrite itself is `distribute`'s: counted `while`s become `for`s
 //! ([`canonical_for`]), the loops are marked with a block barrier at the
