@@ -141,6 +141,13 @@ pub static PASSES: &[PassInfo] = &[
         run: |m, f, r, _| passes::clamp_guards(m, f, r).map(drop),
     },
     PassInfo {
+        name: "interchange",
+        description: "serial loops with the same trip count in every thread move out of thread loops (versioned on guards and 1-D blocks), which become innermost",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::interchange(m, f, r).map(drop),
+    },
+    PassInfo {
         name: "serialize-inner",
         description: "thread loops whose iterations may share memory become sequential for nests",
         required: false,
@@ -347,6 +354,16 @@ mod tests {
             .expect("pass");
         assert!(!opts.runs(mem2reg));
         assert!(opts.runs(lower));
+    }
+
+    #[test]
+    fn interchange_runs_between_clamp_guards_and_serialize_inner() {
+        let at = |n: &str| PASSES.iter().position(|p| p.name == n).expect("pass");
+        let info = &PASSES[at("interchange")];
+        assert!(!info.opt_in && !info.required);
+        assert!(Options::default().runs(info));
+        assert!(at("clamp-guards") < at("interchange"));
+        assert!(at("interchange") < at("serialize-inner"));
     }
 
     #[test]

@@ -656,6 +656,11 @@ pub enum OpKind {
     /// `() -> i64`: the handle of a legacy texture reference (a global of
     /// kind texture).
     TexRef(GlobalId),
+    /// `(ptrs...) -> i1`: true when every pointer points into a live
+    /// allocation the host made for the device (`cudaMalloc`), no two into
+    /// the same one. Pointers into distinct allocations cannot reach each
+    /// other's bytes, so code guarded by it may treat them as `noalias`.
+    AllocDistinct,
     /// `() -> i32` (`clock`) or `() -> i64` (`clock64`): a cycle counter.
     Clock {
         /// 64-bit counter.
@@ -720,6 +725,7 @@ impl OpKind {
             OpKind::ActiveMask => "activemask",
             OpKind::TexFetch(_) => "tex.fetch",
             OpKind::TexRef(_) => "tex.ref",
+            OpKind::AllocDistinct => "alloc.distinct",
             OpKind::Clock { wide: false } => "clock",
             OpKind::Clock { wide: true } => "clock64",
             OpKind::Printf { .. } => "printf",
@@ -789,6 +795,7 @@ impl OpKind {
                 | OpKind::LaneId
                 | OpKind::WarpSize
                 | OpKind::TexRef(_)
+                | OpKind::AllocDistinct
         )
     }
 }

@@ -1289,3 +1289,30 @@ fn many_thread_steps_run_quickly() {
         assert_eq!(got[g], acc);
     }
 }
+
+#[test]
+fn alloc_distinct_compares_allocations() {
+    let src = "kernel @k(%out: ptr<global>, %a: ptr<global>, %b: ptr<global>) {\n  \
+               %d = alloc.distinct %a, %b : i1\n  \
+               %v = zext %d : i32\n  \
+               store %out, %v\n  \
+               return\n}\n";
+    let m = parse_module(src).expect("parse");
+    verify_module(&m).expect("verifies");
+    let mut it = Interpreter::new(&m);
+    let out = it.memory.alloc(Space::Global, 4);
+    let x = it.memory.alloc(Space::Global, 64);
+    let y = it.memory.alloc(Space::Global, 64);
+    let mut run = |a: u64, b: u64| {
+        it.launch(
+            "k",
+            &LaunchConfig::linear(1, 1),
+            &[Arg::ptr(out), Arg::ptr(a), Arg::ptr(b)],
+        )
+        .unwrap();
+        it.memory.read_i32s(out, 1).unwrap()[0]
+    };
+    assert_eq!(run(x, y), 1, "two buffers");
+    assert_eq!(run(x, x + 16), 0, "two pointers into one buffer");
+    assert_eq!(run(x, 0), 0, "a null pointer");
+}

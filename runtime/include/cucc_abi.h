@@ -159,6 +159,9 @@ void __cucc_trap(const char *msg);
 void __cucc_assert_trap(const char *msg);
 void __cucc_assert_fail(const char *expr, const char *file, unsigned line,
                         const char *func);
+/* 1 if each of the n pointers lies in a live cudaMalloc/cudaMallocManaged
+ * allocation and no two in the same one (the IR's alloc.distinct). */
+uint8_t __cucc_alloc_distinct(uint32_t n, const void *const *ptrs);
 /* 1 once the running launch has trapped; entries may poll it between blocks. */
 int __cucc_launch_aborted(void);
 

@@ -669,6 +669,43 @@ pub unsafe extern "C" fn __cucc_trap(msg: *const c_char) {
     abort_current_launch();
 }
 
+/// Called by kernel code for `alloc.distinct` (docs/ir.md): 1 if each of the
+/// `n` pointers lies in a live `cudaMalloc` or `cudaMallocManaged`
+/// allocation and no two in the same one, else 0. Translated kernels run a
+/// version that treats their pointer parameters as `noalias` only then.
+///
+/// # Safety
+/// `ptrs` must point to `n` readable pointers (or `n` must be 0).
+#[no_mangle]
+pub unsafe extern "C" fn __cucc_alloc_distinct(n: u32, ptrs: *const *const c_void) -> u8 {
+    if ptrs.is_null() {
+        return u8::from(n == 0);
+    }
+    // SAFETY: forwarded contract.
+    let ptrs = unsafe { std::slice::from_raw_parts(ptrs, n as usize) };
+    u8::from(allocations_distinct(ptrs.iter().map(|&p| p as usize)))
+}
+
+/// True if every address lies in a device or managed allocation, no two in
+/// the same one.
+pub(crate) fn allocations_distinct(addrs: impl Iterator<Item = usize>) -> bool {
+    let mut starts = Vec::new();
+    for a in addrs {
+        match crate::memory::find(a) {
+            Some((start, alloc))
+                if matches!(
+                    alloc.kind,
+                    crate::memory::Kind::Device | crate::memory::Kind::Managed
+                ) && !starts.contains(&start) =>
+            {
+                starts.push(start)
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// Called by kernel code when a device `assert` fails: prints CUDA's message
 /// shape, records the sticky `cudaErrorAssert` and stops the launch like
 /// [`__cucc_trap`]. It returns; the caller must return from the entry.

@@ -41,6 +41,8 @@ typedef struct cucc_launch {
 
 void __cucc_trap(const char *message);
 void __cucc_assert_trap(const char *message);
+/* 1 if every pointer lies in a live cudaMalloc allocation, no two in one. */
+uint8_t __cucc_alloc_distinct(uint32_t n, const void *const *ptrs);
 
 /* Texture fetch (docs/abi.md): 0, with `nres` elements of kind `out_kind`
  * in `out`, or 1 for a handle that names no texture. A tex1Dfetch of linear

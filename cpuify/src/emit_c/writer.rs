@@ -1141,6 +1141,16 @@ impl<'m> Writer<'m> {
                 let r = one()?;
                 self.decl(r, "32u")?;
             }
+            OpKind::AllocDistinct => {
+                let r = one()?;
+                let list: Vec<String> = ops.iter().map(|&v| self.n(v).to_string()).collect();
+                let e = format!(
+                    "__cucc_alloc_distinct({}u, (const void *const[]){{{}}}) != 0",
+                    ops.len(),
+                    list.join(", ")
+                );
+                self.decl(r, &e)?;
+            }
             OpKind::Clock { wide } => {
                 let r = one()?;
                 let e = if *wide {

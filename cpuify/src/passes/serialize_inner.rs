@@ -57,6 +57,21 @@ pub fn iterations_independent_assuming(
     p: Op,
     assume: [Option<u64>; 3],
 ) -> bool {
+    first_conflict(fx, func, p, assume, &|_, _| false).is_none()
+}
+
+/// The first pair of accesses of thread-level parallel `p` that two
+/// different iterations may make to a common byte with one writing,
+/// leaving out the pairs (by their ops) for which `order_kept` holds: a
+/// caller that reorders only some of the iterations' work keeps the
+/// order of the others. Extents as in [`iterations_independent_assuming`].
+pub fn first_conflict(
+    fx: &FunctionEffects<'_>,
+    func: &Function,
+    p: Op,
+    assume: [Option<u64>; 3],
+    order_kept: &dyn Fn(Op, Op) -> bool,
+) -> Option<(MemEffect, MemEffect)> {
     let body = func.ops[p].regions[0];
     let effects: Vec<MemEffect> = fx
         .region_effects(body)
@@ -70,12 +85,12 @@ pub fn iterations_independent_assuming(
     let coords = Coords::from_extents(extents);
     for (i, a) in effects.iter().enumerate() {
         for b in &effects[i..] {
-            if conflicts_across_threads(func, &coords, a, b) {
-                return false;
+            if !order_kept(a.op, b.op) && conflicts_across_threads(func, &coords, a, b) {
+                return Some((a.clone(), b.clone()));
             }
         }
     }
-    true
+    None
 }
 
 /// True if `e` accesses storage only its own iteration of `p` uses: a

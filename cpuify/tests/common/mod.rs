@@ -94,7 +94,7 @@ pub fn compile(m: Module, tag: &str) -> (libloading::Library, Module) {
     let c = dir.join(format!("{tag}.c"));
     let so = dir.join(format!("{tag}.so"));
     let src = format!(
-        "{}\n#include <stdlib.h>\nint cucc_trap_count = 0;\nvoid __cucc_trap(const char *m) {{ cucc_trap_count++; fprintf(stderr, \"%s\\n\", m); }}\nvoid __cucc_assert_trap(const char *m) {{ cucc_trap_count++; fprintf(stderr, \"%s\\n\", m); }}\n",
+        "{}\n#include <stdlib.h>\nint cucc_trap_count = 0;\nvoid __cucc_trap(const char *m) {{ cucc_trap_count++; fprintf(stderr, \"%s\\n\", m); }}\nvoid __cucc_assert_trap(const char *m) {{ cucc_trap_count++; fprintf(stderr, \"%s\\n\", m); }}\n/* every buffer argument is its own allocation */\nuint8_t __cucc_alloc_distinct(uint32_t n, const void *const *p) {{ for (uint32_t i = 0; i < n; i++) {{ if (!p[i]) return 0; for (uint32_t j = 0; j < i; j++) if (p[i] == p[j]) return 0; }} return 1; }}\n",
         emitted.c
     );
     std::fs::write(&c, src).expect("write c");

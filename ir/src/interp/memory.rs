@@ -406,6 +406,24 @@ impl Memory {
         f64, write_f64s, read_f64s;
     }
 
+    /// True if every pointer points into a live buffer the host allocated
+    /// ([`Origin::Host`], global space), no two into the same one: the
+    /// semantics of `alloc.distinct`.
+    pub fn distinct_host_buffers(&self, ptrs: &[u64]) -> bool {
+        let mut seen = Vec::with_capacity(ptrs.len());
+        for &p in ptrs {
+            let (id, _) = split(p);
+            let host = self.allocs.get(id).is_some_and(|a| {
+                id != 0 && a.live && a.space == Space::Global && matches!(a.origin, Origin::Host)
+            });
+            if !host || seen.contains(&id) {
+                return false;
+            }
+            seen.push(id);
+        }
+        true
+    }
+
     /// The size of the allocation `ptr` points into, if it is live.
     pub fn size_of_alloc(&self, ptr: u64) -> Option<u64> {
         let (id, _) = split(ptr);

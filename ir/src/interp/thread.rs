@@ -876,6 +876,10 @@ impl Exec<'_> {
                     }
                     continue;
                 }
+                OpKind::AllocDistinct => {
+                    let ptrs: Vec<u64> = (0..od.operands.len()).map(opv).collect();
+                    u64::from(self.mem.distinct_host_buffers(&ptrs))
+                }
                 OpKind::TexRef(g) => {
                     shape(self, 0, 1)?;
                     super::texture_ref_handle(*g)

@@ -236,6 +236,7 @@ impl Parser {
             "tex.fetch" => {
                 OpKind::TexFetch(self.keyword("texture fetch kind", TexKind::from_name)?)
             }
+            "alloc.distinct" => OpKind::AllocDistinct,
             "clock" => OpKind::Clock { wide: false },
             "clock64" => OpKind::Clock { wide: true },
             "printf" => {

@@ -547,6 +547,7 @@ impl<'m> Printer<'m> {
             | OpKind::LaneId
             | OpKind::WarpSize
             | OpKind::ActiveMask
+            | OpKind::AllocDistinct
             | OpKind::Clock { .. } => {}
         }
         if plain_operands && !ops.is_empty() {

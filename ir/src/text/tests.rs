@@ -53,13 +53,14 @@ fn variant(k: &OpKind) -> &'static str {
         OpKind::ActiveMask => "activemask",
         OpKind::TexFetch(_) => "tex.fetch",
         OpKind::TexRef(_) => "tex.ref",
+        OpKind::AllocDistinct => "alloc.distinct",
         OpKind::Clock { .. } => "clock",
         OpKind::Printf { .. } => "printf",
         OpKind::Trap { .. } => "trap",
     }
 }
 
-const ALL_VARIANTS: usize = 43;
+const ALL_VARIANTS: usize = 44;
 
 /// A module exercising every op kind, every attribute value, odd names,
 /// locations, struct layouts and globals of every kind.
@@ -339,6 +340,8 @@ fn everything() -> Module {
                 vec![],
             );
         }
+        let i1t = b.types.i1();
+        b.op1(OpKind::AllocDistinct, vec![p[0], p[0]], i1t);
         b.op1(OpKind::Clock { wide: false }, vec![], i32t);
         b.op1(OpKind::Clock { wide: true }, vec![], i64t);
         b.op(
@@ -555,6 +558,7 @@ fn printed_forms() {
         "tex.ref @\"_ZN3tex\\\"q\" : i64",
         "tex.fetch 3d %",
         "clock64 : i64",
+        "alloc.distinct %a, %a : i1",
         "printf \"x=%d \\\"q\\\"\\t\\\\ %f\\n\\u{1}é\", %x, %",
         "printf \"\"\n",
         "trap assert \"assertion `i < n` failed\"",

@@ -19,6 +19,7 @@ fn arity(kind: &OpKind) -> (Arity, Arity) {
         OpKind::Vote(_) => (Exact(2), Exact(1)),
         OpKind::TexFetch(kind) => (Exact(1 + kind.coords()), Between(1, 4)),
         OpKind::Printf { .. } => (AtLeast(0), Exact(0)),
+        OpKind::AllocDistinct => (AtLeast(1), Exact(1)),
         // Ids, dimensions, activemask, tex.ref, clocks.
         _ => (Exact(0), Exact(1)),
     }
@@ -54,6 +55,12 @@ pub(super) fn check(s: &mut Shape<'_, '_>) {
         }
         OpKind::Barrier(BarrierScope::Warp) => {
             s.operand_is(0, "mask", Class::I32);
+        }
+        OpKind::AllocDistinct => {
+            for i in 0..s.operand_types(0).len() {
+                s.operand_is(i, "pointer", Class::Ptr);
+            }
+            s.result_is(0, Class::I1);
         }
         OpKind::BarrierReduce(kind) => {
             s.operand_is(0, "pred", Class::I1);

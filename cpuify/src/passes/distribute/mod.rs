@@ -116,6 +116,41 @@ pub fn distribute(
     })
 }
 
+/// Removes the block barriers of the one block loop `p` (in `parent`,
+/// inside the grid iteration whose body is `grid_region`), for
+/// `interchange`, which marks the serial loops it moves out of thread loops
+/// with barriers. Remarks go to `remarks`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn distribute_thread_loop(
+    types: &mut Types,
+    func: &mut Function,
+    files: &[String],
+    grid_region: Region,
+    parent: Region,
+    p: Op,
+    remarks: &mut Remarks,
+) -> Result<(), CpuifyError> {
+    let mut d = Distributor {
+        mode: Mode::Block,
+        types,
+        func,
+        module_files: files,
+        grid_region,
+        cache_insert: 0,
+        remarks,
+        reloads: HashSet::new(),
+        check_barriers: false,
+        pending: HashSet::new(),
+        cache_len: util::MAX_THREADS,
+    };
+    let ubs = d.func.ops[p].operands.clone();
+    d.cache_len = d.block_size_bound(&ubs);
+    d.hoist_private_allocas(p);
+    d.process(parent, p)?;
+    d.cleanup(grid_region);
+    Ok(())
+}
+
 /// Runs `warp` on function `fid`: block loops using warp primitives become
 /// warp x lane loops and the primitives are removed.
 pub fn split_warps(

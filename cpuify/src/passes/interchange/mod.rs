@@ -1,0 +1,856 @@
+//! `interchange`: a serial loop inside a thread loop, with the same trip
+//! count in every thread, moves outside it, so the thread loop becomes the
+//! innermost loop.
+//!
+//! A CUDA thread often loops on its own: over the features of its point
+//! (`for (f = 0; f < nf; f++) d += col[f*n + p] - c[f]`), over a column it
+//! marches up. Emitted as written, the C runs each thread's whole loop
+//! before the next thread starts, and the loop over threads — unit stride
+//! in `threadIdx.x` over column-major data — is the outer one, which the C
+//! compiler does not vectorise. Interchanged, each trip of the serial loop
+//! runs every thread: `for f { parallel<block> (tx) { d[tx] += ... } }`.
+//!
+//! A loop moves when it runs the same trips in every thread (a `for` with
+//! block-uniform bounds, or a `while` whose condition is block-uniform,
+//! [`Uniformity`]), holds no barrier, collective, nested `parallel`, call
+//! or `return`, touches memory other than private cells, and every loop in
+//! it qualifies too (they move with it). It may sit in `if`s: uniform ones
+//! are interchanged with it; the others are guards. It must also pay: each
+//! access in it is the same address for every thread or consecutive
+//! elements for consecutive `threadIdx.x` (no gathers, texture fetches or
+//! atomics), which the C compiler vectorises; otherwise the per-thread
+//! arrays cost more than they gain.
+//!
+//! Legality: threads' work is reordered, so no two different threads may
+//! make accesses to a common byte with one writing (the effects API's
+//! cross-thread test, `serialize_inner::first_conflict`), except pairs
+//! whose order the rewrite keeps: two accesses both outside the moved
+//! loops and between the same two of them still run thread by thread.
+//! When only 1-D blocks make the accesses disjoint (`a[blockIdx.x *
+//! blockDim.x + threadIdx.x]`), the rewrite is versioned on `blockDim.y ==
+//! 1 && blockDim.z == 1`; when only `noalias` pointer parameters would,
+//! on the parameters pointing into distinct allocations (`alloc.distinct`,
+//! answered by the runtime).
+//!
+//! Guards (`if (i < n) { ...loop... }`, the frontends' form of an early
+//! `return`) are versioned too: a serial loop over the thread loop's
+//! iterations first evaluates every guard (their conditions must be
+//! computed by pure, non-trapping ops), and when all hold — every block
+//! but a partial last one, whose thread loop `clamp-guards` has usually cut
+//! already — the interchanged loops run with the guards gone; otherwise
+//! the original thread loop runs. That keeps the interchanged loops free
+//! of masks (gcc does not vectorise a masked load from an address the
+//! loop does not vary, such as a uniform coefficient read under the guard).
+//! In that version, `u + tx` thread indices without `nsw` (CUDA's unsigned
+//! `blockIdx.x * blockDim.x + threadIdx.x`) get it under a check that they
+//! do not wrap, and `base[a + b]` with `a` uniform becomes `(base + a)[b]`,
+//! so the C compiler sees addresses affine in the thread index.
+//!
+//! The rewrite itself is `distribute`'s: counted `while`s become `for`s
+//! ([`canonical_for`]), the loops are marked with a block barrier at the
+//! start of their bodies (legal to add: every thread reaches it equally
+//! often) and `distribute` removes the marks by interchange and fission.
+//! Values a thread carries through the loop go to per-thread arrays
+//! indexed by the linear thread id; uniform ones (the counter) stay
+//! scalars. The pass runs after `clamp-guards`, so the new thread loops
+//! keep the clamped bounds, and before `serialize-inner`, which then
+//! serialises only the pieces whose threads conflict.
+
+mod canonical_for;
+mod guards;
+
+use crate::error::CpuifyError;
+use crate::passes::distribute::distribute_thread_loop;
+use crate::passes::serialize_inner::first_conflict;
+use crate::passes::uniform::Uniformity;
+use crate::remarks::Remarks;
+use cucc_ir::{
+    CallSummaries, Dim, FuncId, Function, FunctionEffects, FunctionKind, Level, MemEffect, Module,
+    Op, OpKind, Region, Space, Types,
+};
+use std::collections::HashMap;
+
+/// Name in remarks and the pipeline.
+const PASS: &str = "interchange";
+
+/// A serial loop found in a thread loop's body.
+struct Found {
+    /// The loop.
+    op: Op,
+    /// The loops to mark (it and the loops nested in it), or why it
+    /// cannot move.
+    marks: Result<Vec<Op>, String>,
+}
+
+/// Interchanges the uniform serial loops of the thread loops of function
+/// `fid` (launch form) with them; returns how many moved.
+pub fn interchange(
+    module: &mut Module,
+    fid: FuncId,
+    remarks: &mut Remarks,
+) -> Result<usize, CpuifyError> {
+    if module.functions[fid].kind != FunctionKind::Launch {
+        return Ok(0);
+    }
+    let targets: Vec<(Region, Op, Region)> = {
+        let func = &module.functions[fid];
+        let parents = func.parents();
+        func.walk()
+            .into_iter()
+            .filter(|&(_, o)| is_block_loop(func, o))
+            .filter_map(|(r, p)| {
+                let grid = parents
+                    .ancestors(p)
+                    .into_iter()
+                    .find(|&a| func.ops[a].kind == OpKind::Parallel { level: Level::Grid })?;
+                Some((r, p, func.ops[grid].regions[0]))
+            })
+            .collect()
+    };
+    let summaries = CallSummaries::compute(module);
+    let name = module.functions[fid].name.clone();
+    let mut moved = 0;
+    for (region, p, grid) in targets {
+        let mut trial = module.functions[fid].clone();
+        match try_loop(module, &summaries, &mut trial, region, p, grid) {
+            Ok((done, refused)) => {
+                module.functions[fid] = trial;
+                refuse(remarks, &module.functions[fid], &name, &refused);
+                for (op, nested, cells, how) in done {
+                    let data = &module.functions[fid].ops[op];
+                    let with = if nested > 0 {
+                        format!(" with {nested} loop(s) nested in it")
+                    } else {
+                        String::new()
+                    };
+                    remarks.add(
+                        PASS,
+                        &name,
+                        data.loc,
+                        format!(
+                            "`{}` interchanged with the thread loop{with}: the thread loop is \
+                             innermost, {cells} per-thread cell(s) for the values threads \
+                             carry{how}",
+                            data.kind.mnemonic()
+                        ),
+                    );
+                    moved += 1;
+                }
+            }
+            Err(refused) => refuse(remarks, &module.functions[fid], &name, &refused),
+        }
+    }
+    Ok(moved)
+}
+
+/// A remark for each loop left in its thread loop.
+fn refuse(remarks: &mut Remarks, func: &Function, name: &str, refused: &Refused) {
+    for (op, why) in refused {
+        let data = &func.ops[*op];
+        remarks.add(
+            PASS,
+            name,
+            data.loc,
+            format!(
+                "`{}` not interchanged with the thread loop: {why}",
+                data.kind.mnemonic()
+            ),
+        );
+    }
+}
+
+/// True for a block-level `parallel`.
+fn is_block_loop(func: &Function, op: Op) -> bool {
+    func.ops[op].kind
+        == OpKind::Parallel {
+            level: Level::Block,
+        }
+}
+
+/// What moved: (loop, loops nested in it, per-thread cells, versioning).
+type Done = Vec<(Op, usize, usize, String)>;
+/// What did not, and why.
+type Refused = Vec<(Op, String)>;
+
+/// Interchanges the loops of thread loop `p` (in `region`, grid iteration
+/// body `grid`) in `func`, a copy the caller keeps only on success.
+fn try_loop(
+    module: &mut Module,
+    summaries: &CallSummaries,
+    func: &mut Function,
+    region: Region,
+    p: Op,
+    grid: Region,
+) -> Result<(Done, Refused), Refused> {
+    let u = Uniformity::of_thread_loop(&module.types, func, p);
+    let mut found = Vec::new();
+    find_loops(&module.types, func, &u, func.ops[p].regions[0], &mut found);
+    let mut refused: Refused = Vec::new();
+    let mut chosen: Vec<(Op, usize)> = Vec::new();
+    let mut marks = Vec::new();
+    for f in found {
+        match f.marks {
+            Ok(m) => {
+                chosen.push((f.op, m.len() - 1));
+                marks.extend(m);
+            }
+            Err(why) => refused.push((f.op, why)),
+        }
+    }
+    if chosen.is_empty() {
+        return Err(refused);
+    }
+    let refuse_all = |chosen: &[(Op, usize)], mut refused: Refused, why: &str| {
+        refused.extend(chosen.iter().map(|&(op, _)| (op, why.to_string())));
+        refused
+    };
+
+    // Guards: the `if`s on the way to the loops whose condition varies.
+    let loops: Vec<Op> = chosen.iter().map(|&(op, _)| op).collect();
+    let (guard_list, check) = match guards::find(func, &u, p, &loops) {
+        Ok(g) => g,
+        Err(why) => return Err(refuse_all(&chosen, refused, &why)),
+    };
+    let original = cucc_ir::edit::clone_op(func, p, &mut HashMap::new());
+    guards::fold(func, &guard_list);
+
+    // Profitability: the threads' accesses in the loops must be the same
+    // address for all (uniform) or consecutive elements (unit stride in
+    // the x thread index), which the C compiler vectorises; a gather, a
+    // texture fetch or an atomic gains nothing from running threads
+    // innermost and pays for the per-thread arrays.
+    let u = Uniformity::of_thread_loop(&module.types, func, p);
+    for &l in &marks {
+        split_uniform_offsets(&mut module.types, func, &u, l);
+    }
+    let u = Uniformity::of_thread_loop(&module.types, func, p);
+    let tx = func.regions[func.ops[p].regions[0]].args[0];
+    if let Some(why) = marks
+        .iter()
+        .find_map(|&l| not_contiguous(module, func, &u, tx, l))
+    {
+        return Err(refuse_all(&chosen, refused, &why));
+    }
+
+    // Legality, on the thread loop with its guards folded.
+    let legal = match legality(module, summaries, func, p, &loops) {
+        Ok(l) => l,
+        Err(why) => return Err(refuse_all(&chosen, refused, &why)),
+    };
+
+    // Versioning: `if (distinct buffers && 1-D block && every guard holds)
+    // { p } else { original }`.
+    let mut parent = region;
+    let mut how = Vec::new();
+    // Thread indices the guards' version may compute without wrapping.
+    let nowrap = wrapping_index_adds(func, p);
+    if !legal.distinct.is_empty() || legal.one_d || !check.is_empty() {
+        let distinct = (!legal.distinct.is_empty()).then(|| {
+            let params: Vec<cucc_ir::Value> = legal
+                .distinct
+                .iter()
+                .map(|&i| func.regions[func.body].args[i])
+                .collect();
+            let i1 = module.types.i1();
+            let loc = func.ops[p].loc;
+            let op = func.new_op(OpKind::AllocDistinct, params, &[i1], vec![], loc);
+            let body = func.body;
+            func.regions[body].ops.insert(0, op);
+            func.ops[op].results[0]
+        });
+        let fits = no_wrap_condition(&mut module.types, func, region, p, &nowrap);
+        let extra = match (distinct, fits) {
+            (Some(a), Some(b)) => {
+                let at = position(func, region, p);
+                let mut bld = cucc_ir::Builder::new(&mut module.types, func);
+                bld.set_insertion_at(region, at);
+                Some(bld.binary(cucc_ir::BinOp::And, a, b))
+            }
+            (a, b) => a.or(b),
+        };
+        parent = guards::version(
+            &mut module.types,
+            func,
+            region,
+            grid,
+            p,
+            original,
+            &check,
+            legal.one_d,
+            extra,
+        );
+        if fits.is_some() {
+            for &add in &nowrap {
+                if let OpKind::Binary(_, ref mut flags) = func.ops[add].kind {
+                    flags.nsw = true;
+                }
+            }
+        }
+        if !legal.distinct.is_empty() {
+            how.push(format!(
+                "its {} pointer parameter(s) point into distinct allocations",
+                legal.distinct.len()
+            ));
+        }
+        if legal.one_d {
+            how.push("the block is X x 1 x 1".to_string());
+        }
+        if !check.is_empty() {
+            how.push("every thread passes its guard".to_string());
+        }
+    }
+    let how = if how.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; runs when {} (the loop runs as it was otherwise)",
+            how.join(", ")
+        )
+    };
+
+    // Counted `while`s become `for`s (innermost first), then the marks.
+    let parents = func.parents();
+    let owners: Vec<(Op, Region)> = marks
+        .iter()
+        .rev()
+        .filter_map(|&l| parents.region_of(l).map(|r| (l, r)))
+        .collect();
+    let mut marked = Vec::new();
+    for (l, r) in owners {
+        let l2 = canonical_for::while_to_for(&mut module.types, func, r, l).unwrap_or(l);
+        for c in chosen.iter_mut() {
+            if c.0 == l {
+                c.0 = l2;
+            }
+        }
+        marked.push(l2);
+    }
+    for &l in &marked {
+        mark(&mut module.types, func, l);
+    }
+    let cells_before = private_allocas(func, grid);
+    let mut scratch = Remarks::default();
+    if let Err(e) = distribute_thread_loop(
+        &mut module.types,
+        func,
+        &module.files,
+        grid,
+        parent,
+        p,
+        &mut scratch,
+    ) {
+        return Err(refuse_all(&chosen, refused, &e.message));
+    }
+    let cells = private_allocas(func, grid).saturating_sub(cells_before);
+    let done = chosen
+        .into_iter()
+        .map(|(op, nested)| (op, nested, cells, how.clone()))
+        .collect();
+    Ok((done, refused))
+}
+
+/// The 32-bit adds `u + tx` in thread loop `p` of a value `u` defined
+/// outside it and the x thread index, without `nsw` (CUDA's unsigned
+/// `blockIdx.x * blockDim.x + threadIdx.x`): the C compiler cannot read
+/// the sign-extended result as affine in the thread index, so the thread
+/// loop's accesses through it are not contiguous to it.
+fn wrapping_index_adds(func: &Function, p: Op) -> Vec<Op> {
+    let body = func.ops[p].regions[0];
+    let tx = func.regions[body].args[0];
+    let mut walk = Vec::new();
+    func.walk_region(body, &mut walk);
+    let inside: std::collections::HashSet<Op> = walk.iter().map(|&(_, o)| o).collect();
+    let outside = |v: cucc_ir::Value| {
+        v != tx
+            && match func.defining_op(v) {
+                Some(d) => !inside.contains(&d),
+                None => !func.regions[body].args.contains(&v) && is_arg_outside(func, body, v),
+            }
+    };
+    walk.into_iter()
+        .map(|(_, o)| o)
+        .filter(|&o| {
+            let data = &func.ops[o];
+            matches!(data.kind, OpKind::Binary(cucc_ir::BinOp::Add, f) if !f.nsw)
+                && func.regions[body].args.len() == func.ops[p].operands.len()
+                && ((data.operands[1] == tx && outside(data.operands[0]))
+                    || (data.operands[0] == tx && outside(data.operands[1])))
+        })
+        .collect()
+}
+
+/// True if region argument `v` belongs to a region outside loop body
+/// `body` (an enclosing loop's counter).
+fn is_arg_outside(func: &Function, body: Region, v: cucc_ir::Value) -> bool {
+    match func.values[v].def {
+        cucc_ir::ValueDef::Arg { region, .. } => {
+            let mut walk = Vec::new();
+            func.walk_region(body, &mut walk);
+            region != body
+                && !walk
+                    .iter()
+                    .any(|&(_, o)| func.ops[o].regions.contains(&region))
+        }
+        cucc_ir::ValueDef::Result { .. } => false,
+    }
+}
+
+/// Before `p` in `region`: `true` when every add of `adds` (`u + tx`,
+/// `tx < ub_x`) fits its type read as signed — `sext(u) + ub_x - 1 <=
+/// MAX` in 64 bits (`u + tx` never goes below `MIN`: `tx >= 0`) — so the
+/// version running under it may flag them `nsw`. `None` for no adds.
+fn no_wrap_condition(
+    types: &mut Types,
+    func: &mut Function,
+    region: Region,
+    p: Op,
+    adds: &[Op],
+) -> Option<cucc_ir::Value> {
+    if adds.is_empty() {
+        return None;
+    }
+    let body = func.ops[p].regions[0];
+    let tx = func.regions[body].args[0];
+    let ub = func.ops[p].operands[0];
+    let mut bases: Vec<cucc_ir::Value> = Vec::new();
+    for &a in adds {
+        let ops = &func.ops[a].operands;
+        let u = if ops[0] == tx { ops[1] } else { ops[0] };
+        if !bases.contains(&u) {
+            bases.push(u);
+        }
+    }
+    let at = position(func, region, p);
+    let loc = func.ops[p].loc;
+    let mut b = cucc_ir::Builder::new(types, func);
+    b.set_loc(loc);
+    b.set_insertion_at(region, at);
+    let i64t = b.types.i64();
+    let mut cond: Option<cucc_ir::Value> = None;
+    for u in bases {
+        let ty = b.func.value_type(u);
+        let bits = b.types[ty].int_bits()?;
+        if bits >= 64 {
+            return None;
+        }
+        let max = b.const_int(i64t, (1i64 << (bits - 1)) - 1);
+        let one = b.const_int(i64t, 1);
+        let su = b.cast(cucc_ir::CastOp::SExt, u, i64t);
+        let zub = b.cast(cucc_ir::CastOp::ZExt, ub, i64t);
+        let last = b.binary(cucc_ir::BinOp::Add, su, zub);
+        let last = b.binary(cucc_ir::BinOp::Sub, last, one);
+        let ok = b.cmp(cucc_ir::CmpPred::Sle, last, max);
+        cond = Some(match cond {
+            Some(c) => b.binary(cucc_ir::BinOp::And, c, ok),
+            None => ok,
+        });
+    }
+    cond
+}
+
+/// Index of `op` in `region` (its end if absent).
+fn position(func: &Function, region: Region, op: Op) -> usize {
+    func.regions[region]
+        .ops
+        .iter()
+        .position(|&o| o == op)
+        .unwrap_or(func.regions[region].ops.len())
+}
+
+/// What the interchange of a thread loop's loops must be versioned on.
+struct Legal {
+    /// Pointer parameters (indices) that must point into distinct
+    /// allocations (`alloc.distinct`).
+    distinct: Vec<usize>,
+    /// Blocks must be `X x 1 x 1`.
+    one_d: bool,
+}
+
+/// Whether moving `loops` out of thread loop `p` (guards folded) keeps
+/// every cross-thread pair of conflicting accesses in order: as it is,
+/// for 1-D blocks, with its pointer parameters in distinct allocations, or
+/// both (tried in that order). The conflict that stays otherwise.
+fn legality(
+    module: &Module,
+    summaries: &CallSummaries,
+    func: &Function,
+    p: Op,
+    loops: &[Op],
+) -> Result<Legal, String> {
+    let tops = top_level_of(func, p, loops);
+    let order_kept = |a: Op, b: Op| match (tops.get(&a), tops.get(&b)) {
+        (Some(&(ga, la)), Some(&(gb, lb))) => !la && !lb && ga == gb,
+        _ => false,
+    };
+    let one_d = over_block_dims(func, p);
+    let shapes: &[(bool, [Option<u64>; 3])] = if one_d {
+        &[(false, [None; 3]), (true, [None, Some(1), Some(1)])]
+    } else {
+        &[(false, [None; 3])]
+    };
+    let first = {
+        let fx = FunctionEffects::new(module, func, summaries);
+        let mut first = None;
+        for &(one_d, shape) in shapes {
+            match first_conflict(&fx, func, p, shape, &order_kept) {
+                None => {
+                    return Ok(Legal {
+                        distinct: Vec::new(),
+                        one_d,
+                    })
+                }
+                Some(pair) => {
+                    first.get_or_insert(pair);
+                }
+            }
+        }
+        first
+    };
+    // The pointer parameters the loop accesses, as if `noalias`.
+    let params: Vec<usize> = {
+        let fx = FunctionEffects::new(module, func, summaries);
+        let mut v: Vec<usize> = fx
+            .region_effects(func.ops[p].regions[0])
+            .iter()
+            .filter_map(|e| match e.base {
+                cucc_ir::Base::Param(i) => Some(i as usize),
+                _ => None,
+            })
+            .filter(|&i| func.params.get(i).is_some_and(|a| !a.noalias))
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    if !params.is_empty() {
+        let mut assumed = func.clone();
+        for &i in &params {
+            assumed.params[i].noalias = true;
+        }
+        let fx = FunctionEffects::new(module, &assumed, summaries);
+        for &(one_d, shape) in shapes {
+            if first_conflict(&fx, &assumed, p, shape, &order_kept).is_none() {
+                return Ok(Legal {
+                    distinct: params,
+                    one_d,
+                });
+            }
+        }
+    }
+    Err(first.map_or_else(
+        || "its accesses may conflict across threads".to_string(),
+        |pair| describe_conflict(module, func, &pair),
+    ))
+}
+
+/// For each op of thread loop `p` (at any depth), the index of the gap
+/// between moved loops its top-level ancestor lies in, and whether that
+/// ancestor holds one of `loops`.
+fn top_level_of(func: &Function, p: Op, loops: &[Op]) -> HashMap<Op, (usize, bool)> {
+    let body = func.ops[p].regions[0];
+    let mut out = HashMap::new();
+    let mut gap = 0;
+    for &top in &func.regions[body].ops {
+        let mut walk = vec![(body, top)];
+        for &r in &func.ops[top].regions {
+            func.walk_region(r, &mut walk);
+        }
+        let holds = walk.iter().any(|&(_, o)| loops.contains(&o));
+        if holds {
+            gap += 1;
+        }
+        for (_, o) in walk {
+            out.insert(o, (gap, holds));
+        }
+        if holds {
+            gap += 1;
+        }
+    }
+    out
+}
+
+/// True if thread loop `p` runs over the launch's `block_dim y` and `z`.
+fn over_block_dims(func: &Function, p: Op) -> bool {
+    let ubs = &func.ops[p].operands;
+    ubs.len() == 3
+        && [1, 2].iter().all(|&k| {
+            func.defining_op(ubs[k])
+                .is_some_and(|o| func.ops[o].kind == OpKind::BlockDim(Dim::ALL[k]))
+        })
+}
+
+/// "`store` (file:line) and `load` (file:line) may ...".
+fn describe_conflict(module: &Module, func: &Function, pair: &(MemEffect, MemEffect)) -> String {
+    let what = |e: &MemEffect| {
+        let data = &func.ops[e.op];
+        format!(
+            "`{}` ({})",
+            data.kind.mnemonic(),
+            module.describe_loc(data.loc)
+        )
+    };
+    format!(
+        "{} and {} may touch the same memory from different threads",
+        what(&pair.0),
+        what(&pair.1)
+    )
+}
+
+/// The outermost serial loops of thread-loop region `r`, reached through
+/// `if`s, each with its marks or the reason it cannot move.
+fn find_loops(types: &Types, func: &Function, u: &Uniformity, r: Region, out: &mut Vec<Found>) {
+    for &op in &func.regions[r].ops {
+        let data = &func.ops[op];
+        match data.kind {
+            OpKind::If => {
+                for &inner in &data.regions {
+                    find_loops(types, func, u, inner, out);
+                }
+            }
+            OpKind::For { .. } | OpKind::While => {
+                let marks = movable(func, u, op).and_then(|m| {
+                    if touches_memory(types, func, op) {
+                        Ok(m)
+                    } else {
+                        Err("it accesses no memory (nothing to vectorise across threads)".into())
+                    }
+                });
+                out.push(Found { op, marks });
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The loops to mark for moving loop `l` (it first, then the loops nested
+/// in it, all of which move with it), or why it cannot move.
+fn movable(func: &Function, u: &Uniformity, l: Op) -> Result<Vec<Op>, String> {
+    let data = &func.ops[l];
+    let uniform_trips = match data.kind {
+        OpKind::For { .. } => data.operands[..3].iter().all(|&v| u.is_uniform(v)),
+        OpKind::While => {
+            let before = data.regions[0];
+            func.regions[before]
+                .ops
+                .last()
+                .and_then(|&t| func.ops[t].operands.first())
+                .is_some_and(|&c| u.is_uniform(c))
+        }
+        _ => false,
+    };
+    if !uniform_trips {
+        return Err("its trip count may differ between threads".into());
+    }
+    let mut marks = vec![l];
+    let mut walk = Vec::new();
+    for &r in &data.regions {
+        func.walk_region(r, &mut walk);
+    }
+    for &(_, op) in &walk {
+        let kind = &func.ops[op].kind;
+        match kind {
+            OpKind::Parallel { .. } => return Err("it holds a nested `parallel`".into()),
+            OpKind::Return => return Err("it holds a `return`".into()),
+            OpKind::Call(cucc_ir::Callee::Func(_)) => return Err("it holds a call".into()),
+            OpKind::ActiveMask => return Err("it reads `activemask`".into()),
+            k if k.is_block_barrier() || k.is_warp_collective() => {
+                return Err(format!("it holds `{}`", k.mnemonic()))
+            }
+            _ => {}
+        }
+    }
+    for &(_, op) in &walk {
+        if matches!(func.ops[op].kind, OpKind::For { .. } | OpKind::While) {
+            let inner = movable(func, u, op)
+                .map_err(|why| format!("a loop nested in it cannot move with it ({why})"))?;
+            marks.push(inner[0]);
+        }
+    }
+    Ok(marks)
+}
+
+/// True if loop `l` loads or stores memory other than private cells.
+fn touches_memory(types: &Types, func: &Function, l: Op) -> bool {
+    let mut walk = Vec::new();
+    for &r in &func.ops[l].regions {
+        func.walk_region(r, &mut walk);
+    }
+    walk.iter().any(|&(_, op)| {
+        let data = &func.ops[op];
+        match data.kind {
+            OpKind::Load { .. } | OpKind::Store { .. } => {
+                data.operands.first().is_some_and(|&ptr| {
+                    types[func.value_type(ptr)].ptr_space() != Some(Space::Private)
+                })
+            }
+            OpKind::AtomicRmw { .. } | OpKind::AtomicCas { .. } | OpKind::TexFetch { .. } => true,
+            _ => false,
+        }
+    })
+}
+
+/// In loop `l` (at any depth), splits each
+/// `ptr.index T %base, (add %a, %b)` with `%a` block-uniform and `%b` not
+/// into `ptr.index T (ptr.index T %base, %a), %b`: the first moves out of
+/// the thread loop with `%a`, and the C compiler sees the address move
+/// with `%b` alone (`col[(size_t)f * n + p]`: a 64-bit unsigned sum it
+/// cannot read as affine in the thread index). Only for 64-bit indices or
+/// `nsw` sums, where both forms give the same address.
+fn split_uniform_offsets(types: &mut Types, func: &mut Function, u: &Uniformity, l: Op) {
+    let mut walk = Vec::new();
+    for &r in &func.ops[l].regions {
+        func.walk_region(r, &mut walk);
+    }
+    for (region, op) in walk {
+        let OpKind::PtrIndex { elem } = func.ops[op].kind else {
+            continue;
+        };
+        let (base, index) = (func.ops[op].operands[0], func.ops[op].operands[1]);
+        let Some(add) = func.defining_op(index) else {
+            continue;
+        };
+        let OpKind::Binary(cucc_ir::BinOp::Add, flags) = func.ops[add].kind else {
+            continue;
+        };
+        let wide = types[func.value_type(index)].int_bits() == Some(64);
+        if !(wide || flags.nsw) {
+            continue;
+        }
+        let (x, y) = (func.ops[add].operands[0], func.ops[add].operands[1]);
+        let (a, b) = match (u.is_uniform(x), u.is_uniform(y)) {
+            (true, false) => (x, y),
+            (false, true) => (y, x),
+            _ => continue,
+        };
+        let at = position(func, region, op);
+        let loc = func.ops[op].loc;
+        let mut bld = cucc_ir::Builder::new(types, func);
+        bld.set_loc(loc);
+        bld.set_insertion_at(region, at);
+        let row = bld.ptr_index(base, a, elem);
+        func.ops[op].operands = vec![row, b];
+    }
+}
+
+/// Why the accesses of loop `l` do not vectorise across threads (the
+/// first that is neither uniform nor at consecutive elements in thread
+/// index `tx`, an atomic or a texture fetch), or `None`.
+fn not_contiguous(
+    module: &Module,
+    func: &Function,
+    u: &Uniformity,
+    tx: cucc_ir::Value,
+    l: Op,
+) -> Option<String> {
+    let mut walk = Vec::new();
+    for &r in &func.ops[l].regions {
+        func.walk_region(r, &mut walk);
+    }
+    for (_, op) in walk {
+        let data = &func.ops[op];
+        let ptr = match data.kind {
+            OpKind::Load { .. } | OpKind::Store { .. } => data.operands[0],
+            OpKind::AtomicRmw { .. }
+            | OpKind::AtomicCas { .. }
+            | OpKind::TexFetch(_)
+            | OpKind::Memcpy
+            | OpKind::Memset => {
+                return Some(format!(
+                    "its `{}` ({}) does not vectorise across threads",
+                    data.kind.mnemonic(),
+                    module.describe_loc(data.loc)
+                ))
+            }
+            _ => continue,
+        };
+        if module.types[func.value_type(ptr)].ptr_space() == Some(Space::Private)
+            || u.is_uniform(ptr)
+            || consecutive(func, u, tx, ptr)
+        {
+            continue;
+        }
+        return Some(format!(
+            "its `{}` ({}) reads or writes elements that are not consecutive across \
+             threads (a gather or a stride)",
+            data.kind.mnemonic(),
+            module.describe_loc(data.loc)
+        ));
+    }
+    None
+}
+
+/// True if pointer `ptr` is `ptr.index T %base, %i` with `%base` uniform
+/// and `%i` the x thread index plus uniform terms (through `add`s and
+/// extensions): consecutive `T`s for consecutive threads.
+fn consecutive(func: &Function, u: &Uniformity, tx: cucc_ir::Value, ptr: cucc_ir::Value) -> bool {
+    let Some(d) = func.defining_op(ptr) else {
+        return false;
+    };
+    let data = &func.ops[d];
+    if !matches!(data.kind, OpKind::PtrIndex { .. }) || !u.is_uniform(data.operands[0]) {
+        return false;
+    }
+    fn plus_tx(
+        func: &Function,
+        u: &Uniformity,
+        tx: cucc_ir::Value,
+        v: cucc_ir::Value,
+        depth: u32,
+    ) -> bool {
+        if v == tx {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        let Some(d) = func.defining_op(v) else {
+            return false;
+        };
+        let data = &func.ops[d];
+        match data.kind {
+            OpKind::Cast(cucc_ir::CastOp::SExt | cucc_ir::CastOp::ZExt) => {
+                plus_tx(func, u, tx, data.operands[0], depth - 1)
+            }
+            OpKind::Binary(cucc_ir::BinOp::Add, _) => {
+                let (a, b) = (data.operands[0], data.operands[1]);
+                (u.is_uniform(a) && plus_tx(func, u, tx, b, depth - 1))
+                    || (u.is_uniform(b) && plus_tx(func, u, tx, a, depth - 1))
+            }
+            _ => false,
+        }
+    }
+    plus_tx(func, u, tx, data.operands[1], 8)
+}
+
+/// Puts a block barrier at the start of the body of loop `l` (a `while`'s
+/// after region): fission there leaves one thread loop per trip, which
+/// reads the carried values and stores the next ones.
+fn mark(types: &mut Types, func: &mut Function, l: Op) {
+    let data = &func.ops[l];
+    let body = match data.kind {
+        OpKind::While => data.regions[1],
+        _ => data.regions[0],
+    };
+    let loc = data.loc;
+    let mut b = cucc_ir::Builder::new(types, func);
+    b.set_loc(loc);
+    b.set_insertion_at(body, 0);
+    b.barrier();
+}
+
+/// The number of private allocas at the top of `region`.
+fn private_allocas(func: &Function, region: Region) -> usize {
+    func.regions[region]
+        .ops
+        .iter()
+        .filter(|&&o| {
+            matches!(
+                func.ops[o].kind,
+                OpKind::Alloca {
+                    space: Space::Private,
+                    ..
+                }
+            )
+        })
+        .count()
+}
