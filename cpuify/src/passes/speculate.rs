@@ -53,6 +53,7 @@ struct Stats {
     hoisted: usize,
     selects: usize,
     split: usize,
+    loads: usize,
 }
 
 /// If-converts the block-level thread loops of `fid` (launch form);
@@ -86,6 +87,15 @@ pub fn speculate(
         split_clamped_loads(types, func, p, &mut st);
         convert(types, func, p, body, &mut st);
         if st.hoisted + st.selects + st.split == 0 {
+            continue;
+        }
+        // A serial nest gets no `ivdep`: if-converted arithmetic alone only
+        // adds work there (srad_v2's halo `if`s); a shared load moved out
+        // of its `if` is what lets gcc vectorise it with an alias check.
+        if kind == "serial loop nest" && st.loads + st.split == 0 {
+            if let Some(at) = func.regions[region].ops.iter().position(|&o| o == p) {
+                func.regions[region].ops[at] = original;
+            }
             continue;
         }
         let how = match guard_checks(types, func, region, p) {
@@ -124,15 +134,16 @@ pub fn speculate(
 }
 
 /// The loops of region `r` this pass works on: block-level thread loops
-/// and outermost serial `for` loops (the nests `serialize-inner` makes),
-/// not looking inside them.
+/// and outermost serial `for` loops without results (the nests
+/// `serialize-inner` makes), not looking inside them.
 fn roots(func: &Function, r: Region, out: &mut Vec<(Region, Op)>) {
     for &o in &func.regions[r].ops {
         match func.ops[o].kind {
             OpKind::Parallel {
                 level: Level::Block,
-            }
-            | OpKind::For { unsigned: false } => out.push((r, o)),
+            } => out.push((r, o)),
+            // Without results, so the loop can be swapped for its copy.
+            OpKind::For { unsigned: false } if func.ops[o].results.is_empty() => out.push((r, o)),
             _ => {
                 for &sub in &func.ops[o].regions {
                     roots(func, sub, out);
@@ -302,6 +313,7 @@ fn hoist(
             }
             if let OpKind::Load { speculative, .. } = &mut func.ops[o].kind {
                 *speculative = true;
+                st.loads += 1;
             }
             func.regions[sub].ops.remove(j);
             func.regions[r].ops.insert(at + moved, o);
