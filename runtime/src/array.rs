@@ -24,7 +24,8 @@ use crate::ffi::{
 };
 use crate::memory::{check_device_range, find, ALLOC_ALIGN};
 use crate::sample::{FORMAT_FLOAT, FORMAT_SIGNED, FORMAT_UNSIGNED};
-use crate::stream::{legacy, lock, resolve, run_sync, Stream};
+use crate::stream::{legacy, resolve, run_sync, Stream};
+use crate::sync::lock;
 
 /// `cudaArrayLayered`.
 const ARRAY_LAYERED: c_uint = 0x1;

@@ -11,7 +11,8 @@ use crate::ffi::{cudaDeviceProp, cudaUUID_t};
 use crate::launch::{
     MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, SHARED_PER_BLOCK, SHARED_PER_BLOCK_OPTIN,
 };
-use crate::stream::{lock, synchronize_all};
+use crate::stream::synchronize_all;
+use crate::sync::lock;
 
 /// CUDA runtime version reported (13.0).
 pub const RUNTIME_VERSION: c_int = 13000;

@@ -14,7 +14,8 @@ use std::time::Instant;
 use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
 use crate::ffi::{cudaEvent_t, cudaStream_t, EVENT_DISABLE_TIMING, EVENT_FLAGS_MASK};
 use crate::signal::{spin_budget, Signal};
-use crate::stream::{lock, now, resolve, resolve_ptsz, submit_completion, Stream};
+use crate::stream::{now, resolve, resolve_ptsz, submit_completion, Stream};
+use crate::sync::lock;
 
 /// A one-shot completion flag with the time it was set. Waiters spin
 /// briefly, then sleep ([`Signal`]).

@@ -44,6 +44,7 @@ pub mod registry;
 pub mod sample;
 pub mod signal;
 pub mod stream;
+pub(crate) mod sync;
 pub mod texture;
 pub mod texture_abi;
 

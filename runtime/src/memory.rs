@@ -58,11 +58,11 @@ pub struct Alloc {
 static TABLE: RwLock<BTreeMap<usize, Alloc>> = RwLock::new(BTreeMap::new());
 
 fn table_read() -> std::sync::RwLockReadGuard<'static, BTreeMap<usize, Alloc>> {
-    TABLE.read().unwrap_or_else(|e| e.into_inner())
+    crate::sync::read(&TABLE)
 }
 
 fn table_write() -> std::sync::RwLockWriteGuard<'static, BTreeMap<usize, Alloc>> {
-    TABLE.write().unwrap_or_else(|e| e.into_inner())
+    crate::sync::write(&TABLE)
 }
 
 /// The allocation containing `addr`, with its start address.

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::signal::{core_free, spin_budget, Signal, Working};
-use crate::stream::lock;
+use crate::sync::lock;
 
 /// A chunk body: called with each chunk index in `[0, chunks)`.
 pub type ChunkFn<'a> = &'a (dyn Fn(u32) + Sync + 'a);

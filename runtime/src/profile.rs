@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::stream::lock;
+use crate::sync::lock;
 
 /// What an API-side measurement counts towards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

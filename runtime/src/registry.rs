@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use crate::errors::{CudaResult, Error};
 use crate::jit::{memread, ForeignImage};
 use crate::memory::{insert_range, Kind};
-use crate::stream::lock;
+use crate::sync::lock;
 
 /// Magic of the fat binary wrapper struct (`__fatBinC_Wrapper_t`).
 pub const FATBIN_WRAPPER_MAGIC: c_int = 0x466243b1;
@@ -230,11 +230,11 @@ fn registry() -> &'static RwLock<Registry> {
 }
 
 fn read() -> std::sync::RwLockReadGuard<'static, Registry> {
-    registry().read().unwrap_or_else(|e| e.into_inner())
+    crate::sync::read(registry())
 }
 
 fn write() -> std::sync::RwLockWriteGuard<'static, Registry> {
-    registry().write().unwrap_or_else(|e| e.into_inner())
+    crate::sync::write(registry())
 }
 
 /// Serialises the load-time entry points (they mutate several maps together).

@@ -24,11 +24,12 @@
 //! host functions are left to the stream's thread. Launches the host does not
 //! wait for still start at once on the stream's thread.
 
+use crate::sync::lock;
 use std::collections::{BTreeMap, VecDeque};
 use std::ffi::{c_int, c_uint, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::errors::{api, api_dev, cudaError_t, sticky, write_out, CudaResult, Error};
@@ -47,12 +48,6 @@ thread_local! {
 /// Whether the calling thread runs the tasks it waits for (host threads do).
 fn runs_what_it_waits_for() -> bool {
     !STREAM_THREAD.with(|c| c.get())
-}
-
-/// Locks a mutex, ignoring poisoning (tasks run under `catch_unwind`, and the
-/// state they guard stays consistent).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Something a task waits for before it runs.

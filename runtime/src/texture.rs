@@ -33,7 +33,7 @@ use crate::ffi::{
 use crate::memory::find;
 use crate::registry::Image;
 use crate::sample::{float_valued, natural_out_kind, sample, FORMAT_FLOAT};
-use crate::stream::lock;
+use crate::sync::lock;
 use crate::texture_abi::{
     TexApi, TexDesc, TexRefInfo, ADDRESS_CLAMP, RAW_NONE, RESOURCE_ARRAY, RESOURCE_LINEAR,
     RESOURCE_PITCH2D, STATE_READY, STATE_UNBOUND,

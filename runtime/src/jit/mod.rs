@@ -33,14 +33,11 @@ static TRANSLATOR: RwLock<Option<Translator>> = RwLock::new(None);
 /// Replaces the PTX translator (the PTX frontend by default). Tests use it
 /// to feed the JIT modules from another frontend.
 pub fn set_translator(t: Translator) {
-    *TRANSLATOR.write().unwrap_or_else(|e| e.into_inner()) = Some(t);
+    *crate::sync::write(&TRANSLATOR) = Some(t);
 }
 
 fn translator() -> Translator {
-    TRANSLATOR
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .unwrap_or(ptx_frontend)
+    crate::sync::read(&TRANSLATOR).unwrap_or(ptx_frontend)
 }
 
 /// The PTX frontend (its errors name the PTX file and line).
