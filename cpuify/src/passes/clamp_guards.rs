@@ -136,27 +136,7 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
     let body = func.ops[p].regions[0];
     let ivs = func.regions[body].args.clone();
     let ops = func.regions[body].ops.clone();
-    let (_, work) = ops.split_last()?;
-    let effectful: Vec<Op> = work
-        .iter()
-        .copied()
-        .filter(|&o| !inert_op(func, o))
-        .collect();
-    let [guard] = effectful[..] else {
-        return None;
-    };
-    if func.ops[guard].kind != OpKind::If {
-        return None;
-    }
-    let regions = func.ops[guard].regions.clone();
-    let polarity = match (
-        region_inert(func, regions[0]),
-        region_inert(func, regions[1]),
-    ) {
-        (false, true) => true,
-        (true, false) => false,
-        _ => return None,
-    };
+    let (guard, polarity) = sole_guard(func, &ops)?;
     // The launch dimension of each loop of a collapsed grid loop.
     let dims = crate::passes::collapse::nd_shape(func, p).map(|s| s.map(|(d, _)| Dim::ALL[d]));
     let mut atoms = Vec::new();
@@ -603,8 +583,29 @@ fn hoistable(types: &Types, func: &Function, op: Op) -> bool {
     }
 }
 
+/// The one `if` of a loop body `ops` (ending in its terminator) that has an
+/// effect, when everything else is inert and one of its branches is too:
+/// (the `if`, true when the work is in its then-branch).
+pub(crate) fn sole_guard(func: &Function, ops: &[Op]) -> Option<(Op, bool)> {
+    let (_, work) = ops.split_last()?;
+    let mut effectful = work.iter().copied().filter(|&o| !inert_op(func, o));
+    let guard = effectful.next()?;
+    if effectful.next().is_some() || func.ops[guard].kind != OpKind::If {
+        return None;
+    }
+    let regions = &func.ops[guard].regions;
+    match (
+        region_inert(func, regions[0]),
+        region_inert(func, regions[1]),
+    ) {
+        (false, true) => Some((guard, true)),
+        (true, false) => Some((guard, false)),
+        _ => None,
+    }
+}
+
 /// True if `v` is defined in `region` or below it.
-fn defined_under(func: &Function, region: Region, v: Value) -> bool {
+pub(crate) fn defined_under(func: &Function, region: Region, v: Value) -> bool {
     let def_region = match func.values[v].def {
         cucc_ir::ValueDef::Arg { region: r, .. } => r,
         cucc_ir::ValueDef::Result { op, .. } => {

@@ -17,7 +17,7 @@
 //! counter cannot wrap); otherwise the loop keeps step 1.
 
 use crate::error::CpuifyError;
-use crate::passes::clamp_guards::{inert_op, region_inert};
+use crate::passes::clamp_guards::{defined_under, sole_guard};
 use crate::remarks::Remarks;
 use cucc_ir::{
     BinOp, Builder, CastOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value,
@@ -90,28 +90,7 @@ fn stride_atom(types: &Types, func: &Function, op: Op) -> Option<Atom> {
     if bits > 32 {
         return None;
     }
-    let ops = &func.regions[body].ops;
-    let (_, work) = ops.split_last()?;
-    let effectful: Vec<Op> = work
-        .iter()
-        .copied()
-        .filter(|&o| !inert_op(func, o))
-        .collect();
-    let [guard] = effectful[..] else {
-        return None;
-    };
-    if func.ops[guard].kind != OpKind::If {
-        return None;
-    }
-    let regions = &func.ops[guard].regions;
-    let polarity = match (
-        region_inert(func, regions[0]),
-        region_inert(func, regions[1]),
-    ) {
-        (false, true) => true,
-        (true, false) => false,
-        _ => return None,
-    };
+    let (guard, polarity) = sole_guard(func, &func.regions[body].ops)?;
     find(func, body, iv, func.ops[guard].operands[0], polarity, 0)
 }
 
@@ -194,7 +173,7 @@ fn divisibility(func: &Function, body: Region, iv: Value, tested: Value) -> Opti
         OpKind::Binary(BinOp::And, _) => Divisor::Mask(d),
         _ => return None,
     };
-    if defined_in(func, body, d) {
+    if defined_under(func, body, d) {
         return None;
     }
     let offset = if x == iv {
@@ -214,19 +193,6 @@ fn divisibility(func: &Function, body: Region, iv: Value, tested: Value) -> Opti
         i64::try_from(c).ok().filter(|&c| c < 1 << 31)?
     };
     Some(Atom { offset, divisor })
-}
-
-/// True if `v` is defined by an op of `region` or below it, or is one of
-/// their region arguments.
-fn defined_in(func: &Function, region: Region, v: Value) -> bool {
-    let mut walk = Vec::new();
-    func.walk_region(region, &mut walk);
-    let mut regions = vec![region];
-    regions.extend(walk.iter().flat_map(|&(_, o)| func.ops[o].regions.clone()));
-    match func.values[v].def {
-        cucc_ir::ValueDef::Arg { region: r, .. } => regions.contains(&r),
-        cucc_ir::ValueDef::Result { op, .. } => walk.iter().any(|&(_, o)| o == op),
-    }
 }
 
 /// Rewrites the bounds of `for` loop `op` (in `region`) for `atom`.

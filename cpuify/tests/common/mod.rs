@@ -51,19 +51,24 @@ pub fn build(m: Module, tag: &str) -> (libloading::Library, Module) {
 /// verifier after each.
 pub fn build_with(mut m: Module, tag: &str, unroll: bool) -> (libloading::Library, Module) {
     verify(&m, "input");
+    let skip = if unroll { "" } else { "unroll" };
+    run_passes(&mut m, skip, &mut |m, pass| verify(m, pass));
+    compile(m, tag)
+}
+
+/// Runs every pass of the registry but `skip` (opt-in ones included), in
+/// pipeline order, on every function of `m` (the module is emitted whole),
+/// calling `after(m, pass)` after each.
+pub fn run_passes(m: &mut Module, skip: &str, after: &mut dyn FnMut(&Module, &str)) {
     let ids: Vec<FuncId> = m.functions.handles().collect();
     let mut remarks = Remarks::default();
-    for info in PASSES {
-        if info.name == "unroll" && !unroll {
-            continue;
-        }
+    for info in PASSES.iter().filter(|p| p.name != skip) {
         for &fid in &ids {
-            (info.run)(&mut m, fid, &mut remarks, CHECK)
+            (info.run)(m, fid, &mut remarks, CHECK)
                 .unwrap_or_else(|e| panic!("{}: {e}", info.name));
         }
-        verify(&m, info.name);
+        after(m, info.name);
     }
-    compile(m, tag)
 }
 
 /// Emits C for a module the passes already ran on, compiles it to a shared
@@ -307,7 +312,6 @@ pub fn differential_with(
     let oracle = interpret(&m, kernel, grid, block, args, "input");
     let mut m = m;
     m.function(kernel).expect("kernel");
-    let mut remarks = Remarks::default();
     let check = |m: &Module, pass: &str| {
         verify(m, pass);
         let got = interpret(m, kernel, grid, block, args, pass);
@@ -316,19 +320,9 @@ pub fn differential_with(
             "interpreter after {pass} disagrees with the oracle"
         );
     };
-    // Every function goes through the passes (the module is emitted whole);
-    // the interpreter checks `kernel`.
-    let ids: Vec<FuncId> = m.functions.handles().collect();
-    for info in PASSES {
-        if info.name == "collapse-1d" && !collapse_1d {
-            continue;
-        }
-        for &f in &ids {
-            (info.run)(&mut m, f, &mut remarks, CHECK)
-                .unwrap_or_else(|e| panic!("{}: {e}", info.name));
-        }
-        check(&m, info.name);
-    }
+    // The interpreter checks `kernel` after every pass.
+    let skip = if collapse_1d { "" } else { "collapse-1d" };
+    run_passes(&mut m, skip, &mut |m, pass| check(m, pass));
 
     // The compiled C.
     let (lib, _) = compile(m, tag);
