@@ -1,7 +1,7 @@
 //! Running kernels on a host thread: a stack as large as a worker's.
 //!
 //! Translated kernels keep per-thread arrays on the stack of the thread that
-//! runs them ([`crate::launch::WORKER_STACK`]), which a program's own threads
+//! runs them ([`crate::host::WORKER_STACK`]), which a program's own threads
 //! (8 MiB for the main thread, often less for others) may not have. A host
 //! thread that waits for a launch runs the launch itself (as an OpenMP master
 //! thread runs its share of a parallel region) on a stack of that size,
@@ -72,7 +72,7 @@ mod imp {
 
     impl Stack {
         fn map() -> Option<Stack> {
-            let len = crate::launch::WORKER_STACK + GUARD;
+            let len = crate::host::WORKER_STACK + GUARD;
             // SAFETY: a fresh private anonymous mapping.
             let base = unsafe {
                 libc::mmap(

@@ -8,8 +8,9 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::errors::{api, api_dev, clear_sticky, cudaError_t, write_out, CudaResult, Error};
 use crate::ffi::{cudaDeviceProp, cudaUUID_t};
-use crate::launch::{
-    MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, SHARED_PER_BLOCK, SHARED_PER_BLOCK_OPTIN,
+use crate::host::{
+    core_count, physical_memory, MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK,
+    SHARED_PER_BLOCK, SHARED_PER_BLOCK_OPTIN,
 };
 use crate::stream::synchronize_all;
 use crate::sync::lock;
@@ -22,27 +23,6 @@ pub const DRIVER_VERSION: c_int = 13000;
 pub const COMPUTE_CAPABILITY: (c_int, c_int) = (8, 0);
 /// Constant memory (64 KiB, as on every CUDA GPU).
 pub const CONSTANT_MEMORY: usize = 64 * 1024;
-
-/// Number of cores that run blocks.
-pub fn core_count() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-fn sysconf(name: c_int) -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let v = unsafe { libc::sysconf(name) };
-    usize::try_from(v).unwrap_or(0)
-}
-
-/// Physical memory in bytes.
-pub fn physical_memory() -> usize {
-    sysconf(libc::_SC_PHYS_PAGES).saturating_mul(sysconf(libc::_SC_PAGESIZE))
-}
-
-/// Currently available memory in bytes.
-pub fn available_memory() -> usize {
-    sysconf(libc::_SC_AVPHYS_PAGES).saturating_mul(sysconf(libc::_SC_PAGESIZE))
-}
 
 /// The CPU's model name from `/proc/cpuinfo`, or a generic name.
 fn cpu_name() -> String {

@@ -26,20 +26,12 @@ use std::sync::Arc;
 
 use crate::errors::{api, api_dev, cudaError_t, set_sticky, write_out, CudaResult, Error};
 use crate::ffi::{cudaFuncAttributes, cudaStream_t, Dim3};
+use crate::host::{
+    MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, SHARED_PER_BLOCK, SHARED_PER_BLOCK_OPTIN,
+};
 use crate::registry::{function, CuccKernelFn, CuccLaunch, Function, KernelImpl};
 use crate::stream::{resolve, resolve_ptsz, Stream};
 
-/// Maximum threads per block.
-pub const MAX_THREADS_PER_BLOCK: u32 = 1024;
-/// Maximum block extents.
-pub const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
-/// Maximum grid extents.
-pub const MAX_GRID_DIM: [u32; 3] = [0x7fff_ffff, 65535, 65535];
-/// Shared memory per block without opt-in (48 KiB).
-pub const SHARED_PER_BLOCK: u64 = 48 * 1024;
-/// Shared memory per block with `cudaFuncAttributeMaxDynamicSharedMemorySize`
-/// (compute capability 8.0's 163 KiB).
-pub const SHARED_PER_BLOCK_OPTIN: u64 = 163 * 1024;
 /// Alignment of scratch buffers.
 const SCRATCH_ALIGN: usize = 128;
 /// Readable bytes kept before and after every scratch buffer (docs/abi.md):
@@ -72,20 +64,6 @@ thread_local! {
 #[repr(C, align(128))]
 #[derive(Clone, Copy)]
 struct ScratchLine([u8; SCRATCH_ALIGN]);
-
-/// Stack size of the block workers and stream threads: translated kernels
-/// keep per-thread arrays (1024 slots per value carried across a barrier) on
-/// the stack of the thread that runs them, and only these threads run them.
-pub const WORKER_STACK: usize = 64 << 20;
-
-/// Number of worker threads: `CUCC_NUM_THREADS`, else all cores.
-pub fn worker_count() -> usize {
-    std::env::var("CUCC_NUM_THREADS")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(crate::device::core_count)
-}
 
 /// Pushes a launch configuration (`<<<grid, block, shared, stream>>>`).
 #[no_mangle]
@@ -619,7 +597,7 @@ pub unsafe extern "C" fn cudaOccupancyMaxPotentialBlockSize(
         let block = if limit >= 32 { limit / 32 * 32 } else { limit };
         let fits = dynamic_shared as u64 <= dynamic_limit(&f, &k);
         let (grid, block) = if fits {
-            (crate::device::core_count() as c_int, block as c_int)
+            (crate::host::core_count() as c_int, block as c_int)
         } else {
             (0, 0)
         };

@@ -34,6 +34,7 @@ pub mod event;
 pub mod extras;
 pub mod fatbin;
 pub mod ffi;
+pub mod host;
 pub mod jit;
 pub mod launch;
 pub mod log;

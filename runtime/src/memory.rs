@@ -998,8 +998,8 @@ pub unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> 
     api_dev(|| {
         // SAFETY: forwarded contract.
         unsafe {
-            write_out(free, crate::device::available_memory())?;
-            write_out(total, crate::device::physical_memory())
+            write_out(free, crate::host::available_memory())?;
+            write_out(total, crate::host::physical_memory())
         }
     })
 }

@@ -91,12 +91,12 @@ static POOL: OnceLock<Pool> = OnceLock::new();
 
 fn pool() -> &'static Pool {
     POOL.get_or_init(|| {
-        let wanted = crate::launch::worker_count().saturating_sub(1);
+        let wanted = crate::host::worker_count().saturating_sub(1);
         let mut helpers = 0;
         for i in 0..wanted {
             let spawned = std::thread::Builder::new()
                 .name(format!("cucc-block-{i}"))
-                .stack_size(crate::launch::WORKER_STACK)
+                .stack_size(crate::host::WORKER_STACK)
                 .spawn(helper_main);
             if spawned.is_ok() {
                 helpers += 1;

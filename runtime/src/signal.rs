@@ -249,7 +249,7 @@ pub fn core_free() -> bool {
 
 fn cores() -> usize {
     static CORES: OnceLock<usize> = OnceLock::new();
-    *CORES.get_or_init(crate::device::core_count)
+    *CORES.get_or_init(crate::host::core_count)
 }
 
 /// Whether a thread may (keep) spin(ning): spinning and working threads,

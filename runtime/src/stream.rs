@@ -201,7 +201,7 @@ impl Stream {
         let worker = Arc::clone(&stream);
         std::thread::Builder::new()
             .name(format!("cucc-stream-{handle:x}"))
-            .stack_size(crate::launch::WORKER_STACK)
+            .stack_size(crate::host::WORKER_STACK)
             .spawn(move || worker.run())
             .map_err(|_| Error::MemoryAllocation)?;
         Ok(stream)
