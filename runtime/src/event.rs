@@ -1,71 +1,21 @@
 //! Events: markers in a stream that complete, with a real timestamp, when all
 //! work submitted before them has completed.
 //!
-//! Each `cudaEventRecord` makes a fresh [`Completion`]; the event remembers the
-//! latest one. Queries and waits look at the latest record as of the call, so
-//! re-recording an event while a waiter is blocked does not confuse it.
+//! Each `cudaEventRecord` makes a fresh [`Completion`] (the streams' one-shot
+//! flag); the event remembers the latest one. Queries and waits look at the
+//! latest record as of the call, so re-recording an event while a waiter is
+//! blocked does not confuse it. `cudaStreamWaitEvent` is here too: it makes
+//! a stream depend on an event's latest record.
 
 use std::collections::BTreeMap;
 use std::ffi::{c_float, c_uint};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
 
 use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
 use crate::ffi::{cudaEvent_t, cudaStream_t, EVENT_DISABLE_TIMING, EVENT_FLAGS_MASK};
-use crate::signal::{spin_budget, Signal};
-use crate::stream::{now, resolve, resolve_ptsz, submit_completion, Stream};
+pub use crate::stream::Completion;
+use crate::stream::{resolve, resolve_ptsz, submit_completion, submit_event_wait, Stream};
 use crate::sync::lock;
-
-/// A one-shot completion flag with the time it was set. Waiters spin
-/// briefly, then sleep ([`Signal`]).
-pub struct Completion {
-    at: OnceLock<Instant>,
-    done: AtomicBool,
-    signal: Signal,
-    /// The stream and ticket of the record, so that a waiting host thread
-    /// can run the stream up to it ([`Stream::wait_for`]).
-    source: OnceLock<(Weak<Stream>, u64)>,
-}
-
-impl Completion {
-    fn new() -> Arc<Completion> {
-        Arc::new(Completion {
-            at: OnceLock::new(),
-            done: AtomicBool::new(false),
-            signal: Signal::new(),
-            source: OnceLock::new(),
-        })
-    }
-
-    /// Marks the record complete now and wakes its waiters.
-    pub(crate) fn complete(&self) {
-        let _ = self.at.set(now());
-        self.done.store(true, Ordering::Release);
-        self.signal.notify_all();
-    }
-
-    /// Blocks until completed; returns the completion time.
-    pub fn wait(&self) -> Instant {
-        if let Some((stream, ticket)) = self.source.get() {
-            if let Some(stream) = stream.upgrade() {
-                stream.wait_for(*ticket);
-            }
-        }
-        self.signal
-            .wait_until(spin_budget(), || self.done.load(Ordering::Acquire));
-        self.get().unwrap_or_else(now)
-    }
-
-    /// The completion time, if completed.
-    pub fn get(&self) -> Option<Instant> {
-        if self.done.load(Ordering::Acquire) {
-            self.at.get().copied()
-        } else {
-            None
-        }
-    }
-}
 
 /// An event created by `cudaEventCreate`.
 pub struct Event {
@@ -151,7 +101,7 @@ fn record(event: cudaEvent_t, stream: &Arc<Stream>) -> CudaResult {
     let completion = Completion::new();
     *lock(&event.current) = Some(Arc::clone(&completion));
     let ticket = submit_completion(stream, Arc::clone(&completion))?;
-    let _ = completion.source.set((Arc::downgrade(stream), ticket));
+    completion.set_source(stream, ticket);
     Ok(())
 }
 
@@ -250,4 +200,35 @@ pub extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
             .map(|_| ())
             .ok_or(Error::InvalidResourceHandle)
     })
+}
+
+fn wait_event(s: &Arc<Stream>, event: cudaEvent_t, flags: c_uint) -> CudaResult {
+    if flags & !1 != 0 {
+        return Err(Error::InvalidValue);
+    }
+    let event = lookup_event(event)?;
+    match event.current_record() {
+        Some(record) => submit_event_wait(s, record),
+        None => Ok(()),
+    }
+}
+
+/// Makes later work on the stream wait for the event's latest record.
+#[no_mangle]
+pub extern "C" fn cudaStreamWaitEvent(
+    stream: cudaStream_t,
+    event: cudaEvent_t,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| wait_event(&resolve(stream)?, event, flags))
+}
+
+/// `cudaStreamWaitEvent` with per-thread default stream semantics.
+#[no_mangle]
+pub extern "C" fn cudaStreamWaitEvent_ptsz(
+    stream: cudaStream_t,
+    event: cudaEvent_t,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| wait_event(&resolve_ptsz(stream)?, event, flags))
 }

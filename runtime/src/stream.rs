@@ -29,14 +29,11 @@ use std::collections::{BTreeMap, VecDeque};
 use std::ffi::{c_int, c_uint, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use crate::errors::{api, api_dev, cudaError_t, sticky, write_out, CudaResult, Error};
-use crate::event::{lookup_event, Completion};
-use crate::ffi::{
-    cudaEvent_t, cudaStream_t, STREAM_LEGACY, STREAM_NON_BLOCKING, STREAM_PER_THREAD,
-};
+use crate::ffi::{cudaStream_t, STREAM_LEGACY, STREAM_NON_BLOCKING, STREAM_PER_THREAD};
 use crate::signal::{spin_budget, Signal};
 
 thread_local! {
@@ -48,6 +45,64 @@ thread_local! {
 /// Whether the calling thread runs the tasks it waits for (host threads do).
 fn runs_what_it_waits_for() -> bool {
     !STREAM_THREAD.with(|c| c.get())
+}
+
+/// A one-shot completion flag with the time it was set: an event record
+/// (`crate::event`), which later work may depend on ([`Dep`]). Waiters
+/// spin briefly, then sleep ([`Signal`]).
+pub struct Completion {
+    at: OnceLock<Instant>,
+    done: AtomicBool,
+    signal: Signal,
+    /// The stream and ticket of the record, so that a waiting host thread
+    /// can run the stream up to it ([`Stream::wait_for`]).
+    source: OnceLock<(Weak<Stream>, u64)>,
+}
+
+impl Completion {
+    /// A fresh, incomplete record.
+    pub(crate) fn new() -> Arc<Completion> {
+        Arc::new(Completion {
+            at: OnceLock::new(),
+            done: AtomicBool::new(false),
+            signal: Signal::new(),
+            source: OnceLock::new(),
+        })
+    }
+
+    /// Records the stream and ticket that complete it (once, right after
+    /// it is queued).
+    pub(crate) fn set_source(&self, stream: &Arc<Stream>, ticket: u64) {
+        let _ = self.source.set((Arc::downgrade(stream), ticket));
+    }
+
+    /// Marks the record complete now and wakes its waiters.
+    pub(crate) fn complete(&self) {
+        let _ = self.at.set(Instant::now());
+        self.done.store(true, Ordering::Release);
+        self.signal.notify_all();
+    }
+
+    /// Blocks until completed; returns the completion time.
+    pub fn wait(&self) -> Instant {
+        if let Some((stream, ticket)) = self.source.get() {
+            if let Some(stream) = stream.upgrade() {
+                stream.wait_for(*ticket);
+            }
+        }
+        self.signal
+            .wait_until(spin_budget(), || self.done.load(Ordering::Acquire));
+        self.get().unwrap_or_else(Instant::now)
+    }
+
+    /// The completion time, if completed.
+    pub fn get(&self) -> Option<Instant> {
+        if self.done.load(Ordering::Acquire) {
+            self.at.get().copied()
+        } else {
+            None
+        }
+    }
 }
 
 /// Something a task waits for before it runs.
@@ -540,6 +595,16 @@ pub(crate) fn submit_launch(stream: &Arc<Stream>, job: crate::launch::Job) -> Cu
     submit_with(stream, None, Work::Launch(job))
 }
 
+/// Makes later work on `stream` wait for `record` (`cudaStreamWaitEvent`).
+pub(crate) fn submit_event_wait(stream: &Arc<Stream>, record: Arc<Completion>) -> CudaResult {
+    submit_with(
+        stream,
+        Some(Dep::Event(record)),
+        Work::Call(Box::new(|| {})),
+    )?;
+    Ok(())
+}
+
 /// Queues the completion of an event record on `stream`.
 pub(crate) fn submit_completion(stream: &Arc<Stream>, c: Arc<Completion>) -> CudaResult<u64> {
     submit_with(stream, None, Work::Complete(c))
@@ -712,37 +777,6 @@ pub extern "C" fn cudaStreamQuery_ptsz(stream: cudaStream_t) -> cudaError_t {
     api_dev(|| query(&resolve_ptsz(stream)?))
 }
 
-fn wait_event(s: &Arc<Stream>, event: cudaEvent_t, flags: c_uint) -> CudaResult {
-    if flags & !1 != 0 {
-        return Err(Error::InvalidValue);
-    }
-    let event = lookup_event(event)?;
-    if let Some(record) = event.current_record() {
-        submit_with(s, Some(Dep::Event(record)), Work::Call(Box::new(|| {})))?;
-    }
-    Ok(())
-}
-
-/// Makes later work on the stream wait for the event's latest record.
-#[no_mangle]
-pub extern "C" fn cudaStreamWaitEvent(
-    stream: cudaStream_t,
-    event: cudaEvent_t,
-    flags: c_uint,
-) -> cudaError_t {
-    api_dev(|| wait_event(&resolve(stream)?, event, flags))
-}
-
-/// `cudaStreamWaitEvent` with per-thread default stream semantics.
-#[no_mangle]
-pub extern "C" fn cudaStreamWaitEvent_ptsz(
-    stream: cudaStream_t,
-    event: cudaEvent_t,
-    flags: c_uint,
-) -> cudaError_t {
-    api_dev(|| wait_event(&resolve_ptsz(stream)?, event, flags))
-}
-
 /// C signature of a stream callback.
 pub type StreamCallback = Option<unsafe extern "C" fn(cudaStream_t, cudaError_t, *mut c_void)>;
 /// C signature of a host function.
@@ -895,9 +929,4 @@ pub unsafe extern "C" fn cudaStreamGetPriority(
         // SAFETY: forwarded contract.
         unsafe { write_out(priority, s.priority) }
     })
-}
-
-/// Timestamp helper shared with events.
-pub(crate) fn now() -> Instant {
-    Instant::now()
 }
