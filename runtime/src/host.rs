@@ -65,6 +65,6 @@ mod tests {
         assert!(worker_count() >= 1);
         assert!(physical_memory() >= available_memory());
         assert!(MAX_BLOCK_DIM.iter().all(|&d| d <= MAX_THREADS_PER_BLOCK));
-        assert!(SHARED_PER_BLOCK <= SHARED_PER_BLOCK_OPTIN);
+        const { assert!(SHARED_PER_BLOCK <= SHARED_PER_BLOCK_OPTIN) };
     }
 }
