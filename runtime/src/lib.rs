@@ -5,12 +5,13 @@
 //! Every exported function is `extern "C"`, never unwinds into its caller and
 //! returns CUDA's numeric error codes. The modules follow the API's areas:
 //! [`errors`], [`device`], [`memory`], [`stream`], [`event`], [`launch`], and
-//! [`registry`] (kernels and variables of loaded modules), [`array`] (CUDA
-//! arrays), [`texture`] (texture objects and references) with [`sample`]
-//! (what a fetch returns) and [`texture_abi`] (the kernels' view). Launches
-//! and large copies run on [`pool`] (hand-offs through [`signal`], bulk
-//! copies in [`bulk`]; a host thread that waits runs kernels itself on a
-//! [`bigstack`]); [`profile`] is `CUCC_PROFILE`'s summary. `docs/abi.md` in
+//! [`registry`] (kernels and variables of loaded modules; [`kernel`] is what
+//! a kernel entry is), [`array`] (CUDA arrays), [`texture`] (texture objects
+//! and references) with [`sample`] (what a fetch returns) and [`texture_abi`]
+//! (the kernels' view). A queued launch (`job.rs`) and large copies run on
+//! [`pool`] (hand-offs through [`signal`], bulk copies in [`bulk`]; a host
+//! thread that waits runs kernels itself on a [`bigstack`]); [`profile`] is
+//! `CUCC_PROFILE`'s summary. `docs/abi.md` in
 //! the repository documents the ABI between the runtime and cucc-compiled
 //! device objects (`include/cucc_abi.h` is its C header).
 //!
@@ -36,6 +37,8 @@ pub mod fatbin;
 pub mod ffi;
 pub mod host;
 pub mod jit;
+pub(crate) mod job;
+pub mod kernel;
 pub mod launch;
 pub mod log;
 pub mod memory;

@@ -129,7 +129,7 @@ impl Dep {
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum Work {
     /// A kernel launch, held inline (no allocation per launch).
-    Launch(crate::launch::Job),
+    Launch(crate::job::Job),
     /// Completes an event record.
     Complete(Arc<Completion>),
     /// The runtime's own work (copies, sets, markers): any thread may run it.
@@ -591,7 +591,7 @@ fn submit_user(stream: &Arc<Stream>, work: impl FnOnce() + Send + 'static) -> Cu
 }
 
 /// Queues a kernel launch on `stream`.
-pub(crate) fn submit_launch(stream: &Arc<Stream>, job: crate::launch::Job) -> CudaResult<u64> {
+pub(crate) fn submit_launch(stream: &Arc<Stream>, job: crate::job::Job) -> CudaResult<u64> {
     submit_with(stream, None, Work::Launch(job))
 }
 
