@@ -612,11 +612,7 @@ pub extern "C" fn __cudaRegisterFatBinaryEnd(_handle: *mut *mut c_void) {}
 #[no_mangle]
 pub unsafe extern "C" fn __cudaInitModule(handle: *mut *mut c_void) -> c_char {
     let r = std::panic::catch_unwind(|| {
-        let image = {
-            let _load = lock(&LOAD);
-            fatbin_image(&read(), handle)
-        };
-        let r = prepare(image);
+        let r = prepare(image_of(handle));
         let _load = lock(&LOAD);
         bind_managed(&mut write());
         r
@@ -642,6 +638,13 @@ pub unsafe extern "C" fn __cudaUnregisterFatBinary(handle: *mut *mut c_void) {
             drop(unsafe { Box::from_raw(handle) });
         }
     });
+}
+
+/// The image a fat binary handle names (`Image::Invalid` for an unknown
+/// handle), for registrations other modules record.
+pub(crate) fn image_of(handle: *mut *mut c_void) -> Image {
+    let _load = lock(&LOAD);
+    fatbin_image(&read(), handle)
 }
 
 fn fatbin_image(reg: &Registry, handle: *mut *mut c_void) -> Image {
@@ -770,39 +773,6 @@ pub unsafe extern "C" fn __cudaRegisterManagedVar(
             size,
             Some(host_var_ptr as usize),
         );
-    });
-}
-
-/// Records a legacy texture reference (`texture<T, dim, mode>` variable):
-/// its host `textureReference`, device name and read mode (`norm`: 1 for
-/// `cudaReadModeNormalizedFloat`). See [`crate::texture`].
-///
-/// # Safety
-/// `host_var` must be the program's `textureReference`; `device_name` a
-/// valid string.
-#[no_mangle]
-pub unsafe extern "C" fn __cudaRegisterTexture(
-    handle: *mut *mut c_void,
-    host_var: *const c_void,
-    _device_address: *const *const c_void,
-    device_name: *const c_char,
-    _dim: c_int,
-    norm: c_int,
-    _ext: c_int,
-) {
-    let _ = std::panic::catch_unwind(|| {
-        // SAFETY: forwarded contract.
-        let Some(name) = (unsafe { c_string(device_name) }) else {
-            return warn("__cudaRegisterTexture: NULL device name");
-        };
-        if host_var.is_null() {
-            return warn("__cudaRegisterTexture: NULL texture reference");
-        }
-        let image = {
-            let _load = lock(&LOAD);
-            fatbin_image(&read(), handle)
-        };
-        crate::texture::register_host(image, host_var as usize, name, norm != 0);
     });
 }
 

@@ -31,7 +31,7 @@ use crate::ffi::{
     textureReference,
 };
 use crate::memory::find;
-use crate::registry::Image;
+use crate::registry::{image_of, Image};
 use crate::sample::{float_valued, natural_out_kind, sample, FORMAT_FLOAT};
 use crate::sync::lock;
 use crate::texture_abi::{
@@ -727,10 +727,44 @@ pub unsafe extern "C" fn cudaGetTextureReference(
     })
 }
 
+/// Records a legacy texture reference (`texture<T, dim, mode>` variable):
+/// its host `textureReference`, device name and read mode (`norm`: 1 for
+/// `cudaReadModeNormalizedFloat`). See the module docs.
+///
+/// # Safety
+/// `host_var` must be the program's `textureReference`; `device_name` a
+/// valid string.
+#[no_mangle]
+pub unsafe extern "C" fn __cudaRegisterTexture(
+    handle: *mut *mut c_void,
+    host_var: *const c_void,
+    _device_address: *const *const c_void,
+    device_name: *const c_char,
+    _dim: c_int,
+    norm: c_int,
+    _ext: c_int,
+) {
+    let _ = std::panic::catch_unwind(|| {
+        if device_name.is_null() {
+            eprintln!("cucc runtime: __cudaRegisterTexture: NULL device name");
+            return;
+        }
+        if host_var.is_null() {
+            eprintln!("cucc runtime: __cudaRegisterTexture: NULL texture reference");
+            return;
+        }
+        // SAFETY: non-null; the caller promises a NUL-terminated name.
+        let name = unsafe { CStr::from_ptr(device_name) }
+            .to_string_lossy()
+            .into_owned();
+        register_host(image_of(handle), host_var as usize, name, norm != 0);
+    });
+}
+
 /// Records a host `texture<>` variable (`__cudaRegisterTexture`, emitted by
 /// the host compiler): its address, its module and device name, and its read
 /// mode (`norm` is the `cudaReadModeNormalizedFloat` template argument).
-pub(crate) fn register_host(image: Image, host: usize, name: String, norm: bool) {
+fn register_host(image: Image, host: usize, name: String, norm: bool) {
     with_table(|t| {
         let i = t.reference_slot(image, &name);
         t.by_host.insert(host, i);

@@ -10,7 +10,6 @@ use common::*;
 use cucc_runtime::array::*;
 use cucc_runtime::ffi::*;
 use cucc_runtime::memory::{cudaFree, cudaMalloc, cudaMemcpy};
-use cucc_runtime::registry::__cudaRegisterTexture;
 use cucc_runtime::sample::{self, sample, KIND_FETCH1D, OUT_F32};
 use cucc_runtime::texture::*;
 use cucc_runtime::texture_abi::*;
