@@ -4,16 +4,16 @@
 //!
 //! Every exported function is `extern "C"`, never unwinds into its caller and
 //! returns CUDA's numeric error codes. The modules follow the API's areas:
-//! [`errors`], [`device`], [`memory`], [`stream`], [`event`], [`launch`], and
-//! [`registry`] (kernels and variables of loaded modules; [`kernel`] is what
-//! a kernel entry is), [`array`] (CUDA arrays), [`texture`] (texture objects
-//! and references) with [`sample`] (what a fetch returns) and [`texture_abi`]
-//! (the kernels' view). A queued launch (`job.rs`) and large copies run on
-//! [`pool`] (hand-offs through [`signal`], bulk copies in [`bulk`]; a host
-//! thread that waits runs kernels itself on a [`bigstack`]); [`profile`] is
-//! `CUCC_PROFILE`'s summary. `docs/abi.md` in
-//! the repository documents the ABI between the runtime and cucc-compiled
-//! device objects (`include/cucc_abi.h` is its C header).
+//! [`errors`], [`device`], [`memory`] (ranges it knows in [`alloc_table`]),
+//! [`stream`], [`event`], [`launch`], and [`registry`] (kernels and variables
+//! of loaded modules; [`kernel`] is what a kernel entry is), [`array`] (CUDA
+//! arrays), [`texture`] (texture objects and references) with [`sample`]
+//! (what a fetch returns) and [`texture_abi`] (the kernels' view). A queued
+//! launch (`job.rs`) and large copies run on [`pool`] (hand-offs through
+//! [`signal`], bulk copies in [`bulk`]; a host thread that waits runs kernels
+//! itself on a [`bigstack`]); [`profile`] is `CUCC_PROFILE`'s summary.
+//! `docs/abi.md` in the repository documents the ABI between the runtime and
+//! cucc-compiled device objects (`include/cucc_abi.h` is its C header).
 //!
 //! Programs built by nvcc register NVIDIA fat binaries: [`fatbin`] reads
 //! them and [`jit`] compiles their PTX into cucc device objects at first use
@@ -26,6 +26,7 @@
 #![warn(clippy::dbg_macro, clippy::todo)]
 #![allow(clippy::missing_safety_doc)]
 
+pub mod alloc_table;
 pub mod array;
 pub mod bigstack;
 pub mod bulk;

@@ -3,7 +3,8 @@
 //! "Device" memory is host memory (256-byte aligned, like CUDA's), but every
 //! allocation the runtime hands out or is told about — device, managed,
 //! page-locked host, registered host ranges and `__device__` variable storage —
-//! is recorded in an interval map keyed by start address. Copies check that
+//! is recorded in an interval map keyed by start address
+//! ([`crate::alloc_table`]). Copies check that
 //! each device-side range lies inside one live allocation, `cudaFree` rejects
 //! pointers it did not hand out, and `cudaPointerGetAttributes` answers from it.
 //!
@@ -12,10 +13,11 @@
 //! (not in the table): CUDA returns from those only once the host buffer has
 //! been consumed (host to device) or filled (device to host), so here they wait.
 
-use std::collections::BTreeMap;
 use std::ffi::{c_int, c_uint, c_void};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
+use crate::alloc_table::write as table_write;
+pub use crate::alloc_table::{check_device_range, find, insert_range, Alloc, Kind};
 use crate::bulk;
 use crate::errors::{api_dev, cudaError_t, write_out, CudaResult, Error};
 use crate::ffi::{
@@ -30,67 +32,6 @@ use crate::stream::{legacy, resolve, resolve_ptsz, run_sync, submit, synchronize
 pub const ALLOC_ALIGN: usize = 256;
 /// Row alignment of pitched allocations.
 pub const PITCH_ALIGN: usize = 256;
-
-/// What kind of memory an allocation-table entry describes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// `cudaMalloc`, `cudaMallocPitch`, `cudaMalloc3D`.
-    Device,
-    /// `cudaMallocManaged`.
-    Managed,
-    /// `cudaMallocHost`, `cudaHostAlloc`.
-    PinnedHost,
-    /// A user range passed to `cudaHostRegister` (not owned).
-    Registered,
-    /// Storage of a `__device__`/`__constant__` variable (not owned).
-    Symbol,
-}
-
-/// One allocation-table entry.
-#[derive(Clone, Copy, Debug)]
-pub struct Alloc {
-    /// Size in bytes.
-    pub size: usize,
-    /// What the memory is.
-    pub kind: Kind,
-}
-
-static TABLE: RwLock<BTreeMap<usize, Alloc>> = RwLock::new(BTreeMap::new());
-
-fn table_read() -> std::sync::RwLockReadGuard<'static, BTreeMap<usize, Alloc>> {
-    crate::sync::read(&TABLE)
-}
-
-fn table_write() -> std::sync::RwLockWriteGuard<'static, BTreeMap<usize, Alloc>> {
-    crate::sync::write(&TABLE)
-}
-
-/// The allocation containing `addr`, with its start address.
-pub fn find(addr: usize) -> Option<(usize, Alloc)> {
-    let table = table_read();
-    let (&start, &alloc) = table.range(..=addr).next_back()?;
-    (addr < start + alloc.size.max(1)).then_some((start, alloc))
-}
-
-/// Records a range the runtime does not own (variable storage, registered memory).
-pub fn insert_range(start: usize, size: usize, kind: Kind) {
-    if start != 0 {
-        table_write().insert(start, Alloc { size, kind });
-    }
-}
-
-/// Checks that `[ptr, ptr + len)` lies inside one live allocation.
-pub fn check_device_range(ptr: usize, len: usize) -> CudaResult {
-    if ptr == 0 {
-        return Err(Error::InvalidValue);
-    }
-    let (start, alloc) = find(ptr).ok_or(Error::InvalidValue)?;
-    let end = ptr.checked_add(len).ok_or(Error::InvalidValue)?;
-    if end > start + alloc.size {
-        return Err(Error::InvalidValue);
-    }
-    Ok(())
-}
 
 fn allocate(size: usize, kind: Kind) -> CudaResult<*mut c_void> {
     let _p = crate::profile::Scope::new(crate::profile::Category::Malloc);

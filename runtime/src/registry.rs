@@ -24,12 +24,12 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
+use crate::alloc_table::{insert_range, Kind};
 use crate::errors::{CudaResult, Error};
 use crate::jit::{memread, ForeignImage};
 pub use crate::kernel::{
     CuccKernelFn, CuccLaunch, KernelImpl, KERNEL_OUTER_RANGES, KERNEL_THREAD_RANGES,
 };
-use crate::memory::{insert_range, Kind};
 use crate::sync::lock;
 
 /// Magic of the fat binary wrapper struct (`__fatBinC_Wrapper_t`).
