@@ -57,7 +57,11 @@ pub fn find(addr: usize) -> Option<(usize, Alloc)> {
 }
 
 /// Records a range the runtime does not own (variable storage, registered memory).
-pub fn insert_range(start: usize, size: usize, kind: Kind) {
+///
+/// # Safety
+/// `[start, start + size)` must be memory valid for reads and writes for
+/// as long as it stays in the table: copies, sets and kernels will use it.
+pub unsafe fn insert_range(start: usize, size: usize, kind: Kind) {
     if start != 0 {
         write().insert(start, Alloc { size, kind });
     }

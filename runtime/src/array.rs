@@ -148,7 +148,11 @@ pub fn release_all() {
     *lock(&ARRAYS) = None;
 }
 
-fn create(
+/// Allocates an array of `extent` texels of format `*desc`.
+///
+/// # Safety
+/// `desc` must be NULL or point to a readable descriptor.
+unsafe fn create(
     desc: *const cudaChannelFormatDesc,
     extent: cudaExtent,
     flags: c_uint,
@@ -212,7 +216,8 @@ pub unsafe extern "C" fn cudaMallocArray(
             height,
             depth: 0,
         };
-        let a = create(desc, extent, flags)?;
+        // SAFETY: forwarded contract.
+        let a = unsafe { create(desc, extent, flags) }?;
         // SAFETY: checked non-null; caller promises validity.
         unsafe { write_out(array, a.data as *mut c_void) }
     })
@@ -234,13 +239,16 @@ pub unsafe extern "C" fn cudaMalloc3DArray(
         if array.is_null() {
             return Err(Error::InvalidValue);
         }
-        let a = create(desc, extent, flags)?;
+        // SAFETY: forwarded contract.
+        let a = unsafe { create(desc, extent, flags) }?;
         // SAFETY: checked non-null; caller promises validity.
         unsafe { write_out(array, a.data as *mut c_void) }
     })
 }
 
 /// Frees an array (NULL is accepted). Waits for outstanding work first.
+///
+/// Safe: only handles the array table holds are freed.
 #[no_mangle]
 pub extern "C" fn cudaFreeArray(array: *mut c_void) -> cudaError_t {
     api_dev(|| {
@@ -345,7 +353,13 @@ struct Block {
     depth: usize,
 }
 
-fn copy_block(stream: &Arc<Stream>, dst: Side, src: Side, b: Block) -> CudaResult {
+/// Copies block `b` from `src` to `dst` in `stream`'s order and waits.
+///
+/// # Safety
+/// Both blocks must be valid for their reads (`src`) and writes (`dst`):
+/// array sides and device sides are checked by the caller, host sides are
+/// the program's promise.
+unsafe fn copy_block(stream: &Arc<Stream>, dst: Side, src: Side, b: Block) -> CudaResult {
     if b.width == 0 || b.height == 0 || b.depth == 0 {
         return Ok(());
     }
@@ -354,7 +368,7 @@ fn copy_block(stream: &Arc<Stream>, dst: Side, src: Side, b: Block) -> CudaResul
             for y in 0..b.height {
                 let s = src.base + z * src.slice + y * src.pitch;
                 let d = dst.base + z * dst.slice + y * dst.pitch;
-                // SAFETY: both blocks were validated against their storage.
+                // SAFETY: both blocks are valid (the caller's contract).
                 unsafe { std::ptr::copy(s as *const u8, d as *mut u8, b.width) };
             }
         }
@@ -407,8 +421,12 @@ fn linear_side(ptr: usize, pitch: usize, slice: usize, device: bool, b: Block) -
 
 /// Copies `count` bytes into an array, starting at byte `w_offset` of row
 /// `h_offset` and running on through the following rows.
+///
+/// # Safety
+/// `src`, when it is host memory (per `kind`), must be valid for `count`
+/// bytes of reads.
 #[no_mangle]
-pub extern "C" fn cudaMemcpyToArray(
+pub unsafe extern "C" fn cudaMemcpyToArray(
     dst: *mut c_void,
     w_offset: usize,
     h_offset: usize,
@@ -437,13 +455,19 @@ pub extern "C" fn cudaMemcpyToArray(
             pitch: count,
             slice: count,
         };
-        copy_block(&legacy()?, d, s, b)
+        // SAFETY: forwarded contract for the host side; the array and device
+        // sides are checked above.
+        unsafe { copy_block(&legacy()?, d, s, b) }
     })
 }
 
 /// Copies `count` bytes out of an array (see [`cudaMemcpyToArray`]).
+///
+/// # Safety
+/// `dst`, when it is host memory (per `kind`), must be valid for `count`
+/// bytes of writes.
 #[no_mangle]
-pub extern "C" fn cudaMemcpyFromArray(
+pub unsafe extern "C" fn cudaMemcpyFromArray(
     dst: *mut c_void,
     src: *const c_void,
     w_offset: usize,
@@ -472,15 +496,21 @@ pub extern "C" fn cudaMemcpyFromArray(
             pitch: count,
             slice: count,
         };
-        copy_block(&legacy()?, d, s, b)
+        // SAFETY: forwarded contract for the host side; the array and device
+        // sides are checked above.
+        unsafe { copy_block(&legacy()?, d, s, b) }
     })
 }
 
 /// Copies a pitched block of `width` bytes x `height` rows into an array at
 /// byte `w_offset` of row `h_offset`.
+///
+/// # Safety
+/// `src`, when it is host memory (per `kind`), must be valid for reads
+/// of `height` rows of `width` bytes, `spitch` apart.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "C" fn cudaMemcpy2DToArray(
+pub unsafe extern "C" fn cudaMemcpy2DToArray(
     dst: *mut c_void,
     w_offset: usize,
     h_offset: usize,
@@ -506,14 +536,20 @@ pub extern "C" fn cudaMemcpy2DToArray(
             return Ok(());
         }
         let s = linear_side(src as usize, spitch, spitch * height, device, b)?;
-        copy_block(&legacy()?, d, s, b)
+        // SAFETY: forwarded contract for the host side; the array and device
+        // sides are checked above.
+        unsafe { copy_block(&legacy()?, d, s, b) }
     })
 }
 
 /// Copies a block out of an array into pitched memory.
+///
+/// # Safety
+/// `dst`, when it is host memory (per `kind`), must be valid for writes
+/// of `height` rows of `width` bytes, `dpitch` apart.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "C" fn cudaMemcpy2DFromArray(
+pub unsafe extern "C" fn cudaMemcpy2DFromArray(
     dst: *mut c_void,
     dpitch: usize,
     src: *const c_void,
@@ -539,7 +575,9 @@ pub extern "C" fn cudaMemcpy2DFromArray(
             return Ok(());
         }
         let d = linear_side(dst as usize, dpitch, dpitch * height, device, b)?;
-        copy_block(&legacy()?, d, s, b)
+        // SAFETY: forwarded contract for the host side; the array and device
+        // sides are checked above.
+        unsafe { copy_block(&legacy()?, d, s, b) }
     })
 }
 
@@ -557,7 +595,12 @@ fn end(array: *mut c_void, ptr: cudaPitchedPtr) -> CudaResult<End> {
     }
 }
 
-fn memcpy_3d(p: *const cudaMemcpy3DParms, stream: &Arc<Stream>) -> CudaResult {
+/// The body of `cudaMemcpy3D*`.
+///
+/// # Safety
+/// `p` must be NULL or point to a readable `cudaMemcpy3DParms` whose host
+/// sides are valid for the copy's reads and writes.
+unsafe fn memcpy_3d(p: *const cudaMemcpy3DParms, stream: &Arc<Stream>) -> CudaResult {
     if p.is_null() {
         return Err(Error::InvalidValue);
     }
@@ -622,16 +665,20 @@ fn memcpy_3d(p: *const cudaMemcpy3DParms, stream: &Arc<Stream>) -> CudaResult {
     };
     let s = side(&src, p.srcPos, src_dev)?;
     let d = side(&dst, p.dstPos, dst_dev)?;
-    copy_block(stream, d, s, b)
+    // SAFETY: the caller's contract for host sides; array and device sides
+    // are checked above.
+    unsafe { copy_block(stream, d, s, b) }
 }
 
 /// Copies a 3D block between arrays and pitched pointers; returns when done.
 ///
 /// # Safety
-/// `p` must be NULL or point to a readable `cudaMemcpy3DParms`.
+/// `p` must be NULL or point to a readable `cudaMemcpy3DParms`; its host
+/// sides (per `kind`) must be valid for the copy's reads and writes.
 #[no_mangle]
 pub unsafe extern "C" fn cudaMemcpy3D(p: *const cudaMemcpy3DParms) -> cudaError_t {
-    api_dev(|| memcpy_3d(p, &legacy()?))
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { memcpy_3d(p, &legacy()?) })
 }
 
 /// [`cudaMemcpy3D`] in stream order (it returns once the copy is done).
@@ -643,5 +690,6 @@ pub unsafe extern "C" fn cudaMemcpy3DAsync(
     p: *const cudaMemcpy3DParms,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api_dev(|| memcpy_3d(p, &resolve(stream)?))
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { memcpy_3d(p, &resolve(stream)?) })
 }

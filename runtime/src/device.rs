@@ -247,10 +247,14 @@ pub extern "C" fn cudaThreadExit() -> cudaError_t {
     cudaDeviceReset()
 }
 
-fn get_properties(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
+/// Fills `*prop` for `device` (both `cudaGetDeviceProperties` names).
+///
+/// # Safety
+/// `prop` must be NULL or point to a writable `cudaDeviceProp`.
+unsafe fn get_properties(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
     api(|| {
         check_device(device)?;
-        // SAFETY: the caller passes NULL or a writable cudaDeviceProp.
+        // SAFETY: the caller's contract.
         unsafe { write_out(prop, *properties()) }
     })
 }
@@ -264,7 +268,8 @@ pub unsafe extern "C" fn cudaGetDeviceProperties(
     prop: *mut cudaDeviceProp,
     device: c_int,
 ) -> cudaError_t {
-    get_properties(prop, device)
+    // SAFETY: forwarded contract.
+    unsafe { get_properties(prop, device) }
 }
 
 /// The name CUDA 12 headers map `cudaGetDeviceProperties` to; fills the
@@ -277,7 +282,8 @@ pub unsafe extern "C" fn cudaGetDeviceProperties_v2(
     prop: *mut cudaDeviceProp,
     device: c_int,
 ) -> cudaError_t {
-    get_properties(prop, device)
+    // SAFETY: forwarded contract.
+    unsafe { get_properties(prop, device) }
 }
 
 /// The value of one `cudaDeviceAttr`, read from the properties.

@@ -142,7 +142,12 @@ fn range_units(k: &KernelImpl, grid: Dim3, block: Dim3) -> (u32, u64, u64) {
     (0, grid.count(), 1)
 }
 
-fn launch(
+/// Validates a launch of `func`, captures its arguments and queues it.
+///
+/// # Safety
+/// `args` must hold one pointer per kernel parameter, each to a readable
+/// value of the parameter's size (CUDA's contract).
+unsafe fn launch(
     func: *const c_void,
     grid: Dim3,
     block: Dim3,
@@ -153,7 +158,7 @@ fn launch(
     let f = function(func)?;
     let k = f.kernel()?;
     validate(grid, block, shared as u64, &f, &k)?;
-    // SAFETY: CUDA's contract for `args`: one pointer per kernel parameter.
+    // SAFETY: the caller's contract for `args`.
     let params = unsafe { Params::capture(args, &k.param_sizes)? };
     let textures = crate::texture::launch_snapshot();
     let (kind, units, min_chunk) = range_units(&k, grid, block);
@@ -191,7 +196,8 @@ pub unsafe extern "C" fn cudaLaunchKernel(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api_dev(|| launch(func, grid, block, args, shared, &resolve(stream)?))
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { launch(func, grid, block, args, shared, &resolve(stream)?) })
 }
 
 /// `cudaLaunchKernel` with per-thread default stream semantics.
@@ -207,7 +213,8 @@ pub unsafe extern "C" fn cudaLaunchKernel_ptsz(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api_dev(|| launch(func, grid, block, args, shared, &resolve_ptsz(stream)?))
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { launch(func, grid, block, args, shared, &resolve_ptsz(stream)?) })
 }
 
 /// Fills a kernel's attributes.

@@ -24,7 +24,6 @@
 
 #![deny(missing_docs)]
 #![warn(clippy::dbg_macro, clippy::todo)]
-#![allow(clippy::missing_safety_doc)]
 
 pub mod alloc_table;
 pub mod array;

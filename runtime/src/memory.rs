@@ -87,7 +87,11 @@ pub fn release_all() {
 struct Addr(usize);
 
 /// Copy work: `count` bytes from `src` to `dst` (may overlap).
-fn copy_work(dst: Addr, src: Addr, count: usize) -> impl FnOnce() + Send + 'static {
+///
+/// # Safety
+/// `dst` and `src` must be valid for `count` bytes of writes and
+/// reads when the work runs (device sides are checked by the caller).
+unsafe fn copy_work(dst: Addr, src: Addr, count: usize) -> impl FnOnce() + Send + 'static {
     move || {
         let (d, s) = (dst, src);
         // SAFETY: ranges validated at submission (device side) or promised by
@@ -96,10 +100,16 @@ fn copy_work(dst: Addr, src: Addr, count: usize) -> impl FnOnce() + Send + 'stat
     }
 }
 
-fn copy_2d_work(dst: Addr, src: Addr, rows: bulk::Rows) -> impl FnOnce() + Send + 'static {
+/// Copy work for a pitched region: `rows` from `src` to `dst`.
+///
+/// # Safety
+/// Every row of `rows` at `dst` and `src` must be valid for writes and
+/// reads when the work runs (device sides are checked by the caller).
+unsafe fn copy_2d_work(dst: Addr, src: Addr, rows: bulk::Rows) -> impl FnOnce() + Send + 'static {
     move || {
         let (d, s) = (dst, src);
-        // SAFETY: every row lies in the validated extent.
+        // SAFETY: rows validated at submission (device side) or promised
+        // by the caller (host side).
         unsafe { bulk::copy_rows(d.0, s.0, rows) };
     }
 }
@@ -155,7 +165,13 @@ fn issue(
     }
 }
 
-fn memcpy(
+/// A copy of `count` bytes in `stream`'s order: every `cudaMemcpy*`.
+///
+/// # Safety
+/// The host sides of the copy (those `kind` does not make device memory)
+/// must be valid for `count` bytes of reads (`src`) or writes (`dst`)
+/// until the copy has run; device sides are checked here.
+unsafe fn memcpy(
     dst: usize,
     src: usize,
     count: usize,
@@ -178,7 +194,7 @@ fn memcpy(
     }
     let pageable = (!dst_dev && is_pageable(dst)) || (!src_dev && is_pageable(src));
     let category = crate::profile::Category::memcpy(dst_dev, src_dev);
-    let work = copy_work(Addr(dst), Addr(src), count);
+    let work = unsafe { copy_work(Addr(dst), Addr(src), count) };
     issue(
         stream,
         mode,
@@ -187,8 +203,12 @@ fn memcpy(
     )
 }
 
+/// A pitched 2D copy in `stream`'s order: every `cudaMemcpy2D*`.
+///
+/// # Safety
+/// As [`memcpy`], for every row of the pitched regions.
 #[allow(clippy::too_many_arguments)]
-fn memcpy_2d(
+unsafe fn memcpy_2d(
     dst: usize,
     dpitch: usize,
     src: usize,
@@ -223,7 +243,7 @@ fn memcpy_2d(
         height,
     };
     let category = crate::profile::Category::memcpy(dst_dev, src_dev);
-    let work = copy_2d_work(Addr(dst), Addr(src), rows);
+    let work = unsafe { copy_2d_work(Addr(dst), Addr(src), rows) };
     issue(
         stream,
         mode,
@@ -295,6 +315,8 @@ pub unsafe extern "C" fn cudaMalloc(dev_ptr: *mut *mut c_void, size: usize) -> c
 }
 
 /// Frees device or managed memory after all outstanding work (NULL is a no-op).
+///
+/// Safe: only pointers the allocation table holds are freed.
 #[no_mangle]
 pub extern "C" fn cudaFree(dev_ptr: *mut c_void) -> cudaError_t {
     api_dev(|| {
@@ -337,6 +359,8 @@ pub unsafe extern "C" fn cudaHostAlloc(
 }
 
 /// Frees memory from `cudaMallocHost`/`cudaHostAlloc` after outstanding work.
+///
+/// Safe: only pointers the allocation table holds are freed.
 #[no_mangle]
 pub extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
     api_dev(|| {
@@ -440,12 +464,16 @@ pub unsafe extern "C" fn cudaMalloc3D(
 }
 
 /// Sets `count` bytes of device memory to `value` (synchronous with the host).
+///
+/// Safe: the range is checked against the allocation table.
 #[no_mangle]
 pub extern "C" fn cudaMemset(dev_ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
     api_dev(|| memset(dev_ptr as usize, value, count, &legacy()?, Mode::Sync))
 }
 
 /// `cudaMemset` in per-thread default stream order.
+///
+/// Safe: the range is checked against the allocation table.
 #[no_mangle]
 pub extern "C" fn cudaMemset_ptds(dev_ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
     api_dev(|| {
@@ -460,6 +488,8 @@ pub extern "C" fn cudaMemset_ptds(dev_ptr: *mut c_void, value: c_int, count: usi
 }
 
 /// Queues a memset on a stream.
+///
+/// Safe: the range is checked against the allocation table.
 #[no_mangle]
 pub extern "C" fn cudaMemsetAsync(
     dev_ptr: *mut c_void,
@@ -479,6 +509,8 @@ pub extern "C" fn cudaMemsetAsync(
 }
 
 /// `cudaMemsetAsync` with per-thread default stream semantics.
+///
+/// Safe: the range is checked against the allocation table.
 #[no_mangle]
 pub extern "C" fn cudaMemsetAsync_ptsz(
     dev_ptr: *mut c_void,
@@ -498,6 +530,8 @@ pub extern "C" fn cudaMemsetAsync_ptsz(
 }
 
 /// Sets a pitched 2D region.
+///
+/// Safe: the range is checked against the allocation table.
 #[no_mangle]
 pub extern "C" fn cudaMemset2D(
     dev_ptr: *mut c_void,
@@ -520,6 +554,8 @@ pub extern "C" fn cudaMemset2D(
 }
 
 /// Queues a pitched 2D set on a stream.
+///
+/// Safe: the range is checked against the allocation table.
 #[no_mangle]
 pub extern "C" fn cudaMemset2DAsync(
     dev_ptr: *mut c_void,
@@ -543,48 +579,66 @@ pub extern "C" fn cudaMemset2DAsync(
 }
 
 /// Copies `count` bytes; returns when the copy is done.
+///
+/// # Safety
+/// The host sides of the copy (per `kind`; with `cudaMemcpyDefault`,
+/// any pointer the runtime did not allocate or register) must be valid
+/// for `count` bytes of reads (`src`) or writes (`dst`). Device sides
+/// are checked against the allocation table.
 #[no_mangle]
-pub extern "C" fn cudaMemcpy(
+pub unsafe extern "C" fn cudaMemcpy(
     dst: *mut c_void,
     src: *const c_void,
     count: usize,
     kind: c_int,
 ) -> cudaError_t {
     api_dev(|| {
-        memcpy(
-            dst as usize,
-            src as usize,
-            count,
-            kind,
-            &legacy()?,
-            Mode::Sync,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            memcpy(
+                dst as usize,
+                src as usize,
+                count,
+                kind,
+                &legacy()?,
+                Mode::Sync,
+            )
+        }
     })
 }
 
 /// `cudaMemcpy` in per-thread default stream order.
+///
+/// # Safety
+/// As [`cudaMemcpy`].
 #[no_mangle]
-pub extern "C" fn cudaMemcpy_ptds(
+pub unsafe extern "C" fn cudaMemcpy_ptds(
     dst: *mut c_void,
     src: *const c_void,
     count: usize,
     kind: c_int,
 ) -> cudaError_t {
     api_dev(|| {
-        memcpy(
-            dst as usize,
-            src as usize,
-            count,
-            kind,
-            &resolve_ptsz(std::ptr::null_mut())?,
-            Mode::Sync,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            memcpy(
+                dst as usize,
+                src as usize,
+                count,
+                kind,
+                &resolve_ptsz(std::ptr::null_mut())?,
+                Mode::Sync,
+            )
+        }
     })
 }
 
 /// Queues a copy on a stream.
+///
+/// # Safety
+/// As [`cudaMemcpy`]; the memory must stay valid until the copy has run.
 #[no_mangle]
-pub extern "C" fn cudaMemcpyAsync(
+pub unsafe extern "C" fn cudaMemcpyAsync(
     dst: *mut c_void,
     src: *const c_void,
     count: usize,
@@ -592,20 +646,26 @@ pub extern "C" fn cudaMemcpyAsync(
     stream: cudaStream_t,
 ) -> cudaError_t {
     api_dev(|| {
-        memcpy(
-            dst as usize,
-            src as usize,
-            count,
-            kind,
-            &resolve(stream)?,
-            Mode::Async,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            memcpy(
+                dst as usize,
+                src as usize,
+                count,
+                kind,
+                &resolve(stream)?,
+                Mode::Async,
+            )
+        }
     })
 }
 
 /// `cudaMemcpyAsync` with per-thread default stream semantics.
+///
+/// # Safety
+/// As [`cudaMemcpyAsync`].
 #[no_mangle]
-pub extern "C" fn cudaMemcpyAsync_ptsz(
+pub unsafe extern "C" fn cudaMemcpyAsync_ptsz(
     dst: *mut c_void,
     src: *const c_void,
     count: usize,
@@ -613,20 +673,26 @@ pub extern "C" fn cudaMemcpyAsync_ptsz(
     stream: cudaStream_t,
 ) -> cudaError_t {
     api_dev(|| {
-        memcpy(
-            dst as usize,
-            src as usize,
-            count,
-            kind,
-            &resolve_ptsz(stream)?,
-            Mode::Async,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            memcpy(
+                dst as usize,
+                src as usize,
+                count,
+                kind,
+                &resolve_ptsz(stream)?,
+                Mode::Async,
+            )
+        }
     })
 }
 
 /// Copies a pitched 2D region; returns when done.
+///
+/// # Safety
+/// As [`cudaMemcpy`], for every row of the pitched regions.
 #[no_mangle]
-pub extern "C" fn cudaMemcpy2D(
+pub unsafe extern "C" fn cudaMemcpy2D(
     dst: *mut c_void,
     dpitch: usize,
     src: *const c_void,
@@ -636,24 +702,30 @@ pub extern "C" fn cudaMemcpy2D(
     kind: c_int,
 ) -> cudaError_t {
     api_dev(|| {
-        memcpy_2d(
-            dst as usize,
-            dpitch,
-            src as usize,
-            spitch,
-            width,
-            height,
-            kind,
-            &legacy()?,
-            Mode::Sync,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            memcpy_2d(
+                dst as usize,
+                dpitch,
+                src as usize,
+                spitch,
+                width,
+                height,
+                kind,
+                &legacy()?,
+                Mode::Sync,
+            )
+        }
     })
 }
 
 /// Queues a pitched 2D copy on a stream.
+///
+/// # Safety
+/// As [`cudaMemcpy2D`]; the memory must stay valid until the copy has run.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
-pub extern "C" fn cudaMemcpy2DAsync(
+pub unsafe extern "C" fn cudaMemcpy2DAsync(
     dst: *mut c_void,
     dpitch: usize,
     src: *const c_void,
@@ -664,21 +736,26 @@ pub extern "C" fn cudaMemcpy2DAsync(
     stream: cudaStream_t,
 ) -> cudaError_t {
     api_dev(|| {
-        memcpy_2d(
-            dst as usize,
-            dpitch,
-            src as usize,
-            spitch,
-            width,
-            height,
-            kind,
-            &resolve(stream)?,
-            Mode::Async,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            memcpy_2d(
+                dst as usize,
+                dpitch,
+                src as usize,
+                spitch,
+                width,
+                height,
+                kind,
+                &resolve(stream)?,
+                Mode::Async,
+            )
+        }
     })
 }
 
 /// Copies between devices; only device 0 exists, so this is a device copy.
+///
+/// Safe: both pointers are checked against the allocation table.
 #[no_mangle]
 pub extern "C" fn cudaMemcpyPeer(
     dst: *mut c_void,
@@ -691,18 +768,24 @@ pub extern "C" fn cudaMemcpyPeer(
         if dst_device != 0 || src_device != 0 {
             return Err(Error::InvalidDevice);
         }
-        memcpy(
-            dst as usize,
-            src as usize,
-            count,
-            MEMCPY_DEVICE_TO_DEVICE,
-            &legacy()?,
-            Mode::Sync,
-        )
+        // SAFETY: both sides are device memory, which `memcpy` checks against
+        // the allocation table.
+        unsafe {
+            memcpy(
+                dst as usize,
+                src as usize,
+                count,
+                MEMCPY_DEVICE_TO_DEVICE,
+                &legacy()?,
+                Mode::Sync,
+            )
+        }
     })
 }
 
 /// Queued form of [`cudaMemcpyPeer`].
+///
+/// Safe: both pointers are checked against the allocation table.
 #[no_mangle]
 pub extern "C" fn cudaMemcpyPeerAsync(
     dst: *mut c_void,
@@ -716,18 +799,26 @@ pub extern "C" fn cudaMemcpyPeerAsync(
         if dst_device != 0 || src_device != 0 {
             return Err(Error::InvalidDevice);
         }
-        memcpy(
-            dst as usize,
-            src as usize,
-            count,
-            MEMCPY_DEVICE_TO_DEVICE,
-            &resolve(stream)?,
-            Mode::Async,
-        )
+        // SAFETY: both sides are device memory, which `memcpy` checks against
+        // the allocation table.
+        unsafe {
+            memcpy(
+                dst as usize,
+                src as usize,
+                count,
+                MEMCPY_DEVICE_TO_DEVICE,
+                &resolve(stream)?,
+                Mode::Async,
+            )
+        }
     })
 }
 
-fn to_symbol(
+/// A copy into a variable's storage.
+///
+/// # Safety
+/// As [`memcpy`] for `src` when it is host memory.
+unsafe fn to_symbol(
     symbol: *const c_void,
     src: usize,
     count: usize,
@@ -744,10 +835,15 @@ fn to_symbol(
     if offset.checked_add(count).is_none_or(|end| end > size) {
         return Err(Error::InvalidValue);
     }
-    memcpy(base + offset, src, count, kind, stream, mode)
+    // SAFETY: forwarded contract; the symbol side is its registered storage.
+    unsafe { memcpy(base + offset, src, count, kind, stream, mode) }
 }
 
-fn from_symbol(
+/// A copy out of a variable's storage.
+///
+/// # Safety
+/// As [`memcpy`] for `dst` when it is host memory.
+unsafe fn from_symbol(
     dst: usize,
     symbol: *const c_void,
     count: usize,
@@ -764,12 +860,17 @@ fn from_symbol(
     if offset.checked_add(count).is_none_or(|end| end > size) {
         return Err(Error::InvalidValue);
     }
-    memcpy(dst, base + offset, count, kind, stream, mode)
+    // SAFETY: forwarded contract; the symbol side is its registered storage.
+    unsafe { memcpy(dst, base + offset, count, kind, stream, mode) }
 }
 
 /// Copies into a `__device__`/`__constant__` variable (named by its host shadow).
+///
+/// # Safety
+/// `src`, when it is host memory (per `kind`), must be valid for
+/// `count` bytes of reads.
 #[no_mangle]
-pub extern "C" fn cudaMemcpyToSymbol(
+pub unsafe extern "C" fn cudaMemcpyToSymbol(
     symbol: *const c_void,
     src: *const c_void,
     count: usize,
@@ -777,21 +878,27 @@ pub extern "C" fn cudaMemcpyToSymbol(
     kind: c_int,
 ) -> cudaError_t {
     api_dev(|| {
-        to_symbol(
-            symbol,
-            src as usize,
-            count,
-            offset,
-            kind,
-            &legacy()?,
-            Mode::Sync,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            to_symbol(
+                symbol,
+                src as usize,
+                count,
+                offset,
+                kind,
+                &legacy()?,
+                Mode::Sync,
+            )
+        }
     })
 }
 
 /// `cudaMemcpyToSymbol` in per-thread default stream order.
+///
+/// # Safety
+/// As [`cudaMemcpyToSymbol`].
 #[no_mangle]
-pub extern "C" fn cudaMemcpyToSymbol_ptds(
+pub unsafe extern "C" fn cudaMemcpyToSymbol_ptds(
     symbol: *const c_void,
     src: *const c_void,
     count: usize,
@@ -799,21 +906,28 @@ pub extern "C" fn cudaMemcpyToSymbol_ptds(
     kind: c_int,
 ) -> cudaError_t {
     api_dev(|| {
-        to_symbol(
-            symbol,
-            src as usize,
-            count,
-            offset,
-            kind,
-            &resolve_ptsz(std::ptr::null_mut())?,
-            Mode::Sync,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            to_symbol(
+                symbol,
+                src as usize,
+                count,
+                offset,
+                kind,
+                &resolve_ptsz(std::ptr::null_mut())?,
+                Mode::Sync,
+            )
+        }
     })
 }
 
 /// Queued form of [`cudaMemcpyToSymbol`].
+///
+/// # Safety
+/// As [`cudaMemcpyToSymbol`]; `src` must stay valid until the copy
+/// has run.
 #[no_mangle]
-pub extern "C" fn cudaMemcpyToSymbolAsync(
+pub unsafe extern "C" fn cudaMemcpyToSymbolAsync(
     symbol: *const c_void,
     src: *const c_void,
     count: usize,
@@ -822,21 +936,28 @@ pub extern "C" fn cudaMemcpyToSymbolAsync(
     stream: cudaStream_t,
 ) -> cudaError_t {
     api_dev(|| {
-        to_symbol(
-            symbol,
-            src as usize,
-            count,
-            offset,
-            kind,
-            &resolve(stream)?,
-            Mode::Async,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            to_symbol(
+                symbol,
+                src as usize,
+                count,
+                offset,
+                kind,
+                &resolve(stream)?,
+                Mode::Async,
+            )
+        }
     })
 }
 
 /// Copies out of a `__device__`/`__constant__` variable.
+///
+/// # Safety
+/// `dst`, when it is host memory (per `kind`), must be valid for
+/// `count` bytes of writes.
 #[no_mangle]
-pub extern "C" fn cudaMemcpyFromSymbol(
+pub unsafe extern "C" fn cudaMemcpyFromSymbol(
     dst: *mut c_void,
     symbol: *const c_void,
     count: usize,
@@ -844,21 +965,27 @@ pub extern "C" fn cudaMemcpyFromSymbol(
     kind: c_int,
 ) -> cudaError_t {
     api_dev(|| {
-        from_symbol(
-            dst as usize,
-            symbol,
-            count,
-            offset,
-            kind,
-            &legacy()?,
-            Mode::Sync,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            from_symbol(
+                dst as usize,
+                symbol,
+                count,
+                offset,
+                kind,
+                &legacy()?,
+                Mode::Sync,
+            )
+        }
     })
 }
 
 /// `cudaMemcpyFromSymbol` in per-thread default stream order.
+///
+/// # Safety
+/// As [`cudaMemcpyFromSymbol`].
 #[no_mangle]
-pub extern "C" fn cudaMemcpyFromSymbol_ptds(
+pub unsafe extern "C" fn cudaMemcpyFromSymbol_ptds(
     dst: *mut c_void,
     symbol: *const c_void,
     count: usize,
@@ -866,21 +993,28 @@ pub extern "C" fn cudaMemcpyFromSymbol_ptds(
     kind: c_int,
 ) -> cudaError_t {
     api_dev(|| {
-        from_symbol(
-            dst as usize,
-            symbol,
-            count,
-            offset,
-            kind,
-            &resolve_ptsz(std::ptr::null_mut())?,
-            Mode::Sync,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            from_symbol(
+                dst as usize,
+                symbol,
+                count,
+                offset,
+                kind,
+                &resolve_ptsz(std::ptr::null_mut())?,
+                Mode::Sync,
+            )
+        }
     })
 }
 
 /// Queued form of [`cudaMemcpyFromSymbol`].
+///
+/// # Safety
+/// As [`cudaMemcpyFromSymbol`]; `dst` must stay valid until the copy
+/// has run.
 #[no_mangle]
-pub extern "C" fn cudaMemcpyFromSymbolAsync(
+pub unsafe extern "C" fn cudaMemcpyFromSymbolAsync(
     dst: *mut c_void,
     symbol: *const c_void,
     count: usize,
@@ -889,15 +1023,18 @@ pub extern "C" fn cudaMemcpyFromSymbolAsync(
     stream: cudaStream_t,
 ) -> cudaError_t {
     api_dev(|| {
-        from_symbol(
-            dst as usize,
-            symbol,
-            count,
-            offset,
-            kind,
-            &resolve(stream)?,
-            Mode::Async,
-        )
+        // SAFETY: forwarded contract.
+        unsafe {
+            from_symbol(
+                dst as usize,
+                symbol,
+                count,
+                offset,
+                kind,
+                &resolve(stream)?,
+                Mode::Async,
+            )
+        }
     })
 }
 
@@ -981,8 +1118,17 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(
 }
 
 /// Registers a host range as page-locked (recorded; the memory is unchanged).
+///
+/// # Safety
+/// `[ptr, ptr + size)` must be memory the caller owns, valid for reads and
+/// writes until it is unregistered and every copy, set or kernel using it
+/// has completed: the runtime then treats it as device-accessible memory.
 #[no_mangle]
-pub extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
+pub unsafe extern "C" fn cudaHostRegister(
+    ptr: *mut c_void,
+    size: usize,
+    flags: c_uint,
+) -> cudaError_t {
     api_dev(|| {
         if ptr.is_null() || size == 0 || flags & !0xf != 0 {
             return Err(Error::InvalidValue);
@@ -1009,6 +1155,8 @@ pub extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint)
 }
 
 /// Unregisters a range registered by [`cudaHostRegister`].
+///
+/// Safe: only a registered range's start is accepted.
 #[no_mangle]
 pub extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
     api_dev(|| {

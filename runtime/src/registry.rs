@@ -212,7 +212,8 @@ unsafe fn c_string(s: *const c_char) -> Option<String> {
 ///
 /// # Safety
 /// `wrapper` must be NULL or point to a readable wrapper whose `data` is NULL
-/// or points to at least 24 readable bytes.
+/// or points to at least 24 readable bytes, and a foreign wrapper must name
+/// readable fat binaries ([`ForeignImage::from_wrapper`]).
 unsafe fn read_image(wrapper: *const c_void) -> (Image, Option<ForeignImage>) {
     // SAFETY: a wrapper is {int magic; int version; const void *data; void *list}.
     let Some(w) = (unsafe { memread::read(wrapper as usize, 24) }) else {
@@ -229,7 +230,8 @@ unsafe fn read_image(wrapper: *const c_void) -> (Image, Option<ForeignImage>) {
     // bytes and a cucc blob has 24 before its sections; memread checks.
     let head = unsafe { memread::read(data, 8 + MODULE_ID_LEN) }.unwrap_or_default();
     if head.get(..8) != Some(CUCC_BLOB_MAGIC.as_slice()) {
-        let image = ForeignImage::from_wrapper(version, data, list);
+        // SAFETY: the caller's contract: a wrapper naming fat binaries.
+        let image = unsafe { ForeignImage::from_wrapper(version, data, list) };
         return (Image::Foreign(data), Some(image));
     }
     let mut id = [0u8; MODULE_ID_LEN];
@@ -298,7 +300,9 @@ fn bind_var(reg: &mut Registry, host_var: usize) -> CudaResult<(usize, usize)> {
                         }
                         slot.write(host_var as *mut u8);
                     }
-                    insert_range(host_var, var.size, Kind::Symbol);
+                    // SAFETY: the host shadow, a program global of `var.size`
+                    // bytes (the registration contract).
+                    unsafe { insert_range(host_var, var.size, Kind::Symbol) };
                     (host_var, var.size)
                 }
                 _ => *module
@@ -319,7 +323,8 @@ fn bind_var(reg: &mut Registry, host_var: usize) -> CudaResult<(usize, usize)> {
                 if p == 0 {
                     return Err(Error::MemoryAllocation);
                 }
-                insert_range(p, var.size, Kind::Symbol);
+                // SAFETY: a fresh allocation of `var.size` bytes, never freed.
+                unsafe { insert_range(p, var.size, Kind::Symbol) };
                 var.bound = Some((p, var.size));
                 if let Some(slot) = var.managed_slot {
                     // SAFETY: as below.
@@ -519,7 +524,9 @@ pub unsafe extern "C" fn __cucc_register_variables(
                 continue;
             }
             let size = info.size as usize;
-            insert_range(info.storage as usize, size, Kind::Symbol);
+            // SAFETY: the caller promises storage of `size` bytes that stays
+            // valid while the object is loaded.
+            unsafe { insert_range(info.storage as usize, size, Kind::Symbol) };
             reg.modules
                 .entry(id)
                 .or_default()
@@ -719,7 +726,9 @@ fn register_var(
 /// names it in `cudaMemcpyToSymbol` and friends.
 ///
 /// # Safety
-/// `device_name` must be a valid string.
+/// `device_name` must be a valid string; `host_var` the program's shadow of
+/// the variable, `size` writable bytes that live as long as the program (a
+/// variable its device object declares managed is stored there).
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn __cudaRegisterVar(

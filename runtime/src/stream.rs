@@ -789,7 +789,12 @@ pub(crate) struct SendPtr(pub *mut c_void);
 // stream's thread, and the caller guarantees it stays valid.
 unsafe impl Send for SendPtr {}
 
-fn add_callback(
+/// Queues `cb(handle, status, data)` on `s` (`cudaStreamAddCallback`).
+///
+/// # Safety
+/// `cb` must be safe to call on another thread with the stream, a status
+/// and `data`, once the work before it has run.
+unsafe fn add_callback(
     s: &Arc<Stream>,
     handle: cudaStream_t,
     cb: StreamCallback,
@@ -823,7 +828,8 @@ pub unsafe extern "C" fn cudaStreamAddCallback(
     user_data: *mut c_void,
     flags: c_uint,
 ) -> cudaError_t {
-    api_dev(|| add_callback(&resolve(stream)?, stream, callback, user_data, flags))
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { add_callback(&resolve(stream)?, stream, callback, user_data, flags) })
 }
 
 /// `cudaStreamAddCallback` with per-thread default stream semantics.
@@ -837,10 +843,16 @@ pub unsafe extern "C" fn cudaStreamAddCallback_ptsz(
     user_data: *mut c_void,
     flags: c_uint,
 ) -> cudaError_t {
-    api_dev(|| add_callback(&resolve_ptsz(stream)?, stream, callback, user_data, flags))
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { add_callback(&resolve_ptsz(stream)?, stream, callback, user_data, flags) })
 }
 
-fn launch_host_func(s: &Arc<Stream>, f: HostFn, data: *mut c_void) -> CudaResult {
+/// Queues `f(data)` on `s` (`cudaLaunchHostFunc`).
+///
+/// # Safety
+/// `f` must be safe to call on another thread with `data`, once the work
+/// before it has run.
+unsafe fn launch_host_func(s: &Arc<Stream>, f: HostFn, data: *mut c_void) -> CudaResult {
     let f = f.ok_or(Error::InvalidValue)?;
     let data = SendPtr(data);
     submit_user(s, move || {
@@ -861,7 +873,8 @@ pub unsafe extern "C" fn cudaLaunchHostFunc(
     f: HostFn,
     user_data: *mut c_void,
 ) -> cudaError_t {
-    api_dev(|| launch_host_func(&resolve(stream)?, f, user_data))
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { launch_host_func(&resolve(stream)?, f, user_data) })
 }
 
 /// `cudaLaunchHostFunc` with per-thread default stream semantics.
@@ -874,7 +887,8 @@ pub unsafe extern "C" fn cudaLaunchHostFunc_ptsz(
     f: HostFn,
     user_data: *mut c_void,
 ) -> cudaError_t {
-    api_dev(|| launch_host_func(&resolve_ptsz(stream)?, f, user_data))
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { launch_host_func(&resolve_ptsz(stream)?, f, user_data) })
 }
 
 /// Reports the priority range: `least` is 0, `greatest` is -5.

@@ -416,11 +416,15 @@ fn array_resource(a: Arc<Array>) -> Resource {
     }
 }
 
-fn channel_format(desc: *const cudaChannelFormatDesc) -> CudaResult<Format> {
+/// The format a channel descriptor names.
+///
+/// # Safety
+/// `desc` must be NULL or point to a readable descriptor.
+unsafe fn channel_format(desc: *const cudaChannelFormatDesc) -> CudaResult<Format> {
     if desc.is_null() {
         return Err(Error::InvalidValue);
     }
-    // SAFETY: non-null; the caller promises a readable descriptor.
+    // SAFETY: non-null; the caller's contract.
     Format::new(unsafe { &*desc })
 }
 
@@ -617,7 +621,8 @@ pub unsafe extern "C" fn cudaBindTexture(
 ) -> cudaError_t {
     api_dev(|| {
         check_registered(texref)?;
-        let format = channel_format(desc)?;
+        // SAFETY: forwarded contract.
+        let format = unsafe { channel_format(desc) }?;
         if dev_ptr.is_null() {
             return Err(Error::InvalidValue);
         }
@@ -648,7 +653,8 @@ pub unsafe extern "C" fn cudaBindTexture2D(
 ) -> cudaError_t {
     api_dev(|| {
         check_registered(texref)?;
-        let format = channel_format(desc)?;
+        // SAFETY: forwarded contract.
+        let format = unsafe { channel_format(desc) }?;
         let resource = pitch2d(dev_ptr, format, width, height, pitch)?;
         bind(texref, resource)?;
         if !offset.is_null() {
@@ -673,7 +679,8 @@ pub unsafe extern "C" fn cudaBindTextureToArray(
     api_dev(|| {
         check_registered(texref)?;
         if !desc.is_null() {
-            channel_format(desc)?;
+            // SAFETY: forwarded contract.
+            unsafe { channel_format(desc) }?;
         }
         let a = crate::array::get(array)?;
         bind(texref, array_resource(a))

@@ -31,22 +31,28 @@ fn dmalloc(bytes: usize) -> *mut c_void {
 }
 
 fn to_dev<T>(dst: *mut c_void, src: &[T]) {
-    let rc = cudaMemcpy(
-        dst,
-        src.as_ptr() as *const c_void,
-        std::mem::size_of_val(src),
-        H2D,
-    );
+    // SAFETY: `src` is a live slice of the copied size.
+    let rc = unsafe {
+        cudaMemcpy(
+            dst,
+            src.as_ptr() as *const c_void,
+            std::mem::size_of_val(src),
+            H2D,
+        )
+    };
     assert_eq!(rc, 0);
 }
 
 fn from_dev<T>(dst: &mut [T], src: *const c_void) {
-    let rc = cudaMemcpy(
-        dst.as_mut_ptr() as *mut c_void,
-        src,
-        std::mem::size_of_val(dst),
-        D2H,
-    );
+    // SAFETY: `dst` is a live slice of the copied size.
+    let rc = unsafe {
+        cudaMemcpy(
+            dst.as_mut_ptr() as *mut c_void,
+            src,
+            std::mem::size_of_val(dst),
+            D2H,
+        )
+    };
     assert_eq!(rc, 0);
 }
 
@@ -464,17 +470,26 @@ fn memory_errors_have_cuda_codes() {
     let host = [0u8; 2048];
     let hp = host.as_ptr() as *const c_void;
     // Out of range, straddling the end, and a bad direction.
-    assert_eq!(cudaMemcpy(p, hp, 1025, H2D), 1);
+    // SAFETY: `host` holds 2048 bytes, more than any copy here reads; copies
+    // with a host destination fail on their device side before writing.
+    assert_eq!(unsafe { cudaMemcpy(p, hp, 1025, H2D) }, 1);
+    // SAFETY: as above.
     assert_eq!(
-        cudaMemcpy((p as usize + 1000) as *mut c_void, hp, 100, H2D),
+        unsafe { cudaMemcpy((p as usize + 1000) as *mut c_void, hp, 100, H2D) },
         1
     );
-    assert_eq!(cudaMemcpy(p, hp, 16, 7), 21);
-    assert_eq!(cudaMemcpy(host.as_ptr() as *mut c_void, hp, 16, D2H), 1);
+    // SAFETY: as above.
+    assert_eq!(unsafe { cudaMemcpy(p, hp, 16, 7) }, 21);
+    // SAFETY: as above.
+    assert_eq!(
+        unsafe { cudaMemcpy(host.as_ptr() as *mut c_void, hp, 16, D2H) },
+        1
+    );
     assert_eq!(cudaMemset(p, 0, 2000), 1);
     // Interior pointers are fine.
+    // SAFETY: as above.
     assert_eq!(
-        cudaMemcpy((p as usize + 512) as *mut c_void, hp, 512, H2D),
+        unsafe { cudaMemcpy((p as usize + 512) as *mut c_void, hp, 512, H2D) },
         0
     );
     // Free: unknown pointer, interior pointer, double free, NULL.
@@ -484,7 +499,8 @@ fn memory_errors_have_cuda_codes() {
     assert_eq!(cudaFree(p), 1);
     assert_eq!(cudaFree(std::ptr::null_mut()), 0);
     // Use after free.
-    assert_eq!(cudaMemcpy(p, hp, 16, H2D), 1);
+    // SAFETY: as above (the freed pointer is rejected).
+    assert_eq!(unsafe { cudaMemcpy(p, hp, 16, H2D) }, 1);
     // SAFETY: NULL out-pointer is rejected.
     assert_eq!(unsafe { cudaMalloc(std::ptr::null_mut(), 16) }, 1);
     // Pinned host memory is not freed by cudaFree, nor device memory by cudaFreeHost.
@@ -505,17 +521,20 @@ fn memory_errors_have_cuda_codes() {
 fn memcpy_default_pitched_and_peer() {
     let d = dmalloc(256);
     let src: Vec<u8> = (0..=255).collect();
+    // SAFETY: `src` holds the 256 bytes copied.
     assert_eq!(
-        cudaMemcpy(d, src.as_ptr() as *const c_void, 256, MEMCPY_DEFAULT),
+        unsafe { cudaMemcpy(d, src.as_ptr() as *const c_void, 256, MEMCPY_DEFAULT) },
         0
     );
     let d2 = dmalloc(256);
-    assert_eq!(cudaMemcpy(d2, d, 256, MEMCPY_DEFAULT), 0);
+    // SAFETY: both sides are device allocations.
+    assert_eq!(unsafe { cudaMemcpy(d2, d, 256, MEMCPY_DEFAULT) }, 0);
     assert_eq!(cudaMemcpyPeer(d2, 0, d, 0, 256), 0);
     assert_eq!(cudaMemcpyPeer(d2, 1, d, 0, 256), 101);
     let mut back = vec![0u8; 256];
+    // SAFETY: `back` holds the 256 bytes copied.
     assert_eq!(
-        cudaMemcpy(back.as_mut_ptr() as *mut c_void, d2, 256, MEMCPY_DEFAULT),
+        unsafe { cudaMemcpy(back.as_mut_ptr() as *mut c_void, d2, 256, MEMCPY_DEFAULT) },
         0
     );
     assert_eq!(back, src);
@@ -527,12 +546,16 @@ fn memcpy_default_pitched_and_peer() {
     assert_eq!(cudaMemset2D(p, pitch, 7, 10, 5), 0);
     assert_eq!(cudaMemset2D(p, pitch, 7, pitch + 1, 5), 1);
     let mut rows = vec![0u8; 50];
-    let rc = cudaMemcpy2D(rows.as_mut_ptr() as *mut c_void, 10, p, pitch, 10, 5, D2H);
+    // SAFETY: `rows` holds 5 rows of 10 bytes.
+    let rc = unsafe { cudaMemcpy2D(rows.as_mut_ptr() as *mut c_void, 10, p, pitch, 10, 5, D2H) };
     assert_eq!(rc, 0);
     assert!(rows.iter().all(|&v| v == 7));
-    let rc = cudaMemcpy2D(rows.as_mut_ptr() as *mut c_void, 5, p, pitch, 10, 5, D2H);
+    // SAFETY: as above (the pitch is rejected first).
+    let rc = unsafe { cudaMemcpy2D(rows.as_mut_ptr() as *mut c_void, 5, p, pitch, 10, 5, D2H) };
     assert_eq!(rc, 12);
-    let rc = cudaMemcpy2D(rows.as_mut_ptr() as *mut c_void, 10, p, pitch, 10, 6, D2H);
+    // SAFETY: as above (the 6th row is past the device allocation, rejected
+    // first).
+    let rc = unsafe { cudaMemcpy2D(rows.as_mut_ptr() as *mut c_void, 10, p, pitch, 10, 6, D2H) };
     assert_eq!(rc, 1);
     // 3D.
     let mut pp = cudaPitchedPtr {
@@ -582,13 +605,16 @@ fn pointer_attributes_and_host_registration() {
     assert_eq!(attr_of(m).type_, memory_type::MANAGED);
     let a = attr_of(bp);
     assert_eq!((a.type_, a.device), (memory_type::UNREGISTERED, -2));
-    assert_eq!(cudaHostRegister(bp, 4096, 0), 0);
+    // SAFETY: `buf` stays alive and registered until `cudaHostUnregister` below,
+    // and no copy uses it.
+    assert_eq!(unsafe { cudaHostRegister(bp, 4096, 0) }, 0);
     assert_eq!(
         attr_of((bp as usize + 100) as *const c_void).type_,
         memory_type::HOST
     );
+    // SAFETY: as above (overlapping ranges are rejected).
     assert_eq!(
-        cudaHostRegister((bp as usize + 8) as *mut c_void, 16, 0),
+        unsafe { cudaHostRegister((bp as usize + 8) as *mut c_void, 16, 0) },
         712
     );
     let mut dp = std::ptr::null_mut();
@@ -664,25 +690,45 @@ fn symbols_bind_host_shadows_to_device_storage() {
     let values: Vec<f32> = (1..=8).map(|v| v as f32).collect();
     let two = 2.0f32;
     let vp = values.as_ptr() as *const c_void;
-    assert_eq!(cudaMemcpyToSymbol(shadow_table, vp, 32, 0, H2D), 0);
+    // SAFETY: `values` holds the 32 bytes copied.
     assert_eq!(
-        cudaMemcpyToSymbol(
-            shadow_scale,
-            &two as *const f32 as *const c_void,
-            4,
-            0,
-            MEMCPY_DEFAULT
-        ),
+        unsafe { cudaMemcpyToSymbol(shadow_table, vp, 32, 0, H2D) },
+        0
+    );
+    // SAFETY: `two` is a live f32.
+    assert_eq!(
+        unsafe {
+            cudaMemcpyToSymbol(
+                shadow_scale,
+                &two as *const f32 as *const c_void,
+                4,
+                0,
+                MEMCPY_DEFAULT,
+            )
+        },
         0
     );
     // Errors: past the end, wrong direction, unknown symbol, unbound symbol.
-    assert_eq!(cudaMemcpyToSymbol(shadow_table, vp, 32, 4, H2D), 1);
-    assert_eq!(cudaMemcpyToSymbol(shadow_table, vp, 4, 0, D2H), 21);
+    // SAFETY: `values` holds 32 bytes (the copy is rejected: past the end).
     assert_eq!(
-        cudaMemcpyToSymbol(stub() as *const c_void, vp, 4, 0, H2D),
+        unsafe { cudaMemcpyToSymbol(shadow_table, vp, 32, 4, H2D) },
+        1
+    );
+    // SAFETY: as above (rejected: wrong direction).
+    assert_eq!(
+        unsafe { cudaMemcpyToSymbol(shadow_table, vp, 4, 0, D2H) },
+        21
+    );
+    // SAFETY: as above (rejected: not a variable).
+    assert_eq!(
+        unsafe { cudaMemcpyToSymbol(stub() as *const c_void, vp, 4, 0, H2D) },
         13
     );
-    assert_eq!(cudaMemcpyToSymbol(shadow_missing, vp, 4, 0, H2D), 13);
+    // SAFETY: as above (rejected: unbound variable).
+    assert_eq!(
+        unsafe { cudaMemcpyToSymbol(shadow_missing, vp, 4, 0, H2D) },
+        13
+    );
     // Kernel reads the variables.
     let out = dmalloc(32);
     let mut po = out;
@@ -703,7 +749,9 @@ fn symbols_bind_host_shadows_to_device_storage() {
     assert_eq!(got, [2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0, 16.0]);
     // From symbol with an offset, symbol address and size.
     let mut tail = [0f32; 2];
-    let rc = cudaMemcpyFromSymbol(tail.as_mut_ptr() as *mut c_void, shadow_table, 8, 24, D2H);
+    // SAFETY: `tail` holds the 8 bytes copied.
+    let rc =
+        unsafe { cudaMemcpyFromSymbol(tail.as_mut_ptr() as *mut c_void, shadow_table, 8, 24, D2H) };
     assert_eq!(rc, 0);
     assert_eq!(tail, [7.0, 8.0]);
     let (mut addr, mut size) = (std::ptr::null_mut(), 0usize);
@@ -715,31 +763,39 @@ fn symbols_bind_host_shadows_to_device_storage() {
     assert_eq!(addr, std::ptr::addr_of_mut!(TABLE) as *mut c_void);
     assert_eq!(size, 32);
     // The storage counts as device memory for plain copies.
-    assert_eq!(cudaMemcpy(out, addr, 32, D2D), 0);
-    assert_eq!(cudaMemcpy(out, addr, 36, D2D), 1);
+    // SAFETY: both sides are device memory (variable storage and an allocation).
+    assert_eq!(unsafe { cudaMemcpy(out, addr, 32, D2D) }, 0);
+    // SAFETY: as above (rejected: past the end of the storage).
+    assert_eq!(unsafe { cudaMemcpy(out, addr, 36, D2D) }, 1);
     // Async forms on a stream.
     let mut s = std::ptr::null_mut();
     // SAFETY: valid out-pointer.
     assert_eq!(unsafe { cudaStreamCreate(&mut s) }, 0);
     let nine = 9.0f32;
-    let rc = cudaMemcpyToSymbolAsync(
-        shadow_scale,
-        &nine as *const f32 as *const c_void,
-        4,
-        0,
-        H2D,
-        s,
-    );
+    // SAFETY: `nine` outlives the stream synchronisation below.
+    let rc = unsafe {
+        cudaMemcpyToSymbolAsync(
+            shadow_scale,
+            &nine as *const f32 as *const c_void,
+            4,
+            0,
+            H2D,
+            s,
+        )
+    };
     assert_eq!(rc, 0);
     let mut back = 0f32;
-    let rc = cudaMemcpyFromSymbolAsync(
-        &mut back as *mut f32 as *mut c_void,
-        shadow_scale,
-        4,
-        0,
-        D2H,
-        s,
-    );
+    // SAFETY: `back` outlives the stream synchronisation below.
+    let rc = unsafe {
+        cudaMemcpyFromSymbolAsync(
+            &mut back as *mut f32 as *mut c_void,
+            shadow_scale,
+            4,
+            0,
+            D2H,
+            s,
+        )
+    };
     assert_eq!(rc, 0);
     assert_eq!(cudaStreamSynchronize(s), 0);
     assert_eq!(back, 9.0);

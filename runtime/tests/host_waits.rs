@@ -106,7 +106,8 @@ fn kernels_run_by_a_waiting_thread_get_a_worker_sized_stack() {
                     assert_eq!(cudaDeviceSynchronize(), 0);
                 }
                 let mut out = vec![0u64; blocks];
-                let rc = cudaMemcpy(out.as_mut_ptr() as *mut c_void, d, 8 * blocks, D2H);
+                // SAFETY: `out` holds the `8 * blocks` bytes copied.
+                let rc = unsafe { cudaMemcpy(out.as_mut_ptr() as *mut c_void, d, 8 * blocks, D2H) };
                 assert_eq!(rc, 0);
                 assert!(out.iter().all(|&v| v == want), "{out:?}");
             }
@@ -236,8 +237,9 @@ fn event_synchronize_sees_the_work_recorded_before_it() {
     }
     let d = dmalloc(8);
     let zero = 0u64;
+    // SAFETY: `zero` is a live u64.
     assert_eq!(
-        cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D),
+        unsafe { cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D) },
         0
     );
     for i in 1..=30u64 {
@@ -247,7 +249,8 @@ fn event_synchronize_sees_the_work_recorded_before_it() {
         assert_eq!(cudaEventQuery(e), 0);
         let mut got = 0u64;
         // A pageable destination: the copy returns once done.
-        let rc = cudaMemcpyAsync(&mut got as *mut u64 as *mut c_void, d, 8, D2H, s);
+        // SAFETY: `got` is pageable, so the copy is done when the call returns.
+        let rc = unsafe { cudaMemcpyAsync(&mut got as *mut u64 as *mut c_void, d, 8, D2H, s) };
         assert_eq!(rc, 0);
         assert_eq!(cudaStreamSynchronize(s), 0);
         assert_eq!(got, i);
@@ -277,15 +280,17 @@ fn host_threads_waiting_on_shared_streams_keep_stream_order() {
                 };
                 let d = dmalloc(8);
                 let zero = 0u64;
+                // SAFETY: `zero` is a live u64.
                 assert_eq!(
-                    cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D),
+                    unsafe { cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D) },
                     0
                 );
                 for i in 1..=200u64 {
                     launch_increment(f, d, stream);
                     launch_increment(f, d, stream);
                     let mut got = 0u64;
-                    let rc = cudaMemcpy(&mut got as *mut u64 as *mut c_void, d, 8, D2H);
+                    // SAFETY: `got` is a live u64.
+                    let rc = unsafe { cudaMemcpy(&mut got as *mut u64 as *mut c_void, d, 8, D2H) };
                     assert_eq!(rc, 0);
                     assert_eq!(got, 2 * i);
                     if i % 3 == 0 {
@@ -312,8 +317,9 @@ fn streamed_launches_and_copies_keep_their_order() {
     let f = module("increment", increment, INCREMENT_PARAMS);
     let d = dmalloc(8);
     let zero = 0u64;
+    // SAFETY: `zero` is a live u64.
     assert_eq!(
-        cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D),
+        unsafe { cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D) },
         0
     );
     let mut seen = vec![0u64; 10];
@@ -326,7 +332,9 @@ fn streamed_launches_and_copies_keep_their_order() {
         }
         // Pinned destination: queued, not waited for.
         let dst = (pinned as usize + 8 * i) as *mut c_void;
-        let rc = cudaMemcpyAsync(dst, d, 8, D2H, std::ptr::null_mut());
+        // SAFETY: `dst` is 8 bytes of the pinned buffer, freed only after the
+        // synchronisation below.
+        let rc = unsafe { cudaMemcpyAsync(dst, d, 8, D2H, std::ptr::null_mut()) };
         assert_eq!(rc, 0);
     }
     assert_eq!(cudaDeviceSynchronize(), 0);

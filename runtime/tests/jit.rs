@@ -109,7 +109,8 @@ fn dim(x: u32) -> Dim3 {
 
 /// Copies `bias` to the symbol (before any launch), runs `add` and checks it.
 fn run_add(p: &Program, bias: i32) -> Result<(), i32> {
-    let rc = cudaMemcpyToSymbol(p.bias, (&bias as *const i32).cast(), 4, 0, H2D);
+    // SAFETY: `bias` is a live i32.
+    let rc = unsafe { cudaMemcpyToSymbol(p.bias, (&bias as *const i32).cast(), 4, 0, H2D) };
     if rc != 0 {
         return Err(rc);
     }
@@ -121,7 +122,11 @@ fn run_add(p: &Program, bias: i32) -> Result<(), i32> {
         assert_eq!(cudaMalloc(&mut din, 4 * n), 0);
         assert_eq!(cudaMalloc(&mut dout, 4 * n), 0);
     }
-    assert_eq!(cudaMemcpy(din, input.as_ptr().cast(), 4 * n, H2D), 0);
+    // SAFETY: `input` holds the `4 * n` bytes copied.
+    assert_eq!(
+        unsafe { cudaMemcpy(din, input.as_ptr().cast(), 4 * n, H2D) },
+        0
+    );
     let mut n_arg = n as i32;
     let mut args: [*mut c_void; 3] = [
         (&mut dout as *mut *mut c_void).cast(),
@@ -144,12 +149,17 @@ fn run_add(p: &Program, bias: i32) -> Result<(), i32> {
     }
     assert_eq!(cudaDeviceSynchronize(), 0);
     let mut out = vec![0i32; n];
-    assert_eq!(cudaMemcpy(out.as_mut_ptr().cast(), dout, 4 * n, D2H), 0);
+    // SAFETY: `out` holds the `4 * n` bytes copied.
+    assert_eq!(
+        unsafe { cudaMemcpy(out.as_mut_ptr().cast(), dout, 4 * n, D2H) },
+        0
+    );
     for (i, o) in out.iter().enumerate() {
         assert_eq!(*o, i as i32 + bias, "out[{i}]");
     }
     let mut back = 0i32;
-    let rc = cudaMemcpyFromSymbol((&mut back as *mut i32).cast(), p.bias, 4, 0, D2H);
+    // SAFETY: `back` is a live i32.
+    let rc = unsafe { cudaMemcpyFromSymbol((&mut back as *mut i32).cast(), p.bias, 4, 0, D2H) };
     assert_eq!((rc, back), (0, bias));
     Ok(())
 }
@@ -267,7 +277,8 @@ fn jit_end_to_end() {
     assert_eq!(unsafe { __cudaInitModule(f.handle) }, 0);
     assert!(!unsafe { *f.calls_slot }.is_null());
     let one = 1i32;
-    let rc = cudaMemcpyToSymbol(f.bias, (&one as *const i32).cast(), 4, 0, H2D);
+    // SAFETY: `one` is a live i32.
+    let rc = unsafe { cudaMemcpyToSymbol(f.bias, (&one as *const i32).cast(), 4, 0, H2D) };
     assert_eq!(rc, 218);
 
     let _ = std::fs::remove_dir_all(&cache);

@@ -210,7 +210,11 @@ fn texture_objects() {
     let n = 64usize;
     let data: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let dev = dmalloc(n * 4);
-    assert_eq!(cudaMemcpy(dev, data.as_ptr().cast(), n * 4, H2D), 0);
+    // SAFETY: `data` holds the `4 * n` bytes copied.
+    assert_eq!(
+        unsafe { cudaMemcpy(dev, data.as_ptr().cast(), n * 4, H2D) },
+        0
+    );
     let mut res = cudaResourceDesc {
         resType: 2,
         res: cudaResourceUnion {

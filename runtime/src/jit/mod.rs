@@ -265,12 +265,18 @@ impl ForeignImage {
     /// link, used by every nvcc 13 program) point `data` at the linked cubin
     /// and `filename_or_fatbins` at a NULL-terminated list of the
     /// translation units' fat binaries, which hold the PTX.
-    pub fn from_wrapper(version: c_int, data: usize, list: usize) -> ForeignImage {
+    ///
+    /// # Safety
+    /// `data` and, for version 2, the NULL-terminated list at `list` must be
+    /// the readable fat binaries a registration names: where the kernel
+    /// does not let [`memread`] check addresses, they are read directly
+    /// (here and when the image is first used).
+    pub unsafe fn from_wrapper(version: c_int, data: usize, list: usize) -> ForeignImage {
         let mut blobs = Vec::new();
         if version == 2 && list != 0 {
             for i in 0..MAX_PRELINKED {
-                // SAFETY: the wrapper's list is readable by nvcc's contract;
-                // memread refuses unmapped addresses where it can.
+                // SAFETY: the caller's contract; memread refuses unmapped
+                // addresses where it can.
                 match unsafe { memread::read_usize(list + i * std::mem::size_of::<usize>()) } {
                     Some(0) | None => break,
                     Some(p) => blobs.push(p),
