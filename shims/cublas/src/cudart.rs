@@ -109,7 +109,9 @@ pub fn copy_2d(
     kind: c_int,
     stream: Option<cudaStream_t>,
 ) -> cublasStatus_t {
-    // SAFETY: the runtime validates the device side against its memory table.
+    // SAFETY: the runtime checks device sides against its memory table; host
+    // sides are the buffers the cuBLAS caller passed (the exported functions'
+    // contract).
     let rc = unsafe {
         match stream {
             None => cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind),
