@@ -12,9 +12,9 @@
 //! contents unspecified: CUDA shared memory starts uninitialised too, and
 //! the buffer is reused for every block of the chunk).
 //!
-//! It imports neither streams nor the registry nor textures ([`crate::launch`]
-//! builds jobs from them), so the streams that hold jobs need not import
-//! the modules that make them.
+//! It imports neither streams nor the registry nor the texture table
+//! ([`crate::launch`] builds jobs from them), so the streams that hold jobs
+//! need not import the modules that make them.
 
 use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use crate::errors::{CudaResult, Error};
 use crate::kernel::{CuccKernelFn, CuccLaunch, KernelImpl};
+use crate::texture_abi::Snapshot;
 
 /// Alignment of scratch buffers.
 const SCRATCH_ALIGN: usize = 128;
@@ -76,6 +77,8 @@ impl Params {
     ///
     /// # Safety
     /// `args` must be NULL or hold `sizes.len()` pointers to readable values.
+    // Inlined into `launch`, in another module: it runs on every launch.
+    #[inline]
     pub(crate) unsafe fn capture(args: *mut *mut c_void, sizes: &[u32]) -> CudaResult<Params> {
         let total: usize = sizes
             .iter()
@@ -160,12 +163,15 @@ impl ParamStorage {
 
 /// A launch waiting in (or running from) a stream.
 pub(crate) struct Job {
+    /// The kernel's entry.
     pub(crate) entry: CuccKernelFn,
-    /// Keeps the textures the launch reads alive (`launch.tex` points into
-    /// them): an owner of any type, so jobs need not know textures.
-    pub(crate) _textures: Option<Arc<dyn Send + Sync>>,
+    /// The textures the launch reads (`launch.tex` points into it).
+    pub(crate) _textures: Option<Arc<Snapshot>>,
+    /// What the entry is told about the launch.
     pub(crate) launch: CuccLaunch,
+    /// The argument values.
     pub(crate) params: Params,
+    /// Scratch (shared memory) bytes per chunk.
     pub(crate) scratch: usize,
     /// Blocks, or threads / outer-loop indices (`launch.thread_ranges`).
     pub(crate) units: u64,

@@ -165,7 +165,7 @@ unsafe fn launch(
     let job = Job {
         entry: k.entry,
         profiled: crate::profile::enabled().then(|| Arc::clone(&k)),
-        _textures: textures.clone().map(|t| t as Arc<dyn Send + Sync>),
+        _textures: textures.clone(),
         launch: CuccLaunch {
             grid: [grid.x, grid.y, grid.z],
             block: [block.x, block.y, block.z],

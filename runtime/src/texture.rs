@@ -35,7 +35,7 @@ use crate::registry::{image_of, Image};
 use crate::sample::{float_valued, natural_out_kind, sample, FORMAT_FLOAT};
 use crate::sync::lock;
 use crate::texture_abi::{
-    TexApi, TexDesc, TexRefInfo, ADDRESS_CLAMP, RAW_NONE, RESOURCE_ARRAY, RESOURCE_LINEAR,
+    Snapshot, TexDesc, TexRefInfo, ADDRESS_CLAMP, RAW_NONE, RESOURCE_ARRAY, RESOURCE_LINEAR,
     RESOURCE_PITCH2D, STATE_READY, STATE_UNBOUND,
 };
 
@@ -140,26 +140,6 @@ enum Slot {
     Reference(Reference),
 }
 
-/// What launches read, shared by every launch until the table changes.
-pub struct Snapshot {
-    api: TexApi,
-    _descs: Vec<TexDesc>,
-    _arrays: Vec<Arc<Array>>,
-}
-
-// SAFETY: the snapshot is immutable; its pointers reference its own vector
-// and memory the program keeps valid while kernels read it.
-unsafe impl Send for Snapshot {}
-// SAFETY: as above.
-unsafe impl Sync for Snapshot {}
-
-impl Snapshot {
-    /// The `cucc_tex_api` to hand to kernels (valid while `self` lives).
-    pub fn api(&self) -> *const c_void {
-        &self.api as *const TexApi as *const c_void
-    }
-}
-
 #[derive(Default)]
 struct Table {
     slots: Vec<Slot>,
@@ -252,19 +232,19 @@ impl Table {
         if let Some(s) = &self.snapshot {
             return Arc::clone(s);
         }
-        let mut arrays = Vec::new();
+        let mut arrays: Vec<Arc<dyn Send + Sync>> = Vec::new();
         let descs: Vec<TexDesc> = self
             .slots
             .iter()
             .map(|slot| match slot {
                 Slot::Free => TexDesc::INVALID,
                 Slot::Object(o) => {
-                    arrays.extend(o.resource.array.clone());
+                    arrays.extend(owner(&o.resource));
                     descriptor(&o.resource, &o.sampling)
                 }
                 Slot::Reference(r) => match &r.bound {
                     Some(res) => {
-                        arrays.extend(res.array.clone());
+                        arrays.extend(owner(res));
                         descriptor(res, &r.sampling)
                     }
                     None => TexDesc {
@@ -274,20 +254,16 @@ impl Table {
                 },
             })
             .collect();
-        let snapshot = Arc::new(Snapshot {
-            api: TexApi {
-                version: 1,
-                reserved: 0,
-                count: descs.len() as u64,
-                descs: descs.as_ptr(),
-                fetch: cucc_tex_fetch,
-            },
-            _descs: descs,
-            _arrays: arrays,
-        });
+        let snapshot = Arc::new(Snapshot::new(descs, arrays, cucc_tex_fetch));
         self.snapshot = Some(Arc::clone(&snapshot));
         snapshot
     }
+}
+
+/// What keeps a resource's memory alive while a snapshot reads it: its
+/// array, if it is one (the program keeps linear memory alive).
+fn owner(r: &Resource) -> Option<Arc<dyn Send + Sync>> {
+    r.array.clone().map(|a| a as Arc<dyn Send + Sync>)
 }
 
 /// The texture view for a launch being submitted, or `None` if the program

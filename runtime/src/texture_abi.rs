@@ -1,9 +1,10 @@
 //! The texture part of the device-object ABI (`cucc_abi.h`,
-//! `docs/abi.md`): the per-launch `cucc_tex_api`, the texture descriptors
-//! it indexes by handle, and the registration of legacy texture references
-//! by device objects.
+//! `docs/abi.md`): the per-launch `cucc_tex_api` (and the [`Snapshot`] that
+//! owns it), the texture descriptors it indexes by handle, and the
+//! registration of legacy texture references by device objects.
 
 use std::ffi::{c_char, c_void};
+use std::sync::Arc;
 
 /// `cucc_tex_desc.state`: the handle names nothing (free slot, handle 0).
 pub const STATE_INVALID: u8 = 0;
@@ -135,6 +136,44 @@ pub struct TexApi {
     pub descs: *const TexDesc,
     /// Samples any valid descriptor.
     pub fetch: TexFetchFn,
+}
+
+/// The view a launch hands its kernels, shared by every launch until the
+/// texture table changes: the `cucc_tex_api`, the descriptors it points to,
+/// and owners of the memory they read (arrays), all kept alive until the
+/// last launch holding it completes.
+pub struct Snapshot {
+    api: TexApi,
+    _descs: Vec<TexDesc>,
+    _owners: Vec<Arc<dyn Send + Sync>>,
+}
+
+// SAFETY: the snapshot is immutable; its pointers reference its own vector
+// and memory its owners (or the program) keep valid while kernels read it.
+unsafe impl Send for Snapshot {}
+// SAFETY: as above.
+unsafe impl Sync for Snapshot {}
+
+impl Snapshot {
+    /// A view of `descs`, sampled by `fetch`, keeping `owners` alive.
+    pub fn new(descs: Vec<TexDesc>, owners: Vec<Arc<dyn Send + Sync>>, fetch: TexFetchFn) -> Self {
+        Snapshot {
+            api: TexApi {
+                version: 1,
+                reserved: 0,
+                count: descs.len() as u64,
+                descs: descs.as_ptr(),
+                fetch,
+            },
+            _descs: descs,
+            _owners: owners,
+        }
+    }
+
+    /// The `cucc_tex_api` to hand to kernels (valid while `self` lives).
+    pub fn api(&self) -> *const c_void {
+        &self.api as *const TexApi as *const c_void
+    }
 }
 
 /// One legacy texture reference of a device object (`cucc_texref_info`).
