@@ -14,6 +14,8 @@
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
 pub mod ast;
+pub mod decode;
+pub mod inst;
 pub mod lex;
 pub mod lower;
 pub mod parse;
