@@ -1,5 +1,6 @@
 //! The parsed form of a PTX module: variables, functions, statements.
 
+use super::inst::Inst;
 use super::Pos;
 
 /// A PTX state space.
@@ -223,43 +224,11 @@ pub enum Stmt {
     Label(String, Pos),
     /// A variable or register declaration.
     Var(VarDecl),
-    /// An instruction.
+    /// An instruction, decoded.
     Inst(Inst),
     /// `.branchtargets a, b, ...;`: the jump table of `brx.idx`, named by
     /// the label before it.
     Targets(Vec<String>, Pos),
-}
-
-/// An instruction.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Inst {
-    /// Guard predicate `@%p` / `@!%p`: (negated, register).
-    pub guard: Option<(bool, String)>,
-    /// Opcode without modifiers (`ld`).
-    pub op: String,
-    /// Modifiers without dots (`global`, `f32`).
-    pub mods: Vec<String>,
-    /// Operands.
-    pub args: Vec<Operand>,
-    /// Where.
-    pub pos: Pos,
-}
-
-impl Inst {
-    /// True if modifier `m` is present.
-    pub fn has(&self, m: &str) -> bool {
-        self.mods.iter().any(|x| x == m)
-    }
-
-    /// The opcode with its modifiers, as written.
-    pub fn full_name(&self) -> String {
-        let mut s = self.op.clone();
-        for m in &self.mods {
-            s.push('.');
-            s.push_str(m);
-        }
-        s
-    }
 }
 
 /// An instruction operand.

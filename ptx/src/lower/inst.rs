@@ -1,23 +1,11 @@
-//! Lowering of individual PTX instructions.
+//! Lowering of individual PTX instructions, matched on their typed form.
 
 use super::*;
+use crate::inst::{
+    AtomOp, BarRed, BoolOp, CmpOp, Flag, FunnelMode, Half, MemOrder, MulMode, Opcode as O,
+    Rounding, Scope, ShflMode, ShiftDir, TexGeom, VoteMode,
+};
 
-const F32: PtxType = PtxType::Float {
-    bits: 32,
-    brain: false,
-};
-const F64: PtxType = PtxType::Float {
-    bits: 64,
-    brain: false,
-};
-const U32: PtxType = PtxType::Int {
-    bits: 32,
-    signed: false,
-};
-const U64: PtxType = PtxType::Int {
-    bits: 64,
-    signed: false,
-};
 const PRED: PtxType = PtxType::Pred;
 
 fn is_float(t: PtxType) -> bool {
@@ -36,6 +24,15 @@ fn bits(t: PtxType) -> u8 {
     }
 }
 
+/// The signed or the unsigned form of an integer operation.
+fn by_sign<T>(signed: bool, s: T, u: T) -> T {
+    if signed {
+        s
+    } else {
+        u
+    }
+}
+
 fn with_bits(t: PtxType, b: u8) -> PtxType {
     match t {
         PtxType::Int { signed, .. } => PtxType::Int { bits: b, signed },
@@ -43,37 +40,42 @@ fn with_bits(t: PtxType, b: u8) -> PtxType {
     }
 }
 
+/// The `.param` variable an address `[name]` or `[name+0]` names.
+fn param_slot_name(addr: &Operand) -> Option<&str> {
+    match addr {
+        Operand::Addr(b, 0) => match &**b {
+            Operand::Sym(s) => Some(s),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `hi:lo` (two `i32`s) as one `i64`, and the constant 32 it shifts by.
+fn concat64(b: &mut Builder<'_>, hi: Value, lo: Value) -> (Value, Value) {
+    let i64t = b.types.i64();
+    let hi = b.cast(CastOp::ZExt, hi, i64t);
+    let k32 = b.i64(32);
+    let hi = b.binary(BinOp::Shl, hi, k32);
+    let lo = b.cast(CastOp::ZExt, lo, i64t);
+    (b.binary(BinOp::Or, hi, lo), k32)
+}
+
+/// The IR scope of a memory scope (`.gpu`, `.cluster` and none: the device).
+fn mem_scope(s: Option<Scope>) -> MemScope {
+    match s {
+        Some(Scope::Cta) => MemScope::Block,
+        Some(Scope::Sys) => MemScope::System,
+        _ => MemScope::Device,
+    }
+}
+
 impl<'m, 'p> FnCx<'m, 'p> {
-    fn arg(&self, i: &'p Inst, k: usize) -> Result<&'p Operand> {
-        i.args.get(k).ok_or_else(|| {
-            Error::new(
-                i.pos,
-                format!("`{}` needs at least {} operands", i.full_name(), k + 1),
-            )
-        })
-    }
-
-    fn ty(&self, i: &Inst) -> Result<PtxType> {
-        inst_type(i).ok_or_else(|| Error::new(i.pos, format!("`{}` needs a type", i.full_name())))
-    }
-
-    fn unsupported<T>(&self, i: &Inst) -> Result<T> {
-        err(
-            i.pos,
-            format!("unsupported instruction `{}`", i.full_name()),
-        )
-    }
-
     /// Lowers one instruction (its guard becomes an `if`).
     pub(super) fn inst(&mut self, i: &'p Inst) -> Result<()> {
         self.loc = self.mc.loc(i.pos);
-        if let Some((neg, p)) = &i.guard {
-            let mut c = self.read_reg(p, PRED, i.pos)?;
-            if *neg {
-                let mut b = self.b();
-                let t = b.bool(true);
-                c = b.binary(BinOp::Xor, c, t);
-            }
+        if let Some(g) = &i.guard {
+            let c = self.predicate(&g.reg, g.negated, i.pos)?;
             let (_, t, e) = self.b().create_if(c, &[]);
             let saved = self.cur;
             self.cur = e;
@@ -89,46 +91,57 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn inst_body(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        if i.has("f16x2") || i.has("bf16x2") {
-            return match i.op.as_str() {
-                "cvt" => self.cvt(i),
-                "atom" | "red" => self.atom_packed(i),
-                "add" | "sub" | "mul" | "fma" | "min" | "max" | "neg" | "abs" => self.packed(i),
-                "mov" => {
-                    let v = self.read(self.arg(i, 1)?, U32, pos)?;
-                    self.write(self.arg(i, 0)?, v, false, pos)
+        if i.packed().is_some() {
+            return match i.op {
+                O::Cvt => self.cvt(i),
+                O::Atom | O::Red => self.atom_packed(i),
+                O::Add | O::Sub | O::Mul | O::Fma | O::Min | O::Max | O::Neg | O::Abs => {
+                    self.packed(i)
                 }
-                _ => self.unsupported(i),
+                O::Mov => {
+                    let v = self.read(i.arg(1)?, PtxType::U32, pos)?;
+                    self.write(i.arg(0)?, v, false, pos)
+                }
+                _ => i.unsupported(),
             };
         }
-        if matches!(i.op.as_str(), "atom" | "red") && (i.has("f16") || i.has("bf16")) {
+        if matches!(i.op, O::Atom | O::Red)
+            && (i.has_type(PtxType::F16) || i.has_type(PtxType::BF16))
+        {
             return self.atom_packed(i);
         }
-        match i.op.as_str() {
-            "mov" => {
-                let t = self.ty(i)?;
-                let v = self.read(self.arg(i, 1)?, t, pos)?;
-                self.write(self.arg(i, 0)?, v, false, pos)
+        match i.op {
+            O::Mov => {
+                let t = i.ty()?;
+                let v = self.read(i.arg(1)?, t, pos)?;
+                self.write(i.arg(0)?, v, false, pos)
             }
-            "cvta" => self.cvta(i),
-            "ld" | "ldu" => self.load(i),
-            "st" => self.store(i),
-            "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor"
-            | "addc" | "subc" => self.binary(i),
-            "mad" | "madc" | "fma" => self.mad(i),
-            "mul24" | "mad24" => self.unsupported(i),
-            "neg" | "abs" | "not" | "cnot" | "popc" | "clz" | "brev" => self.unary(i),
-            "shl" | "shr" => self.shift(i),
-            "shf" => self.funnel(i),
-            "bfe" => self.bfe(i),
-            "bfi" => self.bfi(i),
-            "bfind" => self.bfind(i),
-            "prmt" => self.prmt(i),
-            "sad" => {
-                let t = self.ty(i)?;
-                let a = self.read(self.arg(i, 1)?, t, pos)?;
-                let b2 = self.read(self.arg(i, 2)?, t, pos)?;
-                let c = self.read(self.arg(i, 3)?, t, pos)?;
+            O::Cvta => self.cvta(i),
+            O::Ld | O::Ldu => self.load(i),
+            O::St => self.store(i),
+            O::Add
+            | O::Sub
+            | O::Mul
+            | O::Div
+            | O::Rem
+            | O::Min
+            | O::Max
+            | O::And
+            | O::Or
+            | O::Xor
+            | O::Addc
+            | O::Subc => self.binary(i),
+            O::Mad | O::Madc | O::Fma => self.mad(i),
+            O::Neg | O::Abs | O::Not | O::Cnot | O::Popc | O::Clz | O::Brev => self.unary(i),
+            O::Shl | O::Shr => self.shift(i),
+            O::Shf => self.funnel(i),
+            O::Bfe => self.bfe(i),
+            O::Bfi => self.bfi(i),
+            O::Bfind => self.bfind(i),
+            O::Prmt => self.prmt(i),
+            O::Sad => {
+                let t = i.ty()?;
+                let [a, b2, c] = self.read_args(i, 1, [t, t, t])?;
                 let mut b = self.b();
                 let (mx, mn) = if is_signed(t) {
                     (BinOp::SMax, BinOp::SMin)
@@ -139,35 +152,34 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 let lo = b.binary(mn, a, b2);
                 let d = b.binary(BinOp::Sub, hi, lo);
                 let r = b.binary(BinOp::Add, d, c);
-                self.write(self.arg(i, 0)?, r, false, pos)
+                self.write(i.arg(0)?, r, false, pos)
             }
-            "copysign" => {
-                let t = self.ty(i)?;
-                let a = self.read(self.arg(i, 1)?, t, pos)?;
-                let b2 = self.read(self.arg(i, 2)?, t, pos)?;
+            O::Copysign => {
+                let t = i.ty()?;
+                let [a, b2] = self.read_args(i, 1, [t, t])?;
                 let ty = ir_type(self.types(), t);
-                let name = if t == F64 { "copysign" } else { "copysignf" };
+                let name = if t == PtxType::F64 {
+                    "copysign"
+                } else {
+                    "copysignf"
+                };
                 let r = self.b().call_extern(name, vec![b2, a], &[ty])[0];
-                self.write(self.arg(i, 0)?, r, false, pos)
+                self.write(i.arg(0)?, r, false, pos)
             }
-            "rcp" | "sqrt" | "rsqrt" | "sin" | "cos" | "ex2" | "lg2" | "tanh" => self.math(i),
-            "testp" => self.unsupported(i),
-            "setp" => self.setp(i),
-            "set" => self.set(i),
-            "selp" => {
-                let t = self.ty(i)?;
-                let a = self.read(self.arg(i, 1)?, t, pos)?;
-                let b2 = self.read(self.arg(i, 2)?, t, pos)?;
-                let c = self.read(self.arg(i, 3)?, PRED, pos)?;
+            O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Ex2 | O::Lg2 | O::Tanh => {
+                self.math(i)
+            }
+            O::Setp => self.setp(i),
+            O::Set => self.set(i),
+            O::Selp => {
+                let t = i.ty()?;
+                let [a, b2, c] = self.read_args(i, 1, [t, t, PRED])?;
                 let r = self.b().select(c, a, b2);
-                self.write(self.arg(i, 0)?, r, false, pos)
+                self.write(i.arg(0)?, r, false, pos)
             }
-            "slct" => {
-                let (t, ct) =
-                    inst_types2(i).ok_or_else(|| Error::new(pos, "`slct` needs two types"))?;
-                let a = self.read(self.arg(i, 1)?, t, pos)?;
-                let b2 = self.read(self.arg(i, 2)?, t, pos)?;
-                let c = self.read(self.arg(i, 3)?, ct, pos)?;
+            O::Slct => {
+                let (t, ct) = i.types2()?;
+                let [a, b2, c] = self.read_args(i, 1, [t, t, ct])?;
                 let mut b = self.b();
                 let r = if is_float(ct) {
                     let z = b.f32(0.0);
@@ -178,32 +190,25 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     let k = b.cmp(CmpPred::Sge, c, z);
                     b.select(k, a, b2)
                 };
-                self.write(self.arg(i, 0)?, r, false, pos)
+                self.write(i.arg(0)?, r, false, pos)
             }
-            "cvt" => self.cvt(i),
-            "bar" | "barrier" => self.barrier(i),
-            "membar" | "fence" => {
-                let scope = if i.has("cta") {
-                    MemScope::Block
-                } else if i.has("sys") {
-                    MemScope::System
-                } else {
-                    MemScope::Device
-                };
-                self.b().fence(scope);
+            O::Cvt => self.cvt(i),
+            O::Bar | O::Barrier => self.barrier(i),
+            O::Membar | O::Fence => {
+                self.b().fence(mem_scope(i.mods.scope));
                 Ok(())
             }
-            "atom" | "red" => self.atom(i),
-            "shfl" => self.shfl(i),
-            "vote" => self.vote(i),
-            "activemask" => {
+            O::Atom | O::Red => self.atom(i),
+            O::Shfl => self.shfl(i),
+            O::Vote => self.vote(i),
+            O::Activemask => {
                 let t = self.types().i32();
                 let v = self.b().op1(OpKind::ActiveMask, vec![], t);
-                self.write(self.arg(i, 0)?, v, false, pos)
+                self.write(i.arg(0)?, v, false, pos)
             }
-            "tex" => self.tex(i),
-            "call" => self.call(i),
-            "trap" => {
+            O::Tex => self.tex(i),
+            O::Call => self.call(i),
+            O::Trap => {
                 self.b().op(
                     OpKind::Trap {
                         message: "__trap() called".into(),
@@ -215,14 +220,15 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 );
                 Ok(())
             }
-            "nanosleep" | "prefetch" | "prefetchu" | "pmevent" | "brkpt" => Ok(()),
-            _ => self.unsupported(i),
+            O::Nanosleep | O::Prefetch | O::Prefetchu | O::Pmevent | O::Brkpt => Ok(()),
+            // Block terminators, lowered with the control flow.
+            O::Bra | O::Brx | O::Ret | O::Exit => i.unsupported(),
         }
     }
 
     /// The half type of a packed (`f16x2`/`bf16x2`) instruction.
     fn half_type(&mut self, i: &Inst) -> TypeId {
-        if i.has("bf16x2") || i.has("bf16") {
+        if i.packed() == Some(Half::Bf16) || i.has_type(PtxType::BF16) {
             self.types().bf16()
         } else {
             self.types().f16()
@@ -262,14 +268,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
     fn packed(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
         let hty = self.half_type(i);
-        let nops = match i.op.as_str() {
-            "neg" | "abs" => 1,
-            "fma" => 3,
+        let nops = match i.op {
+            O::Neg | O::Abs => 1,
+            O::Fma => 3,
             _ => 2,
         };
         let mut ins = Vec::new();
         for k in 0..nops {
-            ins.push(self.read(self.arg(i, k + 1)?, U32, pos)?);
+            ins.push(self.read(i.arg(k + 1)?, PtxType::U32, pos)?);
         }
         let f32t = self.types().f32();
         let mut lanes = Vec::new();
@@ -278,46 +284,36 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 .iter()
                 .map(|&v| self.unpack_half(v, lane, hty))
                 .collect();
-            let r = match i.op.as_str() {
-                "add" => self.b().binary(BinOp::FAdd, xs[0], xs[1]),
-                "sub" => self.b().binary(BinOp::FSub, xs[0], xs[1]),
-                "mul" => self.b().binary(BinOp::FMul, xs[0], xs[1]),
-                "min" => self.b().binary(BinOp::FMin, xs[0], xs[1]),
-                "max" => self.b().binary(BinOp::FMax, xs[0], xs[1]),
-                "neg" => self.b().unary(UnOp::FNeg, xs[0]),
-                "abs" => self.b().call_extern("fabsf", vec![xs[0]], &[f32t])[0],
-                _ => self.b().call_extern("fmaf", xs.clone(), &[f32t])[0],
+            let r = match i.op {
+                O::Add => self.b().binary(BinOp::FAdd, xs[0], xs[1]),
+                O::Sub => self.b().binary(BinOp::FSub, xs[0], xs[1]),
+                O::Mul => self.b().binary(BinOp::FMul, xs[0], xs[1]),
+                O::Min => self.b().binary(BinOp::FMin, xs[0], xs[1]),
+                O::Max => self.b().binary(BinOp::FMax, xs[0], xs[1]),
+                O::Neg => self.b().unary(UnOp::FNeg, xs[0]),
+                O::Abs => self.b().call_extern("fabsf", vec![xs[0]], &[f32t])[0],
+                O::Fma => self.b().call_extern("fmaf", xs.clone(), &[f32t])[0],
+                _ => return i.unsupported(),
             };
             lanes.push(r);
         }
         let r = self.pack_halves(lanes[0], lanes[1], hty);
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
     }
 
     /// `atom.add.noftz.f16x2`: a compare-and-swap loop on the 32-bit word.
     fn atom_packed(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        if !i.has("add") {
-            return self.unsupported(i);
+        if i.mods.atom != Some(AtomOp::Add) {
+            return i.unsupported();
         }
-        let red = i.op == "red";
-        let (addr, first) = if red {
-            (self.arg(i, 0)?, 1)
-        } else {
-            (self.arg(i, 1)?, 2)
-        };
-        let space = Self::space_of(i);
+        let red = i.op == O::Red;
+        let (addr, first) = if red { (i.arg(0)?, 1) } else { (i.arg(1)?, 2) };
+        let space = i.space();
         let ptr = self.address(addr, space, pos)?;
-        let packed = i.has("f16x2") || i.has("bf16x2");
-        let wt = if packed {
-            U32
-        } else {
-            PtxType::Int {
-                bits: 16,
-                signed: false,
-            }
-        };
-        let v = self.read(self.arg(i, first)?, wt, pos)?;
+        let packed = i.packed().is_some();
+        let wt = if packed { PtxType::U32 } else { PtxType::U16 };
+        let v = self.read(i.arg(first)?, wt, pos)?;
         let hty = self.half_type(i);
         let wty = ir_type(self.types(), wt);
         let (_, before, after) = self.b().create_while(&[], &[]);
@@ -353,7 +349,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
             wty,
         );
         if !red {
-            self.write(self.arg(i, 0)?, prev, false, pos)?;
+            self.write(i.arg(0)?, prev, false, pos)?;
         }
         let again = self.b().cmp(CmpPred::Ne, prev, old);
         self.b().condition(again, vec![]);
@@ -363,10 +359,10 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn cvta(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
-        let to = i.has("to");
-        let shared = i.has("shared");
-        let v = self.read(self.arg(i, 1)?, t, pos)?;
+        let t = i.ty()?;
+        let to = i.has(Flag::To);
+        let shared = i.mods.space == Some(StateSpace::Shared);
+        let v = self.read(i.arg(1)?, t, pos)?;
         let r = if shared && !to {
             // Window offset to a generic address.
             let p = self.shared_ptr(v)?;
@@ -408,68 +404,59 @@ impl<'m, 'p> FnCx<'m, 'p> {
         } else {
             v
         };
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
     }
 
-    fn vec_width(i: &Inst) -> usize {
-        if i.has("v4") {
-            4
-        } else if i.has("v2") {
-            2
-        } else if i.has("v8") {
-            8
-        } else {
-            1
+    /// The operands of a `.vN` access (the operand itself without `.vN`);
+    /// `what` names them in the error.
+    fn lanes_of<'o>(i: &Inst, o: &'o Operand, what: &str) -> Result<Vec<&'o Operand>> {
+        let n = i.lanes();
+        match (n, o) {
+            (1, d) => Ok(vec![d]),
+            (_, Operand::Vec(v)) if v.len() == n => Ok(v.iter().collect()),
+            _ => err(i.pos, format!("`{}` needs a vector of {n} {what}", i.name)),
         }
+    }
+
+    /// The address of element `k` of a vector access of `t`s at `base`.
+    fn element(&mut self, base: Value, k: usize, t: PtxType) -> Value {
+        if k == 0 {
+            return base;
+        }
+        let i8t = self.types().i8();
+        let mut b = self.b();
+        let off = b.i64((k as u64 * t.bytes()) as i64);
+        b.ptr_index(base, off, i8t)
     }
 
     fn load(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
-        let space = Self::space_of(i);
-        let dst = self.arg(i, 0)?;
-        let addr = self.arg(i, 1)?;
+        let t = i.ty()?;
+        let space = i.space();
+        let dst = i.arg(0)?;
+        let addr = i.arg(1)?;
         // Scalar kernel parameters are read directly.
         if space == StateSpace::Param {
-            if let Operand::Addr(b, 0) = addr {
-                if let Operand::Sym(s) = &**b {
-                    if let Some((v, pt)) = self.kparams.get(s.as_str()).copied() {
-                        if pt.bytes() == t.bytes() && Self::vec_width(i) == 1 {
-                            let ty = ir_type(self.types(), t);
-                            let v = self.convert(v, ty, false, pos)?;
-                            return self.write(dst, v, is_signed(t), pos);
-                        }
+            if let Some(s) = param_slot_name(addr) {
+                if let Some((v, pt)) = self.kparams.get(s).copied() {
+                    if pt.bytes() == t.bytes() && i.lanes() == 1 {
+                        let ty = ir_type(self.types(), t);
+                        let v = self.convert(v, ty, false, pos)?;
+                        return self.write(dst, v, is_signed(t), pos);
                     }
                 }
             }
         }
-        let volatile = i.has("volatile");
+        let volatile = i.mods.order == Some(MemOrder::Volatile);
         let base = self.address(addr, space, pos)?;
         let ty = ir_type(self.types(), t);
-        let i8t = self.types().i8();
-        let n = Self::vec_width(i);
-        let dsts: Vec<&Operand> = match (n, dst) {
-            (1, d) => vec![d],
-            (_, Operand::Vec(v)) if v.len() == n => v.iter().collect(),
-            _ => {
-                return err(
-                    pos,
-                    format!("`{}` needs a vector of {n} destinations", i.full_name()),
-                )
-            }
-        };
+        let dsts = Self::lanes_of(i, dst, "destinations")?;
         for (k, d) in dsts.into_iter().enumerate() {
             if *d == Operand::Sink {
                 continue;
             }
-            let mut b = self.b();
-            let p = if k == 0 {
-                base
-            } else {
-                let off = b.i64((k as u64 * t.bytes()) as i64);
-                b.ptr_index(base, off, i8t)
-            };
-            let v = b.op1(
+            let p = self.element(base, k, t);
+            let v = self.b().op1(
                 OpKind::Load {
                     volatile,
                     speculative: false,
@@ -484,41 +471,23 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn store(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
-        let space = Self::space_of(i);
-        let addr = self.arg(i, 0)?;
-        let src = self.arg(i, 1)?;
+        let t = i.ty()?;
+        let space = i.space();
+        let addr = i.arg(0)?;
+        let src = i.arg(1)?;
         if space == StateSpace::Param {
-            if let Operand::Addr(b, 0) = addr {
-                if let Operand::Sym(s) = &**b {
-                    self.param_src.insert(s.clone(), src.clone());
-                }
+            if let Some(s) = param_slot_name(addr) {
+                self.param_src.insert(s.to_string(), src.clone());
             }
         }
-        let volatile = i.has("volatile");
+        let volatile = i.mods.order == Some(MemOrder::Volatile);
         let base = self.address(addr, space, pos)?;
-        let i8t = self.types().i8();
-        let n = Self::vec_width(i);
-        let srcs: Vec<&Operand> = match (n, src) {
-            (1, s) => vec![s],
-            (_, Operand::Vec(v)) if v.len() == n => v.iter().collect(),
-            _ => {
-                return err(
-                    pos,
-                    format!("`{}` needs a vector of {n} values", i.full_name()),
-                )
-            }
-        };
+        let srcs = Self::lanes_of(i, src, "values")?;
         for (k, s) in srcs.into_iter().enumerate() {
             let v = self.read(s, t, pos)?;
-            let mut b = self.b();
-            let p = if k == 0 {
-                base
-            } else {
-                let off = b.i64((k as u64 * t.bytes()) as i64);
-                b.ptr_index(base, off, i8t)
-            };
-            b.op(OpKind::Store { volatile }, vec![p, v], &[], vec![]);
+            let p = self.element(base, k, t);
+            self.b()
+                .op(OpKind::Store { volatile }, vec![p, v], &[], vec![]);
         }
         Ok(())
     }
@@ -588,56 +557,51 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn binary(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
-        let dst = self.arg(i, 0)?;
-        let op = i.op.as_str();
-        if i.has("wide") && bits(t) > 32 {
-            return self.unsupported(i);
+        let t = i.ty()?;
+        let dst = i.arg(0)?;
+        let op = i.op;
+        let wide = i.mods.mul == Some(MulMode::Wide);
+        if wide && bits(t) > 32 {
+            return i.unsupported();
         }
-        if op == "mul" && i.has("wide") {
-            let a = self.read(self.arg(i, 1)?, t, pos)?;
-            let b2 = self.read(self.arg(i, 2)?, t, pos)?;
-            let wt = with_bits(t, bits(t) * 2);
-            let wty = ir_type(self.types(), wt);
-            let a = self.convert(a, wty, is_signed(t), pos)?;
-            let b2 = self.convert(b2, wty, is_signed(t), pos)?;
-            let r = self.b().binary(BinOp::Mul, a, b2);
+        if op == O::Mul && wide {
+            let [a, b2] = self.read_args(i, 1, [t, t])?;
+            let (r, _) = self.wide_mul(a, b2, t, pos)?;
             return self.write(dst, r, false, pos);
         }
-        let a = self.read(self.arg(i, 1)?, t, pos)?;
-        let b2 = self.read(self.arg(i, 2)?, t, pos)?;
+        let [a, b2] = self.read_args(i, 1, [t, t])?;
         let s = is_signed(t);
         let r = if t == PRED {
             let o = match op {
-                "and" => BinOp::And,
-                "or" => BinOp::Or,
-                "xor" => BinOp::Xor,
-                _ => return self.unsupported(i),
+                O::And => BinOp::And,
+                O::Or => BinOp::Or,
+                O::Xor => BinOp::Xor,
+                _ => return i.unsupported(),
             };
             self.b().binary(o, a, b2)
         } else if is_float(t) {
             let o = match op {
-                "add" => BinOp::FAdd,
-                "sub" => BinOp::FSub,
-                "mul" => BinOp::FMul,
-                "div" => BinOp::FDiv,
-                "min" => BinOp::FMin,
-                "max" => BinOp::FMax,
-                _ => return self.unsupported(i),
+                O::Add => BinOp::FAdd,
+                O::Sub => BinOp::FSub,
+                O::Mul => BinOp::FMul,
+                O::Div => BinOp::FDiv,
+                O::Min => BinOp::FMin,
+                O::Max => BinOp::FMax,
+                _ => return i.unsupported(),
             };
             let r = self.b().binary(o, a, b2);
-            if i.has("sat") {
+            if i.has(Flag::Sat) {
                 self.saturate(r, t)
             } else {
                 r
             }
         } else {
             match op {
-                "add" | "sub" | "addc" | "subc" => {
-                    let sub = op.starts_with("sub");
-                    let cin = op.ends_with('c');
-                    let set = i.has("cc");
-                    if i.has("sat") {
+                O::Add | O::Sub | O::Addc | O::Subc => {
+                    let sub = matches!(op, O::Sub | O::Subc);
+                    let cin = matches!(op, O::Addc | O::Subc);
+                    let set = i.has(Flag::Cc);
+                    if i.has(Flag::Sat) {
                         // Signed 32-bit saturation: compute in 64 bits and clamp.
                         let i64t = self.types().i64();
                         let a = self.convert(a, i64t, true, pos)?;
@@ -657,37 +621,35 @@ impl<'m, 'p> FnCx<'m, 'p> {
                             .binary(if sub { BinOp::Sub } else { BinOp::Add }, a, b2)
                     }
                 }
-                "mul" => {
-                    let o = if i.has("hi") {
-                        if s {
-                            BinOp::SMulHi
-                        } else {
-                            BinOp::UMulHi
+                _ => {
+                    let o = match op {
+                        O::Mul if i.mods.mul == Some(MulMode::Hi) => {
+                            by_sign(s, BinOp::SMulHi, BinOp::UMulHi)
                         }
-                    } else {
-                        BinOp::Mul
+                        O::Mul => BinOp::Mul,
+                        O::Div => by_sign(s, BinOp::SDiv, BinOp::UDiv),
+                        O::Rem => by_sign(s, BinOp::SRem, BinOp::URem),
+                        O::Min => by_sign(s, BinOp::SMin, BinOp::UMin),
+                        O::Max => by_sign(s, BinOp::SMax, BinOp::UMax),
+                        O::And => BinOp::And,
+                        O::Or => BinOp::Or,
+                        O::Xor => BinOp::Xor,
+                        _ => return i.unsupported(),
                     };
                     self.b().binary(o, a, b2)
                 }
-                "div" => self
-                    .b()
-                    .binary(if s { BinOp::SDiv } else { BinOp::UDiv }, a, b2),
-                "rem" => self
-                    .b()
-                    .binary(if s { BinOp::SRem } else { BinOp::URem }, a, b2),
-                "min" => self
-                    .b()
-                    .binary(if s { BinOp::SMin } else { BinOp::UMin }, a, b2),
-                "max" => self
-                    .b()
-                    .binary(if s { BinOp::SMax } else { BinOp::UMax }, a, b2),
-                "and" => self.b().binary(BinOp::And, a, b2),
-                "or" => self.b().binary(BinOp::Or, a, b2),
-                "xor" => self.b().binary(BinOp::Xor, a, b2),
-                _ => return self.unsupported(i),
             }
         };
         self.write(dst, r, s, pos)
+    }
+
+    /// The double-width product of `a` and `b` (of type `t`) and its type.
+    fn wide_mul(&mut self, a: Value, b: Value, t: PtxType, pos: Pos) -> Result<(Value, PtxType)> {
+        let wt = with_bits(t, bits(t) * 2);
+        let wty = ir_type(self.types(), wt);
+        let a = self.convert(a, wty, is_signed(t), pos)?;
+        let b = self.convert(b, wty, is_signed(t), pos)?;
+        Ok((self.b().binary(BinOp::Mul, a, b), wt))
     }
 
     /// Clamps a float to [0, 1] (NaN gives 0), PTX's `.sat`.
@@ -704,16 +666,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn mad(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
-        let dst = self.arg(i, 0)?;
+        let t = i.ty()?;
+        let dst = i.arg(0)?;
         if is_float(t) {
-            let a = self.read(self.arg(i, 1)?, t, pos)?;
-            let b2 = self.read(self.arg(i, 2)?, t, pos)?;
-            let c = self.read(self.arg(i, 3)?, t, pos)?;
+            let [a, b2, c] = self.read_args(i, 1, [t, t, t])?;
             let ty = ir_type(self.types(), t);
             let r = match t {
-                F32 => self.b().call_extern("fmaf", vec![a, b2, c], &[ty])[0],
-                F64 => self.b().call_extern("fma", vec![a, b2, c], &[ty])[0],
+                PtxType::F32 => self.b().call_extern("fmaf", vec![a, b2, c], &[ty])[0],
+                PtxType::F64 => self.b().call_extern("fma", vec![a, b2, c], &[ty])[0],
                 _ => {
                     // Halves: fused in f32, then rounded back.
                     let f32t = self.types().f32();
@@ -727,37 +687,31 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     b.cast(CastOp::FpTrunc, r, ty)
                 }
             };
-            let r = if i.has("sat") { self.saturate(r, t) } else { r };
+            let r = if i.has(Flag::Sat) {
+                self.saturate(r, t)
+            } else {
+                r
+            };
             return self.write(dst, r, false, pos);
         }
         let s = is_signed(t);
-        let a = self.read(self.arg(i, 1)?, t, pos)?;
-        let b2 = self.read(self.arg(i, 2)?, t, pos)?;
-        if i.has("wide") && bits(t) > 32 {
-            return self.unsupported(i);
-        }
-        let (prod, ct) = if i.has("wide") {
-            let wt = with_bits(t, bits(t) * 2);
-            let wty = ir_type(self.types(), wt);
-            let a = self.convert(a, wty, s, pos)?;
-            let b2 = self.convert(b2, wty, s, pos)?;
-            (self.b().binary(BinOp::Mul, a, b2), wt)
-        } else if i.has("hi") {
-            (
-                self.b()
-                    .binary(if s { BinOp::SMulHi } else { BinOp::UMulHi }, a, b2),
-                t,
-            )
-        } else {
-            (self.b().binary(BinOp::Mul, a, b2), t)
+        let [a, b2] = self.read_args(i, 1, [t, t])?;
+        let (prod, ct) = match i.mods.mul {
+            Some(MulMode::Wide) if bits(t) > 32 => return i.unsupported(),
+            Some(MulMode::Wide) => self.wide_mul(a, b2, t, pos)?,
+            Some(MulMode::Hi) => {
+                let o = by_sign(s, BinOp::SMulHi, BinOp::UMulHi);
+                (self.b().binary(o, a, b2), t)
+            }
+            _ => (self.b().binary(BinOp::Mul, a, b2), t),
         };
-        let c = self.read(self.arg(i, 3)?, ct, pos)?;
-        let cin = i.op == "madc";
-        let set = i.has("cc");
+        let c = self.read(i.arg(3)?, ct, pos)?;
+        let cin = i.op == O::Madc;
+        let set = i.has(Flag::Cc);
         let r = if cin || set {
             self.add_carry(prod, c, cin, set, false)
-        } else if i.has("sat") {
-            return self.unsupported(i);
+        } else if i.has(Flag::Sat) {
+            return i.unsupported();
         } else {
             self.b().binary(BinOp::Add, prod, c)
         };
@@ -766,20 +720,20 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn unary(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
-        let dst = self.arg(i, 0)?;
-        let a = self.read(self.arg(i, 1)?, t, pos)?;
+        let t = i.ty()?;
+        let dst = i.arg(0)?;
+        let a = self.read(i.arg(1)?, t, pos)?;
         let ty = ir_type(self.types(), t);
-        let r = match (i.op.as_str(), is_float(t)) {
-            ("neg", true) => self.b().unary(UnOp::FNeg, a),
-            ("neg", false) => {
+        let r = match (i.op, is_float(t)) {
+            (O::Neg, true) => self.b().unary(UnOp::FNeg, a),
+            (O::Neg, false) => {
                 let mut b = self.b();
                 let z = b.const_int(ty, 0);
                 b.binary(BinOp::Sub, z, a)
             }
-            ("abs", true) => {
-                let name = if t == F64 { "fabs" } else { "fabsf" };
-                if t == F32 || t == F64 {
+            (O::Abs, true) => {
+                let name = if t == PtxType::F64 { "fabs" } else { "fabsf" };
+                if t == PtxType::F32 || t == PtxType::F64 {
                     self.b().call_extern(name, vec![a], &[ty])[0]
                 } else {
                     let mut b = self.b();
@@ -789,14 +743,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     b.select(c, n, a)
                 }
             }
-            ("abs", false) => {
+            (O::Abs, false) => {
                 let mut b = self.b();
                 let z = b.const_int(ty, 0);
                 let n = b.binary(BinOp::Sub, z, a);
                 let c = b.cmp(CmpPred::Slt, a, z);
                 b.select(c, n, a)
             }
-            ("not", false) => {
+            (O::Not, false) => {
                 let mut b = self.b();
                 let m = if t == PRED {
                     b.bool(true)
@@ -805,14 +759,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 };
                 b.binary(BinOp::Xor, a, m)
             }
-            ("cnot", false) => {
+            (O::Cnot, false) => {
                 let mut b = self.b();
                 let z = b.const_int(ty, 0);
                 let c = b.cmp(CmpPred::Eq, a, z);
                 b.cast(CastOp::ZExt, c, ty)
             }
-            ("popc", false) | ("clz", false) => {
-                let o = if i.op == "popc" {
+            (O::Popc, false) | (O::Clz, false) => {
+                let o = if i.op == O::Popc {
                     UnOp::Popc
                 } else {
                     UnOp::Clz
@@ -821,8 +775,8 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 let i32t = self.types().i32();
                 self.convert(r, i32t, false, pos)?
             }
-            ("brev", false) => self.b().unary(UnOp::Brev, a),
-            _ => return self.unsupported(i),
+            (O::Brev, false) => self.b().unary(UnOp::Brev, a),
+            _ => return i.unsupported(),
         };
         self.write(dst, r, is_signed(t), pos)
     }
@@ -830,12 +784,12 @@ impl<'m, 'p> FnCx<'m, 'p> {
     /// PTX shifts: the amount is unsigned and clamps at the width.
     fn shift(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
+        let t = i.ty()?;
         let w = bits(t);
-        let a = self.read(self.arg(i, 1)?, t, pos)?;
-        let amt_op = self.arg(i, 2)?;
+        let a = self.read(i.arg(1)?, t, pos)?;
+        let amt_op = i.arg(2)?;
         let ty = ir_type(self.types(), t);
-        let op = if i.op == "shl" {
+        let op = if i.op == O::Shl {
             BinOp::Shl
         } else if is_signed(t) {
             BinOp::AShr
@@ -855,7 +809,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 b.const_int(ty, 0)
             }
         } else {
-            let amt = self.read(amt_op, U32, pos)?;
+            let amt = self.read(amt_op, PtxType::U32, pos)?;
             let amt = self.convert(amt, ty, false, pos)?;
             let mut b = self.b();
             let lim = b.const_int(ty, i64::from(w) - 1);
@@ -870,19 +824,17 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 b.select(inr, v, z)
             }
         };
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
     }
 
     /// `shf.{l,r}.{wrap,clamp}.b32 d, a, b, c`: funnel shift of `b:a`.
     fn funnel(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let a = self.read(self.arg(i, 1)?, U32, pos)?;
-        let b2 = self.read(self.arg(i, 2)?, U32, pos)?;
-        let c = self.read(self.arg(i, 3)?, U32, pos)?;
+        let [a, b2, c] = self.read_args(i, 1, [PtxType::U32; 3])?;
         let i64t = self.types().i64();
         let i32t = self.types().i32();
-        let wrap = i.has("wrap");
-        let left = i.has("l");
+        let wrap = i.mods.funnel == Some(FunnelMode::Wrap);
+        let left = i.mods.dir == Some(ShiftDir::L);
         let mut b = self.b();
         let n = if wrap {
             let m = b.i32(31);
@@ -892,11 +844,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
             b.binary(BinOp::UMin, c, m)
         };
         let n = b.cast(CastOp::ZExt, n, i64t);
-        let hi = b.cast(CastOp::ZExt, b2, i64t);
-        let k32 = b.i64(32);
-        let hi = b.binary(BinOp::Shl, hi, k32);
-        let lo = b.cast(CastOp::ZExt, a, i64t);
-        let v = b.binary(BinOp::Or, hi, lo);
+        let (v, k32) = concat64(&mut b, b2, a);
         let r = if left {
             let s = b.binary(BinOp::Shl, v, n);
             let s = b.binary(BinOp::LShr, s, k32);
@@ -905,24 +853,46 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let s = b.binary(BinOp::LShr, v, n);
             b.cast(CastOp::Trunc, s, i32t)
         };
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
+    }
+
+    /// Operands `first`, `first + 1`, ... read as values of `tys`.
+    fn read_args<const N: usize>(
+        &mut self,
+        i: &'p Inst,
+        first: usize,
+        tys: [PtxType; N],
+    ) -> Result<[Value; N]> {
+        let mut vals = Vec::with_capacity(N);
+        for (k, t) in tys.into_iter().enumerate() {
+            vals.push(self.read(i.arg(first + k)?, t, i.pos)?);
+        }
+        vals.try_into()
+            .map_err(|_| Error::new(i.pos, "operand count mismatch"))
+    }
+
+    /// The position and length of a bit field (operands `k`, `k + 1`) as
+    /// `ty`s, each taken modulo 256 as `bfe`/`bfi` do.
+    fn bit_field(&mut self, i: &'p Inst, k: usize, ty: TypeId) -> Result<(Value, Value)> {
+        let pos = i.pos;
+        let [p, l] = self.read_args(i, k, [PtxType::U32; 2])?;
+        let p = self.convert(p, ty, false, pos)?;
+        let l = self.convert(l, ty, false, pos)?;
+        let mut b = self.b();
+        let ff = b.const_int(ty, 0xff);
+        let p = b.binary(BinOp::And, p, ff);
+        Ok((p, b.binary(BinOp::And, l, ff)))
     }
 
     fn bfe(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
+        let t = i.ty()?;
         let w = i64::from(bits(t));
-        let a = self.read(self.arg(i, 1)?, t, pos)?;
-        let p = self.read(self.arg(i, 2)?, U32, pos)?;
-        let l = self.read(self.arg(i, 3)?, U32, pos)?;
+        let a = self.read(i.arg(1)?, t, pos)?;
         let ty = ir_type(self.types(), t);
-        let p = self.convert(p, ty, false, pos)?;
-        let l = self.convert(l, ty, false, pos)?;
+        let (p, l) = self.bit_field(i, 2, ty)?;
         let s = is_signed(t);
         let mut b = self.b();
-        let ff = b.const_int(ty, 0xff);
-        let p = b.binary(BinOp::And, p, ff);
-        let l = b.binary(BinOp::And, l, ff);
         let wk = b.const_int(ty, w);
         let wm1 = b.const_int(ty, w - 1);
         let z = b.const_int(ty, 0);
@@ -956,24 +926,17 @@ impl<'m, 'p> FnCx<'m, 'p> {
         };
         let lz = b.cmp(CmpPred::Eq, l, z);
         let r = b.select(lz, z, r);
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
     }
 
     fn bfi(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
+        let t = i.ty()?;
         let w = i64::from(bits(t));
-        let a = self.read(self.arg(i, 1)?, t, pos)?;
-        let bb = self.read(self.arg(i, 2)?, t, pos)?;
-        let p = self.read(self.arg(i, 3)?, U32, pos)?;
-        let l = self.read(self.arg(i, 4)?, U32, pos)?;
+        let [a, bb] = self.read_args(i, 1, [t, t])?;
         let ty = ir_type(self.types(), t);
-        let p = self.convert(p, ty, false, pos)?;
-        let l = self.convert(l, ty, false, pos)?;
+        let (p, l) = self.bit_field(i, 3, ty)?;
         let mut b = self.b();
-        let ff = b.const_int(ty, 0xff);
-        let p = b.binary(BinOp::And, p, ff);
-        let l = b.binary(BinOp::And, l, ff);
         let wk = b.const_int(ty, w);
         let wm1 = b.const_int(ty, w - 1);
         let one = b.const_int(ty, 1);
@@ -995,14 +958,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let lz = b.cmp(CmpPred::Eq, l, z);
         let none = b.binary(BinOp::Or, p_out, lz);
         let r = b.select(none, bb, r);
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
     }
 
     fn bfind(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
+        let t = i.ty()?;
         let w = i64::from(bits(t));
-        let a = self.read(self.arg(i, 1)?, t, pos)?;
+        let a = self.read(i.arg(1)?, t, pos)?;
         let ty = ir_type(self.types(), t);
         let i32t = self.types().i32();
         let mut b = self.b();
@@ -1023,35 +986,26 @@ impl<'m, 'p> FnCx<'m, 'p> {
         };
         let none = b.cmp(CmpPred::Eq, v, z);
         let all = b.i32(-1);
-        let r = if i.has("shiftamt") {
+        let r = if i.has(Flag::Shiftamt) {
             clz
         } else {
             let top = b.i32((w - 1) as i32);
             b.binary(BinOp::Sub, top, clz)
         };
         let r = b.select(none, all, r);
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
     }
 
     fn prmt(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        if i.mods
-            .iter()
-            .any(|m| matches!(m.as_str(), "f4e" | "b4e" | "rc8" | "ecl" | "ecr" | "rc16"))
-        {
-            return self.unsupported(i);
+        if i.mods.prmt.is_some() {
+            return i.unsupported();
         }
-        let a = self.read(self.arg(i, 1)?, U32, pos)?;
-        let bb = self.read(self.arg(i, 2)?, U32, pos)?;
-        let c = self.read(self.arg(i, 3)?, U32, pos)?;
+        let [a, bb, c] = self.read_args(i, 1, [PtxType::U32; 3])?;
         let i64t = self.types().i64();
         let i32t = self.types().i32();
         let mut b = self.b();
-        let hi = b.cast(CastOp::ZExt, bb, i64t);
-        let k32 = b.i64(32);
-        let hi = b.binary(BinOp::Shl, hi, k32);
-        let lo = b.cast(CastOp::ZExt, a, i64t);
-        let v = b.binary(BinOp::Or, hi, lo);
+        let (v, _) = concat64(&mut b, bb, a);
         let mut acc = b.i32(0);
         for k in 0..4 {
             let sh = b.i32(4 * k);
@@ -1080,130 +1034,77 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let byte = b.binary(BinOp::Shl, byte, out);
             acc = b.binary(BinOp::Or, acc, byte);
         }
-        self.write(self.arg(i, 0)?, acc, false, pos)
+        self.write(i.arg(0)?, acc, false, pos)
     }
 
     fn math(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
-        let a = self.read(self.arg(i, 1)?, t, pos)?;
+        let t = i.ty()?;
+        let a = self.read(i.arg(1)?, t, pos)?;
         let ty = ir_type(self.types(), t);
-        let d = t == F64;
-        if t != F32 && t != F64 {
-            return self.unsupported(i);
+        let d = t == PtxType::F64;
+        if t != PtxType::F32 && t != PtxType::F64 {
+            return i.unsupported();
         }
-        let name = match i.op.as_str() {
-            "rcp" => {
+        let name = match (i.op, d) {
+            (O::Rcp, _) => {
                 let mut b = self.b();
                 let one = b.const_float(ty, 1.0);
                 let r = b.binary(BinOp::FDiv, one, a);
-                return self.write(self.arg(i, 0)?, r, false, pos);
+                return self.write(i.arg(0)?, r, false, pos);
             }
-            "sqrt" => {
-                if d {
-                    "sqrt"
-                } else {
-                    "sqrtf"
-                }
-            }
-            "rsqrt" => {
-                if d {
-                    "rsqrt"
-                } else {
-                    "rsqrtf"
-                }
-            }
-            "sin" if !d => "__sinf",
-            "cos" if !d => "__cosf",
-            "ex2" => {
-                if d {
-                    "exp2"
-                } else {
-                    "exp2f"
-                }
-            }
-            "lg2" if !d => "log2f",
-            "tanh" => {
-                if d {
-                    "tanh"
-                } else {
-                    "tanhf"
-                }
-            }
-            _ => return self.unsupported(i),
+            (O::Sqrt, false) => "sqrtf",
+            (O::Sqrt, true) => "sqrt",
+            (O::Rsqrt, false) => "rsqrtf",
+            (O::Rsqrt, true) => "rsqrt",
+            (O::Sin, false) => "__sinf",
+            (O::Cos, false) => "__cosf",
+            (O::Ex2, false) => "exp2f",
+            (O::Ex2, true) => "exp2",
+            (O::Lg2, false) => "log2f",
+            (O::Tanh, false) => "tanhf",
+            (O::Tanh, true) => "tanh",
+            _ => return i.unsupported(),
         };
         let r = self.b().call_extern(name, vec![a], &[ty])[0];
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
     }
 
-    fn cmp_pred(&self, i: &Inst, cmp: &str, t: PtxType) -> Result<CmpPred> {
+    /// The IR predicate of comparison `cmp` at type `t`.
+    fn cmp_pred(i: &Inst, cmp: CmpOp, t: PtxType) -> Result<CmpPred> {
+        use CmpOp as C;
         use CmpPred::*;
-        Ok(if is_float(t) {
-            match cmp {
-                "eq" => FOeq,
-                "ne" => FOne,
-                "lt" => FOlt,
-                "le" => FOle,
-                "gt" => FOgt,
-                "ge" => FOge,
-                "equ" => FUeq,
-                "neu" => FUne,
-                "ltu" => FUlt,
-                "leu" => FUle,
-                "gtu" => FUgt,
-                "geu" => FUge,
-                "num" => FOrd,
-                "nan" => FUno,
-                _ => {
-                    return err(
-                        i.pos,
-                        format!("unknown comparison `{cmp}` in `{}`", i.full_name()),
-                    )
-                }
-            }
-        } else {
-            let s = is_signed(t);
-            match cmp {
-                "eq" => Eq,
-                "ne" => Ne,
-                "lt" => {
-                    if s {
-                        Slt
-                    } else {
-                        Ult
-                    }
-                }
-                "le" => {
-                    if s {
-                        Sle
-                    } else {
-                        Ule
-                    }
-                }
-                "gt" => {
-                    if s {
-                        Sgt
-                    } else {
-                        Ugt
-                    }
-                }
-                "ge" => {
-                    if s {
-                        Sge
-                    } else {
-                        Uge
-                    }
-                }
-                "lo" => Ult,
-                "ls" => Ule,
-                "hi" => Ugt,
-                "hs" => Uge,
-                _ => {
-                    return err(
-                        i.pos,
-                        format!("unknown comparison `{cmp}` in `{}`", i.full_name()),
-                    )
-                }
+        let s = is_signed(t);
+        Ok(match (cmp, is_float(t)) {
+            (C::Eq, true) => FOeq,
+            (C::Ne, true) => FOne,
+            (C::Lt, true) => FOlt,
+            (C::Le, true) => FOle,
+            (C::Gt, true) => FOgt,
+            (C::Ge, true) => FOge,
+            (C::Equ, true) => FUeq,
+            (C::Neu, true) => FUne,
+            (C::Ltu, true) => FUlt,
+            (C::Leu, true) => FUle,
+            (C::Gtu, true) => FUgt,
+            (C::Geu, true) => FUge,
+            (C::Num, true) => FOrd,
+            (C::Nan, true) => FUno,
+            (C::Eq, false) => Eq,
+            (C::Ne, false) => Ne,
+            (C::Lt, false) => by_sign(s, Slt, Ult),
+            (C::Le, false) => by_sign(s, Sle, Ule),
+            (C::Gt, false) => by_sign(s, Sgt, Ugt),
+            (C::Ge, false) => by_sign(s, Sge, Uge),
+            (C::Lo, false) => Ult,
+            (C::Ls, false) => Ule,
+            (C::Hi, false) => Ugt,
+            (C::Hs, false) => Uge,
+            _ => {
+                return err(
+                    i.pos,
+                    format!("unknown comparison `{}` in `{}`", cmp.name(), i.name),
+                )
             }
         })
     }
@@ -1211,20 +1112,21 @@ impl<'m, 'p> FnCx<'m, 'p> {
     /// The comparison of `setp`/`set`, combined with the optional boolean.
     fn compare(&mut self, i: &'p Inst, t: PtxType, first: usize) -> Result<Value> {
         let pos = i.pos;
-        let cmp = i.mods.first().cloned().unwrap_or_default();
-        let pred = self.cmp_pred(i, &cmp, t)?;
-        let a = self.read(self.arg(i, first)?, t, pos)?;
-        let b2 = self.read(self.arg(i, first + 1)?, t, pos)?;
+        // The decoder requires the comparison.
+        let Some(cmp) = i.mods.cmp else {
+            return i.unsupported();
+        };
+        let pred = Self::cmp_pred(i, cmp, t)?;
+        let [a, b2] = self.read_args(i, first, [t, t])?;
         let c = self.b().cmp(pred, a, b2);
-        let bop = i.mods.iter().find_map(|m| match m.as_str() {
-            "and" => Some(BinOp::And),
-            "or" => Some(BinOp::Or),
-            "xor" => Some(BinOp::Xor),
-            _ => None,
+        let bop = i.mods.bool_op.map(|o| match o {
+            BoolOp::And => BinOp::And,
+            BoolOp::Or => BinOp::Or,
+            BoolOp::Xor => BinOp::Xor,
         });
         Ok(match bop {
             Some(o) => {
-                let q = self.read(self.arg(i, first + 2)?, PRED, pos)?;
+                let q = self.read(i.arg(first + 2)?, PRED, pos)?;
                 self.b().binary(o, c, q)
             }
             None => c,
@@ -1233,9 +1135,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn setp(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
+        let t = i.ty()?;
         let c = self.compare(i, t, 1)?;
-        match self.arg(i, 0)? {
+        match i.arg(0)? {
             Operand::Vec(ps) if ps.len() == 2 => {
                 // `p|q`: q is the complement.
                 self.write(&ps[0], c, false, pos)?;
@@ -1250,7 +1152,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn set(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let (dt, st) = inst_types2(i).ok_or_else(|| Error::new(pos, "`set` needs two types"))?;
+        let (dt, st) = i.types2()?;
         let c = self.compare(i, st, 1)?;
         let ty = ir_type(self.types(), dt);
         let mut b = self.b();
@@ -1260,29 +1162,30 @@ impl<'m, 'p> FnCx<'m, 'p> {
             (b.const_int(ty, -1), b.const_int(ty, 0))
         };
         let r = b.select(c, t, f);
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
     }
 
     fn cvt(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        if i.has("f16x2") || i.has("bf16x2") {
+        if let Some(half) = i.packed() {
             // `cvt.rn.f16x2.f32 d, a, b`: a in the upper half, b in the lower.
-            if !i.has("f32")
-                || i.mods
-                    .iter()
-                    .any(|m| matches!(m.as_str(), "rz" | "rm" | "rp" | "relu" | "satfinite"))
+            if !i.has_type(PtxType::F32)
+                || matches!(
+                    i.mods.round,
+                    Some(Rounding::Rz | Rounding::Rm | Rounding::Rp)
+                )
+                || i.has(Flag::Relu)
+                || i.has(Flag::Satfinite)
             {
-                return self.unsupported(i);
+                return i.unsupported();
             }
-            let hty = if i.has("f16x2") {
-                self.types().f16()
-            } else {
-                self.types().bf16()
+            let hty = match half {
+                Half::F16 => self.types().f16(),
+                Half::Bf16 => self.types().bf16(),
             };
             let i16t = self.types().i16();
             let i32t = self.types().i32();
-            let a = self.read(self.arg(i, 1)?, F32, pos)?;
-            let b2 = self.read(self.arg(i, 2)?, F32, pos)?;
+            let [a, b2] = self.read_args(i, 1, [PtxType::F32; 2])?;
             let mut b = self.b();
             let ha = b.cast(CastOp::FpTrunc, a, hty);
             let hb = b.cast(CastOp::FpTrunc, b2, hty);
@@ -1293,35 +1196,37 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let k = b.i32(16);
             let hi = b.binary(BinOp::Shl, wa, k);
             let r = b.binary(BinOp::Or, hi, wb);
-            return self.write(self.arg(i, 0)?, r, false, pos);
+            return self.write(i.arg(0)?, r, false, pos);
         }
-        let (dt, st) = inst_types2(i).ok_or_else(|| Error::new(pos, "`cvt` needs two types"))?;
-        let a = self.read(self.arg(i, 1)?, st, pos)?;
+        let (dt, st) = i.types2()?;
+        let a = self.read(i.arg(1)?, st, pos)?;
         let dty = ir_type(self.types(), dt);
-        let rnd = i
-            .mods
-            .iter()
-            .find(|m| matches!(m.as_str(), "rni" | "rzi" | "rmi" | "rpi"))
-            .cloned();
-        let sat = i.has("sat");
-        let round = |cx: &mut Self, v: Value, t: PtxType, mode: &str| -> Result<Value> {
+        // Rounding to an integral value; float roundings are to nearest.
+        let rnd = i.mods.round.filter(|r| {
+            matches!(
+                r,
+                Rounding::Rni | Rounding::Rzi | Rounding::Rmi | Rounding::Rpi
+            )
+        });
+        let sat = i.has(Flag::Sat);
+        let round = |cx: &mut Self, v: Value, t: PtxType, mode: Rounding| -> Result<Value> {
             let ty = ir_type(cx.types(), t);
-            let d = t == F64;
+            let d = t == PtxType::F64;
             let name = match (mode, d) {
-                ("rni", false) => "rintf",
-                ("rni", true) => "rint",
-                ("rzi", false) => "truncf",
-                ("rzi", true) => "trunc",
-                ("rmi", false) => "floorf",
-                ("rmi", true) => "floor",
-                ("rpi", false) => "ceilf",
-                ("rpi", true) => "ceil",
+                (Rounding::Rni, false) => "rintf",
+                (Rounding::Rni, true) => "rint",
+                (Rounding::Rzi, false) => "truncf",
+                (Rounding::Rzi, true) => "trunc",
+                (Rounding::Rmi, false) => "floorf",
+                (Rounding::Rmi, true) => "floor",
+                (Rounding::Rpi, false) => "ceilf",
+                (Rounding::Rpi, true) => "ceil",
                 _ => return Ok(v),
             };
-            if t != F32 && t != F64 {
+            if t != PtxType::F32 && t != PtxType::F64 {
                 return err(
                     pos,
-                    format!("unsupported rounding of {t:?} in `{}`", i.full_name()),
+                    format!("unsupported rounding of {t:?} in `{}`", i.name),
                 );
             }
             Ok(cx.b().call_extern(name, vec![v], &[ty])[0])
@@ -1348,7 +1253,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     };
                     b.cast(CastOp::Trunc, v, dty)
                 } else if sat {
-                    return self.unsupported(i);
+                    return i.unsupported();
                 } else {
                     self.convert(a, dty, is_signed(st), pos)?
                 }
@@ -1367,8 +1272,8 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 }
             }
             (true, false) => {
-                let v = match &rnd {
-                    Some(m) if m != "rzi" => round(self, a, st, m)?,
+                let v = match rnd {
+                    Some(m) if m != Rounding::Rzi => round(self, a, st, m)?,
                     _ => a,
                 };
                 let o = if is_signed(dt) {
@@ -1390,7 +1295,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 } else {
                     a
                 };
-                let v = match &rnd {
+                let v = match rnd {
                     Some(m) => round(self, v, dt, m)?,
                     None => v,
                 };
@@ -1401,25 +1306,22 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 }
             }
         };
-        self.write(self.arg(i, 0)?, r, is_signed(dt), pos)
+        self.write(i.arg(0)?, r, is_signed(dt), pos)
     }
 
     fn barrier(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        if i.has("warp") {
-            let m = self.read(self.arg(i, 0)?, U32, pos)?;
+        if i.has(Flag::Warp) {
+            let m = self.read(i.arg(0)?, PtxType::U32, pos)?;
             self.b().barrier_warp(m);
             return Ok(());
         }
-        if i.has("red") {
-            let kind = if i.has("popc") {
-                BarrierReduceKind::Count
-            } else if i.has("and") {
-                BarrierReduceKind::And
-            } else if i.has("or") {
-                BarrierReduceKind::Or
-            } else {
-                return self.unsupported(i);
+        if i.has(Flag::Red) {
+            let kind = match i.mods.bar_red {
+                Some(BarRed::Popc) => BarrierReduceKind::Count,
+                Some(BarRed::And) => BarrierReduceKind::And,
+                Some(BarRed::Or) => BarrierReduceKind::Or,
+                None => return i.unsupported(),
             };
             let p = self.read(
                 i.args
@@ -1429,15 +1331,15 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 pos,
             )?;
             let r = self.b().barrier_reduce(kind, p);
-            return self.write(self.arg(i, 0)?, r, false, pos);
+            return self.write(i.arg(0)?, r, false, pos);
         }
-        if i.has("arrive") {
-            return self.unsupported(i);
+        if i.has(Flag::Arrive) {
+            return i.unsupported();
         }
         if i.args.len() > 1 {
             return err(
                 pos,
-                format!("`{}` with a thread count is not supported", i.full_name()),
+                format!("`{}` with a thread count is not supported", i.name),
             );
         }
         self.b().barrier();
@@ -1446,105 +1348,58 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn atom(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let t = self.ty(i)?;
-        let space = Self::space_of(i);
-        let red = i.op == "red";
-        let (addr, first) = if red {
-            (self.arg(i, 0)?, 1)
-        } else {
-            (self.arg(i, 1)?, 2)
-        };
-        let scope = if i.has("cta") {
-            MemScope::Block
-        } else if i.has("sys") {
-            MemScope::System
-        } else {
-            MemScope::Device
-        };
+        let t = i.ty()?;
+        let space = i.space();
+        let red = i.op == O::Red;
+        let (addr, first) = if red { (i.arg(0)?, 1) } else { (i.arg(1)?, 2) };
+        let scope = mem_scope(i.mods.scope);
         let ptr = self.address(addr, space, pos)?;
         let ty = ir_type(self.types(), t);
-        let r = if i.has("cas") {
-            let e = self.read(self.arg(i, first)?, t, pos)?;
-            let n = self.read(self.arg(i, first + 1)?, t, pos)?;
+        let r = if i.mods.atom == Some(AtomOp::Cas) {
+            let [e, n] = self.read_args(i, first, [t, t])?;
             self.b()
                 .op1(OpKind::AtomicCas { scope }, vec![ptr, e, n], ty)
         } else {
             let s = is_signed(t);
             let f = is_float(t);
-            let op = if i.has("add") {
-                if f {
-                    AtomicOp::FAdd
-                } else {
-                    AtomicOp::Add
-                }
-            } else if i.has("min") {
-                if f {
-                    AtomicOp::FMin
-                } else if s {
-                    AtomicOp::SMin
-                } else {
-                    AtomicOp::UMin
-                }
-            } else if i.has("max") {
-                if f {
-                    AtomicOp::FMax
-                } else if s {
-                    AtomicOp::SMax
-                } else {
-                    AtomicOp::UMax
-                }
-            } else if i.has("inc") {
-                AtomicOp::Inc
-            } else if i.has("dec") {
-                AtomicOp::Dec
-            } else if i.has("exch") {
-                AtomicOp::Xchg
-            } else if i.has("and") {
-                AtomicOp::And
-            } else if i.has("or") {
-                AtomicOp::Or
-            } else if i.has("xor") {
-                AtomicOp::Xor
-            } else {
-                return self.unsupported(i);
+            let op = match i.mods.atom {
+                Some(AtomOp::Add) if f => AtomicOp::FAdd,
+                Some(AtomOp::Add) => AtomicOp::Add,
+                Some(AtomOp::Min) if f => AtomicOp::FMin,
+                Some(AtomOp::Min) => by_sign(s, AtomicOp::SMin, AtomicOp::UMin),
+                Some(AtomOp::Max) if f => AtomicOp::FMax,
+                Some(AtomOp::Max) => by_sign(s, AtomicOp::SMax, AtomicOp::UMax),
+                Some(AtomOp::Inc) => AtomicOp::Inc,
+                Some(AtomOp::Dec) => AtomicOp::Dec,
+                Some(AtomOp::Exch) => AtomicOp::Xchg,
+                Some(AtomOp::And) => AtomicOp::And,
+                Some(AtomOp::Or) => AtomicOp::Or,
+                Some(AtomOp::Xor) => AtomicOp::Xor,
+                Some(AtomOp::Cas) | None => return i.unsupported(),
             };
-            let v = self.read(self.arg(i, first)?, t, pos)?;
+            let v = self.read(i.arg(first)?, t, pos)?;
             self.b()
                 .op1(OpKind::AtomicRmw { op, scope }, vec![ptr, v], ty)
         };
         if red {
             return Ok(());
         }
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
     }
 
     fn shfl(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        if !i.has("sync") {
-            return err(
-                pos,
-                format!("`{}` without .sync is not supported", i.full_name()),
-            );
-        }
-        let mode = if i.has("idx") {
-            ShuffleMode::Idx
-        } else if i.has("up") {
-            ShuffleMode::Up
-        } else if i.has("down") {
-            ShuffleMode::Down
-        } else if i.has("bfly") {
-            ShuffleMode::Xor
-        } else {
-            return self.unsupported(i);
+        // `.sync` is required by the decoder.
+        let mode = match i.mods.shfl {
+            Some(ShflMode::Idx) => ShuffleMode::Idx,
+            Some(ShflMode::Up) => ShuffleMode::Up,
+            Some(ShflMode::Down) => ShuffleMode::Down,
+            Some(ShflMode::Bfly) => ShuffleMode::Xor,
+            None => return i.unsupported(),
         };
-        let t = PtxType::Int {
-            bits: 32,
-            signed: false,
-        };
-        let v = self.read(self.arg(i, 1)?, t, pos)?;
-        let lane = self.read(self.arg(i, 2)?, U32, pos)?;
-        let c = self.read(self.arg(i, 3)?, U32, pos)?;
-        let mask = self.read(self.arg(i, 4)?, U32, pos)?;
+        let t = PtxType::U32;
+        let [v, lane, c, mask] =
+            self.read_args(i, 1, [t, PtxType::U32, PtxType::U32, PtxType::U32])?;
         let i32t = self.types().i32();
         let mut b = self.b();
         // c = ((32 - width) << 8) | clamp.
@@ -1580,7 +1435,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 }
             }
         };
-        match self.arg(i, 0)? {
+        match i.arg(0)? {
             Operand::Vec(ps) if ps.len() == 2 => {
                 self.write(&ps[0], r, false, pos)?;
                 self.write(&ps[1], valid, false, pos)
@@ -1591,54 +1446,40 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn vote(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        if !i.has("sync") {
-            return err(
-                pos,
-                format!("`{}` without .sync is not supported", i.full_name()),
-            );
-        }
-        let p = self.read(self.arg(i, 1)?, PRED, pos)?;
-        let mask = self.read(self.arg(i, 2)?, U32, pos)?;
+        // `.sync` is required by the decoder.
+        let [p, mask] = self.read_args(i, 1, [PRED, PtxType::U32])?;
         let i32t = self.types().i32();
         let i1 = self.types().i1();
         let mut b = self.b();
-        let r = if i.has("ballot") {
-            b.op1(OpKind::Vote(VoteKind::Ballot), vec![mask, p], i32t)
-        } else if i.has("all") {
-            b.op1(OpKind::Vote(VoteKind::All), vec![mask, p], i1)
-        } else if i.has("any") {
-            b.op1(OpKind::Vote(VoteKind::Any), vec![mask, p], i1)
-        } else if i.has("uni") {
-            let all = b.op1(OpKind::Vote(VoteKind::All), vec![mask, p], i1);
-            let any = b.op1(OpKind::Vote(VoteKind::Any), vec![mask, p], i1);
-            let t = b.bool(true);
-            let none = b.binary(BinOp::Xor, any, t);
-            b.binary(BinOp::Or, all, none)
-        } else {
-            return self.unsupported(i);
+        let r = match i.mods.vote {
+            Some(VoteMode::Ballot) => b.op1(OpKind::Vote(VoteKind::Ballot), vec![mask, p], i32t),
+            Some(VoteMode::All) => b.op1(OpKind::Vote(VoteKind::All), vec![mask, p], i1),
+            Some(VoteMode::Any) => b.op1(OpKind::Vote(VoteKind::Any), vec![mask, p], i1),
+            Some(VoteMode::Uni) => {
+                let all = b.op1(OpKind::Vote(VoteKind::All), vec![mask, p], i1);
+                let any = b.op1(OpKind::Vote(VoteKind::Any), vec![mask, p], i1);
+                let t = b.bool(true);
+                let none = b.binary(BinOp::Xor, any, t);
+                b.binary(BinOp::Or, all, none)
+            }
+            None => return i.unsupported(),
         };
-        self.write(self.arg(i, 0)?, r, false, pos)
+        self.write(i.arg(0)?, r, false, pos)
     }
 
     fn tex(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        let (dt, ct) = inst_types2(i).ok_or_else(|| Error::new(pos, "`tex` needs two types"))?;
-        let (handle, coords) = match self.arg(i, 1)? {
+        let (dt, ct) = i.types2()?;
+        let (handle, coords) = match i.arg(1)? {
             Operand::Tex(h, c) => (&**h, c),
             _ => return err(pos, "`tex` needs a `[texture, {coordinates}]` operand"),
         };
-        let kind = if i.has("1d") {
-            if is_float(ct) {
-                TexKind::Tex1D
-            } else {
-                TexKind::Fetch1D
-            }
-        } else if i.has("2d") && is_float(ct) {
-            TexKind::Tex2D
-        } else if i.has("3d") && is_float(ct) {
-            TexKind::Tex3D
-        } else {
-            return self.unsupported(i);
+        let kind = match (i.mods.geom, is_float(ct)) {
+            (Some(TexGeom::D1), true) => TexKind::Tex1D,
+            (Some(TexGeom::D1), false) => TexKind::Fetch1D,
+            (Some(TexGeom::D2), true) => TexKind::Tex2D,
+            (Some(TexGeom::D3), true) => TexKind::Tex3D,
+            _ => return i.unsupported(),
         };
         let h = match handle {
             Operand::Sym(s) => match self.mc.syms.get(s.as_str()).copied() {
@@ -1648,18 +1489,15 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     let i64t = self.types().i64();
                     self.b().op1(OpKind::TexRef(g), vec![], i64t)
                 }
-                _ => self.read(handle, U64, pos)?,
+                _ => self.read(handle, PtxType::U64, pos)?,
             },
-            _ => self.read(handle, U64, pos)?,
+            _ => self.read(handle, PtxType::U64, pos)?,
         };
         let mut ops = vec![h];
         let ctype = if is_float(ct) {
-            F32
+            PtxType::F32
         } else {
-            PtxType::Int {
-                bits: 32,
-                signed: true,
-            }
+            PtxType::S32
         };
         for k in 0..kind.coords() {
             let c = coords
@@ -1667,7 +1505,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 .ok_or_else(|| Error::new(pos, "too few texture coordinates"))?;
             ops.push(self.read(c, ctype, pos)?);
         }
-        let dsts: Vec<&Operand> = match self.arg(i, 0)? {
+        let dsts: Vec<&Operand> = match i.arg(0)? {
             Operand::Vec(v) => v.iter().collect(),
             d => vec![d],
         };
