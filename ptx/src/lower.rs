@@ -22,8 +22,15 @@ use cucc_ir::{
     OpKind, ParamAttrs, Region, ShuffleMode, Space, TexKind, Type, TypeId, UnOp, Value, VoteKind,
 };
 
+mod arith;
+mod bits;
 mod call;
+mod compare;
+mod convert;
+mod half;
 mod inst;
+mod memory;
+mod warp;
 
 use super::ast::*;
 use super::inst::{Inst, Opcode, TexGeom};
