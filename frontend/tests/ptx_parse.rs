@@ -2,6 +2,7 @@
 //! exact messages (with positions) for malformed input.
 
 use cucc_frontend::ptx::ast::*;
+use cucc_frontend::ptx::inst::{DataType, Flag, Guard, Inst, Opcode, ShflMode};
 use cucc_frontend::ptx::{lower_ptx, parse::parse, parse::parse_num};
 
 const HEADER: &str = ".version 8.5\n.target sm_80\n.address_size 64\n";
@@ -101,18 +102,36 @@ $L__BB0_1:
             _ => None,
         })
         .collect();
-    assert_eq!(insts[0].guard, Some((true, "%p1".to_string())));
-    assert_eq!(insts[0].op, "bra");
-    assert_eq!(insts[1].mods, ["global", "nc", "v2", "f32"]);
+    assert_eq!(
+        insts[0].guard,
+        Some(Guard {
+            reg: "%p1".to_string(),
+            negated: true
+        })
+    );
+    assert_eq!(insts[0].op, Opcode::Bra);
+    assert_eq!(insts[1].op, Opcode::Ld);
+    assert_eq!(insts[1].mods.space, Some(StateSpace::Global));
+    assert!(insts[1].has(Flag::Nc));
+    assert_eq!(insts[1].mods.vector, Some(2));
+    assert_eq!(
+        insts[1].mods.types,
+        [DataType::Scalar(PtxType::Float {
+            bits: 32,
+            brain: false
+        })]
+    );
+    assert_eq!(insts[1].name, "ld.global.nc.v2.f32");
     assert_eq!(
         insts[1].args[1],
         Operand::Addr(Box::new(Operand::Reg("%rd1".into(), false)), -8)
     );
     assert!(matches!(&insts[2].args[1], Operand::Tex(_, c) if c.len() == 2));
-    let call = insts.iter().find(|i| i.op == "call").expect("call");
+    let call = insts.iter().find(|i| i.op == Opcode::Call).expect("call");
     assert_eq!(call.args.len(), 3);
     assert!(matches!(&call.args[0], Operand::List(r) if r.len() == 1));
-    let shfl = insts.iter().find(|i| i.op == "shfl").expect("shfl");
+    let shfl = insts.iter().find(|i| i.op == Opcode::Shfl).expect("shfl");
+    assert_eq!(shfl.mods.shfl, Some(ShflMode::Down));
     assert!(matches!(&shfl.args[0], Operand::Vec(v) if v.len() == 2));
     assert_eq!(shfl.args[4], Operand::Imm(Num::Int(-1)));
     assert!(body
@@ -194,6 +213,18 @@ fn error_messages_name_file_line_and_construct() {
     assert_eq!(
         lower_err("mul24.lo.s32 %r1, %r2, %r3;"),
         "t.ptx:9:1: unsupported instruction `mul24.lo.s32`"
+    );
+    assert_eq!(
+        lower_err("@%p1 add.foo.s32 %r1, %r2, %r3;"),
+        "t.ptx:9:1: unsupported instruction `add.foo.s32` (unknown modifier `.foo`)"
+    );
+    assert_eq!(
+        lower_err("add.s32 %r1, %r2, %r3, %r1;"),
+        "t.ptx:9:1: `add.s32` takes at most 3 operands"
+    );
+    assert_eq!(
+        lower_err("shfl.down.b32 %r1, %r2, 1, 31;"),
+        "t.ptx:9:1: `shfl.down.b32` without .sync is not supported"
     );
 }
 

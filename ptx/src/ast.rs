@@ -1,5 +1,6 @@
 //! The parsed form of a PTX module: variables, functions, statements.
 
+use super::inst::Inst;
 use super::Pos;
 
 /// A PTX state space.
@@ -63,58 +64,50 @@ pub enum PtxType {
 }
 
 impl PtxType {
+    /// `.u16` (and `.b16`).
+    pub const U16: PtxType = PtxType::int(16, false);
+    /// `.s32`.
+    pub const S32: PtxType = PtxType::int(32, true);
+    /// `.u32` (and `.b32`).
+    pub const U32: PtxType = PtxType::int(32, false);
+    /// `.u64` (and `.b64`).
+    pub const U64: PtxType = PtxType::int(64, false);
+    /// `.f16`.
+    pub const F16: PtxType = PtxType::float(16, false);
+    /// `.bf16`.
+    pub const BF16: PtxType = PtxType::float(16, true);
+    /// `.f32`.
+    pub const F32: PtxType = PtxType::float(32, false);
+    /// `.f64`.
+    pub const F64: PtxType = PtxType::float(64, false);
+
+    /// An integer type of `bits` bits.
+    pub const fn int(bits: u8, signed: bool) -> PtxType {
+        PtxType::Int { bits, signed }
+    }
+
+    /// A float type of `bits` bits (`brain`: bfloat16).
+    pub const fn float(bits: u8, brain: bool) -> PtxType {
+        PtxType::Float { bits, brain }
+    }
+
     /// Reads a type name without its dot (`u32`, `f32`, `pred`).
     pub fn from_name(s: &str) -> Option<PtxType> {
+        let int = PtxType::int;
         Some(match s {
             "pred" => PtxType::Pred,
-            "b8" | "u8" => PtxType::Int {
-                bits: 8,
-                signed: false,
-            },
-            "s8" => PtxType::Int {
-                bits: 8,
-                signed: true,
-            },
-            "b16" | "u16" => PtxType::Int {
-                bits: 16,
-                signed: false,
-            },
-            "s16" => PtxType::Int {
-                bits: 16,
-                signed: true,
-            },
-            "b32" | "u32" => PtxType::Int {
-                bits: 32,
-                signed: false,
-            },
-            "s32" => PtxType::Int {
-                bits: 32,
-                signed: true,
-            },
-            "b64" | "u64" => PtxType::Int {
-                bits: 64,
-                signed: false,
-            },
-            "s64" => PtxType::Int {
-                bits: 64,
-                signed: true,
-            },
-            "f16" => PtxType::Float {
-                bits: 16,
-                brain: false,
-            },
-            "bf16" => PtxType::Float {
-                bits: 16,
-                brain: true,
-            },
-            "f32" => PtxType::Float {
-                bits: 32,
-                brain: false,
-            },
-            "f64" => PtxType::Float {
-                bits: 64,
-                brain: false,
-            },
+            "b8" | "u8" => int(8, false),
+            "s8" => int(8, true),
+            "b16" | "u16" => PtxType::U16,
+            "s16" => int(16, true),
+            "b32" | "u32" => PtxType::U32,
+            "s32" => PtxType::S32,
+            "b64" | "u64" => PtxType::U64,
+            "s64" => int(64, true),
+            "f16" => PtxType::F16,
+            "bf16" => PtxType::BF16,
+            "f32" => PtxType::F32,
+            "f64" => PtxType::F64,
             "texref" => PtxType::TexRef,
             _ => return None,
         })
@@ -231,43 +224,11 @@ pub enum Stmt {
     Label(String, Pos),
     /// A variable or register declaration.
     Var(VarDecl),
-    /// An instruction.
+    /// An instruction, decoded.
     Inst(Inst),
     /// `.branchtargets a, b, ...;`: the jump table of `brx.idx`, named by
     /// the label before it.
     Targets(Vec<String>, Pos),
-}
-
-/// An instruction.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Inst {
-    /// Guard predicate `@%p` / `@!%p`: (negated, register).
-    pub guard: Option<(bool, String)>,
-    /// Opcode without modifiers (`ld`).
-    pub op: String,
-    /// Modifiers without dots (`global`, `f32`).
-    pub mods: Vec<String>,
-    /// Operands.
-    pub args: Vec<Operand>,
-    /// Where.
-    pub pos: Pos,
-}
-
-impl Inst {
-    /// True if modifier `m` is present.
-    pub fn has(&self, m: &str) -> bool {
-        self.mods.iter().any(|x| x == m)
-    }
-
-    /// The opcode with its modifiers, as written.
-    pub fn full_name(&self) -> String {
-        let mut s = self.op.clone();
-        for m in &self.mods {
-            s.push('.');
-            s.push_str(m);
-        }
-        s
-    }
 }
 
 /// An instruction operand.

@@ -2,18 +2,21 @@
 //! Its own crate, so the runtime's JIT links it without the CUDA-source
 //! frontend (clang and its AST reader).
 //!
-//! [`lower_ptx`] parses PTX text ([`parse`]), then lowers every `.entry` and
-//! the `.func`s it calls ([`lower`]) to the same per-thread kernel form the
-//! CUDA frontend produces, so the cpuify passes and the C emitter apply
-//! unchanged. PTX's unstructured control flow (labels and predicated
-//! branches) is made structured by [`structure`]; registers live in private
-//! allocas that cpuify's `mem2reg` promotes. `docs/ptx.md` describes the
-//! conventions and the structuring algorithm.
+//! [`lower_ptx`] parses PTX text ([`parse`]), decoding each instruction
+//! into the typed instruction set ([`inst`], [`decode`]), then lowers every
+//! `.entry` and the `.func`s it calls ([`lower`]) to the same per-thread
+//! kernel form the CUDA frontend produces, so the cpuify passes and the C
+//! emitter apply unchanged. PTX's unstructured control flow (labels and
+//! predicated branches) is made structured by [`structure`]; registers live
+//! in private allocas that cpuify's `mem2reg` promotes. `docs/ptx.md`
+//! describes the conventions and the structuring algorithm.
 
 #![deny(missing_docs)]
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
 pub mod ast;
+pub mod decode;
+pub mod inst;
 pub mod lex;
 pub mod lower;
 pub mod parse;

@@ -22,10 +22,18 @@ use cucc_ir::{
     OpKind, ParamAttrs, Region, ShuffleMode, Space, TexKind, Type, TypeId, UnOp, Value, VoteKind,
 };
 
+mod arith;
+mod bits;
 mod call;
+mod compare;
+mod convert;
+mod half;
 mod inst;
+mod memory;
+mod warp;
 
 use super::ast::*;
+use super::inst::{Inst, Opcode, TexGeom};
 use super::structure::{analyze, Cfg, Edge, Plan};
 use super::{Error, Pos, Result};
 
@@ -76,15 +84,13 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
     for f in &m.functions {
         for s in f.body.iter().flatten() {
             if let Stmt::Inst(i) = s {
-                if i.op == "tex" || i.op == "tld4" {
+                if i.op == Opcode::Tex {
                     if let Some(Operand::Tex(b, _)) = i.args.get(1) {
                         if let Operand::Sym(n) = &**b {
-                            let d = if i.has("3d") {
-                                3
-                            } else if i.has("2d") {
-                                2
-                            } else {
-                                1
+                            let d = match i.mods.geom {
+                                Some(TexGeom::D3) => 3,
+                                Some(TexGeom::D2) => 2,
+                                _ => 1,
                             };
                             tex_dims.insert(n.clone(), d);
                         }
@@ -611,7 +617,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     if let Some(r) = first_reg_dest(i) {
                         self.defs.entry(r).or_default().push(i);
                     }
-                    if is_branch(i) {
+                    if i.is_branch() {
                         nblocks += 1;
                         open = true;
                     } else {
@@ -653,12 +659,10 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     self.blocks[cur].items.push(Item::Decl(v));
                     open = false;
                 }
-                Stmt::Inst(i) if i.op == "brx" => {
-                    if i.guard.is_some() || !i.has("idx") {
-                        return err(
-                            i.pos,
-                            format!("unsupported instruction `{}`", i.full_name()),
-                        );
+                Stmt::Inst(i) if i.op == Opcode::Brx => {
+                    // `.idx` is required by the decoder.
+                    if i.guard.is_some() {
+                        return i.unsupported();
                     }
                     let table = match i.args.get(1) {
                         Some(Operand::Sym(t)) => tables.get(t.as_str()).copied(),
@@ -683,10 +687,10 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     cur += 1;
                     open = true;
                 }
-                Stmt::Inst(i) if is_branch(i) => {
+                Stmt::Inst(i) if i.is_branch() => {
                     let next = cur + 1;
-                    let target = match i.op.as_str() {
-                        "bra" => match i.args.first() {
+                    let target = match i.op {
+                        Opcode::Bra => match i.args.first() {
                             Some(Operand::Sym(l)) => match labels.get(l.as_str()) {
                                 Some(&t) => t,
                                 None => return err(i.pos, format!("unknown label `{l}`")),
@@ -702,9 +706,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     };
                     self.blocks[cur].term = match &i.guard {
                         None => Term::Goto(target),
-                        Some((neg, p)) => Term::Cond {
-                            pred: p.clone(),
-                            neg: *neg,
+                        Some(g) => Term::Cond {
+                            pred: g.reg.clone(),
+                            neg: g.negated,
                             taken: target,
                             next,
                             pos: i.pos,
@@ -893,11 +897,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
             }
             Term::Switch { reg, targets, pos } => {
                 self.loc = self.mc.loc(pos);
-                let u32t = PtxType::Int {
-                    bits: 32,
-                    signed: false,
-                };
-                let r = self.read(&reg, u32t, pos)?;
+                let r = self.read(&reg, PtxType::U32, pos)?;
                 let saved = self.cur;
                 let n = targets.len();
                 let mut elses = Vec::new();
@@ -932,12 +932,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 pos,
             } => {
                 self.loc = self.mc.loc(pos);
-                let mut c = self.read_reg(&pred, PtxType::Pred, pos)?;
-                if neg {
-                    let mut b = self.b();
-                    let t = b.bool(true);
-                    c = b.binary(BinOp::Xor, c, t);
-                }
+                let c = self.predicate(&pred, neg, pos)?;
                 let (_, t, e) = self.b().create_if(c, &[]);
                 let saved = self.cur;
                 self.cur = t;
@@ -1085,6 +1080,17 @@ impl<'m, 'p> FnCx<'m, 'p> {
         self.convert(v, to, false, pos)
     }
 
+    /// The value of predicate register `name`, inverted if `negated`.
+    fn predicate(&mut self, name: &str, negated: bool, pos: Pos) -> Result<Value> {
+        let c = self.read_reg(name, PtxType::Pred, pos)?;
+        if !negated {
+            return Ok(c);
+        }
+        let mut b = self.b();
+        let t = b.bool(true);
+        Ok(b.binary(BinOp::Xor, c, t))
+    }
+
     fn special_reg(&mut self, name: &str, pos: Pos) -> Result<Value> {
         let dim = |s: &str| match s {
             "x" => Some(Dim::X),
@@ -1206,10 +1212,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     return err(pos, "bad vector operand");
                 }
                 let w = (total / n) as u8;
-                let pt = PtxType::Int {
-                    bits: w,
-                    signed: false,
-                };
+                let pt = PtxType::int(w, false);
                 let wide = self.types().int(total as u8);
                 let mut acc = self.b().const_int(wide, 0);
                 for (k, p) in parts.iter().enumerate() {
@@ -1352,17 +1355,6 @@ impl<'m, 'p> FnCx<'m, 'p> {
         })
     }
 
-    fn space_of(i: &Inst) -> StateSpace {
-        for m in &i.mods {
-            if let Some(s) = StateSpace::from_name(m) {
-                if s != StateSpace::Reg && s != StateSpace::Tex {
-                    return s;
-                }
-            }
-        }
-        StateSpace::Generic
-    }
-
     fn ir_space(s: StateSpace) -> Space {
         match s {
             StateSpace::Global => Space::Global,
@@ -1410,14 +1402,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 } else {
                     64
                 };
-                let v = self.read_reg(
-                    r,
-                    PtxType::Int {
-                        bits: w,
-                        signed: false,
-                    },
-                    pos,
-                )?;
+                let v = self.read_reg(r, PtxType::int(w, false), pos)?;
                 let i64t = self.types().i64();
                 let v = self.convert(v, i64t, false, pos)?;
                 let v = if off != 0 {
@@ -1480,37 +1465,16 @@ impl<'m, 'p> FnCx<'m, 'p> {
     }
 }
 
-fn is_branch(i: &Inst) -> bool {
-    matches!(i.op.as_str(), "bra" | "brx" | "ret" | "exit")
-}
-
 fn first_reg_dest(i: &Inst) -> Option<String> {
+    use Opcode as O;
     if matches!(
-        i.op.as_str(),
-        "st" | "red" | "bar" | "barrier" | "call" | "bra" | "ret" | "exit"
+        i.op,
+        O::St | O::Red | O::Bar | O::Barrier | O::Call | O::Bra | O::Ret | O::Exit
     ) {
         return None;
     }
     match i.args.first() {
         Some(Operand::Reg(r, false)) => Some(r.clone()),
-        _ => None,
-    }
-}
-
-/// The instruction's data type: its last type modifier.
-pub(crate) fn inst_type(i: &Inst) -> Option<PtxType> {
-    i.mods.iter().rev().find_map(|m| PtxType::from_name(m))
-}
-
-/// The instruction's last two type modifiers (cvt: destination, source).
-pub(crate) fn inst_types2(i: &Inst) -> Option<(PtxType, PtxType)> {
-    let ts: Vec<PtxType> = i
-        .mods
-        .iter()
-        .filter_map(|m| PtxType::from_name(m))
-        .collect();
-    match ts.as_slice() {
-        [.., a, b] => Some((*a, *b)),
         _ => None,
     }
 }

@@ -3,9 +3,12 @@
 //! Only what nvcc emits is accepted; anything else is an error naming the
 //! construct and its position. Debug directives (`.file`, `.loc`,
 //! `.section`) and performance hints (`.maxntid`, `.pragma`, ...) are read
-//! and dropped.
+//! and dropped. Each instruction is decoded into its typed form
+//! ([`crate::decode`]) as soon as it is read.
 
 use super::ast::*;
+use super::decode::decode;
+use super::inst::{Guard, Inst};
 use super::lex::{lex, Tok, Token};
 use super::{Error, Pos, Result};
 
@@ -629,23 +632,21 @@ impl Parser {
     fn inst(&mut self) -> Result<Inst> {
         let pos = self.pos();
         let guard = if self.eat_punct('@') {
-            let neg = self.eat_punct('!');
-            let r = self.word("a predicate register")?;
-            Some((neg, r))
+            let negated = self.eat_punct('!');
+            let reg = self.word("a predicate register")?;
+            Some(Guard { reg, negated })
         } else {
             None
         };
         let opos = self.pos();
         let full = self.word("an instruction")?;
-        let mut parts = full.split('.');
-        let op = parts.next().unwrap_or_default().to_string();
+        let op = full.split('.').next().unwrap_or_default();
         if op.is_empty() || op.starts_with('%') || op.starts_with('$') {
             return Err(Error::new(
                 opos,
                 format!("expected an instruction, found `{full}`"),
             ));
         }
-        let mods: Vec<String> = parts.map(str::to_string).collect();
         let mut args = Vec::new();
         if !self.eat_punct(';') {
             loop {
@@ -668,13 +669,7 @@ impl Parser {
                 }
             }
         }
-        Ok(Inst {
-            guard,
-            op,
-            mods,
-            args,
-            pos,
-        })
+        decode(&full, guard, args, pos)
     }
 
     fn operand(&mut self) -> Result<Operand> {

@@ -90,7 +90,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     return None;
                 }
                 let d = defs[0];
-                if d.guard.is_some() || !matches!(d.op.as_str(), "mov" | "cvta") {
+                if d.guard.is_some() || !matches!(d.op, Opcode::Mov | Opcode::Cvta) {
                     return None;
                 }
                 self.trace_symbol(d.args.get(1)?, depth + 1)
