@@ -321,6 +321,19 @@ pub fn decode(name: &str, guard: Option<Guard>, args: Vec<Operand>, pos: Pos) ->
     if let Some(f) = required.filter(|&f| !inst.has(f)) {
         return fail(format!("`{name}` without .{} is not supported", f.name()));
     }
+    // Valid PTX whose meaning the lowering does not implement: an error
+    // rather than a silently different result.
+    let unimplemented: &[Flag] = match op {
+        Opcode::Min | Opcode::Max => &[Flag::Relu, Flag::NaN, Flag::Xorsign, Flag::Abs],
+        Opcode::Fma => &[Flag::Relu],
+        _ => &[],
+    };
+    if let Some(f) = unimplemented.iter().find(|&&f| inst.has(f)) {
+        return fail(format!(
+            "`{name}`: the .{} modifier is not supported",
+            f.name()
+        ));
+    }
     let ntypes = inst.mods.types.len();
     if ntypes < spec.types.0 {
         // The lowering's own messages for a missing type.

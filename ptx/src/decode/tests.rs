@@ -234,6 +234,22 @@ fn unknown_and_malformed_instructions() {
             "`shfl.down.b32` without .sync is not supported",
         ),
         ("brx", 2, "`brx` without .idx is not supported"),
+        // Valid PTX the lowering does not implement.
+        (
+            "max.relu.s32",
+            3,
+            "`max.relu.s32`: the .relu modifier is not supported",
+        ),
+        (
+            "min.NaN.f32",
+            3,
+            "`min.NaN.f32`: the .NaN modifier is not supported",
+        ),
+        (
+            "fma.rn.relu.f32",
+            4,
+            "`fma.rn.relu.f32`: the .relu modifier is not supported",
+        ),
         ("setp", 3, "`setp` needs a comparison"),
         (
             "setp.s32.lt",
