@@ -152,15 +152,33 @@ pub fn interchange(
     Ok(moved)
 }
 
-/// True if thread loop `p` holds a serial loop `interchange` may move
-/// (the same trip count in every thread, memory accesses, nothing that
-/// pins it): `collapse` leaves such launches to it, since a collapsed
-/// launch has no thread loop to interchange with.
-pub(crate) fn has_movable_loop(types: &Types, func: &Function, p: Op) -> bool {
-    let u = Uniformity::of_thread_loop(types, func, p);
+/// True if `interchange` would move a serial loop out of thread loop `p`
+/// of function `fid` (tried on a copy, which is dropped): `collapse`
+/// leaves such launches to it, since a collapsed launch has no thread
+/// loop to interchange with.
+pub(crate) fn would_move(module: &mut Module, fid: FuncId, p: Op) -> bool {
+    let func = &module.functions[fid];
+    let parents = func.parents();
+    let (Some(region), Some(grid)) = (
+        parents.region_of(p),
+        parents
+            .ancestors(p)
+            .into_iter()
+            .find(|&a| func.ops[a].kind == OpKind::Parallel { level: Level::Grid }),
+    ) else {
+        return false;
+    };
+    let grid = func.ops[grid].regions[0];
+    let u = Uniformity::of_thread_loop(&module.types, func, p);
     let mut found = Vec::new();
-    find_loops(types, func, &u, func.ops[p].regions[0], &mut found);
-    found.iter().any(|f| f.marks.is_ok())
+    find_loops(&module.types, func, &u, func.ops[p].regions[0], &mut found);
+    if !found.iter().any(|f| f.marks.is_ok()) {
+        return false;
+    }
+    let summaries = CallSummaries::compute(module);
+    let mut trial = module.functions[fid].clone();
+    try_loop(module, &summaries, &mut trial, region, p, grid)
+        .is_ok_and(|(done, _)| !done.is_empty())
 }
 
 /// A remark for each loop left in its thread loop.

@@ -240,6 +240,15 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// True if `v` is a launch dimension read inside the thread loop
+    /// (`parallel-licm` has not hoisted it): one value for the block, and
+    /// a copy before the loop reads the same.
+    fn block_constant(&self, v: Value) -> bool {
+        self.func
+            .defining_op(v)
+            .is_some_and(|d| is_dim_read(&self.func.ops[d].kind))
+    }
+
     /// The integer value `v` as a polynomial.
     fn int(&self, v: Value, depth: u32) -> Option<Poly> {
         if let Some(d) = self.ivs.iter().position(|&iv| iv == v) {
@@ -249,7 +258,7 @@ impl<'a> Reader<'a> {
         if let Some(raw) = self.func.const_bits(v) {
             return Some(Poly::constant(i128::from(signed(raw, bits))));
         }
-        if !self.inside.contains(&v) {
+        if !self.inside.contains(&v) || self.block_constant(v) {
             return Some(Poly::sym(Sym::Invariant(v)));
         }
         let leaf = || Some(Poly::sym(Sym::Varying(v, 0)));
@@ -329,6 +338,11 @@ impl<'a> Reader<'a> {
         let (root, off) = self.offset(ptr, DEPTH)?;
         Some((root, off.div_exact(i128::from(size))?, size))
     }
+}
+
+/// True for the ops reading a launch dimension.
+fn is_dim_read(kind: &OpKind) -> bool {
+    matches!(kind, OpKind::BlockDim(_) | OpKind::GridDim(_))
 }
 
 /// Reads the low `bits` of `raw` as a signed number (`i1` as 0 or 1).
@@ -444,16 +458,24 @@ pub(super) fn materialise(
         if let Some(&w) = leaves.get(&v) {
             return w;
         }
-        let bits = b.types[b.func.value_type(v)].int_bits().unwrap_or(64);
+        // A dimension read inside the thread loop: read it again here.
+        let r = match b.func.defining_op(v).map(|d| b.func.ops[d].kind.clone()) {
+            Some(k) if is_dim_read(&k) => {
+                let ty = b.func.value_type(v);
+                b.op1(k, vec![], ty)
+            }
+            _ => v,
+        };
+        let bits = b.types[b.func.value_type(r)].int_bits().unwrap_or(64);
         let w = if bits < 64 {
-            b.cast(CastOp::SExt, v, i64t)
+            b.cast(CastOp::SExt, r, i64t)
         } else {
             // Must fit 32 bits for the products below.
             let i32t = b.types.i32();
-            let t = b.cast(CastOp::Trunc, v, i32t);
+            let t = b.cast(CastOp::Trunc, r, i32t);
             let back = b.cast(CastOp::SExt, t, i64t);
-            conds.push(b.cmp(CmpPred::Eq, back, v));
-            v
+            conds.push(b.cmp(CmpPred::Eq, back, r));
+            r
         };
         leaves.insert(v, w);
         w
