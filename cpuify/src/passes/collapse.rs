@@ -30,7 +30,9 @@
 //! `activemask`, a single thread loop (a block loop; warp x lane loops exist
 //! only for warp collectives) that reads only its x thread id (2-D and 3-D
 //! blocks keep their shape for `clamp-guards`), and nothing but pure ops (and the non-volatile
-//! loads `parallel-licm` hoisted) outside it. It runs before `clamp-guards`
+//! loads `parallel-licm` hoisted) outside it. A thread loop holding a
+//! serial loop `interchange` would move out (tried on a copy) keeps its
+//! shape for that pass. It runs before `clamp-guards`
 //! and `serialize-inner`, which reshape the thread loop; the collapsed loop
 //! carries no `ivdep`, and its guard is tested by every thread.
 
@@ -74,6 +76,17 @@ pub fn collapse(
             return Ok(false);
         }
     };
+    // A serial loop `interchange` would move out of the thread loop: the
+    // thread loop must stay for that.
+    if nd != one_d && crate::passes::interchange::would_move(module, fid, block_op) {
+        let func = &module.functions[fid];
+        let (name, loc) = (func.name.clone(), func.loc);
+        let why = "not collapsed: `interchange` moves a serial loop out of the thread loop, \
+                   which a collapsed launch would not have";
+        remarks.add("collapse", &name, loc, why);
+        return Ok(false);
+    }
+    let func = &module.functions[fid];
     if nd && !one_d {
         return collapse_nd(module, fid, grid_op, block_op, remarks);
     }

@@ -93,6 +93,39 @@ pub fn first_conflict(
     None
 }
 
+/// Every pair of accesses of thread-level parallel `p` that two different
+/// iterations may make to a common byte with one writing, less the pairs
+/// `order_kept` holds for (as [`first_conflict`], which stops at the
+/// first).
+pub fn all_conflicts(
+    fx: &FunctionEffects<'_>,
+    func: &Function,
+    p: Op,
+    assume: [Option<u64>; 3],
+    order_kept: &dyn Fn(Op, Op) -> bool,
+) -> Vec<(MemEffect, MemEffect)> {
+    let body = func.ops[p].regions[0];
+    let effects: Vec<MemEffect> = fx
+        .region_effects(body)
+        .into_iter()
+        .filter(|e| e.is_access() && !own_storage(func, p, e))
+        .collect();
+    let mut extents = [None; 3];
+    for (d, &ub) in func.ops[p].operands.iter().enumerate().take(3) {
+        extents[d] = assume[d].or_else(|| func.const_bits(ub));
+    }
+    let coords = Coords::from_extents(extents);
+    let mut out = Vec::new();
+    for (i, a) in effects.iter().enumerate() {
+        for b in &effects[i..] {
+            if !order_kept(a.op, b.op) && conflicts_across_threads(func, &coords, a, b) {
+                out.push((a.clone(), b.clone()));
+            }
+        }
+    }
+    out
+}
+
 /// True if `e` accesses storage only its own iteration of `p` uses: a
 /// private alloca inside `p`, or a private array outside indexed by `p`'s
 /// linear thread id.

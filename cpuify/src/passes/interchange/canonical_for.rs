@@ -2,7 +2,9 @@
 //! ops before they are interchanged: `distribute` then keeps each carried
 //! value in one per-thread array (a `while` passes them through its
 //! condition into a second one, copied every trip) and the counter is the
-//! loop's iv.
+//! loop's iv. A bound computed in the condition region from values of the
+//! enclosing code (`k < nz - 1`) is computed once before the loop first:
+//! the region runs at least once, and such ops are pure and cannot trap.
 
 use cucc_ir::edit::{replace_all_uses, replace_uses_in_region, uses};
 use cucc_ir::{BinOp, CmpPred, Function, Op, OpKind, Region, Types, Value};
@@ -18,8 +20,9 @@ use std::collections::HashMap;
 /// with `%ub` defined outside the loop, `%step` a positive constant and the
 /// counter's result unused, into `for %b_i = %init_i to %ub step %step`
 /// carrying the other values. The two run the same trips: the counter's
-/// `nsw` add cannot wrap past `%ub`. Returns the new op, or `None` (nothing
-/// changed) when `w` has another shape.
+/// `nsw` add cannot wrap past `%ub`. Returns the new op, or `None` when `w`
+/// has another shape (the invariant ops of its condition may have moved
+/// before it).
 pub(crate) fn while_to_for(
     types: &mut Types,
     func: &mut Function,
@@ -31,6 +34,8 @@ pub(crate) fn while_to_for(
         return None;
     }
     let (before, after) = (data.regions[0], data.regions[1]);
+    hoist_invariant(func, region, w, before);
+    let data = &func.ops[w];
     let inits = data.operands.clone();
     let results = data.results.clone();
     let loc = data.loc;
@@ -131,6 +136,36 @@ pub(crate) fn while_to_for(
     }
     func.regions[region].ops[at] = f;
     Some(f)
+}
+
+/// Moves the leading ops of `while` `w`'s condition region `before` that
+/// are pure, cannot trap and read only values defined outside `w` to just
+/// before `w` in `region`.
+fn hoist_invariant(func: &mut Function, region: Region, w: Op, before: Region) {
+    let mut moved = Vec::new();
+    for &op in &func.regions[before].ops {
+        let ok = crate::passes::predicate_barriers::speculable(func, op)
+            && !matches!(func.ops[op].kind, OpKind::Alloca { .. })
+            && func.ops[op]
+                .operands
+                .iter()
+                .all(|&v| defined_outside(func, w, v) || moved_result(func, &moved, v));
+        if ok {
+            moved.push(op);
+        }
+    }
+    if moved.is_empty() {
+        return;
+    }
+    func.regions[before].ops.retain(|o| !moved.contains(o));
+    if let Some(at) = func.regions[region].ops.iter().position(|&o| o == w) {
+        func.regions[region].ops.splice(at..at, moved);
+    }
+}
+
+/// True if `v` is a result of one of `ops`.
+fn moved_result(func: &Function, ops: &[Op], v: Value) -> bool {
+    func.defining_op(v).is_some_and(|d| ops.contains(&d))
 }
 
 /// True if `v` is defined outside op `w` (not by it, nor in its regions).

@@ -59,6 +59,13 @@ pub(super) fn find(
             child = a;
         }
     }
+    if guards.iter().any(|&(g, b)| singles_out(func, u, g, b)) {
+        return Err(
+            "its guard compares a thread-dependent value for equality: few threads pass it, \
+             and the version without guards would seldom run"
+                .into(),
+        );
+    }
     let mut set = HashSet::new();
     let ivs = &func.regions[func.ops[p].regions[0]].args;
     for &(g, _) in &guards {
@@ -78,6 +85,20 @@ pub(super) fn find(
             .collect(),
     };
     Ok((guards, check))
+}
+
+/// True if taking branch `branch` of guard `g` means a thread-dependent
+/// value equals a uniform one (`if (tx == df - 1)`): usually one thread.
+fn singles_out(func: &Function, u: &Uniformity, g: Op, branch: usize) -> bool {
+    let Some(d) = func.defining_op(func.ops[g].operands[0]) else {
+        return false;
+    };
+    let data = &func.ops[d];
+    let pred = matches!(
+        (&data.kind, branch),
+        (OpKind::Cmp(CmpPred::Eq), 0) | (OpKind::Cmp(CmpPred::Ne), 1)
+    );
+    pred && (u.is_uniform(data.operands[0]) != u.is_uniform(data.operands[1]))
 }
 
 /// Adds to `out` the ops of the thread loop computing `v`; they must be

@@ -15,11 +15,15 @@
 //! [`Uniformity`]), holds no barrier, collective, nested `parallel`, call
 //! or `return`, touches memory other than private cells, and every loop in
 //! it qualifies too (they move with it). It may sit in `if`s: uniform ones
-//! are interchanged with it; the others are guards. It must also pay: each
-//! access in it is the same address for every thread or consecutive
-//! elements for consecutive `threadIdx.x` (no gathers, texture fetches or
-//! atomics), which the C compiler vectorises; otherwise the per-thread
-//! arrays cost more than they gain.
+//! are interchanged with it; the others are guards (not one comparing a
+//! thread-dependent value for equality, which few threads pass). It must
+//! also pay: each access in it is the same address for every thread or
+//! consecutive elements for consecutive `threadIdx.x`, possibly chosen at
+//! the grid's edges ([`contiguous`]; no gathers, texture fetches or
+//! atomics); otherwise the per-thread arrays cost more than they gain.
+//! Before these tests, counted `while`s become `for`s ([`canonical_for`])
+//! and the indices they carry (`c += nx*ny`) closed forms in the counter
+//! ([`induction`]): a carried index hides every address built from it.
 //!
 //! Legality: threads' work is reordered, so no two different threads may
 //! make accesses to a common byte with one writing (the effects API's
@@ -30,7 +34,10 @@
 //! blockDim.x + threadIdx.x]`), the rewrite is versioned on `blockDim.y ==
 //! 1 && blockDim.z == 1`; when only `noalias` pointer parameters would,
 //! on the parameters pointing into distinct allocations (`alloc.distinct`,
-//! answered by the runtime).
+//! answered by the runtime). Strides known only at run time
+//! (`t_out[x + y*nx + k*nx*ny]`) are separated by run-time checks that
+//! they form a mixed radix over the block ([`strides`]), alone or with
+//! distinct allocations.
 //!
 //! Guards (`if (i < n) { ...loop... }`, the frontends' form of an early
 //! `return`) are versioned too: a serial loop over the thread loop's
@@ -46,8 +53,7 @@
 //! do not wrap, and `base[a + b]` with `a` uniform becomes `(base + a)[b]`,
 //! so the C compiler sees addresses affine in the thread index.
 //!
-//! The rewrite itself is `distribute`'s: counted `while`s become `for`s
-//! ([`canonical_for`]), the loops are marked with a block barrier at the
+//! The rewrite itself is `distribute`'s: the loops are marked with a block barrier at the
 //! start of their bodies (legal to add: every thread reaches it equally
 //! often) and `distribute` removes the marks by interchange and fission.
 //! Values a thread carries through the loop go to per-thread arrays
@@ -57,11 +63,14 @@
 //! serialises only the pieces whose threads conflict.
 
 mod canonical_for;
+mod contiguous;
 mod guards;
+mod induction;
+mod strides;
 
 use crate::error::CpuifyError;
 use crate::passes::distribute::distribute_thread_loop;
-use crate::passes::serialize_inner::first_conflict;
+use crate::passes::serialize_inner::{all_conflicts, first_conflict};
 use crate::passes::uniform::Uniformity;
 use crate::remarks::Remarks;
 use cucc_ir::{
@@ -143,6 +152,35 @@ pub fn interchange(
     Ok(moved)
 }
 
+/// True if `interchange` would move a serial loop out of thread loop `p`
+/// of function `fid` (tried on a copy, which is dropped): `collapse`
+/// leaves such launches to it, since a collapsed launch has no thread
+/// loop to interchange with.
+pub(crate) fn would_move(module: &mut Module, fid: FuncId, p: Op) -> bool {
+    let func = &module.functions[fid];
+    let parents = func.parents();
+    let (Some(region), Some(grid)) = (
+        parents.region_of(p),
+        parents
+            .ancestors(p)
+            .into_iter()
+            .find(|&a| func.ops[a].kind == OpKind::Parallel { level: Level::Grid }),
+    ) else {
+        return false;
+    };
+    let grid = func.ops[grid].regions[0];
+    let u = Uniformity::of_thread_loop(&module.types, func, p);
+    let mut found = Vec::new();
+    find_loops(&module.types, func, &u, func.ops[p].regions[0], &mut found);
+    if !found.iter().any(|f| f.marks.is_ok()) {
+        return false;
+    }
+    let summaries = CallSummaries::compute(module);
+    let mut trial = module.functions[fid].clone();
+    try_loop(module, &summaries, &mut trial, region, p, grid)
+        .is_ok_and(|(done, _)| !done.is_empty())
+}
+
 /// A remark for each loop left in its thread loop.
 fn refuse(remarks: &mut Remarks, func: &Function, name: &str, refused: &Refused) {
     for (op, why) in refused {
@@ -205,8 +243,34 @@ fn try_loop(
         refused
     };
 
+    // Counted `while`s become `for`s (innermost first), and the additive
+    // indices they carry closed forms in the counter: the checks below
+    // read addresses, which a carried index hides.
+    let parents = func.parents();
+    let owners: Vec<(Op, Region)> = marks
+        .iter()
+        .rev()
+        .filter_map(|&l| parents.region_of(l).map(|r| (l, r)))
+        .collect();
+    // The loops as rewritten (`chosen` keeps the originals, which the
+    // remarks of a refusal name: the caller then keeps the function as it
+    // was).
+    let mut current: Vec<(Op, usize)> = chosen.clone();
+    let mut marked = Vec::new();
+    for (l, r) in owners {
+        let l2 = canonical_for::while_to_for(&mut module.types, func, r, l).unwrap_or(l);
+        for c in current.iter_mut() {
+            if c.0 == l {
+                c.0 = l2;
+            }
+        }
+        induction::rewrite(&mut module.types, func, r, l2);
+        marked.push(l2);
+    }
+
     // Guards: the `if`s on the way to the loops whose condition varies.
-    let loops: Vec<Op> = chosen.iter().map(|&(op, _)| op).collect();
+    let u = Uniformity::of_thread_loop(&module.types, func, p);
+    let loops: Vec<Op> = current.iter().map(|&(op, _)| op).collect();
     let (guard_list, check) = match guards::find(func, &u, p, &loops) {
         Ok(g) => g,
         Err(why) => return Err(refuse_all(&chosen, refused, &why)),
@@ -220,14 +284,13 @@ fn try_loop(
     // texture fetch or an atomic gains nothing from running threads
     // innermost and pays for the per-thread arrays.
     let u = Uniformity::of_thread_loop(&module.types, func, p);
-    for &l in &marks {
+    for &l in &marked {
         split_uniform_offsets(&mut module.types, func, &u, l);
     }
     let u = Uniformity::of_thread_loop(&module.types, func, p);
-    let tx = func.regions[func.ops[p].regions[0]].args[0];
-    if let Some(why) = marks
+    if let Some(why) = marked
         .iter()
-        .find_map(|&l| not_contiguous(module, func, &u, tx, l))
+        .find_map(|&l| contiguous::not_contiguous(module, func, &u, p, l))
     {
         return Err(refuse_all(&chosen, refused, &why));
     }
@@ -244,7 +307,7 @@ fn try_loop(
     let mut how = Vec::new();
     // Thread indices the guards' version may compute without wrapping.
     let nowrap = wrapping_index_adds(func, p);
-    if !legal.distinct.is_empty() || legal.one_d || !check.is_empty() {
+    if !legal.distinct.is_empty() || legal.one_d || !check.is_empty() || !legal.strides.is_empty() {
         let distinct = (!legal.distinct.is_empty()).then(|| {
             let params: Vec<cucc_ir::Value> = legal
                 .distinct
@@ -259,15 +322,19 @@ fn try_loop(
             func.ops[op].results[0]
         });
         let fits = no_wrap_condition(&mut module.types, func, region, p, &nowrap);
-        let extra = match (distinct, fits) {
-            (Some(a), Some(b)) => {
-                let at = position(func, region, p);
-                let mut bld = cucc_ir::Builder::new(&mut module.types, func);
-                bld.set_insertion_at(region, at);
-                Some(bld.binary(cucc_ir::BinOp::And, a, b))
-            }
-            (a, b) => a.or(b),
-        };
+        let apart = strides::materialise(&mut module.types, func, region, p, &legal.strides);
+        let mut extra = None;
+        for c in [distinct, fits, apart].into_iter().flatten() {
+            extra = Some(match extra {
+                Some(e) => {
+                    let at = position(func, region, p);
+                    let mut bld = cucc_ir::Builder::new(&mut module.types, func);
+                    bld.set_insertion_at(region, at);
+                    bld.binary(cucc_ir::BinOp::And, e, c)
+                }
+                None => c,
+            });
+        }
         parent = guards::version(
             &mut module.types,
             func,
@@ -295,6 +362,12 @@ fn try_loop(
         if legal.one_d {
             how.push("the block is X x 1 x 1".to_string());
         }
+        if !legal.strides.is_empty() {
+            how.push(format!(
+                "{} run-time stride check(s) separate the threads' accesses",
+                legal.strides.len()
+            ));
+        }
         if !check.is_empty() {
             how.push("every thread passes its guard".to_string());
         }
@@ -308,23 +381,7 @@ fn try_loop(
         )
     };
 
-    // Counted `while`s become `for`s (innermost first), then the marks.
-    let parents = func.parents();
-    let owners: Vec<(Op, Region)> = marks
-        .iter()
-        .rev()
-        .filter_map(|&l| parents.region_of(l).map(|r| (l, r)))
-        .collect();
-    let mut marked = Vec::new();
-    for (l, r) in owners {
-        let l2 = canonical_for::while_to_for(&mut module.types, func, r, l).unwrap_or(l);
-        for c in chosen.iter_mut() {
-            if c.0 == l {
-                c.0 = l2;
-            }
-        }
-        marked.push(l2);
-    }
+    // The marks.
     for &l in &marked {
         mark(&mut module.types, func, l);
     }
@@ -342,7 +399,7 @@ fn try_loop(
         return Err(refuse_all(&chosen, refused, &e.message));
     }
     let cells = private_allocas(func, grid).saturating_sub(cells_before);
-    let done = chosen
+    let done = current
         .into_iter()
         .map(|(op, nested)| (op, nested, cells, how.clone()))
         .collect();
@@ -464,6 +521,9 @@ struct Legal {
     distinct: Vec<usize>,
     /// Blocks must be `X x 1 x 1`.
     one_d: bool,
+    /// Run-time conditions that separate the threads' accesses whose
+    /// strides are known only at run time.
+    strides: Vec<strides::Check>,
 }
 
 /// Whether moving `loops` out of thread loop `p` (guards folded) keeps
@@ -497,6 +557,7 @@ fn legality(
                     return Ok(Legal {
                         distinct: Vec::new(),
                         one_d,
+                        strides: Vec::new(),
                     })
                 }
                 Some(pair) => {
@@ -533,8 +594,41 @@ fn legality(
                 return Ok(Legal {
                     distinct: params,
                     one_d,
+                    strides: Vec::new(),
                 });
             }
+        }
+    }
+    // Run-time strides, as it is and then with distinct allocations.
+    let separated = |f: &Function| -> Option<Vec<strides::Check>> {
+        let fx = FunctionEffects::new(module, f, summaries);
+        let mut checks: Vec<strides::Check> = Vec::new();
+        for (a, b) in all_conflicts(&fx, f, p, [None; 3], &order_kept) {
+            let c = strides::separate(&module.types, f, p, &a, &b)?;
+            if !checks.contains(&c) {
+                checks.push(c);
+            }
+        }
+        Some(checks)
+    };
+    if let Some(checks) = separated(func) {
+        return Ok(Legal {
+            distinct: Vec::new(),
+            one_d: false,
+            strides: checks,
+        });
+    }
+    if !params.is_empty() {
+        let mut assumed = func.clone();
+        for &i in &params {
+            assumed.params[i].noalias = true;
+        }
+        if let Some(checks) = separated(&assumed) {
+            return Ok(Legal {
+                distinct: params,
+                one_d: false,
+                strides: checks,
+            });
         }
     }
     Err(first.map_or_else(
@@ -730,96 +824,6 @@ fn split_uniform_offsets(types: &mut Types, func: &mut Function, u: &Uniformity,
         let row = bld.ptr_index(base, a, elem);
         func.ops[op].operands = vec![row, b];
     }
-}
-
-/// Why the accesses of loop `l` do not vectorise across threads (the
-/// first that is neither uniform nor at consecutive elements in thread
-/// index `tx`, an atomic or a texture fetch), or `None`.
-fn not_contiguous(
-    module: &Module,
-    func: &Function,
-    u: &Uniformity,
-    tx: cucc_ir::Value,
-    l: Op,
-) -> Option<String> {
-    let mut walk = Vec::new();
-    for &r in &func.ops[l].regions {
-        func.walk_region(r, &mut walk);
-    }
-    for (_, op) in walk {
-        let data = &func.ops[op];
-        let ptr = match data.kind {
-            OpKind::Load { .. } | OpKind::Store { .. } => data.operands[0],
-            OpKind::AtomicRmw { .. }
-            | OpKind::AtomicCas { .. }
-            | OpKind::TexFetch(_)
-            | OpKind::Memcpy
-            | OpKind::Memset => {
-                return Some(format!(
-                    "its `{}` ({}) does not vectorise across threads",
-                    data.kind.mnemonic(),
-                    module.describe_loc(data.loc)
-                ))
-            }
-            _ => continue,
-        };
-        if module.types[func.value_type(ptr)].ptr_space() == Some(Space::Private)
-            || u.is_uniform(ptr)
-            || consecutive(func, u, tx, ptr)
-        {
-            continue;
-        }
-        return Some(format!(
-            "its `{}` ({}) reads or writes elements that are not consecutive across \
-             threads (a gather or a stride)",
-            data.kind.mnemonic(),
-            module.describe_loc(data.loc)
-        ));
-    }
-    None
-}
-
-/// True if pointer `ptr` is `ptr.index T %base, %i` with `%base` uniform
-/// and `%i` the x thread index plus uniform terms (through `add`s and
-/// extensions): consecutive `T`s for consecutive threads.
-fn consecutive(func: &Function, u: &Uniformity, tx: cucc_ir::Value, ptr: cucc_ir::Value) -> bool {
-    let Some(d) = func.defining_op(ptr) else {
-        return false;
-    };
-    let data = &func.ops[d];
-    if !matches!(data.kind, OpKind::PtrIndex { .. }) || !u.is_uniform(data.operands[0]) {
-        return false;
-    }
-    fn plus_tx(
-        func: &Function,
-        u: &Uniformity,
-        tx: cucc_ir::Value,
-        v: cucc_ir::Value,
-        depth: u32,
-    ) -> bool {
-        if v == tx {
-            return true;
-        }
-        if depth == 0 {
-            return false;
-        }
-        let Some(d) = func.defining_op(v) else {
-            return false;
-        };
-        let data = &func.ops[d];
-        match data.kind {
-            OpKind::Cast(cucc_ir::CastOp::SExt | cucc_ir::CastOp::ZExt) => {
-                plus_tx(func, u, tx, data.operands[0], depth - 1)
-            }
-            OpKind::Binary(cucc_ir::BinOp::Add, _) => {
-                let (a, b) = (data.operands[0], data.operands[1]);
-                (u.is_uniform(a) && plus_tx(func, u, tx, b, depth - 1))
-                    || (u.is_uniform(b) && plus_tx(func, u, tx, a, depth - 1))
-            }
-            _ => false,
-        }
-    }
-    plus_tx(func, u, tx, data.operands[1], 8)
 }
 
 /// Puts a block barrier at the start of the body of loop `l` (a `while`'s
