@@ -182,6 +182,13 @@ pub static PASSES: &[PassInfo] = &[
         opt_in: false,
         run: |m, f, r, _| passes::flatten_threads(m, f, r).map(drop),
     },
+    PassInfo {
+        name: "widen-flags",
+        description: "per-thread flag arrays a thread loop at most 32 threads wide uses hold 32-bit words (one vector width for the loop)",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::widen_flags(m, f, r).map(drop),
+    },
 ];
 
 /// What to run and what to print.

@@ -19,6 +19,7 @@ pub mod strength_reduce;
 pub mod stride_guards;
 pub mod uniform;
 pub mod unroll;
+pub mod widen_flags;
 
 pub use barrier_elim::barrier_elim;
 pub use canonicalize::canonicalize;
@@ -38,3 +39,4 @@ pub use split_guards::split_guards;
 pub use strength_reduce::strength_reduce;
 pub use stride_guards::stride_guards;
 pub use unroll::unroll;
+pub use widen_flags::widen_flags;
