@@ -155,6 +155,13 @@ pub static PASSES: &[PassInfo] = &[
         run: |m, f, r, _| passes::serialize_inner(m, f, r).map(drop),
     },
     PassInfo {
+        name: "split-guards",
+        description: "work of independent thread loops guarded by `threadIdx.d == k` (a tile's halo) moves to a loop over the other coordinates",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::split_guards(m, f, r).map(drop),
+    },
+    PassInfo {
         name: "stride-guards",
         description: "serial loops guarded by `(i + c) % m == 0` step by m",
         required: false,
@@ -174,6 +181,13 @@ pub static PASSES: &[PassInfo] = &[
         required: false,
         opt_in: false,
         run: |m, f, r, _| passes::flatten_threads(m, f, r).map(drop),
+    },
+    PassInfo {
+        name: "widen-flags",
+        description: "per-thread flag arrays a thread loop at most 32 threads wide uses hold 32-bit words (one vector width for the loop)",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::widen_flags(m, f, r).map(drop),
     },
 ];
 

@@ -2,10 +2,12 @@
 //! of thread coordinates and block-fixed values.
 //!
 //! An [`Affine`] is `constant + Σ coefficient · symbol`, where a symbol
-//! ([`Sym`]) is a thread or block coordinate, the lane or warp number, or an
+//! ([`Sym`]) is a thread or block coordinate, the lane or warp number, an
 //! opaque SSA value that is *fixed*: it has one value throughout the
 //! execution of a block, in every thread and every loop iteration (see
-//! [`AffineAnalysis::is_fixed`]). That is what lets barrier analysis compare
+//! [`AffineAnalysis::is_fixed`]), or the product of one of those with a
+//! fixed value ([`Sym::Product`]: `(blockIdx.y * 16 + threadIdx.y) * cols`,
+//! a row-major index whose row length is known only at run time). That is what lets barrier analysis compare
 //! the addresses two threads use (the fixed terms cancel) and what makes the
 //! thread-injectivity test of [`is_thread_injective`] meaningful.
 //!
@@ -47,12 +49,60 @@ pub enum Sym {
     /// A fixed SSA value (see [`AffineAnalysis::is_fixed`]): the same in
     /// every thread of a block and every loop iteration.
     Value(Value),
+    /// `factor · value`, `value` fixed: a coefficient known only at run
+    /// time. Made only where a thread-varying sum is multiplied by a fixed
+    /// value; a product of fixed values stays one opaque [`Sym::Value`].
+    Product(Factor, Value),
+}
+
+/// The first factor of a [`Sym::Product`]: any symbol but a product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Factor {
+    /// `threadIdx.d`.
+    Thread(Dim),
+    /// `blockIdx.d`.
+    Block(Dim),
+    /// The lane within the warp.
+    Lane,
+    /// The warp within the block.
+    Warp,
+    /// A fixed SSA value.
+    Value(Value),
+}
+
+impl Factor {
+    /// The factor of `s`, `None` for a product.
+    pub fn of(s: Sym) -> Option<Factor> {
+        Some(match s {
+            Sym::Thread(d) => Factor::Thread(d),
+            Sym::Block(d) => Factor::Block(d),
+            Sym::Lane => Factor::Lane,
+            Sym::Warp => Factor::Warp,
+            Sym::Value(v) => Factor::Value(v),
+            Sym::Product(..) => return None,
+        })
+    }
+
+    /// The factor as a symbol of its own.
+    pub fn sym(self) -> Sym {
+        match self {
+            Factor::Thread(d) => Sym::Thread(d),
+            Factor::Block(d) => Sym::Block(d),
+            Factor::Lane => Sym::Lane,
+            Factor::Warp => Sym::Warp,
+            Factor::Value(v) => Sym::Value(v),
+        }
+    }
 }
 
 impl Sym {
     /// True if the symbol differs between the threads of one block.
     pub fn varies_by_thread(self) -> bool {
-        matches!(self, Sym::Thread(_) | Sym::Lane | Sym::Warp)
+        match self {
+            Sym::Thread(_) | Sym::Lane | Sym::Warp => true,
+            Sym::Product(f, _) => f.sym().varies_by_thread(),
+            Sym::Block(_) | Sym::Value(_) => false,
+        }
     }
 }
 
@@ -64,6 +114,7 @@ impl fmt::Display for Sym {
             Sym::Lane => f.write_str("lane"),
             Sym::Warp => f.write_str("warp"),
             Sym::Value(v) => write!(f, "%{}", v.index()),
+            Sym::Product(a, v) => write!(f, "({}·%{})", a.sym(), v.index()),
         }
     }
 }
@@ -297,9 +348,10 @@ impl<'a> AffineAnalysis<'a> {
     /// Recognised: constants; `thread_id`, `block_id`, `lane_id`,
     /// `warp_size`; ivs of `parallel` ops (grid → [`Sym::Block`], block →
     /// [`Sym::Thread`] by position, warp → [`Sym::Warp`], lane →
-    /// [`Sym::Lane`]); `add`, `sub`, `mul` by a constant, `shl` by a
-    /// constant; `sext`, `zext`, `trunc` (see the module docs for the
-    /// no-overflow assumption). Any other fixed value is an opaque
+    /// [`Sym::Lane`]); `add`, `sub`, `mul` by a constant, `mul` of a
+    /// thread-varying sum by a fixed value (into [`Sym::Product`] terms),
+    /// `shl` by a constant; `sext`, `zext`, `trunc` (see the module docs
+    /// for the no-overflow assumption). Any other fixed value is an opaque
     /// [`Sym::Value`] term.
     pub fn affine_of(&self, v: Value) -> Option<Affine> {
         self.int_at(v, 0)
@@ -357,7 +409,7 @@ impl<'a> AffineAnalysis<'a> {
                         match (a.as_constant(), b.as_constant()) {
                             (_, Some(k)) => a.checked_scale(k),
                             (Some(k), _) => b.checked_scale(k),
-                            _ => None,
+                            _ => times_fixed(&a, &b).or_else(|| times_fixed(&b, &a)),
                         }
                     }
                     OpKind::Binary(BinOp::Shl, _) => {
@@ -499,6 +551,27 @@ impl<'a> AffineAnalysis<'a> {
     }
 }
 
+/// `a · b` when `a` varies by thread and `b` is `k · v + c` for one fixed
+/// value `v`: `k · Σ a_s · (s·v) + k · a_0 · v + c · a`, each term of `a`
+/// times `v` a [`Sym::Product`]. `None` if `a` has a product already or
+/// does not vary by thread (a product of fixed values is itself fixed and
+/// stays one opaque value).
+fn times_fixed(a: &Affine, b: &Affine) -> Option<Affine> {
+    if !a.varies_by_thread() || b.terms.len() != 1 {
+        return None;
+    }
+    let (&s, &k) = b.terms.iter().next()?;
+    let Sym::Value(v) = s else {
+        return None;
+    };
+    let mut out = Affine::term(Sym::Value(v), a.constant.checked_mul(k)?);
+    for (&t, &c) in &a.terms {
+        let f = Factor::of(t)?;
+        out = out.checked_add(&Affine::term(Sym::Product(f, v), c.checked_mul(k)?))?;
+    }
+    out.checked_add(&a.checked_scale(b.constant)?)
+}
+
 /// Reads the low `bits` of `raw` as a signed number (`i1` as 0 or 1).
 fn signed_const(raw: u64, bits: u8) -> i64 {
     match bits {
@@ -565,6 +638,16 @@ impl Coords {
 /// coefficient, or the lane does together with the warp (unless the block
 /// has one warp).
 fn thread_gap(a: &Affine, coords: &Coords) -> Option<i128> {
+    // A coefficient known only at run time: no gap can be shown, unless
+    // the coordinate it scales is the same (0) in every thread.
+    let varying_product = |s: &Sym| match s {
+        Sym::Product(Factor::Thread(d), _) => !matches!(coords.thread[d.index()], Some(0 | 1)),
+        Sym::Product(f, _) => f.sym().varies_by_thread(),
+        _ => false,
+    };
+    if a.terms.keys().any(varying_product) {
+        return None;
+    }
     let mut vars: Vec<(i128, Option<u64>)> = Vec::new();
     let mut by_thread_ids = true;
     for d in Dim::ALL {

@@ -133,11 +133,11 @@ fn fixed_values_become_opaque_terms() {
 }
 
 #[test]
-fn thread_dependent_products_and_loop_values_are_unknown() {
-    // tx * n: the coefficient is not a constant.
-    let (m, f, v) = build(FunctionKind::Kernel, |b, _, n| {
+fn loop_values_and_products_of_thread_values_are_unknown() {
+    // tx * tx: not affine.
+    let (m, f, v) = build(FunctionKind::Kernel, |b, _, _| {
         let tx = b.thread_id(Dim::X);
-        b.binary(BinOp::Mul, tx, n)
+        b.binary(BinOp::Mul, tx, tx)
     });
     assert_eq!(affine_of(&m, &f, v), None);
     // A for iv is not known fixed, so it is neither a term nor a value.
@@ -278,4 +278,49 @@ fn pairs_of_accesses_across_threads() {
     let shifted = a.checked_add(&v).expect("no overflow");
     assert!(!thread_disjoint(&a, 4, &shifted, 4, &c));
     assert!(thread_disjoint(&shifted, 4, &shifted, 4, &c));
+}
+
+#[test]
+fn thread_values_times_a_fixed_value_are_products() {
+    // a[(blockIdx.y * 16 + threadIdx.y) * n + threadIdx.x]
+    let (m, f, p) = build(FunctionKind::Kernel, |b, a, n| {
+        let by = b.block_id(Dim::Y);
+        let sixteen = b.i32(16);
+        let row = b.binary(BinOp::Mul, by, sixteen);
+        let ty = b.thread_id(Dim::Y);
+        let row = b.binary(BinOp::Add, row, ty);
+        let row = b.binary(BinOp::Mul, row, n);
+        let tx = b.thread_id(Dim::X);
+        let i = b.binary(BinOp::Add, row, tx);
+        let e = f32_elem(b);
+        b.ptr_index(a, i, e)
+    });
+    let n = f.param_values()[1];
+    let (_, off) = address_of(&m, &f, p).expect("affine");
+    assert_eq!(off.coeff(Sym::Product(Factor::Thread(Dim::Y), n)), 4);
+    assert_eq!(off.coeff(Sym::Product(Factor::Block(Dim::Y), n)), 64);
+    assert_eq!(off.coeff(Sym::Thread(Dim::X)), 4);
+    assert!(off.varies_by_thread());
+    // The run-time coefficient hides the gap between rows.
+    assert!(!is_thread_injective(&off, 4, [Some(16), Some(16), ONE]));
+    // With one row the product term is the same (0) in every thread.
+    assert!(is_thread_injective(&off, 4, [Some(16), ONE, ONE]));
+    assert!(is_thread_injective(&off, 4, [None, ONE, ONE]));
+    // (n - 1) * tx: the constant part of the fixed factor scales the sum.
+    let (m, f, v) = build(FunctionKind::Kernel, |b, _, n| {
+        let one = b.i32(1);
+        let nm1 = b.binary(BinOp::Sub, n, one);
+        let tx = b.thread_id(Dim::X);
+        b.binary(BinOp::Mul, nm1, tx)
+    });
+    let n = f.param_values()[1];
+    let a = affine_of(&m, &f, v).expect("affine");
+    assert_eq!(a.coeff(Sym::Product(Factor::Thread(Dim::X), n)), 1);
+    assert_eq!(a.coeff(Sym::Thread(Dim::X)), -1);
+    // A product of fixed values stays one opaque value.
+    let (m, f, v) = build(FunctionKind::Kernel, |b, _, n| {
+        let bx = b.block_id(Dim::X);
+        b.binary(BinOp::Mul, bx, n)
+    });
+    assert_eq!(affine_of(&m, &f, v), Some(Affine::sym(Sym::Value(v))));
 }

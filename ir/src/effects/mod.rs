@@ -352,7 +352,11 @@ fn refine_space(module: &Module, declared: Space, base: Base) -> Space {
 /// True if `a` names a symbol bound by a `parallel` of `level`.
 fn mentions_level(a: &Affine, level: Level) -> bool {
     use crate::affine::Sym;
-    a.terms.keys().any(|s| {
+    a.terms.keys().any(|&s| {
+        let s = match s {
+            Sym::Product(f, _) => f.sym(),
+            s => s,
+        };
         matches!(
             (level, s),
             (Level::Grid, Sym::Block(_))

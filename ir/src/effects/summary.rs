@@ -123,6 +123,8 @@ fn summarise(module: &Module, f: &Function, sums: &CallSummaries, coarse: bool) 
         let only_params = e.offset.as_ref().is_some_and(|o| {
             o.terms.keys().all(|s| match s {
                 Sym::Value(v) => params.contains(v),
+                // The callee's values would need multiplying out.
+                Sym::Product(..) => false,
                 _ => true,
             })
         });
@@ -253,6 +255,7 @@ impl FunctionEffects<'_> {
                     let i = cparams.iter().position(|&p| p == v)?;
                     self.affine.affine_of(*args.get(i)?)?.checked_scale(c)?
                 }
+                Sym::Product(..) => return None,
                 other => Affine::term(other, c),
             };
             out = out.checked_add(&term)?;

@@ -411,7 +411,7 @@ fn try_loop(
 /// `blockIdx.x * blockDim.x + threadIdx.x`): the C compiler cannot read
 /// the sign-extended result as affine in the thread index, so the thread
 /// loop's accesses through it are not contiguous to it.
-fn wrapping_index_adds(func: &Function, p: Op) -> Vec<Op> {
+pub(crate) fn wrapping_index_adds(func: &Function, p: Op) -> Vec<Op> {
     let body = func.ops[p].regions[0];
     let tx = func.regions[body].args[0];
     let mut walk = Vec::new();
@@ -456,7 +456,7 @@ fn is_arg_outside(func: &Function, body: Region, v: cucc_ir::Value) -> bool {
 /// `tx < ub_x`) fits its type read as signed — `sext(u) + ub_x - 1 <=
 /// MAX` in 64 bits (`u + tx` never goes below `MIN`: `tx >= 0`) — so the
 /// version running under it may flag them `nsw`. `None` for no adds.
-fn no_wrap_condition(
+pub(crate) fn no_wrap_condition(
     types: &mut Types,
     func: &mut Function,
     region: Region,

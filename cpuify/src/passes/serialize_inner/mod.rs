@@ -16,22 +16,30 @@
 //! run them, now spelt out in the IR so no later step may assume more.
 //!
 //! Accesses are compared with the effects API's cross-thread test
-//! (`conflicts_across_threads`, thread extents from constant bounds);
-//! accesses to private allocas inside the loop and to the per-thread
-//! arrays `distribute` made (`ptr.index` by the loop's linear thread id)
-//! are each thread's own and never conflict.
+//! (`conflicts_across_threads`, thread extents from constant bounds), then
+//! by [`dependence`] with the facts the `if`s around the loop establish,
+//! the coordinates `if (threadIdx.d == k)` pins, and offsets with run-time
+//! coefficients (`row * cols + col`); accesses to private allocas inside
+//! the loop and to the per-thread arrays `distribute` made (`ptr.index` by
+//! the loop's linear thread id) are each thread's own and never conflict.
+//!
+//! A loop that is independent only under facts the IR does not show is
+//! versioned ([`version`]): `if (checks) { loop kept parallel } else {
+//! ... serialised }`, the checks being a block shape (exact, or bounded per
+//! dimension), pointer parameters in distinct allocations, and lower
+//! bounds on run-time row lengths — the facts the test then reads back.
+
+mod dependence;
+mod version;
 
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
-use cucc_ir::affine::Coords;
-use cucc_ir::edit::clone_op;
-use cucc_ir::effects::conflicts_across_threads;
 use cucc_ir::{
-    Base, BinOp, Builder, CallSummaries, CmpPred, Dim, FuncId, Function, FunctionEffects,
-    FunctionKind, Level, MemEffect, Module, Op, OpKind, Region, Space, Type, TypeId, Value,
-    ValueDef,
+    Base, Builder, CallSummaries, Dim, FuncId, Function, FunctionEffects, FunctionKind, Level,
+    MemEffect, Module, Op, OpKind, Region, Space, Type, TypeId, Value, ValueDef,
 };
-use std::collections::HashMap;
+pub(crate) use dependence::pin_of;
+pub use dependence::{bounded_by_block_dim, Facts, Needs};
 
 /// True for the levels whose loops stand for a block's threads.
 fn thread_level(kind: &OpKind) -> bool {
@@ -44,7 +52,8 @@ fn thread_level(kind: &OpKind) -> bool {
 }
 
 /// True if no two different iterations of thread-level parallel `p` may
-/// access a common byte with one of them writing.
+/// access a common byte with one of them writing, under the facts around
+/// it.
 pub fn iterations_independent(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> bool {
     iterations_independent_assuming(fx, func, p, [None; 3])
 }
@@ -64,7 +73,8 @@ pub fn iterations_independent_assuming(
 /// different iterations may make to a common byte with one writing,
 /// leaving out the pairs (by their ops) for which `order_kept` holds: a
 /// caller that reorders only some of the iterations' work keeps the
-/// order of the others. Extents as in [`iterations_independent_assuming`].
+/// order of the others. Extents as in [`iterations_independent_assuming`]
+/// (at most: `assume` bounds them from above).
 pub fn first_conflict(
     fx: &FunctionEffects<'_>,
     func: &Function,
@@ -72,25 +82,62 @@ pub fn first_conflict(
     assume: [Option<u64>; 3],
     order_kept: &dyn Fn(Op, Op) -> bool,
 ) -> Option<(MemEffect, MemEffect)> {
+    let facts = dependence::facts_of(fx, func, p);
+    test(fx, func, p, assume, &facts, false, order_kept)
+        .err()
+        .map(|pair| *pair)
+}
+
+/// True if accesses `a` and `b` of thread loop `p`, run by one of its
+/// iterations, may touch a common byte with one writing (see
+/// [`dependence::Test::same_thread_conflict`]).
+pub fn same_thread_conflict(
+    module: &Module,
+    fx: &FunctionEffects<'_>,
+    func: &Function,
+    p: Op,
+    a: &MemEffect,
+    b: &MemEffect,
+) -> bool {
+    let facts = dependence::facts_of(fx, func, p);
+    let extents = dependence::extents_of(func, p, [None; 3], &facts);
+    dependence::Test::new(fx, func, p, extents, &facts, false).same_thread_conflict(module, a, b)
+}
+
+/// Upper bounds on the extents of thread loop `p`: its constant bounds, or
+/// the block's where the `if`s around it bound them.
+pub fn extent_bounds(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> [Option<u64>; 3] {
+    let facts = dependence::facts_of(fx, func, p);
+    dependence::extents_of(func, p, [None; 3], &facts)
+}
+
+/// The dependence test of loop `p` under `facts`: `Ok` with what it had to
+/// assume (nothing unless `allow`), or the first conflicting pair.
+fn test(
+    fx: &FunctionEffects<'_>,
+    func: &Function,
+    p: Op,
+    assume: [Option<u64>; 3],
+    facts: &Facts,
+    allow: bool,
+    order_kept: &dyn Fn(Op, Op) -> bool,
+) -> Result<Needs, Box<(MemEffect, MemEffect)>> {
     let body = func.ops[p].regions[0];
     let effects: Vec<MemEffect> = fx
         .region_effects(body)
         .into_iter()
         .filter(|e| e.is_access() && !own_storage(func, p, e))
         .collect();
-    let mut extents = [None; 3];
-    for (d, &ub) in func.ops[p].operands.iter().enumerate().take(3) {
-        extents[d] = assume[d].or_else(|| func.const_bits(ub));
-    }
-    let coords = Coords::from_extents(extents);
+    let extents = dependence::extents_of(func, p, assume, facts);
+    let mut t = dependence::Test::new(fx, func, p, extents, facts, allow);
     for (i, a) in effects.iter().enumerate() {
         for b in &effects[i..] {
-            if !order_kept(a.op, b.op) && conflicts_across_threads(func, &coords, a, b) {
-                return Some((a.clone(), b.clone()));
+            if !order_kept(a.op, b.op) && t.conflict(a, b) {
+                return Err(Box::new((a.clone(), b.clone())));
             }
         }
     }
-    None
+    Ok(t.needs)
 }
 
 /// Every pair of accesses of thread-level parallel `p` that two different
@@ -244,7 +291,8 @@ fn is_linear_id(func: &Function, body: Region, ivs: &[Value], v: Value) -> bool 
 }
 
 /// Serialises the thread loops of function `fid` (launch form) whose
-/// iterations are not independent; returns how many.
+/// iterations are not independent, or versions them on the run-time
+/// checks that make them so; returns how many.
 pub fn serialize_inner(
     module: &mut Module,
     fid: FuncId,
@@ -253,46 +301,48 @@ pub fn serialize_inner(
     if module.functions[fid].kind != FunctionKind::Launch {
         return Ok(0);
     }
-    let targets: Vec<(Region, Op, Option<Shape>)> = {
+    let targets: Vec<(Region, Op, Vec<version::Version>)> = {
         let func = &module.functions[fid];
         let summaries = CallSummaries::compute(module);
         let fx = FunctionEffects::new(module, func, &summaries);
-        func.walk()
+        let found: Vec<(Region, Op, Facts, version::Options)> = func
+            .walk()
             .into_iter()
             .filter(|&(_, o)| thread_level(&func.ops[o].kind))
-            .filter(|&(_, o)| !iterations_independent(&fx, func, o))
-            .map(|(r, o)| {
-                let shape = candidate_shapes(module, func, o)
-                    .into_iter()
-                    .find(|&shape| iterations_independent_assuming(&fx, func, o, shape));
-                (r, o, shape)
+            .filter_map(|(r, o)| {
+                let facts = dependence::facts_of(&fx, func, o);
+                if test(&fx, func, o, [None; 3], &facts, false, &|_, _| false).is_ok() {
+                    return None;
+                }
+                let opts = version::options(module, &fx, func, o, &facts);
+                Some((r, o, facts, opts))
             })
+            .collect();
+        let side = version::kernel_side(&found.iter().map(|f| &f.3).collect::<Vec<_>>());
+        found
+            .into_iter()
+            .map(|(r, o, facts, opts)| (r, o, version::plan(&fx, func, o, &facts, opts, side)))
             .collect()
     };
     let Module {
         types, functions, ..
     } = module;
     let func = &mut functions[fid];
-    for &(region, p, shape) in &targets {
-        let loc = func.ops[p].loc;
+    for (region, p, versions) in &targets {
+        let loc = func.ops[*p].loc;
         let name = func.name.clone();
-        if let Some(shape) = shape {
-            if specialize(types, func, region, p, shape) {
+        if !versions.is_empty() {
+            if let Some(how) = version::apply(types, func, *region, *p, versions) {
                 remarks.add(
                     "serialize-inner",
                     &name,
                     loc,
-                    format!(
-                        "thread loop kept parallel for blocks of {} threads and serialised \
-                         otherwise: its iterations may access the same memory only in other \
-                         block shapes",
-                        describe(shape)
-                    ),
+                    format!("thread loop kept parallel {how}"),
                 );
                 continue;
             }
         }
-        serialize(types, func, region, p);
+        serialize(types, func, *region, *p);
         remarks.add(
             "serialize-inner",
             &name,
@@ -306,15 +356,6 @@ pub fn serialize_inner(
 /// Block extents a thread loop may be specialised for: `Some(n)` fixes a
 /// dimension to exactly `n` threads (tested at run time), `None` leaves it.
 type Shape = [Option<u64>; 3];
-
-/// `16 x 16 x 1`, with `any` for a dimension left free.
-fn describe(shape: Shape) -> String {
-    let d: Vec<String> = shape
-        .iter()
-        .map(|e| e.map_or_else(|| "any".to_string(), |n| n.to_string()))
-        .collect();
-    d.join(" x ")
-}
 
 /// The shapes worth trying for block loop `p`, most common first: 1-D
 /// blocks (y and z extents 1, x free), then for each two-dimensional shared
@@ -373,63 +414,6 @@ fn candidate_shapes(module: &Module, func: &Function, p: Op) -> Vec<Shape> {
         }
     }
     shapes
-}
-
-/// Replaces block loop `p` (in `region`), which is independent in blocks
-/// of `shape`, by `if (block_dim == shape) { p over the fixed extents,
-/// kept parallel } else { p serialised }`: block dims are only known at
-/// run time, and most launches use one shape. False (nothing changed) if
-/// `p` is not in `region`.
-fn specialize(
-    types: &mut cucc_ir::Types,
-    func: &mut Function,
-    region: Region,
-    p: Op,
-    shape: Shape,
-) -> bool {
-    let loc = func.ops[p].loc;
-    let ubs = func.ops[p].operands.clone();
-    let Some(at) = func.regions[region].ops.iter().position(|&o| o == p) else {
-        return false;
-    };
-    let ty = func.value_type(ubs[0]);
-    let (if_op, then_r, else_r, fixed) = {
-        let mut b = Builder::new(types, func);
-        b.set_loc(loc);
-        b.set_insertion_at(region, at);
-        let mut cond = None;
-        let mut fixed = [None; 3];
-        for (k, extent) in shape.iter().enumerate() {
-            let Some(n) = *extent else { continue };
-            let c = b.const_int(ty, n as i64);
-            let eq = b.cmp(CmpPred::Eq, ubs[k], c);
-            cond = Some(match cond {
-                None => eq,
-                Some(prev) => b.binary(BinOp::And, prev, eq),
-            });
-            fixed[k] = Some(c);
-        }
-        let Some(cond) = cond else {
-            return false;
-        };
-        let (if_op, then_r, else_r) = b.create_if(cond, &[]);
-        (if_op, then_r, else_r, fixed)
-    };
-    let copy = clone_op(func, p, &mut HashMap::new());
-    for (k, c) in fixed.iter().enumerate() {
-        if let Some(c) = c {
-            func.ops[copy].operands[k] = *c;
-        }
-    }
-    let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
-    func.regions[then_r].ops.extend([copy, y]);
-    func.regions[region].ops.retain(|&o| o != p);
-    debug_assert!(func.regions[region].ops.contains(&if_op));
-    func.regions[else_r].ops.push(p);
-    let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
-    func.regions[else_r].ops.push(y);
-    serialize(types, func, else_r, p);
-    true
 }
 
 /// Replaces parallel `p` (in `region`) by a `for` nest, x innermost. The
