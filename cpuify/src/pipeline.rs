@@ -59,7 +59,7 @@ pub static PASSES: &[PassInfo] = &[
         description: "fold constants, eliminate common subexpressions and dead code",
         required: false,
         opt_in: false,
-        run: |m, f, r, _| passes::canonicalize::canonicalize_noting(m, f, r),
+        run: |m, f, _, _| passes::canonicalize(m, f),
     },
     PassInfo {
         name: "strength-reduce",

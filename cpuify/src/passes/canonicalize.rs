@@ -6,18 +6,13 @@
 //! would fault (division by zero, out-of-range shifts) are left for run time.
 //! `if` with a constant condition is replaced by its taken region and a
 //! `for` that runs zero times by its initial values. CSE works on pure ops
-//! within the scope of their operands' definitions. A result of an `if`
-//! with effects whose value on each branch is known before the `if` (a
-//! flag set inside a guarded block) becomes a `select` after it, so the
-//! value no longer depends on the effects and later passes may recompute
-//! it ([`effect_if_selects`]).
+//! within the scope of their operands' definitions.
 
 use crate::error::CpuifyError;
-use crate::remarks::Remarks;
 use cucc_ir::edit::{remove_op, replace_all_uses, uses};
 use cucc_ir::interp::eval::{self, Scalar};
 use cucc_ir::{
-    ArithFlags, BinOp, CmpPred, FuncId, Function, Loc, Module, Op, OpKind, Region, Types, Value,
+    ArithFlags, BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value,
     ValueDef,
 };
 use std::collections::{HashMap, HashSet};
@@ -27,26 +22,14 @@ const MAX_ROUNDS: usize = 16;
 
 /// Canonicalizes function `fid`.
 pub fn canonicalize(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError> {
-    canonicalize_noting(module, fid, &mut Remarks::default())
-}
-
-/// [`canonicalize`], with a remark for each `if` whose results became
-/// selects.
-pub fn canonicalize_noting(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<(), CpuifyError> {
     let Module {
         types, functions, ..
     } = module;
     let func = &mut functions[fid];
-    let mut selected: Vec<(Loc, usize)> = Vec::new();
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
         let body = func.body;
         changed |= fold_region(types, func, body);
-        changed |= effect_if_selects(func, &mut selected);
         changed |= cse_region(func, body, &mut HashMap::new());
         changed |= dce(func);
         changed |= dead_carried(func);
@@ -54,129 +37,7 @@ pub fn canonicalize_noting(
             break;
         }
     }
-    for (loc, n) in selected {
-        remarks.add(
-            "canonicalize",
-            &func.name,
-            loc,
-            format!(
-                "{n} result(s) of an `if` with effects made select(s): each branch yields a value known before the `if`"
-            ),
-        );
-    }
     Ok(())
-}
-
-/// Replaces each used result of an `if` with effects whose yielded value
-/// on both branches is defined before the `if` (or is a constant) by a
-/// `select` on the condition after it (the value itself when both are the
-/// same); the dead result is dropped by [`dead_carried`]. Such results are
-/// flags like `done = true` inside a guarded block: as results of the `if`
-/// they would depend on its effects, and `distribute` would store them per
-/// thread across a barrier where it can now recompute them. Records the
-/// location and result count of each rewritten `if` in `noted`.
-fn effect_if_selects(func: &mut Function, noted: &mut Vec<(Loc, usize)>) -> bool {
-    let used = uses(func);
-    let mut changed = false;
-    for (region, op) in func.walk() {
-        let data = func.ops[op].clone();
-        if data.kind != OpKind::If
-            || data.regions.len() != 2
-            || data.results.iter().all(|r| !used.contains_key(r))
-            || data.regions.iter().all(|&r| region_is_inert(func, r))
-        {
-            continue;
-        }
-        let yields: Vec<Vec<Value>> = data
-            .regions
-            .iter()
-            .map(|&r| match func.regions[r].ops.last() {
-                Some(&t) => func.ops[t].operands.clone(),
-                None => Vec::new(),
-            })
-            .collect();
-        let mut inside: Vec<(Region, Op)> = Vec::new();
-        for &r in &data.regions {
-            func.walk_region(r, &mut inside);
-        }
-        let defined_inside: HashSet<Value> = inside
-            .iter()
-            .flat_map(|&(_, o)| func.ops[o].results.clone())
-            .chain(
-                inside
-                    .iter()
-                    .flat_map(|&(_, o)| func.ops[o].regions.clone())
-                    .chain(data.regions.iter().copied())
-                    .flat_map(|r| func.regions[r].args.clone()),
-            )
-            .collect();
-        let mut count = 0;
-        for (j, &result) in data.results.iter().enumerate() {
-            if !used.contains_key(&result) {
-                continue;
-            }
-            let (Some(&a), Some(&b)) = (yields[0].get(j), yields[1].get(j)) else {
-                continue;
-            };
-            let known = |v: Value| !defined_inside.contains(&v) || func.const_bits(v).is_some();
-            if !known(a) || !known(b) {
-                continue;
-            }
-            let a = hoist_const(func, region, op, a, &defined_inside);
-            let b = hoist_const(func, region, op, b, &defined_inside);
-            let value = if a == b {
-                a
-            } else {
-                let ty = func.value_type(result);
-                let sel = func.new_op(
-                    OpKind::Select,
-                    vec![data.operands[0], a, b],
-                    &[ty],
-                    vec![],
-                    data.loc,
-                );
-                let at = position(func, region, op) + 1;
-                func.regions[region].ops.insert(at, sel);
-                func.ops[sel].results[0]
-            };
-            replace_all_uses(func, result, value);
-            count += 1;
-        }
-        if count > 0 {
-            noted.push((data.loc, count));
-            changed = true;
-        }
-    }
-    changed
-}
-
-/// `v`, or when it is a constant defined inside the `if` `op`, a copy of it
-/// placed before `op` in `region`.
-fn hoist_const(
-    func: &mut Function,
-    region: Region,
-    op: Op,
-    v: Value,
-    inside: &HashSet<Value>,
-) -> Value {
-    let Some(bits) = func.const_bits(v).filter(|_| inside.contains(&v)) else {
-        return v;
-    };
-    let ty = func.value_type(v);
-    let loc = func.ops[op].loc;
-    let c = func.new_op(OpKind::Const { bits }, vec![], &[ty], vec![], loc);
-    let at = position(func, region, op);
-    func.regions[region].ops.insert(at, c);
-    func.ops[c].results[0]
-}
-
-/// Index of `op` in `region`'s op list (0 if absent).
-fn position(func: &Function, region: Region, op: Op) -> usize {
-    func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0)
 }
 
 fn scalar(types: &Types, func: &Function, v: Value) -> Scalar {
@@ -306,11 +167,6 @@ fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bo
             }
             if data.operands[1] == data.operands[2] {
                 replace_with_value(func, region, op, data.operands[1]);
-                return true;
-            }
-            let bool_result = scalar(types, func, data.results[0]) == Scalar::Int(1);
-            if bool_result && consts[1] == Some(1) && consts[2] == Some(0) {
-                replace_with_value(func, region, op, data.operands[0]);
                 return true;
             }
             false
