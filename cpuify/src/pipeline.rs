@@ -189,6 +189,13 @@ pub static PASSES: &[PassInfo] = &[
         opt_in: false,
         run: |m, f, r, _| passes::widen_flags(m, f, r).map(drop),
     },
+    PassInfo {
+        name: "prefetch",
+        description: "thread loops in a serial loop of the block prefetch the contiguous ranges of pointer arguments the next block reads",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::prefetch(m, f, r).map(drop),
+    },
 ];
 
 /// What to run and what to print.

@@ -292,6 +292,11 @@ impl<'a> Builder<'a> {
         self.op(OpKind::Memset, vec![dst, byte, len], &[], vec![])
     }
 
+    /// A hint that `[ptr, ptr + len)` will be read soon.
+    pub fn prefetch(&mut self, ptr: Value, len: Value) -> Op {
+        self.op(OpKind::Prefetch, vec![ptr, len], &[], vec![])
+    }
+
     /// Atomic read-modify-write at device scope; returns the old value.
     pub fn atomic_rmw(&mut self, op: AtomicOp, ptr: Value, v: Value) -> Value {
         let ty = self.ty(v);

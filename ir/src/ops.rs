@@ -607,6 +607,10 @@ pub enum OpKind {
     Memcpy,
     /// `(dst: ptr, byte: i8, len: i64) -> ()`: fills bytes.
     Memset,
+    /// `(ptr, len: i64) -> ()`: a hint that `[ptr, ptr + len)` will be read
+    /// soon (`prefetch`). No effect on memory or values; the range need not
+    /// be valid.
+    Prefetch,
     /// `(ptr, v) -> T`: atomic read-modify-write, returns the old value.
     AtomicRmw {
         /// The operation.
@@ -709,6 +713,7 @@ impl OpKind {
             OpKind::DynamicShared => "shared.dynamic",
             OpKind::Memcpy => "memcpy",
             OpKind::Memset => "memset",
+            OpKind::Prefetch => "prefetch",
             OpKind::AtomicRmw { .. } => "atomic.rmw",
             OpKind::AtomicCas { .. } => "atomic.cas",
             OpKind::Fence { .. } => "fence",

@@ -1129,6 +1129,17 @@ impl<'m> Writer<'m> {
                 self.decl(r, &e)?;
             }
             OpKind::Fence { .. } => self.line("__atomic_thread_fence(__ATOMIC_SEQ_CST);"),
+            OpKind::Prefetch => {
+                arity(2)?;
+                // One prefetch per cache line; integer arithmetic, as the
+                // range may lie outside any object.
+                let s = format!(
+                    "{{ const uintptr_t cucc_pf = (uintptr_t){}; for (int64_t cucc_o = 0; cucc_o < (int64_t){}; cucc_o += 64) __builtin_prefetch((const void *)(cucc_pf + (uintptr_t)cucc_o), 0, 3); }}",
+                    self.n(ops[0]),
+                    self.n(ops[1])
+                );
+                self.line(&s);
+            }
             OpKind::BlockDim(d) => {
                 let r = one()?;
                 self.decl(r, &format!("cucc_block{}", d.index()))?;

@@ -769,7 +769,7 @@ impl Exec<'_> {
                     }
                     old
                 }
-                OpKind::Fence { .. } => continue,
+                OpKind::Fence { .. } | OpKind::Prefetch => continue,
                 OpKind::ThreadId(d) => u64::from(tid.unwrap_or([0; 3])[d.index()]),
                 OpKind::BlockId(d) => u64::from(block.unwrap_or([0; 3])[d.index()]),
                 OpKind::BlockDim(d) => u64::from(self.cfg.block[d.index()]),

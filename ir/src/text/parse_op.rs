@@ -209,6 +209,7 @@ impl Parser {
             "shared.dynamic" => OpKind::DynamicShared,
             "memcpy" => OpKind::Memcpy,
             "memset" => OpKind::Memset,
+            "prefetch" => OpKind::Prefetch,
             "atomic.rmw" => {
                 let op = self.keyword("atomic operation", AtomicOp::from_name)?;
                 let scope = self.keyword("memory scope", MemScope::from_name)?;

@@ -544,6 +544,7 @@ impl<'m> Printer<'m> {
             | OpKind::DynamicShared
             | OpKind::Memcpy
             | OpKind::Memset
+            | OpKind::Prefetch
             | OpKind::LaneId
             | OpKind::WarpSize
             | OpKind::ActiveMask

@@ -37,6 +37,7 @@ fn variant(k: &OpKind) -> &'static str {
         OpKind::DynamicShared => "shared.dynamic",
         OpKind::Memcpy => "memcpy",
         OpKind::Memset => "memset",
+        OpKind::Prefetch => "prefetch",
         OpKind::AtomicRmw { .. } => "atomic.rmw",
         OpKind::AtomicCas { .. } => "atomic.cas",
         OpKind::Fence { .. } => "fence",
@@ -60,7 +61,7 @@ fn variant(k: &OpKind) -> &'static str {
     }
 }
 
-const ALL_VARIANTS: usize = 44;
+const ALL_VARIANTS: usize = 45;
 
 /// A module exercising every op kind, every attribute value, odd names,
 /// locations, struct layouts and globals of every kind.
@@ -288,6 +289,7 @@ fn everything() -> Module {
         let byte = b.const_int(i8t, 0);
         b.memcpy(pa, dyn_sh, len);
         b.memset(pa, byte, len);
+        b.prefetch(pa, len);
         let scopes = [MemScope::Block, MemScope::Device, MemScope::System];
         for (i, &op) in AtomicOp::ALL.iter().enumerate() {
             let scope = scopes[i % 3];

@@ -408,6 +408,12 @@ impl Shape<'_, '_> {
                     self.operand_is(2, "len", Class::I64);
                 }
             }
+            OpKind::Prefetch => {
+                if self.counts(Exact(2), Exact(0)) {
+                    self.operand_is(0, "ptr", Class::Ptr);
+                    self.operand_is(1, "len", Class::I64);
+                }
+            }
             OpKind::AtomicRmw { op, .. } => {
                 let class = match op {
                     AtomicOp::FAdd | AtomicOp::FMin | AtomicOp::FMax => Class::Float,

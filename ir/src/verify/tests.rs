@@ -226,6 +226,7 @@ fn valid_kernel_form() {
             let byte = b.const_int(i8t, 0);
             b.memset(fld, byte, len);
             b.memcpy(fld, x, len);
+            b.prefetch(x, len);
             let wide = b.cast(CastOp::SExt, tx, i64t);
             let _ = b.cast(CastOp::IntToPtr, wide, gptr);
             let _ = b.op1(OpKind::Clock { wide: true }, vec![], i64t);
@@ -676,6 +677,17 @@ fn rejects_memset_with_wide_byte() {
     assert_eq!(
         only(&m),
         "in @k: memset: operand 1 (byte) has type i32, expected i8"
+    );
+}
+
+#[test]
+fn rejects_prefetch_with_i32_length() {
+    let m = kernel(&[GPTR, I32], |b, p| {
+        b.prefetch(p[0], p[1]);
+    });
+    assert_eq!(
+        only(&m),
+        "in @k: prefetch: operand 1 (len) has type i32, expected i64"
     );
 }
 

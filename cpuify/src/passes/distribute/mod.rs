@@ -16,12 +16,17 @@
 //!   thread, so these conditions and trip counts are uniform and thread 0's
 //!   values stand for all.
 //!
+//! A varying carried value that the loop only passes out, computing it
+//! afresh each trip from uniform values, is recomputed after the loop from
+//! their last values instead ([`carried`]).
+//!
 //! Per-thread storage is an `alloca<private> [1024 x T]` in the block's grid
 //! iteration (1024 is CUDA's limit on threads per block), indexed by the
 //! linear thread id. Private allocas inside a loop that has barriers are
 //! moved to such arrays first, since one thread's storage must outlive the
 //! fission.
 
+mod carried;
 mod hoist;
 mod interchange;
 pub mod mincut;
@@ -298,7 +303,21 @@ impl Distributor<'_> {
                     p = self.warp_if(parent, p, op)?;
                 }
                 OpKind::If | OpKind::For { .. } | OpKind::While => {
-                    let uniform = Uniformity::of_thread_loop(self.types, self.func, p);
+                    let mut uniform = Uniformity::of_thread_loop(self.types, self.func, p);
+                    let recomputed = self.recompute_carried(p, op, &uniform);
+                    if recomputed > 0 {
+                        let fname = self.func.name.clone();
+                        self.remarks.add(
+                            "distribute",
+                            &fname,
+                            loc,
+                            format!(
+                                "{recomputed} carried value(s) of the `{}` recomputed after it from its uniform values, not stored per thread",
+                                self.func.ops[op].kind.mnemonic()
+                            ),
+                        );
+                        uniform = Uniformity::of_thread_loop(self.types, self.func, p);
+                    }
                     self.demote(p, op, Some(&uniform))?;
                     let body = self.func.ops[p].regions[0];
                     let k = self.position(body, op);

@@ -192,7 +192,7 @@ impl Distributor<'_> {
 
 impl Distributor<'_> {
     /// The values `op` reads: its operands and those of the ops inside it.
-    fn inputs(&self, op: Op) -> Vec<Value> {
+    pub(super) fn inputs(&self, op: Op) -> Vec<Value> {
         let mut out = self.func.ops[op].operands.clone();
         let mut walk = Vec::new();
         for &r in &self.func.ops[op].regions {
@@ -208,7 +208,7 @@ impl Distributor<'_> {
     /// result: pure ops, and `if`s (`min`/`max`, clamps, `?:`) whose
     /// regions hold only pure ops (loads may see memory written at the
     /// barrier).
-    fn recomputable(&self, op: Op) -> bool {
+    pub(super) fn recomputable(&self, op: Op) -> bool {
         let data = &self.func.ops[op];
         if data.regions.is_empty() {
             return data.kind.is_pure();

@@ -1,0 +1,449 @@
+//! `prefetch` (last): a thread loop inside a serial loop of the block that
+//! reads a contiguous range of a kernel's pointer argument is preceded by a
+//! prefetch of the range the next block reads on the same trip.
+//!
+//! A block that walks several rows of an array in a serial loop (a time
+//! step, a pyramid of rows) reads a short run of each row, far from the
+//! previous one: as many streams as trips. Consecutive blocks, which one
+//! worker runs in order, read the next runs of the same rows, but the
+//! hardware prefetchers lose such interleaved short streams, and each
+//! run's first lines arrive at memory latency. The address a load has in
+//! block `bx + 1` is its address with `blockIdx.x` replaced, so before the
+//! thread loop the pass computes the address of the range's first element
+//! (thread 0) for the next block and prefetches the whole range, one cache
+//! line at a time. Prefetches cannot fault, so the range may lie anywhere.
+//!
+//! Only loads whose address depends on the block index (else the range is
+//! the one being read), is affine in the thread index with a step of at
+//! most a cache line, and is computed by pure ops are prefetched, at most
+//! [`MAX_STREAMS`] ranges per thread loop.
+
+use crate::error::CpuifyError;
+use crate::remarks::Remarks;
+use cucc_ir::{
+    ArithFlags, BinOp, CastOp, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Region,
+    Types, Value, ValueDef,
+};
+use std::collections::{HashMap, HashSet};
+
+/// Most ranges prefetched before one thread loop.
+pub const MAX_STREAMS: usize = 4;
+/// Largest step between consecutive threads' addresses (a cache line).
+const MAX_STEP: i64 = 64;
+
+/// Inserts the prefetches into `fid` (launch form); returns how many thread
+/// loops got some.
+pub fn prefetch(
+    module: &mut Module,
+    fid: FuncId,
+    remarks: &mut Remarks,
+) -> Result<usize, CpuifyError> {
+    if module.functions[fid].kind != FunctionKind::Launch {
+        return Ok(0);
+    }
+    let Module {
+        types, functions, ..
+    } = module;
+    let func = &mut functions[fid];
+    let body = func.body;
+    let grids: Vec<Op> = func.regions[body]
+        .ops
+        .iter()
+        .copied()
+        .filter(|&o| func.ops[o].kind == OpKind::Parallel { level: Level::Grid })
+        .collect();
+    let mut done = 0;
+    for g in grids {
+        let grid_body = func.ops[g].regions[0];
+        let Some(&bx) = func.regions[grid_body].args.first() else {
+            continue;
+        };
+        let mut loops = Vec::new();
+        thread_loops_in_serial(func, grid_body, false, &mut loops);
+        for (region, p) in loops {
+            let n = prefetch_loop(types, func, region, p, bx);
+            if n > 0 {
+                done += 1;
+                let name = func.name.clone();
+                remarks.add(
+                    "prefetch",
+                    &name,
+                    func.ops[p].loc,
+                    format!(
+                        "{n} range(s) the next block reads prefetched before the thread loop: contiguous loads of a pointer argument in a serial loop of the block"
+                    ),
+                );
+            }
+        }
+    }
+    Ok(done)
+}
+
+/// The block-level thread loops (with their regions) nested in a `for` or
+/// `while` of the grid iteration's body `region`.
+fn thread_loops_in_serial(
+    func: &Function,
+    region: Region,
+    in_serial: bool,
+    out: &mut Vec<(Region, Op)>,
+) {
+    for &op in &func.regions[region].ops {
+        let data = &func.ops[op];
+        match data.kind {
+            OpKind::Parallel {
+                level: Level::Block,
+            } => {
+                if in_serial {
+                    out.push((region, op));
+                }
+            }
+            OpKind::For { .. } | OpKind::While => {
+                for &r in &data.regions {
+                    thread_loops_in_serial(func, r, true, out);
+                }
+            }
+            _ => {
+                for &r in &data.regions {
+                    thread_loops_in_serial(func, r, in_serial, out);
+                }
+            }
+        }
+    }
+}
+
+/// Prefetches for thread loop `p` (in `region`); returns how many ranges.
+fn prefetch_loop(
+    types: &mut Types,
+    func: &mut Function,
+    region: Region,
+    p: Op,
+    bx: Value,
+) -> usize {
+    let ubs = func.ops[p].operands.clone();
+    let body = func.ops[p].regions[0];
+    // Addresses that depend on another index of the loop are not affine
+    // in the first one (`byte_step`), so a range over x fits every y, z.
+    let (Some(&tx), Some(&ub)) = (func.regions[body].args.first(), ubs.first()) else {
+        return 0;
+    };
+    let mut loads = Vec::new();
+    loads_in(func, body, &mut loads);
+    let inside = defined_in(func, body);
+    let mut a = Analysis {
+        func,
+        tx,
+        bx,
+        varying: varying_in(func, body, tx),
+        on_bx: HashMap::new(),
+    };
+    let mut picked: Vec<(Value, i64)> = Vec::new();
+    let mut seen = HashSet::new();
+    for addr in loads {
+        if picked.len() == MAX_STREAMS || !seen.insert(addr) {
+            continue;
+        }
+        if !a.derives_from_parameter(addr) || !a.depends_on_bx(addr) {
+            continue;
+        }
+        match a.byte_step(types, addr) {
+            Some(step) if step > 0 && step <= MAX_STEP => picked.push((addr, step)),
+            _ => {}
+        }
+    }
+    if picked.is_empty() {
+        return 0;
+    }
+    let loc = func.ops[p].loc;
+    let at = position(func, region, p);
+    let mut e = Emitter {
+        func,
+        region,
+        at,
+        loc,
+    };
+    let i64t = types.i64();
+    let bx_ty = e.func.value_type(bx);
+    let one = e.constant(bx_ty, 1);
+    let next_bx = e.op(
+        OpKind::Binary(BinOp::Add, ArithFlags::NONE),
+        vec![bx, one],
+        bx_ty,
+    );
+    let tx_ty = e.func.value_type(tx);
+    let zero = e.constant(tx_ty, 0);
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    map.insert(tx, zero);
+    map.insert(bx, next_bx);
+    let threads = e.op(OpKind::Cast(CastOp::SExt), vec![ub], i64t);
+    let mut n = 0;
+    for (addr, step) in picked {
+        let mut scratch = map.clone();
+        let Some(first) = materialize(&mut e, &inside, bx, &mut scratch, addr) else {
+            continue;
+        };
+        let step_v = e.constant(i64t, step as u64);
+        let len = e.op(
+            OpKind::Binary(BinOp::Mul, ArithFlags::NONE),
+            vec![threads, step_v],
+            i64t,
+        );
+        let pf = e
+            .func
+            .new_op(OpKind::Prefetch, vec![first, len], &[], vec![], loc);
+        e.func.regions[region].ops.insert(e.at, pf);
+        e.at += 1;
+        map = scratch;
+        n += 1;
+    }
+    n
+}
+
+/// Addresses of the loads in `region` and the `if`s nested in it (not in
+/// nested loops, whose trips the range would not describe).
+fn loads_in(func: &Function, region: Region, out: &mut Vec<Value>) {
+    for &op in &func.regions[region].ops {
+        let data = &func.ops[op];
+        match data.kind {
+            OpKind::Load {
+                volatile: false, ..
+            } => out.push(data.operands[0]),
+            OpKind::If => {
+                for &r in &data.regions {
+                    loads_in(func, r, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The values of thread loop body `body` computed from the thread index
+/// `tx` (arguments of nested regions count as such).
+fn varying_in(func: &Function, body: Region, tx: Value) -> HashSet<Value> {
+    let mut out: HashSet<Value> = func.regions[body].args.iter().copied().collect();
+    out.insert(tx);
+    let mut walk = Vec::new();
+    func.walk_region(body, &mut walk);
+    for (_, o) in walk {
+        let d = &func.ops[o];
+        for &r in &d.regions {
+            out.extend(func.regions[r].args.iter().copied());
+        }
+        if !d.regions.is_empty() || d.operands.iter().any(|v| out.contains(v)) {
+            out.extend(d.results.iter().copied());
+        }
+    }
+    out
+}
+
+/// Values defined in `region` (results and region arguments, at any depth).
+fn defined_in(func: &Function, region: Region) -> HashSet<Value> {
+    let mut out: HashSet<Value> = func.regions[region].args.iter().copied().collect();
+    let mut walk = Vec::new();
+    func.walk_region(region, &mut walk);
+    for (_, o) in walk {
+        out.extend(func.ops[o].results.iter().copied());
+        for &r in &func.ops[o].regions {
+            out.extend(func.regions[r].args.iter().copied());
+        }
+    }
+    out
+}
+
+fn position(func: &Function, region: Region, op: Op) -> usize {
+    func.regions[region]
+        .ops
+        .iter()
+        .position(|&o| o == op)
+        .unwrap_or(0)
+}
+
+/// Questions about the address computations of one thread loop.
+struct Analysis<'a> {
+    func: &'a Function,
+    tx: Value,
+    bx: Value,
+    /// Values of the thread loop computed from the thread index.
+    varying: HashSet<Value>,
+    on_bx: HashMap<Value, bool>,
+}
+
+impl Analysis<'_> {
+    /// True if pointer `v` is derived from a parameter of the function
+    /// (memory the host allocated) by indexing and casts.
+    fn derives_from_parameter(&self, mut v: Value) -> bool {
+        loop {
+            match self.func.values[v].def {
+                ValueDef::Arg { region, .. } => return region == self.func.body,
+                ValueDef::Result { op, .. } => {
+                    let d = &self.func.ops[op];
+                    match d.kind {
+                        OpKind::PtrIndex { .. }
+                        | OpKind::PtrField { .. }
+                        | OpKind::Cast(CastOp::SpaceCast) => v = d.operands[0],
+                        _ => return false,
+                    }
+                }
+            }
+        }
+    }
+
+    /// True if `v` is computed from the block index `bx`.
+    fn depends_on_bx(&mut self, v: Value) -> bool {
+        if v == self.bx {
+            return true;
+        }
+        if let Some(&b) = self.on_bx.get(&v) {
+            return b;
+        }
+        self.on_bx.insert(v, false);
+        let r = match self.func.defining_op(v) {
+            Some(op) => {
+                let operands = self.func.ops[op].operands.clone();
+                operands.into_iter().any(|o| self.depends_on_bx(o))
+            }
+            None => false,
+        };
+        self.on_bx.insert(v, r);
+        r
+    }
+
+    /// Bytes between the addresses two consecutive threads load, if `addr`
+    /// is affine in the thread index with a constant step.
+    fn byte_step(&self, types: &Types, addr: Value) -> Option<i64> {
+        let Some(op) = self.func.defining_op(addr) else {
+            return Some(0);
+        };
+        let d = &self.func.ops[op];
+        match d.kind {
+            OpKind::PtrIndex { elem } => {
+                if self.byte_step(types, d.operands[0])? != 0 {
+                    return None;
+                }
+                let size = i64::try_from(types.size_of(elem)).ok()?;
+                self.int_step(d.operands[1])?.checked_mul(size)
+            }
+            OpKind::PtrField { .. } | OpKind::Cast(CastOp::SpaceCast) => {
+                self.byte_step(types, d.operands[0])
+            }
+            _ => (!self.varies(addr)).then_some(0),
+        }
+    }
+
+    /// The step of integer `v` per thread, if affine in the thread index.
+    fn int_step(&self, v: Value) -> Option<i64> {
+        if v == self.tx {
+            return Some(1);
+        }
+        if !self.varies(v) {
+            return Some(0);
+        }
+        let op = self.func.defining_op(v)?;
+        let d = &self.func.ops[op];
+        let c = |i: usize| self.func.const_bits(d.operands[i]).map(|b| b as i64);
+        match d.kind {
+            OpKind::Binary(BinOp::Add, _) => self
+                .int_step(d.operands[0])?
+                .checked_add(self.int_step(d.operands[1])?),
+            OpKind::Binary(BinOp::Sub, _) => self
+                .int_step(d.operands[0])?
+                .checked_sub(self.int_step(d.operands[1])?),
+            OpKind::Binary(BinOp::Mul, _) => {
+                let (a, b) = (self.int_step(d.operands[0])?, self.int_step(d.operands[1])?);
+                match (a, b, c(0), c(1)) {
+                    (0, _, Some(k), _) => b.checked_mul(k),
+                    (_, 0, _, Some(k)) => a.checked_mul(k),
+                    _ => None,
+                }
+            }
+            OpKind::Binary(BinOp::Shl, _) => {
+                let k = c(1).filter(|k| (0..32).contains(k))?;
+                self.int_step(d.operands[0])?.checked_mul(1 << k)
+            }
+            OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => {
+                self.int_step(d.operands[0])
+            }
+            _ => None,
+        }
+    }
+
+    /// True if `v` is computed from the thread index.
+    fn varies(&self, v: Value) -> bool {
+        self.varying.contains(&v)
+    }
+}
+
+/// Inserts ops before the thread loop.
+struct Emitter<'a> {
+    func: &'a mut Function,
+    region: Region,
+    at: usize,
+    loc: cucc_ir::Loc,
+}
+
+impl Emitter<'_> {
+    fn op(&mut self, kind: OpKind, operands: Vec<Value>, ty: cucc_ir::TypeId) -> Value {
+        let op = self.func.new_op(kind, operands, &[ty], vec![], self.loc);
+        self.func.regions[self.region].ops.insert(self.at, op);
+        self.at += 1;
+        self.func.ops[op].results[0]
+    }
+
+    fn constant(&mut self, ty: cucc_ir::TypeId, bits: u64) -> Value {
+        self.op(OpKind::Const { bits }, vec![], ty)
+    }
+}
+
+/// `v` recomputed before the thread loop with the substitutions of `map`
+/// (the thread index and block index): values from outside the loop that
+/// do not depend on the block index are used as they are; the pure ops
+/// computing the rest are copied. None if one is not a pure op.
+fn materialize(
+    e: &mut Emitter<'_>,
+    inside: &HashSet<Value>,
+    bx: Value,
+    map: &mut HashMap<Value, Value>,
+    v: Value,
+) -> Option<Value> {
+    if let Some(&m) = map.get(&v) {
+        return Some(m);
+    }
+    if !inside.contains(&v) && !reaches(e.func, v, bx, &mut HashSet::new()) {
+        return Some(v);
+    }
+    let op = e.func.defining_op(v)?;
+    let data = e.func.ops[op].clone();
+    if !data.kind.is_pure() || !data.regions.is_empty() || data.results.len() != 1 {
+        return None;
+    }
+    let mut operands = Vec::with_capacity(data.operands.len());
+    for &o in &data.operands {
+        operands.push(materialize(e, inside, bx, map, o)?);
+    }
+    let ty = e.func.value_type(v);
+    // The next block's index may be past the grid: its arithmetic wraps.
+    let kind = match data.kind {
+        OpKind::Binary(b, _) => OpKind::Binary(b, ArithFlags::NONE),
+        k => k,
+    };
+    let r = e.op(kind, operands, ty);
+    map.insert(v, r);
+    Some(r)
+}
+
+/// True if `v` is computed from `target`.
+fn reaches(func: &Function, v: Value, target: Value, seen: &mut HashSet<Value>) -> bool {
+    if v == target {
+        return true;
+    }
+    if !seen.insert(v) {
+        return false;
+    }
+    match func.defining_op(v) {
+        Some(op) => func.ops[op]
+            .operands
+            .iter()
+            .any(|&o| reaches(func, o, target, seen)),
+        None => false,
+    }
+}
