@@ -400,9 +400,13 @@ kernel @k(%t: i64, %hp: ptr<global>, %out: ptr<global>) {
 "#;
     let c = emitted_c(text, "k");
     assert_eq!(c.matches("= cucc_tex_view_of(launch, ").count(), 1, "{c}");
-    // The thread loop may be emitted in more than one version.
-    let views = c.matches("cucc_tex_fetch_view(&").count();
+    // The thread loop may be emitted in more than one version. A view's
+    // fetch is a bounds test against the view and a load into the result
+    // variable itself, with the general path out of line.
+    let views = c.matches("cucc_tex_fetch_cold(launch, ").count();
     assert!(views >= 1, "{c}");
+    assert!(c.contains(".width, 1)) {"), "{c}");
+    assert!(c.contains(".data + (uint64_t)(int64_t)(int32_t)"), "{c}");
     assert_eq!(c.matches("cucc_tex_fetch(launch, ").count(), views, "{c}");
 }
 

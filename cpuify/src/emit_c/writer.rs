@@ -1281,20 +1281,15 @@ impl<'m> Writer<'m> {
             TexKind::Tex3D => 3,
         };
         let buf = format!("{}_tex", self.n(first));
+        if let Some(view) = self
+            .tex_views
+            .get(&(ops[0], out_kind, results.len()))
+            .cloned()
+        {
+            return self.tex_fetch_view(&view, ops[0], &icoord, out_kind, cty, &results);
+        }
         let s = format!("{cty} {buf}[4];");
         self.line(&s);
-        if let Some(view) = self.tex_views.get(&(ops[0], out_kind, results.len())) {
-            let s = format!(
-                "if (__builtin_expect(cucc_tex_fetch_view(&{view}, launch, {}, {icoord}, {out_kind}, {}u, {buf}), 0)) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
-                self.n(ops[0]),
-                results.len()
-            );
-            self.line(&s);
-            for (i, &r) in results.iter().enumerate() {
-                self.decl(r, &format!("{buf}[{i}]"))?;
-            }
-            return Ok(());
-        }
         let s = format!(
             "if (__builtin_expect(cucc_tex_fetch(launch, {}, {kind_code}, {icoord}, {}, {}, {}, {out_kind}, {}u, {buf}), 0)) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
             self.n(ops[0]),
@@ -1307,6 +1302,48 @@ impl<'m> Writer<'m> {
         for (i, &r) in results.iter().enumerate() {
             self.decl(r, &format!("{buf}[{i}]"))?;
         }
+        Ok(())
+    }
+
+    /// A `tex1Dfetch` through a view: one bounds test and the channels
+    /// loaded into scalar variables (no buffer in memory, so the values stay
+    /// in registers); any other case (out of range, a texture the view does
+    /// not cover) calls the out-of-line general path.
+    fn tex_fetch_view(
+        &mut self,
+        view: &str,
+        handle: Value,
+        icoord: &str,
+        out_kind: u8,
+        cty: &str,
+        results: &[Value],
+    ) -> Result<(), CpuifyError> {
+        let size = tex_elem_size(out_kind);
+        let names: Vec<String> = results.iter().map(|&r| self.n(r).to_string()).collect();
+        self.line(&format!("{cty} {};", names.join(", ")));
+        let index = format!("(uint64_t)(int64_t){icoord}");
+        self.line(&format!(
+            "if (__builtin_expect({index} < {view}.width, 1)) {{"
+        ));
+        let texel = size * results.len();
+        for (k, name) in names.iter().enumerate() {
+            self.line(&format!(
+                "  memcpy(&{name}, {view}.data + {index} * {texel} + {}, {size});",
+                k * size
+            ));
+        }
+        self.line("} else {");
+        let buf = format!("{}_tex", names[0]);
+        self.line(&format!("  {cty} {buf}[4];"));
+        self.line(&format!(
+            "  if (cucc_tex_fetch_cold(launch, {}, {icoord}, {out_kind}, {}u, {buf})) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
+            self.n(handle),
+            results.len()
+        ));
+        for (k, name) in names.iter().enumerate() {
+            self.line(&format!("  {name} = {buf}[{k}];"));
+        }
+        self.line("}");
         Ok(())
     }
 
@@ -1962,6 +1999,15 @@ fn c_escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// Bytes per element of a texture fetch's result kind (`tex_out_kind`).
+fn tex_elem_size(out_kind: u8) -> usize {
+    match out_kind {
+        0 | 1 => 4,
+        2 => 2,
+        _ => 1,
+    }
 }
 
 /// The prelude's code and C type of a texture fetch's result type.
