@@ -49,10 +49,10 @@ pub static PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "mem2reg",
-        description: "promote private scalar allocas to SSA values",
+        description: "promote private scalar allocas (and split struct locals) to SSA values",
         required: false,
         opt_in: false,
-        run: |m, f, _, _| passes::mem2reg(m, f).map(drop),
+        run: |m, f, r, _| passes::mem2reg(m, f, r).map(drop),
     },
     PassInfo {
         name: "canonicalize",

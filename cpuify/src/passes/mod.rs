@@ -14,6 +14,7 @@ pub mod parallel_licm;
 pub mod predicate_barriers;
 pub mod serialize_inner;
 pub mod speculate;
+pub mod split_structs;
 pub mod strength_reduce;
 pub mod stride_guards;
 pub mod uniform;
