@@ -169,6 +169,13 @@ pub static PASSES: &[PassInfo] = &[
         run: |m, f, r, _| passes::speculate(m, f, r).map(drop),
     },
     PassInfo {
+        name: "branch-free",
+        description: "small `if`s in serial `while` loops become selects, written without branches",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::branch_free(m, f, r).map(drop),
+    },
+    PassInfo {
         name: "flatten-threads",
         description: "thread loops that use their indices only as the linear thread id run as one loop",
         required: false,

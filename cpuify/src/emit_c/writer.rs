@@ -51,6 +51,7 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         thread_ranges: false,
         nd_order: None,
         tex_views: std::collections::HashMap::new(),
+        masked_selects: super::select::carried_by_while(func),
     };
     w.name_values();
     w.layout_shared();
@@ -155,6 +156,8 @@ struct Writer<'m> {
     nd_order: Option<[usize; 3]>,
     /// Texture views resolved in the prologue, by (handle, out kind, channels).
     tex_views: std::collections::HashMap<(Value, u8, usize), String>,
+    /// `select`s written as masks (`select::carried_by_while`).
+    masked_selects: std::collections::HashSet<Op>,
 }
 
 impl<'m> Writer<'m> {
@@ -918,12 +921,13 @@ impl<'m> Writer<'m> {
             OpKind::Select => {
                 arity(3)?;
                 let r = one()?;
-                let e = format!(
-                    "{} ? {} : {}",
-                    self.n(ops[0]),
-                    self.n(ops[1]),
-                    self.n(ops[2])
-                );
+                let (c, a, b) = (self.n(ops[0]), self.n(ops[1]), self.n(ops[2]));
+                let masked = if self.masked_selects.contains(&op) {
+                    super::select::masked(self.vty(r)?, c, a, b)
+                } else {
+                    None
+                };
+                let e = masked.unwrap_or_else(|| format!("{c} ? {a} : {b}"));
                 self.decl(r, &e)?;
             }
             OpKind::If => self.put_if(op)?,

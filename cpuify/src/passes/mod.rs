@@ -1,6 +1,7 @@
 //! The cpuify passes, one module each.
 
 pub mod barrier_elim;
+pub mod branch_free;
 pub mod canonicalize;
 pub mod clamp_guards;
 pub mod collapse;
@@ -21,6 +22,7 @@ pub mod uniform;
 pub mod unroll;
 
 pub use barrier_elim::barrier_elim;
+pub use branch_free::branch_free;
 pub use canonicalize::canonicalize;
 pub use clamp_guards::clamp_guards;
 pub use collapse::collapse;
