@@ -49,10 +49,10 @@ pub static PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "mem2reg",
-        description: "promote private scalar allocas to SSA values",
+        description: "promote private scalar allocas (and split struct locals) to SSA values",
         required: false,
         opt_in: false,
-        run: |m, f, _, _| passes::mem2reg(m, f).map(drop),
+        run: |m, f, r, _| passes::mem2reg(m, f, r).map(drop),
     },
     PassInfo {
         name: "canonicalize",
@@ -60,6 +60,13 @@ pub static PASSES: &[PassInfo] = &[
         required: false,
         opt_in: false,
         run: |m, f, _, _| passes::canonicalize(m, f),
+    },
+    PassInfo {
+        name: "lane-fetch",
+        description: "a channel of a four-channel tex1Dfetch chosen at run time read by one fetch",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::lane_fetch(m, f, r).map(drop),
     },
     PassInfo {
         name: "strength-reduce",
@@ -174,6 +181,13 @@ pub static PASSES: &[PassInfo] = &[
         required: false,
         opt_in: false,
         run: |m, f, r, _| passes::speculate(m, f, r).map(drop),
+    },
+    PassInfo {
+        name: "branch-free",
+        description: "small `if`s in serial `while` loops become selects, written without branches",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::branch_free(m, f, r).map(drop),
     },
     PassInfo {
         name: "flatten-threads",

@@ -400,10 +400,50 @@ kernel @k(%t: i64, %hp: ptr<global>, %out: ptr<global>) {
 "#;
     let c = emitted_c(text, "k");
     assert_eq!(c.matches("= cucc_tex_view_of(launch, ").count(), 1, "{c}");
-    // The thread loop may be emitted in more than one version.
-    let views = c.matches("cucc_tex_fetch_view(&").count();
+    // The thread loop may be emitted in more than one version. A view's
+    // fetch is a bounds test against the view and a load into the result
+    // variable itself, with the general path out of line.
+    let views = c.matches("cucc_tex_fetch_cold(launch, ").count();
     assert!(views >= 1, "{c}");
+    assert!(c.contains(".width, 1)) {"), "{c}");
+    assert!(c.contains(".data + (uint64_t)(int64_t)(int32_t)"), "{c}");
     assert_eq!(c.matches("cucc_tex_fetch(launch, ").count(), views, "{c}");
+}
+
+/// A select choosing a value a `while` carries (what `branch-free` makes of
+/// a search's `if`) is written as masks; a select feeding anything else
+/// stays a ternary.
+#[test]
+fn carried_selects_are_masked() {
+    let text = r#"
+kernel @k(%tab: ptr<global>, %out: ptr<global>, %n: i32, %v: i32) {
+  %tid = thread_id x : i32
+  %zero = const 0 : i32
+  %one = const 1 : i32
+  %lo, %hi = while (%l = %zero, %h = %n) -> (i32, i32) {
+    %c = cmp slt %l, %h : i1
+    condition %c, %l, %h
+  } do (%l2: i32, %h2: i32) {
+    %s = add %l2, %h2 : i32
+    %mid = lshr %s, %one : i32
+    %pm = ptr.index i32 %tab, %mid : ptr<global>
+    %p = load %pm : i32
+    %lt = cmp slt %v, %p : i1
+    %m1 = add %mid, %one : i32
+    %nl = select %lt, %l2, %m1 : i32
+    %nh = select %lt, %mid, %h2 : i32
+    yield %nl, %nh
+  }
+  %big = cmp sgt %lo, %tid : i1
+  %r = select %big, %lo, %tid : i32
+  %po = ptr.index i32 %out, %tid : ptr<global>
+  store %po, %r
+  return
+}
+"#;
+    let c = emitted_c(text, "k");
+    assert_eq!(c.matches(" & -(uint32_t)").count(), 2, "{c}");
+    assert!(c.contains(" ? "), "{c}");
 }
 
 /// The C of kernel `kernel` of IR text `text` after the default pipeline.

@@ -26,6 +26,7 @@
 //! remain, and ops outside the grid loop must be free of side effects.
 
 mod prelude;
+mod select;
 pub mod target;
 mod writer;
 

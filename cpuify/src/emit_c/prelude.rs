@@ -67,38 +67,33 @@ static inline int cucc_tex_fetch(const cucc_launch *l, uint64_t h, int kind, int
   return 0;
 }
 
-/* A linear texture read as stored, resolved once per kernel run: the
- * fields a tex1Dfetch needs, in locals the compiler keeps in registers.
- * `fast` is 0 when the fetch must take the general path. */
+/* A linear texture read as stored, resolved once per kernel run: its data
+ * and width, in locals the compiler keeps in registers, so a tex1Dfetch is
+ * one bounds test and a load. `width` is 0, which sends every fetch to the
+ * general path, when the handle names no texture, the texels are converted,
+ * or a texel holds more channels than the fetch reads. */
 typedef struct cucc_tex_view {
   const char *data;
   uint64_t width;
-  uint64_t texel_size;
-  int fast;
 } cucc_tex_view;
 static inline cucc_tex_view cucc_tex_view_of(const cucc_launch *l, uint64_t h, int out_kind,
                                              unsigned nres) {
-  cucc_tex_view v = {0, 0, 0, 0};
+  cucc_tex_view v = {0, 0};
   const cucc_tex_api *a = l->tex;
   if (!a || h >= a->count) return v;
   const cucc_tex_desc *d = &a->descs[h];
-  if (d->state == 0 || d->raw_kind != out_kind || d->channels < nres) return v;
+  size_t esize = out_kind == 0 || out_kind == 1 ? 4 : out_kind == 2 ? 2 : 1;
+  if (d->state == 0 || d->raw_kind != out_kind || d->channels < nres ||
+      d->texel_size != nres * esize)
+    return v;
   v.data = d->data;
   v.width = d->width;
-  v.texel_size = d->texel_size;
-  v.fast = 1;
   return v;
 }
-static inline int cucc_tex_fetch_view(const cucc_tex_view *v, const cucc_launch *l, uint64_t h,
-                                      int32_t i, int out_kind, unsigned nres, void *out) {
-  if (__builtin_expect(v->fast, 1)) {
-    size_t esize = out_kind == 0 || out_kind == 1 ? 4 : out_kind == 2 ? 2 : 1;
-    if ((uint64_t)(int64_t)i < v->width)
-      memcpy(out, v->data + (uint64_t)i * v->texel_size, nres * esize);
-    else
-      memset(out, 0, nres * esize);
-    return 0;
-  }
+/* A view's fetch outside the view (out of range, or a texture it does not
+ * cover), out of line so the fast path stays small. */
+static __attribute__((noinline, cold, unused)) int cucc_tex_fetch_cold(
+    const cucc_launch *l, uint64_t h, int32_t i, int out_kind, unsigned nres, void *out) {
   return cucc_tex_fetch(l, h, 0, i, 0.0f, 0.0f, 0.0f, out_kind, nres, out);
 }
 

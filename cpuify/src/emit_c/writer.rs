@@ -51,6 +51,7 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         thread_ranges: false,
         nd_order: None,
         tex_views: std::collections::HashMap::new(),
+        masked_selects: super::select::carried_by_while(func),
     };
     w.name_values();
     w.layout_shared();
@@ -155,6 +156,8 @@ struct Writer<'m> {
     nd_order: Option<[usize; 3]>,
     /// Texture views resolved in the prologue, by (handle, out kind, channels).
     tex_views: std::collections::HashMap<(Value, u8, usize), String>,
+    /// `select`s written as masks (`select::carried_by_while`).
+    masked_selects: std::collections::HashSet<Op>,
 }
 
 impl<'m> Writer<'m> {
@@ -918,12 +921,13 @@ impl<'m> Writer<'m> {
             OpKind::Select => {
                 arity(3)?;
                 let r = one()?;
-                let e = format!(
-                    "{} ? {} : {}",
-                    self.n(ops[0]),
-                    self.n(ops[1]),
-                    self.n(ops[2])
-                );
+                let (c, a, b) = (self.n(ops[0]), self.n(ops[1]), self.n(ops[2]));
+                let masked = if self.masked_selects.contains(&op) {
+                    super::select::masked(self.vty(r)?, c, a, b)
+                } else {
+                    None
+                };
+                let e = masked.unwrap_or_else(|| format!("{c} ? {a} : {b}"));
                 self.decl(r, &e)?;
             }
             OpKind::If => self.put_if(op)?,
@@ -1272,6 +1276,9 @@ impl<'m> Writer<'m> {
                 ),
             ));
         };
+        if kind == TexKind::Fetch1DLane {
+            return self.tex_fetch_lane(op, out_kind, cty);
+        }
         let (icoord, fcoords) = match kind {
             TexKind::Fetch1D => (
                 format!("(int32_t){}", self.n(ops[1])),
@@ -1286,26 +1293,21 @@ impl<'m> Writer<'m> {
             }
         };
         let kind_code = match kind {
-            TexKind::Fetch1D => 0,
+            TexKind::Fetch1D | TexKind::Fetch1DLane => 0,
             TexKind::Tex1D => 1,
             TexKind::Tex2D => 2,
             TexKind::Tex3D => 3,
         };
         let buf = format!("{}_tex", self.n(first));
+        if let Some(view) = self
+            .tex_views
+            .get(&(ops[0], out_kind, results.len()))
+            .cloned()
+        {
+            return self.tex_fetch_view(&view, ops[0], &icoord, out_kind, cty, &results);
+        }
         let s = format!("{cty} {buf}[4];");
         self.line(&s);
-        if let Some(view) = self.tex_views.get(&(ops[0], out_kind, results.len())) {
-            let s = format!(
-                "if (__builtin_expect(cucc_tex_fetch_view(&{view}, launch, {}, {icoord}, {out_kind}, {}u, {buf}), 0)) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
-                self.n(ops[0]),
-                results.len()
-            );
-            self.line(&s);
-            for (i, &r) in results.iter().enumerate() {
-                self.decl(r, &format!("{buf}[{i}]"))?;
-            }
-            return Ok(());
-        }
         let s = format!(
             "if (__builtin_expect(cucc_tex_fetch(launch, {}, {kind_code}, {icoord}, {}, {}, {}, {out_kind}, {}u, {buf}), 0)) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
             self.n(ops[0]),
@@ -1321,6 +1323,102 @@ impl<'m> Writer<'m> {
         Ok(())
     }
 
+    /// A `tex1Dfetch` through a view: one bounds test and the channels
+    /// loaded into scalar variables (no buffer in memory, so the values stay
+    /// in registers); any other case (out of range, a texture the view does
+    /// not cover) calls the out-of-line general path.
+    fn tex_fetch_view(
+        &mut self,
+        view: &str,
+        handle: Value,
+        icoord: &str,
+        out_kind: u8,
+        cty: &str,
+        results: &[Value],
+    ) -> Result<(), CpuifyError> {
+        let size = tex_elem_size(out_kind);
+        let names: Vec<String> = results.iter().map(|&r| self.n(r).to_string()).collect();
+        self.line(&format!("{cty} {};", names.join(", ")));
+        let index = format!("(uint64_t)(int64_t){icoord}");
+        self.line(&format!(
+            "if (__builtin_expect({index} < {view}.width, 1)) {{"
+        ));
+        let texel = size * results.len();
+        for (k, name) in names.iter().enumerate() {
+            self.line(&format!(
+                "  memcpy(&{name}, {view}.data + {index} * {texel} + {}, {size});",
+                k * size
+            ));
+        }
+        self.line("} else {");
+        let buf = format!("{}_tex", names[0]);
+        self.line(&format!("  {cty} {buf}[4];"));
+        self.line(&format!(
+            "  if (cucc_tex_fetch_cold(launch, {}, {icoord}, {out_kind}, {}u, {buf})) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
+            self.n(handle),
+            results.len()
+        ));
+        for (k, name) in names.iter().enumerate() {
+            self.line(&format!("  {name} = {buf}[{k}];"));
+        }
+        self.line("}");
+        Ok(())
+    }
+
+    /// `tex.fetch fetch1d.lane`: channel `lane` (3 and above: the last) of
+    /// a four-channel texel, one load from the view when it covers the
+    /// texture, else channel `lane` of the general path's four.
+    fn tex_fetch_lane(&mut self, op: Op, out_kind: u8, cty: &str) -> Result<(), CpuifyError> {
+        let data = &self.func.ops[op];
+        let (h, i, lane, r) = (
+            data.operands[0],
+            data.operands[1],
+            data.operands[2],
+            data.results[0],
+        );
+        let size = tex_elem_size(out_kind);
+        let name = self.n(r).to_string();
+        let icoord = format!("(int32_t){}", self.n(i));
+        let lane_var = format!("{name}_lane");
+        self.line(&format!(
+            "const uint32_t {lane_var} = {l} < 3u ? {l} : 3u;",
+            l = self.n(lane)
+        ));
+        self.line(&format!("{cty} {name};"));
+        let view = self.tex_views.get(&(h, out_kind, 4)).cloned();
+        let buf = format!("{name}_tex");
+        let general = format!(
+            "if (__builtin_expect(cucc_tex_fetch{}(launch, {}, {}{icoord}, {}{out_kind}, 4u, {buf}), 0)) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
+            if view.is_some() { "_cold" } else { "" },
+            self.n(h),
+            if view.is_some() { "" } else { "0, " },
+            if view.is_some() { "" } else { "0.0f, 0.0f, 0.0f, " },
+        );
+        match view {
+            Some(view) => {
+                let index = format!("(uint64_t)(int64_t){icoord}");
+                self.line(&format!(
+                    "if (__builtin_expect({index} < {view}.width, 1)) {{"
+                ));
+                self.line(&format!(
+                    "  memcpy(&{name}, {view}.data + {index} * {} + (uint64_t){lane_var} * {size}, {size});",
+                    4 * size
+                ));
+                self.line("} else {");
+                self.line(&format!("  {cty} {buf}[4];"));
+                self.line(&format!("  {general}"));
+                self.line(&format!("  {name} = {buf}[{lane_var}];"));
+                self.line("}");
+            }
+            None => {
+                self.line(&format!("{cty} {buf}[4];"));
+                self.line(&general);
+                self.line(&format!("{name} = {buf}[{lane_var}];"));
+            }
+        }
+        Ok(())
+    }
+
     /// Resolves, once in the prologue, each texture that `tex1Dfetch`es
     /// reach through a kernel parameter: a texture object cannot change
     /// while a kernel runs, and the descriptor read inside loops would be
@@ -1331,16 +1429,18 @@ impl<'m> Writer<'m> {
         let mut keys = Vec::new();
         for (_, op) in self.func.walk() {
             let data = &self.func.ops[op];
-            if data.kind != OpKind::TexFetch(TexKind::Fetch1D) {
-                continue;
-            }
+            let channels = match data.kind {
+                OpKind::TexFetch(TexKind::Fetch1D) => data.results.len(),
+                OpKind::TexFetch(TexKind::Fetch1DLane) => 4,
+                _ => continue,
+            };
             let (Some(&h), Some(&first)) = (data.operands.first(), data.results.first()) else {
                 continue;
             };
             let Some((out_kind, _)) = tex_out_kind(self.ty_of(first)) else {
                 continue;
             };
-            let key = (h, out_kind, data.results.len());
+            let key = (h, out_kind, channels);
             if params.contains(&h) && !self.tex_views.contains_key(&key) && !keys.contains(&key) {
                 keys.push(key);
             }
@@ -1973,6 +2073,15 @@ fn c_escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// Bytes per element of a texture fetch's result kind (`tex_out_kind`).
+fn tex_elem_size(out_kind: u8) -> usize {
+    match out_kind {
+        0 | 1 => 4,
+        2 => 2,
+        _ => 1,
+    }
 }
 
 /// The prelude's code and C type of a texture fetch's result type.

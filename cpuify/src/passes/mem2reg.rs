@@ -6,14 +6,21 @@
 //! current value, a store replaces it, and an `if`, `for` or `while` whose
 //! regions store to the alloca gets one more result (and, for loops, one
 //! more carried value) that carries the current value out. A load before
-//! any store reads zero, as the alloca's storage would.
+//! any store reads zero, as the alloca's storage would. Struct locals whose
+//! fields are only loaded and stored are first split into one scalar
+//! alloca per field (`split_structs`).
 
 use crate::error::CpuifyError;
+use crate::remarks::Remarks;
 use cucc_ir::edit::{add_region_arg, add_result, remove_op, replace_all_uses, uses};
 use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Space, Type, TypeId, Value};
 
 /// Promotes every promotable alloca of function `fid`. Returns how many.
-pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
+pub fn mem2reg(
+    module: &mut Module,
+    fid: FuncId,
+    remarks: &mut Remarks,
+) -> Result<usize, CpuifyError> {
     let forwards = forward_through_barriers(module, fid);
     let Module {
         types, functions, ..
@@ -32,6 +39,20 @@ pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
         replaced.insert(r, value);
     }
     forward_addresses(func);
+    let mut promoted = promote_scalars(types, func);
+    // Address selections whose branches loaded promoted locals (`c ? &v.x
+    // : &v.y` loads `c` in the branches until then) are pure now; struct
+    // locals are split and their fields, with any local such a selection
+    // kept in memory, promoted in turn.
+    forward_addresses(func);
+    super::split_structs::split_structs(types, func, remarks);
+    forward_addresses(func);
+    promoted += promote_scalars(types, func);
+    Ok(promoted)
+}
+
+/// Promotes every promotable scalar alloca of `func`; returns how many.
+fn promote_scalars(types: &mut cucc_ir::Types, func: &mut Function) -> usize {
     let mut promoted = 0;
     let candidates: Vec<(Region, Op)> = func
         .walk()
@@ -65,7 +86,7 @@ pub fn mem2reg(module: &mut Module, fid: FuncId) -> Result<usize, CpuifyError> {
         remove_op(func, region, alloca);
         promoted += 1;
     }
-    Ok(promoted)
+    promoted
 }
 
 /// Store-to-load forwarding through barriers (Polygeist, IV-B): a load of
@@ -176,12 +197,7 @@ fn forward_addresses(func: &mut Function) {
                 continue;
             };
             let data = &func.ops[sel];
-            let pure_branches = data.regions.iter().all(|&r| {
-                func.regions[r].ops.iter().all(|&o| {
-                    let k = &func.ops[o].kind;
-                    k.is_pure() || *k == OpKind::Yield
-                })
-            });
+            let pure_branches = data.regions.iter().all(|&r| selects_only(func, r));
             if data.kind != OpKind::If
                 || data.results.len() != 1
                 || used.get(&ptr).map_or(0, Vec::len) != 1
@@ -271,6 +287,18 @@ fn forward_addresses(func: &mut Function) {
             remove_op(func, region, op);
         }
     }
+}
+
+/// True if `region` only computes values: pure ops, yields, and `if`s
+/// (`c ? &a : (d ? &b : &c)`) whose regions do the same. The load moved
+/// into such a region reads the address the load before read.
+fn selects_only(func: &Function, region: Region) -> bool {
+    func.regions[region].ops.iter().all(|&o| {
+        let data = &func.ops[o];
+        data.kind.is_pure()
+            || data.kind == OpKind::Yield
+            || (data.kind == OpKind::If && data.regions.iter().all(|&r| selects_only(func, r)))
+    })
 }
 
 fn zero_of(b: &mut Builder<'_>, ty: TypeId) -> Value {

@@ -1,12 +1,14 @@
 //! The cpuify passes, one module each.
 
 pub mod barrier_elim;
+pub mod branch_free;
 pub mod canonicalize;
 pub mod clamp_guards;
 pub mod collapse;
 pub mod distribute;
 pub mod flatten_threads;
 pub mod inline;
+pub mod lane_fetch;
 pub mod interchange;
 pub mod lower_launch;
 pub mod mem2reg;
@@ -16,6 +18,7 @@ pub mod prefetch;
 pub mod serialize_inner;
 pub mod speculate;
 pub mod split_guards;
+pub mod split_structs;
 pub mod strength_reduce;
 pub mod stride_guards;
 pub mod uniform;
@@ -23,12 +26,14 @@ pub mod unroll;
 pub mod widen_flags;
 
 pub use barrier_elim::barrier_elim;
+pub use branch_free::branch_free;
 pub use canonicalize::canonicalize;
 pub use clamp_guards::clamp_guards;
 pub use collapse::collapse;
 pub use distribute::distribute;
 pub use flatten_threads::flatten_threads;
 pub use inline::inline_calls;
+pub use lane_fetch::lane_fetch;
 pub use interchange::interchange;
 pub use lower_launch::lower_launch;
 pub use mem2reg::mem2reg;

@@ -34,6 +34,8 @@ mod version;
 
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
+use cucc_ir::affine::Coords;
+use cucc_ir::effects::conflicts_across_threads;
 use cucc_ir::{
     Base, Builder, CallSummaries, Dim, FuncId, Function, FunctionEffects, FunctionKind, Level,
     MemEffect, Module, Op, OpKind, Region, Space, Type, TypeId, Value, ValueDef,
