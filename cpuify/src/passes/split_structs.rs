@@ -168,13 +168,11 @@ fn rewrite(
 ) {
     let loc = func.ops[alloca].loc;
     let pty = func.value_type(func.ops[alloca].results[0]);
-    let mut at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == alloca)
-        .unwrap_or(0);
+    let Some(first) = func.regions[region].ops.iter().position(|&o| o == alloca) else {
+        return;
+    };
     let parents = func.parents();
-    for (_, fty, ops) in fields {
+    for (at, (_, fty, ops)) in (first..).zip(fields) {
         let new = func.new_op(
             OpKind::Alloca {
                 space: Space::Private,
@@ -186,7 +184,6 @@ fn rewrite(
             loc,
         );
         func.regions[region].ops.insert(at, new);
-        at += 1;
         let p = func.ops[new].results[0];
         for op in ops {
             let old = func.ops[op].results[0];
