@@ -198,7 +198,7 @@ pub static PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "prefetch",
-        description: "thread loops in a serial loop of the block prefetch the contiguous ranges of pointer arguments the next block reads",
+        description: "thread loops prefetch the contiguous ranges of pointer arguments the next block accesses: in a serial loop of the block, or row by row for tiles of several rows",
         required: false,
         opt_in: false,
         run: |m, f, r, _| passes::prefetch(m, f, r).map(drop),

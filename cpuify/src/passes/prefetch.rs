@@ -13,10 +13,20 @@
 //! (thread 0) for the next block and prefetches the whole range, one cache
 //! line at a time. Prefetches cannot fault, so the range may lie anywhere.
 //!
-//! Only loads whose address depends on the block index (else the range is
-//! the one being read), is affine in the thread index with a step of at
-//! most a cache line, and is computed by pure ops are prefetched, at most
-//! [`MAX_STREAMS`] ranges per thread loop.
+//! Blocks of several rows (`threadIdx.y`, a 16x16 tile) have the same
+//! shape of access without any serial loop: each row of the tile is a
+//! short run of a distant row of the array, one stream per row and array
+//! (srad's coefficient kernel: 16 rows x 6 arrays). For such accesses,
+//! wherever the thread loop is, the pass prefetches the next block's run
+//! in every row, in a loop over the other thread indices the address
+//! reads.
+//!
+//! Only loads and stores whose address depends on the block index (else
+//! the range is the one being accessed), is affine in `threadIdx.x` with a
+//! step of at most a cache line, and is computed by pure ops are
+//! prefetched, at most [`MAX_STREAMS`] ranges per thread loop. A thread
+//! loop outside every serial loop whose accesses read `threadIdx.x` alone
+//! is left to the hardware: consecutive blocks continue its one stream.
 
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
@@ -27,7 +37,7 @@ use cucc_ir::{
 use std::collections::{HashMap, HashSet};
 
 /// Most ranges prefetched before one thread loop.
-pub const MAX_STREAMS: usize = 4;
+pub const MAX_STREAMS: usize = 8;
 /// Largest step between consecutive threads' addresses (a cache line).
 const MAX_STEP: i64 = 64;
 
@@ -59,18 +69,23 @@ pub fn prefetch(
             continue;
         };
         let mut loops = Vec::new();
-        thread_loops_in_serial(func, grid_body, false, &mut loops);
-        for (region, p) in loops {
-            let n = prefetch_loop(types, func, region, p, bx);
+        thread_loops(func, grid_body, false, &mut loops);
+        for (region, p, in_serial) in loops {
+            let (n, rows) = prefetch_loop(types, func, region, p, bx, in_serial);
             if n > 0 {
                 done += 1;
                 let name = func.name.clone();
+                let why = if rows > 0 {
+                    format!("{rows} of them in every row of the block's tile")
+                } else {
+                    "in a serial loop of the block".to_string()
+                };
                 remarks.add(
                     "prefetch",
                     &name,
                     func.ops[p].loc,
                     format!(
-                        "{n} range(s) the next block reads prefetched before the thread loop: contiguous loads of a pointer argument in a serial loop of the block"
+                        "{n} range(s) the next block accesses prefetched before the thread loop: contiguous accesses of a pointer argument, {why}"
                     ),
                 );
             }
@@ -79,79 +94,99 @@ pub fn prefetch(
     Ok(done)
 }
 
-/// The block-level thread loops (with their regions) nested in a `for` or
-/// `while` of the grid iteration's body `region`.
-fn thread_loops_in_serial(
+/// The block-level thread loops (with their regions) of the grid
+/// iteration's body `region`, each with whether a `for` or `while` of the
+/// block encloses it.
+fn thread_loops(
     func: &Function,
     region: Region,
     in_serial: bool,
-    out: &mut Vec<(Region, Op)>,
+    out: &mut Vec<(Region, Op, bool)>,
 ) {
     for &op in &func.regions[region].ops {
         let data = &func.ops[op];
         match data.kind {
             OpKind::Parallel {
                 level: Level::Block,
-            } => {
-                if in_serial {
-                    out.push((region, op));
-                }
-            }
+            } => out.push((region, op, in_serial)),
             OpKind::For { .. } | OpKind::While => {
                 for &r in &data.regions {
-                    thread_loops_in_serial(func, r, true, out);
+                    thread_loops(func, r, true, out);
                 }
             }
             _ => {
                 for &r in &data.regions {
-                    thread_loops_in_serial(func, r, in_serial, out);
+                    thread_loops(func, r, in_serial, out);
                 }
             }
         }
     }
 }
 
-/// Prefetches for thread loop `p` (in `region`); returns how many ranges.
+/// An access to prefetch: its address, the bytes between consecutive
+/// threads, and the other thread indices (with their extents) it reads.
+type Range = (Value, i64, Vec<(Value, Value)>);
+
+/// Prefetches for thread loop `p` (in `region`); returns how many ranges,
+/// and how many of them are prefetched row by row.
 fn prefetch_loop(
     types: &mut Types,
     func: &mut Function,
     region: Region,
     p: Op,
     bx: Value,
-) -> usize {
+    in_serial: bool,
+) -> (usize, usize) {
     let ubs = func.ops[p].operands.clone();
     let body = func.ops[p].regions[0];
-    // Addresses that depend on another index of the loop are not affine
-    // in the first one (`byte_step`), so a range over x fits every y, z.
-    let (Some(&tx), Some(&ub)) = (func.regions[body].args.first(), ubs.first()) else {
-        return 0;
+    let args = func.regions[body].args.clone();
+    let (Some(&tx), Some(&ub)) = (args.first(), ubs.first()) else {
+        return (0, 0);
     };
-    let mut loads = Vec::new();
-    loads_in(func, body, &mut loads);
+    // The other thread indices with their extents: a range over x is
+    // prefetched for each of their values the address reads.
+    let others: Vec<(Value, Value)> = args
+        .iter()
+        .copied()
+        .zip(ubs.iter().copied())
+        .skip(1)
+        .collect();
+    let mut addrs = Vec::new();
+    accesses_in(func, body, &mut addrs);
     let inside = defined_in(func, body);
     let mut a = Analysis {
         func,
         tx,
         bx,
-        varying: varying_in(func, body, tx),
+        varying: varying_in(func, body, tx, &others),
         on_bx: HashMap::new(),
     };
-    let mut picked: Vec<(Value, i64)> = Vec::new();
+    let mut picked: Vec<Range> = Vec::new();
     let mut seen = HashSet::new();
-    for addr in loads {
+    for addr in addrs {
         if picked.len() == MAX_STREAMS || !seen.insert(addr) {
             continue;
         }
         if !a.derives_from_parameter(addr) || !a.depends_on_bx(addr) {
             continue;
         }
+        let rows: Vec<(Value, Value)> = others
+            .iter()
+            .copied()
+            .filter(|&(t, _)| reaches(a.func, addr, t, &mut HashSet::new()))
+            .collect();
+        // Outside serial loops, a one-row range continues the stream the
+        // hardware already follows from the previous block.
+        if !in_serial && rows.is_empty() {
+            continue;
+        }
         match a.byte_step(types, addr) {
-            Some(step) if step > 0 && step <= MAX_STEP => picked.push((addr, step)),
+            Some(step) if step > 0 && step <= MAX_STEP => picked.push((addr, step, rows)),
             _ => {}
         }
     }
     if picked.is_empty() {
-        return 0;
+        return (0, 0);
     }
     let loc = func.ops[p].loc;
     let at = position(func, region, p);
@@ -175,41 +210,99 @@ fn prefetch_loop(
     map.insert(tx, zero);
     map.insert(bx, next_bx);
     let threads = e.op(OpKind::Cast(CastOp::SExt), vec![ub], i64t);
-    let mut n = 0;
-    for (addr, step) in picked {
-        let mut scratch = map.clone();
-        let Some(first) = materialize(&mut e, &inside, bx, &mut scratch, addr) else {
-            continue;
-        };
+    let (mut n, mut by_rows) = (0, 0);
+    for (addr, step, rows) in picked {
         let step_v = e.constant(i64t, step as u64);
         let len = e.op(
             OpKind::Binary(BinOp::Mul, ArithFlags::NONE),
             vec![threads, step_v],
             i64t,
         );
-        let pf = e
-            .func
-            .new_op(OpKind::Prefetch, vec![first, len], &[], vec![], loc);
-        e.func.regions[region].ops.insert(e.at, pf);
-        e.at += 1;
-        map = scratch;
+        if rows.is_empty() {
+            let mut scratch = map.clone();
+            let Some(first) = materialize(&mut e, &inside, bx, &mut scratch, addr) else {
+                continue;
+            };
+            let pf = e
+                .func
+                .new_op(OpKind::Prefetch, vec![first, len], &[], vec![], loc);
+            e.func.regions[region].ops.insert(e.at, pf);
+            e.at += 1;
+            map = scratch;
+        } else {
+            // for %r1 = 0 to %ub1 { for %r2 ... { prefetch } }: the ops
+            // computing the address go into the innermost body.
+            let top_from = e.at;
+            let mut scratch = map.clone();
+            let mut bodies = Vec::new();
+            let (mut cur, mut cur_at) = (region, e.at);
+            for &(t, t_ub) in &rows {
+                let t_ty = e.func.value_type(t_ub);
+                let mut lvl = Emitter {
+                    func: &mut *e.func,
+                    region: cur,
+                    at: cur_at,
+                    loc,
+                };
+                let lb = lvl.constant(t_ty, 0);
+                let st = lvl.constant(t_ty, 1);
+                let r = lvl.func.new_region(&[t_ty]);
+                let iv = lvl.func.regions[r].args[0];
+                let f = lvl.func.new_op(
+                    OpKind::For { unsigned: false },
+                    vec![lb, t_ub, st],
+                    &[],
+                    vec![r],
+                    loc,
+                );
+                lvl.func.regions[cur].ops.insert(lvl.at, f);
+                if cur == region {
+                    e.at = lvl.at + 1;
+                }
+                scratch.insert(t, iv);
+                bodies.push(r);
+                cur = r;
+                cur_at = 0;
+            }
+            let mut innermost = Emitter {
+                func: &mut *e.func,
+                region: cur,
+                at: 0,
+                loc,
+            };
+            let Some(first) = materialize(&mut innermost, &inside, bx, &mut scratch, addr) else {
+                e.func.regions[region].ops.drain(top_from..e.at);
+                e.at = top_from;
+                continue;
+            };
+            let pf = innermost
+                .func
+                .new_op(OpKind::Prefetch, vec![first, len], &[], vec![], loc);
+            innermost.func.regions[cur].ops.push(pf);
+            for r in bodies {
+                let y = e.func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+                e.func.regions[r].ops.push(y);
+            }
+            by_rows += 1;
+        }
         n += 1;
     }
-    n
+    (n, by_rows)
 }
 
-/// Addresses of the loads in `region` and the `if`s nested in it (not in
-/// nested loops, whose trips the range would not describe).
-fn loads_in(func: &Function, region: Region, out: &mut Vec<Value>) {
+/// Addresses of the loads and stores in `region` and the `if`s nested in
+/// it (not in nested loops, whose trips the range would not describe).
+fn accesses_in(func: &Function, region: Region, out: &mut Vec<Value>) {
     for &op in &func.regions[region].ops {
         let data = &func.ops[op];
         match data.kind {
             OpKind::Load {
                 volatile: false, ..
-            } => out.push(data.operands[0]),
+            }
+            | OpKind::Store { volatile: false } => out.push(data.operands[0]),
             OpKind::If => {
                 for &r in &data.regions {
-                    loads_in(func, r, out);
+                    accesses_in(func, r, out);
                 }
             }
             _ => {}
@@ -218,9 +311,20 @@ fn loads_in(func: &Function, region: Region, out: &mut Vec<Value>) {
 }
 
 /// The values of thread loop body `body` computed from the thread index
-/// `tx` (arguments of nested regions count as such).
-fn varying_in(func: &Function, body: Region, tx: Value) -> HashSet<Value> {
-    let mut out: HashSet<Value> = func.regions[body].args.iter().copied().collect();
+/// `tx` (arguments of nested regions count as such). The other thread
+/// indices `others` are fixed while `tx` varies.
+fn varying_in(
+    func: &Function,
+    body: Region,
+    tx: Value,
+    others: &[(Value, Value)],
+) -> HashSet<Value> {
+    let mut out: HashSet<Value> = func.regions[body]
+        .args
+        .iter()
+        .copied()
+        .filter(|a| !others.iter().any(|&(t, _)| t == *a))
+        .collect();
     out.insert(tx);
     let mut walk = Vec::new();
     func.walk_region(body, &mut walk);
