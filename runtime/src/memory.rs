@@ -91,12 +91,31 @@ struct Addr(usize);
 /// # Safety
 /// `dst` and `src` must be valid for `count` bytes of writes and
 /// reads when the work runs (device sides are checked by the caller).
-unsafe fn copy_work(dst: Addr, src: Addr, count: usize) -> impl FnOnce() + Send + 'static {
+/// `prefault_dst`: the destination is pageable host memory, faulted in
+/// ahead of the copy when large ([`bulk::prefault`]).
+/// `dst_dev`: the destination is device memory ([`bulk::copy_to_device`]).
+unsafe fn copy_work(
+    dst: Addr,
+    src: Addr,
+    count: usize,
+    prefault_dst: bool,
+    dst_dev: bool,
+) -> impl FnOnce() + Send + 'static {
     move || {
         let (d, s) = (dst, src);
+        if prefault_dst {
+            // SAFETY: the caller promised the host destination writable.
+            unsafe { bulk::prefault(d.0, count) };
+        }
         // SAFETY: ranges validated at submission (device side) or promised by
-        // the caller (host side); `copy` tolerates overlap.
-        unsafe { bulk::copy(d.0, s.0, count) };
+        // the caller (host side); both copies tolerate overlap.
+        unsafe {
+            if dst_dev {
+                bulk::copy_to_device(d.0, s.0, count)
+            } else {
+                bulk::copy(d.0, s.0, count)
+            }
+        };
     }
 }
 
@@ -192,9 +211,10 @@ unsafe fn memcpy(
     if src_dev {
         check_device_range(src, count)?;
     }
-    let pageable = (!dst_dev && is_pageable(dst)) || (!src_dev && is_pageable(src));
+    let pageable_dst = !dst_dev && is_pageable(dst);
+    let pageable = pageable_dst || (!src_dev && is_pageable(src));
     let category = crate::profile::Category::memcpy(dst_dev, src_dev);
-    let work = unsafe { copy_work(Addr(dst), Addr(src), count) };
+    let work = unsafe { copy_work(Addr(dst), Addr(src), count, pageable_dst, dst_dev) };
     issue(
         stream,
         mode,
