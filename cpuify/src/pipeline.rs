@@ -62,6 +62,13 @@ pub static PASSES: &[PassInfo] = &[
         run: |m, f, _, _| passes::canonicalize(m, f),
     },
     PassInfo {
+        name: "lane-fetch",
+        description: "a channel of a four-channel tex1Dfetch chosen at run time read by one fetch",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::lane_fetch(m, f, r).map(drop),
+    },
+    PassInfo {
         name: "strength-reduce",
         description:
             "remainders by run-time powers of two (strides doubled each trip) become masks",

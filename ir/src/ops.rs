@@ -471,6 +471,10 @@ keyword_enum! {
         Tex2D = "2d",
         /// `tex3D`: three float coordinates.
         Tex3D = "3d",
+        /// One channel of a four-channel `tex1Dfetch`: an integer
+        /// coordinate and the channel (`v.x`..`v.w` chosen at run time;
+        /// unsigned, 3 and above read `w`). One result.
+        Fetch1DLane = "fetch1d.lane",
     }
 }
 
@@ -479,7 +483,7 @@ impl TexKind {
     pub fn coords(self) -> usize {
         match self {
             TexKind::Fetch1D | TexKind::Tex1D => 1,
-            TexKind::Tex2D => 2,
+            TexKind::Tex2D | TexKind::Fetch1DLane => 2,
             TexKind::Tex3D => 3,
         }
     }

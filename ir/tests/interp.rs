@@ -1316,3 +1316,76 @@ fn alloc_distinct_compares_allocations() {
     assert_eq!(run(x, x + 16), 0, "two pointers into one buffer");
     assert_eq!(run(x, 0), 0, "a null pointer");
 }
+
+/// A resolver for one four-channel `i32` texture: texel `i` holds
+/// `(10i, 10i+1, 10i+2, 10i+3)` for `i` in `[0, 8)`, zeros elsewhere.
+struct Quads;
+
+impl cucc_ir::interp::TextureResolver for Quads {
+    fn fetch(
+        &self,
+        handle: u64,
+        kind: TexKind,
+        coords: &[u64],
+        results: usize,
+    ) -> Result<Vec<u64>, String> {
+        if handle != 3 || kind != TexKind::Fetch1D || results != 4 {
+            return Err(format!("unexpected fetch {handle} {kind:?} {results}"));
+        }
+        let i = coords[0] as u32 as i32;
+        Ok((0..4)
+            .map(|c| {
+                if (0..8).contains(&i) {
+                    (10 * i + c) as u32 as u64
+                } else {
+                    0
+                }
+            })
+            .collect())
+    }
+}
+
+/// `fetch1d.lane` reads channel `lane` of the four-channel texel, channels
+/// 3 and above (unsigned) reading the last, and zeros outside the texture.
+#[test]
+fn lane_fetch_reads_one_channel() {
+    let text = r#"
+kernel @k(%t: i64, %out: ptr<global>) {
+  %tid = thread_id x : i32
+  %two = const 2 : i32
+  %i = ashr %tid, %two : i32
+  %three = const 3 : i32
+  %lane0 = and %tid, %three : i32
+  %one = const 1 : i32
+  %zero = const 0 : i32
+  %bit = and %tid, %one : i32
+  %odd = cmp ne %bit, %zero : i1
+  %big = const -7 : i32
+  %lane = select %odd, %big, %lane0 : i32
+  %v = tex.fetch fetch1d.lane %t, %i, %lane : i32
+  %p = ptr.index i32 %out, %tid : ptr<global>
+  store %p, %v
+  return
+}
+"#;
+    let m = parse_module(text).unwrap();
+    verify_module(&m).unwrap();
+    let mut it = Interpreter::new(&m);
+    it.set_textures(Box::new(Quads));
+    let n = 40usize;
+    let out = it.memory.alloc(Space::Global, 4 * n as u64);
+    it.launch(
+        "k",
+        &LaunchConfig::linear(1, n as u32),
+        &[Arg::Scalar(3), Arg::ptr(out)],
+    )
+    .unwrap();
+    let bytes = it.memory.read(out, 4 * n as u64).unwrap();
+    for t in 0..n {
+        let i = (t / 4) as i32;
+        let lane = if t % 2 == 1 { 3 } else { (t % 4) as i32 };
+        let want = if i < 8 { 10 * i + lane } else { 0 };
+        let got = i32::from_le_bytes(bytes[4 * t..4 * t + 4].try_into().unwrap());
+        assert_eq!(got, want, "thread {t}");
+    }
+}

@@ -1277,6 +1277,9 @@ impl<'m> Writer<'m> {
                 ),
             ));
         };
+        if kind == TexKind::Fetch1DLane {
+            return self.tex_fetch_lane(op, out_kind, cty);
+        }
         let (icoord, fcoords) = match kind {
             TexKind::Fetch1D => (
                 format!("(int32_t){}", self.n(ops[1])),
@@ -1291,7 +1294,7 @@ impl<'m> Writer<'m> {
             }
         };
         let kind_code = match kind {
-            TexKind::Fetch1D => 0,
+            TexKind::Fetch1D | TexKind::Fetch1DLane => 0,
             TexKind::Tex1D => 1,
             TexKind::Tex2D => 2,
             TexKind::Tex3D => 3,
@@ -1363,6 +1366,60 @@ impl<'m> Writer<'m> {
         Ok(())
     }
 
+    /// `tex.fetch fetch1d.lane`: channel `lane` (3 and above: the last) of
+    /// a four-channel texel, one load from the view when it covers the
+    /// texture, else channel `lane` of the general path's four.
+    fn tex_fetch_lane(&mut self, op: Op, out_kind: u8, cty: &str) -> Result<(), CpuifyError> {
+        let data = &self.func.ops[op];
+        let (h, i, lane, r) = (
+            data.operands[0],
+            data.operands[1],
+            data.operands[2],
+            data.results[0],
+        );
+        let size = tex_elem_size(out_kind);
+        let name = self.n(r).to_string();
+        let icoord = format!("(int32_t){}", self.n(i));
+        let lane_var = format!("{name}_lane");
+        self.line(&format!(
+            "const uint32_t {lane_var} = {l} < 3u ? {l} : 3u;",
+            l = self.n(lane)
+        ));
+        self.line(&format!("{cty} {name};"));
+        let view = self.tex_views.get(&(h, out_kind, 4)).cloned();
+        let buf = format!("{name}_tex");
+        let general = format!(
+            "if (__builtin_expect(cucc_tex_fetch{}(launch, {}, {}{icoord}, {}{out_kind}, 4u, {buf}), 0)) {{ __cucc_trap(\"texture fetch through a handle that names no texture\"); return; }}",
+            if view.is_some() { "_cold" } else { "" },
+            self.n(h),
+            if view.is_some() { "" } else { "0, " },
+            if view.is_some() { "" } else { "0.0f, 0.0f, 0.0f, " },
+        );
+        match view {
+            Some(view) => {
+                let index = format!("(uint64_t)(int64_t){icoord}");
+                self.line(&format!(
+                    "if (__builtin_expect({index} < {view}.width, 1)) {{"
+                ));
+                self.line(&format!(
+                    "  memcpy(&{name}, {view}.data + {index} * {} + (uint64_t){lane_var} * {size}, {size});",
+                    4 * size
+                ));
+                self.line("} else {");
+                self.line(&format!("  {cty} {buf}[4];"));
+                self.line(&format!("  {general}"));
+                self.line(&format!("  {name} = {buf}[{lane_var}];"));
+                self.line("}");
+            }
+            None => {
+                self.line(&format!("{cty} {buf}[4];"));
+                self.line(&general);
+                self.line(&format!("{name} = {buf}[{lane_var}];"));
+            }
+        }
+        Ok(())
+    }
+
     /// Resolves, once in the prologue, each texture that `tex1Dfetch`es
     /// reach through a kernel parameter: a texture object cannot change
     /// while a kernel runs, and the descriptor read inside loops would be
@@ -1373,16 +1430,18 @@ impl<'m> Writer<'m> {
         let mut keys = Vec::new();
         for (_, op) in self.func.walk() {
             let data = &self.func.ops[op];
-            if data.kind != OpKind::TexFetch(TexKind::Fetch1D) {
-                continue;
-            }
+            let channels = match data.kind {
+                OpKind::TexFetch(TexKind::Fetch1D) => data.results.len(),
+                OpKind::TexFetch(TexKind::Fetch1DLane) => 4,
+                _ => continue,
+            };
             let (Some(&h), Some(&first)) = (data.operands.first(), data.results.first()) else {
                 continue;
             };
             let Some((out_kind, _)) = tex_out_kind(self.ty_of(first)) else {
                 continue;
             };
-            let key = (h, out_kind, data.results.len());
+            let key = (h, out_kind, channels);
             if params.contains(&h) && !self.tex_views.contains_key(&key) && !keys.contains(&key) {
                 keys.push(key);
             }

@@ -12,7 +12,9 @@
 //!
 //! An `if` is converted when it stands directly in a `while` region, its
 //! results are used only as the values the loop carries (operands of the
-//! region's `yield`, or of its `condition` after the test), and each arm
+//! region's `yield`, or of its `condition` after the test) or are all
+//! booleans (short-circuit logic, `a || (b && c)`, which becomes `and`s
+//! and `or`s), and each arm
 //! holds at most [`BUDGET`] operations (constants free) that cannot trap —
 //! no loads, calls, divisions or shifts by a variable — nor have other
 //! effects. The arms' operations move in front of the `if`, their `nsw`
@@ -140,7 +142,11 @@ impl Converter<'_> {
                 .iter()
                 .all(|&v| only_carried(self.func, &used, v, t))
         });
-        if !carried {
+        let logic = data
+            .results
+            .iter()
+            .all(|&v| self.types[self.func.value_type(v)] == Type::Int(1));
+        if !(carried || logic) {
             self.refused.push((
                 loc,
                 "its results are not only values the loop carries to its next iteration",

@@ -15,7 +15,7 @@ use super::sched::Group;
 use super::{math, Exec};
 use crate::func::{Op, Region};
 use crate::module::{FuncId, GlobalKind};
-use crate::ops::{BarrierScope, Callee, OpKind};
+use crate::ops::{BarrierScope, Callee, OpKind, TexKind};
 use crate::types::{Space, Type};
 
 /// Deepest call stack a thread may build.
@@ -844,6 +844,34 @@ impl Exec<'_> {
                             args: [opv(1) & 1, 0, 0],
                         },
                     }));
+                }
+                OpKind::TexFetch(TexKind::Fetch1DLane) => {
+                    if od.operands.len() != 3 || od.results.len() != 1 {
+                        return Err(malformed(
+                            self,
+                            "expected a handle, a coordinate, a channel and 1 result",
+                        ));
+                    }
+                    let texel = self
+                        .textures
+                        .fetch(opv(0), TexKind::Fetch1D, &[opv(1)], 4)
+                        .map_err(|message| InterpError::Texture {
+                            site: self.site(who, fid, op),
+                            message,
+                        })?;
+                    let lane = (opv(2) as u32).min(3) as usize;
+                    let Some(&v) = texel.get(lane) else {
+                        return Err(InterpError::Texture {
+                            site: self.site(who, fid, op),
+                            message: format!(
+                                "resolver returned {} values, expected 4",
+                                texel.len()
+                            ),
+                        });
+                    };
+                    let r = od.results[0];
+                    env[r.index()] = info.vty[r.index()].normalize(v);
+                    continue;
                 }
                 OpKind::TexFetch(kind) => {
                     let n = od.results.len();

@@ -17,6 +17,7 @@ fn arity(kind: &OpKind) -> (Arity, Arity) {
         OpKind::BarrierReduce(_) => (Exact(1), Exact(1)),
         OpKind::Shuffle(_) => (Exact(4), Exact(1)),
         OpKind::Vote(_) => (Exact(2), Exact(1)),
+        OpKind::TexFetch(TexKind::Fetch1DLane) => (Exact(3), Exact(1)),
         OpKind::TexFetch(kind) => (Exact(1 + kind.coords()), Between(1, 4)),
         OpKind::Printf { .. } => (AtLeast(0), Exact(0)),
         OpKind::AllocDistinct => (AtLeast(1), Exact(1)),
@@ -90,7 +91,7 @@ pub(super) fn check(s: &mut Shape<'_, '_>) {
         OpKind::TexFetch(kind) => {
             s.operand_is(0, "handle", Class::I64);
             let class = match kind {
-                TexKind::Fetch1D => Class::I32,
+                TexKind::Fetch1D | TexKind::Fetch1DLane => Class::I32,
                 _ => Class::Is(Type::Float(FloatKind::F32)),
             };
             for i in 1..=kind.coords() {
