@@ -205,7 +205,7 @@ pub static PASSES: &[PassInfo] = &[
     },
     PassInfo {
         name: "prefetch",
-        description: "thread loops prefetch the contiguous ranges of pointer arguments the next block accesses: in a serial loop of the block, or row by row for tiles of several rows",
+        description: "thread loops prefetch the contiguous ranges of pointer arguments the next block accesses (in a serial loop of the block, or row by row for tiles of several rows); serial loops walking a pointer argument with a wide or run-time stride prefetch ahead",
         required: false,
         opt_in: false,
         run: |m, f, r, _| passes::prefetch(m, f, r).map(drop),

@@ -15,6 +15,7 @@ pub mod mem2reg;
 pub mod parallel_licm;
 pub mod predicate_barriers;
 pub mod prefetch;
+mod prefetch_walks;
 pub mod serialize_inner;
 pub mod speculate;
 pub mod split_guards;

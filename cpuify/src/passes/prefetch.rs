@@ -68,6 +68,20 @@ pub fn prefetch(
         let Some(&bx) = func.regions[grid_body].args.first() else {
             continue;
         };
+        let walks = super::prefetch_walks::prefetch_walks(types, func, grid_body);
+        if walks > 0 {
+            let name = func.name.clone();
+            remarks.add(
+                "prefetch",
+                &name,
+                func.ops[g].loc,
+                format!(
+                    "{walks} load(s) of serial loops walking a pointer argument with a wide or run-time stride prefetch the element {} trips ahead",
+                    super::prefetch_walks::AHEAD
+                ),
+            );
+            done += 1;
+        }
         let mut loops = Vec::new();
         thread_loops(func, grid_body, false, &mut loops);
         for (region, p, in_serial) in loops {
