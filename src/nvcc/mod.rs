@@ -13,6 +13,7 @@
 //! `ld -r` joins the halves, so `-c` produces one `.o` as nvcc does.
 
 mod devlink;
+mod host_wrapper;
 mod launch_syntax;
 mod legacy;
 mod openmp;
@@ -83,6 +84,12 @@ impl Driver {
             for ign in &o.ignored {
                 eprintln!("cucc: ignoring GPU-only option `{ign}`");
             }
+        }
+        let mut o = o;
+        if let Some(cc) = o.ccbin.clone().filter(|c| host_wrapper::is_mpi_wrapper(c)) {
+            // After the command line's own, as the wrapper puts them.
+            let flags = host_wrapper::compile_flags(&cc)?;
+            host_wrapper::apply(&flags, &mut o.include_dirs, &mut o.macros);
         }
         let work = jit::work_dir()?;
         Ok(Driver {
