@@ -54,7 +54,11 @@ pub fn apply(flags: &[String], include_dirs: &mut Vec<(PathBuf, bool)>, macros: 
         };
         let Some(value) = value else { continue };
         if f.starts_with("-D") {
-            macros.push(if f == "-D" { format!("-D{value}") } else { value });
+            macros.push(if f == "-D" {
+                format!("-D{value}")
+            } else {
+                value
+            });
         } else {
             let dir = value.strip_prefix("-I").unwrap_or(&value);
             include_dirs.push((PathBuf::from(dir), system));
@@ -90,7 +94,10 @@ mod tests {
     fn reads_wrapper_output() {
         assert_eq!(
             preprocessor_flags("-I/usr/lib/openmpi/include -I/usr/lib/openmpi/include/openmpi\n"),
-            vec!["-I/usr/lib/openmpi/include", "-I/usr/lib/openmpi/include/openmpi"]
+            vec![
+                "-I/usr/lib/openmpi/include",
+                "-I/usr/lib/openmpi/include/openmpi"
+            ]
         );
         assert_eq!(
             preprocessor_flags("g++ -O2 -DMPICH_SKIP -I /opt/mpich/include -L/opt/mpich/lib -lmpi"),
