@@ -29,9 +29,10 @@ cucc options: --emit=ir (print the kernels' IR) --cpuify=all|none|PASS,... --pri
   default $CUCC_CPU_ARCH, else native)
 
 commands:
-  install --prefix DIR
+  install --prefix DIR [--link]
                       lay out a CUDA-toolkit-shaped directory (bin/nvcc, include/,
                       lib64/, version.json) for builds that look for CUDA there
+                      (--link: links to this cucc's files instead of copies)
   run PROGRAM [ARGS]  run a program built by nvcc -cudart shared on cucc's runtime
   ir-run FILE.cuir [--kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES] --arg SPEC...]
                       run a kernel of an IR file on the reference interpreter and,

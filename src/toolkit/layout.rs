@@ -141,8 +141,7 @@ pub enum Mode {
     /// Copies: the tree stands alone (`cucc install`).
     Copy,
     /// Symbolic links to the pieces: the tree follows rebuilds (the build's
-    /// own tree under `target/`, made by the build script).
-    #[allow(dead_code)]
+    /// own tree under `target/`, `cucc install --link`).
     Link,
 }
 

@@ -93,21 +93,40 @@ pub fn library_arg(rt: &Path) -> String {
     format!("{:?}", format!("-L{}", rt.display()))
 }
 
-/// `cucc install --prefix DIR`.
+/// `cucc install --prefix DIR [--link]`.
 pub fn install_main(args: &[String]) -> i32 {
-    let prefix = match args {
-        [flag, dir] if flag == "--prefix" => PathBuf::from(dir),
-        [one] if one.starts_with("--prefix=") => PathBuf::from(&one["--prefix=".len()..]),
-        _ => {
-            eprintln!("usage: cucc install --prefix DIR");
-            return 2;
+    const USAGE: &str = "usage: cucc install --prefix DIR [--link]";
+    let mut prefix = None;
+    let mut mode = layout::Mode::Copy;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--prefix" => match it.next() {
+                Some(d) => prefix = Some(PathBuf::from(d)),
+                None => {
+                    eprintln!("cucc install: `--prefix` needs a directory\n{USAGE}");
+                    return 2;
+                }
+            },
+            "--link" => mode = layout::Mode::Link,
+            "--help" | "-h" => {
+                println!("{USAGE}\n  --link  link to this cucc's files instead of copying them");
+                return 0;
+            }
+            _ => match a.strip_prefix("--prefix=") {
+                Some(d) => prefix = Some(PathBuf::from(d)),
+                None => {
+                    eprintln!("cucc install: unknown argument `{a}`\n{USAGE}");
+                    return 2;
+                }
+            },
         }
-    };
-    if prefix.as_os_str().is_empty() {
-        eprintln!("cucc install: the prefix is empty");
-        return 2;
     }
-    match install(&prefix, layout::Mode::Copy) {
+    let Some(prefix) = prefix.filter(|p| !p.as_os_str().is_empty()) else {
+        eprintln!("{USAGE}");
+        return 2;
+    };
+    match install(&prefix, mode) {
         Ok(()) => {
             println!(
                 "cucc install: CUDA {} toolkit layout in {} (nvcc: {})",
