@@ -52,13 +52,14 @@ fn split(text: &str) -> Result<Vec<String>, String> {
                     }
                 }
             }
-            '\\' => {
-                in_arg = true;
-                match chars.next() {
-                    Some('\n') | None => {}
-                    Some(e) => cur.push(e),
+            '\\' => match chars.next() {
+                // A continued line joins, as in a shell.
+                Some('\n') | None => {}
+                Some(e) => {
+                    in_arg = true;
+                    cur.push(e);
                 }
-            }
+            },
             c if c.is_whitespace() => {
                 if in_arg {
                     args.push(std::mem::take(&mut cur));
