@@ -193,6 +193,29 @@ fn install_rejects_bad_input() {
         .expect("run");
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).starts_with("cucc install: "), "{}", text(&out));
+    let out = Command::new(cucc)
+        .args(["install", "--prefix"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+
+    // Over an existing tree (a /usr/local): others' files stay, and a
+    // directory where the layout has a link is not deleted.
+    let prefix = d.join("usr-local");
+    std::fs::create_dir_all(prefix.join("include")).expect("mkdir");
+    std::fs::create_dir_all(prefix.join("lib")).expect("mkdir");
+    std::fs::write(prefix.join("include/other.h"), "x").expect("write");
+    std::fs::write(prefix.join("lib/libother.so"), "x").expect("write");
+    let out = Command::new(cucc)
+        .arg("install")
+        .arg("--link")
+        .arg(format!("--prefix={}", prefix.display()))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("is a directory"), "{}", text(&out));
+    assert!(prefix.join("include/other.h").is_file());
+    assert!(prefix.join("lib/libother.so").is_file());
 }
 
 #[test]

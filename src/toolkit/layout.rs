@@ -151,18 +151,26 @@ pub fn create(root: &Path, pieces: &Pieces, mode: Mode, cucc_version: &str) -> R
         |what: &str, p: &Path, e: std::io::Error| format!("cannot {what} {}: {e}", p.display());
     std::fs::create_dir_all(root).map_err(|e| err("create", root, e))?;
     let root = root.canonicalize().map_err(|e| err("resolve", root, e))?;
+    let merges = |content: &Content| {
+        matches!(content, Content::Dir)
+            || (mode == Mode::Copy && matches!(content, Content::Piece(Piece::Headers)))
+    };
+    // Refuse before changing anything.
     for (rel, content) in ENTRIES {
         let at = root.join(rel);
-        if !matches!(content, Content::Dir) {
-            remove(&at).map_err(|e| err("replace", &at, e))?;
+        let is_dir = std::fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir());
+        if is_dir && !merges(content) {
+            return Err(format!(
+                "{} is a directory where the toolkit has a file or link; not replacing it",
+                at.display()
+            ));
         }
+    }
+    for (rel, content) in ENTRIES {
+        let at = root.join(rel);
+        remove(&at, merges(content))?;
         match content {
-            Content::Dir => {
-                if at.is_symlink() {
-                    remove(&at).map_err(|e| err("replace", &at, e))?;
-                }
-                std::fs::create_dir_all(&at).map_err(|e| err("create", &at, e))?
-            }
+            Content::Dir => std::fs::create_dir_all(&at).map_err(|e| err("create", &at, e))?,
             Content::Piece(p) => {
                 let from = pieces.get(*p);
                 match mode {
@@ -195,13 +203,21 @@ pub fn create(root: &Path, pieces: &Pieces, mode: Mode, cucc_version: &str) -> R
     Ok(())
 }
 
-/// Removes a file, link or directory tree at `p` if there is one.
-fn remove(p: &Path) -> std::io::Result<()> {
+/// Makes way for an entry at `p`: removes a file or link there. A real
+/// directory is kept when the entry is one to merge into (`merge`), and is
+/// otherwise an error: an install over an existing tree (`/usr/local`)
+/// must not delete what others put there.
+fn remove(p: &Path, merge: bool) -> Result<(), String> {
+    let err = |e: std::io::Error| format!("cannot replace {}: {e}", p.display());
     match std::fs::symlink_metadata(p) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
-        Ok(m) if m.is_dir() => std::fs::remove_dir_all(p),
-        Ok(_) => std::fs::remove_file(p),
+        Err(e) => Err(err(e)),
+        Ok(m) if m.is_dir() && merge => Ok(()),
+        Ok(m) if m.is_dir() => Err(format!(
+            "{} is a directory where the toolkit has a file or link; not replacing it",
+            p.display()
+        )),
+        Ok(_) => std::fs::remove_file(p).map_err(err),
     }
 }
 
