@@ -1,8 +1,9 @@
 //! cucc where builds look for "the CUDA toolkit": `cucc install --prefix`
 //! lays out a toolkit-shaped directory; unmodified Makefiles (through
 //! `CUDA_HOME` or `PATH`), a CMake project (`LANGUAGES CUDA`, separable
-//! compilation, `find_package(CUDAToolkit)`) and an MPI program built with
-//! `-ccbin mpicxx` build against it and run. CMake and Open MPI come from
+//! compilation, `find_package(CUDAToolkit)`), a setuptools-built Python
+//! extension and an MPI program built with `-ccbin mpicxx` build against it
+//! and run. CMake, Open MPI and Python's setuptools and headers come from
 //! scripts/setup.sh; without them (outside CI) those tests are skipped.
 
 use std::path::{Path, PathBuf};
@@ -48,7 +49,8 @@ fn toolkit() -> &'static Path {
             .status()
             .expect("cargo build libraries");
         assert!(status.success());
-        let dir = tmp("install").join("cuda");
+        // One copy, replaced by each run (it is large).
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cuda-install");
         let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
             .arg("install")
             .arg("--prefix")
@@ -338,4 +340,55 @@ fn mpi_halo_exchange_matches_one_rank() {
     assert!(one.contains("60 steps: sum"), "{one}");
     assert_eq!(run("2"), one);
     assert_eq!(run("4"), one);
+}
+
+/// Copies tests/setuptools to a scratch directory (setup.py writes beside
+/// its sources), builds the extension with `env` and imports it.
+fn setuptools_build(python: &Path, name: &str, env: &[(&str, std::ffi::OsString)]) {
+    let d = tmp(name);
+    for f in ["setup.py", "saxpy.cu", "module.cpp"] {
+        std::fs::copy(root().join("tests/setuptools").join(f), d.join(f)).expect("copy");
+    }
+    let mut cmd = Command::new(python);
+    cmd.args(["setup.py", "-q", "build_ext", "--inplace"])
+        .current_dir(&d)
+        .env_remove("CUDA_HOME")
+        .env_remove("CUDA_PATH");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run setup.py");
+    assert!(out.status.success(), "setup.py ({name}):\n{}", text(&out));
+    let out = Command::new(python)
+        .args([
+            "-c",
+            "import cucc_saxpy; print(cucc_saxpy.saxpy_sum(1000, 2.0))",
+        ])
+        .current_dir(&d)
+        .output()
+        .expect("run python");
+    // sum of 2i + 1 for i < 1000
+    assert_eq!(text(&out).trim(), "1000000.0", "{}", text(&out));
+}
+
+#[test]
+fn setuptools_extension_finds_the_toolkit() {
+    let Some(python) = tool("python3") else {
+        return;
+    };
+    let has_setuptools = Command::new(&python)
+        .args(["-c", "import setuptools, sysconfig, os; assert os.path.exists(sysconfig.get_paths()['include'] + '/Python.h')"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_setuptools {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "python3 lacks setuptools or Python.h: run scripts/setup.sh"
+        );
+        eprintln!("note: python3 lacks setuptools or Python.h; skipping");
+        return;
+    }
+    let dir = toolkit();
+    setuptools_build(&python, "setuptools-home", &[("CUDA_HOME", dir.into())]);
+    setuptools_build(&python, "setuptools-path", &[("PATH", path_with(dir))]);
 }
