@@ -179,6 +179,29 @@ fn install_lays_out_a_toolkit() {
 }
 
 #[test]
+fn the_build_leaves_a_linked_toolkit() {
+    toolkit(); // the libraries are built
+    let built = Path::new(env!("CARGO_BIN_EXE_cucc"))
+        .parent()
+        .expect("profile dir")
+        .join("cuda");
+    let out = Command::new(built.join("bin/nvcc"))
+        .args(["-v", "__cmake_determine_cuda"])
+        .output()
+        .expect("run the build's nvcc");
+    let canon = built.canonicalize().expect("canonical");
+    let v = text(&out);
+    assert!(v.contains(&format!("#$ TOP={}\n", canon.display())), "{v}");
+    for f in [
+        "include/cuda_runtime.h",
+        "lib64/libcudart.so",
+        "lib64/libcublas.so.13",
+    ] {
+        assert!(built.join(f).exists(), "{f} missing in {}", built.display());
+    }
+}
+
+#[test]
 fn install_rejects_bad_input() {
     let cucc = env!("CARGO_BIN_EXE_cucc");
     let out = Command::new(cucc).arg("install").output().expect("run");

@@ -13,7 +13,9 @@ use std::sync::OnceLock;
 /// The toolkit directory cucc was started from, if any: the parent of the
 /// `bin` directory of the path it was invoked by (argv[0], looked up in
 /// `PATH` when it has no slash; links are not followed, so a link to cucc
-/// in a toolkit's `bin` counts), else of the executable's real location.
+/// in a toolkit's `bin` counts), else of the executable's real location;
+/// for the build's own `cucc` (`target/<profile>/cucc`), the layout the
+/// build made beside it (`target/<profile>/cuda`).
 pub fn invoked_root() -> Option<&'static Path> {
     static ROOT: OnceLock<Option<PathBuf>> = OnceLock::new();
     ROOT.get_or_init(find_root).as_deref()
@@ -37,14 +39,14 @@ fn find_root() -> Option<PathBuf> {
         candidates.push(exe);
     }
     candidates.into_iter().find_map(|exe| {
-        let bin = exe.parent()?;
-        let root = if bin.as_os_str().is_empty() {
-            Path::new("..").to_path_buf()
-        } else {
-            bin.join("..")
+        let bin = match exe.parent() {
+            Some(b) if !b.as_os_str().is_empty() => b.to_path_buf(),
+            _ => PathBuf::from("."),
         };
-        let root = root.canonicalize().ok()?;
-        layout::is_toolkit(&root).then_some(root)
+        [bin.join(".."), bin.join("cuda")]
+            .into_iter()
+            .filter_map(|r| r.canonicalize().ok())
+            .find(|r| layout::is_toolkit(r))
     })
 }
 
