@@ -2,7 +2,9 @@
 # Installs what cucc needs on a fresh Debian machine: the Rust toolchain is
 # assumed present; clang-16 (the CUDA front end), clang's OpenMP runtime and
 # <omp.h> (CUDA sources that include it or use -Xcompiler -fopenmp) and
-# OpenBLAS come from Debian. Safe to run again: it only installs what is missing.
+# OpenBLAS come from Debian, and so do the tools the toolkit tests build
+# with (tests/toolkit.rs): CMake, Open MPI, Python's setuptools and headers.
+# Safe to run again: it only installs what is missing.
 set -euo pipefail
 
 need=()
@@ -11,6 +13,13 @@ command -v clang-16 >/dev/null 2>&1 || need+=(clang-16)
 [ -e /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h ] || [ -e /usr/include/cblas.h ] \
     || need+=(libopenblas-dev)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
+command -v make >/dev/null 2>&1 || need+=(make)
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
+command -v mpicxx >/dev/null 2>&1 || need+=(libopenmpi-dev)
+python3 -c 'import setuptools' >/dev/null 2>&1 || need+=(python3-setuptools)
+python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(sysconfig.get_paths()["include"] + "/Python.h"))' \
+    >/dev/null 2>&1 || need+=(python3-dev)
 
 if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing ${need[*]}" >&2

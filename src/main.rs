@@ -9,6 +9,7 @@ mod ir_run;
 mod jit;
 mod nvcc;
 mod run;
+mod toolkit;
 
 use std::process::ExitCode;
 
@@ -28,6 +29,10 @@ cucc options: --emit=ir (print the kernels' IR) --cpuify=all|none|PASS,... --pri
   default $CUCC_CPU_ARCH, else native)
 
 commands:
+  install --prefix DIR [--link]
+                      lay out a CUDA-toolkit-shaped directory (bin/nvcc, include/,
+                      lib64/, version.json) for builds that look for CUDA there
+                      (--link: links to this cucc's files instead of copies)
   run PROGRAM [ARGS]  run a program built by nvcc -cudart shared on cucc's runtime
   ir-run FILE.cuir [--kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [--shared BYTES] --arg SPEC...]
                       run a kernel of an IR file on the reference interpreter and,
@@ -47,6 +52,7 @@ ir-run options:
 ";
 
 fn main() -> ExitCode {
+    toolkit::adopt_invoked_root();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(cmd) = args.first() else {
         eprint!("{USAGE}");
@@ -58,10 +64,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         "--version" | "-V" => {
-            println!(
-                "cucc: CUDA compiler driver for CPUs\nCuda compilation tools, release 13.0, V13.0.0 (cucc {})",
-                env!("CARGO_PKG_VERSION")
-            );
+            print!("{}", version_banner());
             ExitCode::SUCCESS
         }
         "ir-run" => match ir_run::parse_options(&args[1..]) {
@@ -78,9 +81,23 @@ fn main() -> ExitCode {
             }
         },
         "ir-verify" => ir_verify(&args[1..]),
+        "install" => ExitCode::from(toolkit::install_main(&args[1..]).clamp(0, 255) as u8),
         "run" => ExitCode::from(run::main(&args[1..]).clamp(0, 255) as u8),
         _ => ExitCode::from(nvcc::main(&args).clamp(0, 255) as u8),
     }
+}
+
+/// What `--version` prints. Build systems identify nvcc by the phrase
+/// naming NVIDIA's driver and read the toolkit version from `V<x.y.z>`;
+/// both are here, in sentences that say what cucc is.
+fn version_banner() -> String {
+    let v = toolkit::layout::CUDA_VERSION;
+    let release = v.rsplit_once('.').map_or(v, |(r, _)| r);
+    format!(
+        "cucc {}: runs CUDA programs on CPUs; command-line compatible with nvcc: NVIDIA (R) Cuda compiler driver\n\
+         Cuda compilation tools, release {release}, V{v} (cucc's CPU toolkit; not NVIDIA's)\n",
+        env!("CARGO_PKG_VERSION")
+    )
 }
 
 fn ir_verify(args: &[String]) -> ExitCode {

@@ -16,12 +16,12 @@
 #endif
 #endif
 #ifndef __CUDACC_VER_MAJOR__
-#define __CUDACC_VER_MAJOR__ 12
+#define __CUDACC_VER_MAJOR__ 13
 #define __CUDACC_VER_MINOR__ 0
 #define __CUDACC_VER_BUILD__ 0
 #endif
 #ifndef CUDART_VERSION
-#define CUDART_VERSION 12000
+#define CUDART_VERSION 13000
 #endif
 /* Calling convention of host callbacks (`void CUDART_CB cb(...)`): empty
  * outside Windows, as in CUDA's headers. */

@@ -4,7 +4,7 @@
 #define __CUCC_CUDA_H__
 #include <stddef.h>
 
-#define CUDA_VERSION 12000
+#define CUDA_VERSION 13000
 
 #ifdef __cplusplus
 extern "C" {

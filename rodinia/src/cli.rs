@@ -20,7 +20,7 @@ run     builds every application's CUDA version with cucc -O3 and its OpenMP twi
         of --runs runs) and the speedup OpenMP/cucc.
 list    prints the applications, their sizes and comparison rules.
 external builds a Rodinia 3.1 checkout's CUDA benchmarks with their own Makefiles and
-        cucc standing in for nvcc (a fake CUDA toolkit; the checkout is not written to),
+        cucc standing in for nvcc (cucc's CUDA toolkit layout; the checkout is not written to),
         runs each run file's command where its data files exist, runs the OpenMP
         versions, compares the outputs, and prints built/ran/matched per benchmark.
 

@@ -2,7 +2,7 @@
 //! temporary directory: a Makefile that includes `../../common/make.config`
 //! and uses `$(CUDA_DIR)/bin/nvcc`, a host part linked by gcc with
 //! `-L$(CUDA_LIB_DIR) -lcuda -lcudart`, a run file, data under `data/`, and
-//! an OpenMP twin. The CUDA side is built by cucc through the fake toolkit.
+//! an OpenMP twin. The CUDA side is built by cucc through its toolkit layout.
 
 use cucc_rodinia::compare::Compare;
 use cucc_rodinia::external::benchmarks::{Benchmark, Side};
@@ -106,10 +106,22 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// cucc and its runtime, built for the test.
+/// cucc, its runtime and shim libraries (its toolkit layout has them all),
+/// built for the test.
 fn cucc() -> CuccInstall {
     let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "cucc", "-p", "cucc-runtime"])
+        .args([
+            "build",
+            "-q",
+            "-p",
+            "cucc",
+            "-p",
+            "cucc-runtime",
+            "-p",
+            "cucc-cublas",
+            "-p",
+            "cucc-cudnn",
+        ])
         .current_dir(workspace())
         .status()
         .expect("cargo build");

@@ -13,10 +13,12 @@
 //! `ld -r` joins the halves, so `-c` produces one `.o` as nvcc does.
 
 mod devlink;
+mod host_wrapper;
 mod launch_syntax;
 mod legacy;
 mod openmp;
 pub mod options;
+mod options_file;
 
 use crate::jit;
 use cucc_cpuify::{emit_c, pipeline, remarks::Remarks};
@@ -28,7 +30,18 @@ use std::process::Command;
 
 /// Runs an nvcc-style command line; returns the process exit code.
 pub fn main(args: &[String]) -> i32 {
-    let args = with_env_flags(args);
+    let args = match options_file::expand(&with_env_flags(args)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("cucc: error: {e}");
+            return 2;
+        }
+    };
+    if args.iter().any(|a| a == "-v" || a == "--verbose") {
+        for line in crate::toolkit::verbose_lines() {
+            eprintln!("{line}");
+        }
+    }
     let o = match options::parse(&args) {
         Ok(o) => o,
         Err(e) => {
@@ -71,6 +84,12 @@ impl Driver {
             for ign in &o.ignored {
                 eprintln!("cucc: ignoring GPU-only option `{ign}`");
             }
+        }
+        let mut o = o;
+        if let Some(cc) = o.ccbin.clone().filter(|c| host_wrapper::is_mpi_wrapper(c)) {
+            // After the command line's own, as the wrapper puts them.
+            let flags = host_wrapper::compile_flags(&cc)?;
+            host_wrapper::apply(&flags, &mut o.include_dirs, &mut o.macros);
         }
         let work = jit::work_dir()?;
         Ok(Driver {
@@ -490,6 +509,32 @@ impl Driver {
         self.command(cmd)
     }
 
+    /// `-MD` (with `-MF`, `-MT`): the host compiler writes the dependency
+    /// file of the object `out` while compiling it, by default `out` with
+    /// the extension `.d`.
+    fn deps_args(&self, out: &Path) -> Vec<OsString> {
+        if !self.o.deps_file {
+            return Vec::new();
+        }
+        let file = self
+            .o
+            .deps_output
+            .clone()
+            .unwrap_or_else(|| out.with_extension("d"));
+        let target = self
+            .o
+            .deps_target
+            .clone()
+            .map_or_else(|| out.as_os_str().to_owned(), OsString::from);
+        vec![
+            "-MD".into(),
+            "-MF".into(),
+            file.into(),
+            "-MT".into(),
+            target,
+        ]
+    }
+
     fn compile(&mut self, input: &Input, out: &Path) -> Result<(), String> {
         match input.kind {
             InputKind::Cuda => self.compile_cuda(&input.path, out),
@@ -511,6 +556,7 @@ impl Driver {
                 cmd.arg("-I").arg(cucc_frontend::clang::include_dir());
                 cmd.args(&self.o.macros);
                 cmd.args(&self.o.host_flags);
+                cmd.args(self.deps_args(out));
                 cmd.arg("-o").arg(out).arg(&input.path);
                 self.command(cmd)
             }
@@ -532,6 +578,20 @@ impl Driver {
             }
         }
         let (src, opts) = self.cuda_source(path)?;
+        if self.o.verbose || self.o.dry_run {
+            // The device half is translated in this process; say so, with
+            // the architecture `__CUDA_ARCH__` stands for, in the form
+            // nvcc's `-v` names it (CMake reads its default from here).
+            let arch = opts
+                .gpu_arch
+                .as_deref()
+                .unwrap_or(cucc_frontend::clang::DEFAULT_GPU_ARCH);
+            let digits = arch.trim_start_matches("sm_");
+            eprintln!(
+                "#$ cucc (in process): kernels of {} translated to C for the CPU, -arch compute_{digits} (__CUDA_ARCH__={digits}0)",
+                path.display()
+            );
+        }
         // Device half: translated now, or (separate compilation) carried
         // as IR to the device link.
         let module = if self.o.dry_run {
@@ -569,6 +629,7 @@ impl Driver {
             cmd.arg("-g");
         }
         cmd.args(&self.o.host_flags);
+        cmd.args(self.deps_args(out));
         cmd.arg("-o").arg(&host_o);
         self.command(cmd)?;
 
@@ -603,11 +664,21 @@ impl Driver {
         for d in &self.o.lib_dirs {
             cmd.arg("-L").arg(d);
         }
-        cmd.arg("-L").arg(&rt);
+        // One argument, as `-v` prints it in `LIBRARIES=` (CMake finds the
+        // link line by that text).
+        let mut l_rt = OsString::from("-L");
+        l_rt.push(&rt);
+        cmd.arg(l_rt);
         for l in &self.o.libs {
             cmd.arg(format!("-l{l}"));
         }
-        cmd.arg("-l:libcudart.so.13");
+        // By the development name where there is one, as nvcc's
+        // shared-runtime link does (CMake reads it from `-v`).
+        cmd.arg(if rt.join("libcudart.so").exists() {
+            "-lcudart"
+        } else {
+            "-l:libcudart.so.13"
+        });
         let mut rpath = OsString::from("-Wl,-rpath,");
         rpath.push(&rt);
         cmd.arg(rpath);
@@ -694,9 +765,11 @@ fn blob_bytes(id: &[u8; 16]) -> Vec<u8> {
 }
 
 /// cucc's libraries as cargo names them, with the sonames programs ask for:
-/// the runtime, and the shim libraries that `-lcublas` and `-lcudnn` link.
+/// the runtime (and its development name, which cucc's link uses), and the
+/// shim libraries that `-lcublas` and `-lcudnn` link.
 const LIBRARY_SONAMES: &[(&str, &str)] = &[
     ("libcucc_runtime.so", "libcudart.so.13"),
+    ("libcucc_runtime.so", "libcudart.so"),
     ("libcublas.so", "libcublas.so.13"),
     ("libcudnn.so", "libcudnn.so.9"),
 ];
@@ -710,6 +783,9 @@ const LIBRARY_SONAMES: &[(&str, &str)] = &[
 pub fn runtime_dir() -> Result<PathBuf, String> {
     if let Some(d) = std::env::var_os("CUCC_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         return Ok(PathBuf::from(d));
+    }
+    if let Some(root) = crate::toolkit::invoked_root() {
+        return Ok(root.join("lib64"));
     }
     let exe = std::env::current_exe().map_err(|e| format!("cucc: error: {e}"))?;
     let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();

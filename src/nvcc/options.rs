@@ -84,6 +84,8 @@ pub struct NvccOptions {
     pub deps_file: bool,
     /// `-MF`.
     pub deps_output: Option<PathBuf>,
+    /// `-MT`: the target named in the dependency file.
+    pub deps_target: Option<String>,
     /// `-rdc=true` / `-dc`.
     pub relocatable_device_code: bool,
     /// `-v`.
@@ -140,6 +142,7 @@ impl Default for NvccOptions {
             arch: None,
             deps_file: false,
             deps_output: None,
+            deps_target: None,
             relocatable_device_code: false,
             verbose: false,
             dry_run: false,
@@ -177,6 +180,8 @@ const VALUED: &[(&[&str], &str)] = &[
     (&["-code", "--gpu-code"], "code"),
     (&["-gencode", "--generate-code"], "gencode"),
     (&["-MF", "--dependency-output"], "MF"),
+    (&["-MT", "--dependency-target-name"], "MT"),
+    (&["-keep-dir", "--keep-dir"], "ignored"),
     (&["-std", "--std"], "std"),
     (&["-rdc", "--relocatable-device-code"], "rdc"),
     (&["-Xptxas", "--ptxas-options"], "ignored"),
@@ -225,6 +230,13 @@ const FLAGS: &[(&[&str], &str)] = &[
         "ignored",
     ),
     (&["-Wno-deprecated-declarations"], "ignored"),
+    (
+        &[
+            "-forward-unknown-to-host-compiler",
+            "--forward-unknown-to-host-compiler",
+        ],
+        "forward-unknown",
+    ),
     (&["--print-ir-after-all"], "print-ir-after-all"),
     (&["--remarks"], "remarks"),
     (&["--check-barriers"], "check-barriers"),
@@ -235,6 +247,10 @@ const FLAGS: &[(&[&str], &str)] = &[
 pub fn parse(args: &[String]) -> Result<NvccOptions, String> {
     let mut o = NvccOptions::default();
     let mut force_cuda = false;
+    // nvcc takes this flag wherever it stands.
+    let forward_unknown = args.iter().any(|a| {
+        a == "-forward-unknown-to-host-compiler" || a == "--forward-unknown-to-host-compiler"
+    });
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -279,6 +295,7 @@ pub fn parse(args: &[String]) -> Result<NvccOptions, String> {
                 "remarks" => o.remarks = true,
                 "check-barriers" => o.check_barriers = true,
                 "verify-each" => o.verify_each = true,
+                "forward-unknown" => {}
                 _ => o.ignored.push(a.to_string()),
             }
             continue;
@@ -288,6 +305,10 @@ pub fn parse(args: &[String]) -> Result<NvccOptions, String> {
             continue;
         }
         if a.starts_with('-') {
+            if forward_unknown {
+                o.host_flags.push(a.to_string());
+                continue;
+            }
             return Err(format!("unknown option `{a}`"));
         }
         let path = PathBuf::from(a);
@@ -395,6 +416,7 @@ fn apply(
             }
         }
         "MF" => o.deps_output = Some(PathBuf::from(v)),
+        "MT" => o.deps_target = Some(v),
         "std" => o.std = Some(v),
         "rdc" => o.relocatable_device_code = matches!(v.as_str(), "true" | "1"),
         "cpuify" => o.cpuify = Some(v),

@@ -6,7 +6,7 @@
 //! `common/` and `cuda/util/`) is copied into a scratch tree of the same
 //! shape, whose `data` links to the data directory, so relative paths such
 //! as `../../common/make.config` and `../../data/...` resolve as in the
-//! checkout. `make` runs there with a fake CUDA toolkit (see [`toolkit`])
+//! checkout. `make` runs there with cucc's CUDA toolkit layout (see [`toolkit`])
 //! named on its command line, and with `HOME` pointing at a directory where
 //! `~/rodinia_3.0` is the scratch tree (a Makefile includes
 //! `~/rodinia_3.0/common/make.config`).
@@ -25,7 +25,7 @@ use report::{ExternalOutcome, Verdict};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use toolkit::{CuccInstall, FakeToolkit};
+use toolkit::{CuccInstall, RodiniaToolkit};
 
 /// Options of `rodinia external`.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,14 +66,14 @@ pub struct Session {
     checkout: PathBuf,
     tree: PathBuf,
     home: PathBuf,
-    toolkit: FakeToolkit,
+    toolkit: RodiniaToolkit,
     threads: usize,
     timeout: Duration,
 }
 
 impl Session {
     /// Makes the scratch tree under `work` (created; should be fresh) for
-    /// `checkout`, its data link, the fake toolkit and the fake home.
+    /// `checkout`, its data link, the toolkit and the fake home.
     pub fn create(
         work: &Path,
         checkout: &Path,
@@ -110,7 +110,7 @@ impl Session {
                 copy_tree(&from, &tree.join(shared))?;
             }
         }
-        let toolkit = FakeToolkit::create(&work.join("cuda-toolkit"), cucc)?;
+        let toolkit = RodiniaToolkit::create(&work.join("cuda-toolkit"), cucc)?;
         Ok(Session {
             checkout,
             tree,

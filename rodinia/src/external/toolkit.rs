@@ -1,86 +1,31 @@
-//! A fake CUDA toolkit directory, so that Makefiles written for
-//! `/usr/local/cuda` build with cucc unchanged: `bin/nvcc` is cucc,
-//! `include` is cucc's headers, `lib64` (and `lib`) hold the library names
-//! Makefiles link (`libcudart.so`, `libcuda.so`) pointing at cucc's runtime,
-//! and `samples/common/inc` (what `SDK_DIR` names) holds small stand-ins for
-//! the two CUDA Samples headers Rodinia includes.
+//! The CUDA toolkit Rodinia's Makefiles build against: cucc's own toolkit
+//! layout (`cucc install --link`: `bin/nvcc` is cucc, `include` its
+//! headers, `lib64` (and `lib`) the library names Makefiles link, among
+//! them `libcudart.so` and `libcuda.so`), plus `samples/common/inc` (what
+//! `SDK_DIR` names) holding small stand-ins for the two CUDA Samples
+//! headers Rodinia includes.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
-/// Where cucc's pieces are.
+/// The cucc a run uses.
 #[derive(Clone, Debug)]
 pub struct CuccInstall {
     /// The `cucc` driver.
     pub cucc: PathBuf,
-    /// The directory holding `libcudart.so.13` (or `libcucc_runtime.so`).
-    pub runtime_dir: PathBuf,
-    /// cucc's CUDA headers.
-    pub include_dir: PathBuf,
 }
 
 impl CuccInstall {
-    /// `cucc` as given; the runtime from `CUCC_RUNTIME_DIR` or next to cucc
-    /// (as cucc itself finds it); the headers from `CUCC_INCLUDE_DIR` or the
-    /// source tree's `frontend/include`.
+    /// `cucc` as given, which must exist (it finds its own runtime and
+    /// headers, honouring `CUCC_RUNTIME_DIR` and `CUCC_INCLUDE_DIR`).
     pub fn locate(cucc: &Path) -> Result<CuccInstall, String> {
         let cucc = cucc
             .canonicalize()
             .map_err(|e| format!("cucc not found at {}: {e}", cucc.display()))?;
-        let runtime_dir = match std::env::var_os("CUCC_RUNTIME_DIR").filter(|d| !d.is_empty()) {
-            Some(d) => PathBuf::from(d),
-            None => {
-                let dir = cucc.parent().map(Path::to_path_buf).unwrap_or_default();
-                let mut candidates = vec![dir.clone()];
-                if let Some(p) = dir.parent() {
-                    candidates.push(p.join("lib"));
-                }
-                candidates
-                    .into_iter()
-                    .find(|c| runtime_file(c).is_some())
-                    .ok_or_else(|| {
-                        format!(
-                            "cucc's runtime (libcudart.so.13 or libcucc_runtime.so) is not next to {}; \
-                             build it with `cargo build -p cucc-runtime` or set CUCC_RUNTIME_DIR",
-                            cucc.display()
-                        )
-                    })?
-            }
-        };
-        let include_dir = match std::env::var_os("CUCC_INCLUDE_DIR").filter(|d| !d.is_empty()) {
-            Some(d) => PathBuf::from(d),
-            None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../frontend/include"),
-        };
-        if !include_dir.join("cuda_runtime.h").is_file() {
-            return Err(format!(
-                "cucc's headers are not in {} (set CUCC_INCLUDE_DIR)",
-                include_dir.display()
-            ));
-        }
-        Ok(CuccInstall {
-            cucc,
-            runtime_dir,
-            include_dir,
-        })
+        Ok(CuccInstall { cucc })
     }
 }
-
-/// The runtime library file in `dir`, by either of its names.
-fn runtime_file(dir: &Path) -> Option<PathBuf> {
-    ["libcudart.so.13", "libcucc_runtime.so"]
-        .iter()
-        .map(|n| dir.join(n))
-        .find(|p| p.exists())
-}
-
-/// The library names Rodinia's Makefiles link, all pointing at cucc's
-/// runtime (it exports the runtime API; `-lcuda` only has to resolve).
-const LIB_NAMES: &[&str] = &[
-    "libcudart.so",
-    "libcudart.so.13",
-    "libcuda.so",
-    "libcuda.so.1",
-];
 
 /// The part of the CUDA Samples' `helper_cuda.h` Rodinia uses (cfd): error
 /// checks that print the failing call and exit.
@@ -163,49 +108,41 @@ static inline float sdkGetAverageTimerValue(StopWatchInterface **t) {
 #endif
 "#;
 
-/// A fake toolkit made by [`FakeToolkit::create`].
+/// cucc's toolkit layout with the CUDA Samples stand-ins, made by
+/// [`RodiniaToolkit::create`].
 #[derive(Clone, Debug)]
-pub struct FakeToolkit {
+pub struct RodiniaToolkit {
     /// Its root (what `CUDA_DIR` names).
     pub root: PathBuf,
 }
 
-impl FakeToolkit {
+impl RodiniaToolkit {
     /// Makes the toolkit under `root` (which must not exist yet or be empty).
-    pub fn create(root: &Path, cucc: &CuccInstall) -> Result<FakeToolkit, String> {
-        let err = |what: &str, p: &Path, e: std::io::Error| format!("{what} {}: {e}", p.display());
-        for d in ["bin", "lib64", "samples/common/inc"] {
-            let p = root.join(d);
-            std::fs::create_dir_all(&p).map_err(|e| err("cannot create", &p, e))?;
+    pub fn create(root: &Path, cucc: &CuccInstall) -> Result<RodiniaToolkit, String> {
+        let out = Command::new(&cucc.cucc)
+            .args(["install", "--link", "--prefix"])
+            .arg(root)
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", cucc.cucc.display()))?;
+        if !out.status.success() {
+            return Err(format!(
+                "`{} install --link --prefix {}` failed: {}",
+                cucc.cucc.display(),
+                root.display(),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
         }
-        let link = |target: &Path, at: PathBuf| -> Result<(), String> {
-            let _ = std::fs::remove_file(&at);
-            std::os::unix::fs::symlink(target, &at).map_err(|e| err("cannot link", &at, e))
-        };
-        link(&cucc.cucc, root.join("bin/nvcc"))?;
-        link(&cucc.include_dir, root.join("include"))?;
-        let rt = runtime_file(&cucc.runtime_dir).ok_or_else(|| {
-            format!(
-                "no libcudart.so.13 or libcucc_runtime.so in {}",
-                cucc.runtime_dir.display()
-            )
-        })?;
-        let rt = rt
-            .canonicalize()
-            .map_err(|e| err("cannot resolve", &rt, e))?;
-        for name in LIB_NAMES {
-            link(&rt, root.join("lib64").join(name))?;
-        }
-        link(Path::new("lib64"), root.join("lib"))?;
         let inc = root.join("samples/common/inc");
+        std::fs::create_dir_all(&inc)
+            .map_err(|e| format!("cannot create {}: {e}", inc.display()))?;
         for (name, text) in [
             ("helper_cuda.h", HELPER_CUDA_H),
             ("helper_timer.h", HELPER_TIMER_H),
         ] {
             let p = inc.join(name);
-            std::fs::write(&p, text).map_err(|e| err("cannot write", &p, e))?;
+            std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
         }
-        Ok(FakeToolkit {
+        Ok(RodiniaToolkit {
             root: root.to_path_buf(),
         })
     }
