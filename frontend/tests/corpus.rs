@@ -410,7 +410,8 @@ impl TextureResolver for Textures {
             }
         };
         let texel = match kind {
-            TexKind::Fetch1D => {
+            // The interpreter resolves a lane fetch as a whole texel.
+            TexKind::Fetch1D | TexKind::Fetch1DLane => {
                 let k = c_i32(coords[0]);
                 usize::try_from(k)
                     .ok()

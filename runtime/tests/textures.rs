@@ -447,7 +447,8 @@ impl cucc_ir::interp::TextureResolver for Resolver {
             .ok_or_else(|| format!("no texture {handle:#x}"))?;
         let f = |i: usize| coords.get(i).map_or(0.0, |&c| f32::from_bits(c as u32));
         let (k, icoord) = match kind {
-            cucc_ir::TexKind::Fetch1D => {
+            // The interpreter resolves a lane fetch as a whole texel.
+            cucc_ir::TexKind::Fetch1D | cucc_ir::TexKind::Fetch1DLane => {
                 (KIND_FETCH1D, coords.first().copied().unwrap_or(0) as i32)
             }
             cucc_ir::TexKind::Tex1D => (sample::KIND_1D, 0),
