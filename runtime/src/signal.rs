@@ -149,6 +149,16 @@ impl Signal {
         self.sleepers.fetch_sub(1, Ordering::SeqCst);
     }
 
+    /// Returns once `done()` holds, after spinning for up to `spin` and
+    /// then sleeping until notified or until `timeout` has passed, whichever
+    /// comes first; the caller re-checks.
+    pub fn wait_timed(&self, spin: Duration, timeout: Duration, mut done: impl FnMut() -> bool) {
+        if done() || spin_until(spin, false, &mut done) {
+            return;
+        }
+        self.sleep_for(timeout, done);
+    }
+
     /// [`Signal::wait_until`] for a wait known to be short (work already
     /// running on another thread): spins even while the machine looks busy.
     pub fn wait_until_short(&self, spin: Duration, done: impl FnMut() -> bool) {
