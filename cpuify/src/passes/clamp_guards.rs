@@ -234,7 +234,7 @@ fn clamp_atom(
     let body = func.ops[p].regions[0];
     let mut memo = HashMap::new();
     let mut inserted = Vec::new();
-    let Some((d, offset)) = split_iv(func, ivs, atom.lhs) else {
+    let Some((d, offset, widened)) = split_iv(func, ivs, atom.lhs) else {
         let lhs = materialize(types, func, body, atom.lhs, &mut memo, &mut inserted)?;
         let rhs = materialize(types, func, body, atom.rhs, &mut memo, &mut inserted)?;
         let at = position(func, region, p);
@@ -253,7 +253,12 @@ fn clamp_atom(
         };
         return Some(Clamp::Invariant(b.cmp(pred, lhs, rhs)));
     };
-    if done[d] || func.value_type(atom.rhs) != func.value_type(ivs[d]) {
+    let index_ty = if widened {
+        func.value_type(atom.lhs)
+    } else {
+        func.value_type(ivs[d])
+    };
+    if done[d] || func.value_type(atom.rhs) != index_ty {
         return None;
     }
     let rhs = materialize(types, func, body, atom.rhs, &mut memo, &mut inserted)?;
@@ -272,7 +277,11 @@ fn clamp_atom(
     b.set_insertion_at(region, at);
     b.set_loc(b.func.ops[p].loc);
     let range = dims.map_or(Range::Block, |dims| Range::Grid(dims[d]));
-    let (mut new_ub, check) = bound(&mut b, atom, rhs, offset, ub, range)?;
+    let (mut new_ub, check) = if widened {
+        bound_wide(&mut b, atom, rhs, offset, ub, range)?
+    } else {
+        bound(&mut b, atom, rhs, offset, ub, range)?
+    };
     if let Range::Grid(_) = range {
         // A collapsed grid loop keeps its extent visible to the emitter
         // (`collapse::nd_shape`): `select(k < extent, k, extent)`.
@@ -283,8 +292,56 @@ fn clamp_atom(
     done[d] = true;
     Some(Clamp::Bound {
         check,
-        lhs: offset.map(|_| atom.lhs),
+        // A widened sum is `nsw` already.
+        lhs: offset.filter(|_| !widened).map(|_| atom.lhs),
     })
+}
+
+/// [`bound`] for a comparison of a widened index (`a + ext(iv) < r`, all
+/// in 64 bits, the add `nsw`): `min(ub, max(0, r - a [+1]))`. Signed
+/// comparisons of a block-level loop only. The subtraction is exact when
+/// `a >= -2^62` and `r <= 2^62`; otherwise the loop keeps its bound, and
+/// that condition is the check under which the guard may go.
+fn bound_wide(
+    b: &mut Builder<'_>,
+    atom: Atom,
+    rhs: Value,
+    offset: Option<Value>,
+    ub: Value,
+    range: Range,
+) -> Option<(Value, Option<Value>)> {
+    if !atom.signed || !matches!(range, Range::Block) {
+        return None;
+    }
+    let ty = b.ty(ub);
+    let i64t = b.types.i64();
+    if b.ty(rhs) != i64t || offset.is_some_and(|a| b.ty(a) != i64t) {
+        return None;
+    }
+    let ub64 = b.cast(CastOp::ZExt, ub, i64t);
+    let limit = 1i64 << 62;
+    let hi = b.const_int(i64t, limit);
+    let lo = b.const_int(i64t, -limit);
+    let r_ok = b.cmp(CmpPred::Sle, rhs, hi);
+    let (mut k, fits) = match offset {
+        Some(a) => {
+            let a_ok = b.cmp(CmpPred::Sge, a, lo);
+            let both = b.binary(BinOp::And, r_ok, a_ok);
+            (b.binary(BinOp::Sub, rhs, a), both)
+        }
+        None => (rhs, r_ok),
+    };
+    if !atom.strict {
+        let one = b.const_int(i64t, 1);
+        k = b.binary(BinOp::Add, k, one);
+    }
+    let zero = b.const_int(i64t, 0);
+    let neg = b.cmp(CmpPred::Slt, k, zero);
+    let k = b.select(neg, zero, k);
+    let below = b.cmp(CmpPred::Slt, k, ub64);
+    let k = b.select(below, k, ub64);
+    let k = b.select(fits, k, ub64);
+    Some((b.cast(CastOp::Trunc, k, ty), Some(fits)))
 }
 
 /// `min(ub, max(0, rhs - offset [+1]))`, or `ub` where `offset + ub - 1`
@@ -388,21 +445,47 @@ fn last_fits(b: &mut Builder<'_>, a: Option<Value>, n: Value, max: i64) -> Value
     b.cmp(CmpPred::Sle, last, max)
 }
 
-/// `v` as `iv_d + a` (or `iv_d`): (d, a).
-fn split_iv(func: &Function, ivs: &[Value], v: Value) -> Option<(usize, Option<Value>)> {
+/// `v` as `iv_d + a` (or `iv_d`): (d, a, widened). Widened: `v` is
+/// `ext(iv_d)` or `a + ext(iv_d)` with an `nsw` add, in 64 bits, where
+/// `ext` widens the index to 64 bits (a thread index is never negative, so
+/// zero and sign extension agree): CUDA's `(long)blockIdx.x * blockDim.x +
+/// threadIdx.x`, exact in 64 bits.
+fn split_iv(func: &Function, ivs: &[Value], v: Value) -> Option<(usize, Option<Value>, bool)> {
     if let Some(d) = ivs.iter().position(|&iv| iv == v) {
-        return Some((d, None));
+        return Some((d, None, false));
+    }
+    let widened_iv = |x: Value| -> Option<usize> {
+        let op = func.defining_op(x)?;
+        let data = &func.ops[op];
+        if !matches!(data.kind, OpKind::Cast(CastOp::ZExt | CastOp::SExt)) {
+            return None;
+        }
+        let d = ivs.iter().position(|&iv| iv == data.operands[0])?;
+        let bits = |x: Value| func.value_type(x);
+        (bits(data.operands[0]) != bits(x)).then_some(d)
+    };
+    if let Some(d) = widened_iv(v) {
+        return Some((d, None, true));
     }
     let op = func.defining_op(v)?;
     let data = &func.ops[op];
-    if !matches!(data.kind, OpKind::Binary(BinOp::Add, _)) {
+    let OpKind::Binary(BinOp::Add, flags) = data.kind else {
         return None;
-    }
+    };
     let (x, y) = (data.operands[0], data.operands[1]);
     if let Some(d) = ivs.iter().position(|&iv| iv == x) {
-        return Some((d, Some(y)));
+        return Some((d, Some(y), false));
     }
-    ivs.iter().position(|&iv| iv == y).map(|d| (d, Some(x)))
+    if let Some(d) = ivs.iter().position(|&iv| iv == y) {
+        return Some((d, Some(x), false));
+    }
+    if !flags.nsw {
+        return None;
+    }
+    if let Some(d) = widened_iv(x) {
+        return Some((d, Some(y), true));
+    }
+    widened_iv(y).map(|d| (d, Some(x), true))
 }
 
 /// Collects comparisons `lhs < rhs` / `lhs <= rhs` that must hold when `v`
