@@ -207,9 +207,8 @@ const HOST_GRACE: Duration = Duration::from_micros(20);
 /// thread (a futex wake: an interrupt to the other core, dear in a virtual
 /// machine) cost the host several microseconds per launch, and the woken
 /// thread mostly found the host already running the launch itself
-/// ([`HOST_GRACE`]): myocyte's 6,234 launch and copy round trips at 2
-/// threads, old and new runtime alternated, 0.26 s -> 0.19 s (medians of
-/// 5, quiet machine).
+/// ([`HOST_GRACE`]): myocyte's 6,234 round trips make a third of the futex
+/// calls they made (docs/runtime.md).
 const ACTIVE_WINDOW: Duration = Duration::from_millis(5);
 /// How often the stream thread looks at its queue within [`ACTIVE_WINDOW`]:
 /// the longest a launch or copy nobody waits for sits before it starts.
