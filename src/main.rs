@@ -9,6 +9,7 @@ mod ir_run;
 mod jit;
 mod nvcc;
 mod run;
+mod scratch;
 
 use std::process::ExitCode;
 
