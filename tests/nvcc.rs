@@ -433,3 +433,34 @@ fn scratch_directories_are_private_and_removed() {
     assert!(std::fs::read_dir(&dir).expect("kept").next().is_some());
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// A kernel's memory fault is contained: the program (which checks the
+/// sticky `cudaErrorIllegalAddress` itself) passes, and stderr names the
+/// kernel and the blocks that faulted.
+#[test]
+fn kernel_memory_faults_name_the_kernel() {
+    let d = tmp("fault");
+    let src = root().join("tests/cuda/api_illegal_address.cu");
+    let exe = d.join("api_illegal_address");
+    let (code, _, err) = cucc(
+        &[
+            "-O2",
+            src.to_str().expect("utf8"),
+            "-o",
+            exe.to_str().expect("utf8"),
+        ],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let out = Command::new(&exe).output().expect("run program");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("PASS api_illegal_address"), "{stdout}");
+    assert!(
+        stderr.contains("kernel `overrun(float*, int, int)` accessed an illegal address")
+            && stderr.contains("(cudaErrorIllegalAddress)"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
