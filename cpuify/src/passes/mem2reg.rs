@@ -15,8 +15,8 @@ use crate::remarks::Remarks;
 use cucc_ir::edit::{
     add_region_arg, add_result, remove_op, replace_all_uses, replace_uses_map, uses,
 };
-use std::collections::HashMap;
 use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Space, Type, TypeId, Value};
+use std::collections::HashMap;
 
 /// Promotes every promotable alloca of function `fid`. Returns how many.
 pub fn mem2reg(
