@@ -7,9 +7,16 @@
 //! soname, which is exactly `libcudart.so.13`, the version NVIDIA's library
 //! defines. rust-lld does not implement `--default-symver`, so the cdylib is
 //! linked with GNU ld (binutils), which every Linux C toolchain ships.
+//! It also compiles `csrc/fault.c` (kernel fault containment).
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    // Fault containment needs sigsetjmp, which only C may call.
+    println!("cargo:rerun-if-changed=csrc/fault.c");
+    cc::Build::new()
+        .file("csrc/fault.c")
+        .warnings(true)
+        .compile("cucc_fault");
     let target_os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if target_os == "linux" {
         println!("cargo:rustc-cdylib-link-arg=-fuse-ld=bfd");

@@ -208,12 +208,12 @@ fn compiled(module: &Module, run: &RunSpec, name: &str) -> Result<Vec<Vec<u8>>, 
         "{}\nvoid __cucc_trap(const char *m) {{ fprintf(stderr, \"kernel trap: %s\\n\", m); }}\nvoid __cucc_assert_trap(const char *m) {{ fprintf(stderr, \"%s\\n\", m); }}\n/* every buffer argument is its own allocation */\nuint8_t __cucc_alloc_distinct(uint32_t n, const void *const *p) {{ for (uint32_t i = 0; i < n; i++) {{ if (!p[i]) return 0; for (uint32_t j = 0; j < i; j++) if (p[i] == p[j]) return 0; }} return 1; }}\n",
         emitted.c
     );
-    let dir = jit::work_dir()?;
+    let dir = crate::scratch::ScratchDir::new()?;
     let stem = Path::new(name)
         .file_stem()
         .map_or("kernel".to_string(), |s| s.to_string_lossy().into_owned());
     let lib = jit::compile_and_load(
-        &dir,
+        dir.path(),
         &format!("{stem}_{}", emit_c::sanitize(&run.kernel)),
         &source,
     )?;

@@ -1,18 +1,11 @@
 //! Compiling emitted C into a shared object and loading it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// The C compiler: `$CC`, else `cc`.
 pub fn c_compiler() -> String {
     std::env::var("CC").unwrap_or_else(|_| "cc".to_string())
-}
-
-/// A scratch directory for this process's build products.
-pub fn work_dir() -> Result<PathBuf, String> {
-    let dir = std::env::temp_dir().join(format!("cucc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    Ok(dir)
 }
 
 /// Compiles `source` as `NAME.c` in `dir` into `NAME.so` and loads it.

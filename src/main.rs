@@ -9,6 +9,7 @@ mod ir_run;
 mod jit;
 mod nvcc;
 mod run;
+mod scratch;
 mod toolkit;
 
 use std::process::ExitCode;

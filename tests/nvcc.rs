@@ -351,3 +351,116 @@ fn make_with_nvcc_set_to_cucc() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("PASS scale_add"), "{out}");
 }
+
+/// Intermediate files go to a fresh private directory (mode 0700, a name
+/// nobody can predict, never one that already exists) that is removed
+/// after every compile, failed or not; `--keep` keeps it and says where.
+#[test]
+fn scratch_directories_are_private_and_removed() {
+    // Build the runtime first (see `cucc`).
+    let d = tmp("scratch");
+    let _ = cucc(&["--version"], &d);
+    let tmpdir = d.join("tmp");
+    let _ = std::fs::remove_dir_all(&tmpdir);
+    std::fs::create_dir_all(&tmpdir).expect("tmpdir");
+    // A world-writable directory with the name the driver used to use.
+    use std::os::unix::fs::PermissionsExt;
+    let planted = tmpdir.join("cucc-1");
+    std::fs::create_dir(&planted).expect("plant");
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let entries = |dir: &Path| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+            .expect("list")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        v.sort();
+        v
+    };
+    let before = entries(&tmpdir);
+    let good = root().join("tests/cuda/int_division.cu");
+    let bad = d.join("bad.cu");
+    std::fs::write(&bad, "__global__ void k() { undeclared(); }\n").expect("write");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cucc"))
+            .args(args)
+            .env("TMPDIR", &tmpdir)
+            .current_dir(&d)
+            .output()
+            .expect("run cucc")
+    };
+    let exe = d.join("int_division");
+    let ok = run(&[
+        "-O2",
+        good.to_str().expect("utf8"),
+        "-o",
+        exe.to_str().expect("utf8"),
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let fail = run(&["-c", bad.to_str().expect("utf8"), "-o", "bad.o"]);
+    assert!(!fail.status.success());
+    assert_eq!(
+        entries(&tmpdir),
+        before,
+        "files left in the temporary directory"
+    );
+    assert!(std::fs::read_dir(&planted)
+        .expect("planted")
+        .next()
+        .is_none());
+
+    let kept = run(&["-c", good.to_str().expect("utf8"), "-o", "k.o", "--keep"]);
+    assert!(kept.status.success());
+    let msg = String::from_utf8_lossy(&kept.stderr);
+    let dir = msg
+        .lines()
+        .find_map(|l| l.strip_prefix("cucc: keeping intermediate files in "))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("no kept directory named: {msg}"));
+    assert!(
+        dir.starts_with(&tmpdir) && dir != planted,
+        "{}",
+        dir.display()
+    );
+    let mode = std::fs::metadata(&dir)
+        .expect("kept dir")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o700);
+    assert!(std::fs::read_dir(&dir).expect("kept").next().is_some());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A kernel's memory fault is contained: the program (which checks the
+/// sticky `cudaErrorIllegalAddress` itself) passes, and stderr names the
+/// kernel and the blocks that faulted.
+#[test]
+fn kernel_memory_faults_name_the_kernel() {
+    let d = tmp("fault");
+    let src = root().join("tests/cuda/api_illegal_address.cu");
+    let exe = d.join("api_illegal_address");
+    let (code, _, err) = cucc(
+        &[
+            "-O2",
+            src.to_str().expect("utf8"),
+            "-o",
+            exe.to_str().expect("utf8"),
+        ],
+        &d,
+    );
+    assert_eq!(code, 0, "{err}");
+    let out = Command::new(&exe).output().expect("run program");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("PASS api_illegal_address"), "{stdout}");
+    assert!(
+        stderr.contains("kernel `overrun(float*, int, int)` accessed an illegal address")
+            && stderr.contains("(cudaErrorIllegalAddress)"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

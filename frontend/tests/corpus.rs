@@ -1350,6 +1350,154 @@ fn int_intrinsics() {
     same("int_kernel", &d.get::<i64>(pout, 14 * n), &want);
 }
 
+/// GPU values of integer division (docs/ir.md): by zero all ones, `MIN / -1`
+/// wraps, `MIN % -1` is 0.
+fn gpu_div<T: Copy + PartialEq + From<i8>>(a: T, b: T, wrap: fn(T, T) -> T) -> T {
+    if b == T::from(0) {
+        T::from(-1)
+    } else {
+        wrap(a, b)
+    }
+}
+
+#[test]
+fn int_division() {
+    let m = load("int_division");
+    let mut d = Dev::new(&m);
+    let n = 96usize;
+    let fixed: [(i32, i32); 16] = [
+        (7, 0),
+        (-7, 0),
+        (0, 0),
+        (i32::MIN, -1),
+        (i32::MIN, 0),
+        (i32::MAX, -1),
+        (-7, 2),
+        (7, -2),
+        (100, 7),
+        (i32::MIN, 1),
+        (-1, -1),
+        (123456789, 1000),
+        (5, -1),
+        (i32::MAX, 0),
+        (i32::MIN, i32::MIN),
+        (-1, i32::MIN),
+    ];
+    let mut s = 2024u32;
+    let (mut a, mut b, mut la, mut lb) = (vec![], vec![], vec![], vec![]);
+    for k in 0..n {
+        let (x, y) = if k < fixed.len() {
+            fixed[k]
+        } else {
+            let x = lcg(&mut s, 1664525, 1013904223) as i32;
+            let mut y = if k % 9 == 0 {
+                0
+            } else {
+                (lcg(&mut s, 1664525, 1013904223) >> (k % 29)) as i32
+            };
+            if k % 11 == 0 {
+                y = y.wrapping_neg();
+            }
+            (x, y)
+        };
+        a.push(x);
+        b.push(y);
+        let mut l = ((u64::from(x as u32) << (k % 33))
+            ^ u64::from(lcg(&mut s, 1664525, 1013904223))) as i64;
+        let r = if k % 5 == 0 {
+            0
+        } else if k % 7 == 0 {
+            -1
+        } else {
+            i64::from(y) * (k as i64 % 3 + 1)
+        };
+        if r == 0 && (0..1i64 << 32).contains(&l) {
+            l += 1 << 40;
+        }
+        la.push(l);
+        lb.push(r);
+    }
+    (la[1], lb[1], la[2], lb[2]) = (i64::MIN, -1, i64::MIN, 0);
+    let (pa, pb, pla, plb) = (d.buf(&a), d.buf(&b), d.buf(&la), d.buf(&lb));
+    let (q, uq, r, ur) = (
+        d.zeros::<i32>(n),
+        d.zeros::<u32>(n),
+        d.zeros::<i32>(n),
+        d.zeros::<u32>(n),
+    );
+    let (lq, luq, lr, lur) = (
+        d.zeros::<i64>(n),
+        d.zeros::<u64>(n),
+        d.zeros::<i64>(n),
+        d.zeros::<u64>(n),
+    );
+    let ni = i(n as i32);
+    d.launch("quot32", 3, 32, &[p(pa), p(pb), p(q), p(uq), ni.clone()]);
+    d.launch("rem32", 3, 32, &[p(pa), p(pb), p(r), p(ur), ni.clone()]);
+    d.launch(
+        "quot64",
+        3,
+        32,
+        &[p(pla), p(plb), p(lq), p(luq), ni.clone()],
+    );
+    d.launch("rem64", 3, 32, &[p(pla), p(plb), p(lr), p(lur), ni.clone()]);
+    let pairs = a.iter().zip(&b);
+    let want: Vec<i32> = pairs
+        .clone()
+        .map(|(&x, &y)| gpu_div(x, y, i32::wrapping_div))
+        .collect();
+    same("quot32", &d.get::<i32>(q, n), &want);
+    let want: Vec<i32> = pairs
+        .clone()
+        .map(|(&x, &y)| gpu_div(x, y, i32::wrapping_rem))
+        .collect();
+    same("rem32", &d.get::<i32>(r, n), &want);
+    let want: Vec<u32> = pairs
+        .clone()
+        .map(|(&x, &y)| (gpu_div(x as u32 as i64, y as u32 as i64, |x, y| x / y)) as u32)
+        .collect();
+    same("quot32 unsigned", &d.get::<u32>(uq, n), &want);
+    let want: Vec<u32> = pairs
+        .map(|(&x, &y)| (gpu_div(x as u32 as i64, y as u32 as i64, |x, y| x % y)) as u32)
+        .collect();
+    same("rem32 unsigned", &d.get::<u32>(ur, n), &want);
+    let lpairs = la.iter().zip(&lb);
+    let want: Vec<i64> = lpairs
+        .clone()
+        .map(|(&x, &y)| gpu_div(x, y, i64::wrapping_div))
+        .collect();
+    same("quot64", &d.get::<i64>(lq, n), &want);
+    let want: Vec<i64> = lpairs
+        .clone()
+        .map(|(&x, &y)| gpu_div(x, y, i64::wrapping_rem))
+        .collect();
+    same("rem64", &d.get::<i64>(lr, n), &want);
+    let want: Vec<u64> = lpairs
+        .clone()
+        .map(|(&x, &y)| gpu_div(x as u64 as i128, y as u64 as i128, |x, y| x / y) as u64)
+        .collect();
+    same("quot64 unsigned", &d.get::<u64>(luq, n), &want);
+    let want: Vec<u64> = lpairs
+        .map(|(&x, &y)| gpu_div(x as u64 as i128, y as u64 as i128, |x, y| x % y) as u64)
+        .collect();
+    same("rem64 unsigned", &d.get::<u64>(lur, n), &want);
+    for dv in [0i32, -1, 7, -3] {
+        let out = d.zeros::<i32>(n);
+        d.launch("quot_param", 3, 32, &[p(pa), i(dv), p(out), ni.clone()]);
+        let want: Vec<i32> = a
+            .iter()
+            .map(|&x| gpu_div(x, dv, i32::wrapping_div).wrapping_add(3i32.wrapping_mul(x / 7)))
+            .collect();
+        same("quot_param", &d.get::<i32>(out, n), &want);
+        d.launch("rem_param", 3, 32, &[p(pa), i(dv), p(out), ni.clone()]);
+        let want: Vec<i32> = a
+            .iter()
+            .map(|&x| gpu_div(x, dv, i32::wrapping_rem).wrapping_sub(3i32.wrapping_mul(x % -5)))
+            .collect();
+        same("rem_param", &d.get::<i32>(out, n), &want);
+    }
+}
+
 #[test]
 fn atomics_int() {
     let m = load("atomics_int");

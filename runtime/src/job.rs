@@ -177,8 +177,10 @@ pub(crate) struct Job {
     pub(crate) units: u64,
     /// Fewest units worth a chunk.
     pub(crate) min_chunk: u64,
-    /// The kernel, kept only when profiling (for its name).
-    pub(crate) profiled: Option<Arc<KernelImpl>>,
+    /// The kernel (its name for fault reports).
+    pub(crate) kernel: Arc<KernelImpl>,
+    /// Whether the launch is timed for the profile.
+    pub(crate) profiled: bool,
 }
 
 // SAFETY: the raw pointers are the launch description's texture view (kept
@@ -210,8 +212,11 @@ impl Job {
             // SAFETY: the entry follows the kernel ABI; the argument array,
             // launch description and scratch outlive the call. Block ids fit
             // in u32 (checked by `validate`), thread ids when passed (`launch`).
-            unsafe {
-                (self.entry)(
+            // A memory fault in the kernel stops the launch (`fault`).
+            let ok = unsafe {
+                crate::fault::run_chunk(
+                    &self.kernel.name,
+                    self.entry,
                     args.0,
                     &self.launch,
                     begin as u32,
@@ -219,6 +224,9 @@ impl Job {
                     buf[GUARD_LINES..].as_mut_ptr() as *mut c_void,
                 )
             };
+            if !ok {
+                abort.store(true, Ordering::Relaxed);
+            }
             CURRENT_ABORT.with(|c| c.set(std::ptr::null()));
         });
     }
@@ -226,7 +234,7 @@ impl Job {
     /// Runs the launch on the calling thread (a stream thread, whose stack is
     /// large enough for kernels) and the block pool.
     pub(crate) fn run(&mut self) {
-        let started = self.profiled.is_some().then(std::time::Instant::now);
+        let started = self.profiled.then(std::time::Instant::now);
         let abort = AtomicBool::new(false);
         let threads = crate::pool::executors() as u64;
         let chunks = chunk_count(self.units, self.min_chunk, threads);
@@ -242,7 +250,7 @@ impl Job {
                 }
             });
         });
-        if let (Some(k), Some(t)) = (&self.profiled, started) {
+        if let (k, Some(t)) = (&self.kernel, started) {
             let blocks = u64::from(self.launch.grid[0])
                 * u64::from(self.launch.grid[1])
                 * u64::from(self.launch.grid[2]);

@@ -164,7 +164,8 @@ unsafe fn launch(
     let (kind, units, min_chunk) = range_units(&k, grid, block);
     let job = Job {
         entry: k.entry,
-        profiled: crate::profile::enabled().then(|| Arc::clone(&k)),
+        profiled: crate::profile::enabled(),
+        kernel: Arc::clone(&k),
         _textures: textures.clone(),
         launch: CuccLaunch {
             grid: [grid.x, grid.y, grid.z],

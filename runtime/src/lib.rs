@@ -29,6 +29,7 @@
 #![warn(clippy::dbg_macro, clippy::todo)]
 
 pub mod alloc_table;
+pub mod arena;
 pub mod array;
 pub mod bigstack;
 pub mod bulk;
@@ -37,6 +38,7 @@ pub mod errors;
 pub mod event;
 pub mod extras;
 pub mod fatbin;
+pub mod fault;
 pub mod ffi;
 pub mod host;
 pub mod jit;

@@ -1,6 +1,8 @@
 //! Memory: allocations, the allocation table, copies and sets.
 //!
-//! "Device" memory is host memory (256-byte aligned, like CUDA's), but every
+//! "Device" memory is host memory (256-byte aligned, like CUDA's), each
+//! owned allocation a mapping of its own between guard regions
+//! ([`crate::arena`]), apart from the heap; every
 //! allocation the runtime hands out or is told about — device, managed,
 //! page-locked host, registered host ranges and `__device__` variable storage —
 //! is recorded in an interval map keyed by start address
@@ -36,12 +38,8 @@ pub const PITCH_ALIGN: usize = 256;
 fn allocate(size: usize, kind: Kind) -> CudaResult<*mut c_void> {
     let _p = crate::profile::Scope::new(crate::profile::Category::Malloc);
     let commit = size >= bulk::COMMIT_BYTES && bulk::commit_enabled();
-    let mut ptr: *mut c_void = std::ptr::null_mut();
-    // SAFETY: posix_memalign writes a fresh pointer or fails.
-    let rc = unsafe { libc::posix_memalign(&mut ptr, ALLOC_ALIGN, size.max(1)) };
-    if rc != 0 || ptr.is_null() {
-        return Err(Error::MemoryAllocation);
-    }
+    // A mapping of its own, between guards, apart from the host heap.
+    let ptr = crate::arena::map(size).ok_or(Error::MemoryAllocation)? as *mut c_void;
     if commit {
         // SAFETY: the allocation just made.
         unsafe { bulk::commit(ptr as usize, size) };
@@ -54,14 +52,14 @@ fn allocate(size: usize, kind: Kind) -> CudaResult<*mut c_void> {
 fn release(ptr: usize, kinds: &[Kind]) -> CudaResult {
     let _p = crate::profile::Scope::new(crate::profile::Category::Free);
     let mut table = table_write();
-    match table.get(&ptr) {
-        Some(a) if kinds.contains(&a.kind) => {}
+    let size = match table.get(&ptr) {
+        Some(a) if kinds.contains(&a.kind) => a.size,
         _ => return Err(Error::InvalidValue),
-    }
+    };
     table.remove(&ptr);
     drop(table);
-    // SAFETY: the pointer came from posix_memalign and was live in the table.
-    unsafe { libc::free(ptr as *mut c_void) };
+    // SAFETY: the pointer came from `arena::map(size)` and was live in the table.
+    unsafe { crate::arena::unmap(ptr, size) };
     Ok(())
 }
 
@@ -73,10 +71,10 @@ pub fn release_all() {
         .filter(|(_, a)| matches!(a.kind, Kind::Device | Kind::Managed | Kind::PinnedHost))
         .map(|(s, a)| (*s, *a))
         .collect();
-    for (start, _) in owned {
+    for (start, a) in owned {
         table.remove(&start);
-        // SAFETY: owned allocations came from posix_memalign.
-        unsafe { libc::free(start as *mut c_void) };
+        // SAFETY: owned allocations came from `arena::map(a.size)`.
+        unsafe { crate::arena::unmap(start, a.size) };
     }
     table.retain(|_, a| a.kind != Kind::Registered);
 }

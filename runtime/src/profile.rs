@@ -327,7 +327,7 @@ fn cxa_demangle() -> Option<CxaDemangle> {
 
 /// The demangled form of a C++ name, or the name itself when it is not
 /// mangled or no demangler is at hand.
-fn demangle(name: &str) -> String {
+pub(crate) fn demangle(name: &str) -> String {
     static DEMANGLER: OnceLock<Option<CxaDemangle>> = OnceLock::new();
     if !name.starts_with("_Z") {
         return name.to_owned();

@@ -419,11 +419,22 @@ impl Stream {
             for dep in &task.deps {
                 dep.wait();
             }
-            if catch_unwind(AssertUnwindSafe(|| task.work.run())).is_err() {
+            // An event record fires only once the stream counts it done:
+            // whoever sees the event complete (`cudaEventSynchronize`,
+            // `cudaEventQuery`) then finds the stream idle if the record
+            // was its last task (`cudaStreamQuery`), as CUDA guarantees.
+            let record = match &task.work {
+                Work::Complete(c) => Some(Arc::clone(c)),
+                _ => None,
+            };
+            if record.is_none() && catch_unwind(AssertUnwindSafe(|| task.work.run())).is_err() {
                 crate::errors::set_sticky(Error::Unknown);
             }
             drop(task);
             self.completed.fetch_add(1, Ordering::SeqCst);
+            if let Some(c) = record {
+                c.complete();
+            }
             self.work_done.notify_all();
         }
     }

@@ -1227,3 +1227,64 @@ fn unflagged_kernels_get_block_ranges() {
     check_thread_counts(0);
     assert_eq!(UNFLAGGED_THREAD_RANGES.load(Ordering::Relaxed), 0);
 }
+
+/// A stream whose last task is an event record is idle as soon as the
+/// event is seen complete, by `cudaEventSynchronize` or by another thread
+/// polling `cudaEventQuery` (CUDA's guarantee). Each round queues work
+/// the stream thread runs (a host function), records the event, and lets
+/// a second thread poll it; nothing is queued until that thread has
+/// checked the stream, so the answer must be `cudaSuccess` every time,
+/// whatever the timing.
+#[test]
+fn stream_is_idle_once_its_last_event_completed() {
+    let mut s = std::ptr::null_mut();
+    let mut e = std::ptr::null_mut();
+    // SAFETY: valid out-pointers.
+    unsafe {
+        assert_eq!(cudaStreamCreate(&mut s), 0);
+        assert_eq!(cudaEventCreate(&mut e), 0);
+    }
+    let (s_addr, e_addr) = (s as usize, e as usize);
+    let (go_tx, go_rx) = std::sync::mpsc::channel::<bool>();
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<(i32, i32)>();
+    let poller = std::thread::spawn(move || {
+        while go_rx.recv() == Ok(true) {
+            let (s, e) = (s_addr as cudaStream_t, e_addr as cudaEvent_t);
+            while cudaEventQuery(e) != 0 {
+                std::hint::spin_loop();
+            }
+            done_tx.send((cudaStreamQuery(s), 0)).expect("send");
+        }
+    });
+    let mut flag = 0u32;
+    for round in 0..400 {
+        // SAFETY: the host function only reads its argument's address.
+        unsafe {
+            assert_eq!(
+                cudaLaunchHostFunc(s, Some(nop_host_fn), (&mut flag as *mut u32).cast()),
+                0
+            );
+            assert_eq!(cudaEventRecord(e, s), 0);
+        }
+        if round % 2 == 0 {
+            assert_eq!(cudaEventSynchronize(e), 0);
+            assert_eq!(
+                cudaStreamQuery(s),
+                0,
+                "round {round}: after cudaEventSynchronize"
+            );
+        }
+        go_tx.send(true).expect("go");
+        let (q, _) = done_rx.recv().expect("poller");
+        assert_eq!(
+            q, 0,
+            "round {round}: after cudaEventQuery on another thread"
+        );
+    }
+    go_tx.send(false).expect("stop");
+    poller.join().expect("poller");
+    assert_eq!(cudaEventDestroy(e), 0);
+    assert_eq!(cudaStreamDestroy(s), 0);
+}
+
+unsafe extern "C" fn nop_host_fn(_data: *mut c_void) {}

@@ -174,6 +174,67 @@ fn files(dir: &std::path::Path, ext: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// A shared object whose constructor creates the file `$CUCC_PLANTED_MARK`:
+/// what another local user might put in a cache, to be run by the victim.
+fn planted_object(dir: &std::path::Path) -> std::path::PathBuf {
+    let c = dir.join("planted.c");
+    let so = dir.join("planted.so");
+    std::fs::write(
+        &c,
+        "#include <stdio.h>\n#include <stdlib.h>\n\
+         __attribute__((constructor)) static void planted(void) {\n\
+           const char *m = getenv(\"CUCC_PLANTED_MARK\");\n\
+           if (m) { FILE *f = fopen(m, \"w\"); if (f) fclose(f); }\n}\n",
+    )
+    .expect("write planted.c");
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
+    let st = Command::new(cc)
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&so)
+        .arg(&c)
+        .status()
+        .expect("cc");
+    assert!(st.success());
+    so
+}
+
+/// Runs this test as a cold-cache child on `cache` with `tmpdir` as its
+/// temporary directory; returns its stderr (it must succeed).
+fn cold_child(cache: &std::path::Path, tmpdir: &std::path::Path, mark: &std::path::Path) -> String {
+    let out = Command::new(std::env::current_exe().expect("exe"))
+        .args(["--exact", "jit_end_to_end", "--nocapture"])
+        .env("CUCC_JIT_TEST_CHILD", "cold")
+        .env("CUCC_CACHE_DIR", cache)
+        .env("TMPDIR", tmpdir)
+        .env("CUCC_PLANTED_MARK", mark)
+        .env("CUCC_LOG", "warn")
+        .output()
+        .expect("child");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "child failed:\n{stderr}");
+    assert!(!mark.exists(), "a planted object ran:\n{stderr}");
+    stderr
+}
+
+/// SHA-256 of `bytes`, lower-case hex.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The cache's one object (`<key>.so`).
+fn the_object(cache: &std::path::Path) -> std::path::PathBuf {
+    std::fs::read_dir(cache.join("jit"))
+        .expect("cache")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "so"))
+        .expect("an object")
+}
+
 #[test]
 fn jit_end_to_end() {
     match std::env::var("CUCC_JIT_TEST_CHILD").as_deref() {
@@ -227,6 +288,58 @@ fn jit_end_to_end() {
     assert!(out.status.success(), "child failed:\n{stderr}");
     assert!(stderr.contains("JIT cache hit"), "{stderr}");
     assert_eq!(files(&cache, "so"), 1);
+
+    // Hostile caches. A replaced object is detected by its recorded hash
+    // and rebuilt, never loaded.
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = std::env::temp_dir().join(format!("cucc-jit-hostile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let planted = planted_object(&scratch);
+    let mark = scratch.join("planted-ran");
+    let child_tmp = scratch.join("tmp");
+    std::fs::create_dir_all(&child_tmp).expect("tmp");
+    let object = the_object(&cache);
+    // A new file under the old name (this process still maps the old one).
+    std::fs::remove_file(&object).expect("remove the object");
+    std::fs::copy(&planted, &object).expect("replace the object");
+    let err = cold_child(&cache, &child_tmp, &mark);
+    assert!(err.contains("does not match the hash"), "{err}");
+    assert_ne!(std::fs::read(&object).ok(), std::fs::read(&planted).ok());
+    // A cache others can write is not used at all, even with a planted
+    // object and a matching hash: the child compiles into a private
+    // directory of its own, gone when it exits.
+    let open_cache = scratch.join("open-cache");
+    std::fs::create_dir_all(open_cache.join("jit")).expect("open cache");
+    let name = object.file_name().expect("name");
+    let planted_here = open_cache.join("jit").join(name);
+    std::fs::copy(&planted, &planted_here).expect("plant");
+    let hash = sha256_hex(&std::fs::read(&planted).expect("read"));
+    let mut hash_name = name.to_os_string();
+    hash_name.push(".sha256");
+    std::fs::write(open_cache.join("jit").join(hash_name), hash).expect("hash");
+    for d in [&open_cache, &open_cache.join("jit")] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    }
+    let err = cold_child(&open_cache, &child_tmp, &mark);
+    assert!(err.contains("writable by other users"), "{err}");
+    assert!(
+        std::fs::read_dir(&child_tmp).expect("tmp").next().is_none(),
+        "the private JIT directory was left behind"
+    );
+    // A cache directory of another user (only root can make one here).
+    // SAFETY: getuid has no preconditions.
+    if unsafe { libc::getuid() } == 0 {
+        for d in [&open_cache, &open_cache.join("jit")] {
+            std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+            std::os::unix::fs::chown(d, Some(65534), Some(65534)).expect("chown");
+        }
+        let err = cold_child(&open_cache, &child_tmp, &mark);
+        assert!(err.contains("belongs to user 65534"), "{err}");
+    } else {
+        eprintln!("note: not root; the foreign-owned cache case is skipped");
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
 
     // Only GPU code: cudaErrorNoKernelImageForDevice, for kernels and symbols.
     let elf = register_fatbin(fatbin(2, b"\x7fELF not really"));

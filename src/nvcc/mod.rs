@@ -21,6 +21,7 @@ pub mod options;
 mod options_file;
 
 use crate::jit;
+use crate::scratch::ScratchDir;
 use cucc_cpuify::{emit_c, pipeline, remarks::Remarks};
 use cucc_frontend::clang::{Clang, ClangOptions, CudaSide};
 use options::{Input, InputKind, NvccOptions, Stage};
@@ -74,7 +75,9 @@ fn with_env_flags(args: &[String]) -> Vec<String> {
 
 struct Driver {
     o: NvccOptions,
-    work: PathBuf,
+    /// Intermediate files; the directory goes when the driver does, unless
+    /// `--keep`.
+    scratch: ScratchDir,
     temps: Vec<PathBuf>,
 }
 
@@ -91,10 +94,17 @@ impl Driver {
             let flags = host_wrapper::compile_flags(&cc)?;
             host_wrapper::apply(&flags, &mut o.include_dirs, &mut o.macros);
         }
-        let work = jit::work_dir()?;
+        let mut scratch = ScratchDir::new()?;
+        if o.keep {
+            scratch.keep();
+            eprintln!(
+                "cucc: keeping intermediate files in {}",
+                scratch.path().display()
+            );
+        }
         Ok(Driver {
             o,
-            work,
+            scratch,
             temps: Vec::new(),
         })
     }
@@ -156,7 +166,10 @@ impl Driver {
                 .path
                 .file_stem()
                 .map_or("input".into(), |s| s.to_string_lossy().into_owned());
-            let out = self.work.join(format!("{stem}-{}.o", objects.len()));
+            let out = self
+                .scratch
+                .path()
+                .join(format!("{stem}-{}.o", objects.len()));
             self.compile(input, &out)?;
             self.temps.push(out.clone());
             objects.push(out);
@@ -251,7 +264,7 @@ impl Driver {
             let tag = format!("dlink-{}", hex(&r.id[..6]));
             parts.push(self.translate_device(m, &r.id, &tag, Some(&r.link_id))?);
         }
-        let out = self.work.join(format!("dlink-{}.o", parts.len()));
+        let out = self.scratch.path().join(format!("dlink-{}.o", parts.len()));
         self.temps.push(out.clone());
         let mut cmd = Command::new("ld");
         cmd.arg("-r").arg("-o").arg(&out).args(&parts);
@@ -261,7 +274,7 @@ impl Driver {
 
     /// An object with nothing in it.
     fn empty_object(&mut self, out: &Path) -> Result<(), String> {
-        let c = self.work.join("empty.c");
+        let c = self.scratch.path().join("empty.c");
         std::fs::write(&c, "/* no device code */\n").map_err(|e| format!("cucc: error: {e}"))?;
         self.temps.push(c.clone());
         let mut cmd = Command::new(jit::c_compiler());
@@ -319,8 +332,8 @@ impl Driver {
 
     /// Compiles generated device C (`TAG.device.c`) into `TAG.device.o`.
     fn compile_device_c(&mut self, source: &str, tag: &str) -> Result<PathBuf, String> {
-        let dev_c = self.work.join(format!("{tag}.device.c"));
-        let dev_o = self.work.join(format!("{tag}.device.o"));
+        let dev_c = self.scratch.path().join(format!("{tag}.device.c"));
+        let dev_o = self.scratch.path().join(format!("{tag}.device.o"));
         std::fs::write(&dev_c, source).map_err(|e| format!("cucc: error: {e}"))?;
         self.temps.push(dev_c.clone());
         self.temps.push(dev_o.clone());
@@ -407,7 +420,8 @@ impl Driver {
             .file_stem()
             .map_or("cuda".into(), |s| s.to_string_lossy().into_owned());
         let copy = self
-            .work
+            .scratch
+            .path()
             .join(format!("{stem}-{}.launch.cu", hex(&module_id(path)[..4])));
         let name = path
             .display()
@@ -606,10 +620,10 @@ impl Driver {
         };
 
         // Host half, with the blob naming this module as its GPU binary.
-        let blob = self.work.join(format!("{tag}.blob"));
+        let blob = self.scratch.path().join(format!("{tag}.blob"));
         std::fs::write(&blob, blob_bytes(&id)).map_err(|e| format!("cucc: error: {e}"))?;
         self.temps.push(blob.clone());
-        let host_o = self.work.join(format!("{tag}.host.o"));
+        let host_o = self.scratch.path().join(format!("{tag}.host.o"));
         self.temps.push(host_o.clone());
         let clang = Clang::discover().map_err(|e| e.to_string())?;
         let mut cmd = Command::new(&clang.path);

@@ -195,6 +195,30 @@ static inline float cucc_cospif(float x) { return cosf((float)M_PI * x); }
 static inline double cucc_cospi(double x) { return cos(M_PI * x); }
 static inline float cucc_saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 static inline float cucc_fdividef(float a, float b) { return a / b; }
+
+/* Integer division and remainder as NVIDIA GPUs compute them (docs/ir.md):
+ * by zero, all ones; MIN / -1 = MIN and MIN % -1 = 0. The divisor is made
+ * safe and the result chosen after, with selects: no branch, no trap. */
+#define CUCC_INT_DIV(N, U, S)                                                   \
+  static inline U cucc_udiv##N(U a, U b) {                                     \
+    U q = a / (b | (b == 0));                                                 \
+    return b ? q : (U)~(U)0;                                                  \
+  }                                                                           \
+  static inline U cucc_urem##N(U a, U b) {                                     \
+    U r = a % (b | (b == 0));                                                 \
+    return b ? r : (U)~(U)0;                                                  \
+  }                                                                           \
+  static inline U cucc_sdiv##N(S a, S b) {                                     \
+    S q = a / ((U)b + 1 <= 1 ? (S)1 : b);                                     \
+    U r = b == -1 ? (U)0 - (U)a : (U)q;                                       \
+    return b ? r : (U)~(U)0;                                                  \
+  }                                                                           \
+  static inline U cucc_srem##N(S a, S b) {                                     \
+    S r = a % ((U)b + 1 <= 1 ? (S)1 : b);                                     \
+    return b ? (U)r : (U)~(U)0;                                               \
+  }
+CUCC_INT_DIV(32, uint32_t, int32_t)
+CUCC_INT_DIV(64, uint64_t, int64_t)
 "#;
 
 /// The C function implementing a known extern, where it differs from its name.

@@ -1484,6 +1484,48 @@ impl<'m> Writer<'m> {
         }
     }
 
+    /// Integer division or remainder without traps: C's operator when the
+    /// divisor is known to be safe (a constant other than 0, and other than
+    /// -1 for signed ops, or a launch dimension), else the prelude's
+    /// `cucc_{s,u}{div,rem}{32,64}`, which give NVIDIA GPUs' values.
+    fn division(&self, b: BinOp, bits: u8, x: Value, y: Value) -> String {
+        let u = Self::unsigned_ty(bits);
+        let signed = matches!(b, BinOp::SDiv | BinOp::SRem);
+        let safe = self
+            .func
+            .defining_op(y)
+            .is_some_and(|o| match self.func.ops[o].kind {
+                OpKind::Const { bits: k } => {
+                    let k = cucc_ir::interp::eval::mask(u32::from(bits), k);
+                    let ones = cucc_ir::interp::eval::mask(u32::from(bits), u64::MAX);
+                    k != 0 && !(signed && k == ones)
+                }
+                OpKind::BlockDim(_) | OpKind::GridDim(_) => bits >= 32,
+                _ => false,
+            });
+        let (a, c) = if signed {
+            (self.as_signed(x), self.as_signed(y))
+        } else {
+            (self.n(x).to_string(), self.n(y).to_string())
+        };
+        let sym = if matches!(b, BinOp::SDiv | BinOp::UDiv) {
+            '/'
+        } else {
+            '%'
+        };
+        if safe {
+            return format!("({u})({a} {sym} {c})");
+        }
+        let name = match b {
+            BinOp::SDiv => "sdiv",
+            BinOp::UDiv => "udiv",
+            BinOp::SRem => "srem",
+            _ => "urem",
+        };
+        let n = if bits > 32 { 64 } else { 32 };
+        format!("({u})cucc_{name}{n}({a}, {c})")
+    }
+
     fn binary(
         &self,
         b: BinOp,
@@ -1527,10 +1569,7 @@ impl<'m> Writer<'m> {
             BinOp::Add => format!("({u})({a} + {c})"),
             BinOp::Sub => format!("({u})({a} - {c})"),
             BinOp::Mul => format!("({u})({a} * {c})"),
-            BinOp::SDiv => format!("({u})({sa} / {sc})"),
-            BinOp::UDiv => format!("({u})({a} / {c})"),
-            BinOp::SRem => format!("({u})({sa} % {sc})"),
-            BinOp::URem => format!("({u})({a} % {c})"),
+            BinOp::SDiv | BinOp::UDiv | BinOp::SRem | BinOp::URem => self.division(b, bits, x, y),
             BinOp::And => format!("({u})({a} & {c})"),
             BinOp::Or => format!("({u})({a} | {c})"),
             BinOp::Xor => format!("({u})({a} ^ {c})"),

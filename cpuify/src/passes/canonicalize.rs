@@ -2,8 +2,8 @@
 //! subexpression elimination and dead code elimination, to a fixpoint.
 //!
 //! Folding uses the interpreter's scalar semantics (`cucc_ir::interp::eval`),
-//! so a folded constant is exactly what the op would have computed; ops that
-//! would fault (division by zero, out-of-range shifts) are left for run time.
+//! so a folded constant is exactly what the op would have computed (integer
+//! division by zero included); out-of-range shifts are left for run time.
 //! `if` with a constant condition is replaced by its taken region and a
 //! `for` that runs zero times by its initial values. CSE works on pure ops
 //! within the scope of their operands' definitions.

@@ -12,8 +12,11 @@
 
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
-use cucc_ir::edit::{add_region_arg, add_result, remove_op, replace_all_uses, uses};
+use cucc_ir::edit::{
+    add_region_arg, add_result, remove_op, replace_all_uses, replace_uses_map, uses,
+};
 use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Space, Type, TypeId, Value};
+use std::collections::HashMap;
 
 /// Promotes every promotable alloca of function `fid`. Returns how many.
 pub fn mem2reg(
@@ -26,18 +29,17 @@ pub fn mem2reg(
         types, functions, ..
     } = module;
     let func = &mut functions[fid];
-    // A forwarded value may itself be a forwarded load: follow the chain.
-    let mut replaced: std::collections::HashMap<Value, Value> = Default::default();
+    // A forwarded value may itself be a forwarded load: follow the chains,
+    // then replace every use in one walk (one walk per load was quadratic
+    // in the size of the kernel).
+    let mut replaced: HashMap<Value, Value> = HashMap::new();
     for (region, load, value) in forwards {
-        let mut value = value;
-        while let Some(&v) = replaced.get(&value) {
-            value = v;
-        }
         let r = func.ops[load].results[0];
-        replace_all_uses(func, r, value);
         remove_op(func, region, load);
         replaced.insert(r, value);
     }
+    resolve_chains(&mut replaced);
+    replace_uses_map(func, &replaced);
     forward_addresses(func);
     let mut promoted = promote_scalars(types, func);
     // Address selections whose branches loaded promoted locals (`c ? &v.x
@@ -81,8 +83,19 @@ fn promote_scalars(types: &mut cucc_ir::Types, func: &mut Function) -> usize {
             b.set_loc(b.func.ops[alloca].loc);
             zero_of(&mut b, ty)
         };
-        let mut p = Promoter { func, ptr, ty };
+        let mut p = Promoter {
+            func,
+            ptr,
+            ty,
+            loaded: HashMap::new(),
+        };
         p.rewrite(region, at + 1, zero);
+        // The loads' uses, replaced in one walk (one per load was quadratic
+        // in the size of the kernel). A load's value may be another load's
+        // result (`store p, (load p)`): follow the chains first.
+        let mut loaded = std::mem::take(&mut p.loaded);
+        resolve_chains(&mut loaded);
+        replace_uses_map(func, &loaded);
         remove_op(func, region, alloca);
         promoted += 1;
     }
@@ -344,10 +357,33 @@ fn promotable(func: &Function, ptr: Value, ty: TypeId) -> bool {
     true
 }
 
+/// Points every key of `map` at the end of its chain (`a -> b -> c` makes
+/// `a -> c`), so one [`replace_uses_map`] walk replaces what a walk per
+/// entry, in order, would have. Chains end: each value is defined before
+/// the load it replaces.
+fn resolve_chains(map: &mut HashMap<Value, Value>) {
+    let keys: Vec<Value> = map.keys().copied().collect();
+    for k in keys {
+        let mut v = map[&k];
+        let mut steps = 0;
+        while let Some(&next) = map.get(&v) {
+            v = next;
+            steps += 1;
+            if steps > map.len() {
+                break;
+            }
+        }
+        map.insert(k, v);
+    }
+}
+
 struct Promoter<'f> {
     func: &'f mut Function,
     ptr: Value,
     ty: TypeId,
+    /// Each removed load's result and the value it read; uses are replaced
+    /// once, after the rewrite.
+    loaded: HashMap<Value, Value>,
 }
 
 impl Promoter<'_> {
@@ -374,7 +410,7 @@ impl Promoter<'_> {
             match kind {
                 OpKind::Load { .. } if touches_ptr => {
                     let r = self.func.ops[op].results[0];
-                    replace_all_uses(self.func, r, current);
+                    self.loaded.insert(r, current);
                     remove_op(self.func, region, op);
                 }
                 OpKind::Store { .. } if touches_ptr => {

@@ -37,20 +37,6 @@ impl Site {
 /// `file:line:col: message [kernel `k`, block (x,y,z), thread (x,y,z)]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InterpError {
-    /// Integer division or remainder by zero.
-    DivisionByZero {
-        /// Where.
-        site: Site,
-        /// `sdiv`, `udiv`, `srem` or `urem`.
-        op: &'static str,
-    },
-    /// Signed division or remainder of the minimum value by -1.
-    DivisionOverflow {
-        /// Where.
-        site: Site,
-        /// `sdiv` or `srem`.
-        op: &'static str,
-    },
     /// A shift by at least the operand width.
     ShiftOutOfRange {
         /// Where.
@@ -169,9 +155,7 @@ impl InterpError {
     pub fn site(&self) -> Option<&Site> {
         use InterpError::*;
         match self {
-            DivisionByZero { site, .. }
-            | DivisionOverflow { site, .. }
-            | ShiftOutOfRange { site, .. }
+            ShiftOutOfRange { site, .. }
             | Memory { site, .. }
             | DivergentBarrier { site, .. }
             | DivergentWarpOp { site, .. }
@@ -190,10 +174,6 @@ impl fmt::Display for InterpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use InterpError::*;
         let msg = match self {
-            DivisionByZero { op, .. } => format!("integer division by zero in `{op}`"),
-            DivisionOverflow { op, .. } => {
-                format!("signed overflow in `{op}`: minimum value divided by -1")
-            }
             ShiftOutOfRange { amount, width, .. } => {
                 format!("shift amount {amount} is not less than the width {width}")
             }

@@ -73,10 +73,6 @@ impl Scalar {
 /// Why a scalar op failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalError {
-    /// Integer division by zero in the named op.
-    DivisionByZero(&'static str),
-    /// `MIN / -1` in the named op.
-    DivisionOverflow(&'static str),
     /// A shift amount not below the width.
     Shift {
         /// The amount.
@@ -217,35 +213,13 @@ pub fn binary(op: BinOp, ty: Scalar, a: u64, b: u64) -> Result<u64, EvalError> {
         BinOp::Add => a.wrapping_add(b),
         BinOp::Sub => a.wrapping_sub(b),
         BinOp::Mul => a.wrapping_mul(b),
-        BinOp::SDiv | BinOp::SRem => {
-            let name = op.name();
-            if b == 0 {
-                return Err(EvalError::DivisionByZero(name));
-            }
-            let min = if w >= 64 {
-                i64::MIN
-            } else {
-                -(1i64 << (w - 1))
-            };
-            if sa == min && sb == -1 {
-                return Err(EvalError::DivisionOverflow(name));
-            }
-            if op == BinOp::SDiv {
-                (sa / sb) as u64
-            } else {
-                (sa % sb) as u64
-            }
-        }
-        BinOp::UDiv | BinOp::URem => {
-            if b == 0 {
-                return Err(EvalError::DivisionByZero(op.name()));
-            }
-            if op == BinOp::UDiv {
-                a / b
-            } else {
-                a % b
-            }
-        }
+        // NVIDIA GPUs' values (docs/ir.md): by zero, all ones; `MIN / -1`
+        // wraps to `MIN`, `MIN % -1` is 0. Nothing traps.
+        BinOp::SDiv | BinOp::SRem | BinOp::UDiv | BinOp::URem if b == 0 => mask(w, u64::MAX),
+        BinOp::SDiv => mask(w, sa.wrapping_div(sb) as u64),
+        BinOp::SRem => mask(w, sa.wrapping_rem(sb) as u64),
+        BinOp::UDiv => a / b,
+        BinOp::URem => a % b,
         BinOp::And => a & b,
         BinOp::Or => a | b,
         BinOp::Xor => a ^ b,
@@ -453,6 +427,7 @@ mod tests {
     use super::*;
 
     const I8: Scalar = Scalar::Int(8);
+    const I64: Scalar = Scalar::Int(64);
     const I32: Scalar = Scalar::Int(32);
     const F32: Scalar = Scalar::Float(FloatKind::F32);
     const F16: Scalar = Scalar::Float(FloatKind::F16);
@@ -472,14 +447,22 @@ mod tests {
             binary(BinOp::SRem, I32, mask(32, -7i64 as u64), 2),
             Ok(mask(32, -1i64 as u64))
         );
+        // Division never traps: NVIDIA GPUs' values.
+        assert_eq!(binary(BinOp::UDiv, I32, 7, 0), Ok(0xffff_ffff));
+        assert_eq!(binary(BinOp::URem, I32, 7, 0), Ok(0xffff_ffff));
         assert_eq!(
-            binary(BinOp::UDiv, I32, 7, 0),
-            Err(EvalError::DivisionByZero("udiv"))
+            binary(BinOp::SDiv, I32, mask(32, -7i64 as u64), 0),
+            Ok(0xffff_ffff)
         );
+        assert_eq!(binary(BinOp::SRem, I8, 5, 0), Ok(0xff));
+        assert_eq!(binary(BinOp::UDiv, I64, 7, 0), Ok(u64::MAX));
         assert_eq!(
             binary(BinOp::SDiv, I32, 0x8000_0000, 0xffff_ffff),
-            Err(EvalError::DivisionOverflow("sdiv"))
+            Ok(0x8000_0000)
         );
+        assert_eq!(binary(BinOp::SRem, I32, 0x8000_0000, 0xffff_ffff), Ok(0));
+        assert_eq!(binary(BinOp::SDiv, I64, 1 << 63, u64::MAX), Ok(1 << 63));
+        assert_eq!(binary(BinOp::SDiv, I8, 0x80, 0xff), Ok(0x80));
         assert_eq!(
             binary(BinOp::Shl, I32, 1, 32),
             Err(EvalError::Shift {

@@ -6,8 +6,9 @@
 //! wait for every thread of the block that has not finished (as on GPUs
 //! since Volta, exited threads no longer count); warp ops exchange values
 //! between the lanes of a warp; every memory access is bounds-checked;
-//! integer division by zero, over-wide shifts and divergent barriers are
-//! errors naming the source location, kernel, block and thread.
+//! over-wide shifts and divergent barriers are errors naming the source
+//! location, kernel, block and thread. Integer division never traps: it
+//! gives what NVIDIA GPUs give (docs/ir.md).
 //!
 //! Both kernel forms run:
 //! - [`FunctionKind::Kernel`]: the body runs
@@ -478,8 +479,6 @@ impl Exec<'_> {
     ) -> InterpError {
         let site = self.site(who, func, op);
         match e {
-            eval::EvalError::DivisionByZero(op) => InterpError::DivisionByZero { site, op },
-            eval::EvalError::DivisionOverflow(op) => InterpError::DivisionOverflow { site, op },
             eval::EvalError::Shift { amount, width } => InterpError::ShiftOutOfRange {
                 site,
                 amount,

@@ -111,7 +111,7 @@ pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
     let so = dir.join(format!("{hex}.so"));
     if so.exists() {
         let t = Instant::now();
-        match open(&so, &id) {
+        match cache::open_verified(&so).and_then(|f| open(f, &so, &id)) {
             Ok(()) => {
                 log(Level::Info, || {
                     format!(
@@ -136,9 +136,9 @@ pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
     let t0 = Instant::now();
     let c = translate(ptx, &file, &id)?;
     let t1 = Instant::now();
-    compile(&cc, &target, &c, &so)?;
+    let object = compile(&cc, &target, &c, &so)?;
     let t2 = Instant::now();
-    open(&so, &id).map_err(JitError::Build)?;
+    open(object, &so, &id).map_err(JitError::Build)?;
     log(Level::Info, || {
         format!(
             "JIT: {file}: translated in {:.1} ms, compiled in {:.1} ms, cached as {}",
@@ -184,8 +184,9 @@ fn translate(ptx: &str, file: &str, id: &ModuleId) -> Result<String, JitError> {
     }
 }
 
-/// Compiles `c` into `so` (through temporary files renamed into place).
-fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<(), JitError> {
+/// Compiles `c` into `so` (through temporary files renamed into place),
+/// records the object's hash beside it and returns the object open.
+fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<std::fs::File, JitError> {
     let c_path = cache::temp_path(&so.with_extension("c"));
     std::fs::write(&c_path, c)
         .map_err(|e| JitError::Build(format!("cannot write {}: {e}", c_path.display())))?;
@@ -224,21 +225,31 @@ fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<(), JitEr
     } else {
         let _ = std::fs::remove_file(&c_path);
     }
+    let object = cache::record_hash(&tmp, so).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        JitError::Build(e)
+    })?;
     std::fs::rename(&tmp, so).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
         JitError::Build(format!("cannot move the object to {}: {e}", so.display()))
-    })
+    })?;
+    Ok(object)
 }
 
-/// Loads `so` (kept loaded for the life of the process) and checks that its
+/// Loads the open, checked object `file` (named `so`; kept loaded, and the
+/// descriptor open, for the life of the process) and checks that its
 /// constructor registered module `id`.
-fn open(so: &Path, id: &ModuleId) -> Result<(), String> {
-    // SAFETY: the object is C that cucc emitted; its only constructor
-    // registers kernels and variables with this runtime.
-    let lib =
-        unsafe { libloading::os::unix::Library::open(Some(so), libc::RTLD_NOW | libc::RTLD_LOCAL) }
-            .map_err(|e| format!("cannot load {}: {e}", so.display()))?;
+fn open(file: std::fs::File, so: &Path, id: &ModuleId) -> Result<(), String> {
+    let path = cache::fd_path(&file, so);
+    // SAFETY: the object is C that cucc emitted, byte for byte what was
+    // hashed when it was built; its only constructor registers kernels and
+    // variables with this runtime.
+    let lib = unsafe {
+        libloading::os::unix::Library::open(Some(&path), libc::RTLD_NOW | libc::RTLD_LOCAL)
+    }
+    .map_err(|e| format!("cannot load {}: {e}", so.display()))?;
     std::mem::forget(lib);
+    std::mem::forget(file);
     if registry::module_registered(id) {
         Ok(())
     } else {

@@ -535,20 +535,21 @@ macro_rules! complex_elem {
                 unsafe { cb::$nrm2(n, x.cast(), ix) }
             }
             unsafe fn asum(n: c_int, x: *const Self, ix: c_int) -> $r {
-                // Σ |re| + |im|, as the real routine over the real and the
-                // imaginary parts: Debian's OpenBLAS 0.3.21 computes the
-                // complex kernels (scasum, dzasum) wrongly on AVX-512 CPUs
-                // (fixed upstream in 0.3.26), its real ones correctly.
+                // Σ |re| + |im|, computed here rather than by the BLAS:
+                // Debian's OpenBLAS 0.3.21 gets scasum wrong with the
+                // kernels it picks on AVX-512 CPUs with BF16 (its
+                // `Cooperlake` core, chosen on AMD Zen 4; fixed upstream in
+                // 0.3.26), so no build's complex asum is trusted. Summed
+                // in double precision (at least as accurate as a BLAS).
                 if n <= 0 || ix <= 0 {
                     return 0.0;
                 }
-                let parts = x.cast::<$r>();
-                // SAFETY: `x` holds `n` complex elements `ix` apart, i.e.
-                // `n` reals `2 * ix` apart from `parts` and from `parts + 1`.
-                unsafe {
-                    <$r as Elem>::asum(n, parts, 2 * ix)
-                        + <$r as Elem>::asum(n, parts.add(1), 2 * ix)
+                let mut sum = 0.0f64;
+                for i in 0..n as usize {
+                    // SAFETY: `x` holds `n` elements `ix` apart.
+                    sum += unsafe { *x.add(i * ix as usize) }.abs1();
                 }
+                sum as $r
             }
             unsafe fn iamax(n: c_int, x: *const Self, ix: c_int) -> c_int {
                 unsafe { cb::$iamax(n, x.cast(), ix) }

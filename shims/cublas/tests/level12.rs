@@ -1037,3 +1037,52 @@ fn level2_every_precision() {
     level2_all::<Complex32>();
     level2_all::<Complex64>();
 }
+
+/// OpenBLAS picks its kernels by the CPU it runs on, and some builds get
+/// some kernels wrong (Debian's 0.3.21: `scasum` with the `Cooperlake`
+/// kernels it picks on AMD Zen 4), so a test passing here says little about
+/// another machine. The level-1 checks therefore run again under every
+/// kernel set this CPU can execute (`OPENBLAS_CORETYPE`), each in a child
+/// process: on an AVX-512 machine with BF16 that covers what Intel and AMD
+/// machines pick.
+#[test]
+fn level1_under_every_openblas_kernel_set() {
+    if std::env::var_os("OPENBLAS_CORETYPE").is_some() {
+        return; // A child, or a forced kernel set: the plain test covers it.
+    }
+    let flags: Vec<String> = std::fs::read_to_string("/proc/cpuinfo")
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    let has = |need: &[&str]| need.iter().all(|f| flags.iter().any(|g| g == f));
+    let avx512 = ["avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"];
+    let sets: [(&str, Vec<&str>); 5] = [
+        ("Nehalem", vec!["sse4_2"]),
+        ("Sandybridge", vec!["avx"]),
+        ("Haswell", vec!["avx2", "fma"]),
+        ("SkylakeX", avx512.to_vec()),
+        ("Cooperlake", [&avx512[..], &["avx512_bf16"]].concat()),
+    ];
+    let exe = std::env::current_exe().expect("exe");
+    let mut ran = Vec::new();
+    for (core, need) in &sets {
+        if !has(need) {
+            continue;
+        }
+        let out = std::process::Command::new(&exe)
+            .args(["--exact", "level1_every_precision", "--test-threads=1"])
+            .env("OPENBLAS_CORETYPE", core)
+            .output()
+            .expect("child");
+        assert!(
+            out.status.success(),
+            "level-1 routines wrong with OpenBLAS's {core} kernels:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran.push(*core);
+    }
+    eprintln!("level-1 checked under OpenBLAS kernel sets {ran:?}");
+}
