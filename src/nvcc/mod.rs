@@ -798,11 +798,16 @@ pub fn runtime_dir() -> Result<PathBuf, String> {
     if let Some(d) = std::env::var_os("CUCC_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         return Ok(PathBuf::from(d));
     }
-    if let Some(root) = crate::toolkit::invoked_root() {
-        return Ok(root.join("lib64"));
-    }
     let exe = std::env::current_exe().map_err(|e| format!("cucc: error: {e}"))?;
     let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+    if let Some(root) = crate::toolkit::invoked_root() {
+        // A build tree's cucc also names the sonames next to cargo's files,
+        // where programs linked with `-L target/<profile>` look for them.
+        if dir.join("libcucc_runtime.so").exists() {
+            link_sonames(&dir)?;
+        }
+        return Ok(root.join("lib64"));
+    }
     let mut candidates = vec![dir.clone()];
     if let Some(p) = dir.parent() {
         candidates.push(p.join("lib"));
