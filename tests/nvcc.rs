@@ -222,6 +222,12 @@ fn openmp_in_host_code_links_clangs_runtime() {
 }
 
 #[test]
+fn nvcc13_defaults_and_build_line_options() {
+    build_and_pass("nvcc13_defaults", &["-cudart", "shared", "-arch=sm_120"]);
+    build_and_pass("nvcc13_defaults", &["--cudart=static", "-arch=compute_100"]);
+}
+
+#[test]
 fn launches_with_spaced_chevrons() {
     build_and_pass("spaced_launch", &[]);
 }

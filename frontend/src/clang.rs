@@ -158,6 +158,10 @@ impl Clang {
             // string literal, `"("NAME")"`; clang makes it an error unless
             // this diagnostic is off, and then lexes it as nvcc does.
             "-Wno-reserved-user-defined-literal".into(),
+            // `register` is gone from C++17 (cucc's default dialect, as
+            // nvcc 13's); GCC, nvcc's host compiler, only warns, clang
+            // refuses. Old CUDA code still says it.
+            "-Wno-register".into(),
         ];
         if let Some(std) = &opts.std {
             args.push(format!("-std={std}").into());

@@ -183,6 +183,7 @@ const VALUED: &[(&[&str], &str)] = &[
     (&["-MT", "--dependency-target-name"], "MT"),
     (&["-keep-dir", "--keep-dir"], "ignored"),
     (&["-std", "--std"], "std"),
+    (&["-cudart", "--cudart"], "cudart"),
     (&["-rdc", "--relocatable-device-code"], "rdc"),
     (&["-Xptxas", "--ptxas-options"], "ignored"),
     (&["-Xnvlink", "--nvlink-options"], "ignored"),
@@ -418,6 +419,12 @@ fn apply(
         "MF" => o.deps_output = Some(PathBuf::from(v)),
         "MT" => o.deps_target = Some(v),
         "std" => o.std = Some(v),
+        // cucc has one runtime, a shared library: every choice links it
+        // (`none` too: cucc's translated kernels register through it).
+        "cudart" => match v.as_str() {
+            "none" | "shared" | "static" => {}
+            _ => return Err(format!("`{a} {v}`: the runtime is none, shared or static")),
+        },
         "rdc" => o.relocatable_device_code = matches!(v.as_str(), "true" | "1"),
         "cpuify" => o.cpuify = Some(v),
         "device-ir" => o.device_ir = Some(PathBuf::from(v)),
@@ -431,6 +438,9 @@ fn apply(
     Ok(())
 }
 
+/// The newest architecture clang 16's CUDA mode knows.
+const NEWEST_CLANG_ARCH: u32 = 90;
+
 /// `sm_80`, `compute_80`, `[sm_70,sm_80]`, `all`... to an `sm_XX` clang accepts.
 fn gpu_arch(v: &str) -> Option<String> {
     let v = v.trim_matches(|c| c == '[' || c == ']' || c == '\'' || c == '"');
@@ -440,9 +450,12 @@ fn gpu_arch(v: &str) -> Option<String> {
         .or_else(|| first.strip_prefix("compute_"))?;
     let digits: String = digits.chars().take_while(char::is_ascii_digit).collect();
     // clang knows nothing older than sm_20; sm_1x code (sm_13 for doubles)
-    // runs unchanged with the newer __CUDA_ARCH__.
+    // runs unchanged with the newer __CUDA_ARCH__. Nor anything newer than
+    // sm_90 (clang 16): nvcc 13's sm_100, sm_103, sm_110, sm_120, sm_121
+    // compile as sm_90 (`__CUDA_ARCH__` 900).
     match digits.parse::<u32>() {
         Ok(n) if n < 20 => Some("sm_20".to_string()),
+        Ok(n) if n > NEWEST_CLANG_ARCH => Some(format!("sm_{NEWEST_CLANG_ARCH}")),
         Ok(_) => Some(format!("sm_{digits}")),
         Err(_) => None,
     }
@@ -477,6 +490,28 @@ mod tests {
         let o = p("-x cu file.c -Xptxas -v -lineinfo").expect("parse");
         assert_eq!(o.inputs[0].kind, InputKind::Cuda);
         assert_eq!(o.ignored.len(), 2);
+        for (line, arch) in [
+            ("-arch=sm_100 a.cu", "sm_90"),
+            ("-arch=sm_120 a.cu", "sm_90"),
+            ("-arch=compute_100 a.cu", "sm_90"),
+            ("-gencode arch=compute_121,code=sm_121 a.cu", "sm_90"),
+            ("-arch=sm_90 a.cu", "sm_90"),
+        ] {
+            assert_eq!(
+                p(line).expect("parse").arch.as_deref(),
+                Some(arch),
+                "{line}"
+            );
+        }
+        for line in [
+            "-cudart shared a.cu",
+            "-cudart=static a.cu",
+            "--cudart none a.cu",
+            "--cudart=shared a.cu",
+        ] {
+            assert!(p(line).is_ok(), "{line}");
+        }
+        assert!(p("-cudart dynamic a.cu").is_err());
         let o = p("--gpu-architecture=sm_75 --std=c++14 -rdc=true a.cu").expect("parse");
         assert_eq!(o.arch.as_deref(), Some("sm_75"));
         assert_eq!(o.std.as_deref(), Some("c++14"));
