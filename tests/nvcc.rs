@@ -222,9 +222,15 @@ fn openmp_in_host_code_links_clangs_runtime() {
 }
 
 #[test]
-fn nvcc13_defaults_and_build_line_options() {
-    build_and_pass("nvcc13_defaults", &["-cudart", "shared", "-arch=sm_120"]);
-    build_and_pass("nvcc13_defaults", &["--cudart=static", "-arch=compute_100"]);
+fn nvcc13_build_lines_and_build_line_options() {
+    build_and_pass(
+        "nvcc13_build_lines",
+        &["-cudart", "shared", "-arch=sm_120", "-std=c++17"],
+    );
+    build_and_pass(
+        "nvcc13_build_lines",
+        &["--cudart=static", "-arch=compute_100", "--std=c++17"],
+    );
 }
 
 #[test]

@@ -1,7 +1,6 @@
-// nvcc 13's defaults: host code uses C++17 (<optional>, structured
-// bindings, `if constexpr`) without `-std`, and old code's `register`
-// still compiles. Built with `-cudart shared` and `-arch=sm_120` (newer
-// than clang 16 knows), as real build lines say.
+// nvcc 13-era build lines: `-cudart shared|static`, `-arch=sm_120` (newer
+// than clang 16 knows) and `-std=c++17` host code (<optional>, structured
+// bindings, `if constexpr`) in which old code's `register` still compiles.
 #include <cstdio>
 #include <optional>
 #include <utility>
@@ -32,9 +31,9 @@ int main() {
     cudaFree(d);
     auto [index, found] = std::pair{find(h, n, 49), size_of_kind<int>()};
     if (!index || *index != 7 || found != 4) {
-        printf("FAIL nvcc13_defaults\n");
+        printf("FAIL nvcc13_build_lines\n");
         return 1;
     }
-    printf("PASS nvcc13_defaults\n");
+    printf("PASS nvcc13_build_lines\n");
     return 0;
 }
