@@ -181,7 +181,7 @@ fn prefetch_loop(
         if picked.len() == MAX_STREAMS || !seen.insert(addr) {
             continue;
         }
-        if !a.derives_from_parameter(addr) || !a.depends_on_bx(addr) {
+        if !from_parameter(a.func, addr) || !a.depends_on_bx(addr) {
             continue;
         }
         let rows: Vec<(Value, Value)> = others
@@ -354,8 +354,27 @@ fn varying_in(
     out
 }
 
+/// True if pointer `v` is derived from a parameter of the function (memory
+/// the host allocated) by indexing and casts.
+pub(super) fn from_parameter(func: &Function, mut v: Value) -> bool {
+    loop {
+        match func.values[v].def {
+            ValueDef::Arg { region, .. } => return region == func.body,
+            ValueDef::Result { op, .. } => {
+                let d = &func.ops[op];
+                match d.kind {
+                    OpKind::PtrIndex { .. }
+                    | OpKind::PtrField { .. }
+                    | OpKind::Cast(CastOp::SpaceCast) => v = d.operands[0],
+                    _ => return false,
+                }
+            }
+        }
+    }
+}
+
 /// Values defined in `region` (results and region arguments, at any depth).
-fn defined_in(func: &Function, region: Region) -> HashSet<Value> {
+pub(super) fn defined_in(func: &Function, region: Region) -> HashSet<Value> {
     let mut out: HashSet<Value> = func.regions[region].args.iter().copied().collect();
     let mut walk = Vec::new();
     func.walk_region(region, &mut walk);
@@ -387,25 +406,6 @@ struct Analysis<'a> {
 }
 
 impl Analysis<'_> {
-    /// True if pointer `v` is derived from a parameter of the function
-    /// (memory the host allocated) by indexing and casts.
-    fn derives_from_parameter(&self, mut v: Value) -> bool {
-        loop {
-            match self.func.values[v].def {
-                ValueDef::Arg { region, .. } => return region == self.func.body,
-                ValueDef::Result { op, .. } => {
-                    let d = &self.func.ops[op];
-                    match d.kind {
-                        OpKind::PtrIndex { .. }
-                        | OpKind::PtrField { .. }
-                        | OpKind::Cast(CastOp::SpaceCast) => v = d.operands[0],
-                        _ => return false,
-                    }
-                }
-            }
-        }
-    }
-
     /// True if `v` is computed from the block index `bx`.
     fn depends_on_bx(&mut self, v: Value) -> bool {
         if v == self.bx {
@@ -491,16 +491,16 @@ impl Analysis<'_> {
     }
 }
 
-/// Inserts ops before the thread loop.
-struct Emitter<'a> {
-    func: &'a mut Function,
-    region: Region,
-    at: usize,
-    loc: cucc_ir::Loc,
+/// Inserts ops into `region` before position `at`.
+pub(super) struct Emitter<'a> {
+    pub(super) func: &'a mut Function,
+    pub(super) region: Region,
+    pub(super) at: usize,
+    pub(super) loc: cucc_ir::Loc,
 }
 
 impl Emitter<'_> {
-    fn op(&mut self, kind: OpKind, operands: Vec<Value>, ty: cucc_ir::TypeId) -> Value {
+    pub(super) fn op(&mut self, kind: OpKind, operands: Vec<Value>, ty: cucc_ir::TypeId) -> Value {
         let op = self.func.new_op(kind, operands, &[ty], vec![], self.loc);
         self.func.regions[self.region].ops.insert(self.at, op);
         self.at += 1;

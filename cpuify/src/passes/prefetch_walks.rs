@@ -19,8 +19,9 @@
 //! hardware follows, and a prefetch in such a loop would stop the C
 //! compiler vectorising it.
 
+use super::prefetch::{from_parameter, Emitter};
 use cucc_ir::{
-    ArithFlags, BinOp, CastOp, Function, Op, OpKind, Region, Type, TypeId, Types, Value, ValueDef,
+    ArithFlags, BinOp, CastOp, Function, Op, OpKind, Region, Type, TypeId, Types, Value,
 };
 use std::collections::HashSet;
 
@@ -247,7 +248,7 @@ fn prefetch_body(
     {
         let at = func.regions[body].ops.len() - 1;
         let loc = func.ops[load].loc;
-        let mut ins = Inserter {
+        let mut ins = Emitter {
             func: &mut *func,
             region: body,
             at,
@@ -303,55 +304,11 @@ fn signed(types: &Types, ty: TypeId, bits: u64) -> i64 {
     }
 }
 
-/// True if pointer `v` is derived from a parameter of the function (memory
-/// the host allocated) by indexing and casts.
-fn from_parameter(func: &Function, mut v: Value) -> bool {
-    loop {
-        match func.values[v].def {
-            ValueDef::Arg { region, .. } => return region == func.body,
-            ValueDef::Result { op, .. } => {
-                let d = &func.ops[op];
-                match d.kind {
-                    OpKind::PtrIndex { .. }
-                    | OpKind::PtrField { .. }
-                    | OpKind::Cast(CastOp::SpaceCast) => v = d.operands[0],
-                    _ => return false,
-                }
-            }
-        }
-    }
-}
-
 /// Values defined in `op`'s regions (results and region arguments).
 fn defined_in(func: &Function, op: Op) -> HashSet<Value> {
-    let mut out = HashSet::new();
-    for &r in &func.ops[op].regions {
-        out.extend(func.regions[r].args.iter().copied());
-        let mut walk = Vec::new();
-        func.walk_region(r, &mut walk);
-        for (_, o) in walk {
-            out.extend(func.ops[o].results.iter().copied());
-            for &rr in &func.ops[o].regions {
-                out.extend(func.regions[rr].args.iter().copied());
-            }
-        }
-    }
-    out
-}
-
-/// Inserts ops into a region before a position.
-struct Inserter<'a> {
-    func: &'a mut Function,
-    region: Region,
-    at: usize,
-    loc: cucc_ir::Loc,
-}
-
-impl Inserter<'_> {
-    fn op(&mut self, kind: OpKind, operands: Vec<Value>, ty: TypeId) -> Value {
-        let op = self.func.new_op(kind, operands, &[ty], vec![], self.loc);
-        self.func.regions[self.region].ops.insert(self.at, op);
-        self.at += 1;
-        self.func.ops[op].results[0]
-    }
+    func.ops[op]
+        .regions
+        .iter()
+        .flat_map(|&r| super::prefetch::defined_in(func, r))
+        .collect()
 }
