@@ -26,7 +26,7 @@
 //! barrier analysis does not use it there.
 
 use crate::effects::Base;
-use crate::func::{Function, FunctionKind, Parents, Value, ValueDef};
+use crate::func::{Function, FunctionKind, Op, Parents, Value, ValueDef};
 use crate::intrinsics;
 use crate::module::Module;
 use crate::ops::{BinOp, Callee, CastOp, Dim, Level, OpKind};
@@ -247,6 +247,9 @@ pub struct AffineAnalysis<'a> {
     module: &'a Module,
     func: &'a Function,
     parents: Parents,
+    /// With a scope, values defined outside that op count as fixed: the
+    /// analysis then describes one execution of the scope.
+    scope: Option<Op>,
     fixed: RefCell<HashMap<Value, bool>>,
     ints: RefCell<HashMap<Value, Option<Affine>>>,
     ptrs: RefCell<HashMap<Value, Pointer>>,
@@ -260,10 +263,43 @@ impl<'a> AffineAnalysis<'a> {
             module,
             func,
             parents: func.parents(),
+            scope: None,
             fixed: RefCell::default(),
             ints: RefCell::default(),
             ptrs: RefCell::default(),
         }
+    }
+
+    /// Analysis of one execution of `scope` (an op of `func`): every value
+    /// defined outside it is fixed, as it keeps one value while the op
+    /// runs — a serial loop's counter, an `if` result or a load made
+    /// before a thread loop nested in that loop. Answers about accesses
+    /// inside `scope` compare them within that execution only.
+    pub fn within(module: &'a Module, func: &'a Function, scope: Op) -> Self {
+        AffineAnalysis {
+            scope: Some(scope),
+            ..AffineAnalysis::new(module, func)
+        }
+    }
+
+    /// True if `v` is defined outside the scope of a scoped analysis.
+    fn outside_scope(&self, v: Value) -> bool {
+        let Some(scope) = self.scope else {
+            return false;
+        };
+        let owner = match self.func.values[v].def {
+            ValueDef::Arg { region, .. } => match self.parents.op_of(region) {
+                Some(op) => op,
+                None => return true,
+            },
+            ValueDef::Result { op, .. } => op,
+        };
+        if owner == scope {
+            // The scope's own region arguments vary inside it; its
+            // results are defined after it.
+            return matches!(self.func.values[v].def, ValueDef::Result { .. });
+        }
+        !self.parents.ancestors(owner).contains(&scope)
     }
 
     /// The module.
@@ -298,6 +334,10 @@ impl<'a> AffineAnalysis<'a> {
     fn fixed_at(&self, v: Value, depth: u32) -> bool {
         if let Some(&r) = self.fixed.borrow().get(&v) {
             return r;
+        }
+        if self.outside_scope(v) {
+            self.fixed.borrow_mut().insert(v, true);
+            return true;
         }
         if depth > MAX_DEPTH {
             return false;
@@ -721,7 +761,42 @@ pub fn thread_disjoint(a: &Affine, size_a: u64, b: &Affine, size_b: u64, coords:
     };
     let d = i128::from(b.constant) - i128::from(a.constant);
     let need = (i128::from(size_b) + d).max(i128::from(size_a) - d);
-    gap >= need
+    gap >= need || single_stride_disjoint(a, size_a, d, size_b, coords)
+}
+
+/// The exact test when one thread coordinate alone tells threads apart
+/// (the others have extent 1): thread `t` accesses `[A + c·t, +size_a)`,
+/// thread `t'` accesses `[A + d + c·t', +size_b)`; they meet exactly when
+/// `k = t - t'` is a nonzero integer with `c·k` strictly between
+/// `d - size_a` and `d + size_b` (and `|k|` below the extent when known).
+/// It separates what the gap test cannot: an anti-diagonal of a row-major
+/// tile, `s[m - tx + 1][tx + 1]` written and `s[m - tx][tx]` read, steps by
+/// 16 elements per thread with the two 18 elements apart.
+fn single_stride_disjoint(a: &Affine, size_a: u64, d: i128, size_b: u64, coords: &Coords) -> bool {
+    let mut vars = Vec::new();
+    for dim in Dim::ALL {
+        let c = a.coeff(Sym::Thread(dim));
+        let e = coords.thread[dim.index()];
+        if c != 0 {
+            vars.push((c, e));
+        } else if !matches!(e, Some(0 | 1)) {
+            return false;
+        }
+    }
+    if a.coeff(Sym::Lane) != 0 || a.coeff(Sym::Warp) != 0 {
+        return false;
+    }
+    let [(c, extent)] = vars[..] else {
+        return false;
+    };
+    let c = i128::from(c).abs();
+    let (lo, hi) = (d - i128::from(size_a), d + i128::from(size_b));
+    // Integers k with lo < c·k < hi (|k| ranges symmetrically, so the
+    // sign of the coefficient does not matter).
+    let k_min = lo.div_euclid(c) + 1;
+    let k_max = -((-hi).div_euclid(c)) - 1;
+    let reach = extent.map_or(i128::MAX, |e| i128::from(e.max(1)) - 1);
+    (k_min.max(-reach)..=k_max.min(reach)).all(|k| k == 0)
 }
 
 #[cfg(test)]

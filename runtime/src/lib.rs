@@ -53,6 +53,7 @@ pub mod registry;
 pub mod sample;
 pub mod signal;
 pub mod stream;
+pub mod streaming;
 pub(crate) mod sync;
 pub mod texture;
 pub mod texture_abi;

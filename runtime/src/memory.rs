@@ -101,14 +101,13 @@ unsafe fn copy_work(
 ) -> impl FnOnce() + Send + 'static {
     move || {
         let (d, s) = (dst, src);
-        if prefault_dst {
-            // SAFETY: the caller promised the host destination writable.
-            unsafe { bulk::prefault(d.0, count) };
-        }
         // SAFETY: ranges validated at submission (device side) or promised by
-        // the caller (host side); both copies tolerate overlap.
+        // the caller (host side, writable when prefaulted); every copy
+        // tolerates overlap.
         unsafe {
-            if dst_dev {
+            if prefault_dst {
+                bulk::copy_to_host(d.0, s.0, count)
+            } else if dst_dev {
                 bulk::copy_to_device(d.0, s.0, count)
             } else {
                 bulk::copy(d.0, s.0, count)

@@ -324,3 +324,32 @@ fn thread_values_times_a_fixed_value_are_products() {
     });
     assert_eq!(affine_of(&m, &f, v), Some(Affine::sym(Sym::Value(v))));
 }
+
+#[test]
+fn one_stride_separates_accesses_between_threads_exactly() {
+    let coords = Coords::from_extents([Some(16), Some(1), Some(1)]);
+    let at = |k: i64, c: i64| tx_term(c).checked_add(&Affine::constant(k)).unwrap();
+    // An anti-diagonal of a 17-wide int tile: s[m - tx + 1][tx + 1]
+    // (byte 72 - 64 tx) written, s[m - tx][tx] (byte -64 tx) read.
+    assert!(thread_disjoint(&at(72, -64), 4, &at(0, -64), 4, &coords));
+    assert!(thread_disjoint(&at(72, -64), 4, &at(68, -64), 4, &coords));
+    assert!(thread_disjoint(&at(72, -64), 4, &at(4, -64), 4, &coords));
+    // 64 bytes apart: thread t + 1 reads what t writes.
+    assert!(!thread_disjoint(&at(64, -64), 4, &at(0, -64), 4, &coords));
+    // a[t] and a[t + 1] meet; a[t] and a[t + 16] only with 17+ threads.
+    assert!(!thread_disjoint(&at(0, 4), 4, &at(4, 4), 4, &coords));
+    assert!(thread_disjoint(&at(0, 4), 4, &at(64, 4), 4, &coords));
+    let wide = Coords::from_extents([Some(17), Some(1), Some(1)]);
+    assert!(!thread_disjoint(&at(0, 4), 4, &at(64, 4), 4, &wide));
+    // Unknown extent: any distance that is a multiple of the stride meets.
+    let any = Coords::from_extents([None, Some(1), Some(1)]);
+    assert!(!thread_disjoint(&at(0, 4), 4, &at(64, 4), 4, &any));
+    assert!(thread_disjoint(&at(0, 8), 4, &at(4, 8), 4, &any));
+    // A second dimension that may vary without a coefficient: threads
+    // with equal x share addresses.
+    let two_d = Coords::from_extents([Some(16), None, Some(1)]);
+    assert!(!thread_disjoint(&at(72, -64), 4, &at(0, -64), 4, &two_d));
+    // Wider accesses than the gap between them.
+    assert!(thread_disjoint(&at(0, 8), 12, &at(4, 8), 4, &any));
+    assert!(!thread_disjoint(&at(0, 8), 13, &at(4, 8), 4, &any));
+}

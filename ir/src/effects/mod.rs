@@ -135,6 +135,21 @@ impl<'a> FunctionEffects<'a> {
         }
     }
 
+    /// Effect queries describing one execution of op `scope` of `func`:
+    /// addresses may use values defined outside it as fixed terms
+    /// ([`AffineAnalysis::within`]).
+    pub fn within(
+        module: &'a Module,
+        func: &'a Function,
+        summaries: &'a CallSummaries,
+        scope: Op,
+    ) -> Self {
+        FunctionEffects {
+            affine: AffineAnalysis::within(module, func, scope),
+            summaries,
+        }
+    }
+
     /// The affine analysis used for addresses.
     pub fn affine(&self) -> &AffineAnalysis<'a> {
         &self.affine

@@ -236,11 +236,17 @@ pub fn extents_of(
     let mut out = [None; 3];
     for (d, &ub) in func.ops[p].operands.iter().enumerate().take(3) {
         out[d] = assume[d].or_else(|| func.const_bits(ub)).or_else(|| {
-            facts.extent_max[d].filter(|_| bounded_by_block_dim(func, ub, Dim::ALL[d]))
+            bounded_by_block_dim(func, ub, Dim::ALL[d])
+                .then(|| facts.extent_max[d].unwrap_or(BLOCK_LIMIT[d]))
         });
     }
     out
 }
+
+/// CUDA's largest block extents: no launch has more threads a side (the
+/// runtime refuses it), so a loop bounded by the block's extent has at
+/// most these many iterations.
+const BLOCK_LIMIT: [u64; 3] = [1024, 1024, 64];
 
 /// The dependence test of one thread loop.
 pub struct Test<'a, 'm> {

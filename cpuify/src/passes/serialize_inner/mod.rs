@@ -306,12 +306,15 @@ pub fn serialize_inner(
     let targets: Vec<(Region, Op, Vec<version::Version>)> = {
         let func = &module.functions[fid];
         let summaries = CallSummaries::compute(module);
-        let fx = FunctionEffects::new(module, func, &summaries);
+        // Each loop is tested on its own execution: values computed before
+        // it (a serial loop's counter around it) are fixed terms there.
+        let scoped = |o: Op| FunctionEffects::within(module, func, &summaries, o);
         let found: Vec<(Region, Op, Facts, version::Options)> = func
             .walk()
             .into_iter()
             .filter(|&(_, o)| thread_level(&func.ops[o].kind))
             .filter_map(|(r, o)| {
+                let fx = scoped(o);
                 let facts = dependence::facts_of(&fx, func, o);
                 if test(&fx, func, o, [None; 3], &facts, false, &|_, _| false).is_ok() {
                     return None;
@@ -323,7 +326,10 @@ pub fn serialize_inner(
         let side = version::kernel_side(&found.iter().map(|f| &f.3).collect::<Vec<_>>());
         found
             .into_iter()
-            .map(|(r, o, facts, opts)| (r, o, version::plan(&fx, func, o, &facts, opts, side)))
+            .map(|(r, o, facts, opts)| {
+                let fx = scoped(o);
+                (r, o, version::plan(&fx, func, o, &facts, opts, side))
+            })
             .collect()
     };
     let Module {
