@@ -5,9 +5,13 @@
 //! works on it itself, so a launch never waits for another thread to start
 //! it and the poster is one of the `CUCC_NUM_THREADS` executors (the pool
 //! has one helper fewer). Chunks are claimed with one `fetch_add` on a word
-//! holding the chunk count and the next unclaimed index; helpers spin briefly
-//! after their last chunk before sleeping ([`crate::signal`]). Posting
-//! allocates nothing: slots are per thread and reused.
+//! of two counters: the poster takes chunks from the front, helpers from
+//! the back, so in launch after launch over the same data each core gets
+//! about the same blocks and finds them in its own caches, as OpenMP's
+//! static schedule does, while a late or slow thread still leaves its
+//! share to the others. Helpers spin briefly after their last chunk before
+//! sleeping ([`crate::signal`]). Posting allocates nothing: slots are per
+//! thread and reused.
 
 use std::cell::UnsafeCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -22,7 +26,11 @@ pub type ChunkFn<'a> = &'a (dyn Fn(u32) + Sync + 'a);
 
 /// One thread's job slot.
 struct Slot {
-    /// Chunk count in the high 32 bits, next unclaimed chunk in the low 32.
+    /// The job's chunk count and the chunks claimed from its front and
+    /// from its back, in one word ([`fields`]), so that publishing a job
+    /// is one store and a claim one `fetch_add`: a claim adds one to its
+    /// end's count and is good when the claims before it, both ends
+    /// together, leave a chunk.
     word: AtomicU64,
     /// Chunks finished.
     done: AtomicU32,
@@ -39,6 +47,31 @@ struct Slot {
 // claimed, and only read by threads that claimed a chunk (see the field).
 unsafe impl Sync for Slot {}
 
+/// Bits of each field of a slot's word.
+const FIELD_BITS: u32 = 21;
+/// The largest chunk count a job may have (claims past the end, at most
+/// one per thread and job, must not carry into the next field).
+const MAX_CHUNKS: u32 = (1 << (FIELD_BITS - 1)) - 1;
+
+/// (claimed from the front, claimed from the back, chunks) of a word.
+fn fields(w: u64) -> (u32, u32, u32) {
+    let mask = (1u64 << FIELD_BITS) - 1;
+    (
+        (w & mask) as u32,
+        ((w >> FIELD_BITS) & mask) as u32,
+        (w >> (2 * FIELD_BITS)) as u32,
+    )
+}
+
+/// Which end of a job a thread claims chunks from.
+#[derive(Clone, Copy)]
+enum End {
+    /// The poster: chunks 0, 1, 2, ...
+    Front,
+    /// Helpers: the last chunk, the one before, ...
+    Back,
+}
+
 impl Slot {
     fn new() -> Slot {
         Slot {
@@ -50,18 +83,25 @@ impl Slot {
     }
 
     fn has_work(&self) -> bool {
-        let w = self.word.load(Ordering::Relaxed);
-        (w as u32) < (w >> 32) as u32
+        let (front, back, total) = fields(self.word.load(Ordering::Relaxed));
+        front + back < total
     }
 
-    /// Claims and runs chunks until none is left.
-    fn work(&self) {
+    /// Claims and runs chunks from `end` until none is left.
+    fn work(&self, end: End) {
+        let step = match end {
+            End::Front => 1,
+            End::Back => 1 << FIELD_BITS,
+        };
         while self.has_work() {
-            let w = self.word.fetch_add(1, Ordering::AcqRel);
-            let (index, total) = (w as u32, (w >> 32) as u32);
-            if index >= total {
+            let (front, back, total) = fields(self.word.fetch_add(step, Ordering::AcqRel));
+            if front + back >= total {
                 return;
             }
+            let index = match end {
+                End::Front => front,
+                End::Back => total - 1 - back,
+            };
             // SAFETY: a successful claim; see `body`.
             if let Some(body) = unsafe { *self.body.get() } {
                 // A panic must neither kill a helper nor leave the poster
@@ -129,7 +169,7 @@ fn helper_main() {
         let seen = pool.posted.seq();
         while let Some(slot) = find_work(pool) {
             let _working = Working::start();
-            slot.work();
+            slot.work(End::Back);
         }
         pool.posted
             .wait_until(spin_budget(), || pool.posted.seq() != seen);
@@ -152,7 +192,7 @@ pub fn help() {
         while core_free() {
             let Some(slot) = find_work(pool) else { break };
             let _working = Working::start();
-            slot.work();
+            slot.work(End::Back);
         }
     };
     let _ = crate::bigstack::run(&mut work);
@@ -177,7 +217,7 @@ thread_local! {
 /// the pool's helpers; returns when all have finished. Chunks run at most
 /// once each, in no particular order.
 pub fn parallel_for(chunks: u32, body: ChunkFn<'_>) {
-    if chunks <= 1 || pool().helpers == 0 {
+    if chunks <= 1 || chunks > MAX_CHUNKS || pool().helpers == 0 {
         let _working = Working::start();
         (0..chunks).for_each(body);
         return;
@@ -199,12 +239,13 @@ fn post_and_run(slot: &'static Slot, chunks: u32, body: ChunkFn<'_>) {
     // finished before its poster returned), so nobody reads `body`.
     unsafe { *slot.body.get() = Some(erased) };
     slot.done.store(0, Ordering::Relaxed);
-    slot.word.store(u64::from(chunks) << 32, Ordering::Release);
+    slot.word
+        .store(u64::from(chunks) << (2 * FIELD_BITS), Ordering::Release);
     lock(&pool.active).push(slot);
     pool.posted.notify(chunks - 1);
     {
         let _working = Working::start();
-        slot.work();
+        slot.work(End::Front);
     }
     {
         let mut active = lock(&pool.active);
