@@ -41,6 +41,7 @@ pub mod fatbin;
 pub mod fault;
 pub mod ffi;
 pub mod host;
+pub mod host_pages;
 pub mod jit;
 pub(crate) mod job;
 pub mod kernel;
