@@ -353,3 +353,48 @@ fn one_stride_separates_accesses_between_threads_exactly() {
     assert!(thread_disjoint(&at(0, 8), 12, &at(4, 8), 4, &any));
     assert!(!thread_disjoint(&at(0, 8), 13, &at(4, 8), 4, &any));
 }
+
+#[test]
+fn a_scoped_analysis_takes_values_from_outside_the_scope_as_fixed() {
+    // for m { parallel<block> tx { p = a + 4 * (17 * m - 16 * tx) } }
+    let mut m = Module::new();
+    let pg = m.types.ptr(Space::Global);
+    let f32t = m.types.f32();
+    let mut f = Function::new("k", FunctionKind::Launch, &[pg], &[]);
+    let (mut ptr, mut par, mut iv) = (None, None, None);
+    {
+        let mut b = Builder::new(&mut m.types, &mut f);
+        let a = b.params()[0];
+        let zero = b.i32(0);
+        let n = b.i32(16);
+        let one = b.i32(1);
+        let bx = b.i32(16);
+        b.for_(zero, n, one, &[], |b, mv, _| {
+            iv = Some(mv);
+            par = Some(b.parallel(Level::Block, &[bx], |b, t| {
+                let c17 = b.i32(17);
+                let c16 = b.i32(16);
+                let r = b.binary(BinOp::Mul, mv, c17);
+                let s = b.binary(BinOp::Mul, t[0], c16);
+                let i = b.binary(BinOp::Sub, r, s);
+                ptr = Some(b.ptr_index(a, i, f32t));
+            }));
+            vec![]
+        });
+        b.ret(vec![]);
+    }
+    let (p, par, iv) = (ptr.expect("ptr"), par.expect("parallel"), iv.expect("iv"));
+    // Function-wide, the loop counter varies: no affine address.
+    assert_eq!(address_of(&m, &f, p), None);
+    // Within one execution of the thread loop it is a fixed term.
+    let an = AffineAnalysis::within(&m, &f, par);
+    assert!(an.is_fixed(iv));
+    let (base, off) = an.address_of(p).expect("affine within the loop");
+    assert_eq!(base, Base::Param(0));
+    assert_eq!(off.coeff(Sym::Thread(Dim::X)), -64);
+    assert_eq!(off.coeff(Sym::Value(iv)), 68);
+    // The loop's own ivs still vary inside it.
+    let inner = AffineAnalysis::within(&m, &f, par);
+    let tx = f.regions[f.ops[par].regions[0]].args[0];
+    assert!(!inner.is_fixed(tx));
+}
