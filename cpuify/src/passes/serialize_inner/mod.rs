@@ -178,7 +178,7 @@ pub fn all_conflicts(
 /// True if `e` accesses storage only its own iteration of `p` uses: a
 /// private alloca inside `p`, or a private array outside indexed by `p`'s
 /// linear thread id.
-fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
+pub(super) fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
     let Base::Alloca(a) = e.base else {
         return false;
     };
