@@ -34,6 +34,7 @@ pub mod array;
 pub mod bigstack;
 pub mod bulk;
 pub mod device;
+pub mod driver;
 pub mod errors;
 pub mod event;
 pub mod extras;
