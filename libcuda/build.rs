@@ -79,6 +79,9 @@ fn main() {
         .expect("run the C compiler for the stub runtime");
     assert!(status.success(), "the stub runtime did not link");
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libcuda.so.1");
+    // The runtime is found next to this library (a program's own RUNPATH
+    // does not extend to its libraries' dependencies).
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-rpath,$ORIGIN");
     println!("cargo:rustc-cdylib-link-arg=-Wl,--no-as-needed");
     println!("cargo:rustc-cdylib-link-arg={}", stub.display());
 }

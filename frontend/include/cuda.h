@@ -329,7 +329,9 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev);
 CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags);
 CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active);
 CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev);
+typedef struct CUctxCreateParams_st CUctxCreateParams;
 CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
+CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, unsigned int flags, CUdevice dev);
 CUresult cuCtxDestroy_v2(CUcontext ctx);
 CUresult cuCtxPushCurrent_v2(CUcontext ctx);
 CUresult cuCtxPopCurrent_v2(CUcontext *pctx);
@@ -443,7 +445,7 @@ CUresult cuEventDestroy_v2(CUevent hEvent);
 #define cuGetProcAddress cuGetProcAddress_v2
 #define cuDeviceGetUuid cuDeviceGetUuid_v2
 #define cuDeviceTotalMem cuDeviceTotalMem_v2
-#define cuCtxCreate cuCtxCreate_v2
+#define cuCtxCreate cuCtxCreate_v4
 #define cuCtxDestroy cuCtxDestroy_v2
 #define cuCtxPushCurrent cuCtxPushCurrent_v2
 #define cuCtxPopCurrent cuCtxPopCurrent_v2

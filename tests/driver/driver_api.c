@@ -307,7 +307,7 @@ int main(int argc, char **argv)
     CHECK(active == 1);
     OK(cuDevicePrimaryCtxRelease(dev));
 
-    OK(cuCtxCreate(&ctx, 0, dev));
+    OK(cuCtxCreate(&ctx, NULL, 0, dev));
     OK(cuCtxGetCurrent(&cur));
     CHECK(cur == ctx);
     OK(cuCtxPushCurrent(primary));
