@@ -4,30 +4,43 @@ libcuda.so.1 and, for cuGetProcAddress, the base name and CUDA version each
 symbol answers for.
 
 Facts come from NVIDIA's public headers (the nvidia-cuda-* wheels):
-- cuda.h, preprocessed three ways (plain; with CUDA_API_PER_THREAD_DEFAULT_STREAM
+- cuda.h, cudaGL.h, cudaEGL.h and cudaVDPAU.h, each preprocessed three ways (plain; with CUDA_API_PER_THREAD_DEFAULT_STREAM
   for the _ptds/_ptsz names; with __CUDA_API_VERSION_INTERNAL for the older
   versions the library still exports), gives every exported name;
-- cudaTypedefs.h names each version of each entry point PFN_<base>_v<version>
+- cudaTypedefs.h (and the GL, EGL, VDPAU and profiler typedef headers)
+  names each version of each entry point PFN_<base>_v<version>
   (suffix _ptds/_ptsz for per-thread forms), which gives the version each
   symbol was introduced at: a base's versions in ascending order pair with its
   symbols in ascending order (cuMemAlloc 2000 -> cuMemAlloc, 3020 -> cuMemAlloc_v2).
+  A function with a typedef but no declaring header here (the profiler's)
+  is exported under its base name.
 
 Usage: scripts/driver-exports.py [INCLUDE_DIR] > runtime/src/driver/exports.txt
 """
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 inc = Path(sys.argv[1] if len(sys.argv) > 1 else
            ".venv/lib/python3.11/site-packages/nvidia/cu13/include")
 
 
+# cudaVDPAU.h includes <vdpau/vdpau.h>, which the preprocessor only needs to find.
+fake = Path(tempfile.mkdtemp())
+(fake / "vdpau").mkdir()
+(fake / "vdpau" / "vdpau.h").write_text("")
+
+
 def declared(*defines):
-    out = subprocess.run(["cc", "-E", "-P", *defines, "-I", str(inc), str(inc / "cuda.h")],
-                         check=True, capture_output=True, text=True).stdout
+    out = ""
+    for header in ["cuda.h", "cudaGL.h", "cudaEGL.h", "cudaVDPAU.h"]:
+        out += subprocess.run(["cc", "-E", "-P", *defines, "-I", str(inc), "-I", str(fake),
+                               str(inc / header)],
+                              check=True, capture_output=True, text=True).stdout
     names = set()
-    for m in re.finditer(r"(static\s+inline\s+)?CUresult\s+(cu\w+)\s*\(", out):
+    for m in re.finditer(r"(static\s+inline\s+)?CUresult\s+(?:CUDAAPI\s+)?(cu\w+)\s*\(", out):
         if not m.group(1):
             names.add(m.group(2))
     return names
@@ -37,9 +50,15 @@ symbols = declared() | declared("-DCUDA_API_PER_THREAD_DEFAULT_STREAM") | \
     declared("-D__CUDA_API_VERSION_INTERNAL")
 
 pfn = {}
-for m in re.finditer(r"PFN_(cu\w+?)_v(\d+)(_ptds|_ptsz)?\)",
-                     (inc / "cudaTypedefs.h").read_text()):
-    pfn.setdefault((m.group(1), m.group(3) or ""), set()).add(int(m.group(2)))
+for header in ["cudaTypedefs.h", "cudaGLTypedefs.h", "cudaEGLTypedefs.h", "cudaVDPAUTypedefs.h",
+               "cudaProfilerTypedefs.h"]:
+    for m in re.finditer(r"PFN_(cu\w+?)_v(\d+)(_ptds|_ptsz)?\)", (inc / header).read_text()):
+        pfn.setdefault((m.group(1), m.group(3) or ""), set()).add(int(m.group(2)))
+for (base, variant), versions in pfn.items():
+    # (cuWGL* is Windows only.)
+    if not variant and len(versions) == 1 and not base.startswith("cuWGL") and not any(
+            s == base or s.startswith(base + "_v") for s in symbols):
+        symbols.add(base)
 
 
 def version_rank(sym, base):

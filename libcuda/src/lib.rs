@@ -7,7 +7,9 @@
 //! device, one memory table and one set of streams.
 //!
 //! An entry point the runtime does not implement jumps to a handler that
-//! reports its name once and returns `CUDA_ERROR_NOT_SUPPORTED`.
+//! reports its name once and returns `CUDA_ERROR_NOT_SUPPORTED`. With
+//! `CUCC_DRIVER_TRACE=1`, every call through the library (and through the
+//! addresses `cuGetProcAddress` hands out) prints the entry point's name.
 //! `docs/driver-api.md` in the repository explains the design.
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
@@ -57,20 +59,71 @@ unsafe extern "C" fn lookup(name: *const c_char) -> *const c_void {
         .map_or(std::ptr::null(), |i| TRAMPOLINES[i] as *const c_void)
 }
 
+/// With `CUCC_DRIVER_TRACE` set, each trampoline's slot points to
+/// [`trace_entry`] and its target is kept here.
+static mut TARGETS: [unsafe extern "C" fn(); N] = [unsupported_entry; N];
+
+/// A traced call: saves the argument registers (and the index in `eax`),
+/// has [`trace`] print the entry point's name and return its target, and
+/// jumps there with the registers as they were.
+#[unsafe(naked)]
+unsafe extern "C" fn trace_entry() {
+    core::arch::naked_asm!(
+        "push rax",
+        "push rdi",
+        "push rsi",
+        "push rdx",
+        "push rcx",
+        "push r8",
+        "push r9",
+        "mov edi, eax",
+        "call {trace}",
+        "mov r11, rax",
+        "pop r9",
+        "pop r8",
+        "pop rcx",
+        "pop rdx",
+        "pop rsi",
+        "pop rdi",
+        "pop rax",
+        "jmp r11",
+        trace = sym trace,
+    );
+}
+
+/// Prints entry point `index`'s name and returns where its call goes.
+unsafe extern "C" fn trace(index: u32) -> usize {
+    let i = index as usize;
+    if let Some(name) = NAMES.get(i) {
+        eprintln!("cucc libcuda: {}", name.to_string_lossy());
+    }
+    // SAFETY: written only by `init`, before any call.
+    unsafe {
+        (*std::ptr::addr_of!(TARGETS))
+            .get(i)
+            .map_or(unsupported_entry as *const () as usize, |f| *f as usize)
+    }
+}
+
 /// Fills the table from the runtime (a constructor: it runs when the
 /// library is loaded, after the runtime it depends on).
 unsafe extern "C" fn init() {
+    let tracing = std::env::var_os("CUCC_DRIVER_TRACE").is_some_and(|v| !v.is_empty() && v != "0");
     for (i, name) in NAMES.iter().enumerate() {
         // SAFETY: a NUL-terminated name; the runtime returns NULL or a
         // function of the entry point's C signature.
         let p = unsafe { __cucc_driver_entry(name.as_ptr()) };
-        if !p.is_null() {
-            // SAFETY: the loader runs constructors on one thread, before
-            // any code can call through the table.
-            unsafe {
+        // SAFETY: the loader runs constructors on one thread, before any
+        // code can call through the tables.
+        unsafe {
+            if !p.is_null() {
                 (*std::ptr::addr_of_mut!(SLOTS))[i] =
-                    std::mem::transmute::<*const c_void, unsafe extern "C" fn()>(p)
-            };
+                    std::mem::transmute::<*const c_void, unsafe extern "C" fn()>(p);
+            }
+            if tracing {
+                (*std::ptr::addr_of_mut!(TARGETS))[i] = (*std::ptr::addr_of!(SLOTS))[i];
+                (*std::ptr::addr_of_mut!(SLOTS))[i] = trace_entry;
+            }
         }
     }
     // SAFETY: `lookup` has the signature the runtime expects.

@@ -222,11 +222,11 @@ pub unsafe extern "C" fn __cucc_driver_unsupported(name: *const c_char) -> CUres
     NOT_SUPPORTED
 }
 
-/// What `cuGetProcAddress` hands out for symbol `sym`.
+/// What `cuGetProcAddress` hands out for symbol `sym`: `libcuda.so.1`'s
+/// trampoline when the library is loaded (so `CUCC_DRIVER_TRACE` sees the
+/// call, and an unimplemented entry point names itself), else the
+/// implementation.
 fn address_of(sym: &str) -> Entry {
-    if let Some(&f) = implemented().get(sym) {
-        return f;
-    }
     let lookup = SHIM_LOOKUP.load(Ordering::Acquire);
     if lookup != 0 {
         if let Ok(c) = std::ffi::CString::new(sym) {
@@ -240,7 +240,10 @@ fn address_of(sym: &str) -> Entry {
             }
         }
     }
-    not_supported as *const () as Entry
+    implemented()
+        .get(sym)
+        .copied()
+        .unwrap_or(not_supported as *const () as Entry)
 }
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.

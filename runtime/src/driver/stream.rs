@@ -189,6 +189,12 @@ unsafe extern "C" fn cuEventDestroy_v2(ev: cudaEvent_t) -> CUresult {
     drv(|| rt(e::cudaEventDestroy(ev)))
 }
 
+/// `cuProfilerStart`/`Stop`: accepted, as the runtime's are (there is no
+/// profiler to start; `CUCC_PROFILE` is always on or off).
+unsafe extern "C" fn cuProfilerStart() -> CUresult {
+    drv(|| Ok(()))
+}
+
 /// This module's entry points by NVIDIA's symbol names.
 pub fn entries() -> Vec<(&'static str, usize)> {
     vec![
@@ -257,5 +263,7 @@ pub fn entries() -> Vec<(&'static str, usize)> {
         ),
         ("cuEventDestroy", cuEventDestroy_v2 as *const () as usize),
         ("cuEventDestroy_v2", cuEventDestroy_v2 as *const () as usize),
+        ("cuProfilerStart", cuProfilerStart as *const () as usize),
+        ("cuProfilerStop", cuProfilerStart as *const () as usize),
     ]
 }
