@@ -52,6 +52,11 @@ static char *read_file(const char *path, size_t *size)
 
 enum { N = 1000 };
 
+static void set_flag(void *p)
+{
+    *(int *)p += 1;
+}
+
 /* saxpy through kernelParams, the packed `extra` buffer and cuLaunchKernelEx. */
 static void run_saxpy(CUmodule mod, const char *what)
 {
@@ -163,7 +168,10 @@ static void run_rest(CUmodule mod)
     OK(cuLaunchKernel(add_bias, (N + 255) / 256, 1, 1, 256, 1, 1, 0, s, params, 0));
     OK(cuEventRecord(stop, s));
     OK(cuMemcpyDtoHAsync(host, dy, N * sizeof(float), s));
+    int flag = 0;
+    OK(cuLaunchHostFunc(s, set_flag, &flag));
     OK(cuStreamSynchronize(s));
+    CHECK(flag == 1);
     OK(cuEventSynchronize(stop));
     float ms = -1;
     OK(cuEventElapsedTime(&ms, start, stop));
@@ -232,6 +240,41 @@ static void run_rest(CUmodule mod)
     size_t range;
     OK(cuMemGetAddressRange(&base, &range, din + 100));
     CHECK(base == din && range == sizeof in);
+
+    /* A 2D copy: a 4x3 block out of a pitched device allocation. */
+    CUdeviceptr pitched;
+    size_t pitch = 0;
+    OK(cuMemAllocPitch(&pitched, &pitch, 64, 8, 4));
+    CHECK(pitch >= 64);
+    OK(cuMemsetD8(pitched, 0, pitch * 8));
+    int block[3][4];
+    for (int r = 0; r < 3; r++)
+        for (int c2 = 0; c2 < 4; c2++)
+            block[r][c2] = 10 * r + c2;
+    CUDA_MEMCPY2D cp;
+    memset(&cp, 0, sizeof cp);
+    cp.srcMemoryType = CU_MEMORYTYPE_HOST;
+    cp.srcHost = block;
+    cp.srcPitch = sizeof block[0];
+    cp.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    cp.dstDevice = pitched;
+    cp.dstPitch = pitch;
+    cp.dstXInBytes = 8;
+    cp.dstY = 2;
+    cp.WidthInBytes = sizeof block[0];
+    cp.Height = 3;
+    OK(cuMemcpy2D(&cp));
+    int row[16];
+    OK(cuMemcpyDtoH(row, pitched + 3 * pitch, sizeof row));
+    CHECK(row[1] == 0 && row[2] == 10 && row[5] == 13 && row[6] == 0);
+    cp.dstMemoryType = 3; /* arrays: not through the driver API */
+    EXPECT(cuMemcpy2D(&cp), CUDA_ERROR_NOT_SUPPORTED);
+    OK(cuMemFree(pitched));
+
+    /* Occupancy: one block per core at least, the largest block allowed. */
+    int min_grid = 0, best = 0;
+    OK(cuOccupancyMaxPotentialBlockSize(&min_grid, &best, block_sum, 0, 0, 256));
+    CHECK(min_grid >= 1 && best == 256);
 
     /* Bad handles and pointers. */
     EXPECT(cuMemFree(din + 4), CUDA_ERROR_INVALID_VALUE);
@@ -345,6 +388,32 @@ int main(int argc, char **argv)
     OK(cuModuleLoad(&mod, argv[1]));
     run_saxpy(mod, "PTX file");
     OK(cuModuleUnload(mod));
+    /* The JIT linker, as NVRTC- and Numba-style code drives it. */
+    CUlinkState link;
+    OK(cuLinkCreate(0, 0, 0, &link));
+    OK(cuLinkAddData(link, CU_JIT_INPUT_PTX, ptx, ptx_size, "kernels.ptx", 0, 0, 0));
+    void *linked = 0;
+    size_t linked_size = 0;
+    OK(cuLinkComplete(link, &linked, &linked_size));
+    CHECK(linked && linked_size > 0);
+    OK(cuModuleLoadData(&mod, linked));
+    OK(cuLinkDestroy(link));
+    run_saxpy(mod, "linked PTX");
+    CUfunction all[8];
+    OK(cuModuleEnumerateFunctions(all, 4, mod));
+    OK(cuModuleUnload(mod));
+    OK(cuLinkCreate(0, 0, 0, &link));
+    EXPECT(cuLinkAddData(link, CU_JIT_INPUT_CUBIN, ptx, 16, "x.cubin", 0, 0, 0), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    EXPECT(cuLinkComplete(link, &linked, &linked_size), CUDA_ERROR_INVALID_VALUE);
+    OK(cuLinkDestroy(link));
+    EXPECT(cuLinkDestroy(link), CUDA_ERROR_INVALID_HANDLE);
+
+    char bus[32];
+    OK(cuDeviceGetPCIBusId(bus, sizeof bus, dev));
+    CUdevice by_bus = -1;
+    OK(cuDeviceGetByPCIBusId(&by_bus, bus));
+    CHECK(by_bus == 0);
+
     CUlibrary lib;
     CUkernel kern;
     OK(cuLibraryLoadData(&lib, fat, 0, 0, 0, 0, 0, 0));

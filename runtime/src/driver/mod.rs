@@ -21,6 +21,7 @@
 
 pub mod context;
 pub mod exports;
+pub mod extras;
 pub mod memory;
 pub mod module;
 pub mod result;
@@ -149,6 +150,7 @@ fn implemented() -> &'static HashMap<&'static str, Entry> {
         t.extend(memory::entries());
         t.extend(module::entries());
         t.extend(stream::entries());
+        t.extend(extras::entries());
         t
     })
 }

@@ -633,6 +633,11 @@ macro_rules! launch_kernel {
 
 launch_kernel!(cuLaunchKernel, false);
 launch_kernel!(cuLaunchKernel_ptsz, true);
+// A cooperative launch runs as an ordinary one, as the runtime's does:
+// every block of the grid runs to completion (grid-wide synchronisation
+// is not offered by cucc's device code).
+launch_kernel!(cuLaunchCooperativeKernel, false);
+launch_kernel!(cuLaunchCooperativeKernel_ptsz, true);
 
 /// `CUlaunchConfig`.
 #[repr(C)]
@@ -799,6 +804,83 @@ unsafe extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     unsafe { cuOccupancyMaxActiveBlocksPerMultiprocessor(n, f, block, dynamic) }
 }
 
+/// `cuOccupancyMaxPotentialBlockSize`: the largest block the kernel and
+/// `limit` allow (a CPU core runs a block at a time, so fewer, larger
+/// blocks cost least), and one block per core as the minimum grid.
+unsafe extern "C" fn cuOccupancyMaxPotentialBlockSize(
+    min_grid: *mut c_int,
+    block: *mut c_int,
+    f: *mut c_void,
+    dynamic_for: Option<unsafe extern "C" fn(c_int) -> usize>,
+    dynamic: usize,
+    limit: c_int,
+) -> CUresult {
+    drv(|| {
+        let max = func_attribute(0, f)?;
+        if min_grid.is_null() || block.is_null() {
+            return Err(INVALID_VALUE);
+        }
+        let b = if limit > 0 { max.min(limit) } else { max };
+        let shared = match dynamic_for {
+            // SAFETY: the program's callback, called as CUDA does.
+            Some(cb) => unsafe { cb(b) },
+            None => dynamic,
+        };
+        let limit_shared = func_attribute(8, f)?;
+        if shared > limit_shared.max(0) as usize {
+            return Err(INVALID_VALUE);
+        }
+        let cores = crate::device::properties().multiProcessorCount.max(1);
+        // SAFETY: checked non-null.
+        unsafe {
+            min_grid.write(cores);
+            block.write(b);
+        }
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn cuOccupancyMaxPotentialBlockSizeWithFlags(
+    min_grid: *mut c_int,
+    block: *mut c_int,
+    f: *mut c_void,
+    dynamic_for: Option<unsafe extern "C" fn(c_int) -> usize>,
+    dynamic: usize,
+    limit: c_int,
+    _flags: c_uint,
+) -> CUresult {
+    // SAFETY: forwarded contract.
+    unsafe { cuOccupancyMaxPotentialBlockSize(min_grid, block, f, dynamic_for, dynamic, limit) }
+}
+
+/// Writes up to `n` function handles of module `h`, by kernel name.
+unsafe extern "C" fn cuModuleEnumerateFunctions(
+    fs: *mut *mut c_void,
+    n: c_uint,
+    h: *mut c_void,
+) -> CUresult {
+    drv(|| {
+        let m = module(h)?;
+        if fs.is_null() && n > 0 {
+            return Err(INVALID_VALUE);
+        }
+        let mut names: Vec<String> = m.ids.iter().flat_map(hooks::module_kernels).collect();
+        names.sort();
+        for (i, name) in names.iter().take(n as usize).enumerate() {
+            let c = CString::new(name.as_str()).map_err(|_| INVALID_VALUE)?;
+            // SAFETY: a NUL-terminated name.
+            let f = unsafe { get_function(h, c.as_ptr()) }?;
+            // SAFETY: the caller promises room for `n` handles.
+            unsafe { fs.add(i).write(f as *mut c_void) };
+        }
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn cuFuncSetSharedMemConfig(f: *mut c_void, _config: c_int) -> CUresult {
+    drv(|| function(f).map(|_| ()))
+}
+
 /// This module's entry points by NVIDIA's symbol names.
 pub fn entries() -> Vec<(&'static str, usize)> {
     vec![
@@ -875,6 +957,34 @@ pub fn entries() -> Vec<(&'static str, usize)> {
             cuFuncSetCacheConfig as *const () as usize,
         ),
         ("cuLaunchKernel", cuLaunchKernel as *const () as usize),
+        (
+            "cuLaunchCooperativeKernel",
+            cuLaunchCooperativeKernel as *const () as usize,
+        ),
+        (
+            "cuLaunchCooperativeKernel_ptsz",
+            cuLaunchCooperativeKernel_ptsz as *const () as usize,
+        ),
+        (
+            "cuOccupancyMaxPotentialBlockSize",
+            cuOccupancyMaxPotentialBlockSize as *const () as usize,
+        ),
+        (
+            "cuOccupancyMaxPotentialBlockSizeWithFlags",
+            cuOccupancyMaxPotentialBlockSizeWithFlags as *const () as usize,
+        ),
+        (
+            "cuModuleEnumerateFunctions",
+            cuModuleEnumerateFunctions as *const () as usize,
+        ),
+        (
+            "cuLibraryEnumerateKernels",
+            cuModuleEnumerateFunctions as *const () as usize,
+        ),
+        (
+            "cuFuncSetSharedMemConfig",
+            cuFuncSetSharedMemConfig as *const () as usize,
+        ),
         (
             "cuLaunchKernel_ptsz",
             cuLaunchKernel_ptsz as *const () as usize,
