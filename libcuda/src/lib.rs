@@ -130,6 +130,17 @@ unsafe extern "C" fn init() {
     unsafe { __cucc_driver_attach(Some(lookup)) };
 }
 
+/// Takes the lookup back from the runtime when the library is unloaded
+/// (a program may `dlclose` it while the runtime stays).
+unsafe extern "C" fn fini() {
+    // SAFETY: clears the pointer `init` handed over.
+    unsafe { __cucc_driver_attach(None) };
+}
+
 #[used]
 #[link_section = ".init_array"]
 static INIT: unsafe extern "C" fn() = init;
+
+#[used]
+#[link_section = ".fini_array"]
+static FINI: unsafe extern "C" fn() = fini;
