@@ -13,7 +13,9 @@
  *
  * PROBE_<table>_<slot>_RET=N makes a slot return N; PROBE_<table>_<slot>_OUT<n>=V
  * writes V (or, for "buf", a zeroed 64 KiB buffer's address) through
- * argument n. Tables are numbered in the order their ids are first asked for. */
+ * argument n; PROBE_<table>_<slot>_ARG<n>_<k>=V writes V into word k of the
+ * memory argument n points to. Tables are numbered in the order their ids
+ * are first asked for. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdint.h>
@@ -22,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { TABLES = 4, SLOTS = 48 };
+enum { TABLES = 10, SLOTS = 48 };
 typedef int CUresult;
 
 static void *real(void)
@@ -69,6 +71,16 @@ static uint64_t slot_called(int t, int i, const uint64_t *args, void *from)
             fprintf(stderr, "probe:   wrote %#lx through arg %d\n", val, n);
         }
     }
+    for (int n = 0; n < 6; n++)
+        for (int k = 0; k < 16; k++) {
+            snprintf(key, sizeof key, "PROBE_%d_%d_ARG%d_%d", t, i, n, k);
+            const char *v = getenv(key);
+            if (v && args[n]) {
+                uint64_t val = strtoull(v, 0, 0);
+                ((uint64_t *)args[n])[k] = val;
+                fprintf(stderr, "probe:   wrote %#lx at word %d behind arg %d\n", val, k, n);
+            }
+        }
     return ret;
 }
 
@@ -98,8 +110,9 @@ static uint64_t slot_called(int t, int i, const uint64_t *args, void *from)
      stub_##t##_41, stub_##t##_42, stub_##t##_43, stub_##t##_44, stub_##t##_45, stub_##t##_46,  \
      stub_##t##_47}
 
-ROW(0) ROW(1) ROW(2) ROW(3)
-static void *tables[TABLES][SLOTS] = {TABLE(0), TABLE(1), TABLE(2), TABLE(3)};
+ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7) ROW(8) ROW(9)
+static void *tables[TABLES][SLOTS] = {TABLE(0), TABLE(1), TABLE(2), TABLE(3), TABLE(4),
+                                      TABLE(5), TABLE(6), TABLE(7), TABLE(8), TABLE(9)};
 
 CUresult cuGetExportTable(const void **table, const unsigned char *id)
 {
