@@ -139,7 +139,11 @@ typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUarray_st *CUarray;
 typedef unsigned long long CUtexObject;
-typedef struct CUuuid_st { char bytes[16]; } CUuuid;
+#ifndef CU_UUID_HAS_BEEN_DEFINED /* driver_types.h defines the same struct */
+#define CU_UUID_HAS_BEEN_DEFINED
+struct CUuuid_st { char bytes[16]; };
+#endif
+typedef struct CUuuid_st CUuuid;
 
 #define CU_STREAM_LEGACY ((CUstream)0x1)
 #define CU_STREAM_PER_THREAD ((CUstream)0x2)
