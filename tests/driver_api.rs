@@ -4,7 +4,8 @@
 //! one with GPU code only), launches them every way the API offers and
 //! checks results and error codes. It is built twice: by cucc with cucc's
 //! `cuda.h`, and by the C compiler with NVIDIA's `cuda.h` (the ABI the
-//! library must match), both linked with `-lcuda`.
+//! library must match), both linked with `-lcuda`. `tests/driver/mixed_api.cu`
+//! uses both APIs in one program on the same memory, streams and events.
 //!
 //! nvcc comes from `$CUCC_NVCC` or the PyPI wheels `scripts/setup.sh`
 //! installs in `<repo>/.venv`. Without it the test fails under CI and is
@@ -140,5 +141,19 @@ fn driver_api_program_loads_ptx_and_fat_binaries() {
         // Bad images are reported, not crashed on.
         assert!(t.contains("no PTX, only GPU code (sm_80)"), "{t}");
     }
+
+    // Both APIs in one program share memory, streams and events.
+    let mixed = dir.join("mixed_api");
+    let source = root().join("tests/driver/mixed_api.cu");
+    run(Command::new(env!("CARGO_BIN_EXE_cucc"))
+        .args([path(&source), "-lcuda", "-o", path(&mixed)])
+        .current_dir(&dir));
+    let out = Command::new(&mixed)
+        .arg(&ptx)
+        .env("CUCC_CACHE_DIR", &cache)
+        .output()
+        .expect("run the mixed-API program");
+    let t = text(&out);
+    assert!(out.status.success() && t.contains("PASS mixed_api"), "{t}");
     let _ = std::fs::remove_dir_all(&dir);
 }
