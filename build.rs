@@ -30,6 +30,7 @@ fn main() {
         runtime: profile.join("libcucc_runtime.so"),
         cublas: profile.join("libcublas.so"),
         cudnn: profile.join("libcudnn.so"),
+        libcuda: profile.join("libcuda.so"),
         headers: PathBuf::from(manifest).join("frontend/include"),
     };
     let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();

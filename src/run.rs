@@ -6,8 +6,10 @@
 //! `-lcublas` or `-lcudnn` loads cucc's instead of NVIDIA's.
 //!
 //! A program linked with NVIDIA's static runtime (nvcc's default) contains
-//! its own copy of the runtime and cannot be redirected; it is recognised
-//! (see [`inspect`]) and the user is told to relink.
+//! its own copy of the runtime, which loads `libcuda.so.1` (cucc's, from the
+//! same directory) but needs NVIDIA's private export tables there; it is
+//! recognised (see [`inspect`]) and the user is told to relink
+//! (`CUCC_RUN_STATIC=1` runs it anyway).
 //!
 //! The program's kernels come from the PTX in its fat binaries, compiled by
 //! the runtime at first use and cached (`docs/jit.md`).
@@ -37,9 +39,12 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
-    if elf.static_cudart {
+    // `CUCC_RUN_STATIC=1` runs it anyway on cucc's libcuda.so.1, for
+    // investigating what the static runtime needs (docs/driver-api.md).
+    let try_static = std::env::var_os("CUCC_RUN_STATIC").is_some_and(|v| !v.is_empty() && v != "0");
+    if elf.static_cudart && !try_static {
         eprintln!(
-            "cucc run: {program} contains NVIDIA's static CUDA runtime (nvcc's default), which cannot be replaced; relink it with `nvcc -cudart shared`"
+            "cucc run: {program} contains NVIDIA's static CUDA runtime (nvcc's default), which needs NVIDIA's private driver interfaces (see docs/driver-api.md); relink it with `nvcc -cudart shared`"
         );
         return 1;
     }

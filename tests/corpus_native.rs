@@ -22,6 +22,8 @@ fn corpus_programs_build_and_pass() {
             "cucc-cublas",
             "-p",
             "cucc-cudnn",
+            "-p",
+            "cucc-libcuda",
         ])
         .current_dir(&root)
         .status()

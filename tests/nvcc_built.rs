@@ -180,6 +180,8 @@ fn nvcc_built_programs_run_on_cucc() {
             "cucc-cublas",
             "-p",
             "cucc-cudnn",
+            "-p",
+            "cucc-libcuda",
         ])
         .current_dir(root())
         .status()

@@ -44,6 +44,8 @@ fn toolkit() -> &'static Path {
                 "cucc-cublas",
                 "-p",
                 "cucc-cudnn",
+                "-p",
+                "cucc-libcuda",
             ])
             .current_dir(root())
             .status()
@@ -106,11 +108,21 @@ fn install_lays_out_a_toolkit() {
         "lib64/libcudart_static.a",
         "lib64/libcudadevrt.a",
         "lib64/stubs/libcuda.so",
+        "lib64/libcuda.so",
+        "lib64/libcuda.so.1",
         "nvvm/libdevice",
         "version.json",
     ] {
         assert!(dir.join(f).exists(), "{f} missing in {}", dir.display());
     }
+    // The driver API library is its own, with NVIDIA's soname.
+    let dynamic = Command::new("readelf")
+        .args(["-d"])
+        .arg(dir.join("lib64/libcuda.so.1"))
+        .output()
+        .expect("readelf");
+    let dynamic = String::from_utf8_lossy(&dynamic.stdout);
+    assert!(dynamic.contains("[libcuda.so.1]"), "{dynamic}");
     let json = std::fs::read_to_string(dir.join("version.json")).expect("version.json");
     assert!(json.contains("\"version\" : \"13.0.0\""), "{json}");
 

@@ -448,9 +448,13 @@ struct textureReference {
 
 /* Device properties, in CUDA 12's layout (which still has the fields
  * CUDA 13 removed: clockRate, deviceOverlap, computeMode, ...). */
-typedef struct CUuuid_st {
+#ifndef CU_UUID_HAS_BEEN_DEFINED /* cuda.h defines the same struct */
+#define CU_UUID_HAS_BEEN_DEFINED
+struct CUuuid_st {
     char bytes[16];
-} cudaUUID_t;
+};
+#endif
+typedef struct CUuuid_st cudaUUID_t;
 
 struct cudaDeviceProp {
     char name[256];

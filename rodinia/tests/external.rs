@@ -121,6 +121,8 @@ fn cucc() -> CuccInstall {
             "cucc-cublas",
             "-p",
             "cucc-cudnn",
+            "-p",
+            "cucc-libcuda",
         ])
         .current_dir(workspace())
         .status()

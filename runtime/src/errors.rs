@@ -176,6 +176,16 @@ pub fn record(error: Error) {
     }
 }
 
+/// Runs `f` and leaves the calling thread's last error as it was: the
+/// driver API, which has no last error, is built on the runtime's entry
+/// points, which record one.
+pub fn keeping_last_error<T>(f: impl FnOnce() -> T) -> T {
+    let saved = LAST_ERROR.with(Cell::get);
+    let r = f();
+    LAST_ERROR.with(|e| e.set(saved));
+    r
+}
+
 /// Runs the body of an exported function: catches panics (never unwinding
 /// into C), records a failure as the last error, and returns the C code.
 pub fn api(body: impl FnOnce() -> CudaResult) -> cudaError_t {

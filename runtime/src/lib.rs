@@ -19,6 +19,9 @@
 //! them and [`jit`] compiles their PTX into cucc device objects at first use
 //! (`docs/jit.md`); [`log`] filters the runtime's diagnostics (`CUCC_LOG`).
 //!
+//! [`driver`] is the CUDA driver API on the same state, reached through
+//! `libcuda.so.1` (`docs/driver-api.md`).
+//!
 //! The process-wide state, its locks and the order they are taken in are
 //! listed in one place: `docs/runtime.md`, "Global state and lock order".
 //!
@@ -34,6 +37,7 @@ pub mod array;
 pub mod bigstack;
 pub mod bulk;
 pub mod device;
+pub mod driver;
 pub mod errors;
 pub mod event;
 pub mod extras;

@@ -796,3 +796,57 @@ pub extern "C" fn __cudaRegisterSurface(
     _ext: c_int,
 ) {
 }
+
+/// The driver API's view of loaded modules (`crate::driver`): a kernel
+/// handle (`CUfunction`) is registered like a host stub, so launches,
+/// attributes and occupancy queries take the runtime's paths unchanged.
+pub mod driver_hooks {
+    use super::*;
+
+    /// The names of module `id`'s kernels.
+    pub fn module_kernels(id: &ModuleId) -> Vec<String> {
+        read()
+            .modules
+            .get(id)
+            .map(|m| m.kernels.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Kernel `name` of module `id`.
+    pub fn module_kernel(id: &ModuleId, name: &str) -> Option<Arc<KernelImpl>> {
+        read().modules.get(id)?.kernels.get(name).cloned()
+    }
+
+    /// The storage `(address, size)` of variable `name` of module `id`.
+    pub fn module_var(id: &ModuleId, name: &str) -> Option<(usize, usize)> {
+        let reg = read();
+        let m = reg.modules.get(id)?;
+        m.vars.get(name).copied().or_else(|| {
+            m.managed.get(name).map(|&(slot, size)| {
+                // SAFETY: a managed slot is the device object's pointer to
+                // its storage, valid while the object is loaded (forever).
+                (unsafe { (slot as *const usize).read() }, size)
+            })
+        })
+    }
+
+    /// Makes `handle` name kernel `name` of module `id` for launches.
+    pub fn register_handle(handle: usize, id: ModuleId, name: &str) {
+        let _load = lock(&LOAD);
+        write().functions.insert(
+            handle,
+            Arc::new(Function {
+                image: Image::Cucc(id),
+                device_name: name.to_string(),
+                kernel: OnceLock::new(),
+                max_dynamic_shared: AtomicU64::new(u64::MAX),
+            }),
+        );
+    }
+
+    /// Forgets a handle made by [`register_handle`].
+    pub fn unregister_handle(handle: usize) {
+        let _load = lock(&LOAD);
+        write().functions.remove(&handle);
+    }
+}

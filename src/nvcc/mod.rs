@@ -779,13 +779,15 @@ fn blob_bytes(id: &[u8; 16]) -> Vec<u8> {
 }
 
 /// cucc's libraries as cargo names them, with the sonames programs ask for:
-/// the runtime (and its development name, which cucc's link uses), and the
-/// shim libraries that `-lcublas` and `-lcudnn` link.
+/// the runtime (and its development name, which cucc's link uses), the
+/// shim libraries that `-lcublas` and `-lcudnn` link, and the driver API
+/// (`-lcuda`; NVIDIA's static runtime loads `libcuda.so.1`).
 const LIBRARY_SONAMES: &[(&str, &str)] = &[
     ("libcucc_runtime.so", "libcudart.so.13"),
     ("libcucc_runtime.so", "libcudart.so"),
     ("libcublas.so", "libcublas.so.13"),
     ("libcudnn.so", "libcudnn.so.9"),
+    ("libcuda.so", "libcuda.so.1"),
 ];
 
 /// The directory holding `libcudart.so.13`: `CUCC_RUNTIME_DIR`, else the

@@ -24,6 +24,9 @@ pub enum Piece {
     Cublas,
     /// The cuDNN shim, `libcudnn.so.9`.
     Cudnn,
+    /// The driver API, `libcuda.so.1` (cargo's `libcuda.so`): entry points
+    /// into the runtime, which holds the driver API's state.
+    Libcuda,
     /// The directory of cucc's CUDA headers.
     Headers,
 }
@@ -35,6 +38,7 @@ pub struct Pieces {
     pub runtime: PathBuf,
     pub cublas: PathBuf,
     pub cudnn: PathBuf,
+    pub libcuda: PathBuf,
     pub headers: PathBuf,
 }
 
@@ -45,6 +49,7 @@ impl Pieces {
             Piece::Runtime => &self.runtime,
             Piece::Cublas => &self.cublas,
             Piece::Cudnn => &self.cudnn,
+            Piece::Libcuda => &self.libcuda,
             Piece::Headers => &self.headers,
         }
     }
@@ -84,14 +89,12 @@ pub const ENTRIES: &[(&str, Content)] = &[
     ("lib64/libcublas.so", Content::Link("libcublas.so.13")),
     ("lib64/libcudnn.so.9", Content::Piece(Piece::Cudnn)),
     ("lib64/libcudnn.so", Content::Link("libcudnn.so.9")),
-    // The driver API lives in the runtime library: `-lcuda` resolves there.
-    ("lib64/libcuda.so", Content::Link("libcudart.so.13")),
-    ("lib64/libcuda.so.1", Content::Link("libcudart.so.13")),
+    // The driver API: `libcuda.so.1` jumps into the runtime, which holds
+    // its state (docs/driver-api.md).
+    ("lib64/libcuda.so.1", Content::Piece(Piece::Libcuda)),
+    ("lib64/libcuda.so", Content::Link("libcuda.so.1")),
     ("lib64/stubs", Content::Dir),
-    (
-        "lib64/stubs/libcuda.so",
-        Content::Link("../libcudart.so.13"),
-    ),
+    ("lib64/stubs/libcuda.so", Content::Link("../libcuda.so.1")),
     (
         "lib64/libcudart_static.a",
         Content::Script("lib64/libcudart.so.13"),

@@ -192,6 +192,7 @@ fn this_pieces() -> Result<layout::Pieces, String> {
         runtime: lib("libcudart.so.13", "cucc-runtime")?,
         cublas: lib("libcublas.so.13", "cucc-cublas")?,
         cudnn: lib("libcudnn.so.9", "cucc-cudnn")?,
+        libcuda: lib("libcuda.so.1", "cucc-libcuda")?,
         headers: resolve(headers)?,
     })
 }
