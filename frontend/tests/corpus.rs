@@ -1685,6 +1685,110 @@ fn gpu_semantics() {
     same("min_max", &got, &want);
 }
 
+fn classify_ref(v: i32) -> (i32, i32) {
+    let mut s = 0i32;
+    if v == 0 {
+        return (0, 0);
+    }
+    s += 1;
+    for i in 0..8 {
+        s += 10;
+        if v & (1 << i) != 0 {
+            if i > 4 {
+                return (s % 7, s);
+            }
+            while s < 1000 {
+                s += 100;
+                if s > v {
+                    return (s % 7, s);
+                }
+            }
+        }
+    }
+    s += 5000;
+    (s % 7, s)
+}
+
+fn skip_rest_ref(a: &[i32], i: usize) -> i32 {
+    let n = a.len();
+    let mut acc = 0i32;
+    for j in 0..6 {
+        let v = a[(i + j) % n];
+        let mut skip = (0..4).any(|k| (v >> k) % 5 == 3);
+        if skip {
+            // The inner loop adds k until the first k that jumps.
+            let first = (0..4).position(|k| (v >> k) % 5 == 3).unwrap_or(4) as i32;
+            acc += (0..first).sum::<i32>();
+        } else {
+            acc += 6;
+            acc += 100;
+            match v & 3 {
+                0 => acc += 1,
+                1 if v & 8 != 0 => skip = true,
+                1 => acc += 2,
+                _ => acc += 3,
+            }
+            if !skip {
+                acc *= 3;
+            }
+        }
+        acc += j as i32;
+    }
+    acc
+}
+
+#[test]
+fn goto_forward() {
+    let m = load("goto_forward");
+    let mut d = Dev::new(&m);
+    let (rows, cols) = (40usize, 12usize);
+    let n = rows * cols;
+    let mut s = 99u32;
+    let mut a: Vec<i32> = (0..n)
+        .map(|_| (lcg(&mut s, 1664525, 1013904223) % 2000) as i32 - 20)
+        .collect();
+    for k in 0..8 {
+        a[k * 17] = 0;
+    }
+    let pa = d.buf(&a);
+    let out = d.zeros::<i32>(2 * n);
+    d.launch(
+        "find_first",
+        2,
+        32,
+        &[p(pa), i(rows as i32), i(cols as i32), p(out)],
+    );
+    let want: Vec<i32> = (0..rows)
+        .map(|r| {
+            let row = &a[r * cols..(r + 1) * cols];
+            row.iter().position(|&v| v < 0).map_or(-2, |c| c as i32)
+        })
+        .collect();
+    same("find_first", &d.get::<i32>(out, rows), &want);
+    d.launch(
+        "common_exit",
+        n.div_ceil(64) as u32,
+        64,
+        &[p(pa), i(n as i32), p(out)],
+    );
+    let want: Vec<i32> = a
+        .iter()
+        .flat_map(|&v| {
+            let (k, st) = classify_ref(v);
+            [k, st]
+        })
+        .collect();
+    same("common_exit", &d.get::<i32>(out, 2 * n), &want);
+    d.launch(
+        "skip_rest",
+        n.div_ceil(64) as u32,
+        64,
+        &[p(pa), i(n as i32), p(out)],
+    );
+    let want: Vec<i32> = (0..n).map(|k| skip_rest_ref(&a, k)).collect();
+    same("skip_rest", &d.get::<i32>(out, n), &want);
+}
+
 #[test]
 fn atomics_int() {
     let m = load("atomics_int");
