@@ -1737,6 +1737,38 @@ fn skip_rest_ref(a: &[i32], i: usize) -> i32 {
     acc
 }
 
+fn two_labels_ref(a: &[i32], i: usize) -> i32 {
+    let n = a.len();
+    let mut acc = 0i32;
+    for q in 0..5 {
+        let v = a[(i + q) % n];
+        let mut steps = 0;
+        let mut exit = 0; // 1: record, 2: next
+        'walk: while steps < 6 {
+            if (v >> steps) & 7 == 5 {
+                acc += 1000;
+                exit = 2;
+                break;
+            }
+            for k in 0..3 {
+                if (v + k) % 11 == steps {
+                    exit = 1;
+                    break 'walk;
+                }
+            }
+            steps += 1;
+        }
+        if exit == 0 {
+            acc += 7;
+        }
+        if exit != 2 {
+            acc += steps * 10;
+        }
+        acc = acc * 3 % 100003;
+    }
+    acc
+}
+
 #[test]
 fn goto_forward() {
     let m = load("goto_forward");
@@ -1787,6 +1819,14 @@ fn goto_forward() {
     );
     let want: Vec<i32> = (0..n).map(|k| skip_rest_ref(&a, k)).collect();
     same("skip_rest", &d.get::<i32>(out, n), &want);
+    d.launch(
+        "two_labels",
+        n.div_ceil(64) as u32,
+        64,
+        &[p(pa), i(n as i32), p(out)],
+    );
+    let want: Vec<i32> = (0..n).map(|k| two_labels_ref(&a, k)).collect();
+    same("two_labels", &d.get::<i32>(out, n), &want);
 }
 
 #[test]

@@ -1,8 +1,9 @@
 // Forward goto in device code, as Rodinia's mummergpu uses it: jumps out of
 // nested loops to the code after them, to a common exit at the end of the
 // kernel, to a label later in a loop body (a continue of an outer loop),
-// out of a switch, and several gotos to one label. Every result is an
-// integer computed on the host too.
+// out of a switch, several gotos to one label, and two labelled blocks
+// ending a loop body as mummergpu's kernel has. Every result is an integer
+// computed on the host too.
 #include <cstdio>
 
 // The first negative element of each row, or -1: a goto out of two loops.
@@ -85,6 +86,59 @@ __global__ void skip_rest(const int *a, int n, int *out) {
     acc += j;
   }
   out[i] = acc;
+}
+
+// mummergpu's kernel shape: two labelled blocks ending a loop body, one
+// goto to the first from a doubly nested loop and one to the second (which
+// skips the first) from the outer one.
+__global__ void two_labels(const int *a, int n, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int acc = 0;
+  for (int q = 0; q < 5; ++q) {
+    int v = a[(i + q) % n];
+    int steps = 0;
+    while (steps < 6) {
+      if (((v >> steps) & 7) == 5) {
+        acc += 1000;
+        goto next;
+      }
+      int k = 0;
+      while (k < 3) {
+        if ((v + k) % 11 == steps) goto record;
+        ++k;
+      }
+      ++steps;
+    }
+    acc += 7;
+  record:
+    { acc += steps * 10; }
+  next:
+    { acc = acc * 3 % 100003; }
+  }
+  out[i] = acc;
+}
+
+static int two_labels_ref(const int *a, int n, int i) {
+  int acc = 0;
+  for (int q = 0; q < 5; ++q) {
+    int v = a[(i + q) % n];
+    int steps = 0, exit = 0;  // 1: record, 2: next
+    while (steps < 6 && !exit) {
+      if (((v >> steps) & 7) == 5) {
+        acc += 1000;
+        exit = 2;
+        break;
+      }
+      for (int k = 0; k < 3 && !exit; ++k)
+        if ((v + k) % 11 == steps) exit = 1;
+      if (!exit) ++steps;
+    }
+    if (exit == 0) acc += 7;
+    if (exit != 2) acc += steps * 10;
+    acc = acc * 3 % 100003;
+  }
+  return acc;
 }
 
 static int find_first_ref(const int *row, int cols) {
@@ -190,6 +244,13 @@ int main() {
   for (int i = 0; i < n; ++i) {
     int want = skip_rest_ref(a, n, i);
     if (out[i] != want && bad++ < 10) printf("skip_rest %d: got %d want %d\n", i, out[i], want);
+  }
+
+  two_labels<<<(n + 63) / 64, 64>>>(da, n, dout);
+  cudaMemcpy(out, dout, n * sizeof(int), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i) {
+    int want = two_labels_ref(a, n, i);
+    if (out[i] != want && bad++ < 10) printf("two_labels %d: got %d want %d\n", i, out[i], want);
   }
 
   cudaError_t e = cudaDeviceSynchronize();
