@@ -139,6 +139,19 @@ fn backward_goto_is_diagnosed() {
         "{}",
         diagnose("i.cu", into)
     );
+    // Within one case of a switch: lowered; into the next case: diagnosed.
+    let same =
+        "__global__ void k(int *p) {\n  switch (p[0]) {\n  case 1:\n    if (p[1]) goto l;\n    \
+                p[2] = 0;\n  l:\n    p[3] = 0;\n    break;\n  default:\n    p[4] = 0;\n  }\n}\n";
+    assert!(lower_source("s.cu", same, &LowerOptions::default()).is_ok());
+    let across = "__global__ void k(int *p) {\n  switch (p[0]) {\n  case 1:\n    goto l;\n  \
+                  case 2:\n    p[2] = 0;\n  l:\n    p[3] = 0;\n  }\n}\n";
+    assert!(
+        diagnose("c.cu", across)
+            .starts_with("c.cu:4:5: error: goto to label 'l' jumps across a case label"),
+        "{}",
+        diagnose("c.cu", across)
+    );
 }
 
 /// Lowers `src` as `name` and returns the rendered diagnostics.

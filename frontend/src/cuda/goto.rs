@@ -127,6 +127,21 @@ impl Labels {
                 );
                 return;
             }
+            // In a switch body, a case label between the two starts another
+            // segment, which the goto's flag would skip whole.
+            if list[at + 1..=k]
+                .iter()
+                .any(|s| matches!(s.kind, Kind::CaseStmt | Kind::DefaultStmt))
+            {
+                self.bad.insert(
+                    g.id,
+                    format!(
+                        "goto to label '{name}' jumps across a case label, which is not \
+                         supported in device code"
+                    ),
+                );
+                return;
+            }
             if !self.bits.contains_key(&t) {
                 if self.bits.len() == MAX_LABELS {
                     self.bad.insert(
