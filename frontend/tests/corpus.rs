@@ -1726,6 +1726,7 @@ fn skip_rest_ref(a: &[i32], i: usize) -> i32 {
                 0 => acc += 1,
                 1 if v & 8 != 0 => skip = true,
                 1 => acc += 2,
+                2 => acc += if v & 16 == 0 { 9 } else { 5 },
                 _ => acc += 3,
             }
             if !skip {

@@ -1,9 +1,9 @@
 // Forward goto in device code, as Rodinia's mummergpu uses it: jumps out of
 // nested loops to the code after them, to a common exit at the end of the
 // kernel, to a label later in a loop body (a continue of an outer loop),
-// out of a switch, several gotos to one label, and two labelled blocks
-// ending a loop body as mummergpu's kernel has. Every result is an integer
-// computed on the host too.
+// out of a switch and within one of its cases, several gotos to one label,
+// and two labelled blocks ending a loop body as mummergpu's kernel has.
+// Every result is an integer computed on the host too.
 #include <cstdio>
 
 // The first negative element of each row, or -1: a goto out of two loops.
@@ -77,6 +77,13 @@ __global__ void skip_rest(const int *a, int n, int *out) {
       case 1:
         if (v & 8) goto next;
         acc += 2;
+        break;
+      case 2:
+        // A goto within one case.
+        if (v & 16) goto joined;
+        acc += 4;
+      joined:
+        acc += 5;
         break;
       default:
         acc += 3;
@@ -197,6 +204,9 @@ static int skip_rest_ref(const int *a, int n, int i) {
           skip = true;
         else
           acc += 2;
+      } else if (m == 2) {
+        if (!(v & 16)) acc += 4;
+        acc += 5;
       } else
         acc += 3;
       if (!skip) acc *= 3;
