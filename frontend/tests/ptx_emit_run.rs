@@ -69,6 +69,11 @@ const OPS: &[(&str, &str)] = &[
     ("mad.lo.s32 %r10, %r1, %r2, %r3;", "mad.lo"),
     ("rem.s32 %r10, %r1, %r5;", "rem.s32"),
     ("div.u32 %r10, %r1, %r5;", "div.u32"),
+    ("max.f32 %f3, %f2, %f1;\nmov.b32 %r10, %f3;", "max.f32"),
+    (
+        "min.NaN.f32 %f3, %f1, %f2;\nmov.b32 %r10, %f3;",
+        "min.NaN.f32",
+    ),
 ];
 
 fn model(op: &str, a: u32, b: u32, c: u32, d: u32, fa: f32, fb: f32) -> u32 {
@@ -192,6 +197,16 @@ fn model(op: &str, a: u32, b: u32, c: u32, d: u32, fa: f32, fb: f32) -> u32 {
         "mad.lo" => a.wrapping_mul(b).wrapping_add(c),
         "rem.s32" => (sa % 7) as u32,
         "div.u32" => a / 7,
+        // maxNum: a NaN operand gives the other.
+        "max.f32" => fb.max(fa).to_bits(),
+        // `.NaN`: a NaN operand gives NaN.
+        "min.NaN.f32" => {
+            if fa.is_nan() || fb.is_nan() {
+                f32::NAN.to_bits()
+            } else {
+                fa.min(fb).to_bits()
+            }
+        }
         other => panic!("no model for {other}"),
     }
 }
