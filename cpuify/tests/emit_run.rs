@@ -661,3 +661,61 @@ kernel @k(%a: ptr<global>, %n: ptr<global>, %out: ptr<global>) {
     assert!(c.contains(" >> sm_"), "{c}");
     assert_eq!(c.matches(" < 32u ").count(), 3, "{c}");
 }
+
+/// A shift by a loop index under a small bound (a lane loop's
+/// `min(n, 32)`, here a `for`) or by an index masked below the width is
+/// C's plain shift; by a loop index with an unknown bound it is guarded.
+#[test]
+fn shift_by_bounded_loop_index_is_plain() {
+    let text = r#"
+kernel @k(%a: ptr<global>, %out: ptr<global>, %n: i32) {
+  %tid = thread_id x : i32
+  %pa = ptr.index i32 %a, %tid : ptr<global>
+  %x = load %pa : i32
+  %zero = const 0 : i32
+  %one = const 1 : i32
+  %c32 = const 32 : i32
+  %lanes = umin %n, %c32 : i32
+  %r = for %j = %zero to %lanes step %one iter(%acc = %zero) -> (i32) {
+    %s = shl %x, %j : i32
+    %t = xor %acc, %s : i32
+    yield %t
+  }
+  %r2 = for %i = %zero to %n step %one iter(%acc2 = %r) -> (i32) {
+    %u = lshr %x, %i : i32
+    %w = add %acc2, %u : i32
+    yield %w
+  }
+  %po = ptr.index i32 %out, %tid : ptr<global>
+  store %po, %r2
+  return
+}
+"#;
+    let a = [-1, 5, 0x1234_5678, i32::MIN];
+    let args = [HArg::i32s(&a), HArg::i32s(&[0; 4]), HArg::i32(40)];
+    let m = parse_module(text).expect("parses");
+    let out = differential(m, "k", [1, 1, 1], [4, 1, 1], &args, "shift_iv");
+    let got: Vec<i32> = out[1]
+        .chunks(4)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let want: Vec<i32> = a
+        .iter()
+        .map(|&x| {
+            let x = x as u32;
+            let r = (0..32).fold(0u32, |acc, j| acc ^ (x << j));
+            (0..40).fold(r, |acc, i| acc.wrapping_add(x.checked_shr(i).unwrap_or(0))) as i32
+        })
+        .collect();
+    assert_eq!(got, want);
+    let c = emitted_c(text, "k");
+    assert_eq!(c.matches(" < 32u ? ").count(), 1, "{c}");
+    assert!(
+        c.contains(" < 32u ? x_") && c.contains(" >> i_"),
+        "the lshr is guarded:\n{c}"
+    );
+    assert!(
+        c.contains(" << j_") && !c.contains("? x_4 << "),
+        "the shl is plain:\n{c}"
+    );
+}

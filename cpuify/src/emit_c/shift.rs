@@ -2,31 +2,32 @@
 //! width or more gives 0 (`shl`, `lshr`) or the sign fill (`ashr`), where
 //! C's shift is undefined. The guard (a compare and a `cmov`) is left out
 //! when the amount is known to be below the width: a constant, a value
-//! masked or reduced below it, a loop index under a small constant bound.
+//! masked or reduced below it, a loop index under a small bound (the lane
+//! loops' `min(n, 32)`).
 
 use cucc_ir::{BinOp, CastOp, Function, Module, OpKind, Value, ValueDef};
 use std::collections::HashMap;
 
-/// The loop indices of `func` bounded by a constant: `for` ivs with a
-/// constant upper bound (and, when compared signed, a constant lower bound
-/// that is not negative) and `parallel` ivs with constant extents, each
-/// with its exclusive upper bound.
-pub fn bounded_ivs(func: &Function) -> HashMap<Value, u64> {
+/// The loop indices of `func` that stay below their loop's upper bound
+/// read as unsigned: `for` ivs (compared unsigned, or from a constant lower
+/// bound that is not negative) and `parallel` ivs, each with that bound.
+pub fn bounded_ivs(func: &Function) -> HashMap<Value, Value> {
     let mut out = HashMap::new();
     for (_, op) in func.walk() {
         let data = &func.ops[op];
         let konst = |i: usize| data.operands.get(i).and_then(|&v| func.const_bits(v));
         match data.kind {
             OpKind::For { unsigned } => {
-                let (Some(ub), Some(&body)) = (konst(1), data.regions.first()) else {
+                let (Some(&ub), Some(&body)) = (data.operands.get(1), data.regions.first()) else {
                     continue;
                 };
                 let Some(&iv) = func.regions[body].args.first() else {
                     continue;
                 };
-                let lb_ok = unsigned || konst(0).is_some_and(|lb| (lb as i64) >= 0);
-                // A signed bound below 0 (as stored bits, huge) never helps.
-                if lb_ok && (unsigned || (ub as i64) >= 0) {
+                // Signed: from 0 up, the iv stays below a bound that is
+                // not negative, and one that is makes the loop run 0 times.
+                let lb_ok = unsigned || konst(0).is_some_and(|lb| lb >> 63 == 0 && lb < 1 << 31);
+                if lb_ok {
                     out.insert(iv, ub);
                 }
             }
@@ -35,7 +36,7 @@ pub fn bounded_ivs(func: &Function) -> HashMap<Value, u64> {
                     continue;
                 };
                 for (i, &iv) in func.regions[body].args.iter().enumerate() {
-                    if let Some(ub) = konst(i) {
+                    if let Some(&ub) = data.operands.get(i) {
                         out.insert(iv, ub);
                     }
                 }
@@ -51,7 +52,7 @@ pub fn bounded_ivs(func: &Function) -> HashMap<Value, u64> {
 pub fn amount_in_range(
     module: &Module,
     func: &Function,
-    ivs: &HashMap<Value, u64>,
+    ivs: &HashMap<Value, Value>,
     v: Value,
     width: u64,
 ) -> bool {
@@ -63,7 +64,7 @@ pub fn amount_in_range(
 fn bound(
     module: &Module,
     func: &Function,
-    ivs: &HashMap<Value, u64>,
+    ivs: &HashMap<Value, Value>,
     v: Value,
     depth: u32,
 ) -> Option<u64> {
@@ -71,11 +72,12 @@ fn bound(
     if let Some(c) = func.const_bits(v) {
         return cucc_ir::interp::eval::mask(bits, c).checked_add(1);
     }
-    if let Some(&ub) = ivs.get(&v) {
-        return Some(ub);
-    }
     if depth == 0 {
         return None;
+    }
+    // `iv < ub`: one less than the bound's own.
+    if let Some(&ub) = ivs.get(&v) {
+        return bound(module, func, ivs, ub, depth - 1).map(|b| b.saturating_sub(1));
     }
     let ValueDef::Result { op, .. } = func.values[v].def else {
         return None;

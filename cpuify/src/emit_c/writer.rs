@@ -160,7 +160,7 @@ struct Writer<'m> {
     /// `select`s written as masks (`select::carried_by_while`).
     masked_selects: std::collections::HashSet<Op>,
     /// Loop indices under constant bounds (`shift::bounded_ivs`).
-    bounded_ivs: std::collections::HashMap<Value, u64>,
+    bounded_ivs: std::collections::HashMap<Value, Value>,
 }
 
 impl<'m> Writer<'m> {
