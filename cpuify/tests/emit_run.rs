@@ -581,3 +581,141 @@ kernel @k(%a: ptr<global>, %b: ptr<global>, %out: ptr<global>) {
     assert!(c.contains("cucc_urem64("), "{c}");
     assert!(c.contains(") / ((int32_t)seven_"), "{c}");
 }
+
+/// Shifts clamp as PTX's do: an amount of the width or more gives 0, or
+/// the sign for `ashr`, at 8, 32 and 64 bits, in the compiled C as in the
+/// interpreter. Amounts known to be below the width (a constant, `n & 31`)
+/// keep C's plain shift; others are guarded.
+#[test]
+fn shifts_clamp_at_the_width() {
+    let text = r#"
+kernel @k(%a: ptr<global>, %n: ptr<global>, %out: ptr<global>) {
+  %tid = thread_id x : i32
+  %pa = ptr.index i32 %a, %tid : ptr<global>
+  %pn = ptr.index i32 %n, %tid : ptr<global>
+  %x = load %pa : i32
+  %s = load %pn : i32
+  %l = shl %x, %s : i32
+  %r = lshr %x, %s : i32
+  %ar = ashr %x, %s : i32
+  %x64 = sext %x : i64
+  %s64 = zext %s : i64
+  %l64 = shl %x64, %s64 : i64
+  %ar64 = ashr %x64, %s64 : i64
+  %m = xor %l64, %ar64 : i64
+  %mt = trunc %m : i32
+  %hi = const 32 : i64
+  %mh = lshr %m, %hi : i64
+  %mht = trunc %mh : i32
+  %x8 = trunc %x : i8
+  %s8 = trunc %s : i8
+  %a8 = ashr %x8, %s8 : i8
+  %a8w = sext %a8 : i32
+  %k31 = const 31 : i32
+  %sm = and %s, %k31 : i32
+  %w = lshr %x, %sm : i32
+  %k3 = const 3 : i32
+  %c = shl %x, %k3 : i32
+  %s1 = xor %l, %c : i32
+  %s2 = add %r, %w : i32
+  %s3 = add %mt, %mht : i32
+  %s4 = add %ar, %a8w : i32
+  %four = const 4 : i32
+  %base = mul %tid, %four : i32
+  %p0 = ptr.index i32 %out, %base : ptr<global>
+  store %p0, %s1
+  %one = const 1 : i32
+  %b1 = add %base, %one : i32
+  %p1 = ptr.index i32 %out, %b1 : ptr<global>
+  store %p1, %s2
+  %two = const 2 : i32
+  %b2 = add %base, %two : i32
+  %p2 = ptr.index i32 %out, %b2 : ptr<global>
+  store %p2, %s3
+  %three = const 3 : i32
+  %b3 = add %base, %three : i32
+  %p3 = ptr.index i32 %out, %b3 : ptr<global>
+  store %p3, %s4
+  return
+}
+"#;
+    let a = [-1, -8, 0x7fff_ffff, i32::MIN, 5, -5, 1, -1];
+    let n = [32, 33, 64, 31, 0, 1000, -1, 8];
+    let args = [HArg::i32s(&a), HArg::i32s(&n), HArg::i32s(&[0; 32])];
+    let m = parse_module(text).expect("parses");
+    let out = differential(m, "k", [1, 1, 1], [8, 1, 1], &args, "shift_clamp");
+    let got: Vec<i32> = out[2]
+        .chunks(4)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    // -1 << 32 = 0, so thread 0's first word is just -1 << 3.
+    assert_eq!(got[0], -8);
+    // -1 >>u 32 = 0, plus -1 >>u (32 & 31).
+    assert_eq!(got[1], -1);
+    // -1 >>s 32 = -1, and the i8 -1 >>s 0 = -1.
+    assert_eq!(got[3], -2);
+    let c = emitted_c(text, "k");
+    assert!(c.contains(" < 32u ? "), "{c}");
+    assert!(c.contains(" < 64u ? "), "{c}");
+    assert!(c.contains(" << k3_"), "{c}");
+    assert!(c.contains(" >> sm_"), "{c}");
+    assert_eq!(c.matches(" < 32u ").count(), 3, "{c}");
+}
+
+/// A shift by a loop index under a small bound (a lane loop's
+/// `min(n, 32)`, here a `for`) or by an index masked below the width is
+/// C's plain shift; by a loop index with an unknown bound it is guarded.
+#[test]
+fn shift_by_bounded_loop_index_is_plain() {
+    let text = r#"
+kernel @k(%a: ptr<global>, %out: ptr<global>, %n: i32) {
+  %tid = thread_id x : i32
+  %pa = ptr.index i32 %a, %tid : ptr<global>
+  %x = load %pa : i32
+  %zero = const 0 : i32
+  %one = const 1 : i32
+  %c32 = const 32 : i32
+  %lanes = umin %n, %c32 : i32
+  %r = for %j = %zero to %lanes step %one iter(%acc = %zero) -> (i32) {
+    %s = shl %x, %j : i32
+    %t = xor %acc, %s : i32
+    yield %t
+  }
+  %r2 = for %i = %zero to %n step %one iter(%acc2 = %r) -> (i32) {
+    %u = lshr %x, %i : i32
+    %w = add %acc2, %u : i32
+    yield %w
+  }
+  %po = ptr.index i32 %out, %tid : ptr<global>
+  store %po, %r2
+  return
+}
+"#;
+    let a = [-1, 5, 0x1234_5678, i32::MIN];
+    let args = [HArg::i32s(&a), HArg::i32s(&[0; 4]), HArg::i32(40)];
+    let m = parse_module(text).expect("parses");
+    let out = differential(m, "k", [1, 1, 1], [4, 1, 1], &args, "shift_iv");
+    let got: Vec<i32> = out[1]
+        .chunks(4)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let want: Vec<i32> = a
+        .iter()
+        .map(|&x| {
+            let x = x as u32;
+            let r = (0..32).fold(0u32, |acc, j| acc ^ (x << j));
+            (0..40).fold(r, |acc, i| acc.wrapping_add(x.checked_shr(i).unwrap_or(0))) as i32
+        })
+        .collect();
+    assert_eq!(got, want);
+    let c = emitted_c(text, "k");
+    assert_eq!(c.matches(" < 32u ? ").count(), 1, "{c}");
+    assert!(
+        c.contains(" < 32u ? x_") && c.contains(" >> i_"),
+        "the lshr is guarded:\n{c}"
+    );
+    assert!(
+        c.contains(" << j_") && !c.contains("? x_4 << "),
+        "the shl is plain:\n{c}"
+    );
+}

@@ -88,11 +88,8 @@ __CUCC_MINMAX(long long, long long, long long)
 __CUCC_MINMAX(unsigned long long, unsigned long long, unsigned long long)
 __CUCC_MINMAX(unsigned long long, long long, unsigned long long)
 __CUCC_MINMAX(unsigned long long, unsigned long long, long long)
-__CUCC_MINMAX(float, float, float)
-__CUCC_MINMAX(double, double, double)
-__CUCC_MINMAX(double, float, double)
-__CUCC_MINMAX(double, double, float)
 #undef __CUCC_MINMAX
+/* Floating min and max: math_functions.h. */
 
 /* ---- Single- and double-precision intrinsics ---- */
 __CUCC_DEV float __expf(float x);

@@ -49,6 +49,17 @@ __CUCC_M2(pow) __CUCC_M2(atan2) __CUCC_M2(fmod) __CUCC_M2(hypot) __CUCC_M2(rhypo
 __CUCC_M2(copysign) __CUCC_M2(fdim) __CUCC_M2(remainder)
 __CUCC_M2(fmin) __CUCC_M2(fmax) __CUCC_M2(nextafter)
 
+/* Floating min and max are fminf/fmaxf, as NVIDIA's are: one NaN operand
+   gives the other (a < b ? a : b would give b). */
+#define __CUCC_FMINMAX(R, A, B, MIN, MAX) \
+    __CUCC_INLINE __CUCC_HD R min(A a, B b) { return MIN((R)a, (R)b); } \
+    __CUCC_INLINE __CUCC_HD R max(A a, B b) { return MAX((R)a, (R)b); }
+__CUCC_FMINMAX(float, float, float, fminf, fmaxf)
+__CUCC_FMINMAX(double, double, double, fmin, fmax)
+__CUCC_FMINMAX(double, float, double, fmin, fmax)
+__CUCC_FMINMAX(double, double, float, fmin, fmax)
+#undef __CUCC_FMINMAX
+
 __CUCC_MT(ilogb, int)
 __CUCC_MT(lround, long int)
 __CUCC_MT(llround, long long int)

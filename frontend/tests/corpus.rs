@@ -1498,6 +1498,338 @@ fn int_division() {
     }
 }
 
+/// GPU shifts (docs/ir.md): amounts of the width or more give 0, or the
+/// sign fill for arithmetic right shifts; the amount is unsigned.
+fn gpu_shl<const W: u32>(v: u64, s: i32) -> u64 {
+    let m = if W == 64 { u64::MAX } else { (1u64 << W) - 1 };
+    if s as u32 >= W {
+        0
+    } else {
+        (v << s) & m
+    }
+}
+fn gpu_shr<const W: u32>(v: u64, s: i32) -> u64 {
+    if s as u32 >= W {
+        0
+    } else {
+        v >> s
+    }
+}
+fn gpu_sar<const W: u32>(v: u64, s: i32) -> u64 {
+    let m = if W == 64 { u64::MAX } else { (1u64 << W) - 1 };
+    let x = ((v << (64 - W)) as i64) >> (64 - W);
+    let k = if s as u32 >= W { 63 } else { s as u32 };
+    ((x >> k) as u64) & m
+}
+
+/// `__funnelshift_{l,lc,r,rc}`.
+fn funnel_ref(lo: u32, hi: u32, s: u32, left: bool, clamp: bool) -> u32 {
+    let k = if clamp { s.min(32) } else { s & 31 };
+    let v = (u64::from(hi) << 32) | u64::from(lo);
+    if left {
+        ((v << k) >> 32) as u32
+    } else {
+        (v >> k) as u32
+    }
+}
+
+/// `fminf`/`fmaxf` bits, NaNs made one.
+fn min_max_bits(v: f32) -> u32 {
+    if v.is_nan() {
+        0x7fc0_0000
+    } else {
+        v.to_bits()
+    }
+}
+
+#[test]
+fn gpu_semantics() {
+    let m = load("gpu_semantics");
+    let mut d = Dev::new(&m);
+    let n = 64usize;
+    let mut s = 7u32;
+    let (mut x, mut lo, mut hi, mut lx) = (vec![], vec![], vec![], vec![]);
+    for k in 0..n {
+        x.push(if k % 4 == 0 {
+            0x8000_0001u32
+        } else {
+            lcg(&mut s, 1664525, 1013904223)
+        });
+        lo.push(lcg(&mut s, 1664525, 1013904223));
+        hi.push(lcg(&mut s, 1664525, 1013904223));
+        let h = u64::from(lcg(&mut s, 1664525, 1013904223));
+        let mut l = (h << 32) | u64::from(lcg(&mut s, 1664525, 1013904223));
+        if k % 3 == 0 {
+            l |= 1 << 63;
+        }
+        lx.push(l);
+    }
+    let mut amt: Vec<i32> = (0..n as i32)
+        .map(|k| {
+            if k <= 40 {
+                k
+            } else if k < 56 {
+                20 + k
+            } else {
+                -(k - 55)
+            }
+        })
+        .collect();
+    amt[41] = i32::MIN;
+    amt[42] = 1000;
+    let (px, plo, phi, pamt, plx) = (d.buf(&x), d.buf(&lo), d.buf(&hi), d.buf(&amt), d.buf(&lx));
+    let ni = i(n as i32);
+
+    let out = d.zeros::<u32>(5 * n);
+    d.launch("shifts32", 2, 32, &[p(px), p(pamt), p(out), ni.clone()]);
+    let want: Vec<u32> = (0..n)
+        .flat_map(|k| {
+            let (v, a) = (u64::from(x[k]), amt[k]);
+            let r = a & 31;
+            [
+                gpu_shl::<32>(v, a),
+                gpu_shr::<32>(v, a),
+                gpu_sar::<32>(v, a),
+                gpu_shl::<32>(v, r) | gpu_shr::<32>(v, 32 - r),
+                gpu_shl::<32>(v, 32 - r) ^ gpu_shr::<32>(v, r),
+            ]
+            .map(|w| w as u32)
+        })
+        .collect();
+    same("shifts32", &d.get::<u32>(out, 5 * n), &want);
+
+    let lout = d.zeros::<u64>(3 * n);
+    d.launch("shifts64", 2, 32, &[p(plx), p(pamt), p(lout), ni.clone()]);
+    let want: Vec<u64> = (0..n)
+        .flat_map(|k| {
+            [
+                gpu_shl::<64>(lx[k], amt[k]),
+                gpu_shr::<64>(lx[k], amt[k]),
+                gpu_sar::<64>(lx[k], amt[k]),
+            ]
+        })
+        .collect();
+    same("shifts64", &d.get::<u64>(lout, 3 * n), &want);
+
+    let fout = d.zeros::<u32>(4 * n);
+    d.launch("funnel", 2, 32, &[p(plo), p(phi), p(pamt), p(fout), ni]);
+    let want: Vec<u32> = (0..n)
+        .flat_map(|k| {
+            let a = amt[k] as u32;
+            [(true, false), (true, true), (false, false), (false, true)]
+                .map(|(l, c)| funnel_ref(lo[k], hi[k], a, l, c))
+        })
+        .collect();
+    same("funnel", &d.get::<u32>(fout, 4 * n), &want);
+
+    let m16 = 16usize;
+    let (inf, nan) = (f32::INFINITY, f32::NAN);
+    let fv: [f32; 16] = [
+        nan, inf, -inf, 3e9, -3e9, 2.5, -2.5, -1.5, 5e9, 0.0, -0.0, 1e20, -1e20, 3.5, 1e-3, -0.7,
+    ];
+    let (dinf, dnan) = (f64::INFINITY, f64::NAN);
+    let dv: [f64; 16] = [
+        dnan, dinf, -dinf, 3e9, -3e9, 2.5, -2.5, -1.5, 1e19, 2e19, -1e19, 1e300, -0.0, 9.3e18,
+        4e18, -9.3e18,
+    ];
+    let (pf, pd) = (d.buf(&fv), d.buf(&dv));
+    let (io, lo64) = (d.zeros::<i32>(4 * m16), d.zeros::<i64>(2 * m16));
+    d.launch(
+        "float_to_int",
+        1,
+        m16 as u32,
+        &[p(pf), p(pd), p(io), p(lo64), i(m16 as i32)],
+    );
+    // Rust's `as` saturates and sends NaN to 0, as cvt.rzi does.
+    let want: Vec<i32> = (0..m16)
+        .flat_map(|k| {
+            let f = fv[k];
+            [
+                f as i32,
+                f as u32 as i32,
+                dv[k] as i32,
+                f.round_ties_even() as i32,
+            ]
+        })
+        .collect();
+    same("float_to_int", &d.get::<i32>(io, 4 * m16), &want);
+    let want: Vec<i64> = (0..m16)
+        .flat_map(|k| [dv[k] as i64, dv[k] as u64 as i64])
+        .collect();
+    same("double_to_ll", &d.get::<i64>(lo64, 2 * m16), &want);
+
+    let fa: [f32; 16] = [
+        nan, 1.0, nan, -inf, 2.0, -3.0, nan, 0.5, 7.0, nan, -1.0, inf, 1e-30, nan, 4.0, -4.0,
+    ];
+    let fb: [f32; 16] = [
+        1.0, nan, nan, nan, -2.0, 3.0, -inf, 0.25, nan, -7.0, -1.5, 2.0, -1e-30, 8.0, nan, 4.0,
+    ];
+    let (pa, pb, po) = (d.buf(&fa), d.buf(&fb), d.zeros::<f32>(4 * m16));
+    d.launch(
+        "min_max",
+        1,
+        m16 as u32,
+        &[p(pa), p(pb), p(po), i(m16 as i32)],
+    );
+    let want: Vec<u32> = (0..m16)
+        .flat_map(|k| {
+            let (mn, mx) = (fa[k].min(fb[k]), fa[k].max(fb[k]));
+            [mn, mx, mn, mx].map(min_max_bits)
+        })
+        .collect();
+    let got: Vec<u32> = d
+        .get::<f32>(po, 4 * m16)
+        .into_iter()
+        .map(min_max_bits)
+        .collect();
+    same("min_max", &got, &want);
+}
+
+fn classify_ref(v: i32) -> (i32, i32) {
+    let mut s = 0i32;
+    if v == 0 {
+        return (0, 0);
+    }
+    s += 1;
+    for i in 0..8 {
+        s += 10;
+        if v & (1 << i) != 0 {
+            if i > 4 {
+                return (s % 7, s);
+            }
+            while s < 1000 {
+                s += 100;
+                if s > v {
+                    return (s % 7, s);
+                }
+            }
+        }
+    }
+    s += 5000;
+    (s % 7, s)
+}
+
+fn skip_rest_ref(a: &[i32], i: usize) -> i32 {
+    let n = a.len();
+    let mut acc = 0i32;
+    for j in 0..6 {
+        let v = a[(i + j) % n];
+        let mut skip = (0..4).any(|k| (v >> k) % 5 == 3);
+        if skip {
+            // The inner loop adds k until the first k that jumps.
+            let first = (0..4).position(|k| (v >> k) % 5 == 3).unwrap_or(4) as i32;
+            acc += (0..first).sum::<i32>();
+        } else {
+            acc += 6;
+            acc += 100;
+            match v & 3 {
+                0 => acc += 1,
+                1 if v & 8 != 0 => skip = true,
+                1 => acc += 2,
+                2 => acc += if v & 16 == 0 { 9 } else { 5 },
+                _ => acc += 3,
+            }
+            if !skip {
+                acc *= 3;
+            }
+        }
+        acc += j as i32;
+    }
+    acc
+}
+
+fn two_labels_ref(a: &[i32], i: usize) -> i32 {
+    let n = a.len();
+    let mut acc = 0i32;
+    for q in 0..5 {
+        let v = a[(i + q) % n];
+        let mut steps = 0;
+        let mut exit = 0; // 1: record, 2: next
+        'walk: while steps < 6 {
+            if (v >> steps) & 7 == 5 {
+                acc += 1000;
+                exit = 2;
+                break;
+            }
+            for k in 0..3 {
+                if (v + k) % 11 == steps {
+                    exit = 1;
+                    break 'walk;
+                }
+            }
+            steps += 1;
+        }
+        if exit == 0 {
+            acc += 7;
+        }
+        if exit != 2 {
+            acc += steps * 10;
+        }
+        acc = acc * 3 % 100003;
+    }
+    acc
+}
+
+#[test]
+fn goto_forward() {
+    let m = load("goto_forward");
+    let mut d = Dev::new(&m);
+    let (rows, cols) = (40usize, 12usize);
+    let n = rows * cols;
+    let mut s = 99u32;
+    let mut a: Vec<i32> = (0..n)
+        .map(|_| (lcg(&mut s, 1664525, 1013904223) % 2000) as i32 - 20)
+        .collect();
+    for k in 0..8 {
+        a[k * 17] = 0;
+    }
+    let pa = d.buf(&a);
+    let out = d.zeros::<i32>(2 * n);
+    d.launch(
+        "find_first",
+        2,
+        32,
+        &[p(pa), i(rows as i32), i(cols as i32), p(out)],
+    );
+    let want: Vec<i32> = (0..rows)
+        .map(|r| {
+            let row = &a[r * cols..(r + 1) * cols];
+            row.iter().position(|&v| v < 0).map_or(-2, |c| c as i32)
+        })
+        .collect();
+    same("find_first", &d.get::<i32>(out, rows), &want);
+    d.launch(
+        "common_exit",
+        n.div_ceil(64) as u32,
+        64,
+        &[p(pa), i(n as i32), p(out)],
+    );
+    let want: Vec<i32> = a
+        .iter()
+        .flat_map(|&v| {
+            let (k, st) = classify_ref(v);
+            [k, st]
+        })
+        .collect();
+    same("common_exit", &d.get::<i32>(out, 2 * n), &want);
+    d.launch(
+        "skip_rest",
+        n.div_ceil(64) as u32,
+        64,
+        &[p(pa), i(n as i32), p(out)],
+    );
+    let want: Vec<i32> = (0..n).map(|k| skip_rest_ref(&a, k)).collect();
+    same("skip_rest", &d.get::<i32>(out, n), &want);
+    d.launch(
+        "two_labels",
+        n.div_ceil(64) as u32,
+        64,
+        &[p(pa), i(n as i32), p(out)],
+    );
+    let want: Vec<i32> = (0..n).map(|k| two_labels_ref(&a, k)).collect();
+    same("two_labels", &d.get::<i32>(out, n), &want);
+}
+
 #[test]
 fn atomics_int() {
     let m = load("atomics_int");

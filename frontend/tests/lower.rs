@@ -117,13 +117,40 @@ template __global__ void red<int, 64>(const int *, int *);
     );
 }
 
+/// A forward goto lowers; a backward one (a loop made with goto) and one
+/// into a block that does not enclose it are diagnosed at the goto.
 #[test]
-fn goto_is_diagnosed() {
-    let src = "__global__ void k(int *p) {\n  goto end;\nend:\n  p[0] = 1;\n}\n";
-    let e = lower_source("g.cu", src, &LowerOptions::default()).unwrap_err();
+fn backward_goto_is_diagnosed() {
+    let fwd = "__global__ void k(int *p) {\n  goto end;\n  p[1] = 2;\nend:\n  p[0] = 1;\n}\n";
+    assert!(lower_source("f.cu", fwd, &LowerOptions::default()).is_ok());
+    let src =
+        "__global__ void k(int *p) {\nagain:\n  p[0] += 1;\n  if (p[0] < 10) goto again;\n}\n";
     assert_eq!(
-        e.render(),
-        "g.cu:2:3: error: goto is not supported in device code\n  goto end;\n  ^\n"
+        diagnose("g.cu", src),
+        "g.cu:4:18: error: goto to label 'again' jumps backward (a loop made with goto), \
+         which is not supported in device code: write the loop as a for/while loop\n  \
+         if (p[0] < 10) goto again;\n                 ^\n"
+    );
+    let into =
+        "__global__ void k(int *p) {\n  if (p[0]) goto in;\n  {\n  in:\n    p[1] = 0;\n  }\n}\n";
+    assert!(
+        diagnose("i.cu", into)
+            .starts_with("i.cu:2:13: error: goto to label 'in' jumps into a block"),
+        "{}",
+        diagnose("i.cu", into)
+    );
+    // Within one case of a switch: lowered; into the next case: diagnosed.
+    let same =
+        "__global__ void k(int *p) {\n  switch (p[0]) {\n  case 1:\n    if (p[1]) goto l;\n    \
+                p[2] = 0;\n  l:\n    p[3] = 0;\n    break;\n  default:\n    p[4] = 0;\n  }\n}\n";
+    assert!(lower_source("s.cu", same, &LowerOptions::default()).is_ok());
+    let across = "__global__ void k(int *p) {\n  switch (p[0]) {\n  case 1:\n    goto l;\n  \
+                  case 2:\n    p[2] = 0;\n  l:\n    p[3] = 0;\n  }\n}\n";
+    assert!(
+        diagnose("c.cu", across)
+            .starts_with("c.cu:4:5: error: goto to label 'l' jumps across a case label"),
+        "{}",
+        diagnose("c.cu", across)
     );
 }
 

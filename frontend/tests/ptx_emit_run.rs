@@ -69,6 +69,11 @@ const OPS: &[(&str, &str)] = &[
     ("mad.lo.s32 %r10, %r1, %r2, %r3;", "mad.lo"),
     ("rem.s32 %r10, %r1, %r5;", "rem.s32"),
     ("div.u32 %r10, %r1, %r5;", "div.u32"),
+    ("max.f32 %f3, %f2, %f1;\nmov.b32 %r10, %f3;", "max.f32"),
+    (
+        "min.NaN.f32 %f3, %f1, %f2;\nmov.b32 %r10, %f3;",
+        "min.NaN.f32",
+    ),
 ];
 
 fn model(op: &str, a: u32, b: u32, c: u32, d: u32, fa: f32, fb: f32) -> u32 {
@@ -192,6 +197,16 @@ fn model(op: &str, a: u32, b: u32, c: u32, d: u32, fa: f32, fb: f32) -> u32 {
         "mad.lo" => a.wrapping_mul(b).wrapping_add(c),
         "rem.s32" => (sa % 7) as u32,
         "div.u32" => a / 7,
+        // maxNum: a NaN operand gives the other.
+        "max.f32" => fb.max(fa).to_bits(),
+        // `.NaN`: a NaN operand gives NaN.
+        "min.NaN.f32" => {
+            if fa.is_nan() || fb.is_nan() {
+                f32::NAN.to_bits()
+            } else {
+                fa.min(fb).to_bits()
+            }
+        }
         other => panic!("no model for {other}"),
     }
 }
@@ -308,4 +323,33 @@ fn nvcc_reduction_kernel_compiled_c_agrees() {
     let sums: Vec<i32> = words(&bufs[1]).into_iter().map(|x| x as i32).collect();
     let want: Vec<i32> = input.chunks(256).map(|c| c.iter().sum()).collect();
     assert_eq!(sums, want);
+}
+
+/// A 32-bit shared address plus an immediate offset wraps at 2^32 as on
+/// the GPU: nvcc writes `[%r+68]` with `%r` below the array's address
+/// (Rodinia's nw: `%r = temp - 68 * tid + 4 * tid`), which for an array
+/// at shared offset 0 is "negative".
+#[test]
+fn shared_address_offsets_wrap_at_32_bits() {
+    let src = format!(
+        "{HEADER}.visible .entry sh(.param .u64 out)\n{{\n\
+.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.shared .align 4 .b8 buf[256];\n\
+ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, buf;\n\
+shl.b32 %r3, %r1, 2;\nadd.s32 %r4, %r2, %r3;\nmad.lo.s32 %r7, %r1, 3, 1;\n\
+st.shared.u32 [%r4], %r7;\nbar.sync 0;\n\
+sub.s32 %r5, %r2, 64;\nadd.s32 %r5, %r5, %r3;\nld.shared.u32 %r6, [%r5+64];\n\
+mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\n\
+ret;\n}}\n"
+    );
+    let m = lower(&src);
+    let bufs = differential(
+        m,
+        "sh",
+        [1, 1, 1],
+        [32, 1, 1],
+        &[HArg::Buf(vec![0; 4 * 32])],
+        "ptx_shared_wrap",
+    );
+    let want: Vec<u32> = (0..32).map(|t| 3 * t + 1).collect();
+    assert_eq!(words(&bufs[0]), want);
 }

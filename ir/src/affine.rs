@@ -453,8 +453,10 @@ impl<'a> AffineAnalysis<'a> {
                         }
                     }
                     OpKind::Binary(BinOp::Shl, _) => {
+                        // Amounts of the width or more give 0 (docs/ir.md):
+                        // not a scaling.
                         let k = arg(1)?.as_constant()?;
-                        if !(0..63).contains(&k) {
+                        if !(0..63.min(i64::from(bits))).contains(&k) {
                             return None;
                         }
                         arg(0)?.checked_scale(1i64 << k)

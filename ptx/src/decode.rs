@@ -324,7 +324,7 @@ pub fn decode(name: &str, guard: Option<Guard>, args: Vec<Operand>, pos: Pos) ->
     // Valid PTX whose meaning the lowering does not implement: an error
     // rather than a silently different result.
     let unimplemented: &[Flag] = match op {
-        Opcode::Min | Opcode::Max => &[Flag::Relu, Flag::NaN, Flag::Xorsign, Flag::Abs],
+        Opcode::Min | Opcode::Max => &[Flag::Relu, Flag::Xorsign, Flag::Abs],
         Opcode::Fma => &[Flag::Relu],
         _ => &[],
     };

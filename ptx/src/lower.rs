@@ -1403,8 +1403,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     64
                 };
                 let v = self.read_reg(r, PtxType::int(w, false), pos)?;
+                // A 32-bit shared address wraps at 2^32 as the GPU's does:
+                // nvcc writes `[%r+68]` with `%r` = the array's address -
+                // 64, "negative" for an array at offset 0. Window offsets
+                // are far below 2^31, so reading the register as signed
+                // gives the wrapped sum for every address inside the
+                // window, and keeps `+ 68` foldable into the C address.
                 let i64t = self.types().i64();
-                let v = self.convert(v, i64t, false, pos)?;
+                let v = self.convert(v, i64t, w == 32, pos)?;
                 let v = if off != 0 {
                     let mut b = self.b();
                     let k = b.i64(off);

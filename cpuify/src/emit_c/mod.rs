@@ -27,6 +27,7 @@
 
 mod prelude;
 mod select;
+mod shift;
 pub mod target;
 mod writer;
 

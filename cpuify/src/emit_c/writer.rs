@@ -52,6 +52,7 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         nd_order: None,
         tex_views: std::collections::HashMap::new(),
         masked_selects: super::select::carried_by_while(func),
+        bounded_ivs: super::shift::bounded_ivs(func),
     };
     w.name_values();
     w.layout_shared();
@@ -158,6 +159,8 @@ struct Writer<'m> {
     tex_views: std::collections::HashMap<(Value, u8, usize), String>,
     /// `select`s written as masks (`select::carried_by_while`).
     masked_selects: std::collections::HashSet<Op>,
+    /// Loop indices under constant bounds (`shift::bounded_ivs`).
+    bounded_ivs: std::collections::HashMap<Value, Value>,
 }
 
 impl<'m> Writer<'m> {
@@ -1528,6 +1531,24 @@ impl<'m> Writer<'m> {
         format!("({u})cucc_{name}{n}({a}, {c})")
     }
 
+    /// A shift with PTX's clamping (`shift`): the plain C shift when the
+    /// amount is known to be below the width, else a guarded one.
+    fn shift(&self, b: BinOp, bits: u8, x: Value, y: Value) -> String {
+        let u = Self::unsigned_ty(bits);
+        let w = u64::from(bits);
+        let (a, c) = (self.n(x), self.n(y));
+        let sa = self.as_signed(x);
+        let safe = super::shift::amount_in_range(self.module, self.func, &self.bounded_ivs, y, w);
+        match (b, safe) {
+            (BinOp::Shl, true) => format!("({u})({a} << {c})"),
+            (BinOp::LShr, true) => format!("({u})({a} >> {c})"),
+            (_, true) => format!("({u})({sa} >> {c})"),
+            (BinOp::Shl, false) => format!("({u})({c} < {w}u ? {a} << {c} : 0)"),
+            (BinOp::LShr, false) => format!("({u})({c} < {w}u ? {a} >> {c} : 0)"),
+            (_, false) => format!("({u})({sa} >> ({c} < {w}u ? {c} : {}u))", w - 1),
+        }
+    }
+
     fn binary(
         &self,
         b: BinOp,
@@ -1546,6 +1567,12 @@ impl<'m> Writer<'m> {
                 BinOp::FMul => format!("{a} * {c}"),
                 BinOp::FDiv => format!("{a} / {c}"),
                 BinOp::FRem => format!("{}({a}, {c})", if dbl { "fmod" } else { "fmodf" }),
+                // minNum/maxNum as a select gcc vectorises (`fminf` is a
+                // libm call): a NaN `c` gives `a`, a NaN `a` gives `c`.
+                BinOp::FMin | BinOp::FMax if matches!(k, FloatKind::F32 | FloatKind::F64) => {
+                    let lt = if b == BinOp::FMin { '<' } else { '>' };
+                    format!("({c} != {c} || {a} {lt} {c} ? {a} : {c})")
+                }
                 BinOp::FMin => format!("{}({a}, {c})", if dbl { "fmin" } else { "fminf" }),
                 _ => format!("{}({a}, {c})", if dbl { "fmax" } else { "fmaxf" }),
             };
@@ -1575,9 +1602,7 @@ impl<'m> Writer<'m> {
             BinOp::And => format!("({u})({a} & {c})"),
             BinOp::Or => format!("({u})({a} | {c})"),
             BinOp::Xor => format!("({u})({a} ^ {c})"),
-            BinOp::Shl => format!("({u})({a} << {c})"),
-            BinOp::LShr => format!("({u})({a} >> {c})"),
-            BinOp::AShr => format!("({u})({sa} >> {c})"),
+            BinOp::Shl | BinOp::LShr | BinOp::AShr => self.shift(b, bits, x, y),
             BinOp::SMin => format!("({u})({sa} < {sc} ? {sa} : {sc})"),
             BinOp::SMax => format!("({u})({sa} > {sc} ? {sa} : {sc})"),
             BinOp::UMin => format!("({a} < {c} ? {a} : {c})"),

@@ -589,7 +589,9 @@ fn stride(
                 },
                 OpKind::Binary(BinOp::Shl, _) => match (arg(0, memo), konst(1)) {
                     (Stride::Zero, _) if arg(1, memo) == Stride::Zero => Stride::Zero,
-                    (s, Some(k)) if (0..32).contains(&k) => s.scale(1 << k),
+                    (s, Some(k)) if (0..32).contains(&k) && k < shift_width(module, func, v) => {
+                        s.scale(1 << k)
+                    }
                     _ => Stride::Far,
                 },
                 OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc)
@@ -657,4 +659,10 @@ pub fn nd_shape(func: &Function, op: Op) -> Option<[(usize, bool); 3]> {
         out[k] = (d, clamped);
     }
     Some(out)
+}
+
+/// The width of integer `v` (64 if not an integer): shifts by this much or
+/// more give 0, so they are no scaling.
+fn shift_width(module: &Module, func: &Function, v: Value) -> i64 {
+    i64::from(module.types[func.value_type(v)].int_bits().unwrap_or(64))
 }

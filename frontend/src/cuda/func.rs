@@ -5,7 +5,8 @@
 //! Control flow is made structured: `break`, `continue` and early `return`
 //! set `i1` flag allocas, and the statements after one that may jump are
 //! guarded by one `if` on the flags. Loops are IR `while` ops whose
-//! before-region evaluates the flags and the condition.
+//! before-region evaluates the flags and the condition. Forward `goto`s
+//! are flags too (goto.rs).
 
 use std::collections::HashMap;
 
@@ -15,6 +16,7 @@ use cucc_ir::{
 
 use super::ctype::{self, CType};
 use super::diag::{DiagLoc, Diagnostic};
+use super::goto::Labels;
 use super::{ModCx, Sig};
 use crate::ast::{Kind, Node, NodeId};
 
@@ -54,40 +56,72 @@ pub struct Jumps {
     pub brk: bool,
     /// `continue` of the innermost enclosing loop.
     pub cont: bool,
+    /// `goto`s to labels outside the statement (one bit per label, goto.rs).
+    pub gotos: u64,
 }
 
 impl Jumps {
     fn any(self) -> bool {
-        self.ret || self.brk || self.cont
+        self.ret || self.brk || self.cont || self.gotos != 0
+    }
+
+    fn union(self, o: Jumps) -> Jumps {
+        Jumps {
+            ret: self.ret || o.ret,
+            brk: self.brk || o.brk,
+            cont: self.cont || o.cont,
+            gotos: self.gotos | o.gotos,
+        }
     }
 }
 
+/// The bits set in `mask`, lowest first.
+fn bits(mask: u64) -> impl Iterator<Item = u32> {
+    (0..64).filter(move |b| mask & (1u64 << b) != 0)
+}
+
 /// Finds the jumps `n` may take (`in_switch`: a `continue` still leaves).
-pub fn jumps(n: &Node) -> Jumps {
+pub fn jumps(n: &Node, labels: &Labels) -> Jumps {
     let mut j = Jumps::default();
-    scan(n, &mut j, false, false);
+    scan(n, &mut j, false, false, labels);
     j
 }
 
-fn scan(n: &Node, j: &mut Jumps, in_loop: bool, in_switch: bool) {
+fn scan(n: &Node, j: &mut Jumps, in_loop: bool, in_switch: bool, labels: &Labels) {
     match n.kind {
         Kind::ReturnStmt => j.ret = true,
         Kind::BreakStmt if !in_loop && !in_switch => j.brk = true,
         Kind::ContinueStmt if !in_loop => j.cont = true,
+        Kind::GotoStmt => {
+            if let Some(b) = labels.goto_bit(n) {
+                j.gotos |= 1u64 << b;
+            }
+        }
         Kind::ForStmt | Kind::WhileStmt | Kind::DoStmt | Kind::CXXForRangeStmt => {
             for c in &n.inner {
-                scan(c, j, true, in_switch);
+                scan(c, j, true, in_switch, labels);
             }
         }
         Kind::SwitchStmt => {
             for c in &n.inner {
-                scan(c, j, in_loop, true);
+                scan(c, j, in_loop, true, labels);
             }
+        }
+        // A goto to a label of this block stays inside it.
+        Kind::CompoundStmt => {
+            let mut inner = Jumps::default();
+            for c in &n.inner {
+                scan(c, &mut inner, in_loop, in_switch, labels);
+            }
+            for c in &n.inner {
+                inner.gotos &= !labels.heading(c);
+            }
+            *j = j.union(inner);
         }
         _ if is_expr(n) => {}
         _ => {
             for c in &n.inner {
-                scan(c, j, in_loop, in_switch);
+                scan(c, j, in_loop, in_switch, labels);
             }
         }
     }
@@ -133,6 +167,10 @@ pub struct FnCx<'m, 'a> {
     pub tail: bool,
     /// The declaration being lowered.
     pub decl: &'a Node,
+    /// The labels `goto`s jump to.
+    pub labels: Labels,
+    /// The flag of each label jumped to, by its bit (`Labels`).
+    pub goto_flags: HashMap<u32, Value>,
 }
 
 /// The IR signature of function definition `def`, with a placeholder IR
@@ -251,6 +289,8 @@ pub fn lower_function<'a>(mc: &mut ModCx<'a>, def: &'a Node) {
         pretty: pretty_name(def),
         tail: false,
         decl: def,
+        labels: Labels::default(),
+        goto_flags: HashMap::new(),
     };
     if let Err(e) = cx.lower_body(def, &sig) {
         cx.mc.errors.push(e);
@@ -399,6 +439,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let Some(body) = def.inner.iter().find(|c| c.kind == Kind::CompoundStmt) else {
             return self.err(def, "function without a body");
         };
+        self.labels = Labels::of(body);
         self.tail = true;
         self.stmt(body)?;
         self.close_function()
@@ -566,7 +607,14 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 Some(c) => self.stmt(c),
                 None => Ok(()),
             },
-            Kind::GotoStmt => self.err(s, "goto is not supported in device code"),
+            Kind::GotoStmt => match self.labels.target(s) {
+                Ok(bit) => {
+                    let f = self.goto_flag(bit);
+                    self.set_flag(f, true);
+                    Ok(())
+                }
+                Err(why) => self.err(s, why),
+            },
             Kind::CXXForRangeStmt => self.err(s, "range-based for loops are not supported in device code"),
             Kind::CaseStmt | Kind::DefaultStmt => {
                 self.err(s, "case label outside the top level of its switch body is not supported in device code")
@@ -594,13 +642,35 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let start = self.cur;
         let tail = self.tail;
         let mut opened: Vec<Region> = Vec::new();
+        // The jumps the statements so far may have taken.
+        let mut pending = Jumps::default();
         let n = list.len();
         for (i, s) in list.iter().enumerate() {
+            let here = self.labels.heading(s) & pending.gotos;
+            if here != 0 {
+                // A label jumped to: close the guards, clear its flags, and
+                // guard what follows on the jumps still pending.
+                for r in opened.drain(..).rev() {
+                    self.cur = r;
+                    self.b().yield_(vec![]);
+                }
+                self.cur = start;
+                for b in bits(here) {
+                    let f = self.goto_flag(b);
+                    self.set_flag(f, false);
+                }
+                pending.gotos &= !here;
+                if pending.any() {
+                    let r = self.guard(pending);
+                    opened.push(r);
+                }
+            }
             self.tail = tail && i + 1 == n;
             if let Err(e) = self.stmt(s) {
                 self.mc.errors.push(e);
             }
-            let j = jumps(s);
+            let j = jumps(s, &self.labels);
+            pending = pending.union(j);
             if i + 1 < n && j.any() {
                 let r = self.guard(j);
                 opened.push(r);
@@ -638,6 +708,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
             {
                 flags.push(f);
             }
+        }
+        for b in bits(j.gotos) {
+            flags.push(self.goto_flag(b));
         }
         if flags.is_empty() {
             return None;
@@ -749,8 +822,18 @@ impl<'m, 'a> FnCx<'m, 'a> {
     }
 
     /// Sets up the flags of a loop whose body is `body`.
+    /// The flag of the label with bit `bit`, made at entry on first use.
+    fn goto_flag(&mut self, bit: u32) -> Value {
+        if let Some(&f) = self.goto_flags.get(&bit) {
+            return f;
+        }
+        let f = self.entry_flag();
+        self.goto_flags.insert(bit, f);
+        f
+    }
+
     fn loop_target(&mut self, body: &Node, is_switch: bool) -> Target {
-        let j = jumps(body);
+        let j = jumps(body, &self.labels);
         let brk = j.brk.then(|| self.entry_flag());
         let cont = (j.cont && !is_switch).then(|| self.entry_flag());
         if let Some(f) = brk {
@@ -773,6 +856,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
             if let Some(r) = self.ret_flag {
                 flags.push(r);
             }
+        }
+        for b in bits(body_jumps.gotos) {
+            flags.push(self.goto_flag(b));
         }
         let i1 = self.mc.module.types.i1();
         let go = if flags.is_empty() {
@@ -816,7 +902,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
     ) -> R<()> {
         let t = self.loop_target(body, false);
         // The return flag must exist before the loop if the body returns.
-        let bj = jumps(body);
+        let bj = jumps(body, &self.labels);
         if bj.ret && self.ret_flag.is_none() {
             let f = self.entry_flag();
             self.ret_flag = Some(f);
@@ -857,6 +943,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     ret: bj.ret,
                     brk: bj.brk,
                     cont: false,
+                    gotos: bj.gotos,
                 };
                 if j.any() {
                     let r = self.guard(j);
@@ -1052,10 +1139,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
             self.cur = outer;
             let mut j = Jumps::default();
             for st in &g.stmts {
-                let x = jumps(st);
-                j.ret |= x.ret;
-                j.brk |= x.brk;
-                j.cont |= x.cont;
+                j = j.union(jumps(st, &self.labels));
             }
             if i + 1 < n && j.any() {
                 // `continue` leaves the switch too: guard on the loop's flag.

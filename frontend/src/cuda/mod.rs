@@ -20,6 +20,7 @@ pub mod diag;
 pub mod expr;
 pub mod func;
 pub mod globals;
+pub mod goto;
 pub mod records;
 
 use std::collections::{HashMap, HashSet};

@@ -37,15 +37,6 @@ impl Site {
 /// `file:line:col: message [kernel `k`, block (x,y,z), thread (x,y,z)]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InterpError {
-    /// A shift by at least the operand width.
-    ShiftOutOfRange {
-        /// Where.
-        site: Site,
-        /// The shift amount.
-        amount: u64,
-        /// The operand width in bits.
-        width: u32,
-    },
     /// A load, store, atomic, copy or fill touching memory it may not.
     Memory {
         /// Where.
@@ -155,8 +146,7 @@ impl InterpError {
     pub fn site(&self) -> Option<&Site> {
         use InterpError::*;
         match self {
-            ShiftOutOfRange { site, .. }
-            | Memory { site, .. }
+            Memory { site, .. }
             | DivergentBarrier { site, .. }
             | DivergentWarpOp { site, .. }
             | StepLimit { site, .. }
@@ -174,9 +164,6 @@ impl fmt::Display for InterpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use InterpError::*;
         let msg = match self {
-            ShiftOutOfRange { amount, width, .. } => {
-                format!("shift amount {amount} is not less than the width {width}")
-            }
             Memory { message, .. } => message.clone(),
             DivergentBarrier { detail, .. } => format!("divergent block barrier: {detail}"),
             DivergentWarpOp { detail, .. } => format!("divergent warp op: {detail}"),

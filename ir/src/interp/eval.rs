@@ -73,13 +73,6 @@ impl Scalar {
 /// Why a scalar op failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EvalError {
-    /// A shift amount not below the width.
-    Shift {
-        /// The amount.
-        amount: u64,
-        /// The width.
-        width: u32,
-    },
     /// Operand types the op does not accept.
     Type(String),
 }
@@ -201,8 +194,23 @@ pub fn binary(op: BinOp, ty: Scalar, a: u64, b: u64) -> Result<u64, EvalError> {
             BinOp::FMul => float_bin(k, a, b, |x, y| x * y, |x, y| x * y),
             BinOp::FDiv => float_bin(k, a, b, |x, y| x / y, |x, y| x / y),
             BinOp::FRem => float_bin(k, a, b, |x, y| x % y, |x, y| x % y),
-            BinOp::FMin => float_bin(k, a, b, f32::min, f64::min),
-            _ => float_bin(k, a, b, f32::max, f64::max),
+            // minNum/maxNum, as the C emitter writes them: a NaN `b`
+            // gives `a`, else the lesser (greater), `b` when they compare
+            // equal (so -0.0 and +0.0 give `b`).
+            BinOp::FMin => float_bin(
+                k,
+                a,
+                b,
+                |x, y| if y.is_nan() || x < y { x } else { y },
+                |x, y| if y.is_nan() || x < y { x } else { y },
+            ),
+            _ => float_bin(
+                k,
+                a,
+                b,
+                |x, y| if y.is_nan() || x > y { x } else { y },
+                |x, y| if y.is_nan() || x > y { x } else { y },
+            ),
         });
     }
     let Scalar::Int(w) = ty else {
@@ -223,19 +231,13 @@ pub fn binary(op: BinOp, ty: Scalar, a: u64, b: u64) -> Result<u64, EvalError> {
         BinOp::And => a & b,
         BinOp::Or => a | b,
         BinOp::Xor => a ^ b,
-        BinOp::Shl | BinOp::LShr | BinOp::AShr => {
-            if b >= u64::from(w) {
-                return Err(EvalError::Shift {
-                    amount: b,
-                    width: w,
-                });
-            }
-            match op {
-                BinOp::Shl => a << b,
-                BinOp::LShr => a >> b,
-                _ => (sa >> b) as u64,
-            }
-        }
+        // PTX's clamping shifts (docs/ir.md): the amount is unsigned, and
+        // one of the width or more gives 0, or the sign for `ashr`.
+        BinOp::Shl | BinOp::LShr if b >= u64::from(w) => 0,
+        BinOp::AShr if b >= u64::from(w) => (sa >> 63) as u64,
+        BinOp::Shl => a << b,
+        BinOp::LShr => a >> b,
+        BinOp::AShr => (sa >> b) as u64,
         BinOp::SMin => sa.min(sb) as u64,
         BinOp::SMax => sa.max(sb) as u64,
         BinOp::UMin => a.min(b),
@@ -463,13 +465,13 @@ mod tests {
         assert_eq!(binary(BinOp::SRem, I32, 0x8000_0000, 0xffff_ffff), Ok(0));
         assert_eq!(binary(BinOp::SDiv, I64, 1 << 63, u64::MAX), Ok(1 << 63));
         assert_eq!(binary(BinOp::SDiv, I8, 0x80, 0xff), Ok(0x80));
-        assert_eq!(
-            binary(BinOp::Shl, I32, 1, 32),
-            Err(EvalError::Shift {
-                amount: 32,
-                width: 32
-            })
-        );
+        assert_eq!(binary(BinOp::Shl, I32, 1, 32), Ok(0));
+        assert_eq!(binary(BinOp::LShr, I32, 0xffff_ffff, 0xffff_ffff), Ok(0));
+        assert_eq!(binary(BinOp::AShr, I32, 0x8000_0000, 32), Ok(0xffff_ffff));
+        assert_eq!(binary(BinOp::AShr, I32, 0x7fff_ffff, 1000), Ok(0));
+        assert_eq!(binary(BinOp::Shl, I64, 1, 64), Ok(0));
+        assert_eq!(binary(BinOp::AShr, I64, 1 << 63, 64), Ok(u64::MAX));
+        assert_eq!(binary(BinOp::LShr, I8, 0x80, 8), Ok(0));
         assert_eq!(binary(BinOp::AShr, I8, 0x80, 7), Ok(0xff));
         assert_eq!(
             binary(BinOp::SMulHi, I32, mask(32, -2i64 as u64), 0x4000_0000),

@@ -479,11 +479,6 @@ impl Exec<'_> {
     ) -> InterpError {
         let site = self.site(who, func, op);
         match e {
-            eval::EvalError::Shift { amount, width } => InterpError::ShiftOutOfRange {
-                site,
-                amount,
-                width,
-            },
             eval::EvalError::Type(message) => InterpError::Malformed { site, message },
         }
     }

@@ -241,9 +241,9 @@ fn unknown_and_malformed_instructions() {
             "`max.relu.s32`: the .relu modifier is not supported",
         ),
         (
-            "min.NaN.f32",
+            "min.xorsign.abs.f32",
             3,
-            "`min.NaN.f32`: the .NaN modifier is not supported",
+            "`min.xorsign.abs.f32`: the .xorsign modifier is not supported",
         ),
         (
             "fma.rn.relu.f32",

@@ -106,8 +106,10 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 O::Sub => BinOp::FSub,
                 O::Mul => BinOp::FMul,
                 O::Div => BinOp::FDiv,
-                O::Min => BinOp::FMin,
-                O::Max => BinOp::FMax,
+                O::Min | O::Max => {
+                    let r = self.float_min_max(i, a, b2)?;
+                    return self.write(i.arg(0)?, r, false, pos);
+                }
                 _ => return i.unsupported(),
             };
             let r = self.b().binary(o, a, b2);
@@ -171,6 +173,26 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let a = self.convert(a, wty, is_signed(t), pos)?;
         let b = self.convert(b, wty, is_signed(t), pos)?;
         Ok((self.b().binary(BinOp::Mul, a, b), wt))
+    }
+
+    /// Float `min`/`max`: minNum/maxNum (one NaN operand gives the other);
+    /// with `.NaN` either NaN operand gives NaN. (The decoder rejects
+    /// `.relu`, `.xorsign` and `.abs`.)
+    pub(super) fn float_min_max(&mut self, i: &'p Inst, a: Value, b: Value) -> Result<Value> {
+        let op = if i.op == O::Min {
+            BinOp::FMin
+        } else {
+            BinOp::FMax
+        };
+        let mut bb = self.b();
+        let r = bb.binary(op, a, b);
+        if !i.has(Flag::NaN) {
+            return Ok(r);
+        }
+        let ty = bb.func.value_type(a);
+        let nan = bb.const_float(ty, f64::NAN);
+        let any = bb.cmp(CmpPred::FUno, a, b);
+        Ok(bb.select(any, nan, r))
     }
 
     /// Clamps a float to [0, 1] (NaN gives 0), PTX's `.sat`.

@@ -16,7 +16,10 @@ fn concat64(b: &mut Builder<'_>, hi: Value, lo: Value) -> (Value, Value) {
 }
 
 impl<'m, 'p> FnCx<'m, 'p> {
-    /// PTX shifts: the amount is unsigned and clamps at the width.
+    /// PTX shifts: the amount is unsigned (`u32`) and clamps at the width,
+    /// as the IR's shifts do (docs/ir.md), so an amount of the value's type
+    /// carries over; below 32 bits it is clamped first, as truncating it
+    /// would wrap.
     pub(super) fn shift(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
         let t = i.ty()?;
@@ -45,19 +48,15 @@ impl<'m, 'p> FnCx<'m, 'p> {
             }
         } else {
             let amt = self.read(amt_op, PtxType::U32, pos)?;
-            let amt = self.convert(amt, ty, false, pos)?;
-            let mut b = self.b();
-            let lim = b.const_int(ty, i64::from(w) - 1);
-            let s = b.binary(BinOp::UMin, amt, lim);
-            let v = b.binary(op, a, s);
-            if op == BinOp::AShr {
-                v
+            let amt = if w < 32 {
+                let mut b = self.b();
+                let wk = b.i32(i64::from(w) as i32);
+                b.binary(BinOp::UMin, amt, wk)
             } else {
-                let wk = b.const_int(ty, i64::from(w));
-                let inr = b.cmp(CmpPred::Ult, amt, wk);
-                let z = b.const_int(ty, 0);
-                b.select(inr, v, z)
-            }
+                amt
+            };
+            let amt = self.convert(amt, ty, false, pos)?;
+            self.b().binary(op, a, amt)
         };
         self.write(i.arg(0)?, r, false, pos)
     }

@@ -275,8 +275,9 @@ impl<'a> Reader<'a> {
             OpKind::Binary(BinOp::Sub, _) => arg(0).zip(arg(1)).and_then(|(a, b)| a.add(&b, -1)),
             OpKind::Binary(BinOp::Mul, _) => arg(0).zip(arg(1)).and_then(|(a, b)| a.mul(&b)),
             OpKind::Binary(BinOp::Shl, _) => {
+                // Amounts of the width or more give 0: not a scaling.
                 let k = self.func.const_bits(data.operands[1])?;
-                if k >= 62 {
+                if k >= 62.min(u64::from(bits)) {
                     return leaf();
                 }
                 arg(0).and_then(|a| a.mul(&Poly::constant(1i128 << k)))
