@@ -195,6 +195,7 @@ pub unsafe extern "C" fn cudaGetDeviceCount(count: *mut c_int) -> cudaError_t {
 /// Selects device 0 (any other ordinal is `cudaErrorInvalidDevice`).
 #[no_mangle]
 pub extern "C" fn cudaSetDevice(device: c_int) -> cudaError_t {
+    crate::driver::context::runtime_holds_primary();
     api(|| check_device(device))
 }
 
@@ -211,6 +212,7 @@ pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
 /// Waits for all work on all streams; returns a sticky error if one occurred.
 #[no_mangle]
 pub extern "C" fn cudaDeviceSynchronize() -> cudaError_t {
+    crate::driver::context::runtime_holds_primary();
     api(|| {
         let _p = crate::profile::Scope::new(crate::profile::Category::Synchronize);
         synchronize_all()

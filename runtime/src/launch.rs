@@ -197,6 +197,7 @@ pub unsafe extern "C" fn cudaLaunchKernel(
     shared: usize,
     stream: cudaStream_t,
 ) -> cudaError_t {
+    crate::driver::context::runtime_holds_primary();
     // SAFETY: forwarded contract.
     api_dev(|| unsafe { launch(func, grid, block, args, shared, &resolve(stream)?) })
 }

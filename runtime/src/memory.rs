@@ -317,6 +317,7 @@ fn memset(ptr: usize, value: c_int, count: usize, stream: &Arc<Stream>, mode: Mo
 /// `dev_ptr` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn cudaMalloc(dev_ptr: *mut *mut c_void, size: usize) -> cudaError_t {
+    crate::driver::context::runtime_holds_primary();
     api_dev(|| {
         if dev_ptr.is_null() {
             return Err(Error::InvalidValue);
@@ -336,6 +337,7 @@ pub unsafe extern "C" fn cudaMalloc(dev_ptr: *mut *mut c_void, size: usize) -> c
 /// Safe: only pointers the allocation table holds are freed.
 #[no_mangle]
 pub extern "C" fn cudaFree(dev_ptr: *mut c_void) -> cudaError_t {
+    crate::driver::context::runtime_holds_primary();
     api_dev(|| {
         if dev_ptr.is_null() {
             return Ok(());

@@ -40,8 +40,21 @@ int main(int argc, char **argv)
     CHECK(cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK(cudaMemcpy(dy, y, sizeof y, cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK(cuInit(0) == CUDA_SUCCESS);
+    /* The runtime made the primary context current: driver calls find it
+     * without retaining it (cudaFree(0) then cuCtxGetCurrent is how
+     * libraries pick up the runtime's context). */
+    CUcontext current = 0;
+    CHECK(cuCtxGetCurrent(&current) == CUDA_SUCCESS && current != 0);
+    unsigned flags = 0;
+    int active = 0;
+    CHECK(cuDevicePrimaryCtxGetState(0, &flags, &active) == CUDA_SUCCESS && active == 1);
+    CUdeviceptr base = 0;
+    size_t extent = 0;
+    CHECK(cuMemGetAddressRange(&base, &extent, (CUdeviceptr)(size_t)dx) == CUDA_SUCCESS);
+    CHECK(base == (CUdeviceptr)(size_t)dx && extent == sizeof x);
     CUcontext primary;
     CHECK(cuDevicePrimaryCtxRetain(&primary, 0) == CUDA_SUCCESS);
+    CHECK(primary == current);
     CHECK(cuCtxSetCurrent(primary) == CUDA_SUCCESS);
 
     CUmodule mod;

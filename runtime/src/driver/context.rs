@@ -7,6 +7,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use super::result::{INVALID_CONTEXT, INVALID_DEVICE, INVALID_VALUE};
@@ -34,6 +35,28 @@ struct Contexts {
 
 static CONTEXTS: Mutex<Option<Contexts>> = Mutex::new(None);
 
+/// Set once the runtime API has initialised the device (`cudaSetDevice`,
+/// `cudaFree`, `cudaMalloc`, a launch, ...): CUDA's runtime then holds the
+/// primary context and makes it current, so driver calls that follow find
+/// it (`cudaFree(0)` then `cuCtxGetCurrent` is the usual interop idiom).
+/// One flag for the process, where CUDA's is per thread: a thread that has
+/// not used the runtime yet sees the primary context too.
+static RUNTIME_PRIMARY: AtomicBool = AtomicBool::new(false);
+
+/// Records that the runtime API initialised the device (cheap after the
+/// first call: a load).
+pub fn runtime_holds_primary() {
+    if !RUNTIME_PRIMARY.load(Ordering::Relaxed) {
+        RUNTIME_PRIMARY.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Whether the primary context is active: retained through the driver API
+/// or held by the runtime.
+fn primary_active(c: &Contexts) -> bool {
+    c.primary_refs > 0 || RUNTIME_PRIMARY.load(Ordering::Relaxed)
+}
+
 fn with<T>(f: impl FnOnce(&mut Contexts) -> T) -> T {
     f(lock(&CONTEXTS).get_or_insert_with(Contexts::default))
 }
@@ -48,13 +71,13 @@ fn is_live(ctx: usize) -> bool {
 }
 
 /// The calling thread's current context: the top of its stack, else the
-/// primary context while it is retained (as the runtime API makes it
-/// current); `CUDA_ERROR_INVALID_CONTEXT` without one.
+/// primary context while it is retained or the runtime holds it (as the
+/// runtime API makes it current); `CUDA_ERROR_INVALID_CONTEXT` without one.
 pub fn current() -> DrvResult<usize> {
     match STACK.with(|s| s.borrow().last().copied()) {
         Some(c) if is_live(c) => Ok(c),
         Some(_) => Err(INVALID_CONTEXT),
-        None if with(|c| c.primary_refs > 0) => Ok(primary_handle()),
+        None if with(|c| primary_active(c)) => Ok(primary_handle()),
         None => Err(INVALID_CONTEXT),
     }
 }
@@ -233,6 +256,7 @@ unsafe extern "C" fn cuDevicePrimaryCtxReset_v2(dev: c_int) -> CUresult {
     drv(|| {
         check_device(dev)?;
         with(|c| c.primary_refs = 0);
+        RUNTIME_PRIMARY.store(false, Ordering::Relaxed);
         rt(crate::device::cudaDeviceReset())
     })
 }
@@ -244,7 +268,7 @@ unsafe extern "C" fn cuDevicePrimaryCtxGetState(
 ) -> CUresult {
     drv(|| {
         check_device(dev)?;
-        let (f, a) = with(|c| (c.primary_flags, c_int::from(c.primary_refs > 0)));
+        let (f, a) = with(|c| (c.primary_flags, c_int::from(primary_active(c))));
         // SAFETY: the caller's out-pointers.
         unsafe {
             out(flags, f)?;
