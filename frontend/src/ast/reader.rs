@@ -260,6 +260,17 @@ impl Reader<'_> {
                     range = Some(parse_slice(self.text, v..end)?);
                     i = end;
                 }
+                // Flags clang writes between the range and the name
+                // (`isReferenced`, `isImplicit`, ...): read past them so a
+                // skipped declaration keeps its name (aliases are looked up
+                // by name). Containers keep every field, so not for them.
+                Some(k)
+                    if k.starts_with("is")
+                        && !kind.is_container()
+                        && matches!(b.get(v), Some(b't' | b'f')) =>
+                {
+                    i = self.skip_untracked(v)?;
+                }
                 _ => {
                     // The header is over: decide.
                     let file = loc_

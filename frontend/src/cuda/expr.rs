@@ -499,32 +499,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
 
     fn size_align(&mut self, e: &'a Node, ct: &CType) -> R<RV> {
         let arg = match e.extra("argType") {
-            Some(raw) => {
-                let q: crate::ast::QualType = serde_json::from_str(raw.get())
-                    .map_err(|_| Diagnostic::at(e, "malformed sizeof"))?;
-                super::ctype::parse(q.canonical()).ok_or_else(|| {
-                    Diagnostic::at(e, format!("cannot read the type '{}'", q.canonical()))
-                })?
-            }
-            None => self.ty_of(child(e, 0)?)?,
+            Some(_) => None,
+            None => Some(self.ty_of(child(e, 0)?)?),
         };
-        let arg = match arg {
-            CType::Ref(t) => (*t).clone(),
-            t => t,
-        };
-        let t = self.mc.mem_ty(&arg, e)?;
-        let v = match e.name.as_deref() {
-            Some("sizeof") => self.mc.module.types.size_of(t),
-            Some("alignof") | Some("__alignof") | Some("_Alignof") => {
-                self.mc.module.types.align_of(t)
-            }
-            other => {
-                return self.err(
-                    e,
-                    format!("'{}' is not supported in device code", other.unwrap_or("?")),
-                )
-            }
-        };
+        let v = self.mc.size_align_of(e, arg)?;
         self.const_of(ct, v as i64, e)
     }
 
@@ -825,7 +803,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 ),
             );
         };
-        if node.kind != Kind::VarDecl {
+        if !node.kind.is_variable() {
             return self.err(
                 e,
                 format!(
@@ -856,7 +834,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         };
         let decl = self.mc.nodes.get(&fid).copied();
         if let Some(d) = decl {
-            if d.kind == Kind::VarDecl {
+            if d.kind.is_variable() {
                 // A static data member.
                 self.discard(base).ok();
                 let g = self.mc.global_for(d)?;

@@ -29,7 +29,7 @@ impl<'a> ModCx<'a> {
         while let Some(n) = stack.pop() {
             match n.kind {
                 Kind::NamespaceDecl | Kind::LinkageSpecDecl => stack.extend(n.inner.iter()),
-                Kind::VarDecl
+                Kind::VarDecl | Kind::VarTemplateSpecializationDecl
                     if (n.has_attr(&Kind::CUDADeviceAttr)
                         || n.has_attr(&Kind::CUDAConstantAttr)
                         || is_texture(n))
@@ -335,7 +335,7 @@ impl<'a> ModCx<'a> {
     }
 
     /// Folds a scalar constant expression.
-    fn eval_scalar(&self, e: &Node) -> Option<Num> {
+    fn eval_scalar(&mut self, e: &Node) -> Option<Num> {
         let child = |i: usize| e.inner.get(i);
         let ty =
             e.ty.as_ref()
@@ -465,7 +465,16 @@ impl<'a> ModCx<'a> {
                 }
                 Some(r)
             }
-            Kind::UnaryExprOrTypeTraitExpr => None,
+            Kind::UnaryExprOrTypeTraitExpr => {
+                let operand = match e.extra("argType") {
+                    Some(_) => None,
+                    None => child(0)
+                        .and_then(|c| c.ty.as_ref())
+                        .and_then(|q| ctype::parse(q.canonical())),
+                };
+                let v = self.size_align_of(e, operand).ok()?;
+                Some(Num::I(v as i64))
+            }
             _ => None,
         }
     }

@@ -14,12 +14,14 @@
 //! - `builtins`: CUDA's built-in variables and intrinsics;
 //! - `diag`: clang-style diagnostics.
 
+pub mod aliases;
 pub mod builtins;
 pub mod ctype;
 pub mod diag;
 pub mod expr;
 pub mod func;
 pub mod globals;
+pub mod library;
 pub mod records;
 
 use std::collections::{HashMap, HashSet};
@@ -151,7 +153,8 @@ pub fn lower_unit_with(
     main_file: &str,
     relocatable: bool,
 ) -> Result<Module, Diagnostics> {
-    let mut cx = ModCx::new(tu);
+    let library = library::fetch(tu, &tu.node_map());
+    let mut cx = ModCx::new(tu, &library);
     cx.relocatable = relocatable;
     cx.module.file_id(main_file);
     cx.run();
@@ -206,6 +209,8 @@ pub struct ModCx<'a> {
     pub module: Module,
     /// Records and enums.
     pub records: RecordIndex<'a>,
+    /// Type aliases (`typedef`, `using`) met inside type spellings.
+    pub aliases: aliases::Aliases,
     /// Computed layouts by record id.
     pub layouts: HashMap<NodeId, Rc<Layout>>,
     /// Records being laid out (to catch self-containment).
@@ -231,8 +236,15 @@ pub struct ModCx<'a> {
 }
 
 impl<'a> ModCx<'a> {
-    fn new(tu: &'a TranslationUnit) -> ModCx<'a> {
-        let nodes = tu.node_map();
+    /// `library`: the library functions fetched for device code (see
+    /// [`library::fetch`]).
+    fn new(tu: &'a TranslationUnit, library: &'a [Node]) -> ModCx<'a> {
+        let mut nodes = tu.node_map();
+        for f in library {
+            f.walk(&mut |n| {
+                nodes.entry(n.id).or_insert(n);
+            });
+        }
         let mut definitions = HashMap::new();
         for n in nodes.values() {
             if n.kind.is_function() && n.inner.iter().any(|c| c.kind == Kind::CompoundStmt) {
@@ -247,6 +259,7 @@ impl<'a> ModCx<'a> {
             definitions,
             module: Module::new(),
             records: RecordIndex::build(&tu.decls),
+            aliases: aliases::Aliases::build(&tu.decls),
             layouts: HashMap::new(),
             laying_out: HashSet::new(),
             field_owner: HashMap::new(),

@@ -347,7 +347,7 @@ impl<'a> ModCx<'a> {
                 self.module.types.array(et, n.unwrap_or(0))
             }
             CType::Named(name) => {
-                if let Some(e) = self.records.find_enum(name).cloned() {
+                if let Some(e) = self.alias_of(name) {
                     return self.mem_ty(&e, at);
                 }
                 if let Some(l) = self.anon_records.get(&**name) {
@@ -366,6 +366,37 @@ impl<'a> ModCx<'a> {
         Ok(ty)
     }
 
+    /// The value of `sizeof`/`alignof` node `e` (a `UnaryExprOrTypeTraitExpr`):
+    /// of its `argType`, else of `expr_ty`, the type of its operand.
+    pub fn size_align_of(&mut self, e: &Node, expr_ty: Option<CType>) -> Result<u64, Diagnostic> {
+        let arg = match (e.extra("argType"), expr_ty) {
+            (Some(raw), _) => {
+                let q: crate::ast::QualType = serde_json::from_str(raw.get())
+                    .map_err(|_| Diagnostic::at(e, "malformed sizeof"))?;
+                ctype::parse(q.canonical()).ok_or_else(|| {
+                    Diagnostic::at(e, format!("cannot read the type '{}'", q.canonical()))
+                })?
+            }
+            (None, Some(t)) => t,
+            (None, None) => return Err(Diagnostic::at(e, "sizeof without a type")),
+        };
+        let arg = match arg {
+            CType::Ref(t) => (*t).clone(),
+            t => t,
+        };
+        let t = self.mem_ty(&arg, e)?;
+        match e.name.as_deref() {
+            Some("sizeof") => Ok(self.module.types.size_of(t)),
+            Some("alignof") | Some("__alignof") | Some("_Alignof") => {
+                Ok(self.module.types.align_of(t))
+            }
+            other => Err(Diagnostic::at(
+                e,
+                format!("'{}' is not supported in device code", other.unwrap_or("?")),
+            )),
+        }
+    }
+
     /// The IR type of an SSA value of C type `t`, or `None` for aggregates
     /// and `void`.
     pub fn scalar_ty(&mut self, t: &CType) -> Option<TypeId> {
@@ -375,22 +406,46 @@ impl<'a> ModCx<'a> {
             CType::Float(k) => self.module.types.float(*k),
             CType::Ptr(_) | CType::Ref(_) => self.generic_ptr(),
             CType::Named(name) => {
-                let e = self.records.find_enum(name).cloned()?;
+                let e = self.alias_of(name)?;
                 return self.scalar_ty(&e);
             }
             _ => return None,
         })
     }
 
-    /// Resolves enums to their underlying integer type.
+    /// Resolves enums to their underlying integer type and type aliases to
+    /// what they stand for.
     pub fn resolve(&self, t: &CType) -> CType {
         match t.strip() {
-            CType::Named(name) => match self.records.find_enum(name) {
-                Some(e) => e.clone(),
+            CType::Named(name) => match self.alias_of(name) {
+                Some(e) => e,
                 None => t.strip().clone(),
             },
             _ => t.strip().clone(),
         }
+    }
+
+    /// What the name `name` stands for when it is an enum (its underlying
+    /// type) or a type alias (its target, resolved); `None` for records and
+    /// unknown names.
+    pub fn alias_of(&self, name: &str) -> Option<CType> {
+        if let Some(e) = self.records.find_enum(name) {
+            return Some(e.clone());
+        }
+        let (recs, anon) = (&self.records, &self.anon_records);
+        let is_type =
+            |n: &str| recs.find(n).is_some() || recs.find_enum(n).is_some() || anon.contains_key(n);
+        if is_type(name) {
+            return None;
+        }
+        let t = self.aliases.resolve(self.tu, name, &is_type)?;
+        Some(match &t {
+            CType::Named(n) => match recs.find_enum(n) {
+                Some(e) => e.clone(),
+                None => t,
+            },
+            _ => t,
+        })
     }
 
     /// `ptr<generic>`.
