@@ -104,6 +104,15 @@ impl CType {
     }
 }
 
+/// The message for a type spelling [`parse`] does not understand.
+pub fn unreadable(spelled: &str) -> String {
+    if spelled.contains("__int128") {
+        // The IR's integers are at most 64 bits wide.
+        return format!("128-bit integers ('{spelled}') are not supported in device code");
+    }
+    format!("cannot read the type '{spelled}'")
+}
+
 /// Parses a clang type spelling. `None` when it is not understood.
 pub fn parse(s: &str) -> Option<CType> {
     let s = s.trim();

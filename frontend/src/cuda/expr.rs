@@ -1475,9 +1475,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
         if e.extra("elidable").is_some_and(|v| v.get() == "true") && args.len() == 1 {
             return self.agg_into(args[0], dst);
         }
+        // A temporary bound to a `const T &` parameter is spelled `const T`.
         let name =
             e.ty.as_ref()
-                .map(|q| q.canonical().to_string())
+                .map(|q| strip_cv(q.canonical()).to_string())
                 .unwrap_or_default();
         let ctor_ty = e
             .extra("ctorType")
@@ -1559,5 +1560,18 @@ impl<'m, 'a> FnCx<'m, 'a> {
     pub fn note_call(&mut self, callee: cucc_ir::FuncId, at: &Node) {
         let loc = self.loc;
         self.mc.calls.push((self.fid, callee, loc, DiagLoc::of(at)));
+    }
+}
+
+/// A type spelling without leading `const`/`volatile` qualifiers.
+fn strip_cv(mut s: &str) -> &str {
+    loop {
+        let t = s
+            .strip_prefix("const ")
+            .or_else(|| s.strip_prefix("volatile "));
+        match t {
+            Some(t) => s = t,
+            None => return s,
+        }
     }
 }

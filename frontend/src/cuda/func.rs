@@ -170,8 +170,8 @@ pub fn signature<'a>(mc: &mut ModCx<'a>, def: &'a Node, kernel: bool) -> R<Sig> 
     }
     for p in def.inner.iter().filter(|c| c.kind == Kind::ParmVarDecl) {
         let spelled = p.ty.as_ref().map(|q| q.canonical()).unwrap_or("");
-        let ct = ctype::parse(spelled)
-            .ok_or_else(|| Diagnostic::at(p, format!("cannot read the type '{spelled}'")))?;
+        let ct =
+            ctype::parse(spelled).ok_or_else(|| Diagnostic::at(p, ctype::unreadable(spelled)))?;
         let ct = mc.resolve(&ct);
         let mut a = ParamAttrs::default();
         let ty = match mc.scalar_ty(&ct) {
@@ -334,7 +334,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         }
         ctype::parse(s)
             .map(|t| self.mc.resolve_keep_volatile(&t))
-            .ok_or_else(|| Diagnostic::at(n, format!("cannot read the type '{s}'")))
+            .ok_or_else(|| Diagnostic::at(n, ctype::unreadable(s)))
     }
 
     fn lower_body(&mut self, def: &'a Node, sig: &Sig) -> R<()> {

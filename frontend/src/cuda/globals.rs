@@ -91,8 +91,8 @@ impl<'a> ModCx<'a> {
             self.globals.insert(d.id, g);
             return Ok(g);
         }
-        let mut ct = ctype::parse(&spelled)
-            .ok_or_else(|| Diagnostic::at(d, format!("cannot read the type '{spelled}'")))?;
+        let mut ct =
+            ctype::parse(&spelled).ok_or_else(|| Diagnostic::at(d, ctype::unreadable(&spelled)))?;
         let init = d.inner.iter().find(|c| c.value_category.is_some());
         if let (CType::Array(el, None), Some(i)) = (ct.clone(), init) {
             if let Some(CType::Array(_, Some(n))) =

@@ -373,9 +373,8 @@ impl<'a> ModCx<'a> {
             (Some(raw), _) => {
                 let q: crate::ast::QualType = serde_json::from_str(raw.get())
                     .map_err(|_| Diagnostic::at(e, "malformed sizeof"))?;
-                ctype::parse(q.canonical()).ok_or_else(|| {
-                    Diagnostic::at(e, format!("cannot read the type '{}'", q.canonical()))
-                })?
+                ctype::parse(q.canonical())
+                    .ok_or_else(|| Diagnostic::at(e, ctype::unreadable(q.canonical())))?
             }
             (None, Some(t)) => t,
             (None, None) => return Err(Diagnostic::at(e, "sizeof without a type")),
@@ -581,9 +580,7 @@ impl<'a> ModCx<'a> {
                         ));
                         continue;
                     } else {
-                        ctype::parse(qt).ok_or_else(|| {
-                            Diagnostic::at(m, format!("cannot read the type '{qt}'"))
-                        })?
+                        ctype::parse(qt).ok_or_else(|| Diagnostic::at(m, ctype::unreadable(qt)))?
                     };
                     let ty = self.mem_ty(&ct, m)?;
                     members.push((m.name.clone().unwrap_or_default(), ty, Some(m.id), None, ct));
