@@ -44,6 +44,9 @@ pub struct RecordIndex<'a> {
     pub names: HashMap<NodeId, String>,
     /// Method id -> the qualified name of its record.
     pub methods: HashMap<NodeId, String>,
+    /// While indexing a class template's specialisations: which of its
+    /// parameters are `bool`s.
+    bool_params: Vec<bool>,
 }
 
 /// A spelling reduced for matching: no `struct`/`class` tags, no spaces, no
@@ -111,17 +114,42 @@ fn bool_args_as_ints(s: &str) -> String {
     out
 }
 
-fn template_args(n: &Node) -> String {
+/// Which template parameters of class template `n` are `bool`s.
+fn bool_params(n: &Node) -> Vec<bool> {
+    n.inner
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.kind,
+                Kind::TemplateTypeParmDecl | Kind::NonTypeTemplateParmDecl
+            ) || c.kind.name() == "TemplateTemplateParmDecl"
+        })
+        .map(|c| {
+            c.kind == Kind::NonTypeTemplateParmDecl
+                && c.ty.as_ref().is_some_and(|q| q.canonical() == "bool")
+        })
+        .collect()
+}
+
+/// A specialisation's template arguments as type spellings write them.
+/// `bools` marks the `bool` parameters: under C++17 clang 16 dumps a `true`
+/// argument of a member template of a specialisation as the value -1 (a
+/// one-bit signed integer), spelled `true` (normalised to 1) in types.
+fn template_args(n: &Node, bools: &[bool]) -> String {
     let mut args = Vec::new();
     for c in &n.inner {
         if c.kind.name() != "TemplateArgument" {
             continue;
         }
+        let is_bool = bools.get(args.len()).copied().unwrap_or(false);
         if let Some(t) = &c.ty {
             args.push(t.canonical().to_string());
         } else if let Some(v) = &c.value {
             args.push(match v {
                 LiteralValue::Text(s) => s.clone(),
+                LiteralValue::Number(x) if is_bool => {
+                    u8::from(x.as_i64().is_some_and(|v| v != 0)).to_string()
+                }
                 LiteralValue::Number(x) => x.to_string(),
                 LiteralValue::Bool(b) => b.to_string(),
             });
@@ -209,12 +237,18 @@ impl<'a> RecordIndex<'a> {
                     self.add(key.clone(), n);
                     self.walk(&n.inner, &format!("{key}::"));
                 }
-                Kind::ClassTemplateDecl => self.walk(&n.inner, prefix),
+                Kind::ClassTemplateDecl => {
+                    let outer = std::mem::replace(&mut self.bool_params, bool_params(n));
+                    self.walk(&n.inner, prefix);
+                    self.bool_params = outer;
+                }
                 Kind::ClassTemplateSpecializationDecl if n.complete_definition => {
                     if let Some(name) = &n.name {
-                        let key = format!("{prefix}{name}{}", template_args(n));
+                        let key = format!("{prefix}{name}{}", template_args(n, &self.bool_params));
                         self.add(key.clone(), n);
+                        let outer = std::mem::take(&mut self.bool_params);
                         self.walk(&n.inner, &format!("{key}::"));
+                        self.bool_params = outer;
                     }
                 }
                 Kind::EnumDecl => self.add_enum(n, prefix),
