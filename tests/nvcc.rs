@@ -180,8 +180,16 @@ fn legacy_device_properties_and_thread_calls() {
 /// Builds `tests/programs/NAME.cu` with `extra` options and runs it: it
 /// must print `PASS`.
 fn build_and_pass(name: &str, extra: &[&str]) {
+    build_and_pass_at(
+        &root().join(format!("tests/programs/{name}.cu")),
+        name,
+        extra,
+    );
+}
+
+/// [`build_and_pass`] for the program at `src`.
+fn build_and_pass_at(src: &Path, name: &str, extra: &[&str]) {
     let d = tmp(name);
-    let src = root().join(format!("tests/programs/{name}.cu"));
     let exe = d.join(name);
     let mut args: Vec<&str> = extra.to_vec();
     args.extend([
@@ -194,6 +202,13 @@ fn build_and_pass(name: &str, extra: &[&str]) {
     let (code, out) = run(&exe);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("PASS"), "{out}");
+}
+
+#[test]
+fn extended_lambdas_passed_to_kernel_templates() {
+    // Also built by nvcc in tests/nvcc_built.rs.
+    let src = root().join("tests/nvcc_built/extended_lambda.cu");
+    build_and_pass_at(&src, "extended_lambda", &["--extended-lambda"]);
 }
 
 #[test]

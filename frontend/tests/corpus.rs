@@ -2677,3 +2677,36 @@ fn half_bf16_intrinsics() {
     }
     same("half_kernel", &d.get::<f32>(pout, 16 * n), &want);
 }
+
+#[test]
+fn lambdas_range_for() {
+    let m = load("lambdas_range_for");
+    let mut d = Dev::new(&m);
+    let n = 40usize;
+    let input: Vec<i32> = (0..n as i32).map(|k| (k * 7) % 23).collect();
+    let mm = 1000;
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(8 * n));
+    d.launch(
+        "lambda_kernel",
+        2,
+        32,
+        &[p(pin), p(pout), i(n as i32), i(mm)],
+    );
+    let mut want = Vec::new();
+    for k in 0..n {
+        let (s, ki) = (input[k], k as i32);
+        let sum: i32 = (0..5).map(|j| 2 * (ki + j)).filter(|x| x % 3 != 0).sum();
+        let t: i32 = input.iter().take_while(|&&v| v <= s).sum();
+        want.extend([
+            ki * (s + 1) + mm,
+            100 - s,
+            2 * ki + 1,
+            5 + ki,
+            ki + 2 * mm,
+            26,
+            sum,
+            t,
+        ]);
+    }
+    same("lambda_kernel", &d.get::<i32>(pout, 8 * n), &want);
+}

@@ -462,7 +462,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
             Kind::CXXDefaultInitExpr => {
                 self.err(e, "default member initialiser outside a constructor")
             }
-            Kind::LambdaExpr => self.err(e, "lambdas are not supported in device code"),
+            Kind::LambdaExpr => {
+                let t = self.temp(&ct, e)?;
+                self.lambda_into(e, t)?;
+                Ok(RV::Agg(t))
+            }
             Kind::CXXNewExpr => self.err(
                 e,
                 "dynamic allocation (new) is not supported in device code",
@@ -793,6 +797,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 Storage::Global(g, sp) => self.b().global_addr(g, sp),
                 Storage::DynShared => self.b().dynamic_shared(),
             });
+        }
+        if let Some(v) = self.captured(d.id, e)? {
+            return Ok(v);
         }
         let Some(node) = self.var_decl_node(d.id) else {
             return self.err(
@@ -1337,6 +1344,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
             }
             Kind::ImplicitValueInitExpr => return self.zero(dst, &ct, e),
             Kind::InitListExpr => return self.init_list(e, dst, &ct),
+            Kind::LambdaExpr => return self.lambda_into(e, dst),
             Kind::CXXConstructExpr | Kind::CXXTemporaryObjectExpr => {
                 return self.construct(e, dst, &ct)
             }

@@ -21,6 +21,7 @@ pub mod diag;
 pub mod expr;
 pub mod func;
 pub mod globals;
+pub mod lambda;
 pub mod library;
 pub mod records;
 
@@ -211,6 +212,8 @@ pub struct ModCx<'a> {
     pub records: RecordIndex<'a>,
     /// Type aliases (`typedef`, `using`) met inside type spellings.
     pub aliases: aliases::Aliases,
+    /// Lambdas' closure classes, by the ids of their call operators.
+    pub lambdas: HashMap<NodeId, Rc<lambda::Closure<'a>>>,
     /// Computed layouts by record id.
     pub layouts: HashMap<NodeId, Rc<Layout>>,
     /// Records being laid out (to catch self-containment).
@@ -253,13 +256,19 @@ impl<'a> ModCx<'a> {
                 }
             }
         }
+        let lambdas = lambda::index(&tu.decls);
+        let mut records = RecordIndex::build(&tu.decls);
+        for c in lambdas.values() {
+            records.add_closure(&c.key, c.record);
+        }
         ModCx {
             tu,
             nodes,
             definitions,
             module: Module::new(),
-            records: RecordIndex::build(&tu.decls),
+            records,
             aliases: aliases::Aliases::build(&tu.decls),
+            lambdas,
             layouts: HashMap::new(),
             laying_out: HashSet::new(),
             field_owner: HashMap::new(),

@@ -168,6 +168,13 @@ impl<'a> RecordIndex<'a> {
         ix
     }
 
+    /// Indexes a lambda's closure class under its type's spelling.
+    pub fn add_closure(&mut self, key: &str, record: &'a Node) {
+        if !self.by_name.contains_key(key) {
+            self.add(key.to_string(), record);
+        }
+    }
+
     fn add(&mut self, key: String, n: &'a Node) {
         self.names.insert(n.id, key.clone());
         for c in &n.inner {
