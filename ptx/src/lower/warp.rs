@@ -129,7 +129,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     /// Lane `l`'s `v` (an indexed shuffle over the whole warp) and whether
     /// `l` is in `mask`.
-    fn from_lane(&mut self, mask: Value, v: Value, l: i32) -> (Value, Value) {
+    fn read_lane(&mut self, mask: Value, v: Value, l: i32) -> (Value, Value) {
         let mut b = self.b();
         let t = b.ty(v);
         let lane = b.i32(l);
@@ -150,7 +150,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let mask = self.read(i.arg(2)?, PtxType::U32, pos)?;
         let mut same = self.b().i32(0);
         for l in 0..32 {
-            let (o, member) = self.from_lane(mask, a, l);
+            let (o, member) = self.read_lane(mask, a, l);
             let mut b = self.b();
             let eq = b.cmp(CmpPred::Eq, o, a);
             let hit = b.binary(BinOp::And, eq, member);
@@ -203,7 +203,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
         };
         let mut acc = self.b().i32(init);
         for l in 0..32 {
-            let (o, member) = self.from_lane(mask, a, l);
+            let (o, member) = self.read_lane(mask, a, l);
             let mut b = self.b();
             let next = b.binary(op, acc, o);
             acc = b.select(member, next, acc);
