@@ -212,6 +212,11 @@ fn extended_lambdas_passed_to_kernel_templates() {
 }
 
 #[test]
+fn pointers_to_device_functions() {
+    build_and_pass("device_function_pointers", &[]);
+}
+
+#[test]
 fn classification_and_abs_overloads_in_device_code() {
     build_and_pass("math_classify", &[]);
 }

@@ -135,13 +135,13 @@ impl<'m, 'a> FnCx<'m, 'a> {
                         Kind::MemberExpr => c.referenced_member_decl,
                         _ => None,
                     };
-                    let Some(id) = d else {
-                        return self.err(
-                            e,
-                            "calls through function pointers are not supported in device code",
-                        );
+                    let decl = d.and_then(|id| self.mc.nodes.get(&id).copied());
+                    let pointer = decl.is_some_and(|d| !d.kind.is_function());
+                    let (Some(id), false) = (d, pointer) else {
+                        // A pointer: a variable, a field, an element.
+                        let args: Vec<&'a Node> = e.inner[1..].iter().collect();
+                        return self.call_through_pointer(e, callee, &args, dst);
                     };
-                    let decl = self.mc.nodes.get(&id).copied();
                     let is_method = decl.is_some_and(|d| {
                         d.kind != Kind::FunctionDecl
                             && d.kind.is_function()

@@ -591,9 +591,12 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 )?;
                 Ok(RV::Scalar(p))
             }
-            "FunctionToPointerDecay" | "BuiltinFnToFnPtr" => {
-                self.err(e, "function pointers are not supported in device code")
-            }
+            // A function's "address" is its pointer (see `decl_ref`).
+            "FunctionToPointerDecay" => Ok(RV::Scalar(self.lvalue(c)?)),
+            "BuiltinFnToFnPtr" => self.err(
+                e,
+                "pointers to built-in functions are not supported in device code",
+            ),
             "Dependent" => self.err(e, "uninstantiated template code"),
             k => self.err(e, format!("cast '{k}' is not supported in device code")),
         }
@@ -800,6 +803,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
         }
         if let Some(v) = self.captured(d.id, e)? {
             return Ok(v);
+        }
+        if d.kind.is_function() {
+            // `&f`: the function's pointer.
+            return self.fn_ptr(d.id, e);
         }
         let Some(node) = self.var_decl_node(d.id) else {
             return self.err(

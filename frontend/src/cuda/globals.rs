@@ -324,6 +324,10 @@ impl<'a> ModCx<'a> {
                 .to_le_bytes()
                 .to_vec(),
             CType::Ptr(_) if v.as_i64() == 0 => vec![0; 8],
+            // A device function's pointer is its number (see `fnptr`).
+            CType::Ptr(f) if matches!(f.strip(), CType::Func(..)) => {
+                v.as_i64().to_le_bytes().to_vec()
+            }
             _ => return Err(not_const()),
         };
         let end = off + bytes.len();
@@ -376,6 +380,9 @@ impl<'a> ModCx<'a> {
                 let d = e.referenced_decl.as_ref()?;
                 if let Some(v) = self.records.enum_values.get(&d.id) {
                     return Some(Num::I(*v));
+                }
+                if d.kind.is_function() {
+                    return self.fn_ptr_number(d.id).map(Num::I);
                 }
                 // A constexpr/const variable with a constant initialiser.
                 let n = self.nodes.get(&d.id)?;

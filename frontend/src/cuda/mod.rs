@@ -19,6 +19,7 @@ pub mod builtins;
 pub mod ctype;
 pub mod diag;
 pub mod expr;
+pub mod fnptr;
 pub mod func;
 pub mod globals;
 pub mod lambda;
@@ -212,6 +213,9 @@ pub struct ModCx<'a> {
     pub records: RecordIndex<'a>,
     /// Type aliases (`typedef`, `using`) met inside type spellings.
     pub aliases: aliases::Aliases,
+    /// Device functions whose address is taken (declaration, definition):
+    /// a pointer to the k-th is the number k + 1 (see [`fnptr`]).
+    pub fn_ptrs: Vec<(&'a Node, &'a Node)>,
     /// Lambdas' closure classes, by the ids of their call operators.
     pub lambdas: HashMap<NodeId, Rc<lambda::Closure<'a>>>,
     /// Computed layouts by record id.
@@ -269,6 +273,7 @@ impl<'a> ModCx<'a> {
             records,
             aliases: aliases::Aliases::build(&tu.decls),
             lambdas,
+            fn_ptrs: Vec::new(),
             layouts: HashMap::new(),
             laying_out: HashSet::new(),
             field_owner: HashMap::new(),
@@ -306,6 +311,13 @@ impl<'a> ModCx<'a> {
     }
 
     fn run(&mut self) {
+        // Function pointers are numbered before anything takes one.
+        self.number_function_pointers();
+        for (_, def) in self.fn_ptrs.clone() {
+            if let Err(e) = self.request(def, false) {
+                self.errors.push(e);
+            }
+        }
         // Globals first, in declaration order, so their order is the source's.
         self.declare_globals();
         for k in self.tu.kernels() {
