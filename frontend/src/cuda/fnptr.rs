@@ -152,10 +152,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let n = self.b().cast(CastOp::PtrToInt, p, i64t);
         // Scalar results meet in a slot; aggregates in the destination.
         let scalar = self.mc.scalar_ty(&ret);
-        let slot = match scalar {
-            Some(t) => Some(self.entry_alloca(t)),
-            None => None,
-        };
+        let slot = scalar.map(|t| self.entry_alloca(t));
         let agg = match (scalar, &ret) {
             (None, CType::Void) => None,
             (None, _) => Some(match dst {
