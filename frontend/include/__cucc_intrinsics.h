@@ -1,10 +1,11 @@
 /* cucc: device intrinsics defined as inline code.
  *
  * These have no IR op of their own: after inlining, the lowering sees plain
- * integer arithmetic and the warp shuffles of device_functions.h.  Each one
- * computes what NVIDIA GPUs compute for the PTX instruction nvcc emits for
- * it (prmt, shf, dp4a, dp2a, match.sync, redux.sync), so programs built by
- * cucc and nvcc-built programs run through cucc's PTX path agree. */
+ * integer arithmetic.  Each one computes what NVIDIA GPUs compute for the
+ * PTX instruction nvcc emits for it (prmt, shf, dp4a, dp2a), so programs
+ * built by cucc and nvcc-built programs run through cucc's PTX path agree.
+ * (__match_*_sync and __reduce_*_sync are intrinsics of the lowering:
+ * written here, their 32 lane reads made every unit's AST much larger.) */
 #ifndef __CUCC_INTRINSICS_H__
 #define __CUCC_INTRINSICS_H__
 #include "__cucc_defines.h"
@@ -99,103 +100,6 @@ __CUCC_IDEV int __dp2a_hi(short2 a, char4 b, int c) { return __dp2a_hi(__cucc_pa
 __CUCC_IDEV unsigned int __dp2a_lo(ushort2 a, uchar4 b, unsigned int c) { return __dp2a_lo(__cucc_pack_us2(a), __cucc_pack_uc4(b), c); }
 __CUCC_IDEV unsigned int __dp2a_hi(ushort2 a, uchar4 b, unsigned int c) { return __dp2a_hi(__cucc_pack_us2(a), __cucc_pack_uc4(b), c); }
 
-/* match.sync and redux.sync: every lane reads every lane's value with a
- * shuffle (all lanes take part, so the shuffles stay warp-uniform) and keeps
- * those of the lanes in `mask`. The 32 reads are written out, not looped:
- * cpuify cannot translate a warp collective in a loop under a branch whose
- * condition differs between lanes, and constant masks fold the unused reads
- * away. match compares bit patterns, as the b32/b64 instruction does. */
-#define __CUCC_LANES(X)                                                            \
-    X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) \
-    X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27)   \
-    X(28) X(29) X(30) X(31)
-#define __CUCC_MATCH_LANE(L)                                                       \
-    {                                                                              \
-        __cucc_u o = __shfl_sync(mask, v, L);                                      \
-        if (((mask >> L) & 1u) && o == v)                                          \
-            r |= 1u << L;                                                          \
-    }
-#define __CUCC_MATCH(T, U, BITS)                                                   \
-    __CUCC_IDEV unsigned int __match_any_sync(unsigned int mask, T value) {        \
-        typedef U __cucc_u;                                                        \
-        __cucc_u v = BITS(value);                                                  \
-        unsigned int r = 0;                                                        \
-        __CUCC_LANES(__CUCC_MATCH_LANE)                                            \
-        return r;                                                                  \
-    }                                                                              \
-    __CUCC_IDEV unsigned int __match_all_sync(unsigned int mask, T value, int *pred) { \
-        unsigned int same = __match_any_sync(mask, value);                         \
-        *pred = same == mask;                                                      \
-        return same == mask ? mask : 0u;                                           \
-    }
-#define __CUCC_AS_U32(x) ((unsigned int)(x))
-#define __CUCC_AS_U64(x) ((unsigned long long)(x))
-__CUCC_MATCH(int, unsigned int, __CUCC_AS_U32)
-__CUCC_MATCH(unsigned int, unsigned int, __CUCC_AS_U32)
-__CUCC_MATCH(long, unsigned long long, __CUCC_AS_U64)
-__CUCC_MATCH(unsigned long, unsigned long long, __CUCC_AS_U64)
-__CUCC_MATCH(long long, unsigned long long, __CUCC_AS_U64)
-__CUCC_MATCH(unsigned long long, unsigned long long, __CUCC_AS_U64)
-__CUCC_MATCH(float, unsigned int, __float_as_uint)
-__CUCC_MATCH(double, unsigned long long, (unsigned long long)__double_as_longlong)
-#undef __CUCC_MATCH
-#undef __CUCC_MATCH_LANE
-#undef __CUCC_AS_U32
-#undef __CUCC_AS_U64
-
-#define __CUCC_REDUCE_LANE(L)                                              \
-    {                                                                      \
-        __cucc_t o = __shfl_sync(mask, value, L);                          \
-        if ((mask >> L) & 1u)                                              \
-            r = __CUCC_OP;                                                 \
-    }
-#define __CUCC_BFLY(D)                                                     \
-    {                                                                      \
-        __cucc_t o = __shfl_xor_sync(mask, r, D);                          \
-        r = __CUCC_OP;                                                     \
-    }
-/* The whole warp (the usual, constant mask): a butterfly of five shuffles
- * leaves the result in every lane. */
-#define __CUCC_REDUCE(NAME, T, INIT)                                       \
-    __CUCC_IDEV T NAME(unsigned int mask, T value) {                       \
-        typedef T __cucc_t;                                                \
-        T r = INIT;                                                        \
-        if (mask == 0xffffffffu) {                                         \
-            r = value;                                                     \
-            __CUCC_BFLY(16) __CUCC_BFLY(8) __CUCC_BFLY(4) __CUCC_BFLY(2)   \
-            __CUCC_BFLY(1)                                                 \
-            return r;                                                      \
-        }                                                                  \
-        __CUCC_LANES(__CUCC_REDUCE_LANE)                                   \
-        return r;                                                          \
-    }
-#define __CUCC_OP (int)((unsigned int)r + (unsigned int)o)
-__CUCC_REDUCE(__reduce_add_sync, int, 0)
-#undef __CUCC_OP
-#define __CUCC_OP r + o
-__CUCC_REDUCE(__reduce_add_sync, unsigned int, 0u)
-#undef __CUCC_OP
-#define __CUCC_OP (o < r ? o : r)
-__CUCC_REDUCE(__reduce_min_sync, int, 0x7fffffff)
-__CUCC_REDUCE(__reduce_min_sync, unsigned int, 0xffffffffu)
-#undef __CUCC_OP
-#define __CUCC_OP (o > r ? o : r)
-__CUCC_REDUCE(__reduce_max_sync, int, (-0x7fffffff - 1))
-__CUCC_REDUCE(__reduce_max_sync, unsigned int, 0u)
-#undef __CUCC_OP
-#define __CUCC_OP (r & o)
-__CUCC_REDUCE(__reduce_and_sync, unsigned int, 0xffffffffu)
-#undef __CUCC_OP
-#define __CUCC_OP (r | o)
-__CUCC_REDUCE(__reduce_or_sync, unsigned int, 0u)
-#undef __CUCC_OP
-#define __CUCC_OP (r ^ o)
-__CUCC_REDUCE(__reduce_xor_sync, unsigned int, 0u)
-#undef __CUCC_OP
-#undef __CUCC_REDUCE
-#undef __CUCC_REDUCE_LANE
-#undef __CUCC_BFLY
-#undef __CUCC_LANES
 #undef __CUCC_IDEV
 
 #endif

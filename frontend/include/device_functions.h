@@ -214,7 +214,9 @@ __CUCC_ATOMIC_SCOPES(unsigned long long int, atomicXor, unsigned long long int *
     __CUCC_DEV T __shfl(T var, int srcLane, int width = 32); \
     __CUCC_DEV T __shfl_up(T var, unsigned int delta, int width = 32); \
     __CUCC_DEV T __shfl_down(T var, unsigned int delta, int width = 32); \
-    __CUCC_DEV T __shfl_xor(T var, int laneMask, int width = 32);
+    __CUCC_DEV T __shfl_xor(T var, int laneMask, int width = 32); \
+    __CUCC_DEV unsigned int __match_any_sync(unsigned int mask, T value); \
+    __CUCC_DEV unsigned int __match_all_sync(unsigned int mask, T value, int *pred);
 __CUCC_SHFL(int)
 __CUCC_SHFL(unsigned int)
 __CUCC_SHFL(long)
@@ -237,9 +239,18 @@ __CUCC_DEV unsigned int __lanemask_le(void);
 __CUCC_DEV unsigned int __lanemask_eq(void);
 __CUCC_DEV unsigned int __lanemask_ge(void);
 __CUCC_DEV unsigned int __lanemask_gt(void);
+__CUCC_DEV int __reduce_add_sync(unsigned int mask, int value);
+__CUCC_DEV unsigned int __reduce_add_sync(unsigned int mask, unsigned int value);
+__CUCC_DEV int __reduce_min_sync(unsigned int mask, int value);
+__CUCC_DEV unsigned int __reduce_min_sync(unsigned int mask, unsigned int value);
+__CUCC_DEV int __reduce_max_sync(unsigned int mask, int value);
+__CUCC_DEV unsigned int __reduce_max_sync(unsigned int mask, unsigned int value);
+__CUCC_DEV unsigned int __reduce_and_sync(unsigned int mask, unsigned int value);
+__CUCC_DEV unsigned int __reduce_or_sync(unsigned int mask, unsigned int value);
+__CUCC_DEV unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value);
 
-/* __byte_perm, __funnelshift_*, __dp4a, __dp2a_*, __match_*_sync and
- * __reduce_*_sync are inline code in __cucc_intrinsics.h. */
+/* __byte_perm, __funnelshift_*, __dp4a and __dp2a_* are inline code in
+ * __cucc_intrinsics.h. */
 
 /* ---- Read-only and cache-hinted loads and stores ---- */
 #define __CUCC_LDST(T) \

@@ -25,6 +25,7 @@ pub mod globals;
 pub mod lambda;
 pub mod library;
 pub mod records;
+pub mod warp_sync;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
