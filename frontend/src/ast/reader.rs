@@ -725,6 +725,17 @@ mod tests {
     }
 
     #[test]
+    fn skipped_declarations_keep_names_written_after_flags() {
+        // clang writes `isImplicit`/`isReferenced` before `name`; type
+        // aliases are looked up among the skipped declarations by name.
+        let tu = TranslationUnit::read(DUMP.to_string(), &opts()).unwrap();
+        let d = tu.skipped_decl(NodeId(0x10)).unwrap();
+        assert_eq!(d.name.as_deref(), Some("__int128_t"));
+        let n = tu.materialise(NodeId(0x10)).unwrap().unwrap();
+        assert_eq!(n.ty.unwrap().qual_type, "__int128");
+    }
+
+    #[test]
     fn materialises_skipped_declarations_with_their_locations() {
         let tu = TranslationUnit::read(DUMP.to_string(), &opts()).unwrap();
         let host = tu.materialise(NodeId(0x11)).unwrap().unwrap();
