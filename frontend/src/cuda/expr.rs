@@ -809,6 +809,17 @@ impl<'m, 'a> FnCx<'m, 'a> {
             return self.fn_ptr(d.id, e);
         }
         let Some(node) = self.var_decl_node(d.id) else {
+            if d.kind == Kind::VarDecl && self.mc.lambdas.contains_key(&self.decl.id) {
+                // clang does not dump an init-capture's variable.
+                return self.err(
+                    e,
+                    format!(
+                        "init-captures such as '{}' in `[{} = ...]` are not supported in device code",
+                        d.name.as_deref().unwrap_or("?"),
+                        d.name.as_deref().unwrap_or("?")
+                    ),
+                );
+            }
             return self.err(
                 e,
                 format!(
