@@ -180,8 +180,16 @@ fn legacy_device_properties_and_thread_calls() {
 /// Builds `tests/programs/NAME.cu` with `extra` options and runs it: it
 /// must print `PASS`.
 fn build_and_pass(name: &str, extra: &[&str]) {
+    build_and_pass_at(
+        &root().join(format!("tests/programs/{name}.cu")),
+        name,
+        extra,
+    );
+}
+
+/// [`build_and_pass`] for the program at `src`.
+fn build_and_pass_at(src: &Path, name: &str, extra: &[&str]) {
     let d = tmp(name);
-    let src = root().join(format!("tests/programs/{name}.cu"));
     let exe = d.join(name);
     let mut args: Vec<&str> = extra.to_vec();
     args.extend([
@@ -197,6 +205,18 @@ fn build_and_pass(name: &str, extra: &[&str]) {
 }
 
 #[test]
+fn extended_lambdas_passed_to_kernel_templates() {
+    // Also built by nvcc in tests/nvcc_built.rs.
+    let src = root().join("tests/nvcc_built/extended_lambda.cu");
+    build_and_pass_at(&src, "extended_lambda", &["--extended-lambda"]);
+}
+
+#[test]
+fn pointers_to_device_functions() {
+    build_and_pass("device_function_pointers", &[]);
+}
+
+#[test]
 fn classification_and_abs_overloads_in_device_code() {
     build_and_pass("math_classify", &[]);
 }
@@ -208,7 +228,9 @@ fn typedef_names_of_tagged_structs_in_device_code() {
 
 #[test]
 fn member_templates_of_specialisations_in_device_code() {
+    // The default dialect (C++17) and C++14 spell these types differently.
     build_and_pass("member_template_of_spec", &[]);
+    build_and_pass("member_template_of_spec", &["-std=c++14"]);
 }
 
 #[test]
@@ -223,6 +245,8 @@ fn openmp_in_host_code_links_clangs_runtime() {
 
 #[test]
 fn nvcc13_build_lines_and_build_line_options() {
+    // No -std: nvcc 13's default, C++17.
+    build_and_pass("nvcc13_build_lines", &["-cudart", "shared", "-arch=sm_100"]);
     build_and_pass(
         "nvcc13_build_lines",
         &["-cudart", "shared", "-arch=sm_120", "-std=c++17"],

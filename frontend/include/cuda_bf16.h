@@ -104,6 +104,50 @@ __host__ __device__ inline float2 __bfloat1622float2(__nv_bfloat162 a) { float2 
 __host__ __device__ inline __nv_bfloat162 __hadd2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hadd(a.x, b.x), __hadd(a.y, b.y)); }
 __host__ __device__ inline __nv_bfloat162 __hmul2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hmul(a.x, b.x), __hmul(a.y, b.y)); }
 
+/* Comparisons, min/max (a NaN operand yields the other one, as fmaxf) and
+ * the pair functions, all through float like the arithmetic above. */
+#define __CUCC_B_CMP(fn, op) \
+    __host__ __device__ inline bool fn(__nv_bfloat16 a, __nv_bfloat16 b) { return __bfloat162float(a) op __bfloat162float(b); }
+__CUCC_B_CMP(__heq, ==)
+__CUCC_B_CMP(__hne, !=)
+__CUCC_B_CMP(__hlt, <)
+__CUCC_B_CMP(__hle, <=)
+__CUCC_B_CMP(__hgt, >)
+__CUCC_B_CMP(__hge, >=)
+#undef __CUCC_B_CMP
+__host__ __device__ inline bool __hisnan(__nv_bfloat16 a) { return (a.__x & 0x7fffu) > 0x7f80u; }
+__host__ __device__ inline __nv_bfloat16 __hmax(__nv_bfloat16 a, __nv_bfloat16 b) {
+    if (__hisnan(a)) return b;
+    if (__hisnan(b)) return a;
+    return __bfloat162float(a) > __bfloat162float(b) ? a : b;
+}
+__host__ __device__ inline __nv_bfloat16 __hmin(__nv_bfloat16 a, __nv_bfloat16 b) {
+    if (__hisnan(a)) return b;
+    if (__hisnan(b)) return a;
+    return __bfloat162float(a) < __bfloat162float(b) ? a : b;
+}
+__host__ __device__ inline __nv_bfloat16 __habs(__nv_bfloat16 a) { __nv_bfloat16 r; r.__x = (unsigned short)(a.__x & 0x7fffu); return r; }
+__host__ __device__ inline float __low2float(__nv_bfloat162 a) { return __bfloat162float(a.x); }
+__host__ __device__ inline float __high2float(__nv_bfloat162 a) { return __bfloat162float(a.y); }
+__host__ __device__ inline __nv_bfloat16 __low2bfloat16(__nv_bfloat162 a) { return a.x; }
+__host__ __device__ inline __nv_bfloat16 __high2bfloat16(__nv_bfloat162 a) { return a.y; }
+__host__ __device__ inline __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat162(a, b); }
+__host__ __device__ inline __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a) { return __nv_bfloat162(a, a); }
+__host__ __device__ inline __nv_bfloat162 __lows2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(a.x, b.x); }
+__host__ __device__ inline __nv_bfloat162 __highs2bfloat162(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(a.y, b.y); }
+__host__ __device__ inline __nv_bfloat162 __float2bfloat162_rn(float a) { return __nv_bfloat162(__float2bfloat16(a), __float2bfloat16(a)); }
+__host__ __device__ inline __nv_bfloat162 __float22bfloat162_rn(float2 a) { return __floats2bfloat162_rn(a.x, a.y); }
+__host__ __device__ inline __nv_bfloat162 __hsub2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hsub(a.x, b.x), __hsub(a.y, b.y)); }
+__host__ __device__ inline __nv_bfloat162 __h2div(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hdiv(a.x, b.x), __hdiv(a.y, b.y)); }
+__host__ __device__ inline __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) { return __nv_bfloat162(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)); }
+__host__ __device__ inline __nv_bfloat162 __hneg2(__nv_bfloat162 a) { return __nv_bfloat162(__hneg(a.x), __hneg(a.y)); }
+__host__ __device__ inline __nv_bfloat162 __habs2(__nv_bfloat162 a) { return __nv_bfloat162(__habs(a.x), __habs(a.y)); }
+__host__ __device__ inline __nv_bfloat162 __hmax2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hmax(a.x, b.x), __hmax(a.y, b.y)); }
+__host__ __device__ inline __nv_bfloat162 __hmin2(__nv_bfloat162 a, __nv_bfloat162 b) { return __nv_bfloat162(__hmin(a.x, b.x), __hmin(a.y, b.y)); }
+__host__ __device__ inline __nv_bfloat162 operator+(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hadd2(a, b); }
+__host__ __device__ inline __nv_bfloat162 operator-(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hsub2(a, b); }
+__host__ __device__ inline __nv_bfloat162 operator*(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hmul2(a, b); }
+
 __CUCC_DEV __nv_bfloat16 atomicAdd(__nv_bfloat16 *address, __nv_bfloat16 val);
 __CUCC_DEV __nv_bfloat16 atomicAdd_block(__nv_bfloat16 *address, __nv_bfloat16 val);
 __CUCC_DEV __nv_bfloat16 atomicAdd_system(__nv_bfloat16 *address, __nv_bfloat16 val);

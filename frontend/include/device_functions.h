@@ -64,13 +64,6 @@ __CUCC_DEV int __hadd(int x, int y);
 __CUCC_DEV int __rhadd(int x, int y);
 __CUCC_DEV unsigned int __uhadd(unsigned int x, unsigned int y);
 __CUCC_DEV unsigned int __urhadd(unsigned int x, unsigned int y);
-__CUCC_DEV unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s);
-__CUCC_DEV unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift);
-__CUCC_DEV unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int shift);
-__CUCC_DEV unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift);
-__CUCC_DEV unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int shift);
-__CUCC_DEV int __dp4a(int srcA, int srcB, int c);
-__CUCC_DEV unsigned int __dp4a(unsigned int srcA, unsigned int srcB, unsigned int c);
 
 /* min and max for every integer and floating type, host and device. */
 #define __CUCC_MINMAX(R, A, B) \
@@ -253,6 +246,9 @@ __CUCC_DEV unsigned int __reduce_and_sync(unsigned int mask, unsigned int value)
 __CUCC_DEV unsigned int __reduce_or_sync(unsigned int mask, unsigned int value);
 __CUCC_DEV unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value);
 
+/* __byte_perm, __funnelshift_*, __dp4a and __dp2a_* are inline code in
+ * __cucc_intrinsics.h. */
+
 /* ---- Read-only and cache-hinted loads and stores ---- */
 #define __CUCC_LDST(T) \
     __CUCC_DEV T __ldg(const T *ptr); __CUCC_DEV T __ldcg(const T *ptr); \
@@ -297,5 +293,7 @@ __CUCC_DEV unsigned int __isGlobal(const void *ptr);
 __CUCC_DEV unsigned int __isShared(const void *ptr);
 __CUCC_DEV unsigned int __isConstant(const void *ptr);
 __CUCC_DEV unsigned int __isLocal(const void *ptr);
+
+#include "__cucc_intrinsics.h"
 
 #endif

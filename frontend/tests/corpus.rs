@@ -2799,3 +2799,246 @@ fn grid2d_collapse() {
     same("rows_cols outT", &d.get::<i32>(pt, n), &wt);
     same("cols_rows", &d.get::<i32>(pc, n), &wc);
 }
+
+fn byte_of(v: u64, k: u32) -> u32 {
+    ((v >> (8 * k)) & 0xff) as u32
+}
+
+/// `__byte_perm`: each selector nibble's low 3 bits pick a byte of `b:a`.
+fn byte_perm(a: u32, b: u32, s: u32) -> u32 {
+    let v = ((b as u64) << 32) | a as u64;
+    (0..4).fold(0, |r, k| r | byte_of(v, (s >> (4 * k)) & 7) << (8 * k))
+}
+
+/// A funnel shift of `hi:lo`, the amount wrapped modulo 32 or clamped to 32.
+fn funnel(lo: u32, hi: u32, n: u32, left: bool, clamp: bool) -> u32 {
+    let n = if clamp { n.min(32) } else { n % 32 };
+    let v = ((hi as u64) << 32) | lo as u64;
+    if left {
+        ((v << n) >> 32) as u32
+    } else {
+        (v >> n) as u32
+    }
+}
+
+fn bits_ref(i: usize, a: u32, b: u32, c: u32) -> Vec<u32> {
+    let sb = |v: u32, k: u32| (v >> (8 * k)) as u8 as i8 as i32;
+    let ub = |v: u32, k: u32| (v >> (8 * k)) & 0xff;
+    let sh = |v: u32, k: u32| (v >> (16 * k)) as u16 as i16 as i32;
+    let uh = |v: u32, k: u32| (v >> (16 * k)) & 0xffff;
+    let dp4 = (0..4).fold(c as i32, |r, k| r.wrapping_add(sb(a, k) * sb(b, k)));
+    let dp4u = (0..4).fold(c, |r, k| r.wrapping_add(ub(a, k) * ub(b, k)));
+    let dp2 =
+        |first: u32| (0..2).fold(c as i32, |r, k| r.wrapping_add(sh(a, k) * sb(b, first + k)));
+    let dp2u = |first: u32| (0..2).fold(c, |r, k| r.wrapping_add(uh(a, k) * ub(b, first + k)));
+    let dp4c = (0..4).fold(7i32, |r, k| r.wrapping_add(sb(a, k) * sb(b, k)));
+    let i = i as u32;
+    vec![
+        byte_perm(a, b, c),
+        funnel(a, b, i, true, false),
+        funnel(a, b, i, true, true),
+        funnel(a, b, i, false, false),
+        funnel(a, b, i, false, true),
+        dp4 as u32,
+        dp4u,
+        dp2(0) as u32,
+        dp2(2) as u32,
+        dp2u(0),
+        dp2u(2),
+        dp4c as u32,
+        byte_perm(a, b, 0x3210 + i),
+        funnel(a, b, 32 + i, true, false) ^ funnel(a, b, u32::MAX, false, true),
+    ]
+}
+
+#[test]
+fn bit_intrinsics() {
+    let m = load("bit_intrinsics");
+    let mut d = Dev::new(&m);
+    let n = 64usize;
+    let mut state = 2024u32;
+    let u: Vec<u32> = (0..n)
+        .map(|_| {
+            let s = lcg(&mut state, 1664525, 1013904223);
+            s ^ (s >> 13)
+        })
+        .collect();
+    let (pu, pout) = (d.buf(&u), d.zeros::<u32>(14 * n));
+    d.launch("bits_kernel", 2, 32, &[p(pu), p(pout), i(n as i32)]);
+    let want: Vec<u32> = (0..n)
+        .flat_map(|k| bits_ref(k, u[k], u[(k + 1) % n], u[(k + 5) % n]))
+        .collect();
+    same("bits_kernel", &d.get::<u32>(pout, 14 * n), &want);
+}
+
+#[test]
+fn warp_match_reduce() {
+    let m = load("warp_match_reduce");
+    let mut d = Dev::new(&m);
+    let n = 128usize;
+    let mut state = 99u32;
+    let u: Vec<u32> = (0..n)
+        .map(|_| {
+            let s = lcg(&mut state, 1664525, 1013904223);
+            s ^ (s >> 11)
+        })
+        .collect();
+    let (pu, pout) = (d.buf(&u), d.zeros::<u32>(14 * n));
+    d.launch("warp_kernel", 2, 64, &[p(pu), p(pout)]);
+    let mut want = Vec::new();
+    for t in 0..n {
+        let (base, warp, lane) = (t / 32 * 32, t / 32, t % 32);
+        let w = &u[base..base + 32];
+        let key = u[t] % 5;
+        let lanes = |f: &dyn Fn(u32) -> bool, upto: usize| {
+            (0..upto).fold(0u32, |m, l| if f(w[l]) { m | 1 << l } else { m })
+        };
+        let m0 = lanes(&|x| x % 5 == key, 32);
+        let m2 = lanes(&|x| (x % 5) & 1 == key & 1, 32);
+        let all = warp == 1 || w.iter().all(|x| x % 5 == key);
+        let part = w[..16].iter().fold(0u32, |s, x| s.wrapping_add(x & 0xffff));
+        let m16 = lanes(&|x| x % 5 == key, 16);
+        want.extend([
+            m0,
+            m0,
+            m2,
+            if all { u32::MAX } else { 0 },
+            u32::from(all),
+            w.iter().fold(0u32, |s, &x| s.wrapping_add(x)),
+            w.iter().map(|&x| x as i32).min().unwrap_or(0) as u32,
+            w.iter().copied().min().unwrap_or(0),
+            w.iter().map(|&x| x as i32).max().unwrap_or(0) as u32,
+            w.iter().copied().max().unwrap_or(0),
+            w.iter().fold(u32::MAX, |s, x| s & (x | 0x0101_0101)),
+            w.iter().fold(0, |s, x| s | (x & 0x00ff_00ff)) ^ w.iter().fold(0, |s, x| s ^ x),
+            if lane < 16 { part } else { 0 },
+            if lane < 16 { m16 } else { 0 },
+        ]);
+    }
+    same("warp_kernel", &d.get::<u32>(pout, 14 * n), &want);
+}
+
+#[test]
+fn typedefs_constexpr() {
+    let m = load("typedefs_constexpr");
+    let mut d = Dev::new(&m);
+    let n = 48usize;
+    let input: Vec<u32> = (0..n as u32)
+        .map(|k| k.wrapping_mul(2246822519).wrapping_add(7))
+        .collect();
+    let ci = [-5i32, 17, 1 << 20, 3];
+    let cf = [0.5f32, -2.0, 8.0, 0.25];
+    let (sci, scf) = (d.symbol("_Z4coefIiE"), d.symbol("_Z4coefIfE"));
+    d.put(sci, &ci);
+    d.put(scf, &cf);
+    let (pin, pout, pf) = (d.buf(&input), d.zeros::<i64>(16 * n), d.zeros::<f32>(5 * n));
+    d.launch(
+        "decls_kernel",
+        2,
+        32,
+        &[p(pin), p(pout), p(pf), i(n as i32)],
+    );
+    let mix = |x: u32| x.wrapping_mul(2654435769) ^ (x >> 7);
+    let (mut want, mut wantf) = (Vec::new(), Vec::new());
+    for k in 0..n {
+        let x = input[k];
+        let hist: Vec<u32> = (0..10).map(|j| mix(x.wrapping_add(j))).collect();
+        let a = (x & 1023) as i64;
+        want.extend([
+            hist[k % 10] as i64,
+            ((hist[k % 4] >> (k % 4)) & 0xffff) as i64,
+            (hist[9] ^ 2) as i64,
+            (x as i32 as i64) << 20,
+            6,
+            34,
+            i32::MAX as i64,
+            i32::MIN as i64,
+            u32::MAX as i64,
+            i64::MIN,
+            65535,
+            a.min(500) + (k as i64).max(7),
+            (x as i64).max(3_000_000_000),
+            ci[k % 4] as i64,
+            hist[1].min(hist[2]) as i64,
+            48,
+        ]);
+        wantf.extend([
+            f32::MAX,
+            f32::MIN,
+            f32::EPSILON,
+            f32::MIN_POSITIVE,
+            cf[k % 4] * 1.5f32.max((k % 3) as f32),
+        ]);
+    }
+    same("decls_kernel", &d.get::<i64>(pout, 16 * n), &want);
+    same("decls_kernel floats", &d.get::<f32>(pf, 5 * n), &wantf);
+}
+
+#[test]
+fn half_bf16_intrinsics() {
+    let m = load("half_bf16_intrinsics");
+    let mut d = Dev::new(&m);
+    let n = 64usize;
+    let x: Vec<f32> = (0..n as i32)
+        .map(|k| ((k * 37) % 61 - 30) as f32 * 0.25)
+        .collect();
+    let (px, pout) = (d.buf(&x), d.zeros::<f32>(16 * n));
+    d.launch("half_kernel", 2, 32, &[p(px), p(pout), i(n as i32)]);
+    let mut want = Vec::new();
+    for k in 0..n {
+        let (a, b) = (x[k], x[(k + 1) % n]);
+        let (mx, mn) = (a.max(b), a.min(b));
+        want.extend([
+            2.0 * a,
+            2.0 * b,
+            a * 0.5 + b,
+            mx - mn,
+            b + a,
+            b - a,
+            (u8::from(a < b) + 2 * u8::from(a >= b)) as f32,
+            a + 1.0,
+            4.0 * a,
+            0.5 * b,
+            2.0 * a + b,
+            mx + 3.0 * mn,
+            a - b,
+            b,
+            a,
+            k as f32 * 0.25 - k as f32,
+        ]);
+    }
+    same("half_kernel", &d.get::<f32>(pout, 16 * n), &want);
+}
+
+#[test]
+fn lambdas_range_for() {
+    let m = load("lambdas_range_for");
+    let mut d = Dev::new(&m);
+    let n = 40usize;
+    let input: Vec<i32> = (0..n as i32).map(|k| (k * 7) % 23).collect();
+    let mm = 1000;
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(8 * n));
+    d.launch(
+        "lambda_kernel",
+        2,
+        32,
+        &[p(pin), p(pout), i(n as i32), i(mm)],
+    );
+    let mut want = Vec::new();
+    for k in 0..n {
+        let (s, ki) = (input[k], k as i32);
+        let sum: i32 = (0..5).map(|j| 2 * (ki + j)).filter(|x| x % 3 != 0).sum();
+        let t: i32 = input.iter().take_while(|&&v| v <= s).sum();
+        want.extend([
+            ki * (s + 1) + mm,
+            100 - s,
+            2 * ki + 1,
+            5 + ki,
+            ki + 2 * mm,
+            26,
+            sum,
+            t,
+        ]);
+    }
+    same("lambda_kernel", &d.get::<i32>(pout, 8 * n), &want);
+}

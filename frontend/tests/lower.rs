@@ -296,3 +296,18 @@ fn tex3d_on_a_texture_object() {
         vec![320.0, 321.0, 322.0, 323.0]
     );
 }
+
+#[test]
+fn lambda_init_captures_and_int128_are_diagnosed() {
+    let src = "__global__ void k(int *p) {\n  int x = p[0];\n  auto f = [y = x + 1](int v) { return v * y; };\n  p[1] = f(2);\n}\n";
+    assert_eq!(
+        diagnose("l.cu", src),
+        "l.cu:3:44: error: init-captures such as 'y' in `[y = ...]` are not supported in device code\n  auto f = [y = x + 1](int v) { return v * y; };\n                                           ^\n"
+    );
+    let src = "__global__ void k(unsigned long long *p) {\n  unsigned __int128 w = (unsigned __int128)p[0] * p[1];\n  p[2] = (unsigned long long)(w >> 64);\n}\n";
+    let e = diagnose("w.cu", src);
+    assert!(
+        e.contains("128-bit integers ('unsigned __int128') are not supported in device code"),
+        "{e}"
+    );
+}

@@ -210,6 +210,19 @@ fn spec(op: Opcode) -> Spec {
         O::Red => s(&RED, ONE, (2, 2)),
         O::Shfl => s(&[Flags(&[F::Sync]), Shfl, Type], OPTIONAL, (5, 5)),
         O::Vote => s(&[Flags(&[F::Sync]), Vote, Type], OPTIONAL, (3, 3)),
+        O::Dp4a => s(&[Type], TWO, (4, 4)),
+        O::Dp2a => s(&[Mul, Type], TWO, (4, 4)),
+        // `match.any` and `match.all` (the vote modes' spelling).
+        O::Match => s(&[Vote, Flags(&[F::Sync]), Type], ONE, (3, 3)),
+        O::Redux => s(
+            &[
+                Flags(&[F::Sync]),
+                Atom(&[A::Add, A::Min, A::Max, A::And, A::Or, A::Xor]),
+                Type,
+            ],
+            ONE,
+            (3, 3),
+        ),
         O::Activemask => s(&[Type], OPTIONAL, (1, 1)),
         O::Tex => s(
             &[Geom, Flags(&[F::Level, F::Grad]), Vector, Type],
@@ -314,7 +327,7 @@ pub fn decode(name: &str, guard: Option<Guard>, args: Vec<Operand>, pos: Pos) ->
         pos,
     };
     let required = match op {
-        Opcode::Shfl | Opcode::Vote => Some(Flag::Sync),
+        Opcode::Shfl | Opcode::Vote | Opcode::Match | Opcode::Redux => Some(Flag::Sync),
         Opcode::Brx => Some(Flag::Idx),
         _ => None,
     };

@@ -59,7 +59,8 @@ spelled! {
         Activemask = "activemask", Tex = "tex", Call = "call", Trap = "trap",
         Bra = "bra", Brx = "brx", Ret = "ret", Exit = "exit",
         Nanosleep = "nanosleep", Prefetch = "prefetch", Prefetchu = "prefetchu",
-        Pmevent = "pmevent", Brkpt = "brkpt",
+        Pmevent = "pmevent", Brkpt = "brkpt", Dp4a = "dp4a", Dp2a = "dp2a",
+        Match = "match", Redux = "redux",
     }
 }
 

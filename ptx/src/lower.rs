@@ -27,6 +27,7 @@ mod bits;
 mod call;
 mod compare;
 mod convert;
+mod dot;
 mod half;
 mod inst;
 mod memory;

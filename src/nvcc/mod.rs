@@ -396,7 +396,13 @@ impl Driver {
                 .collect(),
             defines: Vec::new(),
             gpu_arch: self.o.arch.clone(),
-            std: self.o.std.clone(),
+            // nvcc 13's default dialect (clang's CUDA mode would use C++14).
+            std: Some(
+                self.o
+                    .std
+                    .clone()
+                    .unwrap_or_else(|| DEFAULT_STD.to_string()),
+            ),
             extra,
         }
     }
@@ -777,6 +783,9 @@ fn blob_bytes(id: &[u8; 16]) -> Vec<u8> {
     b.extend_from_slice(&40u64.to_le_bytes());
     b
 }
+
+/// The C++ dialect of `.cu` files without `-std`, as nvcc 13's.
+const DEFAULT_STD: &str = "c++17";
 
 /// cucc's libraries as cargo names them, with the sonames programs ask for:
 /// the runtime (and its development name, which cucc's link uses), the

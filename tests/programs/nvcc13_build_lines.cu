@@ -1,6 +1,7 @@
 // nvcc 13-era build lines: `-cudart shared|static`, `-arch=sm_120` (newer
-// than clang 16 knows) and `-std=c++17` host code (<optional>, structured
-// bindings, `if constexpr`) in which old code's `register` still compiles.
+// than clang 16 knows) and C++17 host code (<optional>, structured
+// bindings, `if constexpr`; nvcc 13's default dialect, or `-std=c++17`) in
+// which old code's `register` still compiles.
 #include <cstdio>
 #include <optional>
 #include <utility>

@@ -41,7 +41,7 @@ kinds! {
     ClassTemplatePartialSpecializationDecl, FunctionTemplateDecl, TemplateTypeParmDecl,
     NonTypeTemplateParmDecl, TemplateArgument, EnumDecl, EnumConstantDecl, TypedefDecl,
     TypeAliasDecl, TypeAliasTemplateDecl, StaticAssertDecl, AccessSpecDecl, FriendDecl,
-    CXXCtorInitializer,
+    CXXCtorInitializer, VarTemplateDecl, VarTemplateSpecializationDecl,
     // Attributes.
     CUDAGlobalAttr, CUDADeviceAttr, CUDAHostAttr, CUDASharedAttr, CUDAConstantAttr,
     CUDALaunchBoundsAttr, AnnotateAttr, AlignedAttr, AlwaysInlineAttr, NoInlineAttr,
@@ -82,6 +82,12 @@ impl Kind {
                 | Kind::CUDASharedAttr
                 | Kind::CUDAConstantAttr
         )
+    }
+
+    /// True for variable declarations, including a variable template's
+    /// instances (`template <class T> __constant__ T c[4];` used as `c<float>`).
+    pub fn is_variable(&self) -> bool {
+        matches!(self, Kind::VarDecl | Kind::VarTemplateSpecializationDecl)
     }
 
     /// True for function declarations of every flavour.

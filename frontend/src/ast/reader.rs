@@ -260,6 +260,17 @@ impl Reader<'_> {
                     range = Some(parse_slice(self.text, v..end)?);
                     i = end;
                 }
+                // Flags clang writes between the range and the name
+                // (`isReferenced`, `isImplicit`, ...): read past them so a
+                // skipped declaration keeps its name (aliases are looked up
+                // by name). Containers keep every field, so not for them.
+                Some(k)
+                    if k.starts_with("is")
+                        && !kind.is_container()
+                        && matches!(b.get(v), Some(b't' | b'f')) =>
+                {
+                    i = self.skip_untracked(v)?;
+                }
                 _ => {
                     // The header is over: decide.
                     let file = loc_
@@ -711,6 +722,17 @@ mod tests {
         assert!(find(&tu.decls, "host_fn").is_none());
         assert!(find(&tu.decls, "ends_in_main").is_none());
         assert_eq!(tu.stats.skipped, 4);
+    }
+
+    #[test]
+    fn skipped_declarations_keep_names_written_after_flags() {
+        // clang writes `isImplicit`/`isReferenced` before `name`; type
+        // aliases are looked up among the skipped declarations by name.
+        let tu = TranslationUnit::read(DUMP.to_string(), &opts()).unwrap();
+        let d = tu.skipped_decl(NodeId(0x10)).unwrap();
+        assert_eq!(d.name.as_deref(), Some("__int128_t"));
+        let n = tu.materialise(NodeId(0x10)).unwrap().unwrap();
+        assert_eq!(n.ty.unwrap().qual_type, "__int128");
     }
 
     #[test]

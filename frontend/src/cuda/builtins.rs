@@ -135,13 +135,13 @@ impl<'m, 'a> FnCx<'m, 'a> {
                         Kind::MemberExpr => c.referenced_member_decl,
                         _ => None,
                     };
-                    let Some(id) = d else {
-                        return self.err(
-                            e,
-                            "calls through function pointers are not supported in device code",
-                        );
+                    let decl = d.and_then(|id| self.mc.nodes.get(&id).copied());
+                    let pointer = decl.is_some_and(|d| !d.kind.is_function());
+                    let (Some(id), false) = (d, pointer) else {
+                        // A pointer: a variable, a field, an element.
+                        let args: Vec<&'a Node> = e.inner[1..].iter().collect();
+                        return self.call_through_pointer(e, callee, &args, dst);
                     };
-                    let decl = self.mc.nodes.get(&id).copied();
                     let is_method = decl.is_some_and(|d| {
                         d.kind != Kind::FunctionDecl
                             && d.kind.is_function()
@@ -321,7 +321,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         self.mc.module.functions[id].results.clone()
     }
 
-    fn arg_scalar(
+    pub(super) fn arg_scalar(
         &mut self,
         args: &[&'a Node],
         i: usize,
@@ -346,7 +346,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         Ok((v, ct))
     }
 
-    fn i32_of(&mut self, v: Value, ct: &CType, e: &Node) -> R<Value> {
+    pub(super) fn i32_of(&mut self, v: Value, ct: &CType, e: &Node) -> R<Value> {
         let t = CType::Int {
             bits: 32,
             signed: true,
@@ -354,7 +354,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         self.convert(v, ct, &t, e)
     }
 
-    fn result(&mut self, v: Value, from: &CType, e: &Node) -> R<RV> {
+    pub(super) fn result(&mut self, v: Value, from: &CType, e: &Node) -> R<RV> {
         let to = self.ty_of(e)?;
         if *to.strip() == CType::Void {
             return Ok(RV::Void);
@@ -681,6 +681,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
             }
             let r = self.b().op1(OpKind::AtomicRmw { op, scope }, vec![p, v], t);
             return Ok(Some(self.result(r, &elem, e)?));
+        }
+        if let Some(r) = self.warp_match_reduce(e, name, decl, args)? {
+            return Ok(Some(r));
         }
         // Warp shuffles and votes.
         let shfl = match name {

@@ -104,6 +104,15 @@ impl CType {
     }
 }
 
+/// The message for a type spelling [`parse`] does not understand.
+pub fn unreadable(spelled: &str) -> String {
+    if spelled.contains("__int128") {
+        // The IR's integers are at most 64 bits wide.
+        return format!("128-bit integers ('{spelled}') are not supported in device code");
+    }
+    format!("cannot read the type '{spelled}'")
+}
+
 /// Parses a clang type spelling. `None` when it is not understood.
 pub fn parse(s: &str) -> Option<CType> {
     let s = s.trim();
@@ -167,7 +176,10 @@ fn tokenize(s: &str) -> Option<Vec<Tok>> {
                     i += 2;
                     // `Outer<1>::(unnamed enum at f:1:2)`: an unnamed member
                     // of a class (template specialisation) ends the name.
-                    if s[i..].starts_with("(unnamed") || s[i..].starts_with("(anonymous") {
+                    if s[i..].starts_with("(unnamed")
+                        || s[i..].starts_with("(anonymous")
+                        || s[i..].starts_with("(lambda at ")
+                    {
                         let close = s[i..].find(')')? + i + 1;
                         i = close;
                         if s[i..].starts_with("::") {
@@ -184,8 +196,13 @@ fn tokenize(s: &str) -> Option<Vec<Tok>> {
                 return None;
             }
             out.push(Tok::Word(s[st..i].to_string()));
-        } else if c == '(' && (s[i..].starts_with("(anonymous") || s[i..].starts_with("(unnamed")) {
-            // `(anonymous namespace)::X` or `(unnamed struct at f:1:2)`.
+        } else if c == '('
+            && (s[i..].starts_with("(anonymous")
+                || s[i..].starts_with("(unnamed")
+                || s[i..].starts_with("(lambda at "))
+        {
+            // `(anonymous namespace)::X`, `(unnamed struct at f:1:2)` or a
+            // lambda's class, `(lambda at f:1:2)`.
             let close = s[i..].find(')')? + i + 1;
             let mut end = close;
             if s[end..].starts_with("::") {

@@ -462,7 +462,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
             Kind::CXXDefaultInitExpr => {
                 self.err(e, "default member initialiser outside a constructor")
             }
-            Kind::LambdaExpr => self.err(e, "lambdas are not supported in device code"),
+            Kind::LambdaExpr => {
+                let t = self.temp(&ct, e)?;
+                self.lambda_into(e, t)?;
+                Ok(RV::Agg(t))
+            }
             Kind::CXXNewExpr => self.err(
                 e,
                 "dynamic allocation (new) is not supported in device code",
@@ -499,32 +503,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
 
     fn size_align(&mut self, e: &'a Node, ct: &CType) -> R<RV> {
         let arg = match e.extra("argType") {
-            Some(raw) => {
-                let q: crate::ast::QualType = serde_json::from_str(raw.get())
-                    .map_err(|_| Diagnostic::at(e, "malformed sizeof"))?;
-                super::ctype::parse(q.canonical()).ok_or_else(|| {
-                    Diagnostic::at(e, format!("cannot read the type '{}'", q.canonical()))
-                })?
-            }
-            None => self.ty_of(child(e, 0)?)?,
+            Some(_) => None,
+            None => Some(self.ty_of(child(e, 0)?)?),
         };
-        let arg = match arg {
-            CType::Ref(t) => (*t).clone(),
-            t => t,
-        };
-        let t = self.mc.mem_ty(&arg, e)?;
-        let v = match e.name.as_deref() {
-            Some("sizeof") => self.mc.module.types.size_of(t),
-            Some("alignof") | Some("__alignof") | Some("_Alignof") => {
-                self.mc.module.types.align_of(t)
-            }
-            other => {
-                return self.err(
-                    e,
-                    format!("'{}' is not supported in device code", other.unwrap_or("?")),
-                )
-            }
-        };
+        let v = self.mc.size_align_of(e, arg)?;
         self.const_of(ct, v as i64, e)
     }
 
@@ -609,9 +591,12 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 )?;
                 Ok(RV::Scalar(p))
             }
-            "FunctionToPointerDecay" | "BuiltinFnToFnPtr" => {
-                self.err(e, "function pointers are not supported in device code")
-            }
+            // A function's "address" is its pointer (see `decl_ref`).
+            "FunctionToPointerDecay" => Ok(RV::Scalar(self.lvalue(c)?)),
+            "BuiltinFnToFnPtr" => self.err(
+                e,
+                "pointers to built-in functions are not supported in device code",
+            ),
             "Dependent" => self.err(e, "uninstantiated template code"),
             k => self.err(e, format!("cast '{k}' is not supported in device code")),
         }
@@ -816,7 +801,25 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 Storage::DynShared => self.b().dynamic_shared(),
             });
         }
+        if let Some(v) = self.captured(d.id, e)? {
+            return Ok(v);
+        }
+        if d.kind.is_function() {
+            // `&f`: the function's pointer.
+            return self.fn_ptr(d.id, e);
+        }
         let Some(node) = self.var_decl_node(d.id) else {
+            if d.kind == Kind::VarDecl && self.mc.lambdas.contains_key(&self.decl.id) {
+                // clang does not dump an init-capture's variable.
+                return self.err(
+                    e,
+                    format!(
+                        "init-captures such as '{}' in `[{} = ...]` are not supported in device code",
+                        d.name.as_deref().unwrap_or("?"),
+                        d.name.as_deref().unwrap_or("?")
+                    ),
+                );
+            }
             return self.err(
                 e,
                 format!(
@@ -825,7 +828,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 ),
             );
         };
-        if node.kind != Kind::VarDecl {
+        if !node.kind.is_variable() {
             return self.err(
                 e,
                 format!(
@@ -856,7 +859,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         };
         let decl = self.mc.nodes.get(&fid).copied();
         if let Some(d) = decl {
-            if d.kind == Kind::VarDecl {
+            if d.kind.is_variable() {
                 // A static data member.
                 self.discard(base).ok();
                 let g = self.mc.global_for(d)?;
@@ -1359,6 +1362,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
             }
             Kind::ImplicitValueInitExpr => return self.zero(dst, &ct, e),
             Kind::InitListExpr => return self.init_list(e, dst, &ct),
+            Kind::LambdaExpr => return self.lambda_into(e, dst),
             Kind::CXXConstructExpr | Kind::CXXTemporaryObjectExpr => {
                 return self.construct(e, dst, &ct)
             }
@@ -1497,9 +1501,10 @@ impl<'m, 'a> FnCx<'m, 'a> {
         if e.extra("elidable").is_some_and(|v| v.get() == "true") && args.len() == 1 {
             return self.agg_into(args[0], dst);
         }
+        // A temporary bound to a `const T &` parameter is spelled `const T`.
         let name =
             e.ty.as_ref()
-                .map(|q| q.canonical().to_string())
+                .map(|q| strip_cv(q.canonical()).to_string())
                 .unwrap_or_default();
         let ctor_ty = e
             .extra("ctorType")
@@ -1581,5 +1586,18 @@ impl<'m, 'a> FnCx<'m, 'a> {
     pub fn note_call(&mut self, callee: cucc_ir::FuncId, at: &Node) {
         let loc = self.loc;
         self.mc.calls.push((self.fid, callee, loc, DiagLoc::of(at)));
+    }
+}
+
+/// A type spelling without leading `const`/`volatile` qualifiers.
+fn strip_cv(mut s: &str) -> &str {
+    loop {
+        let t = s
+            .strip_prefix("const ")
+            .or_else(|| s.strip_prefix("volatile "));
+        match t {
+            Some(t) => s = t,
+            None => return s,
+        }
     }
 }

@@ -208,8 +208,8 @@ pub fn signature<'a>(mc: &mut ModCx<'a>, def: &'a Node, kernel: bool) -> R<Sig> 
     }
     for p in def.inner.iter().filter(|c| c.kind == Kind::ParmVarDecl) {
         let spelled = p.ty.as_ref().map(|q| q.canonical()).unwrap_or("");
-        let ct = ctype::parse(spelled)
-            .ok_or_else(|| Diagnostic::at(p, format!("cannot read the type '{spelled}'")))?;
+        let ct =
+            ctype::parse(spelled).ok_or_else(|| Diagnostic::at(p, ctype::unreadable(spelled)))?;
         let ct = mc.resolve(&ct);
         let mut a = ParamAttrs::default();
         let ty = match mc.scalar_ty(&ct) {
@@ -374,7 +374,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         }
         ctype::parse(s)
             .map(|t| self.mc.resolve_keep_volatile(&t))
-            .ok_or_else(|| Diagnostic::at(n, format!("cannot read the type '{s}'")))
+            .ok_or_else(|| Diagnostic::at(n, ctype::unreadable(s)))
     }
 
     fn lower_body(&mut self, def: &'a Node, sig: &Sig) -> R<()> {
@@ -615,7 +615,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 }
                 Err(why) => self.err(s, why),
             },
-            Kind::CXXForRangeStmt => self.err(s, "range-based for loops are not supported in device code"),
+            Kind::CXXForRangeStmt => self.range_for_stmt(s),
             Kind::CaseStmt | Kind::DefaultStmt => {
                 self.err(s, "case label outside the top level of its switch body is not supported in device code")
             }
@@ -892,14 +892,17 @@ impl<'m, 'a> FnCx<'m, 'a> {
         }
     }
 
+    /// A loop; `body` is the body statement, preceded by a declaration that
+    /// runs first in every iteration (a range-for's loop variable).
     fn while_like(
         &mut self,
         s: &'a Node,
         cond: Option<&'a Node>,
-        body: &'a Node,
+        body: (Option<&'a Node>, &'a Node),
         inc: Option<&'a Node>,
         do_while: bool,
     ) -> R<()> {
+        let (var, body) = body;
         let t = self.loop_target(body, false);
         // The return flag must exist before the loop if the body returns.
         let bj = jumps(body, &self.labels);
@@ -933,6 +936,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
             self.cur = after;
             if let Some(c) = t.cont {
                 self.set_flag(c, false);
+            }
+            if let Some(v) = var {
+                self.stmt(v)?;
             }
             if let Err(e) = self.stmt(body) {
                 self.mc.errors.push(e);
@@ -975,7 +981,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
             [c, b] => (c, b),
             _ => return self.err(s, "malformed while statement"),
         };
-        self.while_like(s, Some(cond), body, None, false)
+        self.while_like(s, Some(cond), (None, body), None, false)
     }
 
     fn do_stmt(&mut self, s: &'a Node) -> R<()> {
@@ -983,7 +989,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
             [b, c] => (b, c),
             _ => return self.err(s, "malformed do statement"),
         };
-        self.while_like(s, Some(cond), body, None, true)
+        self.while_like(s, Some(cond), (None, body), None, true)
     }
 
     fn for_stmt(&mut self, s: &'a Node) -> R<()> {
@@ -1000,7 +1006,24 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 "a declaration in a for condition is not supported in device code",
             );
         }
-        self.while_like(s, present(cond), body, present(inc), false)
+        self.while_like(s, present(cond), (None, body), present(inc), false)
+    }
+
+    /// `for (decl : range) body` as C++ defines it: `auto &&__range =
+    /// range; auto __begin = begin-expr, __end = end-expr; for (; __begin
+    /// != __end; ++__begin) { decl = *__begin; body }`, which clang spells
+    /// out as the statement's children.
+    fn range_for_stmt(&mut self, s: &'a Node) -> R<()> {
+        let [init, range, begin, end, cond, inc, var, body] = s.inner.as_slice() else {
+            return self.err(s, "malformed range-based for statement");
+        };
+        let present = |n: &'a Node| (n.kind != Kind::default()).then_some(n);
+        for d in [init, range, begin, end] {
+            if let Some(d) = present(d) {
+                self.stmt(d)?;
+            }
+        }
+        self.while_like(s, present(cond), (present(var), body), present(inc), false)
     }
 
     fn switch_stmt(&mut self, s: &'a Node) -> R<()> {

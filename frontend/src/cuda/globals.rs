@@ -29,7 +29,7 @@ impl<'a> ModCx<'a> {
         while let Some(n) = stack.pop() {
             match n.kind {
                 Kind::NamespaceDecl | Kind::LinkageSpecDecl => stack.extend(n.inner.iter()),
-                Kind::VarDecl
+                Kind::VarDecl | Kind::VarTemplateSpecializationDecl
                     if (n.has_attr(&Kind::CUDADeviceAttr)
                         || n.has_attr(&Kind::CUDAConstantAttr)
                         || is_texture(n))
@@ -91,8 +91,8 @@ impl<'a> ModCx<'a> {
             self.globals.insert(d.id, g);
             return Ok(g);
         }
-        let mut ct = ctype::parse(&spelled)
-            .ok_or_else(|| Diagnostic::at(d, format!("cannot read the type '{spelled}'")))?;
+        let mut ct =
+            ctype::parse(&spelled).ok_or_else(|| Diagnostic::at(d, ctype::unreadable(&spelled)))?;
         let init = d.inner.iter().find(|c| c.value_category.is_some());
         if let (CType::Array(el, None), Some(i)) = (ct.clone(), init) {
             if let Some(CType::Array(_, Some(n))) =
@@ -324,6 +324,10 @@ impl<'a> ModCx<'a> {
                 .to_le_bytes()
                 .to_vec(),
             CType::Ptr(_) if v.as_i64() == 0 => vec![0; 8],
+            // A device function's pointer is its number (see `fnptr`).
+            CType::Ptr(f) if matches!(f.strip(), CType::Func(..)) => {
+                v.as_i64().to_le_bytes().to_vec()
+            }
             _ => return Err(not_const()),
         };
         let end = off + bytes.len();
@@ -335,7 +339,7 @@ impl<'a> ModCx<'a> {
     }
 
     /// Folds a scalar constant expression.
-    fn eval_scalar(&self, e: &Node) -> Option<Num> {
+    fn eval_scalar(&mut self, e: &Node) -> Option<Num> {
         let child = |i: usize| e.inner.get(i);
         let ty =
             e.ty.as_ref()
@@ -376,6 +380,9 @@ impl<'a> ModCx<'a> {
                 let d = e.referenced_decl.as_ref()?;
                 if let Some(v) = self.records.enum_values.get(&d.id) {
                     return Some(Num::I(*v));
+                }
+                if d.kind.is_function() {
+                    return self.fn_ptr_number(d.id).map(Num::I);
                 }
                 // A constexpr/const variable with a constant initialiser.
                 let n = self.nodes.get(&d.id)?;
@@ -465,7 +472,16 @@ impl<'a> ModCx<'a> {
                 }
                 Some(r)
             }
-            Kind::UnaryExprOrTypeTraitExpr => None,
+            Kind::UnaryExprOrTypeTraitExpr => {
+                let operand = match e.extra("argType") {
+                    Some(_) => None,
+                    None => child(0)
+                        .and_then(|c| c.ty.as_ref())
+                        .and_then(|q| ctype::parse(q.canonical())),
+                };
+                let v = self.size_align_of(e, operand).ok()?;
+                Some(Num::I(v as i64))
+            }
             _ => None,
         }
     }

@@ -14,14 +14,19 @@
 //! - `builtins`: CUDA's built-in variables and intrinsics;
 //! - `diag`: clang-style diagnostics.
 
+pub mod aliases;
 pub mod builtins;
 pub mod ctype;
 pub mod diag;
 pub mod expr;
+pub mod fnptr;
 pub mod func;
 pub mod globals;
 pub mod goto;
+pub mod lambda;
+pub mod library;
 pub mod records;
+pub mod warp_sync;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -152,7 +157,8 @@ pub fn lower_unit_with(
     main_file: &str,
     relocatable: bool,
 ) -> Result<Module, Diagnostics> {
-    let mut cx = ModCx::new(tu);
+    let library = library::fetch(tu, &tu.node_map());
+    let mut cx = ModCx::new(tu, &library);
     cx.relocatable = relocatable;
     cx.module.file_id(main_file);
     cx.run();
@@ -207,6 +213,13 @@ pub struct ModCx<'a> {
     pub module: Module,
     /// Records and enums.
     pub records: RecordIndex<'a>,
+    /// Type aliases (`typedef`, `using`) met inside type spellings.
+    pub aliases: aliases::Aliases,
+    /// Device functions whose address is taken (declaration, definition):
+    /// a pointer to the k-th is the number k + 1 (see [`fnptr`]).
+    pub fn_ptrs: Vec<(&'a Node, &'a Node)>,
+    /// Lambdas' closure classes, by the ids of their call operators.
+    pub lambdas: HashMap<NodeId, Rc<lambda::Closure<'a>>>,
     /// Computed layouts by record id.
     pub layouts: HashMap<NodeId, Rc<Layout>>,
     /// Records being laid out (to catch self-containment).
@@ -232,8 +245,15 @@ pub struct ModCx<'a> {
 }
 
 impl<'a> ModCx<'a> {
-    fn new(tu: &'a TranslationUnit) -> ModCx<'a> {
-        let nodes = tu.node_map();
+    /// `library`: the library functions fetched for device code (see
+    /// [`library::fetch`]).
+    fn new(tu: &'a TranslationUnit, library: &'a [Node]) -> ModCx<'a> {
+        let mut nodes = tu.node_map();
+        for f in library {
+            f.walk(&mut |n| {
+                nodes.entry(n.id).or_insert(n);
+            });
+        }
         let mut definitions = HashMap::new();
         for n in nodes.values() {
             if n.kind.is_function() && n.inner.iter().any(|c| c.kind == Kind::CompoundStmt) {
@@ -242,12 +262,20 @@ impl<'a> ModCx<'a> {
                 }
             }
         }
+        let lambdas = lambda::index(&tu.decls);
+        let mut records = RecordIndex::build(&tu.decls);
+        for c in lambdas.values() {
+            records.add_closure(&c.key, c.record);
+        }
         ModCx {
             tu,
             nodes,
             definitions,
             module: Module::new(),
-            records: RecordIndex::build(&tu.decls),
+            records,
+            aliases: aliases::Aliases::build(&tu.decls),
+            lambdas,
+            fn_ptrs: Vec::new(),
             layouts: HashMap::new(),
             laying_out: HashSet::new(),
             field_owner: HashMap::new(),
@@ -285,6 +313,13 @@ impl<'a> ModCx<'a> {
     }
 
     fn run(&mut self) {
+        // Function pointers are numbered before anything takes one.
+        self.number_function_pointers();
+        for (_, def) in self.fn_ptrs.clone() {
+            if let Err(e) = self.request(def, false) {
+                self.errors.push(e);
+            }
+        }
         // Globals first, in declaration order, so their order is the source's.
         self.declare_globals();
         for k in self.tu.kernels() {

@@ -44,6 +44,9 @@ pub struct RecordIndex<'a> {
     pub names: HashMap<NodeId, String>,
     /// Method id -> the qualified name of its record.
     pub methods: HashMap<NodeId, String>,
+    /// While indexing a class template's specialisations: which of its
+    /// parameters are `bool`s.
+    bool_params: Vec<bool>,
 }
 
 /// A spelling reduced for matching: no `struct`/`class` tags, no spaces, no
@@ -111,17 +114,42 @@ fn bool_args_as_ints(s: &str) -> String {
     out
 }
 
-fn template_args(n: &Node) -> String {
+/// Which template parameters of class template `n` are `bool`s.
+fn bool_params(n: &Node) -> Vec<bool> {
+    n.inner
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.kind,
+                Kind::TemplateTypeParmDecl | Kind::NonTypeTemplateParmDecl
+            ) || c.kind.name() == "TemplateTemplateParmDecl"
+        })
+        .map(|c| {
+            c.kind == Kind::NonTypeTemplateParmDecl
+                && c.ty.as_ref().is_some_and(|q| q.canonical() == "bool")
+        })
+        .collect()
+}
+
+/// A specialisation's template arguments as type spellings write them.
+/// `bools` marks the `bool` parameters: under C++17 clang 16 dumps a `true`
+/// argument of a member template of a specialisation as the value -1 (a
+/// one-bit signed integer), spelled `true` (normalised to 1) in types.
+fn template_args(n: &Node, bools: &[bool]) -> String {
     let mut args = Vec::new();
     for c in &n.inner {
         if c.kind.name() != "TemplateArgument" {
             continue;
         }
+        let is_bool = bools.get(args.len()).copied().unwrap_or(false);
         if let Some(t) = &c.ty {
             args.push(t.canonical().to_string());
         } else if let Some(v) = &c.value {
             args.push(match v {
                 LiteralValue::Text(s) => s.clone(),
+                LiteralValue::Number(x) if is_bool => {
+                    u8::from(x.as_i64().is_some_and(|v| v != 0)).to_string()
+                }
                 LiteralValue::Number(x) => x.to_string(),
                 LiteralValue::Bool(b) => b.to_string(),
             });
@@ -138,6 +166,13 @@ impl<'a> RecordIndex<'a> {
         let mut ix = RecordIndex::default();
         ix.walk(decls, "");
         ix
+    }
+
+    /// Indexes a lambda's closure class under its type's spelling.
+    pub fn add_closure(&mut self, key: &str, record: &'a Node) {
+        if !self.by_name.contains_key(key) {
+            self.add(key.to_string(), record);
+        }
     }
 
     fn add(&mut self, key: String, n: &'a Node) {
@@ -209,12 +244,18 @@ impl<'a> RecordIndex<'a> {
                     self.add(key.clone(), n);
                     self.walk(&n.inner, &format!("{key}::"));
                 }
-                Kind::ClassTemplateDecl => self.walk(&n.inner, prefix),
+                Kind::ClassTemplateDecl => {
+                    let outer = std::mem::replace(&mut self.bool_params, bool_params(n));
+                    self.walk(&n.inner, prefix);
+                    self.bool_params = outer;
+                }
                 Kind::ClassTemplateSpecializationDecl if n.complete_definition => {
                     if let Some(name) = &n.name {
-                        let key = format!("{prefix}{name}{}", template_args(n));
+                        let key = format!("{prefix}{name}{}", template_args(n, &self.bool_params));
                         self.add(key.clone(), n);
+                        let outer = std::mem::take(&mut self.bool_params);
                         self.walk(&n.inner, &format!("{key}::"));
+                        self.bool_params = outer;
                     }
                 }
                 Kind::EnumDecl => self.add_enum(n, prefix),
@@ -347,7 +388,7 @@ impl<'a> ModCx<'a> {
                 self.module.types.array(et, n.unwrap_or(0))
             }
             CType::Named(name) => {
-                if let Some(e) = self.records.find_enum(name).cloned() {
+                if let Some(e) = self.alias_of(name) {
                     return self.mem_ty(&e, at);
                 }
                 if let Some(l) = self.anon_records.get(&**name) {
@@ -366,6 +407,36 @@ impl<'a> ModCx<'a> {
         Ok(ty)
     }
 
+    /// The value of `sizeof`/`alignof` node `e` (a `UnaryExprOrTypeTraitExpr`):
+    /// of its `argType`, else of `expr_ty`, the type of its operand.
+    pub fn size_align_of(&mut self, e: &Node, expr_ty: Option<CType>) -> Result<u64, Diagnostic> {
+        let arg = match (e.extra("argType"), expr_ty) {
+            (Some(raw), _) => {
+                let q: crate::ast::QualType = serde_json::from_str(raw.get())
+                    .map_err(|_| Diagnostic::at(e, "malformed sizeof"))?;
+                ctype::parse(q.canonical())
+                    .ok_or_else(|| Diagnostic::at(e, ctype::unreadable(q.canonical())))?
+            }
+            (None, Some(t)) => t,
+            (None, None) => return Err(Diagnostic::at(e, "sizeof without a type")),
+        };
+        let arg = match arg {
+            CType::Ref(t) => (*t).clone(),
+            t => t,
+        };
+        let t = self.mem_ty(&arg, e)?;
+        match e.name.as_deref() {
+            Some("sizeof") => Ok(self.module.types.size_of(t)),
+            Some("alignof") | Some("__alignof") | Some("_Alignof") => {
+                Ok(self.module.types.align_of(t))
+            }
+            other => Err(Diagnostic::at(
+                e,
+                format!("'{}' is not supported in device code", other.unwrap_or("?")),
+            )),
+        }
+    }
+
     /// The IR type of an SSA value of C type `t`, or `None` for aggregates
     /// and `void`.
     pub fn scalar_ty(&mut self, t: &CType) -> Option<TypeId> {
@@ -375,22 +446,46 @@ impl<'a> ModCx<'a> {
             CType::Float(k) => self.module.types.float(*k),
             CType::Ptr(_) | CType::Ref(_) => self.generic_ptr(),
             CType::Named(name) => {
-                let e = self.records.find_enum(name).cloned()?;
+                let e = self.alias_of(name)?;
                 return self.scalar_ty(&e);
             }
             _ => return None,
         })
     }
 
-    /// Resolves enums to their underlying integer type.
+    /// Resolves enums to their underlying integer type and type aliases to
+    /// what they stand for.
     pub fn resolve(&self, t: &CType) -> CType {
         match t.strip() {
-            CType::Named(name) => match self.records.find_enum(name) {
-                Some(e) => e.clone(),
+            CType::Named(name) => match self.alias_of(name) {
+                Some(e) => e,
                 None => t.strip().clone(),
             },
             _ => t.strip().clone(),
         }
+    }
+
+    /// What the name `name` stands for when it is an enum (its underlying
+    /// type) or a type alias (its target, resolved); `None` for records and
+    /// unknown names.
+    pub fn alias_of(&self, name: &str) -> Option<CType> {
+        if let Some(e) = self.records.find_enum(name) {
+            return Some(e.clone());
+        }
+        let (recs, anon) = (&self.records, &self.anon_records);
+        let is_type =
+            |n: &str| recs.find(n).is_some() || recs.find_enum(n).is_some() || anon.contains_key(n);
+        if is_type(name) {
+            return None;
+        }
+        let t = self.aliases.resolve(self.tu, name, &is_type)?;
+        Some(match &t {
+            CType::Named(n) => match recs.find_enum(n) {
+                Some(e) => e.clone(),
+                None => t,
+            },
+            _ => t,
+        })
     }
 
     /// `ptr<generic>`.
@@ -526,9 +621,7 @@ impl<'a> ModCx<'a> {
                         ));
                         continue;
                     } else {
-                        ctype::parse(qt).ok_or_else(|| {
-                            Diagnostic::at(m, format!("cannot read the type '{qt}'"))
-                        })?
+                        ctype::parse(qt).ok_or_else(|| Diagnostic::at(m, ctype::unreadable(qt)))?
                     };
                     let ty = self.mem_ty(&ct, m)?;
                     members.push((m.name.clone().unwrap_or_default(), ty, Some(m.id), None, ct));

@@ -15,8 +15,12 @@ for h in cublas_v2.h cublas_api.h cudnn.h cudnn_version.h; do
 done
 for cu in "$root"/tests/cuda/*.cu; do
     name=$(basename "$cu" .cu)
+    # nvcc's language options among a program's `// cucc-flags:` (such as
+    # --expt-relaxed-constexpr); the libraries it links do not matter here.
+    lang=$(sed -n '1,5s|^// cucc-flags:||p' "$cu" | tr ' ' '\n' | grep -E '^--(expt|extended)' || true)
     # Programs that use host APIs CUDA 13 removed do not build with nvcc 13.
-    if ! (cd "$root" && "$nvcc" -ptx -arch=sm_80 -I tests/cuda -I "$shims" -o "$here/$name.ptx" "tests/cuda/$name.cu") 2>/dev/null; then
+    # shellcheck disable=SC2086
+    if ! (cd "$root" && "$nvcc" -ptx -arch=sm_80 $lang -I tests/cuda -I "$shims" -o "$here/$name.ptx" "tests/cuda/$name.cu") 2>/dev/null; then
         echo "skipped $name.cu (nvcc rejects it)" >&2
         rm -f "$here/$name.ptx"
     fi

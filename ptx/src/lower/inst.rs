@@ -172,6 +172,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
             O::Atom | O::Red => self.atom(i),
             O::Shfl => self.shfl(i),
             O::Vote => self.vote(i),
+            O::Match => self.match_sync(i),
+            O::Redux => self.redux(i),
+            O::Dp4a | O::Dp2a => self.dot(i),
             O::Activemask => {
                 let t = self.types().i32();
                 let v = self.b().op1(OpKind::ActiveMask, vec![], t);

@@ -1,8 +1,13 @@
-//! Barriers and warp collectives: `bar`/`barrier`, `shfl.sync`, `vote.sync`.
+//! Barriers and warp collectives: `bar`/`barrier`, `shfl.sync`, `vote.sync`,
+//! `match.sync` and `redux.sync`.
+//!
+//! `match` and `redux` have no IR op: every lane reads every lane's value
+//! with an indexed shuffle (so all lanes take part in each, and the warp pass
+//! sees only shuffles) and keeps the values of the lanes in the member mask.
 
-use super::inst::PRED;
+use super::inst::{bits, is_float, is_signed, PRED};
 use super::*;
-use crate::inst::{BarRed, Flag, ShflMode, VoteMode};
+use crate::inst::{AtomOp, BarRed, Flag, ShflMode, VoteMode};
 
 impl<'m, 'p> FnCx<'m, 'p> {
     pub(super) fn barrier(&mut self, i: &'p Inst) -> Result<()> {
@@ -120,5 +125,89 @@ impl<'m, 'p> FnCx<'m, 'p> {
             None => return i.unsupported(),
         };
         self.write(i.arg(0)?, r, false, pos)
+    }
+
+    /// Lane `l`'s `v` (an indexed shuffle over the whole warp) and whether
+    /// `l` is in `mask`.
+    fn read_lane(&mut self, mask: Value, v: Value, l: i32) -> (Value, Value) {
+        let mut b = self.b();
+        let t = b.ty(v);
+        let lane = b.i32(l);
+        let w = b.i32(32);
+        let o = b.op1(OpKind::Shuffle(ShuffleMode::Idx), vec![mask, v, lane, w], t);
+        let bit = b.i32(1 << l);
+        let m = b.binary(BinOp::And, mask, bit);
+        let z = b.i32(0);
+        let member = b.cmp(CmpPred::Ne, m, z);
+        (o, member)
+    }
+
+    /// `match.any.sync.b32|b64 d, a, mask` and `match.all.sync.b32|b64 d[|p], a, mask`.
+    pub(super) fn match_sync(&mut self, i: &'p Inst) -> Result<()> {
+        let pos = i.pos;
+        let t = i.ty()?;
+        let a = self.read(i.arg(1)?, t, pos)?;
+        let mask = self.read(i.arg(2)?, PtxType::U32, pos)?;
+        let mut same = self.b().i32(0);
+        for l in 0..32 {
+            let (o, member) = self.read_lane(mask, a, l);
+            let mut b = self.b();
+            let eq = b.cmp(CmpPred::Eq, o, a);
+            let hit = b.binary(BinOp::And, eq, member);
+            let bit = b.i32(1 << l);
+            let z = b.i32(0);
+            let add = b.select(hit, bit, z);
+            same = b.binary(BinOp::Or, same, add);
+        }
+        let (d, p) = match i.arg(0)? {
+            Operand::Vec(ps) if ps.len() == 2 => (&ps[0], Some(&ps[1])),
+            d => (d, None),
+        };
+        match i.mods.vote {
+            Some(VoteMode::Any) if p.is_none() => self.write(d, same, false, pos),
+            Some(VoteMode::All) => {
+                let mut b = self.b();
+                let all = b.cmp(CmpPred::Eq, same, mask);
+                let z = b.i32(0);
+                let r = b.select(all, mask, z);
+                self.write(d, r, false, pos)?;
+                match p {
+                    Some(p) => self.write(p, all, false, pos),
+                    None => Ok(()),
+                }
+            }
+            _ => i.unsupported(),
+        }
+    }
+
+    /// `redux.sync.{add,min,max}.{u32,s32}` and `redux.sync.{and,or,xor}.b32`.
+    pub(super) fn redux(&mut self, i: &'p Inst) -> Result<()> {
+        let pos = i.pos;
+        let t = i.ty()?;
+        if bits(t) != 32 || is_float(t) {
+            return i.unsupported();
+        }
+        let signed = is_signed(t);
+        let a = self.read(i.arg(1)?, t, pos)?;
+        let mask = self.read(i.arg(2)?, PtxType::U32, pos)?;
+        let (op, init) = match i.mods.atom {
+            Some(AtomOp::Add) => (BinOp::Add, 0),
+            Some(AtomOp::Min) if signed => (BinOp::SMin, i32::MAX),
+            Some(AtomOp::Min) => (BinOp::UMin, -1),
+            Some(AtomOp::Max) if signed => (BinOp::SMax, i32::MIN),
+            Some(AtomOp::Max) => (BinOp::UMax, 0),
+            Some(AtomOp::And) => (BinOp::And, -1),
+            Some(AtomOp::Or) => (BinOp::Or, 0),
+            Some(AtomOp::Xor) => (BinOp::Xor, 0),
+            _ => return i.unsupported(),
+        };
+        let mut acc = self.b().i32(init);
+        for l in 0..32 {
+            let (o, member) = self.read_lane(mask, a, l);
+            let mut b = self.b();
+            let next = b.binary(op, acc, o);
+            acc = b.select(member, next, acc);
+        }
+        self.write(i.arg(0)?, acc, false, pos)
     }
 }
