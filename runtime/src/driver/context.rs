@@ -43,10 +43,27 @@ static CONTEXTS: Mutex<Option<Contexts>> = Mutex::new(None);
 /// not used the runtime yet sees the primary context too.
 static RUNTIME_PRIMARY: AtomicBool = AtomicBool::new(false);
 
+thread_local! {
+    /// Set while a driver entry point runs: the runtime functions it calls
+    /// are the driver's implementation, not the program's runtime use.
+    static IN_DRIVER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks the calling thread as running a driver entry point; returns
+/// whether it already was (for [`leave_driver`]).
+pub(crate) fn enter_driver() -> bool {
+    IN_DRIVER.with(|d| d.replace(true))
+}
+
+/// Ends what [`enter_driver`] began.
+pub(crate) fn leave_driver(outer: bool) {
+    IN_DRIVER.with(|d| d.set(outer));
+}
+
 /// Records that the runtime API initialised the device (cheap after the
-/// first call: a load).
+/// first call: a load), unless the driver layer is the caller.
 pub fn runtime_holds_primary() {
-    if !RUNTIME_PRIMARY.load(Ordering::Relaxed) {
+    if !RUNTIME_PRIMARY.load(Ordering::Relaxed) && !IN_DRIVER.with(|d| d.get()) {
         RUNTIME_PRIMARY.store(true, Ordering::Relaxed);
     }
 }
@@ -388,7 +405,17 @@ unsafe extern "C" fn cuCtxSetCurrent(ctx: CUcontext) -> CUresult {
 
 unsafe extern "C" fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult {
     drv(|| {
-        let top = STACK.with(|s| s.borrow().last().copied()).unwrap_or(0);
+        // The stack's top, else the primary context if the runtime made it
+        // current; a primary context only retained is not current.
+        let top = STACK
+            .with(|s| s.borrow().last().copied())
+            .unwrap_or_else(|| {
+                if RUNTIME_PRIMARY.load(Ordering::Relaxed) {
+                    primary_handle()
+                } else {
+                    0
+                }
+            });
         // SAFETY: the caller's out-pointer.
         unsafe { out(pctx, top as CUcontext) }
     })

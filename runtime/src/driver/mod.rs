@@ -56,12 +56,16 @@ pub(crate) fn drv(body: impl FnOnce() -> DrvResult) -> CUresult {
 
 /// As [`drv`], for the few entry points that work before `cuInit`.
 pub(crate) fn drv_any(body: impl FnOnce() -> DrvResult) -> CUresult {
-    keeping_last_error(
-        || match catch_unwind(AssertUnwindSafe(body)).unwrap_or(Err(UNKNOWN)) {
-            Ok(()) => SUCCESS,
-            Err(e) => e,
-        },
-    )
+    let outer = context::enter_driver();
+    let r =
+        keeping_last_error(
+            || match catch_unwind(AssertUnwindSafe(body)).unwrap_or(Err(UNKNOWN)) {
+                Ok(()) => SUCCESS,
+                Err(e) => e,
+            },
+        );
+    context::leave_driver(outer);
+    r
 }
 
 /// A runtime entry point's return value as a driver result.
