@@ -258,6 +258,11 @@ fn nvcc13_build_lines_and_build_line_options() {
 }
 
 #[test]
+fn nvidia_include_guards_are_defined() {
+    build_and_pass("nvidia_header_guards", &[]);
+}
+
+#[test]
 fn launches_with_spaced_chevrons() {
     build_and_pass("spaced_launch", &[]);
 }

@@ -3,6 +3,9 @@
  * helper functions. Part of cucc's own CUDA headers. */
 #ifndef CU_COMPLEX_H_
 #define CU_COMPLEX_H_
+/* The guard NVIDIA's cuComplex.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define CU_COMPLEX_H_
 
 #include <math.h>
 #include "vector_types.h"

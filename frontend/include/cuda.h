@@ -7,6 +7,9 @@
  * link (`cuMemAlloc_v2`, ...) are reached through the macros at the end. */
 #ifndef __CUCC_CUDA_H__
 #define __CUCC_CUDA_H__
+/* The guard NVIDIA's cuda.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define __cuda_cuda_h__
 #include <stddef.h>
 
 #define CUDA_VERSION 13000

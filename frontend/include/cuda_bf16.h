@@ -8,6 +8,9 @@
  * through float, as bfloat16 arithmetic does on most hardware. */
 #ifndef __CUCC_CUDA_BF16_H__
 #define __CUCC_CUDA_BF16_H__
+/* The guard NVIDIA's cuda_bf16.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define __CUDA_BF16_H__
 #include "__cucc_defines.h"
 #include "vector_types.h"
 

@@ -7,6 +7,9 @@
  * the device side (mapped by name), defined with _Float16 on the host. */
 #ifndef __CUCC_CUDA_FP16_H__
 #define __CUCC_CUDA_FP16_H__
+/* The guard NVIDIA's cuda_fp16.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define __CUDA_FP16_H__
 #include "__cucc_defines.h"
 #include "vector_types.h"
 

@@ -3,6 +3,9 @@
  * (templated cudaMalloc, cudaMemcpyToSymbol, texture binding, ...). */
 #ifndef __CUCC_CUDA_RUNTIME_H__
 #define __CUCC_CUDA_RUNTIME_H__
+/* The guard NVIDIA's cuda_runtime.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define __CUDA_RUNTIME_H__
 #include "__cucc_defines.h"
 #include "vector_types.h"
 #include "vector_functions.h"

@@ -2,6 +2,9 @@
  * runtime library. */
 #ifndef __CUCC_CUDA_RUNTIME_API_H__
 #define __CUCC_CUDA_RUNTIME_API_H__
+/* The guard NVIDIA's cuda_runtime_api.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define __CUDA_RUNTIME_API_H__
 #include "__cucc_defines.h"
 #include "driver_types.h"
 

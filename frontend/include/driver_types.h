@@ -2,6 +2,9 @@
  * and the device properties structure.  Numeric values follow CUDA's. */
 #ifndef __CUCC_DRIVER_TYPES_H__
 #define __CUCC_DRIVER_TYPES_H__
+/* The guard NVIDIA's driver_types.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define __DRIVER_TYPES_H__
 #include "__cucc_defines.h"
 #include "vector_types.h"
 #include <stddef.h>

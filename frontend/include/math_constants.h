@@ -1,6 +1,9 @@
 /* cucc: CUDA's floating-point constants. */
 #ifndef __CUCC_MATH_CONSTANTS_H__
 #define __CUCC_MATH_CONSTANTS_H__
+/* The guard NVIDIA's math_constants.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define __MATH_CONSTANTS_H__
 
 #define CUDART_INF_F __builtin_huge_valf()
 #define CUDART_NAN_F __builtin_nanf("")

@@ -5,6 +5,9 @@
  * recognises the variable by its type's name `texture`. */
 #ifndef __CUCC_TEXTURE_TYPES_H__
 #define __CUCC_TEXTURE_TYPES_H__
+/* The guard NVIDIA's texture_types.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define __TEXTURE_TYPES_H__
 #include "driver_types.h"
 
 #ifdef __CUDA__

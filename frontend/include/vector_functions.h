@@ -1,6 +1,9 @@
 /* cucc: make_<vector> constructors for the CUDA vector types. */
 #ifndef __CUCC_VECTOR_FUNCTIONS_H__
 #define __CUCC_VECTOR_FUNCTIONS_H__
+/* The guard NVIDIA's vector_functions.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define __VECTOR_FUNCTIONS_H__
 #include "vector_types.h"
 
 #define __CUCC_MAKE1(V, T) __CUCC_INLINE __CUCC_HD V make_##V(T x) { V r; r.x = x; return r; }

@@ -1,6 +1,9 @@
 /* cucc: CUDA built-in vector types and dim3. */
 #ifndef __CUCC_VECTOR_TYPES_H__
 #define __CUCC_VECTOR_TYPES_H__
+/* The guard NVIDIA's vector_types.h defines: programs test it (helper_cuda.h
+ * compiles its error helpers only when __DRIVER_TYPES_H__ is defined). */
+#define __VECTOR_TYPES_H__
 #include "__cucc_defines.h"
 
 #define __CUCC_VEC1(name, T, al) struct __attribute__((aligned(al))) name { T x; }; typedef struct name name;
