@@ -71,7 +71,7 @@ fn piece(bytes: usize, n: usize, i: usize) -> (usize, usize) {
 /// Both ranges must be valid for `count` bytes.
 pub unsafe fn copy(dst: usize, src: usize, count: usize) {
     // SAFETY: forwarded contract.
-    unsafe { copy_in(dst, src, count, pieces(count)) }
+    unsafe { copy_in(dst, src, count, pieces(count), false) }
 }
 
 /// [`copy`] into device memory, whose large allocations are committed
@@ -81,16 +81,36 @@ pub unsafe fn copy(dst: usize, src: usize, count: usize) {
 /// # Safety
 /// As [`copy`].
 pub unsafe fn copy_to_device(dst: usize, src: usize, count: usize) {
-    let n = if commit_enabled()
-        && executors() >= MIN_SPLIT_EXECUTORS_COMMITTED
-        && executors() < MIN_SPLIT_EXECUTORS
-    {
-        pieces_for(count, MIN_SPLIT_EXECUTORS_COMMITTED)
+    let n = if commit_enabled() {
+        fault_free_pieces(count)
     } else {
         pieces(count)
     };
     // SAFETY: forwarded contract.
-    unsafe { copy_in(dst, src, count, n) }
+    unsafe { copy_in(dst, src, count, n, false) }
+}
+
+/// How many pieces a copy into memory that takes no page faults is cut
+/// into: split from [`MIN_SPLIT_EXECUTORS_COMMITTED`] executors.
+fn fault_free_pieces(count: usize) -> usize {
+    if (MIN_SPLIT_EXECUTORS_COMMITTED..MIN_SPLIT_EXECUTORS).contains(&executors()) {
+        pieces_for(count, MIN_SPLIT_EXECUTORS_COMMITTED)
+    } else {
+        pieces(count)
+    }
+}
+
+/// Runs `run(begin, end)` on each of `n` pieces of `count` bytes, over the
+/// pool when there are several.
+fn each_piece(count: usize, n: usize, run: &(dyn Fn(usize, usize) + Sync)) {
+    if n <= 1 {
+        run(0, count);
+        return;
+    }
+    parallel_for(n as u32, &|i| {
+        let (b, e) = piece(count, n, i as usize);
+        run(b, e);
+    });
 }
 
 /// [`copy`] into pageable host memory, its pages faulted in first.
@@ -127,40 +147,18 @@ pub unsafe fn copy_to_host(dst: usize, src: usize, count: usize) {
         };
         return;
     }
-    let n = if (MIN_SPLIT_EXECUTORS_COMMITTED..MIN_SPLIT_EXECUTORS).contains(&executors()) {
-        pieces_for(count, MIN_SPLIT_EXECUTORS_COMMITTED)
-    } else {
-        pieces(count)
-    };
-    let streaming = count >= streaming::STREAM_BYTES;
-    let run = |b: usize, e: usize| {
-        let (d, s) = ((dst + b) as *mut u8, (src + b) as *const u8);
-        // SAFETY: a piece of non-overlapping valid ranges, the destination
-        // writable host memory; populating keeps contents.
-        unsafe {
-            commit(d as usize, e - b);
-            if streaming {
-                streaming::copy(d, s, e - b)
-            } else {
-                std::ptr::copy_nonoverlapping(s, d, e - b)
-            }
-        }
-    };
-    if n <= 1 {
-        run(0, count);
-        return;
-    }
-    parallel_for(n as u32, &|i| {
-        let (b, e) = piece(count, n, i as usize);
-        run(b, e);
-    });
+    // SAFETY: forwarded contract; the pieces' pages are faulted in by the
+    // executors that copy them.
+    unsafe { copy_in(dst, src, count, fault_free_pieces(count), true) }
 }
 
-/// [`copy`] in `n` pieces (one if the ranges overlap).
+/// [`copy`] in `n` pieces (one if the ranges overlap); with `fault_in`,
+/// each piece's destination pages are faulted in ([`commit`]) by the
+/// executor that then copies it.
 ///
 /// # Safety
 /// As [`copy`].
-unsafe fn copy_in(dst: usize, src: usize, count: usize, n: usize) {
+unsafe fn copy_in(dst: usize, src: usize, count: usize, n: usize, fault_in: bool) {
     let overlap = dst < src.wrapping_add(count) && src < dst.wrapping_add(count);
     if overlap {
         // SAFETY: the caller's contract.
@@ -168,24 +166,20 @@ unsafe fn copy_in(dst: usize, src: usize, count: usize, n: usize) {
         return;
     }
     let streaming = count >= streaming::STREAM_BYTES;
-    let run = |b: usize, e: usize| {
+    each_piece(count, n, &|b, e| {
         let (d, s) = ((dst + b) as *mut u8, (src + b) as *const u8);
-        // SAFETY: a piece of non-overlapping valid ranges.
+        // SAFETY: a piece of non-overlapping valid ranges; populating
+        // keeps contents.
         unsafe {
+            if fault_in {
+                commit(d as usize, e - b);
+            }
             if streaming {
                 streaming::copy(d, s, e - b)
             } else {
                 std::ptr::copy_nonoverlapping(s, d, e - b)
             }
         }
-    };
-    if n <= 1 {
-        run(0, count);
-        return;
-    }
-    parallel_for(n as u32, &|i| {
-        let (b, e) = piece(count, n, i as usize);
-        run(b, e);
     });
 }
 
@@ -204,7 +198,7 @@ pub unsafe fn set(dst: usize, value: u8, count: usize) {
 /// As [`set`].
 unsafe fn set_in(dst: usize, value: u8, count: usize, n: usize) {
     let streaming = count >= streaming::STREAM_BYTES;
-    let run = |b: usize, e: usize| {
+    each_piece(count, n, &|b, e| {
         let d = (dst + b) as *mut u8;
         // SAFETY: a piece of the valid range.
         unsafe {
@@ -214,14 +208,6 @@ unsafe fn set_in(dst: usize, value: u8, count: usize, n: usize) {
                 std::ptr::write_bytes(d, value, e - b)
             }
         }
-    };
-    if n <= 1 {
-        run(0, count);
-        return;
-    }
-    parallel_for(n as u32, &|i| {
-        let (b, e) = piece(count, n, i as usize);
-        run(b, e);
     });
 }
 
@@ -408,7 +394,15 @@ mod tests {
         let src: Vec<u8> = (0..n).map(|i| (i * 7 % 251) as u8).collect();
         let mut dst = vec![0u8; n];
         // SAFETY: both buffers hold `n` bytes.
-        unsafe { copy_in(dst.as_mut_ptr() as usize, src.as_ptr() as usize, n, 3) };
+        unsafe {
+            copy_in(
+                dst.as_mut_ptr() as usize,
+                src.as_ptr() as usize,
+                n,
+                3,
+                false,
+            )
+        };
         assert!(dst == src);
         // SAFETY: as above.
         unsafe { set_in(dst.as_mut_ptr() as usize, 9, n, 3) };
@@ -439,7 +433,7 @@ mod tests {
         let want: Vec<u8> = buf[..n].to_vec();
         let base = buf.as_mut_ptr() as usize;
         // SAFETY: both ranges lie in `buf`.
-        unsafe { copy_in(base + 4096, base, n, 3) };
+        unsafe { copy_in(base + 4096, base, n, 3, false) };
         assert!(buf[4096..] == want[..]);
     }
 

@@ -2,8 +2,8 @@
 //! (declared without a body in cucc's headers, recognised by name).
 
 use cucc_ir::{
-    AtomicOp, BarrierReduceKind, BarrierScope, BinOp, Builder, CastOp, CmpPred, Dim, MemScope,
-    OpKind, ShuffleMode, TexKind, Type, UnOp, Value, VoteKind,
+    AtomicOp, BarrierReduceKind, BarrierScope, BinOp, CastOp, CmpPred, Dim, MemScope, OpKind,
+    ShuffleMode, TexKind, Type, UnOp, Value, VoteKind,
 };
 
 use super::ctype::CType;
@@ -969,17 +969,6 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     e,
                 )?));
             }
-            "__funnelshift_l" | "__funnelshift_lc" | "__funnelshift_r" | "__funnelshift_rc" => {
-                let (lo, _) = arg!(0);
-                let (hi, _) = arg!(1);
-                let (s, _) = arg!(2);
-                let r = funnel_shift(&mut self.b(), name, lo, hi, s);
-                let u32c = CType::Int {
-                    bits: 32,
-                    signed: false,
-                };
-                return Ok(Some(self.result(r, &u32c, e)?));
-            }
             "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
                 let (a, act) = arg!(0);
                 let (b2, _) = arg!(1);
@@ -1320,32 +1309,3 @@ fn is_lvalue(n: &Node) -> bool {
 
 #[allow(dead_code)]
 fn unused(_: BarrierScope) {}
-
-/// `__funnelshift_{l,lc,r,rc}(lo, hi, s)`: `hi:lo` shifted left (keeping
-/// the high word) or right (keeping the low word) by `s & 31`, or by
-/// `min(s, 32)` for the `c` (clamping) forms, as PTX `shf` does.
-fn funnel_shift(b: &mut Builder<'_>, name: &str, lo: Value, hi: Value, s: Value) -> Value {
-    let i64t = b.types.i64();
-    let i32t = b.types.i32();
-    let n = if name.ends_with('c') {
-        let k = b.i32(32);
-        b.binary(BinOp::UMin, s, k)
-    } else {
-        let k = b.i32(31);
-        b.binary(BinOp::And, s, k)
-    };
-    let n = b.cast(CastOp::ZExt, n, i64t);
-    let k32 = b.i64(32);
-    let h = b.cast(CastOp::ZExt, hi, i64t);
-    let h = b.binary(BinOp::Shl, h, k32);
-    let l = b.cast(CastOp::ZExt, lo, i64t);
-    let v = b.binary(BinOp::Or, h, l);
-    if name.starts_with("__funnelshift_l") {
-        let v = b.binary(BinOp::Shl, v, n);
-        let v = b.binary(BinOp::LShr, v, k32);
-        b.cast(CastOp::Trunc, v, i32t)
-    } else {
-        let v = b.binary(BinOp::LShr, v, n);
-        b.cast(CastOp::Trunc, v, i32t)
-    }
-}

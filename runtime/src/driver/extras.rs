@@ -341,40 +341,22 @@ unsafe extern "C" fn cuStreamGetId(h: cudaStream_t, id: *mut u64) -> CUresult {
 
 /// This module's entry points by NVIDIA's symbol names.
 pub fn entries() -> Vec<(&'static str, usize)> {
-    vec![
-        ("cuMemcpy2D_v2", cuMemcpy2D_v2 as *const () as usize),
-        (
-            "cuMemcpy2DUnaligned_v2",
-            cuMemcpy2D_v2 as *const () as usize,
-        ),
-        (
-            "cuMemcpy2DAsync_v2",
-            cuMemcpy2DAsync_v2 as *const () as usize,
-        ),
-        ("cuLinkCreate", cuLinkCreate_v2 as *const () as usize),
-        ("cuLinkCreate_v2", cuLinkCreate_v2 as *const () as usize),
-        ("cuLinkAddData", cuLinkAddData_v2 as *const () as usize),
-        ("cuLinkAddData_v2", cuLinkAddData_v2 as *const () as usize),
-        ("cuLinkAddFile", cuLinkAddFile_v2 as *const () as usize),
-        ("cuLinkAddFile_v2", cuLinkAddFile_v2 as *const () as usize),
-        ("cuLinkComplete", cuLinkComplete as *const () as usize),
-        ("cuLinkDestroy", cuLinkDestroy as *const () as usize),
-        (
-            "cuDeviceGetPCIBusId",
-            cuDeviceGetPCIBusId as *const () as usize,
-        ),
-        (
-            "cuDeviceGetByPCIBusId",
-            cuDeviceGetByPCIBusId as *const () as usize,
-        ),
-        (
-            "cuCtxGetSharedMemConfig",
-            cuCtxGetSharedMemConfig as *const () as usize,
-        ),
-        (
-            "cuCtxSetSharedMemConfig",
-            cuCtxSetSharedMemConfig as *const () as usize,
-        ),
-        ("cuStreamGetId", cuStreamGetId as *const () as usize),
+    entries![
+        cuMemcpy2D_v2,
+        "cuMemcpy2DUnaligned_v2" => cuMemcpy2D_v2,
+        cuMemcpy2DAsync_v2,
+        "cuLinkCreate" => cuLinkCreate_v2,
+        cuLinkCreate_v2,
+        "cuLinkAddData" => cuLinkAddData_v2,
+        cuLinkAddData_v2,
+        "cuLinkAddFile" => cuLinkAddFile_v2,
+        cuLinkAddFile_v2,
+        cuLinkComplete,
+        cuLinkDestroy,
+        cuDeviceGetPCIBusId,
+        cuDeviceGetByPCIBusId,
+        cuCtxGetSharedMemConfig,
+        cuCtxSetSharedMemConfig,
+        cuStreamGetId,
     ]
 }

@@ -19,6 +19,20 @@
 
 #![allow(non_snake_case, clippy::missing_safety_doc)]
 
+/// A module's entry points as `(symbol, address)` pairs: `f` is exported
+/// under its own name, `"name" => f` under another (an older version's
+/// symbol served by the same function).
+macro_rules! entries {
+    (@acc [$($out:tt)*]) => { vec![$($out)*] };
+    (@acc [$($out:tt)*] $n:literal => $f:ident $(, $($rest:tt)*)?) => {
+        entries!(@acc [$($out)* ($n, $f as *const () as usize),] $($($rest)*)?)
+    };
+    (@acc [$($out:tt)*] $f:ident $(, $($rest:tt)*)?) => {
+        entries!(@acc [$($out)* (stringify!($f), $f as *const () as usize),] $($($rest)*)?)
+    };
+    ($($rest:tt)*) => { entries!(@acc [] $($rest)*) };
+}
+
 pub mod context;
 pub mod exports;
 pub mod extras;

@@ -883,124 +883,43 @@ unsafe extern "C" fn cuFuncSetSharedMemConfig(f: *mut c_void, _config: c_int) ->
 
 /// This module's entry points by NVIDIA's symbol names.
 pub fn entries() -> Vec<(&'static str, usize)> {
-    vec![
-        ("cuModuleLoad", cuModuleLoad as *const () as usize),
-        ("cuModuleLoadData", cuModuleLoadData as *const () as usize),
-        (
-            "cuModuleLoadDataEx",
-            cuModuleLoadDataEx as *const () as usize,
-        ),
-        (
-            "cuModuleLoadFatBinary",
-            cuModuleLoadData as *const () as usize,
-        ),
-        ("cuModuleUnload", cuModuleUnload as *const () as usize),
-        (
-            "cuModuleGetFunction",
-            cuModuleGetFunction as *const () as usize,
-        ),
-        (
-            "cuModuleGetGlobal_v2",
-            cuModuleGetGlobal_v2 as *const () as usize,
-        ),
-        (
-            "cuModuleGetFunctionCount",
-            cuModuleGetFunctionCount as *const () as usize,
-        ),
-        (
-            "cuModuleGetLoadingMode",
-            cuModuleGetLoadingMode as *const () as usize,
-        ),
-        ("cuLibraryLoadData", cuLibraryLoadData as *const () as usize),
-        (
-            "cuLibraryLoadFromFile",
-            cuLibraryLoadFromFile as *const () as usize,
-        ),
-        ("cuLibraryUnload", cuModuleUnload as *const () as usize),
-        (
-            "cuLibraryGetModule",
-            cuLibraryGetModule as *const () as usize,
-        ),
-        (
-            "cuLibraryGetKernel",
-            cuModuleGetFunction as *const () as usize,
-        ),
-        (
-            "cuLibraryGetGlobal",
-            cuModuleGetGlobal_v2 as *const () as usize,
-        ),
-        (
-            "cuLibraryGetKernelCount",
-            cuModuleGetFunctionCount as *const () as usize,
-        ),
-        (
-            "cuKernelGetFunction",
-            cuKernelGetFunction as *const () as usize,
-        ),
-        ("cuKernelGetName", cuKernelGetName as *const () as usize),
-        (
-            "cuKernelGetAttribute",
-            cuKernelGetAttribute as *const () as usize,
-        ),
-        ("cuFuncGetModule", cuFuncGetModule as *const () as usize),
-        ("cuFuncGetName", cuFuncGetName as *const () as usize),
-        (
-            "cuFuncGetAttribute",
-            cuFuncGetAttribute as *const () as usize,
-        ),
-        (
-            "cuFuncSetAttribute",
-            cuFuncSetAttribute as *const () as usize,
-        ),
-        (
-            "cuFuncSetCacheConfig",
-            cuFuncSetCacheConfig as *const () as usize,
-        ),
-        ("cuLaunchKernel", cuLaunchKernel as *const () as usize),
-        (
-            "cuLaunchCooperativeKernel",
-            cuLaunchCooperativeKernel as *const () as usize,
-        ),
-        (
-            "cuLaunchCooperativeKernel_ptsz",
-            cuLaunchCooperativeKernel_ptsz as *const () as usize,
-        ),
-        (
-            "cuOccupancyMaxPotentialBlockSize",
-            cuOccupancyMaxPotentialBlockSize as *const () as usize,
-        ),
-        (
-            "cuOccupancyMaxPotentialBlockSizeWithFlags",
-            cuOccupancyMaxPotentialBlockSizeWithFlags as *const () as usize,
-        ),
-        (
-            "cuModuleEnumerateFunctions",
-            cuModuleEnumerateFunctions as *const () as usize,
-        ),
-        (
-            "cuLibraryEnumerateKernels",
-            cuModuleEnumerateFunctions as *const () as usize,
-        ),
-        (
-            "cuFuncSetSharedMemConfig",
-            cuFuncSetSharedMemConfig as *const () as usize,
-        ),
-        (
-            "cuLaunchKernel_ptsz",
-            cuLaunchKernel_ptsz as *const () as usize,
-        ),
-        ("cuLaunchKernelEx", cuLaunchKernelEx as *const () as usize),
-        (
-            "cuLaunchKernelEx_ptsz",
-            cuLaunchKernelEx_ptsz as *const () as usize,
-        ),
-        (
-            "cuOccupancyMaxActiveBlocksPerMultiprocessor",
-            cuOccupancyMaxActiveBlocksPerMultiprocessor as *const () as usize,
-        ),
-        (
-            "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-            cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags as *const () as usize,
-        ),
+    entries![
+        cuModuleLoad,
+        cuModuleLoadData,
+        cuModuleLoadDataEx,
+        "cuModuleLoadFatBinary" => cuModuleLoadData,
+        cuModuleUnload,
+        cuModuleGetFunction,
+        cuModuleGetGlobal_v2,
+        cuModuleGetFunctionCount,
+        cuModuleGetLoadingMode,
+        cuLibraryLoadData,
+        cuLibraryLoadFromFile,
+        "cuLibraryUnload" => cuModuleUnload,
+        cuLibraryGetModule,
+        "cuLibraryGetKernel" => cuModuleGetFunction,
+        "cuLibraryGetGlobal" => cuModuleGetGlobal_v2,
+        "cuLibraryGetKernelCount" => cuModuleGetFunctionCount,
+        cuKernelGetFunction,
+        cuKernelGetName,
+        cuKernelGetAttribute,
+        cuFuncGetModule,
+        cuFuncGetName,
+        cuFuncGetAttribute,
+        cuFuncSetAttribute,
+        cuFuncSetCacheConfig,
+        cuLaunchKernel,
+        cuLaunchCooperativeKernel,
+        cuLaunchCooperativeKernel_ptsz,
+        cuOccupancyMaxPotentialBlockSize,
+        cuOccupancyMaxPotentialBlockSizeWithFlags,
+        cuModuleEnumerateFunctions,
+        "cuLibraryEnumerateKernels" => cuModuleEnumerateFunctions,
+        cuFuncSetSharedMemConfig,
+        cuLaunchKernel_ptsz,
+        cuLaunchKernelEx,
+        cuLaunchKernelEx_ptsz,
+        cuOccupancyMaxActiveBlocksPerMultiprocessor,
+        cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
     ]
 }

@@ -197,73 +197,34 @@ unsafe extern "C" fn cuProfilerStart() -> CUresult {
 
 /// This module's entry points by NVIDIA's symbol names.
 pub fn entries() -> Vec<(&'static str, usize)> {
-    vec![
-        ("cuStreamCreate", cuStreamCreate as *const () as usize),
-        (
-            "cuStreamCreateWithPriority",
-            cuStreamCreateWithPriority as *const () as usize,
-        ),
-        ("cuStreamDestroy", cuStreamDestroy_v2 as *const () as usize),
-        (
-            "cuStreamDestroy_v2",
-            cuStreamDestroy_v2 as *const () as usize,
-        ),
-        (
-            "cuStreamSynchronize",
-            cuStreamSynchronize as *const () as usize,
-        ),
-        (
-            "cuStreamSynchronize_ptsz",
-            cuStreamSynchronize_ptsz as *const () as usize,
-        ),
-        ("cuStreamQuery", cuStreamQuery as *const () as usize),
-        (
-            "cuStreamQuery_ptsz",
-            cuStreamQuery_ptsz as *const () as usize,
-        ),
-        ("cuStreamWaitEvent", cuStreamWaitEvent as *const () as usize),
-        (
-            "cuStreamWaitEvent_ptsz",
-            cuStreamWaitEvent_ptsz as *const () as usize,
-        ),
-        ("cuStreamGetFlags", cuStreamGetFlags as *const () as usize),
-        (
-            "cuStreamGetPriority",
-            cuStreamGetPriority as *const () as usize,
-        ),
-        ("cuStreamGetCtx", cuStreamGetCtx as *const () as usize),
-        ("cuStreamGetDevice", cuStreamGetDevice as *const () as usize),
-        (
-            "cuStreamAddCallback",
-            cuStreamAddCallback as *const () as usize,
-        ),
-        ("cuLaunchHostFunc", cuLaunchHostFunc as *const () as usize),
-        ("cuEventCreate", cuEventCreate as *const () as usize),
-        ("cuEventRecord", cuEventRecord as *const () as usize),
-        (
-            "cuEventRecord_ptsz",
-            cuEventRecord_ptsz as *const () as usize,
-        ),
-        (
-            "cuEventRecordWithFlags",
-            cuEventRecordWithFlags as *const () as usize,
-        ),
-        (
-            "cuEventSynchronize",
-            cuEventSynchronize as *const () as usize,
-        ),
-        ("cuEventQuery", cuEventQuery as *const () as usize),
-        (
-            "cuEventElapsedTime",
-            cuEventElapsedTime as *const () as usize,
-        ),
-        (
-            "cuEventElapsedTime_v2",
-            cuEventElapsedTime as *const () as usize,
-        ),
-        ("cuEventDestroy", cuEventDestroy_v2 as *const () as usize),
-        ("cuEventDestroy_v2", cuEventDestroy_v2 as *const () as usize),
-        ("cuProfilerStart", cuProfilerStart as *const () as usize),
-        ("cuProfilerStop", cuProfilerStart as *const () as usize),
+    entries![
+        cuStreamCreate,
+        cuStreamCreateWithPriority,
+        "cuStreamDestroy" => cuStreamDestroy_v2,
+        cuStreamDestroy_v2,
+        cuStreamSynchronize,
+        cuStreamSynchronize_ptsz,
+        cuStreamQuery,
+        cuStreamQuery_ptsz,
+        cuStreamWaitEvent,
+        cuStreamWaitEvent_ptsz,
+        cuStreamGetFlags,
+        cuStreamGetPriority,
+        cuStreamGetCtx,
+        cuStreamGetDevice,
+        cuStreamAddCallback,
+        cuLaunchHostFunc,
+        cuEventCreate,
+        cuEventRecord,
+        cuEventRecord_ptsz,
+        cuEventRecordWithFlags,
+        cuEventSynchronize,
+        cuEventQuery,
+        cuEventElapsedTime,
+        "cuEventElapsedTime_v2" => cuEventElapsedTime,
+        "cuEventDestroy" => cuEventDestroy_v2,
+        cuEventDestroy_v2,
+        cuProfilerStart,
+        "cuProfilerStop" => cuProfilerStart,
     ]
 }
