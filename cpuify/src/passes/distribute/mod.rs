@@ -29,7 +29,9 @@
 mod carried;
 mod hoist;
 mod interchange;
+mod lane_guard;
 pub mod mincut;
+mod monotone;
 mod predicate;
 mod split;
 mod util;

@@ -229,7 +229,34 @@ impl Distributor<'_> {
                 let aargs = self.func.regions[after].args.clone();
                 let kept_before: Vec<bool> = bargs.iter().map(keep).collect();
                 let bcaches = self.caches_for(&operands, &kept_before);
-                let acaches = self.caches_for(&results, &kept_results);
+                let Some(&cond) = self.func.regions[before].ops.last() else {
+                    return Err(self.err(c, "`while` without a condition"));
+                };
+                let vals = self.func.ops[cond].operands[1..].to_vec();
+                // condition(c, vals...): vals go to the after caches. A val
+                // that is a before-argument already sits in that
+                // argument's array, which nothing writes again before the
+                // after-region and the results have read it (the yield's
+                // stores end the after-region; each thread touches only its
+                // own slot): share the array instead of copying it.
+                let mut acaches = Vec::with_capacity(results.len());
+                let mut shared = Vec::with_capacity(results.len());
+                for (i, &r) in results.iter().enumerate() {
+                    let from_arg = vals
+                        .get(i)
+                        .and_then(|v| bargs.iter().position(|b| b == v))
+                        .and_then(|j| bcaches.get(j).copied().flatten());
+                    let cache = match (kept_results.get(i).copied().unwrap_or(false), from_arg) {
+                        (true, _) => None,
+                        (false, Some(bc)) => Some(bc),
+                        (false, None) => {
+                            let ty = self.func.value_type(r);
+                            Some(self.new_cache(ty))
+                        }
+                    };
+                    shared.push(from_arg.is_some());
+                    acaches.push(cache);
+                }
                 let mut at = self.position(body, c);
                 for (cache, &init) in bcaches.iter().zip(&operands) {
                     if let Some(cache) = *cache {
@@ -237,14 +264,9 @@ impl Distributor<'_> {
                     }
                 }
                 self.load_args(before, p, &bargs, &bcaches);
-                // condition(c, vals...): vals go to the after caches.
-                let Some(&cond) = self.func.regions[before].ops.last() else {
-                    return Err(self.err(c, "`while` without a condition"));
-                };
-                let vals = self.func.ops[cond].operands[1..].to_vec();
                 let mut at = self.position(before, cond);
-                for (cache, &v) in acaches.iter().zip(&vals) {
-                    if let Some(cache) = *cache {
+                for ((cache, &v), &is_shared) in acaches.iter().zip(&vals).zip(&shared) {
+                    if let (Some(cache), false) = (*cache, is_shared) {
                         at += self.store_slot(before, at, p, cache, v);
                     }
                 }

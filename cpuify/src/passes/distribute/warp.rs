@@ -14,7 +14,7 @@
 
 use super::{Distributor, Mode};
 use crate::error::CpuifyError;
-use cucc_ir::edit::{remove_op, replace_all_uses, replace_uses_in_region};
+use cucc_ir::edit::{clone_op, remove_op, replace_all_uses, replace_uses_in_region};
 use cucc_ir::{
     ArithFlags, BinOp, CastOp, CmpPred, Level, Op, OpKind, Region, ShuffleMode, Value, VoteKind,
 };
@@ -37,7 +37,7 @@ impl Distributor<'_> {
             })
             .collect();
         for (parent, p) in targets {
-            let (warp_region, lane_loop, base) = self.split_block_loop(parent, p);
+            let (warp_region, lane_loop, base, lanes, n) = self.split_block_loop(parent, p);
             let saved = self.mode;
             self.mode = Mode::Lane { base };
             let result = (|| {
@@ -45,6 +45,24 @@ impl Distributor<'_> {
                     self.hoist_private_allocas(lane_loop);
                     self.process(warp_region, lane_loop)?;
                     self.warp_slot_addresses(warp_region, base);
+                    let solved = self.solve_lane_guards(warp_region);
+                    let fname = self.func.name.clone();
+                    let loc = self.func.ops[p].loc;
+                    if solved > 0 {
+                        self.remarks.add(
+                            "distribute",
+                            &fname,
+                            loc,
+                            format!("{solved} lane loop(s) guarded by `lane id % m == c` run their one passing lane"),
+                        );
+                    }
+                    self.peel_partial_warp(parent, warp_region, lanes, n);
+                    self.remarks.add(
+                        "distribute",
+                        &fname,
+                        loc,
+                        "full warps run their lane loops 32 times (a constant); a block's partial last warp runs a copy",
+                    );
                 }
                 Ok(())
             })();
@@ -106,9 +124,69 @@ impl Distributor<'_> {
         })
     }
 
+    /// Splits the warp loop whose body is `warp_region` (in `parent`) into
+    /// the block's full warps (of its `n` threads), where the lane count
+    /// `lanes` is the constant
+    /// 32 (the C compiler then unrolls and vectorises the lane loops
+    /// without remainders and copies per-thread slots inline), and a copy
+    /// for the partial last warp, which runs when the block size is not a
+    /// multiple of 32.
+    fn peel_partial_warp(&mut self, parent: Region, warp_region: Region, lanes: Value, n: Value) {
+        let Some(warp_loop) = self.func.regions[parent]
+            .ops
+            .iter()
+            .copied()
+            .find(|&o| self.func.ops[o].regions.first() == Some(&warp_region))
+        else {
+            return;
+        };
+        let loc = self.func.ops[warp_loop].loc;
+        let pos = self.position(parent, warp_loop);
+        let (full, partial) = {
+            let mut b = self.at(parent, pos);
+            b.set_loc(loc);
+            let c32 = b.i32(32);
+            let full = b.binary(BinOp::UDiv, n, c32);
+            let rem = b.binary(BinOp::URem, n, c32);
+            let zero = b.i32(0);
+            let some = b.cmp(CmpPred::Ne, rem, zero);
+            let i32t = b.types.i32();
+            (full, b.cast(CastOp::ZExt, some, i32t))
+        };
+        // The copy for the partial warp: warp index `full`.
+        let mut map = HashMap::new();
+        let tail = clone_op(self.func, warp_loop, &mut map);
+        self.func.ops[tail].operands = vec![partial];
+        let tail_body = self.func.ops[tail].regions[0];
+        let t = self.func.regions[tail_body].args[0];
+        let shifted = {
+            let mut b = self.at(tail_body, 0);
+            b.set_loc(loc);
+            b.binary_flags(BinOp::Add, ArithFlags::NSW, full, t)
+        };
+        let mut shift = HashMap::from([(t, shifted)]);
+        replace_uses_in_region(self.func, tail_body, &shift);
+        // The add itself reads the argument.
+        if let Some(add) = self.func.defining_op(shifted) {
+            self.func.ops[add].operands = vec![full, t];
+        }
+        shift.clear();
+        // Full warps: 32 lanes.
+        let c32 = {
+            let mut b = self.at(warp_region, 0);
+            b.set_loc(loc);
+            b.i32(32)
+        };
+        replace_uses_in_region(self.func, warp_region, &HashMap::from([(lanes, c32)]));
+        self.func.ops[warp_loop].operands = vec![full];
+        let pos = self.position(parent, warp_loop);
+        self.func.regions[parent].ops.insert(pos + 1, tail);
+    }
+
     /// Rewrites block loop `p` as `parallel<warp> { parallel<lane> {..} }`.
-    /// Returns the warp body, the lane loop and the warp's base thread id.
-    fn split_block_loop(&mut self, parent: Region, p: Op) -> (Region, Op, Value) {
+    /// Returns the warp body, the lane loop, the warp's base thread id, its
+    /// lane count and the block's thread count.
+    fn split_block_loop(&mut self, parent: Region, p: Op) -> (Region, Op, Value, Value, Value) {
         let ubs = self.func.ops[p].operands.clone();
         let body = self.func.ops[p].regions[0];
         let ivs = self.func.regions[body].args.clone();
@@ -219,7 +297,7 @@ impl Distributor<'_> {
             loc,
         );
         self.func.regions[parent].ops[pi] = warp_loop;
-        (warp_region, lane_loop, base)
+        (warp_region, lane_loop, base, lanes, n)
     }
 
     /// Removes shuffle `op` at the top level of lane loop `p`.

@@ -19,12 +19,12 @@
 //! a collective sits in a loop inside the `if` and cannot be predicated, a
 //! trap naming the kernel and the line. Never lane 0's condition for all.
 
-use super::Distributor;
+use super::{monotone, Distributor};
 use crate::error::CpuifyError;
 use crate::passes::uniform::Uniformity;
 use cucc_ir::edit::clone_op;
 use cucc_ir::{BinOp, CmpPred, Op, OpKind, Region, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 impl Distributor<'_> {
     /// Removes the warp collectives of `if` op `c` at the top level of lane
@@ -156,10 +156,13 @@ impl Distributor<'_> {
     }
 
     /// Inserts before lane loop `p2` (in `parent`, body: the ops computing
-    /// `c`'s condition, then `c`) a serial loop over the warp's lanes that
-    /// evaluates the condition for each and returns whether they all equal
-    /// lane 0's. The ops before `c` are reloads and recomputed values that
-    /// fission left: every lane runs them already.
+    /// `c`'s condition, then `c`) a test of whether every lane of the warp
+    /// computes the same condition. The ops before `c` are reloads and
+    /// recomputed values that fission left: every lane runs them already.
+    /// When the condition is monotone in the lane (`monotone.rs`), the
+    /// first and last lanes decide, under run-time checks that the
+    /// monotonicity argument holds; otherwise, or when those checks fail, a
+    /// serial loop evaluates every lane.
     fn lanes_agree(&mut self, parent: Region, p2: Op, c: Op) -> Value {
         let body = self.func.ops[p2].regions[0];
         let lane = self.func.regions[body].args[0];
@@ -167,35 +170,121 @@ impl Distributor<'_> {
         let cond = self.func.ops[c].operands[0];
         let k = self.position(body, c);
         let prelude: Vec<Op> = self.func.regions[body].ops[..k].to_vec();
+        let inside: HashSet<Value> = {
+            let mut walk = Vec::new();
+            for &op in &prelude {
+                walk.push((body, op));
+                for &r in &self.func.ops[op].regions {
+                    self.func.walk_region(r, &mut walk);
+                }
+            }
+            walk.iter()
+                .flat_map(|&(_, o)| self.func.ops[o].results.clone())
+                .collect()
+        };
+        let check = monotone::endpoint_check(self.func, self.types, lane, &inside, cond);
         let loc = self.func.ops[c].loc;
         let pi = self.position(parent, p2);
-        let mut b = self.at(parent, pi);
-        b.set_loc(loc);
-        let i32t = b.types.i32();
-        let zero = b.const_int(i32t, 0);
-        let one = b.i32(1);
-        let yes = b.bool(true);
-        let mut map0: HashMap<Value, Value> = HashMap::from([(lane, zero)]);
-        let region = b.insertion_region();
+        let (zero, one) = {
+            let mut b = self.at(parent, pi);
+            b.set_loc(loc);
+            let i32t = b.types.i32();
+            (b.const_int(i32t, 0), b.i32(1))
+        };
         let mut at = self.position(parent, p2);
-        for &op in &prelude {
-            let cl = clone_op(self.func, op, &mut map0);
-            self.func.regions[region].ops.insert(at, cl);
-            at += 1;
-        }
+        let map0 = self.clone_at_lane(parent, &mut at, &prelude, lane, zero);
         let c0 = *map0.get(&cond).unwrap_or(&cond);
         let mut b = self.at(parent, at);
         b.set_loc(loc);
-        b.for_(one, lanes, one, &[yes], |b, j, acc| {
-            let mut map: HashMap<Value, Value> = HashMap::from([(lane, j)]);
-            for &op in &prelude {
-                let cl = clone_op(b.func, op, &mut map);
-                let r = b.insertion_region();
-                b.func.regions[r].ops.push(cl);
-            }
-            let cj = *map.get(&cond).unwrap_or(&cond);
-            let same = b.cmp(CmpPred::Eq, cj, c0);
-            vec![b.binary(BinOp::And, acc[0], same)]
-        })[0]
+        let Some(check) = check else {
+            return every_lane_agrees(&mut b, &prelude, lane, lanes, cond, c0);
+        };
+        let last = b.binary(BinOp::Sub, lanes, one);
+        let mut at = self.position(parent, p2);
+        let map_last = self.clone_at_lane(parent, &mut at, &prelude, lane, last);
+        let ends = |v: Value| (*map0.get(&v).unwrap_or(&v), *map_last.get(&v).unwrap_or(&v));
+        let mut b = self.at(parent, at);
+        b.set_loc(loc);
+        let mut sound = b.bool(true);
+        for &(flag, expected) in &check.preconditions {
+            let (f, _) = ends(flag);
+            let want = b.bool(expected);
+            let ok = b.cmp(CmpPred::Eq, f, want);
+            sound = b.binary(BinOp::And, sound, ok);
+        }
+        for &(v, order, dir) in &check.witnesses {
+            let (first, end) = ends(v);
+            let pred = match (order, dir) {
+                (monotone::Order::Signed, monotone::Dir::Dec) => CmpPred::Sle,
+                (monotone::Order::Signed, _) => CmpPred::Sge,
+                (monotone::Order::Unsigned, monotone::Dir::Dec) => CmpPred::Ule,
+                (monotone::Order::Unsigned, _) => CmpPred::Uge,
+            };
+            let ok = b.cmp(pred, end, first);
+            sound = b.binary(BinOp::And, sound, ok);
+        }
+        for &v in &check.pins {
+            let (first, end) = ends(v);
+            let ok = b.cmp(CmpPred::Eq, end, first);
+            sound = b.binary(BinOp::And, sound, ok);
+        }
+        let mut same = b.bool(true);
+        for &leaf in &check.leaves {
+            let (first, end) = ends(leaf);
+            let eq = b.cmp(CmpPred::Eq, end, first);
+            same = b.binary(BinOp::And, same, eq);
+        }
+        let i1 = b.types.i1();
+        b.if_else(
+            sound,
+            &[i1],
+            |_| vec![same],
+            |b| vec![every_lane_agrees(b, &prelude, lane, lanes, cond, c0)],
+        )[0]
     }
+
+    /// Clones `prelude` into `region` at `*at` with `lane` replaced by
+    /// `value`; advances `at` past the clones and returns the value map.
+    fn clone_at_lane(
+        &mut self,
+        region: Region,
+        at: &mut usize,
+        prelude: &[Op],
+        lane: Value,
+        value: Value,
+    ) -> HashMap<Value, Value> {
+        let mut map = HashMap::from([(lane, value)]);
+        for &op in prelude {
+            let cl = clone_op(self.func, op, &mut map);
+            self.func.regions[region].ops.insert(*at, cl);
+            *at += 1;
+        }
+        map
+    }
+}
+
+/// A serial loop over lanes 1.. that evaluates `cond` (computed by
+/// `prelude` from `lane`) in each and returns whether all equal lane 0's
+/// value `c0`.
+fn every_lane_agrees(
+    b: &mut cucc_ir::Builder<'_>,
+    prelude: &[Op],
+    lane: Value,
+    lanes: Value,
+    cond: Value,
+    c0: Value,
+) -> Value {
+    let one = b.i32(1);
+    let yes = b.bool(true);
+    b.for_(one, lanes, one, &[yes], |b, j, acc| {
+        let mut map: HashMap<Value, Value> = HashMap::from([(lane, j)]);
+        for &op in prelude {
+            let cl = clone_op(b.func, op, &mut map);
+            let r = b.insertion_region();
+            b.func.regions[r].ops.push(cl);
+        }
+        let cj = *map.get(&cond).unwrap_or(&cond);
+        let same = b.cmp(CmpPred::Eq, cj, c0);
+        vec![b.binary(BinOp::And, acc[0], same)]
+    })[0]
 }
