@@ -65,6 +65,16 @@ __global__ void warp_sums(const double *in, double *out) {
     if (t % 32 == 0) out[blockIdx.x * warps + t / 32] = s;
 }
 
+// Each lane reads the value of its row (gt / 32) and swaps it with its
+// xor-1 neighbour: with 48-thread blocks a warp can hold two rows, so the
+// row is not the same in every lane.
+__global__ void row_loads(const double *rowval, double *out) {
+    int gt = blockIdx.x * blockDim.x + threadIdx.x;
+    int row = gt / 32;
+    double v = rowval[row] + (double)(threadIdx.x % 32);
+    out[gt] = __shfl_xor_sync(FULL, v, 1);
+}
+
 // Lane 0's value after the shuffle-down tree over `lanes` values.
 static double tree(const double *v, int lanes) {
     double a[32];
@@ -137,6 +147,25 @@ int main() {
                 }
             }
         }
+    }
+    {
+        const int bs = 48, grid = len / bs;
+        double *dres, *hres = (double *)malloc(len * sizeof(double));
+        CHECK(cudaMalloc(&dres, len * sizeof(double)));
+        row_loads<<<grid, bs>>>(din, dres);
+        CHECK(cudaGetLastError());
+        CHECK(cudaMemcpy(hres, dres, len * sizeof(double), cudaMemcpyDeviceToHost));
+        for (int gt = 0; gt < grid * bs; ++gt) {
+            int t = gt % bs, partner = t ^ 1;  // stays in the same warp
+            int pg = gt - t + partner;
+            double want = hin[pg / 32] + (double)(partner % 32);
+            if (hres[gt] != want) {
+                if (bad < 5) printf("row_loads thread %d: got %g want %g\n", gt, hres[gt], want);
+                ++bad;
+            }
+        }
+        CHECK(cudaFree(dres));
+        free(hres);
     }
     const int sizes[3] = {40, 72, 96};
     for (int q = 0; q < 3; ++q) {

@@ -37,6 +37,7 @@ mod split;
 mod util;
 mod warp;
 mod warp_if;
+mod warp_uniform;
 
 use crate::error::CpuifyError;
 use crate::passes::uniform::Uniformity;

@@ -98,6 +98,41 @@ pub(crate) fn endpoint_check(
     Some(a.check)
 }
 
+/// For an integer value `v` of a lane loop's body that takes at most two
+/// values across a warp (monotone, changing by at most 1 from the first to
+/// the last lane: a lane-id quotient by 32 such as a warp's row), the
+/// checks under which it is the same in every lane: `v` itself pinned
+/// (equal at both ends), plus the witnesses and preconditions its
+/// monotonicity needs. `None` for values that are constant anyway, not
+/// monotone, or change more.
+pub(crate) fn two_valued(
+    func: &Function,
+    types: &Types,
+    lane: Value,
+    inside: &HashSet<Value>,
+    v: Value,
+) -> Option<EndpointCheck> {
+    types[func.value_type(v)].int_bits()?;
+    for order in [Order::Signed, Order::Unsigned] {
+        let mut a = Analysis {
+            func,
+            types,
+            lane,
+            inside,
+            memo: HashMap::new(),
+            check: EndpointCheck::default(),
+        };
+        if let Some(m) = a.mono(v, order, true) {
+            if m.dir == Dir::Const || m.span > 1 {
+                return None;
+            }
+            a.check.pins.push(v);
+            return Some(a.check);
+        }
+    }
+    None
+}
+
 /// A monotone value: its direction and a bound on how much it changes
 /// between the first and last lane (in the order it was analysed in).
 #[derive(Clone, Copy, Debug)]
@@ -597,6 +632,43 @@ mod tests {
         let c = c.expect("monotone under witnesses");
         assert!(!c.witnesses.is_empty());
         assert_eq!(c.leaves.len(), 1);
+    }
+
+    #[test]
+    fn a_lane_quotient_by_32_is_two_valued() {
+        let (m, _) = analyse(
+            "%t = add %a, %lane : i32\n%c = const 32 : i32\n%row = sdiv %t, %c : i32\n\
+             %c16 = const 16 : i32\n%half = sdiv %t, %c16 : i32\n%cond = cmp slt %row, %n : i1",
+        );
+        let (_, f) = m.functions.iter().next().expect("one function");
+        let by_name = |n: &str| {
+            f.values
+                .iter()
+                .find(|(_, d)| d.name.as_deref() == Some(n))
+                .map(|(v, _)| v)
+                .expect("named value")
+        };
+        let mut walk = Vec::new();
+        f.walk_region(f.body, &mut walk);
+        let body = walk
+            .iter()
+            .find(|&&(_, o)| f.ops[o].kind == OpKind::Parallel { level: Level::Lane })
+            .map(|&(_, o)| f.ops[o].regions[0])
+            .expect("a lane loop");
+        let lane = f.regions[body].args[0];
+        let mut inner = Vec::new();
+        f.walk_region(body, &mut inner);
+        let inside: HashSet<Value> = inner
+            .iter()
+            .flat_map(|&(_, o)| f.ops[o].results.clone())
+            .collect();
+        let row = two_valued(f, &m.types, lane, &inside, by_name("row")).expect("row");
+        assert_eq!(row.pins, vec![by_name("row")]);
+        assert_eq!(row.witnesses.len(), 1, "the wrapping add");
+        // t / 16 may take three values across 32 lanes; t itself 32.
+        assert!(two_valued(f, &m.types, lane, &inside, by_name("half")).is_none());
+        assert!(two_valued(f, &m.types, lane, &inside, by_name("t")).is_none());
+        assert!(two_valued(f, &m.types, lane, &inside, by_name("c")).is_none());
     }
 
     #[test]

@@ -56,6 +56,15 @@ impl Distributor<'_> {
                             format!("{solved} lane loop(s) guarded by `lane id % m == c` run their one passing lane"),
                         );
                     }
+                    let hoisted = self.hoist_warp_uniform(warp_region);
+                    if hoisted > 0 {
+                        self.remarks.add(
+                            "distribute",
+                            &fname,
+                            loc,
+                            format!("{hoisted} warp-uniform value(s) computed once per warp where the first and last lane agree"),
+                        );
+                    }
                     self.peel_partial_warp(parent, warp_region, lanes, n);
                     self.remarks.add(
                         "distribute",
