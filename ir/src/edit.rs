@@ -4,7 +4,7 @@
 //! it out of its region's list, which is what makes it dead.
 
 use crate::func::{Function, Op, Region, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Replaces every use of `from` by `to` in the ops reachable from the body.
 pub fn replace_all_uses(func: &mut Function, from: Value, to: Value) {
@@ -90,6 +90,19 @@ pub fn remove_op(func: &mut Function, region: Region, op: Op) -> bool {
             true
         }
         None => false,
+    }
+}
+
+/// Takes every `(region, op)` of `ops` out of its region's op list, with
+/// one pass over each region involved (removing them one at a time searched
+/// the region once per op).
+pub fn remove_ops(func: &mut Function, ops: impl IntoIterator<Item = (Region, Op)>) {
+    let mut by_region: HashMap<Region, HashSet<Op>> = HashMap::new();
+    for (region, op) in ops {
+        by_region.entry(region).or_default().insert(op);
+    }
+    for (region, gone) in by_region {
+        func.regions[region].ops.retain(|o| !gone.contains(o));
     }
 }
 
