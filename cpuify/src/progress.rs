@@ -114,12 +114,12 @@ impl Progress {
                         let phase = if st.phase.is_empty() {
                             String::new()
                         } else {
-                            format!(" ({})", st.phase)
+                            format!(": {}", st.phase)
                         };
                         let secs = elapsed.as_secs_f64();
                         drop(st);
                         sink(format!(
-                            "still compiling {what}{phase}, {secs:.0} s so far..."
+                            "still compiling {what}{phase} ({secs:.0} s so far)..."
                         ));
                         return;
                     }

@@ -386,7 +386,7 @@ impl Driver {
             cmd.arg("-g");
         }
         cmd.arg("-o").arg(&dev_o).arg(&dev_c);
-        self.command_as("cc (device C)", cmd)?;
+        self.command_as("device cc", cmd)?;
         Ok(dev_o)
     }
 
@@ -721,7 +721,7 @@ impl Driver {
         cmd.args(&self.o.host_flags);
         cmd.args(self.deps_args(out));
         cmd.arg("-o").arg(&host_o);
-        self.command_as("clang (host half)", cmd)?;
+        self.command_as("host clang", cmd)?;
 
         let dev_o = match dev_o {
             Some(o) => o,

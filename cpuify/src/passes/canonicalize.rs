@@ -127,7 +127,12 @@ fn fold_region(types: &mut Types, func: &mut Function, region: Region, subst: &m
 
 /// A new constant replacing `op`'s single result; returns it, to take
 /// `op`'s place.
-fn replace_with_const(func: &mut Function, op: Op, bits: u64, subst: &mut Subst) -> Option<Vec<Op>> {
+fn replace_with_const(
+    func: &mut Function,
+    op: Op,
+    bits: u64,
+    subst: &mut Subst,
+) -> Option<Vec<Op>> {
     let result = func.ops[op].results[0];
     let ty = func.value_type(result);
     let loc = func.ops[op].loc;

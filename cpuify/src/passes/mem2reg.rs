@@ -108,7 +108,13 @@ fn promote_round(types: &cucc_ir::Types, func: &mut Function) -> usize {
             continue;
         }
         let ptr = func.ops[op].results[0];
-        if promotable(func, &parents, ptr, ty, users.get(&ptr).unwrap_or(&no_users)) {
+        if promotable(
+            func,
+            &parents,
+            ptr,
+            ty,
+            users.get(&ptr).unwrap_or(&no_users),
+        ) {
             let rank = promoted.len();
             promoted.insert(ptr, Promoted { rank, ty });
             alloca_region.insert(ptr, region);
@@ -499,7 +505,6 @@ fn selects_only(func: &Function, region: Region) -> bool {
             || (data.kind == OpKind::If && data.regions.iter().all(|&r| selects_only(func, r)))
     })
 }
-
 
 /// True if `ptr` is only loaded from and stored to as a `ty`, outside any
 /// `parallel`; `users` are the ops using it.

@@ -200,7 +200,7 @@ fn translate(
         .map_err(|e| format!("{file}: {e}"))?;
         progress.phase("emit_c");
         let emitted = times
-            .time("emit_c", || cucc_ir_emit(&module, id))
+            .time("emit_c", || emit(&module, id))
             .map_err(|e| format!("{file}: {e}"))?;
         Ok(emitted)
     };
@@ -219,7 +219,8 @@ fn translate(
     }
 }
 
-fn cucc_ir_emit(module: &cucc_ir::Module, id: &ModuleId) -> Result<String, String> {
+/// The C of a cucc device object registering `module` under `id`.
+fn emit(module: &cucc_ir::Module, id: &ModuleId) -> Result<String, String> {
     cucc_cpuify::emit_c::emit_device_object(module, id)
         .map(|e| e.c)
         .map_err(|e| e.to_string())
