@@ -185,9 +185,7 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
         OpKind::Unary(u) if all_const && data.operands.len() == 1 => {
             let ty = scalar(types, func, data.results[0]);
             match eval::unary(*u, ty, c(0)) {
-                Ok(bits) => {
-                    return replace_with_const(func, op, bits, subst);
-                }
+                Ok(bits) => replace_with_const(func, op, bits, subst),
                 Err(_) => None,
             }
         }
@@ -210,9 +208,7 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
             let from = scalar(types, func, data.operands[0]);
             let to = scalar(types, func, data.results[0]);
             match eval::cast(*k, from, to, c(0)) {
-                Ok(bits) => {
-                    return replace_with_const(func, op, bits, subst);
-                }
+                Ok(bits) => replace_with_const(func, op, bits, subst),
                 Err(_) => None,
             }
         }
@@ -231,9 +227,7 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
             None
         }
         OpKind::If => {
-            let Some(cond) = consts.first().copied().flatten() else {
-                return None;
-            };
+            let cond = consts.first().copied().flatten()?;
             let taken = data.regions[usize::from(cond & 1 == 0)];
             Some(inline_region(func, op, taken, subst))
         }

@@ -126,7 +126,7 @@ fn promote_round(types: &cucc_ir::Types, func: &mut Function) -> usize {
     // The promoted allocas each structured op stores to (stores nested in
     // it, to allocas outside it), in rank order.
     let mut stored_in: HashMap<Op, Vec<Value>> = HashMap::new();
-    for (&ptr, _) in &promoted {
+    for &ptr in promoted.keys() {
         let home = alloca_region[&ptr];
         for &user in users.get(&ptr).unwrap_or(&no_users) {
             if !matches!(func.ops[user].kind, OpKind::Store { .. }) {
