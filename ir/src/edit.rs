@@ -219,6 +219,37 @@ mod tests {
     use crate::{Builder, FunctionKind, Module, OpKind};
 
     #[test]
+    fn remove_ops_takes_each_op_out_of_its_region() {
+        let mut m = Module::new();
+        let i32t = m.types.i32();
+        let mut f = Function::new("f", FunctionKind::Device, &[i32t], &[i32t]);
+        {
+            let mut b = Builder::new(&mut m.types, &mut f);
+            let p = b.params()[0];
+            let zero = b.i32(0);
+            let one = b.i32(1);
+            let r = b.for_(zero, p, one, &[zero], |b, iv, c| {
+                b.i32(2);
+                vec![b.binary(crate::BinOp::Add, c[0], iv)]
+            });
+            b.ret(vec![r[0]]);
+        }
+        let body = f.body;
+        let top = f.regions[body].ops.clone();
+        let inner_region = f.ops[top[2]].regions[0];
+        let inner = f.regions[inner_region].ops.clone();
+        remove_ops(
+            &mut f,
+            [(body, top[0]), (inner_region, inner[0]), (body, top[1])],
+        );
+        assert_eq!(f.regions[body].ops, top[2..].to_vec());
+        assert_eq!(f.regions[inner_region].ops, inner[1..].to_vec());
+        // Removing what is not there changes nothing.
+        remove_ops(&mut f, [(body, top[0])]);
+        assert_eq!(f.regions[body].ops, top[2..].to_vec());
+    }
+
+    #[test]
     fn clone_and_replace() {
         let mut m = Module::new();
         let i32t = m.types.i32();
