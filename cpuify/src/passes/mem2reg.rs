@@ -76,6 +76,8 @@ struct Promoted {
     /// which it gets results, carried values and yield operands.
     rank: usize,
     ty: TypeId,
+    /// The alloca op.
+    alloca: Op,
 }
 
 /// Promotes every scalar alloca promotable now, all in one walk: the
@@ -116,7 +118,14 @@ fn promote_round(types: &cucc_ir::Types, func: &mut Function) -> usize {
             users.get(&ptr).unwrap_or(&no_users),
         ) {
             let rank = promoted.len();
-            promoted.insert(ptr, Promoted { rank, ty });
+            promoted.insert(
+                ptr,
+                Promoted {
+                    rank,
+                    ty,
+                    alloca: op,
+                },
+            );
             alloca_region.insert(ptr, region);
         }
     }
@@ -150,14 +159,15 @@ fn promote_round(types: &cucc_ir::Types, func: &mut Function) -> usize {
         list.dedup();
     }
     let count = promoted.len();
+    let created = create_values(func, &parents, &walk, &promoted, &stored_in);
     let mut p = Promoter {
         func,
         promoted: &promoted,
         stored_in: &stored_in,
+        created: &created,
         current: HashMap::new(),
         loaded: HashMap::new(),
         removed: HashSet::new(),
-        zeros: HashMap::new(),
         touched: Vec::new(),
     };
     let body = p.func.body;
@@ -166,10 +176,10 @@ fn promote_round(types: &cucc_ir::Types, func: &mut Function) -> usize {
         func,
         mut loaded,
         removed,
-        zeros,
         touched,
         ..
     } = p;
+    let zeros = &created.zeros;
     // Loads and stores leave their regions; each alloca's place goes to
     // its initial zero.
     for region in touched {
@@ -556,11 +566,122 @@ fn resolve_chains(map: &mut HashMap<Value, Value>) {
     }
 }
 
+/// The values a promotion adds: each alloca's zero, and the region
+/// arguments and results of the structured ops storing to it.
+#[derive(Default)]
+struct Created {
+    /// Each promoted alloca op and the zero constant taking its place.
+    zeros: HashMap<Op, Op>,
+    /// `(op, alloca)`: the carried value's region argument of a `for`, or
+    /// the `before` and `after` arguments of a `while`.
+    args: HashMap<(Op, Value), Vec<Value>>,
+    /// `(op, alloca)`: the result carrying the alloca's value out of `op`.
+    results: HashMap<(Op, Value), Value>,
+}
+
+/// Creates the values of [`Created`] alloca by alloca, in the order
+/// promoting the allocas one at a time created them (for each alloca: its
+/// zero, then for each structured op storing to it, in walk order, a
+/// loop's arguments before its body's and its result after them), so the
+/// arena numbering, on which later passes' choices depend, is the same.
+fn create_values(
+    func: &mut Function,
+    parents: &cucc_ir::Parents,
+    walk: &[(Region, Op)],
+    promoted: &HashMap<Value, Promoted>,
+    stored_in: &HashMap<Op, Vec<Value>>,
+) -> Created {
+    let mut stored_ops: HashMap<Value, Vec<Op>> = HashMap::new();
+    for &(_, op) in walk {
+        for &ptr in stored_in.get(&op).into_iter().flatten() {
+            stored_ops.entry(ptr).or_default().push(op);
+        }
+    }
+    let mut by_rank: Vec<(&Value, &Promoted)> = promoted.iter().collect();
+    by_rank.sort_by_key(|(_, p)| p.rank);
+    let mut c = Created::default();
+    for (&ptr, info) in by_rank {
+        let loc = func.ops[info.alloca].loc;
+        let zero = func.new_op(OpKind::Const { bits: 0 }, vec![], &[info.ty], vec![], loc);
+        c.zeros.insert(info.alloca, zero);
+        // The stored ops in walk (pre-)order, with a stack of the ones
+        // enclosing the current one: an op's result is made when the walk
+        // leaves it, a `while`'s `after` argument when it enters `after`.
+        let mut stack: Vec<Op> = Vec::new();
+        for &op in stored_ops.get(&ptr).into_iter().flatten() {
+            while let Some(&top) = stack.last() {
+                match region_index_within(func, parents, op, top) {
+                    Some(1) if func.ops[top].kind == OpKind::While => {
+                        c.while_after_arg(func, top, ptr, info.ty);
+                        break;
+                    }
+                    Some(_) => break,
+                    None => {
+                        c.leave(func, top, ptr, info.ty);
+                        stack.pop();
+                    }
+                }
+            }
+            c.enter(func, op, ptr, info.ty);
+            stack.push(op);
+        }
+        while let Some(top) = stack.pop() {
+            c.leave(func, top, ptr, info.ty);
+        }
+    }
+    c
+}
+
+/// Which region of `outer` holds `op`, if `outer` encloses it.
+fn region_index_within(
+    func: &Function,
+    parents: &cucc_ir::Parents,
+    mut op: Op,
+    outer: Op,
+) -> Option<usize> {
+    loop {
+        let region = parents.region_of(op)?;
+        let parent = parents.op_of(region)?;
+        if parent == outer {
+            return func.ops[outer].regions.iter().position(|&r| r == region);
+        }
+        op = parent;
+    }
+}
+
+impl Created {
+    fn enter(&mut self, func: &mut Function, op: Op, ptr: Value, ty: TypeId) {
+        if matches!(func.ops[op].kind, OpKind::For { .. } | OpKind::While) {
+            let first = func.ops[op].regions[0];
+            let arg = add_region_arg(func, first, ty);
+            self.args.insert((op, ptr), vec![arg]);
+        }
+    }
+
+    fn while_after_arg(&mut self, func: &mut Function, op: Op, ptr: Value, ty: TypeId) {
+        let args = self.args.entry((op, ptr)).or_default();
+        if args.len() == 1 {
+            let after = func.ops[op].regions[1];
+            args.push(add_region_arg(func, after, ty));
+        }
+    }
+
+    fn leave(&mut self, func: &mut Function, op: Op, ptr: Value, ty: TypeId) {
+        match func.ops[op].kind {
+            OpKind::If | OpKind::For { .. } => {}
+            OpKind::While => self.while_after_arg(func, op, ptr, ty),
+            _ => return,
+        }
+        self.results.insert((op, ptr), add_result(func, op, ty));
+    }
+}
+
 /// The walk that promotes a set of allocas at once.
 struct Promoter<'f> {
     func: &'f mut Function,
     promoted: &'f HashMap<Value, Promoted>,
     stored_in: &'f HashMap<Op, Vec<Value>>,
+    created: &'f Created,
     /// The value each promoted alloca holds at the point of the walk.
     current: HashMap<Value, Value>,
     /// Each removed load's result and the value it read; uses are replaced
@@ -568,8 +689,6 @@ struct Promoter<'f> {
     loaded: HashMap<Value, Value>,
     /// Loads and stores of promoted allocas, taken out after the walk.
     removed: HashSet<Op>,
-    /// Each promoted alloca and the zero constant taking its place.
-    zeros: HashMap<Op, Op>,
     /// Regions that lose or replace ops.
     touched: Vec<Region>,
 }
@@ -607,18 +726,13 @@ impl Promoter<'_> {
         for op in ops {
             let kind = self.func.ops[op].kind.clone();
             match kind {
-                OpKind::Alloca { ty, .. } => {
+                OpKind::Alloca { .. } => {
                     let ptr = self.func.ops[op].results[0];
-                    if self.promoted.contains_key(&ptr) {
-                        // A load before any store reads zero, as the
-                        // alloca's storage would: all-zero bits, for every
-                        // scalar (integer, float, null pointer).
-                        let loc = self.func.ops[op].loc;
-                        let zero =
-                            self.func
-                                .new_op(OpKind::Const { bits: 0 }, vec![], &[ty], vec![], loc);
+                    // A load before any store reads zero, as the alloca's
+                    // storage would: all-zero bits, for every scalar
+                    // (integer, float, null pointer).
+                    if let Some(&zero) = self.created.zeros.get(&op) {
                         self.current.insert(ptr, self.func.ops[zero].results[0]);
-                        self.zeros.insert(op, zero);
                         touched = true;
                     }
                 }
@@ -654,13 +768,26 @@ impl Promoter<'_> {
             return;
         }
         let stored = self.stored_in.get(&op).cloned().unwrap_or_default();
-        let types: Vec<TypeId> = stored.iter().map(|p| self.promoted[p].ty).collect();
         if stored.is_empty() {
             for r in regions {
                 self.rewrite(r);
             }
             return;
         }
+        // The region arguments and results were made by `create_values`.
+        let arg = |this: &Self, i: usize| -> Vec<Value> {
+            stored
+                .iter()
+                .map(|&p| {
+                    this.created
+                        .args
+                        .get(&(op, p))
+                        .and_then(|a| a.get(i))
+                        .copied()
+                        .unwrap_or(p)
+                })
+                .collect()
+        };
         match kind {
             OpKind::If => {
                 let before = self.values(&stored);
@@ -675,10 +802,7 @@ impl Promoter<'_> {
                 let body = regions[0];
                 let init = self.values(&stored);
                 self.func.ops[op].operands.extend(init);
-                let args: Vec<Value> = types
-                    .iter()
-                    .map(|&ty| add_region_arg(self.func, body, ty))
-                    .collect();
+                let args = arg(self, 0);
                 self.set(&stored, &args);
                 self.rewrite(body);
                 let out = self.values(&stored);
@@ -688,18 +812,12 @@ impl Promoter<'_> {
                 let (before, after) = (regions[0], regions[1]);
                 let init = self.values(&stored);
                 self.func.ops[op].operands.extend(init);
-                let bargs: Vec<Value> = types
-                    .iter()
-                    .map(|&ty| add_region_arg(self.func, before, ty))
-                    .collect();
+                let bargs = arg(self, 0);
                 self.set(&stored, &bargs);
                 self.rewrite(before);
                 let bout = self.values(&stored);
                 self.append_to_terminator(before, &bout);
-                let aargs: Vec<Value> = types
-                    .iter()
-                    .map(|&ty| add_region_arg(self.func, after, ty))
-                    .collect();
+                let aargs = arg(self, 1);
                 self.set(&stored, &aargs);
                 self.rewrite(after);
                 let aout = self.values(&stored);
@@ -713,9 +831,9 @@ impl Promoter<'_> {
                 return;
             }
         }
-        let results: Vec<Value> = types
+        let results: Vec<Value> = stored
             .iter()
-            .map(|&ty| add_result(self.func, op, ty))
+            .map(|&p| self.created.results.get(&(op, p)).copied().unwrap_or(p))
             .collect();
         self.set(&stored, &results);
     }
