@@ -236,6 +236,7 @@ fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<std::fs::
     let out = Command::new(cc)
         .args(CFLAGS)
         .args(target.cflags_for(cc))
+        .args(cucc_cpuify::emit_c::large_source_flags(cc, c.len()))
         .arg("-o")
         .arg(&tmp)
         .arg("-x")
