@@ -148,7 +148,9 @@ fn no_gather_flags(cc: &str) -> Vec<String> {
 fn probed_flags(cc: &str, what: &str, candidates: &[&str]) -> Vec<String> {
     use std::collections::HashMap;
     use std::sync::Mutex;
-    static PROBED: Mutex<Option<HashMap<(String, String), Vec<String>>>> = Mutex::new(None);
+    /// Accepted flags by (compiler, what).
+    type Probed = HashMap<(String, String), Vec<String>>;
+    static PROBED: Mutex<Option<Probed>> = Mutex::new(None);
     let key = (cc.to_string(), what.to_string());
     if let Some(f) = PROBED
         .lock()
