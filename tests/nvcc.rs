@@ -15,6 +15,11 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn cucc(args: &[&str], dir: &Path) -> (i32, String, String) {
+    cucc_env(args, dir, &[])
+}
+
+/// [`cucc`] with extra environment variables.
+fn cucc_env(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> (i32, String, String) {
     // The runtime library must exist next to the binary (cargo builds the
     // workspace's cdylib for tests of the whole workspace; build it here to
     // be independent of test order).
@@ -26,6 +31,7 @@ fn cucc(args: &[&str], dir: &Path) -> (i32, String, String) {
     assert!(status.success());
     let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .output()
         .expect("run cucc");
@@ -504,4 +510,48 @@ fn kernel_memory_faults_name_the_kernel() {
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn verbose_lists_phase_times_and_slow_compiles_say_what_runs() {
+    let d = tmp("phases");
+    let src = root().join("tests/programs/vadd.cu");
+    let exe = d.join("vadd");
+    let args = [
+        "-v",
+        src.to_str().expect("utf8"),
+        "-o",
+        exe.to_str().expect("utf8"),
+    ];
+    // A zero deadline: every compile counts as slow and says so, once.
+    let (code, _, err) = cucc_env(&args, &d, &[("CUCC_PROGRESS_AFTER", "0")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("cucc: time per phase"), "{err}");
+    for phase in [
+        "frontend",
+        "inline",
+        "mem2reg",
+        "canonicalize",
+        "distribute",
+        "emit_c",
+        "device cc",
+        "host clang",
+        "link",
+    ] {
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("cucc:   {phase} "))),
+            "no time for `{phase}`: {err}"
+        );
+    }
+    let notices = err
+        .lines()
+        .filter(|l| l.starts_with("cucc: still compiling"))
+        .count();
+    assert_eq!(notices, 1, "{err}");
+    // Without -v, and with the default deadline, a small compile is quiet.
+    let (code, _, err) = cucc(&args[1..], &d);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("time per phase"), "{err}");
+    assert!(!err.contains("still compiling"), "{err}");
 }

@@ -9,6 +9,7 @@ pub mod emit_c;
 pub mod error;
 pub mod passes;
 pub mod pipeline;
+pub mod progress;
 pub mod remarks;
 
 pub use error::CpuifyError;

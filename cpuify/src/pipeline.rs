@@ -9,8 +9,10 @@
 
 use crate::error::CpuifyError;
 use crate::passes;
+use crate::progress::{PhaseTimes, Progress};
 use crate::remarks::Remarks;
 use cucc_ir::{FuncId, FunctionKind, Module};
+use std::time::Instant;
 
 /// A pass of the pipeline.
 #[derive(Clone, Copy)]
@@ -297,6 +299,26 @@ pub fn run(
     remarks: &mut Remarks,
     print: &mut dyn FnMut(&str, &Module),
 ) -> Result<(), CpuifyError> {
+    run_reporting(
+        module,
+        options,
+        remarks,
+        print,
+        &mut PhaseTimes::default(),
+        None,
+    )
+}
+
+/// [`run`], adding each pass's time (summed over the kernels) to `times`
+/// and naming the pass and kernel running now to `progress`.
+pub fn run_reporting(
+    module: &mut Module,
+    options: &Options,
+    remarks: &mut Remarks,
+    print: &mut dyn FnMut(&str, &Module),
+    times: &mut PhaseTimes,
+    progress: Option<&Progress>,
+) -> Result<(), CpuifyError> {
     let kernels: Vec<FuncId> = module
         .functions
         .iter()
@@ -307,9 +329,17 @@ pub fn run(
         if !options.runs(info) {
             continue;
         }
+        let start = Instant::now();
         for &fid in &kernels {
+            if let Some(p) = progress {
+                p.phase(format!(
+                    "pass {} on kernel {}",
+                    info.name, module.functions[fid].name
+                ));
+            }
             (info.run)(module, fid, remarks, options.check_barriers)?;
         }
+        times.add(info.name, start.elapsed());
         if options.verify_each {
             verify_after(module, info.name)?;
         }

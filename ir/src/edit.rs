@@ -4,7 +4,7 @@
 //! it out of its region's list, which is what makes it dead.
 
 use crate::func::{Function, Op, Region, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Replaces every use of `from` by `to` in the ops reachable from the body.
 pub fn replace_all_uses(func: &mut Function, from: Value, to: Value) {
@@ -90,6 +90,19 @@ pub fn remove_op(func: &mut Function, region: Region, op: Op) -> bool {
             true
         }
         None => false,
+    }
+}
+
+/// Takes every `(region, op)` of `ops` out of its region's op list, with
+/// one pass over each region involved (removing them one at a time searched
+/// the region once per op).
+pub fn remove_ops(func: &mut Function, ops: impl IntoIterator<Item = (Region, Op)>) {
+    let mut by_region: HashMap<Region, HashSet<Op>> = HashMap::new();
+    for (region, op) in ops {
+        by_region.entry(region).or_default().insert(op);
+    }
+    for (region, gone) in by_region {
+        func.regions[region].ops.retain(|o| !gone.contains(o));
     }
 }
 
@@ -204,6 +217,37 @@ pub fn uses(func: &Function) -> HashMap<Value, Vec<(Op, usize)>> {
 mod tests {
     use super::*;
     use crate::{Builder, FunctionKind, Module, OpKind};
+
+    #[test]
+    fn remove_ops_takes_each_op_out_of_its_region() {
+        let mut m = Module::new();
+        let i32t = m.types.i32();
+        let mut f = Function::new("f", FunctionKind::Device, &[i32t], &[i32t]);
+        {
+            let mut b = Builder::new(&mut m.types, &mut f);
+            let p = b.params()[0];
+            let zero = b.i32(0);
+            let one = b.i32(1);
+            let r = b.for_(zero, p, one, &[zero], |b, iv, c| {
+                b.i32(2);
+                vec![b.binary(crate::BinOp::Add, c[0], iv)]
+            });
+            b.ret(vec![r[0]]);
+        }
+        let body = f.body;
+        let top = f.regions[body].ops.clone();
+        let inner_region = f.ops[top[2]].regions[0];
+        let inner = f.regions[inner_region].ops.clone();
+        remove_ops(
+            &mut f,
+            [(body, top[0]), (inner_region, inner[0]), (body, top[1])],
+        );
+        assert_eq!(f.regions[body].ops, top[2..].to_vec());
+        assert_eq!(f.regions[inner_region].ops, inner[1..].to_vec());
+        // Removing what is not there changes nothing.
+        remove_ops(&mut f, [(body, top[0])]);
+        assert_eq!(f.regions[body].ops, top[2..].to_vec());
+    }
 
     #[test]
     fn clone_and_replace() {

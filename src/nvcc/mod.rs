@@ -22,12 +22,15 @@ mod options_file;
 
 use crate::jit;
 use crate::scratch::ScratchDir;
+use cucc_cpuify::progress::{PhaseTimes, Progress};
 use cucc_cpuify::{emit_c, pipeline, remarks::Remarks};
 use cucc_frontend::clang::{Clang, ClangOptions, CudaSide};
 use options::{Input, InputKind, NvccOptions, Stage};
+use std::cell::RefCell;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
 
 /// Runs an nvcc-style command line; returns the process exit code.
 pub fn main(args: &[String]) -> i32 {
@@ -79,6 +82,12 @@ struct Driver {
     /// `--keep`.
     scratch: ScratchDir,
     temps: Vec<PathBuf>,
+    /// Time of each phase (frontend, every cpuify pass, emit_c, each tool
+    /// run), printed by `-v`.
+    times: RefCell<PhaseTimes>,
+    /// The watch on the `.cu` file being compiled: says what runs when the
+    /// compile is slow.
+    progress: Option<Progress>,
 }
 
 impl Driver {
@@ -106,11 +115,23 @@ impl Driver {
             o,
             scratch,
             temps: Vec::new(),
+            times: RefCell::new(PhaseTimes::default()),
+            progress: None,
         })
     }
 
     fn run(&mut self) -> Result<(), String> {
         let result = self.run_stages();
+        self.progress = None;
+        let times = self.times.borrow();
+        if self.o.verbose && !self.o.dry_run && !times.entries().is_empty() {
+            eprintln!(
+                "cucc: time per phase ({:.1} ms in all):",
+                times.total().as_secs_f64() * 1e3
+            );
+            eprint!("{}", times.render("cucc:   "));
+        }
+        drop(times);
         if !self.o.keep {
             for t in &self.temps {
                 let _ = std::fs::remove_file(t);
@@ -306,16 +327,26 @@ impl Driver {
         };
         pipeline::check_pass_names(&self.o.print_ir_after)
             .map_err(|e| format!("cucc: error: {e}"))?;
-        pipeline::run(&mut module, &popts, &mut remarks, &mut |pass, m| {
-            eprintln!("; IR after {pass}\n{}", cucc_ir::print_module(m));
-        })
+        pipeline::run_reporting(
+            &mut module,
+            &popts,
+            &mut remarks,
+            &mut |pass, m| {
+                eprintln!("; IR after {pass}\n{}", cucc_ir::print_module(m));
+            },
+            &mut self.times.borrow_mut(),
+            self.progress.as_ref(),
+        )
         .map_err(|e| e.to_string())?;
         if self.o.remarks {
             eprint!("{}", remarks.render(&module));
         }
+        self.phase("emit_c");
+        let t = Instant::now();
         let mut c = emit_c::emit_device_object(&module, id)
             .map_err(|e| e.to_string())?
             .c;
+        self.times.borrow_mut().add("emit_c", t.elapsed());
         if let Some(link_id) = linked_binary {
             c.push_str(&devlink::linked_binary_c(link_id)?);
         }
@@ -348,6 +379,7 @@ impl Driver {
                 .map_err(|e| format!("cucc: error: {e}"))?,
         };
         cmd.args(target.cflags_for(&jit::c_compiler()));
+        cmd.args(emit_c::large_source_flags(&jit::c_compiler(), source.len()));
         if self.o.fast_math {
             cmd.arg("-ffast-math");
         }
@@ -355,7 +387,7 @@ impl Driver {
             cmd.arg("-g");
         }
         cmd.arg("-o").arg(&dev_o).arg(&dev_c);
-        self.command(cmd)?;
+        self.command_as("device cc", cmd)?;
         Ok(dev_o)
     }
 
@@ -458,7 +490,31 @@ impl Driver {
         crate::device::lower(path, opts, self.o.relocatable_device_code)
     }
 
-    fn command(&self, mut cmd: Command) -> Result<(), String> {
+    /// Names the phase running now to the progress watch.
+    fn phase(&self, phase: &str) {
+        if let Some(p) = &self.progress {
+            p.phase(phase);
+        }
+    }
+
+    /// Runs `cmd`, timed under its program's name.
+    fn command(&self, cmd: Command) -> Result<(), String> {
+        let program = Path::new(cmd.get_program())
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        self.command_as(&program, cmd)
+    }
+
+    /// Runs `cmd` (printing it under `-v`), timed as phase `phase`.
+    fn command_as(&self, phase: &str, mut cmd: Command) -> Result<(), String> {
+        self.phase(phase);
+        let start = Instant::now();
+        let result = self.run_command(&mut cmd);
+        self.times.borrow_mut().add(phase, start.elapsed());
+        result
+    }
+
+    fn run_command(&self, cmd: &mut Command) -> Result<(), String> {
         if self.o.verbose || self.o.dry_run {
             eprintln!("#$ {cmd:?}");
         }
@@ -584,7 +640,18 @@ impl Driver {
         }
     }
 
+    /// Compiles `.cu` file `path` into object `out`, watched by a
+    /// [`Progress`] that says what runs if the compile is slow.
     fn compile_cuda(&mut self, path: &Path, out: &Path) -> Result<(), String> {
+        if !self.o.dry_run {
+            self.progress = Some(Progress::stderr(&path.display().to_string(), None));
+        }
+        let result = self.compile_cuda_watched(path, out);
+        self.progress = None;
+        result
+    }
+
+    fn compile_cuda_watched(&mut self, path: &Path, out: &Path) -> Result<(), String> {
         let stem = path
             .file_stem()
             .map_or("cuda".into(), |s| s.to_string_lossy().into_owned());
@@ -617,7 +684,11 @@ impl Driver {
         let module = if self.o.dry_run {
             cucc_ir::Module::new()
         } else {
-            self.lower(&src, &opts)?
+            self.phase("frontend");
+            let t = Instant::now();
+            let m = self.lower(&src, &opts)?;
+            self.times.borrow_mut().add("frontend", t.elapsed());
+            m
         };
         let dev_o = if self.o.relocatable_device_code {
             None
@@ -651,7 +722,7 @@ impl Driver {
         cmd.args(&self.o.host_flags);
         cmd.args(self.deps_args(out));
         cmd.arg("-o").arg(&host_o);
-        self.command(cmd)?;
+        self.command_as("host clang", cmd)?;
 
         let dev_o = match dev_o {
             Some(o) => o,
@@ -725,7 +796,7 @@ impl Driver {
             }
         }
         cmd.arg("-lm").arg("-lpthread");
-        self.command(cmd)
+        self.command_as("link", cmd)
     }
 }
 

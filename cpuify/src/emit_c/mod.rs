@@ -31,7 +31,7 @@ mod shift;
 pub mod target;
 mod writer;
 
-pub use target::CpuTarget;
+pub use target::{large_source_flags, CpuTarget};
 pub use writer::{emit_function, EmittedKernel};
 
 use crate::error::CpuifyError;

@@ -7,9 +7,16 @@
 //! `if` with a constant condition is replaced by its taken region and a
 //! `for` that runs zero times by its initial values. CSE works on pure ops
 //! within the scope of their operands' definitions.
+//!
+//! Each step is one walk: replaced values go into a [`Subst`] applied to
+//! each op as the walk reaches it (definitions come before uses) and once
+//! more over the whole function at the end of the step; removed ops leave
+//! their regions in one pass per region. (Replacing each value's uses, and
+//! searching the region for each removed op, as they happened was
+//! quadratic in the size of the kernel.)
 
 use crate::error::CpuifyError;
-use cucc_ir::edit::{remove_op, replace_all_uses, uses};
+use cucc_ir::edit::{remove_ops, replace_uses_map, uses};
 use cucc_ir::interp::eval::{self, Scalar};
 use cucc_ir::{
     ArithFlags, BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value,
@@ -29,8 +36,12 @@ pub fn canonicalize(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
         let body = func.body;
-        changed |= fold_region(types, func, body);
-        changed |= cse_region(func, body, &mut HashMap::new());
+        let mut subst = Subst::default();
+        changed |= fold_region(types, func, body, &mut subst);
+        subst.finish(func);
+        let mut subst = Subst::default();
+        changed |= cse_region(func, body, &mut HashMap::new(), &mut subst);
+        subst.finish(func);
         changed |= dce(func);
         changed |= dead_carried(func);
         if !changed {
@@ -40,47 +51,104 @@ pub fn canonicalize(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
     Ok(())
 }
 
+/// Values replaced during one step, each by the value it became.
+#[derive(Default)]
+struct Subst {
+    map: HashMap<Value, Value>,
+}
+
+impl Subst {
+    fn insert(&mut self, from: Value, to: Value) {
+        if from != to {
+            self.map.insert(from, to);
+        }
+    }
+
+    /// What `v` became, following chains (`a -> b -> c`).
+    fn resolve(&self, mut v: Value) -> Value {
+        let mut steps = 0;
+        while let Some(&n) = self.map.get(&v) {
+            v = n;
+            steps += 1;
+            if steps > self.map.len() {
+                break;
+            }
+        }
+        v
+    }
+
+    /// Rewrites the operands of `op` (not of its nested ops).
+    fn apply(&self, func: &mut Function, op: Op) {
+        if self.map.is_empty() {
+            return;
+        }
+        for i in 0..func.ops[op].operands.len() {
+            let v = func.ops[op].operands[i];
+            func.ops[op].operands[i] = self.resolve(v);
+        }
+    }
+
+    /// Replaces every remaining use, in one walk.
+    fn finish(self, func: &mut Function) {
+        if self.map.is_empty() {
+            return;
+        }
+        let resolved: HashMap<Value, Value> =
+            self.map.keys().map(|&k| (k, self.resolve(k))).collect();
+        replace_uses_map(func, &resolved);
+    }
+}
+
 fn scalar(types: &Types, func: &Function, v: Value) -> Scalar {
     Scalar::of(types, func.value_type(v))
 }
 
 /// Folds ops of `region` (and nested regions); true if anything changed.
-fn fold_region(types: &mut Types, func: &mut Function, region: Region) -> bool {
+fn fold_region(types: &mut Types, func: &mut Function, region: Region, subst: &mut Subst) -> bool {
     let mut changed = false;
-    let ops = func.regions[region].ops.clone();
+    let ops = std::mem::take(&mut func.regions[region].ops);
+    let mut out = Vec::with_capacity(ops.len());
     for op in ops {
+        subst.apply(func, op);
         for r in func.ops[op].regions.clone() {
-            changed |= fold_region(types, func, r);
+            changed |= fold_region(types, func, r, subst);
         }
-        changed |= fold_op(types, func, region, op);
+        match fold_op(types, func, op, subst) {
+            Some(replacement) => {
+                out.extend(replacement);
+                changed = true;
+            }
+            None => out.push(op),
+        }
     }
+    func.regions[region].ops = out;
     changed
 }
 
-/// Replaces `op`'s single result by a new constant placed before it.
-fn replace_with_const(func: &mut Function, region: Region, op: Op, bits: u64) {
+/// A new constant replacing `op`'s single result; returns it, to take
+/// `op`'s place.
+fn replace_with_const(
+    func: &mut Function,
+    op: Op,
+    bits: u64,
+    subst: &mut Subst,
+) -> Option<Vec<Op>> {
     let result = func.ops[op].results[0];
     let ty = func.value_type(result);
     let loc = func.ops[op].loc;
     let c = func.new_op(OpKind::Const { bits }, vec![], &[ty], vec![], loc);
-    let at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0);
-    func.regions[region].ops.insert(at, c);
-    let new = func.ops[c].results[0];
-    replace_all_uses(func, result, new);
-    remove_op(func, region, op);
+    subst.insert(result, func.ops[c].results[0]);
+    Some(vec![c])
 }
 
-fn replace_with_value(func: &mut Function, region: Region, op: Op, v: Value) {
-    let result = func.ops[op].results[0];
-    replace_all_uses(func, result, v);
-    remove_op(func, region, op);
+/// `op`'s single result becomes `v`; `op` goes.
+fn replace_with_value(func: &mut Function, op: Op, v: Value, subst: &mut Subst) -> Option<Vec<Op>> {
+    subst.insert(func.ops[op].results[0], v);
+    Some(Vec::new())
 }
 
-fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bool {
+/// Folds `op`: `None` keeps it, `Some(ops)` puts `ops` in its place.
+fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) -> Option<Vec<Op>> {
     let data = func.ops[op].clone();
     let consts: Vec<Option<u64>> = data.operands.iter().map(|&v| func.const_bits(v)).collect();
     let all_const = !consts.is_empty() && consts.iter().all(Option::is_some);
@@ -90,15 +158,13 @@ fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bo
             let ty = scalar(types, func, data.results[0]);
             if all_const {
                 if let Ok(bits) = eval::binary(*b, ty, c(0), c(1)) {
-                    replace_with_const(func, region, op, bits);
-                    return true;
+                    return replace_with_const(func, op, bits, subst);
                 }
-                return false;
+                return None;
             }
             if *b == BinOp::Add {
                 if let Some(g) = div_mod_sum(func, data.operands[0], data.operands[1]) {
-                    replace_with_value(func, region, op, g);
-                    return true;
+                    return replace_with_value(func, op, g, subst);
                 }
             }
             if let Some(v) = identity(
@@ -109,50 +175,41 @@ fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bo
                 consts[0],
                 consts[1],
             ) {
-                match v {
-                    Identity::Value(v) => replace_with_value(func, region, op, v),
-                    Identity::Zero => replace_with_const(func, region, op, 0),
-                }
-                return true;
+                return match v {
+                    Identity::Value(v) => replace_with_value(func, op, v, subst),
+                    Identity::Zero => replace_with_const(func, op, 0, subst),
+                };
             }
-            false
+            None
         }
         OpKind::Unary(u) if all_const && data.operands.len() == 1 => {
             let ty = scalar(types, func, data.results[0]);
             match eval::unary(*u, ty, c(0)) {
-                Ok(bits) => {
-                    replace_with_const(func, region, op, bits);
-                    true
-                }
-                Err(_) => false,
+                Ok(bits) => replace_with_const(func, op, bits, subst),
+                Err(_) => None,
             }
         }
         OpKind::Cmp(p) if data.operands.len() == 2 => {
             let ty = scalar(types, func, data.operands[0]);
             if all_const {
                 if let Ok(r) = eval::cmp(*p, ty, c(0), c(1)) {
-                    replace_with_const(func, region, op, u64::from(r));
-                    return true;
+                    return replace_with_const(func, op, u64::from(r), subst);
                 }
             } else if data.operands[0] == data.operands[1] && !p.is_float() {
                 let r = matches!(
                     p,
                     CmpPred::Eq | CmpPred::Sle | CmpPred::Sge | CmpPred::Ule | CmpPred::Uge
                 );
-                replace_with_const(func, region, op, u64::from(r));
-                return true;
+                return replace_with_const(func, op, u64::from(r), subst);
             }
-            false
+            None
         }
         OpKind::Cast(k) if all_const && data.operands.len() == 1 => {
             let from = scalar(types, func, data.operands[0]);
             let to = scalar(types, func, data.results[0]);
             match eval::cast(*k, from, to, c(0)) {
-                Ok(bits) => {
-                    replace_with_const(func, region, op, bits);
-                    true
-                }
-                Err(_) => false,
+                Ok(bits) => replace_with_const(func, op, bits, subst),
+                Err(_) => None,
             }
         }
         OpKind::Select if data.operands.len() == 3 => {
@@ -162,26 +219,21 @@ fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bo
                 } else {
                     data.operands[2]
                 };
-                replace_with_value(func, region, op, v);
-                return true;
+                return replace_with_value(func, op, v, subst);
             }
             if data.operands[1] == data.operands[2] {
-                replace_with_value(func, region, op, data.operands[1]);
-                return true;
+                return replace_with_value(func, op, data.operands[1], subst);
             }
-            false
+            None
         }
         OpKind::If => {
-            let Some(cond) = consts.first().copied().flatten() else {
-                return false;
-            };
+            let cond = consts.first().copied().flatten()?;
             let taken = data.regions[usize::from(cond & 1 == 0)];
-            inline_region(func, region, op, taken);
-            true
+            Some(inline_region(func, op, taken, subst))
         }
         OpKind::For { unsigned } => {
             let (Some(lb), Some(ub)) = (consts[0], consts[1]) else {
-                return false;
+                return None;
             };
             let ty = scalar(types, func, data.operands[0]);
             let pred = if *unsigned {
@@ -191,14 +243,13 @@ fn fold_op(types: &mut Types, func: &mut Function, region: Region, op: Op) -> bo
             };
             if eval::cmp(pred, ty, lb, ub) == Ok(false) {
                 for (&r, &init) in data.results.iter().zip(&data.operands[3..]) {
-                    replace_all_uses(func, r, init);
+                    subst.insert(r, init);
                 }
-                remove_op(func, region, op);
-                return true;
+                return Some(Vec::new());
             }
-            false
+            None
         }
-        _ => false,
+        _ => None,
     }
 }
 
@@ -262,44 +313,50 @@ fn identity(
     }
 }
 
-/// Replaces `op` (an `if`) by the ops of `taken`, its results by the values
-/// `taken` yields.
-fn inline_region(func: &mut Function, region: Region, op: Op, taken: Region) {
+/// The ops of `taken` (a region of `if` op `op`) less its yield, to take
+/// the `if`'s place; the `if`'s results become the values `taken` yields.
+fn inline_region(func: &mut Function, op: Op, taken: Region, subst: &mut Subst) -> Vec<Op> {
     let mut ops = func.regions[taken].ops.clone();
     let yielded = match ops.pop() {
         Some(y) => func.ops[y].operands.clone(),
         None => Vec::new(),
     };
-    let at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0);
-    func.regions[region].ops.splice(at..at, ops);
     let results = func.ops[op].results.clone();
     for (r, v) in results.into_iter().zip(yielded) {
-        replace_all_uses(func, r, v);
+        subst.insert(r, v);
     }
-    remove_op(func, region, op);
+    ops
 }
 
 /// Removes pure ops equal to an earlier one in scope; true if any. Ops
 /// differing only in their overflow flags are equal; the op kept for both
 /// keeps only the flags both had, so an `nsw` op never stands for a
 /// wrapping one (and the kept op stays valid wherever a later pass moves it).
-fn cse_region(func: &mut Function, region: Region, scope: &mut HashMap<String, Value>) -> bool {
+/// `scope` holds the ops of the enclosing regions; what a nested region
+/// adds is taken out again when it ends (an undo list, not a copy of the
+/// scope per region).
+fn cse_region(
+    func: &mut Function,
+    region: Region,
+    scope: &mut HashMap<String, Value>,
+    subst: &mut Subst,
+) -> bool {
     let mut changed = false;
-    let ops = func.regions[region].ops.clone();
+    let ops = std::mem::take(&mut func.regions[region].ops);
+    let mut kept = Vec::with_capacity(ops.len());
+    let mut added = Vec::new();
     for op in ops {
+        subst.apply(func, op);
         let data = &func.ops[op];
         if !data.regions.is_empty() {
             for r in data.regions.clone() {
-                let mut inner = scope.clone();
-                changed |= cse_region(func, r, &mut inner);
+                changed |= cse_region(func, r, scope, subst);
             }
+            kept.push(op);
             continue;
         }
         if !data.kind.is_pure() || data.results.len() != 1 {
+            kept.push(op);
             continue;
         }
         let (kind, flags) = match data.kind {
@@ -314,20 +371,24 @@ fn cse_region(func: &mut Function, region: Region, scope: &mut HashMap<String, V
         );
         match scope.get(&key) {
             Some(&v) => {
-                if let Some(kept) = func.defining_op(v) {
-                    if let OpKind::Binary(_, f) = &mut func.ops[kept].kind {
+                if let Some(first) = func.defining_op(v) {
+                    if let OpKind::Binary(_, f) = &mut func.ops[first].kind {
                         *f = f.intersect(flags);
                     }
                 }
-                let r = func.ops[op].results[0];
-                replace_all_uses(func, r, v);
-                remove_op(func, region, op);
+                subst.insert(func.ops[op].results[0], v);
                 changed = true;
             }
             None => {
-                scope.insert(key, data.results[0]);
+                scope.insert(key.clone(), data.results[0]);
+                added.push(key);
+                kept.push(op);
             }
         }
+    }
+    func.regions[region].ops = kept;
+    for key in added {
+        scope.remove(&key);
     }
     changed
 }
@@ -336,7 +397,8 @@ fn cse_region(func: &mut Function, region: Region, scope: &mut HashMap<String, V
 /// results that do nothing; true if any.
 fn dce(func: &mut Function) -> bool {
     let used = uses(func);
-    let mut changed = false;
+    let mut removed: HashSet<Op> = HashSet::new();
+    let mut gone = Vec::new();
     for (region, op) in func.walk().into_iter().rev() {
         let data = &func.ops[op];
         let unused = data.results.iter().all(|v| !used.contains_key(v));
@@ -347,21 +409,29 @@ fn dce(func: &mut Function) -> bool {
             || (matches!(
                 data.kind,
                 OpKind::If | OpKind::For { .. } | OpKind::Parallel { .. }
-            ) && data.regions.iter().all(|&r| region_is_inert(func, r)));
-        if removable && remove_op(func, region, op) {
-            changed = true;
+            ) && data
+                .regions
+                .iter()
+                .all(|&r| region_is_inert(func, r, &removed)));
+        if removable {
+            removed.insert(op);
+            gone.push((region, op));
         }
     }
+    let changed = !gone.is_empty();
+    remove_ops(func, gone);
     changed
 }
 
-/// True if running `region` has no effect besides its yielded values.
-fn region_is_inert(func: &Function, region: Region) -> bool {
+/// True if running `region` has no effect besides its yielded values
+/// (ops in `removed` are already gone).
+fn region_is_inert(func: &Function, region: Region, removed: &HashSet<Op>) -> bool {
     func.regions[region].ops.iter().all(|&o| {
         let d = &func.ops[o];
-        (d.kind.is_pure() || d.kind == OpKind::Yield)
+        removed.contains(&o)
+            || (d.kind.is_pure() || d.kind == OpKind::Yield)
             || (matches!(d.kind, OpKind::If | OpKind::For { .. })
-                && d.regions.iter().all(|&r| region_is_inert(func, r)))
+                && d.regions.iter().all(|&r| region_is_inert(func, r, removed)))
     })
 }
 
@@ -444,12 +514,12 @@ fn dead_carried(func: &mut Function) -> bool {
     if changed {
         // Pure ops that only fed the removed values go with them (their
         // users are all such ops, by the definition of live).
-        for &(region, o) in walk.iter().rev() {
+        let dead = walk.iter().copied().filter(|&(_, o)| {
             let d = &func.ops[o];
-            if d.kind.is_pure() && d.results.iter().all(|v| !live.contains(v)) {
-                func.regions[region].ops.retain(|&x| x != o);
-            }
-        }
+            d.kind.is_pure() && d.results.iter().all(|v| !live.contains(v))
+        });
+        let dead: Vec<(Region, Op)> = dead.collect();
+        remove_ops(func, dead);
     }
     changed
 }

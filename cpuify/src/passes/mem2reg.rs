@@ -13,10 +13,11 @@
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::edit::{
-    add_region_arg, add_result, remove_op, replace_all_uses, replace_uses_map, uses,
+    add_region_arg, add_result, remove_op, remove_ops, replace_all_uses, replace_uses_map, uses,
 };
-use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Space, Type, TypeId, Value};
-use std::collections::HashMap;
+use cucc_ir::{Base, MemEffect};
+use cucc_ir::{FuncId, Function, Module, Op, OpKind, Region, Space, TypeId, Value};
+use std::collections::{HashMap, HashSet};
 
 /// Promotes every promotable alloca of function `fid`. Returns how many.
 pub fn mem2reg(
@@ -33,11 +34,12 @@ pub fn mem2reg(
     // then replace every use in one walk (one walk per load was quadratic
     // in the size of the kernel).
     let mut replaced: HashMap<Value, Value> = HashMap::new();
+    let mut loads = Vec::new();
     for (region, load, value) in forwards {
-        let r = func.ops[load].results[0];
-        remove_op(func, region, load);
-        replaced.insert(r, value);
+        replaced.insert(func.ops[load].results[0], value);
+        loads.push((region, load));
     }
+    remove_ops(func, loads);
     resolve_chains(&mut replaced);
     replace_uses_map(func, &replaced);
     forward_addresses(func);
@@ -54,52 +56,145 @@ pub fn mem2reg(
 }
 
 /// Promotes every promotable scalar alloca of `func`; returns how many.
+/// Promoting one alloca can make another promotable (a local holding the
+/// address of another, once promoted, leaves only direct loads and stores
+/// of that one): rounds repeat until one promotes nothing.
 fn promote_scalars(types: &mut cucc_ir::Types, func: &mut Function) -> usize {
     let mut promoted = 0;
-    let candidates: Vec<(Region, Op)> = func
-        .walk()
-        .into_iter()
-        .filter(|&(_, op)| {
-            matches!(func.ops[op].kind, OpKind::Alloca { space: Space::Private, ty }
-                if types[ty].is_scalar())
-        })
-        .collect();
-    for (region, alloca) in candidates {
-        let OpKind::Alloca { ty, .. } = func.ops[alloca].kind else {
+    loop {
+        let n = promote_round(types, func);
+        promoted += n;
+        if n == 0 {
+            return promoted;
+        }
+    }
+}
+
+/// What the rewrite knows of a promoted alloca.
+struct Promoted {
+    /// Its place among the promoted allocas in walk order: the order in
+    /// which it gets results, carried values and yield operands.
+    rank: usize,
+    ty: TypeId,
+    /// The alloca op.
+    alloca: Op,
+}
+
+/// Promotes every scalar alloca promotable now, all in one walk: the
+/// current value of each is tracked together, each `if`/`for`/`while` gets
+/// one result (and carried value) per promoted alloca stored inside it, in
+/// walk order of the allocas, and every use is replaced in one more walk.
+/// (Promoting the allocas one at a time walked the kernel once per alloca,
+/// quadratic in its size.) Returns how many.
+fn promote_round(types: &cucc_ir::Types, func: &mut Function) -> usize {
+    let walk = func.walk();
+    let parents = func.parents();
+    let mut users: HashMap<Value, Vec<Op>> = HashMap::new();
+    for &(_, op) in &walk {
+        for &v in &func.ops[op].operands {
+            users.entry(v).or_default().push(op);
+        }
+    }
+    let no_users = Vec::new();
+    let mut promoted: HashMap<Value, Promoted> = HashMap::new();
+    let mut alloca_region: HashMap<Value, Region> = HashMap::new();
+    for &(region, op) in &walk {
+        let OpKind::Alloca {
+            space: Space::Private,
+            ty,
+        } = func.ops[op].kind
+        else {
             continue;
         };
-        let ptr = func.ops[alloca].results[0];
-        if !promotable(func, ptr, ty) {
+        if !types[ty].is_scalar() {
             continue;
         }
-        let at = func.regions[region]
-            .ops
-            .iter()
-            .position(|&o| o == alloca)
-            .unwrap_or(0);
-        let zero = {
-            let mut b = Builder::new(types, func);
-            b.set_insertion_at(region, at + 1);
-            b.set_loc(b.func.ops[alloca].loc);
-            zero_of(&mut b, ty)
-        };
-        let mut p = Promoter {
+        let ptr = func.ops[op].results[0];
+        if promotable(
             func,
+            &parents,
             ptr,
             ty,
-            loaded: HashMap::new(),
-        };
-        p.rewrite(region, at + 1, zero);
-        // The loads' uses, replaced in one walk (one per load was quadratic
-        // in the size of the kernel). A load's value may be another load's
-        // result (`store p, (load p)`): follow the chains first.
-        let mut loaded = std::mem::take(&mut p.loaded);
-        resolve_chains(&mut loaded);
-        replace_uses_map(func, &loaded);
-        remove_op(func, region, alloca);
-        promoted += 1;
+            users.get(&ptr).unwrap_or(&no_users),
+        ) {
+            let rank = promoted.len();
+            promoted.insert(
+                ptr,
+                Promoted {
+                    rank,
+                    ty,
+                    alloca: op,
+                },
+            );
+            alloca_region.insert(ptr, region);
+        }
     }
-    promoted
+    if promoted.is_empty() {
+        return 0;
+    }
+    // The promoted allocas each structured op stores to (stores nested in
+    // it, to allocas outside it), in rank order.
+    let mut stored_in: HashMap<Op, Vec<Value>> = HashMap::new();
+    for &ptr in promoted.keys() {
+        let home = alloca_region[&ptr];
+        for &user in users.get(&ptr).unwrap_or(&no_users) {
+            if !matches!(func.ops[user].kind, OpKind::Store { .. }) {
+                continue;
+            }
+            let mut op = user;
+            while let Some(region) = parents.region_of(op) {
+                if region == home {
+                    break;
+                }
+                let Some(parent) = parents.op_of(region) else {
+                    break;
+                };
+                stored_in.entry(parent).or_default().push(ptr);
+                op = parent;
+            }
+        }
+    }
+    for list in stored_in.values_mut() {
+        list.sort_by_key(|p| promoted[p].rank);
+        list.dedup();
+    }
+    let count = promoted.len();
+    let created = create_values(func, &parents, &walk, &promoted, &stored_in);
+    let mut p = Promoter {
+        func,
+        promoted: &promoted,
+        stored_in: &stored_in,
+        created: &created,
+        current: HashMap::new(),
+        loaded: HashMap::new(),
+        removed: HashSet::new(),
+        touched: Vec::new(),
+    };
+    let body = p.func.body;
+    p.rewrite(body);
+    let Promoter {
+        func,
+        mut loaded,
+        removed,
+        touched,
+        ..
+    } = p;
+    let zeros = &created.zeros;
+    // Loads and stores leave their regions; each alloca's place goes to
+    // its initial zero.
+    for region in touched {
+        let ops = std::mem::take(&mut func.regions[region].ops);
+        func.regions[region].ops = ops
+            .into_iter()
+            .filter(|o| !removed.contains(o))
+            .map(|o| zeros.get(&o).copied().unwrap_or(o))
+            .collect();
+    }
+    // A load's value may be another load's result (`store p, (load q)`):
+    // follow the chains, then replace every use in one walk.
+    resolve_chains(&mut loaded);
+    replace_uses_map(func, &loaded);
+    count
 }
 
 /// Store-to-load forwarding through barriers (Polygeist, IV-B): a load of
@@ -111,6 +206,11 @@ fn promote_scalars(types: &mut cucc_ir::Types, func: &mut Function) -> usize {
 /// between that contain barriers stop the search. Returns the loads to
 /// replace, with the stored values. The store stays: other threads may read
 /// it.
+///
+/// One pass over each region: the stores still forwarding ([`Pending`])
+/// are kept by pointer, each op's effects and each barrier's window are
+/// computed once (a scan from every store was quadratic in the size of the
+/// kernel).
 fn forward_through_barriers(module: &Module, fid: FuncId) -> Vec<(Region, Op, Value)> {
     let func = &module.functions[fid];
     let summaries = cucc_ir::CallSummaries::compute(module);
@@ -129,58 +229,160 @@ fn forward_through_barriers(module: &Module, fid: FuncId) -> Vec<(Region, Op, Va
     };
     let mut out = Vec::new();
     for region in regions {
-        let ops = &func.regions[region].ops;
-        for (i, &st) in ops.iter().enumerate() {
-            if func.ops[st].kind != (OpKind::Store { volatile: false }) {
+        let mut pending = Pending::default();
+        let mut windows: Vec<cucc_ir::effects::BarrierWindow> = Vec::new();
+        for &op in &func.regions[region].ops {
+            let data = &func.ops[op];
+            if matches!(
+                data.kind,
+                OpKind::Load {
+                    volatile: false,
+                    ..
+                }
+            ) {
+                let ptr = data.operands[0];
+                if let Some(st) = pending.by_ptr.get(&ptr) {
+                    if func.value_type(data.results[0]) == func.value_type(st.value) {
+                        let read = fx.op_effects(op).into_iter().find(|e| !e.is_write());
+                        let clear = read.is_some_and(|r| {
+                            windows[st.windows..].iter().all(|w| !w.conflicts_with(&r))
+                        });
+                        if clear {
+                            out.push((region, op, st.value));
+                        } else {
+                            pending.remove(ptr);
+                        }
+                        continue;
+                    }
+                }
+            }
+            if data.kind.is_synchronizing() && data.regions.is_empty() {
+                match fx.barrier_window(op, [None; 3]) {
+                    Some(w) => windows.push(w),
+                    None => pending.clear(),
+                }
                 continue;
             }
-            let (ptr, value) = (func.ops[st].operands[0], func.ops[st].operands[1]);
-            let Some(written) = fx.op_effects(st).into_iter().find(|e| e.is_write()) else {
+            if !data.regions.is_empty() && has_barrier(op) {
+                pending.clear();
                 continue;
-            };
-            let mut windows = Vec::new();
-            for &op in &ops[i + 1..] {
-                let kind = &func.ops[op].kind;
-                if matches!(
-                    kind,
-                    OpKind::Load {
-                        volatile: false,
-                        ..
-                    }
-                ) && func.ops[op].operands[0] == ptr
-                    && func.value_type(func.ops[op].results[0]) == func.value_type(value)
-                {
-                    let read = fx.op_effects(op).into_iter().find(|e| !e.is_write());
-                    let clear = read.is_some_and(|r| {
-                        windows
-                            .iter()
-                            .all(|w: &cucc_ir::effects::BarrierWindow| !w.conflicts_with(&r))
-                    });
-                    if !clear {
-                        break;
-                    }
-                    out.push((region, op, value));
-                    continue;
-                }
-                if kind.is_synchronizing() && func.ops[op].regions.is_empty() {
-                    match fx.barrier_window(op, [None; 3]) {
-                        Some(w) => windows.push(w),
-                        None => break,
-                    }
-                    continue;
-                }
-                if has_barrier(op)
-                    || fx
-                        .op_effects(op)
-                        .iter()
-                        .any(|e| e.is_write() && fx.may_alias(e, &written))
-                {
-                    break;
+            }
+            let effects = fx.op_effects(op);
+            for e in effects.iter().filter(|e| e.is_write()) {
+                pending.kill_aliases(&fx, e);
+            }
+            if data.kind == (OpKind::Store { volatile: false }) {
+                if let Some(written) = effects.into_iter().find(|e| e.is_write()) {
+                    pending.insert(
+                        data.operands[0],
+                        PendingStore {
+                            value: data.operands[1],
+                            written,
+                            windows: windows.len(),
+                        },
+                    );
                 }
             }
         }
     }
     out
+}
+
+/// A store whose value later loads of its pointer may still read.
+struct PendingStore {
+    value: Value,
+    /// What it wrote.
+    written: MemEffect,
+    /// The barrier windows crossed since are those from this index on.
+    windows: usize,
+}
+
+/// The stores still forwarding in a region, by pointer, and indexed so that
+/// a write looks only at the stores it may overwrite. The index follows the
+/// base rules of [`cucc_ir::FunctionEffects::may_alias`]: a write to an
+/// alloca can only overwrite stores to that alloca or to memory of another
+/// (non-alloca) base; a write of unknown base, stores to allocas in a
+/// compatible space; a write to a parameter, global or shared memory, no
+/// alloca at all. The exact test is still `may_alias`; the index only
+/// leaves out stores it would answer `false` for.
+#[derive(Default)]
+struct Pending {
+    by_ptr: HashMap<Value, PendingStore>,
+    by_alloca: HashMap<Op, HashSet<Value>>,
+    alloca_by_space: HashMap<Space, HashSet<Value>>,
+    other: HashSet<Value>,
+}
+
+impl Pending {
+    fn insert(&mut self, ptr: Value, st: PendingStore) {
+        self.remove(ptr);
+        match st.written.base {
+            Base::Alloca(a) => {
+                self.by_alloca.entry(a).or_default().insert(ptr);
+                self.alloca_by_space
+                    .entry(st.written.space)
+                    .or_default()
+                    .insert(ptr);
+            }
+            _ => {
+                self.other.insert(ptr);
+            }
+        }
+        self.by_ptr.insert(ptr, st);
+    }
+
+    fn remove(&mut self, ptr: Value) {
+        let Some(st) = self.by_ptr.remove(&ptr) else {
+            return;
+        };
+        match st.written.base {
+            Base::Alloca(a) => {
+                if let Some(set) = self.by_alloca.get_mut(&a) {
+                    set.remove(&ptr);
+                }
+                if let Some(set) = self.alloca_by_space.get_mut(&st.written.space) {
+                    set.remove(&ptr);
+                }
+            }
+            _ => {
+                self.other.remove(&ptr);
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        *self = Pending::default();
+    }
+
+    /// Ends the forwarding of every store `write` may overwrite.
+    fn kill_aliases(&mut self, fx: &cucc_ir::FunctionEffects<'_>, write: &MemEffect) {
+        let mut candidates: Vec<Value> = self.other.iter().copied().collect();
+        match write.base {
+            Base::Alloca(a) => {
+                candidates.extend(self.by_alloca.get(&a).into_iter().flatten().copied());
+            }
+            Base::Unknown => {
+                for (&space, set) in &self.alloca_by_space {
+                    if write.space == Space::Generic
+                        || space == Space::Generic
+                        || space == write.space
+                    {
+                        candidates.extend(set.iter().copied());
+                    }
+                }
+            }
+            _ => {}
+        }
+        for ptr in candidates {
+            if self
+                .by_ptr
+                .get(&ptr)
+                .is_some_and(|st| fx.may_alias(write, &st.written))
+            {
+                self.remove(ptr);
+            }
+        }
+    }
 }
 
 /// Makes the accesses of C's lvalue conditional (`*(c ? &a : &b)`, what
@@ -314,23 +516,17 @@ fn selects_only(func: &Function, region: Region) -> bool {
     })
 }
 
-fn zero_of(b: &mut Builder<'_>, ty: TypeId) -> Value {
-    match b.types[ty] {
-        Type::Ptr(space) => b.null(space),
-        Type::Float(_) => b.const_float(ty, 0.0),
-        _ => b.const_int(ty, 0),
-    }
-}
-
 /// True if `ptr` is only loaded from and stored to as a `ty`, outside any
-/// `parallel`.
-fn promotable(func: &Function, ptr: Value, ty: TypeId) -> bool {
-    let parents = func.parents();
-    for (_, op) in func.walk() {
+/// `parallel`; `users` are the ops using it.
+fn promotable(
+    func: &Function,
+    parents: &cucc_ir::Parents,
+    ptr: Value,
+    ty: TypeId,
+    users: &[Op],
+) -> bool {
+    users.iter().all(|&op| {
         let data = &func.ops[op];
-        if !data.operands.contains(&ptr) {
-            continue;
-        }
         let ok = match data.kind {
             OpKind::Load {
                 volatile: false, ..
@@ -343,18 +539,11 @@ fn promotable(func: &Function, ptr: Value, ty: TypeId) -> bool {
             }
             _ => false,
         };
-        if !ok {
-            return false;
-        }
-        let in_parallel = parents
+        ok && !parents
             .ancestors(op)
             .iter()
-            .any(|&a| matches!(func.ops[a].kind, OpKind::Parallel { .. }));
-        if in_parallel {
-            return false;
-        }
-    }
-    true
+            .any(|&a| matches!(func.ops[a].kind, OpKind::Parallel { .. }))
+    })
 }
 
 /// Points every key of `map` at the end of its chain (`a -> b -> c` makes
@@ -377,91 +566,281 @@ fn resolve_chains(map: &mut HashMap<Value, Value>) {
     }
 }
 
+/// The values a promotion adds: each alloca's zero, and the region
+/// arguments and results of the structured ops storing to it.
+#[derive(Default)]
+struct Created {
+    /// Each promoted alloca op and the zero constant taking its place.
+    zeros: HashMap<Op, Op>,
+    /// `(op, alloca)`: the carried value's region argument of a `for`, or
+    /// the `before` and `after` arguments of a `while`.
+    args: HashMap<(Op, Value), Vec<Value>>,
+    /// `(op, alloca)`: the result carrying the alloca's value out of `op`.
+    results: HashMap<(Op, Value), Value>,
+}
+
+/// Creates the values of [`Created`] alloca by alloca, in the order
+/// promoting the allocas one at a time created them (for each alloca: its
+/// zero, then for each structured op storing to it, in walk order, a
+/// loop's arguments before its body's and its result after them), so the
+/// arena numbering, on which later passes' choices depend, is the same.
+fn create_values(
+    func: &mut Function,
+    parents: &cucc_ir::Parents,
+    walk: &[(Region, Op)],
+    promoted: &HashMap<Value, Promoted>,
+    stored_in: &HashMap<Op, Vec<Value>>,
+) -> Created {
+    let mut stored_ops: HashMap<Value, Vec<Op>> = HashMap::new();
+    for &(_, op) in walk {
+        for &ptr in stored_in.get(&op).into_iter().flatten() {
+            stored_ops.entry(ptr).or_default().push(op);
+        }
+    }
+    let mut by_rank: Vec<(&Value, &Promoted)> = promoted.iter().collect();
+    by_rank.sort_by_key(|(_, p)| p.rank);
+    let mut c = Created::default();
+    for (&ptr, info) in by_rank {
+        let loc = func.ops[info.alloca].loc;
+        let zero = func.new_op(OpKind::Const { bits: 0 }, vec![], &[info.ty], vec![], loc);
+        c.zeros.insert(info.alloca, zero);
+        // The stored ops in walk (pre-)order, with a stack of the ones
+        // enclosing the current one: an op's result is made when the walk
+        // leaves it, a `while`'s `after` argument when it enters `after`.
+        let mut stack: Vec<Op> = Vec::new();
+        for &op in stored_ops.get(&ptr).into_iter().flatten() {
+            while let Some(&top) = stack.last() {
+                match region_index_within(func, parents, op, top) {
+                    Some(1) if func.ops[top].kind == OpKind::While => {
+                        c.while_after_arg(func, top, ptr, info.ty);
+                        break;
+                    }
+                    Some(_) => break,
+                    None => {
+                        c.leave(func, top, ptr, info.ty);
+                        stack.pop();
+                    }
+                }
+            }
+            c.enter(func, op, ptr, info.ty);
+            stack.push(op);
+        }
+        while let Some(top) = stack.pop() {
+            c.leave(func, top, ptr, info.ty);
+        }
+    }
+    c
+}
+
+/// Which region of `outer` holds `op`, if `outer` encloses it.
+fn region_index_within(
+    func: &Function,
+    parents: &cucc_ir::Parents,
+    mut op: Op,
+    outer: Op,
+) -> Option<usize> {
+    loop {
+        let region = parents.region_of(op)?;
+        let parent = parents.op_of(region)?;
+        if parent == outer {
+            return func.ops[outer].regions.iter().position(|&r| r == region);
+        }
+        op = parent;
+    }
+}
+
+impl Created {
+    fn enter(&mut self, func: &mut Function, op: Op, ptr: Value, ty: TypeId) {
+        if matches!(func.ops[op].kind, OpKind::For { .. } | OpKind::While) {
+            let first = func.ops[op].regions[0];
+            let arg = add_region_arg(func, first, ty);
+            self.args.insert((op, ptr), vec![arg]);
+        }
+    }
+
+    fn while_after_arg(&mut self, func: &mut Function, op: Op, ptr: Value, ty: TypeId) {
+        let args = self.args.entry((op, ptr)).or_default();
+        if args.len() == 1 {
+            let after = func.ops[op].regions[1];
+            args.push(add_region_arg(func, after, ty));
+        }
+    }
+
+    fn leave(&mut self, func: &mut Function, op: Op, ptr: Value, ty: TypeId) {
+        match func.ops[op].kind {
+            OpKind::If | OpKind::For { .. } => {}
+            OpKind::While => self.while_after_arg(func, op, ptr, ty),
+            _ => return,
+        }
+        self.results.insert((op, ptr), add_result(func, op, ty));
+    }
+}
+
+/// The walk that promotes a set of allocas at once.
 struct Promoter<'f> {
     func: &'f mut Function,
-    ptr: Value,
-    ty: TypeId,
+    promoted: &'f HashMap<Value, Promoted>,
+    stored_in: &'f HashMap<Op, Vec<Value>>,
+    created: &'f Created,
+    /// The value each promoted alloca holds at the point of the walk.
+    current: HashMap<Value, Value>,
     /// Each removed load's result and the value it read; uses are replaced
     /// once, after the rewrite.
     loaded: HashMap<Value, Value>,
+    /// Loads and stores of promoted allocas, taken out after the walk.
+    removed: HashSet<Op>,
+    /// Regions that lose or replace ops.
+    touched: Vec<Region>,
 }
 
 impl Promoter<'_> {
-    /// True if `op` or anything nested in it stores to the alloca.
-    fn stores(&self, op: Op) -> bool {
-        let data = &self.func.ops[op];
-        if matches!(data.kind, OpKind::Store { .. }) && data.operands.first() == Some(&self.ptr) {
-            return true;
-        }
-        data.regions
-            .iter()
-            .any(|&r| self.func.regions[r].ops.iter().any(|&o| self.stores(o)))
+    fn promoted_ptr(&self, op: Op) -> Option<Value> {
+        self.func.ops[op]
+            .operands
+            .first()
+            .copied()
+            .filter(|p| self.promoted.contains_key(p))
     }
 
-    /// Rewrites the ops of `region` from `start` on, given the value the
-    /// alloca holds there; returns the value it holds at the end.
-    fn rewrite(&mut self, region: Region, start: usize, mut current: Value) -> Value {
-        let ops: Vec<Op> = self.func.regions[region].ops
-            [start.min(self.func.regions[region].ops.len())..]
-            .to_vec();
+    /// The values the allocas of `ptrs` hold now.
+    fn values(&self, ptrs: &[Value]) -> Vec<Value> {
+        ptrs.iter().map(|p| self.value(*p)).collect()
+    }
+
+    fn value(&self, ptr: Value) -> Value {
+        // Every promoted alloca is defined (and so given its zero) before
+        // any op using it.
+        self.current.get(&ptr).copied().unwrap_or(ptr)
+    }
+
+    fn set(&mut self, ptrs: &[Value], values: &[Value]) {
+        for (&p, &v) in ptrs.iter().zip(values) {
+            self.current.insert(p, v);
+        }
+    }
+
+    /// Rewrites the ops of `region` in order.
+    fn rewrite(&mut self, region: Region) {
+        let ops = self.func.regions[region].ops.clone();
+        let mut touched = false;
         for op in ops {
             let kind = self.func.ops[op].kind.clone();
-            let touches_ptr = self.func.ops[op].operands.first() == Some(&self.ptr);
             match kind {
-                OpKind::Load { .. } if touches_ptr => {
-                    let r = self.func.ops[op].results[0];
-                    self.loaded.insert(r, current);
-                    remove_op(self.func, region, op);
-                }
-                OpKind::Store { .. } if touches_ptr => {
-                    current = self.func.ops[op].operands[1];
-                    remove_op(self.func, region, op);
-                }
-                _ if self.func.ops[op].regions.is_empty() => {}
-                _ if !self.stores(op) => {
-                    for r in self.func.ops[op].regions.clone() {
-                        self.rewrite(r, 0, current);
+                OpKind::Alloca { .. } => {
+                    let ptr = self.func.ops[op].results[0];
+                    // A load before any store reads zero, as the alloca's
+                    // storage would: all-zero bits, for every scalar
+                    // (integer, float, null pointer).
+                    if let Some(&zero) = self.created.zeros.get(&op) {
+                        self.current.insert(ptr, self.func.ops[zero].results[0]);
+                        touched = true;
                     }
                 }
-                OpKind::If => {
-                    let regions = self.func.ops[op].regions.clone();
-                    for r in regions {
-                        let out = self.rewrite(r, 0, current);
-                        self.append_to_terminator(r, out);
+                OpKind::Load { .. } => {
+                    if let Some(ptr) = self.promoted_ptr(op) {
+                        let r = self.func.ops[op].results[0];
+                        self.loaded.insert(r, self.value(ptr));
+                        self.removed.insert(op);
+                        touched = true;
                     }
-                    current = add_result(self.func, op, self.ty);
                 }
-                OpKind::For { .. } => {
-                    let body = self.func.ops[op].regions[0];
-                    self.func.ops[op].operands.push(current);
-                    let arg = add_region_arg(self.func, body, self.ty);
-                    let out = self.rewrite(body, 0, arg);
-                    self.append_to_terminator(body, out);
-                    current = add_result(self.func, op, self.ty);
+                OpKind::Store { .. } => {
+                    if let Some(ptr) = self.promoted_ptr(op) {
+                        let v = self.func.ops[op].operands[1];
+                        self.current.insert(ptr, v);
+                        self.removed.insert(op);
+                        touched = true;
+                    }
                 }
-                OpKind::While => {
-                    let (before, after) =
-                        (self.func.ops[op].regions[0], self.func.ops[op].regions[1]);
-                    self.func.ops[op].operands.push(current);
-                    let barg = add_region_arg(self.func, before, self.ty);
-                    let bout = self.rewrite(before, 0, barg);
-                    self.append_to_terminator(before, bout);
-                    let aarg = add_region_arg(self.func, after, self.ty);
-                    let aout = self.rewrite(after, 0, aarg);
-                    self.append_to_terminator(after, aout);
-                    current = add_result(self.func, op, self.ty);
-                }
-                _ => {
-                    // A parallel cannot store to a promotable alloca.
-                }
+                _ => self.structured(op, &kind),
             }
         }
-        current
+        if touched {
+            self.touched.push(region);
+        }
     }
 
-    fn append_to_terminator(&mut self, region: Region, v: Value) {
+    /// Rewrites the regions of `op`, threading the allocas stored in it
+    /// through its results (and carried values).
+    fn structured(&mut self, op: Op, kind: &OpKind) {
+        let regions = self.func.ops[op].regions.clone();
+        if regions.is_empty() {
+            return;
+        }
+        let stored = self.stored_in.get(&op).cloned().unwrap_or_default();
+        if stored.is_empty() {
+            for r in regions {
+                self.rewrite(r);
+            }
+            return;
+        }
+        // The region arguments and results were made by `create_values`.
+        let arg = |this: &Self, i: usize| -> Vec<Value> {
+            stored
+                .iter()
+                .map(|&p| {
+                    this.created
+                        .args
+                        .get(&(op, p))
+                        .and_then(|a| a.get(i))
+                        .copied()
+                        .unwrap_or(p)
+                })
+                .collect()
+        };
+        match kind {
+            OpKind::If => {
+                let before = self.values(&stored);
+                for r in regions {
+                    self.set(&stored, &before);
+                    self.rewrite(r);
+                    let out = self.values(&stored);
+                    self.append_to_terminator(r, &out);
+                }
+            }
+            OpKind::For { .. } => {
+                let body = regions[0];
+                let init = self.values(&stored);
+                self.func.ops[op].operands.extend(init);
+                let args = arg(self, 0);
+                self.set(&stored, &args);
+                self.rewrite(body);
+                let out = self.values(&stored);
+                self.append_to_terminator(body, &out);
+            }
+            OpKind::While => {
+                let (before, after) = (regions[0], regions[1]);
+                let init = self.values(&stored);
+                self.func.ops[op].operands.extend(init);
+                let bargs = arg(self, 0);
+                self.set(&stored, &bargs);
+                self.rewrite(before);
+                let bout = self.values(&stored);
+                self.append_to_terminator(before, &bout);
+                let aargs = arg(self, 1);
+                self.set(&stored, &aargs);
+                self.rewrite(after);
+                let aout = self.values(&stored);
+                self.append_to_terminator(after, &aout);
+            }
+            _ => {
+                // A parallel cannot store to a promotable alloca.
+                for r in regions {
+                    self.rewrite(r);
+                }
+                return;
+            }
+        }
+        let results: Vec<Value> = stored
+            .iter()
+            .map(|&p| self.created.results.get(&(op, p)).copied().unwrap_or(p))
+            .collect();
+        self.set(&stored, &results);
+    }
+
+    fn append_to_terminator(&mut self, region: Region, values: &[Value]) {
         if let Some(&t) = self.func.regions[region].ops.last() {
-            self.func.ops[t].operands.push(v);
+            self.func.ops[t].operands.extend_from_slice(values);
         }
     }
 }

@@ -24,6 +24,7 @@ use crate::fatbin::{self, FatbinError};
 use crate::log::{log, Level};
 use crate::registry::{self, ModuleId};
 use cucc_cpuify::emit_c::CpuTarget;
+use cucc_cpuify::progress::{PhaseTimes, Progress};
 
 /// Turns PTX text into a cucc IR module (`file` names it in diagnostics).
 pub type Translator = fn(ptx: &str, file: &str) -> Result<cucc_ir::Module, String>;
@@ -133,11 +134,26 @@ pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
         cache::write_atomic(&ptx_path, ptx.as_bytes()).map_err(JitError::Build)?;
     }
     let file = ptx_path.display().to_string();
+    // A slow compile says what it is doing, once (unless `CUCC_LOG` is
+    // `error` or `off`); `info` also lists each phase's time.
+    let progress = Progress::start(
+        &file,
+        cucc_cpuify::progress::notice_after(),
+        Box::new(|line| {
+            if crate::log::enabled(Level::Warn) {
+                eprintln!("cucc runtime: {line}");
+            }
+        }),
+    );
+    let mut times = PhaseTimes::default();
     let t0 = Instant::now();
-    let c = translate(ptx, &file, &id)?;
+    let c = translate(ptx, &file, &id, &mut times, &progress)?;
     let t1 = Instant::now();
+    progress.phase(format!("C compiler `{cc}`"));
     let object = compile(&cc, &target, &c, &so)?;
     let t2 = Instant::now();
+    progress.finish();
+    times.add("cc", t2 - t1);
     open(object, &so, &id).map_err(JitError::Build)?;
     log(Level::Info, || {
         format!(
@@ -147,27 +163,46 @@ pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
             so.display()
         )
     });
+    log(Level::Info, || {
+        format!(
+            "JIT: time per phase:\n{}",
+            times.render("cucc runtime:   ").trim_end()
+        )
+    });
     Ok(id)
 }
 
 /// PTX to the C of a cucc device object registering under `id`.
-fn translate(ptx: &str, file: &str, id: &ModuleId) -> Result<String, JitError> {
+/// Each phase's time goes to `times`, and its name to `progress`.
+fn translate(
+    ptx: &str,
+    file: &str,
+    id: &ModuleId,
+    times: &mut PhaseTimes,
+    progress: &Progress,
+) -> Result<String, JitError> {
     let t = translator();
     let run = || -> Result<String, String> {
-        let mut module = t(ptx, file)?;
-        cucc_ir::verify_module(&module)
+        progress.phase("PTX frontend");
+        let mut module = times.time("frontend", || t(ptx, file))?;
+        times
+            .time("verify", || cucc_ir::verify_module(&module))
             .map_err(|e| format!("{file}: the translated module is invalid: {e}"))?;
         let mut remarks = cucc_cpuify::remarks::Remarks::default();
-        cucc_cpuify::pipeline::run(
+        cucc_cpuify::pipeline::run_reporting(
             &mut module,
             &cucc_cpuify::pipeline::Options::default(),
             &mut remarks,
             &mut |_, _| {},
+            times,
+            Some(progress),
         )
         .map_err(|e| format!("{file}: {e}"))?;
-        let emitted = cucc_cpuify::emit_c::emit_device_object(&module, id)
+        progress.phase("emit_c");
+        let emitted = times
+            .time("emit_c", || emit(&module, id))
             .map_err(|e| format!("{file}: {e}"))?;
-        Ok(emitted.c)
+        Ok(emitted)
     };
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
         Ok(r) => r.map_err(JitError::Translate),
@@ -184,6 +219,13 @@ fn translate(ptx: &str, file: &str, id: &ModuleId) -> Result<String, JitError> {
     }
 }
 
+/// The C of a cucc device object registering `module` under `id`.
+fn emit(module: &cucc_ir::Module, id: &ModuleId) -> Result<String, String> {
+    cucc_cpuify::emit_c::emit_device_object(module, id)
+        .map(|e| e.c)
+        .map_err(|e| e.to_string())
+}
+
 /// Compiles `c` into `so` (through temporary files renamed into place),
 /// records the object's hash beside it and returns the object open.
 fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<std::fs::File, JitError> {
@@ -194,6 +236,7 @@ fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<std::fs::
     let out = Command::new(cc)
         .args(CFLAGS)
         .args(target.cflags_for(cc))
+        .args(cucc_cpuify::emit_c::large_source_flags(cc, c.len()))
         .arg("-o")
         .arg(&tmp)
         .arg("-x")
