@@ -306,6 +306,10 @@ impl Driver {
         };
         pipeline::check_pass_names(&self.o.print_ir_after)
             .map_err(|e| format!("cucc: error: {e}"))?;
+        // The object carries the module as cpuify received it, so the
+        // runtime can rebuild its kernels with checks under
+        // `CUCC_SANITIZE` (docs/sanitize.md).
+        let embedded_ir = cucc_ir::print_module(&module);
         pipeline::run(&mut module, &popts, &mut remarks, &mut |pass, m| {
             eprintln!("; IR after {pass}\n{}", cucc_ir::print_module(m));
         })
@@ -313,9 +317,10 @@ impl Driver {
         if self.o.remarks {
             eprint!("{}", remarks.render(&module));
         }
-        let mut c = emit_c::emit_device_object(&module, id)
-            .map_err(|e| e.to_string())?
-            .c;
+        let mut c =
+            emit_c::emit_device_object_checked(&module, id, emit_c::Sanitize::Off, Some(&embedded_ir))
+                .map_err(|e| e.to_string())?
+                .c;
         if let Some(link_id) = linked_binary {
             c.push_str(&devlink::linked_binary_c(link_id)?);
         }
