@@ -317,10 +317,14 @@ impl Driver {
         if self.o.remarks {
             eprint!("{}", remarks.render(&module));
         }
-        let mut c =
-            emit_c::emit_device_object_checked(&module, id, emit_c::Sanitize::Off, Some(&embedded_ir))
-                .map_err(|e| e.to_string())?
-                .c;
+        let mut c = emit_c::emit_device_object_checked(
+            &module,
+            id,
+            emit_c::Sanitize::Off,
+            Some(&embedded_ir),
+        )
+        .map_err(|e| e.to_string())?
+        .c;
         if let Some(link_id) = linked_binary {
             c.push_str(&devlink::linked_binary_c(link_id)?);
         }

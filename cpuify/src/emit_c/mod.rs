@@ -25,8 +25,8 @@
 //! The emitter accepts what cpuify leaves: no barrier, shuffle or vote may
 //! remain, and ops outside the grid loop must be free of side effects.
 
-mod prelude;
 pub mod checks;
+mod prelude;
 mod select;
 mod shift;
 pub mod target;
@@ -242,7 +242,9 @@ pub fn emit_device_object_checked(
         c.push_str("  {0, 0, 0}\n};\n");
     }
     if embedded_ir.is_some() {
-        c.push_str("void __cucc_register_module_ir(const uint8_t id[16], const char *ir, size_t len);\n");
+        c.push_str(
+            "void __cucc_register_module_ir(const uint8_t id[16], const char *ir, size_t len);\n",
+        );
     }
     let _ = writeln!(
         c,

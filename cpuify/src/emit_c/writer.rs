@@ -1,7 +1,7 @@
 //! The per-function C writer.
 
-use super::prelude::extern_c_name;
 use super::checks::{self, Sanitize};
+use super::prelude::extern_c_name;
 use super::{entry_c_name, global_c_name, sanitize, texref_c_name};
 use crate::error::CpuifyError;
 use cucc_ir::types::round_up;
@@ -1048,7 +1048,11 @@ impl<'m> Writer<'m> {
             OpKind::Store { volatile } => {
                 arity(2)?;
                 let t = self.vty(ops[1])?;
-                let size = self.module.types.size_of(self.func.value_type(ops[1])).max(1);
+                let size = self
+                    .module
+                    .types
+                    .size_of(self.func.value_type(ops[1]))
+                    .max(1);
                 self.check_access(ops[0], &size.to_string(), size, checks::SITE_WRITE, loc)?;
                 let q = if *volatile { "volatile " } else { "" };
                 let s = if t == "bool" {
@@ -2129,7 +2133,11 @@ impl<'m> Writer<'m> {
             self.line("++cucc_rc->epoch;");
         }
         let names = ivs.iter().map(|&v| self.n(v).to_string()).collect();
-        let ubs = data.operands.iter().map(|&v| self.n(v).to_string()).collect();
+        let ubs = data
+            .operands
+            .iter()
+            .map(|&v| self.n(v).to_string())
+            .collect();
         self.thread_loops.push((level, names, ubs));
         // Outermost dimension first: z, y, x, so x is the innermost loop.
         for k in (0..ivs.len()).rev() {
@@ -2287,7 +2295,11 @@ impl<'m> Writer<'m> {
 
     /// Defines an access site for the checks and returns its C name.
     fn site(&mut self, root: Value, size: u64, flags: u32, loc: Loc) -> String {
-        let name = format!("cucc_site_{}_{}", entry_c_name(&self.func.name), self.site_count);
+        let name = format!(
+            "cucc_site_{}_{}",
+            entry_c_name(&self.func.name),
+            self.site_count
+        );
         self.site_count += 1;
         let where_ = if loc.is_unknown() {
             String::new()

@@ -102,10 +102,11 @@ pub unsafe extern "C" fn __cucc_rc_hazard(
     let _ = std::panic::catch_unwind(|| {
         {
             let mut seen = crate::sync::lock(&SEEN);
-            if !seen
-                .get_or_insert_with(HashSet::new)
-                .insert((first as usize, second as usize, kind))
-            {
+            if !seen.get_or_insert_with(HashSet::new).insert((
+                first as usize,
+                second as usize,
+                kind,
+            )) {
                 return;
             }
         }
