@@ -51,7 +51,9 @@ fn compiles(c: &str, tag: &str) {
             "-std=gnu11",
             "-O2",
             "-fsyntax-only",
-            "-Werror=implicit-function-declaration",
+            "-Wall",
+            "-Wno-unused",
+            "-Werror",
         ])
         .arg(&src)
         .output()

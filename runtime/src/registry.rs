@@ -609,6 +609,20 @@ pub unsafe extern "C" fn __cucc_register_managed(
                 warn(&format!("__cucc_register_managed: `{name}` has no slot"));
                 continue;
             }
+            // A variable bound already (a checked rebuild registering the
+            // module again, docs/sanitize.md): the new slot points at the
+            // storage the program uses.
+            let bound = reg.vars.values().find_map(|v| {
+                (v.image == Image::Cucc(id) && v.device_name == name && v.managed_slot.is_none())
+                    .then_some(v.bound)
+                    .flatten()
+            });
+            if let Some((storage, _)) = bound {
+                // SAFETY: the slot is the device object's pointer to its
+                // storage (the registration contract); the storage lives as
+                // long as the program.
+                unsafe { (info.slot as *mut *mut u8).write(storage as *mut u8) };
+            }
             reg.modules
                 .entry(id)
                 .or_default()

@@ -4,10 +4,11 @@
 //! that is not rooted at a private alloca: loads, stores, atomics and both
 //! sides of `memcpy`/`memset`. Shared accesses must fall in the block's
 //! shared window (`scratch` to the end of the dynamic area); other accesses
-//! in a live allocation the runtime knows (a small per-chunk cache of
-//! ranges in front of the runtime's allocation table), the shared window
+//! in a live allocation the runtime knows, the shared window
 //! (generic pointers) or the entry's own stack frame (generic pointers to
-//! private arrays). The first failing check of a chunk calls the runtime,
+//! private arrays). Each site caches the last allocation range it hit, in
+//! the entry's locals, so the runtime's table is read once per site and
+//! allocation per chunk. The first failing check of a chunk calls the runtime,
 //! which reports it, and the entry returns.
 //!
 //! `racecheck` records every non-atomic access to the shared window in a
@@ -16,7 +17,9 @@
 //! after cpuify, the accesses of a block between two barriers are exactly
 //! those of one run of one block-level (or lane-level) loop, so two
 //! threads touching the same byte in one run, one of them writing, is a
-//! hazard the program's barriers do not order.
+//! hazard the program's barriers do not order. A write of the bytes another
+//! thread wrote in the phase is reported as a warning (the outcome does not
+//! depend on the order), as compute-sanitizer does.
 
 use std::fmt::Write;
 
@@ -74,23 +77,21 @@ typedef struct cucc_san_site {
   uint32_t flags;     /* 1 write, 2 atomic, 4 shared */
 } cucc_san_site;
 typedef struct cucc_mc_state {
-  uintptr_t lo[4], hi[4];
-  uint32_t next;
   uintptr_t slo, shi, flo, fhi;
 } cucc_mc_state;
 int __cucc_mc_lookup(uintptr_t a, uint64_t n, uintptr_t *lo, uintptr_t *hi);
 void __cucc_mc_fail(const cucc_san_site *s, uintptr_t a, uint64_t n, const cucc_launch *l,
                     uint32_t blk, uint32_t thr, uintptr_t slo, uintptr_t shi);
-static inline int cucc_mc_ok(cucc_mc_state *st, uintptr_t a, uint64_t n, int shared) {
+/* `c` is the site's cache: the last allocation range it hit. */
+static inline int cucc_mc_ok(const cucc_mc_state *st, uintptr_t *c, uintptr_t a, uint64_t n,
+                             int shared) {
   uintptr_t e = a + n;
   if (__builtin_expect(e < a, 0)) return 0;
+  if (shared) return a >= st->slo && e <= st->shi;
+  if (a >= c[0] && e <= c[1]) return 1;
   if (a >= st->slo && e <= st->shi) return 1;
-  if (shared) return 0;
-  for (int i = 0; i < 4; i++)
-    if (a >= st->lo[i] && e <= st->hi[i]) return 1;
   if (a >= st->flo && e <= st->fhi) return 1;
-  uint32_t k = st->next++ & 3u;
-  return __cucc_mc_lookup(a, n, &st->lo[k], &st->hi[k]);
+  return __cucc_mc_lookup(a, n, &c[0], &c[1]);
 }
 typedef struct cucc_rc_cell {
   uint32_t epoch, w, r1, r2;
@@ -106,9 +107,11 @@ cucc_rc_state *__cucc_rc_begin(void *scratch, uint64_t size);
 void __cucc_rc_hazard(const cucc_san_site *first, uint32_t t1, const cucc_san_site *second,
                       uint32_t t2, uint64_t offset, int kind, const cucc_launch *l, uint32_t blk);
 #define CUCC_RC_NONE 0xffffffffu
+/* `val`: the bytes a store writes (NULL when unknown): a write over
+ * another thread's write of the same bytes is reported as a warning. */
 static inline void cucc_rc_access(cucc_rc_state *st, uintptr_t a, uint64_t n, int write,
                                   uint32_t thr, const cucc_san_site *s, const cucc_launch *l,
-                                  uint32_t blk) {
+                                  uint32_t blk, const void *val) {
   if (thr == CUCC_RC_NONE || a < st->base || a - st->base >= st->size) return;
   uint64_t off = a - st->base;
   if (n > st->size - off) n = st->size - off;
@@ -119,9 +122,10 @@ static inline void cucc_rc_access(cucc_rc_state *st, uintptr_t a, uint64_t n, in
       c->w = c->r1 = c->r2 = CUCC_RC_NONE;
     }
     if (write) {
-      if (c->w != CUCC_RC_NONE && c->w != thr)
-        __cucc_rc_hazard(c->ws, c->w, s, thr, off + i, 0, l, blk);
-      else if (c->r1 != CUCC_RC_NONE && c->r1 != thr)
+      if (c->w != CUCC_RC_NONE && c->w != thr) {
+        int same = val && ((const uint8_t *)val)[i] == *(const uint8_t *)(a + i);
+        __cucc_rc_hazard(c->ws, c->w, s, thr, off + i, same ? 3 : 0, l, blk);
+      } else if (c->r1 != CUCC_RC_NONE && c->r1 != thr)
         __cucc_rc_hazard(c->rs, c->r1, s, thr, off + i, 1, l, blk);
       else if (c->r2 != CUCC_RC_NONE && c->r2 != thr)
         __cucc_rc_hazard(c->rs, c->r2, s, thr, off + i, 1, l, blk);

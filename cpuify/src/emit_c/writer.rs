@@ -129,6 +129,14 @@ pub fn emit_function_checked(
     }
     w.tex_views(&mut head);
     w.put_body()?;
+    if w.sanitize == Sanitize::Memcheck {
+        // Each site's cached allocation range (`checks::PRELUDE`).
+        let _ = writeln!(
+            head,
+            "  uintptr_t cucc_mc_cache[{}][2] = {{{{0}}}};",
+            w.site_count.max(1)
+        );
+    }
     let mut text = std::mem::take(&mut w.sites);
     text.push_str(&head);
     text.push_str(&w.out);
@@ -1053,7 +1061,16 @@ impl<'m> Writer<'m> {
                     .types
                     .size_of(self.func.value_type(ops[1]))
                     .max(1);
-                self.check_access(ops[0], &size.to_string(), size, checks::SITE_WRITE, loc)?;
+                let mem_ty = if t == "bool" { "uint8_t" } else { t };
+                let v = self.n(ops[1]).to_string();
+                self.check_access_storing(
+                    ops[0],
+                    &size.to_string(),
+                    size,
+                    checks::SITE_WRITE,
+                    loc,
+                    Some((mem_ty, &v)),
+                )?;
                 let q = if *volatile { "volatile " } else { "" };
                 let s = if t == "bool" {
                     format!(
@@ -2181,7 +2198,7 @@ impl<'m> Writer<'m> {
                 // spills and alignment get a page of slack.
                 let _ = writeln!(
                     head,
-                    "  cucc_mc_state cucc_mc = {{{{0}}, {{0}}, 0, (uintptr_t)scratch, (uintptr_t)cucc_dyn + cucc_dyn_size, 0, 0}};
+                    "  cucc_mc_state cucc_mc = {{(uintptr_t)scratch, (uintptr_t)cucc_dyn + cucc_dyn_size, 0, 0}};
                        cucc_mc.fhi = (uintptr_t)__builtin_frame_address(0) + 16;
                        cucc_mc.flo = cucc_mc.fhi - {}u;",
                     self.private_size + 4096 + 16
@@ -2260,6 +2277,20 @@ impl<'m> Writer<'m> {
         flags: u32,
         loc: Loc,
     ) -> Result<(), CpuifyError> {
+        self.check_access_storing(p, size, typed_size, flags, loc, None)
+    }
+
+    /// [`Self::check_access`] for a store of `stored` (its C type in memory
+    /// and the C expression), which racecheck compares with the bytes there.
+    fn check_access_storing(
+        &mut self,
+        p: Value,
+        size: &str,
+        typed_size: u64,
+        flags: u32,
+        loc: Loc,
+        stored: Option<(&str, &str)>,
+    ) -> Result<(), CpuifyError> {
         if self.sanitize == Sanitize::Off {
             return Ok(());
         }
@@ -2275,19 +2306,25 @@ impl<'m> Writer<'m> {
             return Ok(());
         }
         let flags = flags | if shared { checks::SITE_SHARED } else { 0 };
+        let index = self.site_count;
         let site = self.site(root, typed_size, flags, loc);
         let ptr = format!("(uintptr_t){}", self.n(p));
         let thr = self.thread_expr();
         let blk = self.block_expr.clone().unwrap_or_else(|| "0u".to_string());
         let s = match self.sanitize {
             Sanitize::Memcheck => format!(
-                "if (__builtin_expect(!cucc_mc_ok(&cucc_mc, {ptr}, (uint64_t)({size}), {}), 0)) {{ __cucc_mc_fail(&{site}, {ptr}, (uint64_t)({size}), launch, {blk}, {thr}, cucc_mc.slo, cucc_mc.shi); return; }}",
+                "if (__builtin_expect(!cucc_mc_ok(&cucc_mc, cucc_mc_cache[{index}], {ptr}, (uint64_t)({size}), {}), 0)) {{ __cucc_mc_fail(&{site}, {ptr}, (uint64_t)({size}), launch, {blk}, {thr}, cucc_mc.slo, cucc_mc.shi); return; }}",
                 i32::from(shared)
             ),
-            _ => format!(
-                "cucc_rc_access(cucc_rc, {ptr}, (uint64_t)({size}), {}, {thr}, &{site}, launch, {blk});",
-                i32::from(flags & checks::SITE_WRITE != 0)
-            ),
+            _ => match stored {
+                Some((ty, v)) => format!(
+                    "{{ const {ty} cucc_rcv = ({ty}){v}; cucc_rc_access(cucc_rc, {ptr}, (uint64_t)({size}), 1, {thr}, &{site}, launch, {blk}, &cucc_rcv); }}"
+                ),
+                None => format!(
+                    "cucc_rc_access(cucc_rc, {ptr}, (uint64_t)({size}), {}, {thr}, &{site}, launch, {blk}, (const void *)0);",
+                    i32::from(flags & checks::SITE_WRITE != 0)
+                ),
+            },
         };
         self.line(&s);
         Ok(())

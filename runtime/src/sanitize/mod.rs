@@ -28,6 +28,7 @@ pub const ENV: &str = "CUCC_SANITIZE";
 pub(crate) const PREFIX: &str = "=========";
 
 static ERRORS: AtomicU64 = AtomicU64::new(0);
+static WARNINGS: AtomicU64 = AtomicU64::new(0);
 
 /// The mode `CUCC_SANITIZE` selects (read once; an unknown value is
 /// reported and runs the program unchecked).
@@ -61,8 +62,21 @@ pub(crate) fn count_error() {
     ERRORS.fetch_add(1, Ordering::Relaxed);
 }
 
+/// Counts one reported warning (a hazard whose outcome does not depend on
+/// the order of the accesses).
+pub(crate) fn count_warning() {
+    WARNINGS.fetch_add(1, Ordering::Relaxed);
+}
+
 extern "C" fn summary() {
     let n = error_count();
+    let w = WARNINGS.load(Ordering::Relaxed);
+    if w > 0 {
+        eprintln!(
+            "{PREFIX} {w} warning{} (hazards whose threads wrote the same value)",
+            if w == 1 { "" } else { "s" }
+        );
+    }
     eprintln!(
         "{PREFIX} ERROR SUMMARY: {n} error{}",
         if n == 1 { "" } else { "s" }

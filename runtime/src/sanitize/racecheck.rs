@@ -82,7 +82,8 @@ static SEEN: Mutex<Option<HashSet<(usize, usize, i32)>>> = Mutex::new(None);
 /// A hazard between the earlier access (`first` by thread `t1`) and the
 /// later one (`second` by `t2`) to byte `offset` of the shared window in
 /// one phase: `kind` 0 write after write, 1 write after read, 2 read after
-/// write.
+/// write, 3 write after write of the same bytes (a warning: not counted as
+/// an error).
 ///
 /// # Safety
 /// Sites must be NULL or sites of the emitted C, `launch` NULL or the
@@ -110,13 +111,19 @@ pub unsafe extern "C" fn __cucc_rc_hazard(
                 return;
             }
         }
-        count_error();
+        let severity = if kind == 3 {
+            super::count_warning();
+            "Warning"
+        } else {
+            count_error();
+            "Error"
+        };
         // SAFETY: forwarded contract.
         let (a, b) = unsafe { (SiteText::of(first), SiteText::of(second)) };
         // SAFETY: forwarded contract.
         let (w1, w2) = unsafe { (who(launch, blk, t1), who(launch, blk, t2)) };
         let (k1, k2) = match kind {
-            0 => ("Write", "Write"),
+            0 | 3 => ("Write", "Write"),
             1 => ("Read", "Write"),
             _ => ("Write", "Read"),
         };
@@ -128,13 +135,18 @@ pub unsafe extern "C" fn __cucc_rc_hazard(
             String::new()
         };
         eprintln!(
-            "{PREFIX} Error: Race reported between {k1} access at {}\n\
+            "{PREFIX} {severity}: Race reported between {k1} access at {}\n\
              {PREFIX}     by {w1}\n\
              {PREFIX}     and {k2} access at {}\n\
              {PREFIX}     by {w2}\n\
-             {PREFIX}     to byte {offset} of shared memory{var}, with no barrier between them",
+             {PREFIX}     to byte {offset} of shared memory{var}, with no barrier between them{}",
             a.at(),
-            b.at()
+            b.at(),
+            if kind == 3 {
+                " (both wrote the same value)"
+            } else {
+                ""
+            }
         );
     });
 }
