@@ -621,7 +621,7 @@ pub unsafe extern "C" fn __cucc_register_managed(
                 // SAFETY: the slot is the device object's pointer to its
                 // storage (the registration contract); the storage lives as
                 // long as the program.
-                unsafe { (info.slot as *mut *mut u8).write(storage as *mut u8) };
+                unsafe { info.slot.write(storage as *mut u8) };
             }
             reg.modules
                 .entry(id)
