@@ -112,8 +112,12 @@ pub fn lower_launch(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
     let mut shared_addr: HashMap<GlobalId, Value> = HashMap::new();
     for (&g, &ty) in shared.iter().zip(&shared_types) {
         let a = b.alloca(Space::Shared, ty);
-        // The variable's source name, which checked builds report.
-        b.name(a, &shared_var_name(&shared_names[shared_addr.len()]));
+        // The variable's source name, which checked builds report (not the
+        // PTX frontend's one block of all shared variables).
+        let name = &shared_names[shared_addr.len()];
+        if !name.starts_with("__cucc") {
+            b.name(a, &shared_var_name(name));
+        }
         shared_addr.insert(g, a);
     }
     let (_, block_region) = b.create_parallel(Level::Block, &block);
