@@ -181,3 +181,39 @@ pub unsafe extern "C" fn __cucc_mc_fail(
         set_sticky(Error::LaunchFailure);
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookups_accept_whole_ranges_inside_one_allocation() {
+        let buf = vec![0u8; 256];
+        let start = buf.as_ptr() as usize;
+        // SAFETY: the vector outlives the entry (removed below).
+        unsafe {
+            crate::alloc_table::insert_range(start, 256, crate::alloc_table::Kind::Registered)
+        };
+        let (mut lo, mut hi) = (0usize, 0usize);
+        // SAFETY: valid out-pointers.
+        let inside = unsafe { __cucc_mc_lookup(start + 252, 4, &mut lo, &mut hi) };
+        assert_eq!((inside, lo, hi), (1, start, start + 256));
+        // SAFETY: as above.
+        let past = unsafe { __cucc_mc_lookup(start + 253, 4, &mut lo, &mut hi) };
+        assert_eq!(past, 0);
+        let text = describe(start + 256 + 8, 4, None);
+        // Other tests' ranges may lie nearer; the address is out of bounds.
+        assert!(text.contains("is out of bounds"), "{text}");
+        let text = describe(start + 250, 8, None);
+        assert!(
+            text.contains("offset 250") && text.contains("runs 2 bytes past its end"),
+            "{text}"
+        );
+        let shared = describe(0x1000 + 64, 4, Some((0x1000, 0x1040)));
+        assert!(
+            shared.contains("0 bytes after the block's 64 bytes"),
+            "{shared}"
+        );
+        crate::alloc_table::write().remove(&start);
+    }
+}
