@@ -129,6 +129,7 @@ impl Function {
         }
         let found = match self.image {
             Image::Cucc(id) => {
+                crate::sanitize::warn_if_unchecked(id, &self.device_name);
                 let reg = read();
                 let module = reg.modules.get(&id).ok_or(Error::NoKernelImageForDevice)?;
                 module
@@ -508,10 +509,11 @@ pub unsafe extern "C" fn __cucc_register_module_ir(
         // SAFETY: caller promises `len` readable bytes.
         let bytes = unsafe { std::slice::from_raw_parts(ir as *const u8, len) };
         let text = String::from_utf8_lossy(bytes);
-        if let Err(e) = crate::jit::load_checked_ir(&text, id) {
-            warn(&format!(
+        match crate::jit::load_checked_ir(&text, id) {
+            Ok(()) => crate::sanitize::note_checked(id),
+            Err(e) => warn(&format!(
                 "cannot build checked kernels ({e}); this module's kernels run unchecked"
-            ));
+            )),
         }
     });
 }

@@ -308,8 +308,11 @@ impl Driver {
             .map_err(|e| format!("cucc: error: {e}"))?;
         // The object carries the module as cpuify received it, so the
         // runtime can rebuild its kernels with checks under
-        // `CUCC_SANITIZE` (docs/sanitize.md).
-        let embedded_ir = cucc_ir::print_module(&module);
+        // `CUCC_SANITIZE` (docs/sanitize.md); not for separately compiled
+        // units, whose rebuilt objects could not share variables by symbol.
+        let embedded_ir = linked_binary
+            .is_none()
+            .then(|| cucc_ir::print_module(&module));
         pipeline::run(&mut module, &popts, &mut remarks, &mut |pass, m| {
             eprintln!("; IR after {pass}\n{}", cucc_ir::print_module(m));
         })
@@ -321,7 +324,7 @@ impl Driver {
             &module,
             id,
             emit_c::Sanitize::Off,
-            Some(&embedded_ir),
+            embedded_ir.as_deref(),
         )
         .map_err(|e| e.to_string())?
         .c;

@@ -52,6 +52,31 @@ pub fn mode() -> Sanitize {
     })
 }
 
+static CHECKED: std::sync::Mutex<Vec<[u8; 16]>> = std::sync::Mutex::new(Vec::new());
+static UNCHECKED: std::sync::Mutex<Vec<[u8; 16]>> = std::sync::Mutex::new(Vec::new());
+
+/// Records that cucc module `id` runs checked kernels (rebuilt from its IR).
+pub(crate) fn note_checked(id: [u8; 16]) {
+    crate::sync::lock(&CHECKED).push(id);
+}
+
+/// Under a mode, warns once per cucc module whose kernels run unchecked
+/// (its object embeds no IR: separately compiled, `-rdc`).
+pub(crate) fn warn_if_unchecked(id: [u8; 16], kernel: &str) {
+    if mode() == Sanitize::Off || crate::sync::lock(&CHECKED).contains(&id) {
+        return;
+    }
+    let mut unchecked = crate::sync::lock(&UNCHECKED);
+    if !unchecked.contains(&id) {
+        unchecked.push(id);
+        eprintln!(
+            "{PREFIX} Warning: the kernels of the device object holding `{}` run unchecked \
+             (it carries no IR to rebuild them from: built with -rdc?)",
+            crate::profile::demangle(kernel)
+        );
+    }
+}
+
 /// Errors reported so far.
 pub fn error_count() -> u64 {
     ERRORS.load(Ordering::Relaxed)
