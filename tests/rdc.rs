@@ -65,6 +65,15 @@ fn one_step_build() {
         .args([src("main.cu"), src("physics.cu"), src("table.cu")])
         .args(["-o", "app"]));
     passes(&d.join("app"));
+    // Separately compiled units carry no IR to rebuild with checks
+    // (docs/sanitize.md): under CUCC_SANITIZE they run unchecked, say so,
+    // and still pass.
+    let checked = ok(Command::new(d.join("app"))
+        .env("CUCC_SANITIZE", "memcheck")
+        .env("CUCC_CACHE_DIR", d.join("cache")));
+    assert!(checked.contains("PASS rdc"), "{checked}");
+    assert!(checked.contains("run unchecked"), "{checked}");
+    assert!(checked.contains("ERROR SUMMARY: 0 errors"), "{checked}");
 }
 
 #[test]

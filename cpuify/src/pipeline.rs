@@ -230,7 +230,33 @@ pub struct Options {
     pub verify_each: bool,
 }
 
+/// Passes a checked build (`CUCC_SANITIZE`, docs/sanitize.md) leaves out:
+/// they fuse the grid and thread loops or run thread loops as serial nests
+/// (the checks could no longer name the block and thread of an access, and
+/// racecheck's phases are runs of thread loops), or read bytes beyond an
+/// object on purpose (`speculate`).
+pub const UNCHECKABLE_PASSES: &[&str] = &[
+    "collapse",
+    "collapse-1d",
+    "serialize-inner",
+    "split-guards",
+    "speculate",
+    "flatten-threads",
+];
+
 impl Options {
+    /// These options for a checked build: the same passes less
+    /// [`UNCHECKABLE_PASSES`].
+    pub fn for_checks(mut self) -> Options {
+        let list: Vec<String> = PASSES
+            .iter()
+            .filter(|p| self.runs(p) && !UNCHECKABLE_PASSES.contains(&p.name))
+            .map(|p| p.name.to_string())
+            .collect();
+        self.enabled = Some(list);
+        self
+    }
+
     /// The default passes with the verifier after each (what tests use).
     pub fn verifying() -> Options {
         Options {
@@ -429,6 +455,15 @@ mod tests {
         assert!(Options::default().runs(info));
         assert!(at("clamp-guards") < at("interchange"));
         assert!(at("interchange") < at("serialize-inner"));
+    }
+
+    #[test]
+    fn checked_builds_leave_out_fusing_passes() {
+        let opts = Options::default().for_checks();
+        let find = |n: &str| PASSES.iter().find(|p| p.name == n).expect("pass");
+        assert!(!opts.runs(find("collapse")) && !opts.runs(find("speculate")));
+        assert!(opts.runs(find("distribute")) && opts.runs(find("mem2reg")));
+        assert!(UNCHECKABLE_PASSES.iter().all(|n| pass(n).is_some()));
     }
 
     #[test]

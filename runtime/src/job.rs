@@ -283,6 +283,19 @@ pub(crate) fn abort_current_launch() {
     });
 }
 
+/// Stops the launch the calling worker runs; true if this call stopped it
+/// (it was running, or runs outside a launch), false if it was already
+/// stopped.
+/// A checked kernel's failed check reports only when this is true, so a
+/// launch reports one error.
+pub(crate) fn claim_abort() -> bool {
+    CURRENT_ABORT.with(|c| {
+        let p = c.get();
+        // SAFETY: see `abort_current_launch`.
+        p.is_null() || !unsafe { (*p).swap(true, Ordering::Relaxed) }
+    })
+}
+
 /// Whether the launch the calling worker runs has been stopped.
 pub(crate) fn current_launch_aborted() -> bool {
     CURRENT_ABORT.with(|c| {

@@ -18,6 +18,8 @@
 //! Programs built by nvcc register NVIDIA fat binaries: [`fatbin`] reads
 //! them and [`jit`] compiles their PTX into cucc device objects at first use
 //! (`docs/jit.md`); [`log`] filters the runtime's diagnostics (`CUCC_LOG`).
+//! [`sanitize`] is `CUCC_SANITIZE`: kernels rebuilt with memory or race
+//! checks (`docs/sanitize.md`).
 //!
 //! [`driver`] is the CUDA driver API on the same state, reached through
 //! `libcuda.so.1` (`docs/driver-api.md`).
@@ -56,6 +58,7 @@ pub mod pool;
 pub mod profile;
 pub mod registry;
 pub mod sample;
+pub mod sanitize;
 pub mod signal;
 pub mod stream;
 pub mod streaming;

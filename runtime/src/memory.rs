@@ -58,6 +58,7 @@ fn release(ptr: usize, kinds: &[Kind]) -> CudaResult {
     };
     table.remove(&ptr);
     drop(table);
+    crate::sanitize::memcheck::note_free(ptr, size);
     // SAFETY: the pointer came from `arena::map(size)` and was live in the table.
     unsafe { crate::arena::unmap(ptr, size) };
     Ok(())

@@ -129,6 +129,7 @@ impl Function {
         }
         let found = match self.image {
             Image::Cucc(id) => {
+                crate::sanitize::warn_if_unchecked(id, &self.device_name);
                 let reg = read();
                 let module = reg.modules.get(&id).ok_or(Error::NoKernelImageForDevice)?;
                 module
@@ -479,6 +480,44 @@ pub unsafe extern "C" fn __cucc_register_module(
     });
 }
 
+/// Hands the runtime the IR text a cucc device object was translated from
+/// (called last by its constructor). Without `CUCC_SANITIZE` nothing
+/// happens; with it, the kernels are rebuilt from the text with checks and
+/// registered under the same module id, replacing the object's own
+/// (docs/sanitize.md). A rebuild that fails leaves the unchecked kernels,
+/// with a warning.
+///
+/// # Safety
+/// `module_id` must point to 16 bytes, `ir` to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn __cucc_register_module_ir(
+    module_id_ptr: *const u8,
+    ir: *const c_char,
+    len: usize,
+) {
+    if crate::sanitize::mode() == crate::sanitize::Sanitize::Off {
+        return;
+    }
+    let _ = std::panic::catch_unwind(|| {
+        // SAFETY: forwarded contract.
+        let Some(id) = (unsafe { module_id(module_id_ptr) }) else {
+            return warn("__cucc_register_module_ir: NULL module id");
+        };
+        if ir.is_null() {
+            return warn("__cucc_register_module_ir: NULL text");
+        }
+        // SAFETY: caller promises `len` readable bytes.
+        let bytes = unsafe { std::slice::from_raw_parts(ir as *const u8, len) };
+        let text = String::from_utf8_lossy(bytes);
+        match crate::jit::load_checked_ir(&text, id) {
+            Ok(()) => crate::sanitize::note_checked(id),
+            Err(e) => warn(&format!(
+                "cannot build checked kernels ({e}); this module's kernels run unchecked"
+            )),
+        }
+    });
+}
+
 /// The (outer, middle) dimensions of [`KERNEL_OUTER_RANGES`] in `flags`;
 /// `None` without the bit or with a dimension out of range or repeated.
 fn outer_ranges(flags: u32) -> Option<(usize, usize)> {
@@ -571,6 +610,20 @@ pub unsafe extern "C" fn __cucc_register_managed(
             if info.slot.is_null() {
                 warn(&format!("__cucc_register_managed: `{name}` has no slot"));
                 continue;
+            }
+            // A variable bound already (a checked rebuild registering the
+            // module again, docs/sanitize.md): the new slot points at the
+            // storage the program uses.
+            let bound = reg.vars.values().find_map(|v| {
+                (v.image == Image::Cucc(id) && v.device_name == name && v.managed_slot.is_none())
+                    .then_some(v.bound)
+                    .flatten()
+            });
+            if let Some((storage, _)) = bound {
+                // SAFETY: the slot is the device object's pointer to its
+                // storage (the registration contract); the storage lives as
+                // long as the program.
+                unsafe { info.slot.write(storage as *mut u8) };
             }
             reg.modules
                 .entry(id)

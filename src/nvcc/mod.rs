@@ -327,6 +327,13 @@ impl Driver {
         };
         pipeline::check_pass_names(&self.o.print_ir_after)
             .map_err(|e| format!("cucc: error: {e}"))?;
+        // The object carries the module as cpuify received it, so the
+        // runtime can rebuild its kernels with checks under
+        // `CUCC_SANITIZE` (docs/sanitize.md); not for separately compiled
+        // units, whose rebuilt objects could not share variables by symbol.
+        let embedded_ir = linked_binary
+            .is_none()
+            .then(|| cucc_ir::print_module(&module));
         pipeline::run_reporting(
             &mut module,
             &popts,
@@ -343,9 +350,14 @@ impl Driver {
         }
         self.phase("emit_c");
         let t = Instant::now();
-        let mut c = emit_c::emit_device_object(&module, id)
-            .map_err(|e| e.to_string())?
-            .c;
+        let mut c = emit_c::emit_device_object_checked(
+            &module,
+            id,
+            emit_c::Sanitize::Off,
+            embedded_ir.as_deref(),
+        )
+        .map_err(|e| e.to_string())?
+        .c;
         self.times.borrow_mut().add("emit_c", t.elapsed());
         if let Some(link_id) = linked_binary {
             c.push_str(&devlink::linked_binary_c(link_id)?);

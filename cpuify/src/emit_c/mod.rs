@@ -25,14 +25,16 @@
 //! The emitter accepts what cpuify leaves: no barrier, shuffle or vote may
 //! remain, and ops outside the grid loop must be free of side effects.
 
+pub mod checks;
 mod prelude;
 mod select;
 mod shift;
 pub mod target;
 mod writer;
 
+pub use checks::Sanitize;
 pub use target::{large_source_flags, CpuTarget};
-pub use writer::{emit_function, EmittedKernel};
+pub use writer::{emit_function, emit_function_checked, EmittedKernel};
 
 use crate::error::CpuifyError;
 use cucc_ir::{FunctionKind, Linkage, Module, Space};
@@ -50,8 +52,19 @@ pub struct EmittedModule {
 /// Emits every launch-form function of `module` (and the device and constant
 /// globals they use) as one C file.
 pub fn emit_module(module: &Module) -> Result<EmittedModule, CpuifyError> {
+    emit_module_checked(module, Sanitize::Off)
+}
+
+/// [`emit_module`] with the run-time checks of `sanitize`.
+pub fn emit_module_checked(
+    module: &Module,
+    sanitize: Sanitize,
+) -> Result<EmittedModule, CpuifyError> {
     let mut c = String::from(prelude::PRELUDE);
     c.push('\n');
+    if sanitize != Sanitize::Off {
+        c.push_str(checks::PRELUDE);
+    }
     for (_, g) in module.globals.iter() {
         if g.space == Space::Shared || !matches!(g.kind, cucc_ir::GlobalKind::Variable) {
             continue;
@@ -113,7 +126,7 @@ pub fn emit_module(module: &Module) -> Result<EmittedModule, CpuifyError> {
         if f.kind != FunctionKind::Launch {
             continue;
         }
-        let (text, info) = emit_function(module, fid)?;
+        let (text, info) = emit_function_checked(module, fid, sanitize)?;
         c.push('\n');
         c.push_str(&text);
         kernels.push(info);
@@ -130,7 +143,20 @@ pub fn emit_device_object(
     module: &Module,
     module_id: &[u8; 16],
 ) -> Result<EmittedModule, CpuifyError> {
-    let mut m = emit_module(module)?;
+    emit_device_object_checked(module, module_id, Sanitize::Off, None)
+}
+
+/// [`emit_device_object`] with the run-time checks of `sanitize`; with
+/// `embedded_ir` (the module's text before cpuify), the object also hands
+/// that text to the runtime, which rebuilds the kernels from it with checks
+/// when the program runs under `CUCC_SANITIZE` (docs/sanitize.md).
+pub fn emit_device_object_checked(
+    module: &Module,
+    module_id: &[u8; 16],
+    sanitize: Sanitize,
+    embedded_ir: Option<&str>,
+) -> Result<EmittedModule, CpuifyError> {
+    let mut m = emit_module_checked(module, sanitize)?;
     let c = &mut m.c;
     c.push_str("\n/* Registration with the cucc runtime (docs/abi.md). */\n");
     c.push_str("typedef void (*cucc_kernel_fn)(void **, const cucc_launch *, uint32_t, uint32_t, void *);\n");
@@ -215,6 +241,11 @@ pub fn emit_device_object(
         }
         c.push_str("  {0, 0, 0}\n};\n");
     }
+    if embedded_ir.is_some() {
+        c.push_str(
+            "void __cucc_register_module_ir(const uint8_t id[16], const char *ir, size_t len);\n",
+        );
+    }
     let _ = writeln!(
         c,
         "__attribute__((constructor)) static void cucc_register(void) {{\n  __cucc_register_module(cucc_module_id, cucc_kernels, {});\n  __cucc_register_variables(cucc_module_id, cucc_vars, {});",
@@ -235,8 +266,30 @@ pub fn emit_device_object(
             texrefs.len()
         );
     }
+    if let Some(ir) = embedded_ir {
+        // Last: a checked rebuild registers under the same id and so
+        // replaces what this object registered above.
+        let _ = writeln!(
+            c,
+            "  {{\n    static const char cucc_ir[] = {};\n    __cucc_register_module_ir(cucc_module_id, cucc_ir, sizeof cucc_ir - 1);\n  }}",
+            ir_literal(ir)
+        );
+    }
     c.push_str("}\n");
     Ok(m)
+}
+
+/// A C string literal holding `ir`, split into lines of the text.
+fn ir_literal(ir: &str) -> String {
+    let mut out = String::new();
+    for line in ir.split_inclusive('\n') {
+        out.push_str("\n      ");
+        out.push_str(&checks::c_string(line));
+    }
+    if out.is_empty() {
+        out.push_str("\"\"");
+    }
+    out
 }
 
 /// The C symbol holding a device or constant global's storage.

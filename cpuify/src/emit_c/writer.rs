@@ -1,5 +1,6 @@
 //! The per-function C writer.
 
+use super::checks::{self, Sanitize};
 use super::prelude::extern_c_name;
 use super::{entry_c_name, global_c_name, sanitize, texref_c_name};
 use crate::error::CpuifyError;
@@ -37,6 +38,16 @@ const DYN_ALIGN: u64 = 16;
 
 /// Emits the entry of launch-form function `fid`.
 pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKernel), CpuifyError> {
+    emit_function_checked(module, fid, Sanitize::Off)
+}
+
+/// Emits the entry of launch-form function `fid` with the run-time checks
+/// of `sanitize` (`super::checks`).
+pub fn emit_function_checked(
+    module: &Module,
+    fid: FuncId,
+    sanitize: Sanitize,
+) -> Result<(String, EmittedKernel), CpuifyError> {
     let func = &module.functions[fid];
     let mut w = Writer {
         module,
@@ -53,6 +64,12 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         tex_views: std::collections::HashMap::new(),
         masked_selects: super::select::carried_by_while(func),
         bounded_ivs: super::shift::bounded_ivs(func),
+        sanitize,
+        sites: String::new(),
+        site_count: 0,
+        thread_loops: Vec::new(),
+        block_expr: None,
+        private_size: 0,
     };
     w.name_values();
     w.layout_shared();
@@ -81,6 +98,7 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
         "  char *const cucc_dyn = (char *)scratch + {};\n  (void)cucc_dyn;",
         round_up(w.shared_size, DYN_ALIGN)
     );
+    w.checks_prologue(&mut head);
     for (i, &p) in func.param_values().iter().enumerate() {
         let attrs = func.params.get(i).cloned().unwrap_or_default();
         let name = w.names.get(p).clone();
@@ -111,7 +129,16 @@ pub fn emit_function(module: &Module, fid: FuncId) -> Result<(String, EmittedKer
     }
     w.tex_views(&mut head);
     w.put_body()?;
-    let mut text = head;
+    if w.sanitize == Sanitize::Memcheck {
+        // Each site's cached allocation range (`checks::PRELUDE`).
+        let _ = writeln!(
+            head,
+            "  uintptr_t cucc_mc_cache[{}][2] = {{{{0}}}};",
+            w.site_count.max(1)
+        );
+    }
+    let mut text = std::mem::take(&mut w.sites);
+    text.push_str(&head);
     text.push_str(&w.out);
     text.push_str("}\n");
     let info = EmittedKernel {
@@ -161,6 +188,20 @@ struct Writer<'m> {
     masked_selects: std::collections::HashSet<Op>,
     /// Loop indices under constant bounds (`shift::bounded_ivs`).
     bounded_ivs: std::collections::HashMap<Value, Value>,
+    /// Run-time checks to emit (`super::checks`).
+    sanitize: Sanitize,
+    /// Definitions of the access sites the checks name.
+    sites: String,
+    /// Sites defined so far.
+    site_count: usize,
+    /// The thread loops around the op being emitted, outermost first:
+    /// their level, index variables and bounds.
+    thread_loops: Vec<(Level, Vec<String>, Vec<String>)>,
+    /// The linear block id inside the grid loop.
+    block_expr: Option<String>,
+    /// Bytes of private allocas (the stack frame a generic pointer may
+    /// address).
+    private_size: u64,
 }
 
 impl<'m> Writer<'m> {
@@ -189,6 +230,13 @@ impl<'m> Writer<'m> {
                 offset = round_up(offset, align);
                 self.shared_offsets.set(op, offset);
                 offset += self.module.types.size_of(ty);
+            } else if let OpKind::Alloca {
+                space: Space::Private,
+                ty,
+            } = self.func.ops[op].kind
+            {
+                let t = &self.module.types;
+                self.private_size += round_up(t.size_of(ty).max(1), t.align_of(ty).max(1));
             }
         }
         self.shared_size = offset;
@@ -506,7 +554,9 @@ impl<'m> Writer<'m> {
         }
         // Shared memory is not cleared between blocks: CUDA leaves it
         // uninitialised, and a block's setup must stay cheap for small blocks.
+        let outer_block = self.block_expr.replace("blin".to_string());
         self.put_region(region, YieldTo::Nothing)?;
+        self.block_expr = outer_block;
         if dims > 0 {
             let mut step = format!("++{};", cur[0]);
             for k in 1..dims {
@@ -981,10 +1031,17 @@ impl<'m> Writer<'m> {
                     _ => return Err(self.err(loc, format!("`alloca<{space}>` is not valid here"))),
                 }
             }
-            OpKind::Load { volatile, .. } => {
+            OpKind::Load {
+                volatile,
+                speculative,
+            } => {
                 arity(1)?;
                 let r = one()?;
                 let t = self.vty(r)?;
+                if !*speculative {
+                    let size = self.module.types.size_of(self.func.value_type(r)).max(1);
+                    self.check_access(ops[0], &size.to_string(), size, 0, loc)?;
+                }
                 let q = if *volatile { "volatile " } else { "" };
                 // `i1` lives in memory as a byte holding 0 or 1, read and
                 // written as `uint8_t`: gcc vectorises byte accesses, not
@@ -999,6 +1056,21 @@ impl<'m> Writer<'m> {
             OpKind::Store { volatile } => {
                 arity(2)?;
                 let t = self.vty(ops[1])?;
+                let size = self
+                    .module
+                    .types
+                    .size_of(self.func.value_type(ops[1]))
+                    .max(1);
+                let mem_ty = if t == "bool" { "uint8_t" } else { t };
+                let v = self.n(ops[1]).to_string();
+                self.check_access_storing(
+                    ops[0],
+                    &size.to_string(),
+                    size,
+                    checks::SITE_WRITE,
+                    loc,
+                    Some((mem_ty, &v)),
+                )?;
                 let q = if *volatile { "volatile " } else { "" };
                 let s = if t == "bool" {
                     format!(
@@ -1066,6 +1138,9 @@ impl<'m> Writer<'m> {
             }
             OpKind::Memcpy => {
                 arity(3)?;
+                let len = self.n(ops[2]).to_string();
+                self.check_access(ops[1], &len, 0, 0, loc)?;
+                self.check_access(ops[0], &len, 0, checks::SITE_WRITE, loc)?;
                 let s = format!(
                     "memcpy({}, {}, (size_t){});",
                     self.n(ops[0]),
@@ -1076,6 +1151,8 @@ impl<'m> Writer<'m> {
             }
             OpKind::Memset => {
                 arity(3)?;
+                let len = self.n(ops[2]).to_string();
+                self.check_access(ops[0], &len, 0, checks::SITE_WRITE, loc)?;
                 let s = format!(
                     "memset({}, {}, (size_t){});",
                     self.n(ops[0]),
@@ -1087,6 +1164,9 @@ impl<'m> Writer<'m> {
             OpKind::AtomicRmw { op: aop, .. } => {
                 arity(2)?;
                 let r = one()?;
+                let size = self.module.types.size_of(self.func.value_type(r)).max(1);
+                let flags = checks::SITE_WRITE | checks::SITE_ATOMIC;
+                self.check_access(ops[0], &size.to_string(), size, flags, loc)?;
                 if self.points_to_shared(ops[0]) {
                     // One CPU thread runs a whole block: shared memory needs
                     // no atomic instructions.
@@ -1099,6 +1179,9 @@ impl<'m> Writer<'m> {
             OpKind::AtomicCas { .. } => {
                 arity(3)?;
                 let r = one()?;
+                let size = self.module.types.size_of(self.func.value_type(r)).max(1);
+                let flags = checks::SITE_WRITE | checks::SITE_ATOMIC;
+                self.check_access(ops[0], &size.to_string(), size, flags, loc)?;
                 let t = self.vty(r)?;
                 let (u, cmp, new) = match self.ty_of(r) {
                     Type::Float(FloatKind::F32) => (
@@ -2062,6 +2145,17 @@ impl<'m> Writer<'m> {
         }
         let region = data.regions[0];
         let ivs = self.func.regions[region].args.clone();
+        if self.sanitize == Sanitize::Racecheck && matches!(level, Level::Block | Level::Lane) {
+            // A new phase: no barrier separates the accesses of this run.
+            self.line("++cucc_rc->epoch;");
+        }
+        let names = ivs.iter().map(|&v| self.n(v).to_string()).collect();
+        let ubs = data
+            .operands
+            .iter()
+            .map(|&v| self.n(v).to_string())
+            .collect();
+        self.thread_loops.push((level, names, ubs));
         // Outermost dimension first: z, y, x, so x is the innermost loop.
         for k in (0..ivs.len()).rev() {
             if k == 0 && self.independent.contains(&op) {
@@ -2086,11 +2180,184 @@ impl<'m> Writer<'m> {
             }
         }
         self.put_region(region, YieldTo::Nothing)?;
+        self.thread_loops.pop();
         for _ in 0..ivs.len() {
             self.indent -= 1;
             self.line("}");
         }
         Ok(())
+    }
+
+    /// Locals the checks of a checked build use, declared at the top of
+    /// the entry (after `cucc_dyn`).
+    fn checks_prologue(&self, head: &mut String) {
+        match self.sanitize {
+            Sanitize::Off => {}
+            Sanitize::Memcheck => {
+                // Private arrays live in this frame, below its address;
+                // spills and alignment get a page of slack.
+                let _ = writeln!(
+                    head,
+                    "  cucc_mc_state cucc_mc = {{(uintptr_t)scratch, (uintptr_t)cucc_dyn + cucc_dyn_size, 0, 0}};
+                       cucc_mc.fhi = (uintptr_t)__builtin_frame_address(0) + 16;
+                       cucc_mc.flo = cucc_mc.fhi - {}u;",
+                    self.private_size + 4096 + 16
+                );
+            }
+            Sanitize::Racecheck => head.push_str(
+                "  cucc_rc_state *const cucc_rc = __cucc_rc_begin(scratch, (uint64_t)(cucc_dyn - (char *)scratch) + cucc_dyn_size);
+",
+            ),
+        }
+    }
+
+    /// The linear thread id in the block of the thread loops around the
+    /// op being emitted (`CUCC_RC_NONE` outside them).
+    fn thread_expr(&self) -> String {
+        let mut warp = None;
+        let mut lane = None;
+        let mut block = None;
+        for (level, ivs, ubs) in &self.thread_loops {
+            match level {
+                Level::Block => block = Some((ivs, ubs)),
+                Level::Warp => warp = ivs.first(),
+                Level::Lane => lane = ivs.first(),
+                Level::Grid => {}
+            }
+        }
+        match (warp, lane, block) {
+            (Some(w), Some(l), _) => format!("((uint32_t){w} * 32u + (uint32_t){l})"),
+            (None, Some(l), _) => format!("(uint32_t){l}"),
+            (_, _, Some((ivs, ubs))) => {
+                let mut e = String::new();
+                for k in (0..ivs.len()).rev() {
+                    e = if e.is_empty() {
+                        format!("(uint32_t){}", ivs[k])
+                    } else {
+                        format!("((uint32_t){} + (uint32_t){} * {e})", ivs[k], ubs[k])
+                    };
+                }
+                e
+            }
+            _ => "CUCC_RC_NONE".to_string(),
+        }
+    }
+
+    /// The value `p` is derived from (through space casts, indexing and
+    /// field addressing) and whether that is a private alloca.
+    fn pointer_root(&self, p: Value) -> (Value, bool) {
+        let mut v = p;
+        for _ in 0..64 {
+            let ValueDef::Result { op, .. } = self.func.values[v].def else {
+                break;
+            };
+            let od = &self.func.ops[op];
+            match &od.kind {
+                OpKind::Cast(CastOp::SpaceCast)
+                | OpKind::PtrIndex { .. }
+                | OpKind::PtrField { .. } => match od.operands.first() {
+                    Some(&base) => v = base,
+                    None => break,
+                },
+                OpKind::Alloca { space, .. } => return (v, *space == Space::Private),
+                _ => break,
+            }
+        }
+        (v, self.ty_of(v).ptr_space() == Some(Space::Private))
+    }
+
+    /// Emits the check of a checked build before an access of `size`
+    /// bytes (a C expression) through `p`; `flags` are
+    /// `checks::SITE_*`. Accesses to private allocas are not checked.
+    fn check_access(
+        &mut self,
+        p: Value,
+        size: &str,
+        typed_size: u64,
+        flags: u32,
+        loc: Loc,
+    ) -> Result<(), CpuifyError> {
+        self.check_access_storing(p, size, typed_size, flags, loc, None)
+    }
+
+    /// [`Self::check_access`] for a store of `stored` (its C type in memory
+    /// and the C expression), which racecheck compares with the bytes there.
+    fn check_access_storing(
+        &mut self,
+        p: Value,
+        size: &str,
+        typed_size: u64,
+        flags: u32,
+        loc: Loc,
+        stored: Option<(&str, &str)>,
+    ) -> Result<(), CpuifyError> {
+        if self.sanitize == Sanitize::Off {
+            return Ok(());
+        }
+        let (root, private) = self.pointer_root(p);
+        if private {
+            return Ok(());
+        }
+        let shared = self.points_to_shared(p);
+        if self.sanitize == Sanitize::Racecheck
+            && (flags & checks::SITE_ATOMIC != 0
+                || (!shared && self.ty_of(p).ptr_space() != Some(Space::Generic)))
+        {
+            return Ok(());
+        }
+        let flags = flags | if shared { checks::SITE_SHARED } else { 0 };
+        let index = self.site_count;
+        let site = self.site(root, typed_size, flags, loc);
+        let ptr = format!("(uintptr_t){}", self.n(p));
+        let thr = self.thread_expr();
+        let blk = self.block_expr.clone().unwrap_or_else(|| "0u".to_string());
+        let s = match self.sanitize {
+            Sanitize::Memcheck => format!(
+                "if (__builtin_expect(!cucc_mc_ok(&cucc_mc, cucc_mc_cache[{index}], {ptr}, (uint64_t)({size}), {}), 0)) {{ __cucc_mc_fail(&{site}, {ptr}, (uint64_t)({size}), launch, {blk}, {thr}, cucc_mc.slo, cucc_mc.shi); return; }}",
+                i32::from(shared)
+            ),
+            _ => match stored {
+                Some((ty, v)) => format!(
+                    "{{ const {ty} cucc_rcv = ({ty}){v}; cucc_rc_access(cucc_rc, {ptr}, (uint64_t)({size}), 1, {thr}, &{site}, launch, {blk}, &cucc_rcv); }}"
+                ),
+                None => format!(
+                    "cucc_rc_access(cucc_rc, {ptr}, (uint64_t)({size}), {}, {thr}, &{site}, launch, {blk}, (const void *)0);",
+                    i32::from(flags & checks::SITE_WRITE != 0)
+                ),
+            },
+        };
+        self.line(&s);
+        Ok(())
+    }
+
+    /// Defines an access site for the checks and returns its C name.
+    fn site(&mut self, root: Value, size: u64, flags: u32, loc: Loc) -> String {
+        let name = format!(
+            "cucc_site_{}_{}",
+            entry_c_name(&self.func.name),
+            self.site_count
+        );
+        self.site_count += 1;
+        let where_ = if loc.is_unknown() {
+            String::new()
+        } else {
+            let file = self
+                .module
+                .files
+                .get(loc.file as usize)
+                .map(String::as_str)
+                .unwrap_or("?");
+            format!("{file}:{}", loc.line)
+        };
+        let what = self.func.values[root].name.clone().unwrap_or_default();
+        let _ = writeln!(
+            self.sites,
+            "static const cucc_san_site {name} = {{{}, {}, {}, {size}u, {flags}u}};",
+            checks::c_string(&self.func.name),
+            checks::c_string(&where_),
+            checks::c_string(&what),
+        );
+        name
     }
 }
 

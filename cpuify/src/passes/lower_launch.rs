@@ -88,6 +88,10 @@ pub fn lower_launch(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
     }
 
     let shared_types: Vec<_> = shared.iter().map(|&g| module.globals[g].ty).collect();
+    let shared_names: Vec<String> = shared
+        .iter()
+        .map(|&g| module.globals[g].name.clone())
+        .collect();
     let func = &mut module.functions[fid];
     let loc = func.loc;
     let mut old_ops = std::mem::take(&mut func.regions[body].ops);
@@ -108,6 +112,12 @@ pub fn lower_launch(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
     let mut shared_addr: HashMap<GlobalId, Value> = HashMap::new();
     for (&g, &ty) in shared.iter().zip(&shared_types) {
         let a = b.alloca(Space::Shared, ty);
+        // The variable's source name, which checked builds report (not the
+        // PTX frontend's one block of all shared variables).
+        let name = &shared_names[shared_addr.len()];
+        if !name.starts_with("__cucc") {
+            b.name(a, &shared_var_name(name));
+        }
         shared_addr.insert(g, a);
     }
     let (_, block_region) = b.create_parallel(Level::Block, &block);
@@ -177,4 +187,36 @@ fn uses_op(func: &cucc_ir::Function, op: cucc_ir::Op, pred: &dyn Fn(&OpKind) -> 
         .regions
         .iter()
         .any(|&r| func.regions[r].ops.iter().any(|&o| uses_op(func, o, pred)))
+}
+
+/// The source name of a shared variable: a function-local `__shared__`
+/// array is a global named `_ZZ<function>E<len><name>` (Itanium's local
+/// entity), of which only `<name>` is kept.
+fn shared_var_name(global: &str) -> String {
+    if let Some(rest) = global.strip_prefix("_ZZ") {
+        if let Some(e) = rest.rfind('E') {
+            let tail = &rest[e + 1..];
+            let digits = tail.chars().take_while(char::is_ascii_digit).count();
+            if let Ok(len) = tail[..digits].parse::<usize>() {
+                if let Some(name) = tail.get(digits..digits + len) {
+                    if !name.is_empty() {
+                        return name.to_string();
+                    }
+                }
+            }
+        }
+    }
+    global.to_string()
+}
+
+#[cfg(test)]
+mod shared_name_tests {
+    use super::shared_var_name;
+
+    #[test]
+    fn local_shared_arrays_keep_their_source_name() {
+        assert_eq!(shared_var_name("_ZZ12shifted_tilePKfPfE4tile"), "tile");
+        assert_eq!(shared_var_name("tile"), "tile");
+        assert_eq!(shared_var_name("_ZZbadE99x"), "_ZZbadE99x");
+    }
 }

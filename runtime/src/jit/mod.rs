@@ -92,19 +92,54 @@ pub fn c_compiler() -> String {
 
 /// Makes `ptx` runnable: finds its object in the cache or translates and
 /// compiles it, loads it, and returns the module id its kernels and
-/// variables are registered under.
+/// variables are registered under. Under `CUCC_SANITIZE` the kernels carry
+/// the mode's checks (a different cache entry).
 pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
+    load(ptx, "ptx", None, translator())
+}
+
+/// Rebuilds the kernels of a cucc device object from the IR text it
+/// embeds, with the checks of `CUCC_SANITIZE`, registering them under the
+/// object's own module `id` (so they replace the ahead-of-time kernels).
+pub fn load_checked_ir(ir: &str, id: ModuleId) -> Result<(), JitError> {
+    load(ir, "cuir", Some(id), ir_frontend).map(drop)
+}
+
+/// The IR text parser as a translator (its errors name the position).
+fn ir_frontend(ir: &str, file: &str) -> Result<cucc_ir::Module, String> {
+    cucc_ir::parse_module(ir).map_err(|e| format!("{file}: {e}"))
+}
+
+/// Finds in the cache, or translates (with `frontend`) and compiles, the
+/// object of `source` (a `.ext` file in the cache), loads it and returns
+/// the module id it registers: `id` when given, else one derived from
+/// the key.
+fn load(
+    source: &str,
+    ext: &str,
+    id: Option<ModuleId>,
+    frontend: Translator,
+) -> Result<ModuleId, JitError> {
     let cc = c_compiler();
     let target = CpuTarget::from_env().map_err(JitError::Build)?;
-    let options = format!(
+    let checks = crate::sanitize::mode();
+    let mut options = format!(
         "{cc} {} {} {} -lm",
         CFLAGS.join(" "),
         target.cflags_for(&cc).join(" "),
         target.identity()
     );
-    let key = cache::Key::new(ptx, &options);
-    let id = key.module_id();
-    if registry::module_registered(&id) {
+    if checks != crate::sanitize::Sanitize::Off {
+        options.push_str(&format!(" sanitize={}", checks.name()));
+    }
+    if let Some(id) = &id {
+        options.push_str(" module=");
+        options.extend(id.iter().map(|b| format!("{b:02x}")));
+    }
+    let key = cache::Key::new(source, &options);
+    let fixed = id.is_some();
+    let id = id.unwrap_or_else(|| key.module_id());
+    if !fixed && registry::module_registered(&id) {
         return Ok(id);
     }
     let dir = cache::jit_dir().map_err(JitError::Build)?;
@@ -129,11 +164,11 @@ pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
             }
         }
     }
-    let ptx_path = dir.join(format!("{hex}.ptx"));
-    if !ptx_path.exists() {
-        cache::write_atomic(&ptx_path, ptx.as_bytes()).map_err(JitError::Build)?;
+    let src_path = dir.join(format!("{hex}.{ext}"));
+    if !src_path.exists() {
+        cache::write_atomic(&src_path, source.as_bytes()).map_err(JitError::Build)?;
     }
-    let file = ptx_path.display().to_string();
+    let file = src_path.display().to_string();
     // A slow compile says what it is doing, once (unless `CUCC_LOG` is
     // `error` or `off`); `info` also lists each phase's time.
     let progress = Progress::start(
@@ -147,7 +182,7 @@ pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
     );
     let mut times = PhaseTimes::default();
     let t0 = Instant::now();
-    let c = translate(ptx, &file, &id, &mut times, &progress)?;
+    let c = translate(source, &file, &id, frontend, checks, &mut times, &progress)?;
     let t1 = Instant::now();
     progress.phase(format!("C compiler `{cc}`"));
     let object = compile(&cc, &target, &c, &so)?;
@@ -172,26 +207,32 @@ pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
     Ok(id)
 }
 
-/// PTX to the C of a cucc device object registering under `id`.
-/// Each phase's time goes to `times`, and its name to `progress`.
+/// Source text to the C of a cucc device object registering under `id`,
+/// with the run-time checks of `checks`. Each phase's time goes to
+/// `times`, and its name to `progress`.
 fn translate(
-    ptx: &str,
+    source: &str,
     file: &str,
     id: &ModuleId,
+    t: Translator,
+    checks: crate::sanitize::Sanitize,
     times: &mut PhaseTimes,
     progress: &Progress,
 ) -> Result<String, JitError> {
-    let t = translator();
     let run = || -> Result<String, String> {
-        progress.phase("PTX frontend");
-        let mut module = times.time("frontend", || t(ptx, file))?;
+        progress.phase("frontend");
+        let mut module = times.time("frontend", || t(source, file))?;
         times
             .time("verify", || cucc_ir::verify_module(&module))
             .map_err(|e| format!("{file}: the translated module is invalid: {e}"))?;
         let mut remarks = cucc_cpuify::remarks::Remarks::default();
+        let mut options = cucc_cpuify::pipeline::Options::default();
+        if checks != crate::sanitize::Sanitize::Off {
+            options = options.for_checks();
+        }
         cucc_cpuify::pipeline::run_reporting(
             &mut module,
-            &cucc_cpuify::pipeline::Options::default(),
+            &options,
             &mut remarks,
             &mut |_, _| {},
             times,
@@ -200,7 +241,7 @@ fn translate(
         .map_err(|e| format!("{file}: {e}"))?;
         progress.phase("emit_c");
         let emitted = times
-            .time("emit_c", || emit(&module, id))
+            .time("emit_c", || emit(&module, id, checks))
             .map_err(|e| format!("{file}: {e}"))?;
         Ok(emitted)
     };
@@ -219,9 +260,14 @@ fn translate(
     }
 }
 
-/// The C of a cucc device object registering `module` under `id`.
-fn emit(module: &cucc_ir::Module, id: &ModuleId) -> Result<String, String> {
-    cucc_cpuify::emit_c::emit_device_object(module, id)
+/// The C of a cucc device object registering `module` under `id`, with the
+/// run-time checks of `checks`.
+fn emit(
+    module: &cucc_ir::Module,
+    id: &ModuleId,
+    checks: crate::sanitize::Sanitize,
+) -> Result<String, String> {
+    cucc_cpuify::emit_c::emit_device_object_checked(module, id, checks, None)
         .map(|e| e.c)
         .map_err(|e| e.to_string())
 }
