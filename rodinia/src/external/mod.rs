@@ -14,6 +14,7 @@
 pub mod benchmarks;
 pub mod check;
 pub mod exec;
+pub mod generate;
 pub mod report;
 pub mod runfile;
 pub mod toolkit;
@@ -44,6 +45,9 @@ pub struct ExternalOptions {
     pub threads: Option<usize>,
     /// `--keep`: keep the scratch tree.
     pub keep: bool,
+    /// `--generate-data`: write the generated inputs here first (and use
+    /// it as the data directory when no `--data` is given).
+    pub generate: Option<PathBuf>,
 }
 
 impl ExternalOptions {
@@ -57,6 +61,7 @@ impl ExternalOptions {
             timeout: 600,
             threads: None,
             keep: false,
+            generate: None,
         }
     }
 }
@@ -254,6 +259,13 @@ impl Session {
             out.error = Some(format!("cannot create {}: {e}", logs.display()));
             return out;
         }
+        // A checkout may carry a committed result file (Rodinia ships
+        // heartwall's and leukocyte's result.txt): compare only what this
+        // run writes.
+        if let Err(e) = self.remove_results(b) {
+            out.error = Some(e);
+            return out;
+        }
         progress("building and running the CUDA version with cucc");
         let cuda = self.version(&b.cuda, "cuda", &logs);
         out.built = cuda.built;
@@ -329,6 +341,27 @@ impl Session {
             }
         }
         out
+    }
+
+    /// Deletes the result files `b`'s comparison reads from the scratch
+    /// tree before either version runs.
+    fn remove_results(&self, b: &Benchmark) -> Result<(), String> {
+        let Check::Outputs { cuda, openmp, .. } = b.check else {
+            return Ok(());
+        };
+        let sides = [(cuda, Some(b.cuda)), (openmp, b.openmp)];
+        for (source, side) in sides {
+            let (check::Source::File(f), Some(side)) = (source, side) else {
+                continue;
+            };
+            let path = self.tree.join(side.dir).join(f);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(format!("cannot remove {}: {e}", path.display())),
+            }
+        }
+        Ok(())
     }
 
     /// The scratch tree (for `--keep`).

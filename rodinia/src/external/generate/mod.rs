@@ -1,0 +1,56 @@
+//! `rodinia external --generate-data DIR`: the inputs of Rodinia 3.1 that
+//! no public mirror carries, made by the project's own seeded generators
+//! and written under `DIR` in the layout of Rodinia's `data/` directory.
+//! Files already there are kept, so a directory holding some real inputs
+//! can be completed. What each file is, and how it differs from the real
+//! one, is in docs/rodinia.md.
+
+pub mod avi;
+pub mod scenes;
+
+use std::path::{Path, PathBuf};
+
+/// One generated input.
+pub struct Generated {
+    /// Path under the data directory.
+    pub path: &'static str,
+    /// What it is, for the report.
+    pub what: &'static str,
+    make: fn() -> Result<Vec<u8>, String>,
+}
+
+/// Every input the generator makes.
+pub const INPUTS: &[Generated] = &[
+    Generated {
+        path: "heartwall/test.avi",
+        what: "30 frames, 640 x 640, a blob texture moving rigidly (seed 1)",
+        make: || scenes::heartwall(30, 1).to_avi(),
+    },
+    Generated {
+        path: "leukocyte/testfile.avi",
+        what: "12 frames, 640 x 480, 14 drifting round cells (seed 2)",
+        make: || scenes::leukocyte(12, 2).to_avi(),
+    },
+];
+
+/// Writes every missing input under `dir`; returns each path with whether
+/// it was written (false: it existed and was kept).
+pub fn generate(dir: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
+    let mut done = Vec::new();
+    for input in INPUTS {
+        let path = dir.join(input.path);
+        if path.exists() {
+            done.push((path, false));
+            continue;
+        }
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        let bytes = (input.make)()?;
+        std::fs::write(&path, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        done.push((path, true));
+    }
+    Ok(done)
+}
