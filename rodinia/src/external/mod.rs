@@ -414,11 +414,23 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
             std::os::unix::fs::symlink(target, &dst).map_err(|e| err(&dst, e))?;
         } else if ty.is_dir() {
             copy_tree(&src, &dst)?;
-        } else {
+        } else if !is_elf(&src) {
             std::fs::copy(&src, &dst).map_err(|e| err(&src, e))?;
         }
     }
     Ok(())
+}
+
+/// True for an ELF file (an object, program or shared library): build
+/// products some Rodinia copies carry (openmp/leukocyte commits its `.o`
+/// files and program), which would stop make from building anything and
+/// run a binary built elsewhere. The scratch tree leaves them out.
+fn is_elf(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| magic == *b"\x7fELF")
 }
 
 /// Runs `benchmarks` of the checkout in `o` with `cucc`; progress goes to
@@ -450,4 +462,24 @@ pub fn run(
         outcomes.push(outcome);
     }
     Ok(outcomes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_leave_out_build_products() {
+        let root = std::env::temp_dir().join(format!("rodinia-copy-{}", std::process::id()));
+        let from = root.join("from");
+        std::fs::create_dir_all(from.join("sub")).expect("mkdir");
+        std::fs::write(from.join("main.c"), "int main() { return 0; }\n").expect("write");
+        std::fs::write(from.join("sub/main.o"), b"\x7fELF\x02\x01\x01").expect("write");
+        std::fs::write(from.join("sub/ELF.txt"), b"ELF is not at the start").expect("write");
+        copy_tree(&from, &root.join("to")).expect("copy");
+        assert!(root.join("to/main.c").exists());
+        assert!(root.join("to/sub/ELF.txt").exists());
+        assert!(!root.join("to/sub/main.o").exists());
+        let _ = std::fs::remove_dir_all(&root);
+    }
 }
