@@ -13,6 +13,7 @@
 
 pub mod benchmarks;
 pub mod check;
+pub mod clock;
 pub mod exec;
 pub mod generate;
 pub mod report;
@@ -74,6 +75,8 @@ pub struct Session {
     toolkit: RodiniaToolkit,
     threads: usize,
     timeout: Duration,
+    /// The preload library pinning `time()`, or why it could not be built.
+    pinned_clock: Result<PathBuf, String>,
 }
 
 impl Session {
@@ -116,6 +119,7 @@ impl Session {
             }
         }
         let toolkit = RodiniaToolkit::create(&work.join("cuda-toolkit"), cucc)?;
+        let pinned_clock = clock::build(&work.join("pinned-clock"));
         Ok(Session {
             checkout,
             tree,
@@ -123,6 +127,7 @@ impl Session {
             toolkit,
             threads,
             timeout,
+            pinned_clock,
         })
     }
 
@@ -213,10 +218,24 @@ impl Session {
                 ..Version::default()
             };
         }
+        let mut env = self.env();
+        if side.pinned_clock {
+            match &self.pinned_clock {
+                Ok(lib) => env.push(("LD_PRELOAD".into(), lib.clone().into())),
+                Err(e) => {
+                    return Version {
+                        built: true,
+                        command: Some(line),
+                        error: Some(e.clone()),
+                        ..Version::default()
+                    }
+                }
+            }
+        }
         let run = exec::run_shell(
             &line,
             &dir,
-            &self.env(),
+            &env,
             &logs.join(format!("{tag}-run")),
             self.timeout,
         );
@@ -414,23 +433,26 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
             std::os::unix::fs::symlink(target, &dst).map_err(|e| err(&dst, e))?;
         } else if ty.is_dir() {
             copy_tree(&src, &dst)?;
-        } else if !is_elf(&src) {
+        } else if !is_build_product(&src) {
             std::fs::copy(&src, &dst).map_err(|e| err(&src, e))?;
         }
     }
     Ok(())
 }
 
-/// True for an ELF file (an object, program or shared library): build
-/// products some Rodinia copies carry (openmp/leukocyte commits its `.o`
-/// files and program), which would stop make from building anything and
-/// run a binary built elsewhere. The scratch tree leaves them out.
-fn is_elf(path: &Path) -> bool {
+/// True for an ELF file (an object, program or shared library) or an
+/// `ar` archive: build products some Rodinia copies carry (one commits
+/// openmp/leukocyte's `.o` files, program and a non-PIE `meschach.a`),
+/// which would stop make from building anything, run a binary built
+/// elsewhere or fail to link. The scratch tree leaves them out.
+fn is_build_product(path: &Path) -> bool {
     use std::io::Read;
-    let mut magic = [0u8; 4];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| magic == *b"\x7fELF")
+    let mut magic = [0u8; 8];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    let n = f.read(&mut magic).unwrap_or(0);
+    magic[..n].starts_with(b"\x7fELF") || magic[..n] == *b"!<arch>\n"
 }
 
 /// Runs `benchmarks` of the checkout in `o` with `cucc`; progress goes to
@@ -476,10 +498,14 @@ mod tests {
         std::fs::write(from.join("main.c"), "int main() { return 0; }\n").expect("write");
         std::fs::write(from.join("sub/main.o"), b"\x7fELF\x02\x01\x01").expect("write");
         std::fs::write(from.join("sub/ELF.txt"), b"ELF is not at the start").expect("write");
+        std::fs::write(from.join("sub/lib.a"), b"!<arch>\nmember").expect("write");
+        std::fs::write(from.join("sub/empty"), b"").expect("write");
         copy_tree(&from, &root.join("to")).expect("copy");
         assert!(root.join("to/main.c").exists());
         assert!(root.join("to/sub/ELF.txt").exists());
         assert!(!root.join("to/sub/main.o").exists());
+        assert!(!root.join("to/sub/lib.a").exists());
+        assert!(root.join("to/sub/empty").exists());
         let _ = std::fs::remove_dir_all(&root);
     }
 }
