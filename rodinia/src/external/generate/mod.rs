@@ -6,6 +6,7 @@
 //! one, is in docs/rodinia.md.
 
 pub mod avi;
+pub mod graph;
 pub mod scenes;
 
 use std::path::{Path, PathBuf};
@@ -25,6 +26,11 @@ pub const INPUTS: &[Generated] = &[
         path: "heartwall/test.avi",
         what: "30 frames, 640 x 640, a blob texture moving rigidly (seed 1)",
         make: || scenes::heartwall(30, 1).to_avi(),
+    },
+    Generated {
+        path: "bfs/graph65536.txt",
+        what: "65536 nodes, Rodinia's graphgen rules (2 to 4 edges a node each way, weights 1 to 10; source 0; seed 3)",
+        make: || Ok(graph::bfs_graph(65536, 3).into_bytes()),
     },
     Generated {
         path: "leukocyte/testfile.avi",
