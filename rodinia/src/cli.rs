@@ -37,7 +37,7 @@ options:
                   for external: each make and each run)
   --data DIR      (external) Rodinia's data directory (default: DIR/data)
   --generate-data DIR  (external) first write the inputs no public copy of Rodinia
-                  carries (seeded videos for heartwall and leukocyte) under DIR,
+                  carries (seeded videos for heartwall and leukocyte, bfs's graph) under DIR,
                   keeping files already there; DIR is then the data directory
                   unless --data is given; without a checkout, only generate
   --cpu-arch A    (run) the instruction set for both versions: cucc's device code
