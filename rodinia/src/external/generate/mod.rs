@@ -6,6 +6,7 @@
 //! one, is in docs/rodinia.md.
 
 pub mod avi;
+pub mod fields;
 pub mod graph;
 pub mod scenes;
 
@@ -31,6 +32,16 @@ pub const INPUTS: &[Generated] = &[
         path: "bfs/graph65536.txt",
         what: "65536 nodes, Rodinia's graphgen rules (2 to 4 edges a node each way, weights 1 to 10; source 0; seed 3)",
         make: || Ok(graph::bfs_graph(65536, 3).into_bytes()),
+    },
+    Generated {
+        path: "hotspot3D/power_512x8",
+        what: "512 x 512 x 8 power values, uniform in [0, 1) (seed 4)",
+        make: || Ok(fields::uniform_lines(512 * 512 * 8, 0.0, 1.0, 4).into_bytes()),
+    },
+    Generated {
+        path: "hotspot3D/temp_512x8",
+        what: "512 x 512 x 8 temperatures, uniform in [320, 340) (seed 5)",
+        make: || Ok(fields::uniform_lines(512 * 512 * 8, 320.0, 340.0, 5).into_bytes()),
     },
     Generated {
         path: "leukocyte/testfile.avi",
