@@ -8,6 +8,7 @@
 pub mod avi;
 pub mod fields;
 pub mod graph;
+pub mod hurricanes;
 pub mod scenes;
 
 use std::path::{Path, PathBuf};
@@ -42,6 +43,26 @@ pub const INPUTS: &[Generated] = &[
         path: "hotspot3D/temp_512x8",
         what: "512 x 512 x 8 temperatures, uniform in [320, 340) (seed 5)",
         make: || Ok(fields::uniform_lines(512 * 512 * 8, 320.0, 340.0, 5).into_bytes()),
+    },
+    Generated {
+        path: "nn/cane4_0.db",
+        what: "10240 hurricane records, Rodinia's hurricanegen rules (seed 10)",
+        make: || Ok(hurricanes::records(10240, 10).into_bytes()),
+    },
+    Generated {
+        path: "nn/cane4_1.db",
+        what: "10240 hurricane records (seed 11)",
+        make: || Ok(hurricanes::records(10240, 11).into_bytes()),
+    },
+    Generated {
+        path: "nn/cane4_2.db",
+        what: "10240 hurricane records (seed 12)",
+        make: || Ok(hurricanes::records(10240, 12).into_bytes()),
+    },
+    Generated {
+        path: "nn/cane4_3.db",
+        what: "10240 hurricane records (seed 13)",
+        make: || Ok(hurricanes::records(10240, 13).into_bytes()),
     },
     Generated {
         path: "leukocyte/testfile.avi",
