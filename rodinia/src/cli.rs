@@ -37,7 +37,7 @@ options:
                   for external: each make and each run)
   --data DIR      (external) Rodinia's data directory (default: DIR/data)
   --generate-data DIR  (external) first write the inputs no public copy of Rodinia
-                  carries (seeded: heartwall's and leukocyte's videos, bfs's graph,
+                  carries (seeded: heartwall's and leukocyte's videos, b+tree's keys, bfs's graph,
                   hotspot3D's grids, nn's records) under DIR,
                   keeping files already there; DIR is then the data directory
                   unless --data is given; without a checkout, only generate

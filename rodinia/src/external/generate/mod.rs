@@ -9,6 +9,7 @@ pub mod avi;
 pub mod fields;
 pub mod graph;
 pub mod hurricanes;
+pub mod keys;
 pub mod scenes;
 
 use std::path::{Path, PathBuf};
@@ -24,6 +25,11 @@ pub struct Generated {
 
 /// Every input the generator makes.
 pub const INPUTS: &[Generated] = &[
+    Generated {
+        path: "b+tree/mil.txt",
+        what: "the keys 0 to 999999 in a random order, after their count (seed 6)",
+        make: || Ok(keys::shuffled_keys(1_000_000, 6).into_bytes()),
+    },
     Generated {
         path: "heartwall/test.avi",
         what: "30 frames, 640 x 640, a blob texture moving rigidly (seed 1)",
