@@ -3,7 +3,9 @@
 # assumed present; clang-16 (the CUDA front end), clang's OpenMP runtime and
 # <omp.h> (CUDA sources that include it or use -Xcompiler -fopenmp) and
 # OpenBLAS come from Debian, and so do the tools the toolkit tests build
-# with (tests/toolkit.rs): CMake, Open MPI, Python's setuptools and headers.
+# with (tests/toolkit.rs): CMake, Open MPI, Python's setuptools and headers,
+# and the OpenGL headers Rodinia's hybridsort includes without using
+# (GL/glew.h, GL/glut.h; `rodinia external`).
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 
@@ -17,6 +19,8 @@ command -v make >/dev/null 2>&1 || need+=(make)
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
 command -v mpicxx >/dev/null 2>&1 || need+=(libopenmpi-dev)
+[ -e /usr/include/GL/glew.h ] || need+=(libglew-dev)
+[ -e /usr/include/GL/glut.h ] || need+=(freeglut3-dev)
 python3 -c 'import setuptools' >/dev/null 2>&1 || need+=(python3-setuptools)
 python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(sysconfig.get_paths()["include"] + "/Python.h"))' \
     >/dev/null 2>&1 || need+=(python3-dev)

@@ -93,6 +93,13 @@ pub static PASSES: &[PassInfo] = &[
         run: |m, f, r, _| passes::predicate_barriers(m, f, r).map(drop),
     },
     PassInfo {
+        name: "order-phases",
+        description: "a barrier between loops of one barrier interval whose accesses may conflict across threads (the GPU's near-lockstep order)",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::order_phases(m, f, r).map(drop),
+    },
+    PassInfo {
         name: "barrier-elim",
         description: "delete block barriers that order no conflicting accesses across threads",
         required: false,

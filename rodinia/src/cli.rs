@@ -12,7 +12,8 @@ usage: rodinia run [--only A,B,...] [--size small|default|rodinia] [--threads N]
                    [--cpu-arch native|portable|MARCH]
        rodinia list
        rodinia external DIR [--only A,B,...] [--data DIR] [--threads N] [--json PATH]
-                        [--timeout SECONDS] [--keep]
+                        [--timeout SECONDS] [--keep] [--generate-data DIR]
+       rodinia external --generate-data DIR
 
 run     builds every application's CUDA version with cucc -O3 and its OpenMP twin
         with the system compiler (-O3 -fopenmp), runs both with the same number of
@@ -35,6 +36,11 @@ options:
   --timeout S     kill a program that runs longer than S seconds (default 600;
                   for external: each make and each run)
   --data DIR      (external) Rodinia's data directory (default: DIR/data)
+  --generate-data DIR  (external) first write the inputs no public copy of Rodinia
+                  carries (seeded: heartwall's and leukocyte's videos, b+tree's keys, bfs's graph,
+                  hotspot3D's grids, nn's records) under DIR,
+                  keeping files already there; DIR is then the data directory
+                  unless --data is given; without a checkout, only generate
   --cpu-arch A    (run) the instruction set for both versions: cucc's device code
                   (--cpu-arch=A) and the OpenMP twin (-march=A; none for portable);
                   default native
@@ -199,6 +205,7 @@ fn parse_external(args: &[String]) -> Result<ExternalOptions, String> {
                 o.only = Some(names);
             }
             "--data" => o.data = Some(PathBuf::from(value()?)),
+            "--generate-data" => o.generate = Some(PathBuf::from(value()?)),
             "--threads" => o.threads = Some(positive(name, &value()?)?),
             "--json" => o.json = Some(PathBuf::from(value()?)),
             "--timeout" => o.timeout = positive(name, &value()?)? as u64,
@@ -208,7 +215,12 @@ fn parse_external(args: &[String]) -> Result<ExternalOptions, String> {
         }
         i += 1;
     }
-    o.dir = dir.ok_or("`external` needs the Rodinia checkout directory")?;
+    match (dir, &o.generate) {
+        (Some(d), _) => o.dir = d,
+        // Only generating the inputs.
+        (None, Some(_)) => {}
+        (None, None) => return Err("`external` needs the Rodinia checkout directory".into()),
+    }
     Ok(o)
 }
 
@@ -303,5 +315,15 @@ mod tests {
         assert!(p(&["external", "a", "--size", "small"])
             .unwrap_err()
             .contains("--size"));
+        let Ok(Command::External(g)) = p(&["external", "--generate-data", "/g"]) else {
+            panic!("parse failed")
+        };
+        assert_eq!(
+            (g.generate, g.dir),
+            (Some(PathBuf::from("/g")), PathBuf::new())
+        );
+        assert!(p(&["external", "--generate-data"])
+            .unwrap_err()
+            .contains("needs a value"));
     }
 }

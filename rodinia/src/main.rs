@@ -29,6 +29,28 @@ fn main() -> ExitCode {
 }
 
 fn external(o: &ExternalOptions) -> ExitCode {
+    let mut o = o.clone();
+    if let Some(dir) = &o.generate {
+        match external::generate::generate(dir) {
+            Ok(done) => {
+                for (path, written) in done {
+                    let verb = if written { "generated" } else { "kept" };
+                    eprintln!("rodinia: {verb} {}", path.display());
+                }
+            }
+            Err(e) => {
+                eprintln!("rodinia: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        if o.dir.as_os_str().is_empty() {
+            return ExitCode::SUCCESS;
+        }
+        if o.data.is_none() {
+            o.data = Some(dir.clone());
+        }
+    }
+    let o = &o;
     let selected = match external::benchmarks::select(o.only.as_deref()) {
         Ok(s) => s,
         Err(e) => {

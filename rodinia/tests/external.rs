@@ -184,6 +184,12 @@ fn scale_tree(root: &Path) {
         .map(|i| format!("{}.25", i as f32 - 50.0))
         .collect();
     write(&root.join("data/scale/in.txt"), &data.join("\n"));
+    // A result committed with the sources, as Rodinia ships some: what the
+    // OpenMP version writes for factor 2.
+    let committed: Vec<String> = (0..100)
+        .map(|i| format!("{:.6}", (i as f32 - 50.0 + 0.25) * 2.0 + 0.5))
+        .collect();
+    write(&root.join("cuda/scale/out.txt"), &committed.join("\n"));
 }
 
 const OUT: Check = Check::Outputs {
@@ -218,6 +224,17 @@ static TABLE: &[Benchmark] = &[
         name: "scale-no-data",
         cuda: Side::new("cuda/scale").command("./scale ../../data/scale/big.txt out.txt 2"),
         openmp: Some(Side::new("openmp/scale")),
+        check: OUT,
+    },
+    Benchmark {
+        // Writes its result elsewhere: the committed out.txt must not be
+        // taken for it.
+        name: "scale-stale",
+        cuda: Side::new("cuda/scale").command("./scale ../../data/scale/in.txt elsewhere.txt 2"),
+        openmp: Some(
+            Side::new("openmp/scale")
+                .command("./scale ../../data/scale/in.txt out.txt 2 {threads}"),
+        ),
         check: OUT,
     },
     Benchmark {
@@ -279,7 +296,18 @@ fn a_rodinia_like_tree_builds_runs_and_compares() {
         "{no_data:?}"
     );
 
-    let broken = &out[3];
+    let stale = &out[3];
+    assert_eq!(stale.ran, Verdict::Yes, "{stale:?}");
+    assert_eq!(stale.matched, Verdict::No, "{stale:?}");
+    assert!(
+        stale
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("cannot read result")),
+        "{stale:?}"
+    );
+
+    let broken = &out[4];
     assert!(!broken.built);
     assert_eq!(broken.ran, Verdict::NotReached);
     let err = broken.error.as_deref().unwrap_or_default();

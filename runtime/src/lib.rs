@@ -46,6 +46,7 @@ pub mod extras;
 pub mod fatbin;
 pub mod fault;
 pub mod ffi;
+pub mod gl_interop;
 pub mod host;
 pub mod host_pages;
 pub mod jit;

@@ -815,8 +815,13 @@ impl Driver {
 /// clang arguments for compiling the host half of `path` (without
 /// `-fsyntax-only` and without the source, which the caller appends).
 fn host_args(clang: &Clang, path: &Path, opts: &ClangOptions) -> Result<Vec<OsString>, String> {
+    // nvcc's --use_fast_math changes device code only (flush to zero,
+    // approximate division, square root and intrinsics); host code keeps
+    // IEEE arithmetic, NaN and infinity tests included.
+    let mut host = opts.clone();
+    host.extra.retain(|a| a != "-ffast-math");
     let mut args = clang
-        .cuda_args(path, CudaSide::Host, opts)
+        .cuda_args(path, CudaSide::Host, &host)
         .map_err(|e| e.to_string())?;
     args.retain(|a| a != "-fsyntax-only");
     // cuda_args ends with the source; keep it last.

@@ -32,6 +32,14 @@ pub enum Lines {
     /// As `NumbersIn`, with the lines sorted: for two versions that print
     /// the same set of records in another order.
     SortedNumbersIn(&'static str),
+    /// Every line, with commas separating values as spaces do
+    /// (leukocyte's `cell,x,y` records: each value is compared under the
+    /// rule, not the record as one word).
+    CommaSeparated,
+    /// Every line, but of the first only its first word: cfd's header is
+    /// `nel nelr`, and `nelr` is `nel` padded to each version's own block
+    /// size.
+    PaddedHeader,
 }
 
 /// A benchmark's comparison.
@@ -76,6 +84,8 @@ impl Check {
                     Lines::SortedNumbersIn(t) => {
                         format!(", numbers of lines with `{t}`, in any order")
                     }
+                    Lines::CommaSeparated => ", commas separating values".to_string(),
+                    Lines::PaddedHeader => ", of the header its first word".to_string(),
                 };
                 let what = if cuda == openmp {
                     src(cuda)
@@ -107,8 +117,22 @@ pub fn select(text: &str, lines: Lines) -> String {
         }
         return rows.join("\n");
     }
+    if lines == Lines::CommaSeparated {
+        return text.replace(',', " ");
+    }
+    if lines == Lines::PaddedHeader {
+        let mut rows = text.lines();
+        let head = rows
+            .next()
+            .and_then(|h| h.split_whitespace().next())
+            .unwrap_or_default();
+        return std::iter::once(head)
+            .chain(rows)
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
     let keep = |l: &&str| match lines {
-        Lines::All => true,
+        Lines::All | Lines::CommaSeparated | Lines::PaddedHeader => true,
         Lines::Containing(t) => l.contains(t),
         Lines::NumbersIn(_) | Lines::SortedNumbersIn(_) => true,
         Lines::Numeric => {
@@ -180,6 +204,42 @@ mod tests {
             select("B 3 --> 4\nA 1 --> 2.5", Lines::SortedNumbersIn("-->")),
             "1 2.5\n3 4"
         );
+    }
+
+    #[test]
+    fn commas_and_padded_headers() {
+        assert_eq!(
+            select("\n0,1.5,2\n1,3,4", Lines::CommaSeparated),
+            "\n0 1.5 2\n1 3 4"
+        );
+        assert!(agree("0,1.5001,2", "0,1.5,2", Lines::CommaSeparated, TOL).is_ok());
+        assert!(agree("0,1.6,2", "0,1.5,2", Lines::CommaSeparated, TOL).is_err());
+        assert!(agree("0,1.5001,2", "0,1.5,2", Lines::All, TOL).is_err());
+        assert_eq!(
+            select("97046 97152\n1.5\n2", Lines::PaddedHeader),
+            "97046\n1.5\n2"
+        );
+        assert!(agree(
+            "97046 97152\n1.5",
+            "97046 97048\n1.5",
+            Lines::PaddedHeader,
+            TOL
+        )
+        .is_ok());
+        assert!(agree(
+            "97045 97152\n1.5",
+            "97046 97048\n1.5",
+            Lines::PaddedHeader,
+            TOL
+        )
+        .is_err());
+        assert!(agree(
+            "97046 97152\n1.7",
+            "97046 97048\n1.5",
+            Lines::PaddedHeader,
+            TOL
+        )
+        .is_err());
     }
 
     #[test]

@@ -13,7 +13,9 @@
 
 pub mod benchmarks;
 pub mod check;
+pub mod clock;
 pub mod exec;
+pub mod generate;
 pub mod report;
 pub mod runfile;
 pub mod toolkit;
@@ -44,6 +46,9 @@ pub struct ExternalOptions {
     pub threads: Option<usize>,
     /// `--keep`: keep the scratch tree.
     pub keep: bool,
+    /// `--generate-data`: write the generated inputs here first (and use
+    /// it as the data directory when no `--data` is given).
+    pub generate: Option<PathBuf>,
 }
 
 impl ExternalOptions {
@@ -57,6 +62,7 @@ impl ExternalOptions {
             timeout: 600,
             threads: None,
             keep: false,
+            generate: None,
         }
     }
 }
@@ -69,6 +75,8 @@ pub struct Session {
     toolkit: RodiniaToolkit,
     threads: usize,
     timeout: Duration,
+    /// The preload library pinning `time()`, or why it could not be built.
+    pinned_clock: Result<PathBuf, String>,
 }
 
 impl Session {
@@ -111,6 +119,7 @@ impl Session {
             }
         }
         let toolkit = RodiniaToolkit::create(&work.join("cuda-toolkit"), cucc)?;
+        let pinned_clock = clock::build(&work.join("pinned-clock"));
         Ok(Session {
             checkout,
             tree,
@@ -118,6 +127,7 @@ impl Session {
             toolkit,
             threads,
             timeout,
+            pinned_clock,
         })
     }
 
@@ -208,10 +218,24 @@ impl Session {
                 ..Version::default()
             };
         }
+        let mut env = self.env();
+        if side.pinned_clock {
+            match &self.pinned_clock {
+                Ok(lib) => env.push(("LD_PRELOAD".into(), lib.clone().into())),
+                Err(e) => {
+                    return Version {
+                        built: true,
+                        command: Some(line),
+                        error: Some(e.clone()),
+                        ..Version::default()
+                    }
+                }
+            }
+        }
         let run = exec::run_shell(
             &line,
             &dir,
-            &self.env(),
+            &env,
             &logs.join(format!("{tag}-run")),
             self.timeout,
         );
@@ -252,6 +276,13 @@ impl Session {
         let mut out = ExternalOutcome::new(b.name, b.check.describe());
         if let Err(e) = std::fs::create_dir_all(&logs) {
             out.error = Some(format!("cannot create {}: {e}", logs.display()));
+            return out;
+        }
+        // A checkout may carry a committed result file (Rodinia ships
+        // heartwall's and leukocyte's result.txt): compare only what this
+        // run writes.
+        if let Err(e) = self.remove_results(b) {
+            out.error = Some(e);
             return out;
         }
         progress("building and running the CUDA version with cucc");
@@ -331,6 +362,27 @@ impl Session {
         out
     }
 
+    /// Deletes the result files `b`'s comparison reads from the scratch
+    /// tree before either version runs.
+    fn remove_results(&self, b: &Benchmark) -> Result<(), String> {
+        let Check::Outputs { cuda, openmp, .. } = b.check else {
+            return Ok(());
+        };
+        let sides = [(cuda, Some(b.cuda)), (openmp, b.openmp)];
+        for (source, side) in sides {
+            let (check::Source::File(f), Some(side)) = (source, side) else {
+                continue;
+            };
+            let path = self.tree.join(side.dir).join(f);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(format!("cannot remove {}: {e}", path.display())),
+            }
+        }
+        Ok(())
+    }
+
     /// The scratch tree (for `--keep`).
     pub fn tree(&self) -> &Path {
         &self.tree
@@ -381,11 +433,26 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<(), String> {
             std::os::unix::fs::symlink(target, &dst).map_err(|e| err(&dst, e))?;
         } else if ty.is_dir() {
             copy_tree(&src, &dst)?;
-        } else {
+        } else if !is_build_product(&src) {
             std::fs::copy(&src, &dst).map_err(|e| err(&src, e))?;
         }
     }
     Ok(())
+}
+
+/// True for an ELF file (an object, program or shared library) or an
+/// `ar` archive: build products some Rodinia copies carry (one commits
+/// openmp/leukocyte's `.o` files, program and a non-PIE `meschach.a`),
+/// which would stop make from building anything, run a binary built
+/// elsewhere or fail to link. The scratch tree leaves them out.
+fn is_build_product(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    let n = f.read(&mut magic).unwrap_or(0);
+    magic[..n].starts_with(b"\x7fELF") || magic[..n] == *b"!<arch>\n"
 }
 
 /// Runs `benchmarks` of the checkout in `o` with `cucc`; progress goes to
@@ -417,4 +484,28 @@ pub fn run(
         outcomes.push(outcome);
     }
     Ok(outcomes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_leave_out_build_products() {
+        let root = std::env::temp_dir().join(format!("rodinia-copy-{}", std::process::id()));
+        let from = root.join("from");
+        std::fs::create_dir_all(from.join("sub")).expect("mkdir");
+        std::fs::write(from.join("main.c"), "int main() { return 0; }\n").expect("write");
+        std::fs::write(from.join("sub/main.o"), b"\x7fELF\x02\x01\x01").expect("write");
+        std::fs::write(from.join("sub/ELF.txt"), b"ELF is not at the start").expect("write");
+        std::fs::write(from.join("sub/lib.a"), b"!<arch>\nmember").expect("write");
+        std::fs::write(from.join("sub/empty"), b"").expect("write");
+        copy_tree(&from, &root.join("to")).expect("copy");
+        assert!(root.join("to/main.c").exists());
+        assert!(root.join("to/sub/ELF.txt").exists());
+        assert!(!root.join("to/sub/main.o").exists());
+        assert!(!root.join("to/sub/lib.a").exists());
+        assert!(root.join("to/sub/empty").exists());
+        let _ = std::fs::remove_dir_all(&root);
+    }
 }
