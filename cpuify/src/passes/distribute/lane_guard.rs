@@ -20,7 +20,7 @@
 //! a warp-uniform flag (lane ids in one x row), the solved form runs under
 //! that flag and the loop as it was otherwise.
 
-use super::Distributor;
+use super::{monotone, Distributor};
 use cucc_ir::edit::clone_op;
 use cucc_ir::{BinOp, CmpPred, Level, Op, OpKind, Region, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
@@ -80,13 +80,7 @@ impl Distributor<'_> {
             guard_if = Some(o);
         }
         let guard_if = guard_if?;
-        let inside: HashSet<Value> = {
-            let mut walk = Vec::new();
-            self.func.walk_region(body, &mut walk);
-            walk.iter()
-                .flat_map(|&(_, o)| self.func.ops[o].results.clone())
-                .collect()
-        };
+        let inside = self.defined_in(body);
         let cond = self.func.ops[guard_if].operands[0];
         let cmp = self.func.defining_op(cond)?;
         let (OpKind::Cmp(CmpPred::Eq), &[a, b]) = (
@@ -267,12 +261,16 @@ impl Distributor<'_> {
             let below = b.cmp(CmpPred::Ult, g.c, m);
             ok = b.binary(BinOp::And, ok, below);
         }
-        for &(flag, expected) in &g.preconditions {
-            let f = *map0.get(&flag).unwrap_or(&flag);
-            let want = b.bool(expected);
-            let is = b.cmp(CmpPred::Eq, f, want);
-            ok = b.binary(BinOp::And, ok, is);
-        }
+        let flags = monotone::EndpointCheck {
+            preconditions: g.preconditions.clone(),
+            ..Default::default()
+        };
+        let at0 = |v: Value| {
+            let v0 = *map0.get(&v).unwrap_or(&v);
+            (v0, v0)
+        };
+        let flags_hold = flags.emit_holds(&mut b, at0);
+        ok = b.binary(BinOp::And, ok, flags_hold);
         if g.signed_rem {
             // 0 <= x0 and x0 + 31 does not overflow: x >= 0 in every lane.
             let w = u32::from(b.types[xty].int_bits().unwrap_or(32));

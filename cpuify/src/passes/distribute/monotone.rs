@@ -28,7 +28,7 @@
 //! witnesses, pins and preconditions at run time; when they fail it falls
 //! back to evaluating every lane, so the result is always exact.
 
-use cucc_ir::{BinOp, CastOp, CmpPred, Function, OpKind, Types, Value, ValueDef};
+use cucc_ir::{BinOp, Builder, CastOp, CmpPred, Function, OpKind, Types, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
 
 /// How a value changes as the lane grows.
@@ -72,6 +72,41 @@ pub(crate) struct EndpointCheck {
     /// The monotone comparisons the condition is built from: each must be
     /// equal at both ends.
     pub leaves: Vec<Value>,
+}
+
+impl EndpointCheck {
+    /// Emits the test that the checks hold (the leaves excluded), given
+    /// each value's copies at the first and last lane (`ends`).
+    pub(crate) fn emit_holds(
+        &self,
+        b: &mut Builder<'_>,
+        ends: impl Fn(Value) -> (Value, Value),
+    ) -> Value {
+        let mut ok = b.bool(true);
+        for &(flag, expected) in &self.preconditions {
+            let (f, _) = ends(flag);
+            let want = b.bool(expected);
+            let is = b.cmp(CmpPred::Eq, f, want);
+            ok = b.binary(BinOp::And, ok, is);
+        }
+        for &(v, order, dir) in &self.witnesses {
+            let (first, last) = ends(v);
+            let pred = match (order, dir) {
+                (Order::Signed, Dir::Dec) => CmpPred::Sle,
+                (Order::Signed, _) => CmpPred::Sge,
+                (Order::Unsigned, Dir::Dec) => CmpPred::Ule,
+                (Order::Unsigned, _) => CmpPred::Uge,
+            };
+            let w = b.cmp(pred, last, first);
+            ok = b.binary(BinOp::And, ok, w);
+        }
+        for &v in &self.pins {
+            let (first, last) = ends(v);
+            let eq = b.cmp(CmpPred::Eq, last, first);
+            ok = b.binary(BinOp::And, ok, eq);
+        }
+        ok
+    }
 }
 
 /// Analyses `cond`, computed by ops of a lane loop's body whose results are

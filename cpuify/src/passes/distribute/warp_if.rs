@@ -24,7 +24,7 @@ use crate::error::CpuifyError;
 use crate::passes::uniform::Uniformity;
 use cucc_ir::edit::clone_op;
 use cucc_ir::{BinOp, CmpPred, Op, OpKind, Region, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 impl Distributor<'_> {
     /// Removes the warp collectives of `if` op `c` at the top level of lane
@@ -170,18 +170,7 @@ impl Distributor<'_> {
         let cond = self.func.ops[c].operands[0];
         let k = self.position(body, c);
         let prelude: Vec<Op> = self.func.regions[body].ops[..k].to_vec();
-        let inside: HashSet<Value> = {
-            let mut walk = Vec::new();
-            for &op in &prelude {
-                walk.push((body, op));
-                for &r in &self.func.ops[op].regions {
-                    self.func.walk_region(r, &mut walk);
-                }
-            }
-            walk.iter()
-                .flat_map(|&(_, o)| self.func.ops[o].results.clone())
-                .collect()
-        };
+        let inside = self.defined_in(body);
         let check = monotone::endpoint_check(self.func, self.types, lane, &inside, cond);
         let loc = self.func.ops[c].loc;
         let pi = self.position(parent, p2);
@@ -205,29 +194,7 @@ impl Distributor<'_> {
         let ends = |v: Value| (*map0.get(&v).unwrap_or(&v), *map_last.get(&v).unwrap_or(&v));
         let mut b = self.at(parent, at);
         b.set_loc(loc);
-        let mut sound = b.bool(true);
-        for &(flag, expected) in &check.preconditions {
-            let (f, _) = ends(flag);
-            let want = b.bool(expected);
-            let ok = b.cmp(CmpPred::Eq, f, want);
-            sound = b.binary(BinOp::And, sound, ok);
-        }
-        for &(v, order, dir) in &check.witnesses {
-            let (first, end) = ends(v);
-            let pred = match (order, dir) {
-                (monotone::Order::Signed, monotone::Dir::Dec) => CmpPred::Sle,
-                (monotone::Order::Signed, _) => CmpPred::Sge,
-                (monotone::Order::Unsigned, monotone::Dir::Dec) => CmpPred::Ule,
-                (monotone::Order::Unsigned, _) => CmpPred::Uge,
-            };
-            let ok = b.cmp(pred, end, first);
-            sound = b.binary(BinOp::And, sound, ok);
-        }
-        for &v in &check.pins {
-            let (first, end) = ends(v);
-            let ok = b.cmp(CmpPred::Eq, end, first);
-            sound = b.binary(BinOp::And, sound, ok);
-        }
+        let sound = check.emit_holds(&mut b, ends);
         let mut same = b.bool(true);
         for &leaf in &check.leaves {
             let (first, end) = ends(leaf);

@@ -12,7 +12,7 @@
 
 use super::{monotone, Distributor};
 use cucc_ir::edit::{clone_op, replace_uses_in_region};
-use cucc_ir::{BinOp, CmpPred, Level, Op, OpKind, Region, Value, ValueDef};
+use cucc_ir::{BinOp, Level, Op, OpKind, Region, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
 
 impl Distributor<'_> {
@@ -39,13 +39,7 @@ impl Distributor<'_> {
         };
         let lanes = self.func.ops[p].operands[0];
         let top: Vec<Op> = self.func.regions[body].ops.clone();
-        let inside: HashSet<Value> = {
-            let mut w = Vec::new();
-            self.func.walk_region(body, &mut w);
-            w.iter()
-                .flat_map(|&(_, o)| self.func.ops[o].results.clone())
-                .collect()
-        };
+        let inside = self.defined_in(body);
         // Candidates: top-level values with at most two values per warp.
         let mut cands: Vec<(Value, monotone::EndpointCheck)> = Vec::new();
         for &op in &top {
@@ -112,29 +106,7 @@ impl Distributor<'_> {
         let ends = |v: Value| (*map0.get(&v).unwrap_or(&v), *map_last.get(&v).unwrap_or(&v));
         let mut b = self.at(parent, at);
         b.set_loc(loc);
-        let mut ok = b.bool(true);
-        for &(flag, expected) in &check.preconditions {
-            let (f, _) = ends(flag);
-            let want = b.bool(expected);
-            let is = b.cmp(CmpPred::Eq, f, want);
-            ok = b.binary(BinOp::And, ok, is);
-        }
-        for &(v, order, dir) in &check.witnesses {
-            let (first, end) = ends(v);
-            let pred = match (order, dir) {
-                (monotone::Order::Signed, monotone::Dir::Dec) => CmpPred::Sle,
-                (monotone::Order::Signed, _) => CmpPred::Sge,
-                (monotone::Order::Unsigned, monotone::Dir::Dec) => CmpPred::Ule,
-                (monotone::Order::Unsigned, _) => CmpPred::Uge,
-            };
-            let w = b.cmp(pred, end, first);
-            ok = b.binary(BinOp::And, ok, w);
-        }
-        for &v in &check.pins {
-            let (first, end) = ends(v);
-            let eq = b.cmp(CmpPred::Eq, end, first);
-            ok = b.binary(BinOp::And, ok, eq);
-        }
+        let ok = check.emit_holds(&mut b, ends);
         // The fast copy reads the lane-0 values.
         let mut map = HashMap::new();
         let fast = clone_op(self.func, p, &mut map);
