@@ -352,3 +352,73 @@ fn lowering_conventions() {
         .iter()
         .any(|o| matches!(o, OpKind::Printf { format } if format == "hi %d")));
 }
+
+#[test]
+fn loc_lines_give_instructions_their_cuda_source_position() {
+    // nvcc -lineinfo: `.loc` before instructions, `.file` after the code.
+    let src = format!(
+        "{HEADER}\
+.visible .entry k(.param .u64 k_param_0)
+{{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<3>;
+    .loc 1 6 0
+    ld.param.u64 %rd1, [k_param_0];
+    .loc 1 8 3
+    mov.u32 %r1, %tid.x;
+    st.global.u32 [%rd1], %r1;
+    .loc 2 1 1, function_name $L__info, inlined_at 1 8 3
+    ret;
+}}
+.file 1 \"/src/app.cu\"
+.file 2 \"/src/helper.cuh\", 1700000000, 1234
+"
+    );
+    let m = parse(&src).expect("parses");
+    assert_eq!(
+        m.files,
+        vec![
+            (1, "/src/app.cu".to_string()),
+            (2, "/src/helper.cuh".to_string())
+        ]
+    );
+    let srcs: Vec<Option<(u32, u32, u32)>> = m.functions[0]
+        .body
+        .iter()
+        .flatten()
+        .filter_map(|s| match s {
+            Stmt::Inst(i) => Some(i.src),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        srcs,
+        vec![
+            Some((1, 6, 0)),
+            Some((1, 8, 3)),
+            Some((1, 8, 3)),
+            Some((2, 1, 1))
+        ]
+    );
+    // Lowered ops carry the CUDA file and line.
+    let module = lower_ptx(&src, "k.ptx").expect("lowers");
+    assert!(
+        module.files.iter().any(|f| f == "/src/app.cu"),
+        "{:?}",
+        module.files
+    );
+    let (_, f) = module.functions.iter().next().expect("a function");
+    let app = module
+        .files
+        .iter()
+        .position(|f| f == "/src/app.cu")
+        .expect("app.cu") as u32;
+    let lines: std::collections::BTreeSet<u32> = f
+        .walk()
+        .iter()
+        .map(|&(_, o)| f.ops[o].loc)
+        .filter(|l| l.file == app)
+        .map(|l| l.line)
+        .collect();
+    assert!(lines.contains(&8), "ops at app.cu lines {lines:?}");
+}

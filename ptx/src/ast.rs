@@ -255,6 +255,9 @@ pub enum Operand {
 /// A parsed module.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PtxModule {
+    /// `.file N "path"` directives (nvcc's `-lineinfo`/`-G`): source files
+    /// that `.loc` lines name by number.
+    pub files: Vec<(u32, String)>,
     /// `.version`.
     pub version: Option<String>,
     /// `.target` values.

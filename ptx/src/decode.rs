@@ -325,6 +325,7 @@ pub fn decode(name: &str, guard: Option<Guard>, args: Vec<Operand>, pos: Pos) ->
         args,
         name: name.to_string(),
         pos,
+        src: None,
     };
     let required = match op {
         Opcode::Shfl | Opcode::Vote | Opcode::Match | Opcode::Redux => Some(Flag::Sync),

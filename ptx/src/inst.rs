@@ -295,6 +295,9 @@ pub struct Inst {
     pub name: String,
     /// Where it starts.
     pub pos: Pos,
+    /// The CUDA source position of the last `.loc` before it, if any:
+    /// `(file number, line, column)`.
+    pub src: Option<(u32, u32, u32)>,
 }
 
 impl Inst {

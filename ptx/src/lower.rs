@@ -59,6 +59,8 @@ enum ModSym {
 struct ModCx<'p> {
     module: Module,
     file: u32,
+    /// The module's file ids of the `.file` numbers `.loc` lines name.
+    src_files: HashMap<u32, u32>,
     syms: HashMap<String, ModSym>,
     /// Bytes of module variables with initialisers (strings for printf/assert).
     data: HashMap<String, Vec<u8>>,
@@ -73,6 +75,7 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
     let mut cx = ModCx {
         module: Module::new(),
         file: 0,
+        src_files: HashMap::new(),
         syms: HashMap::new(),
         data: HashMap::new(),
         funcs: HashMap::new(),
@@ -81,6 +84,10 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
         window: None,
     };
     cx.file = cx.module.file_id(file);
+    for (n, path) in &m.files {
+        let id = cx.module.file_id(path);
+        cx.src_files.insert(*n, id);
+    }
     let mut tex_dims: HashMap<String, u8> = HashMap::new();
     for f in &m.functions {
         for s in f.body.iter().flatten() {
@@ -178,6 +185,19 @@ fn byte_array(types: &mut cucc_ir::Types, bytes: u64, align: u64) -> TypeId {
 impl<'p> ModCx<'p> {
     fn loc(&self, p: Pos) -> Loc {
         Loc::new(self.file, p.line, p.col)
+    }
+
+    /// An instruction's location: its CUDA source line when the PTX
+    /// carries one (`.loc` after a `.file`, nvcc's `-lineinfo`), else its
+    /// PTX line.
+    fn inst_loc(&self, i: &Inst) -> Loc {
+        match i.src {
+            Some((f, line, col)) if line > 0 => match self.src_files.get(&f) {
+                Some(&file) => Loc::new(file, line, col),
+                None => self.loc(i.pos),
+            },
+            _ => self.loc(i.pos),
+        }
     }
 
     fn module_var(&mut self, v: &VarDecl, tex_dims: &HashMap<String, u8>) -> Result<()> {

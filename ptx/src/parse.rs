@@ -1,9 +1,9 @@
 //! The PTX parser: directives, declarations, functions and instructions.
 //!
 //! Only what nvcc emits is accepted; anything else is an error naming the
-//! construct and its position. Debug directives (`.file`, `.loc`,
-//! `.section`) and performance hints (`.maxntid`, `.pragma`, ...) are read
-//! and dropped. Each instruction is decoded into its typed form
+//! construct and its position. `.file` and `.loc` give instructions their
+//! CUDA source position (nvcc's `-lineinfo`); `.section` debug data and
+//! performance hints (`.maxntid`, `.pragma`, ...) are read and dropped. Each instruction is decoded into its typed form
 //! ([`crate::decode`]) as soon as it is read.
 
 use super::ast::*;
@@ -19,6 +19,7 @@ pub fn parse(src: &str) -> Result<PtxModule> {
         toks,
         i: 0,
         end: Pos::default(),
+        src: None,
     };
     p.end = end_pos(src);
     p.module()
@@ -67,6 +68,8 @@ struct Parser {
     toks: Vec<Token>,
     i: usize,
     end: Pos,
+    /// The last `.loc` in the current function: `(file, line, column)`.
+    src: Option<(u32, u32, u32)>,
 }
 
 const PERF_DIRECTIVES: &[&str] = &[
@@ -166,6 +169,44 @@ impl Parser {
         }
     }
 
+    /// An instruction with the source position of the `.loc` before it.
+    fn located_inst(&mut self) -> Result<Inst> {
+        let mut i = self.inst()?;
+        i.src = self.src;
+        Ok(i)
+    }
+
+    /// `.file N "path" [, timestamp, size]` at the current token: the
+    /// number and path, or `None` if it has another shape (it is debug
+    /// information only, never an error).
+    fn file_directive(&self) -> Option<(u32, String)> {
+        let line = self.pos().line;
+        let toks = &self.toks[self.i..];
+        match (toks.get(1), toks.get(2)) {
+            (Some(n), Some(p)) if n.pos.line == line && p.pos.line == line => {
+                match (&n.tok, &p.tok) {
+                    (Tok::Num(n), Tok::Str(path)) => Some((n.parse().ok()?, path.clone())),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `.loc F L C[, ...]` at the current token: file, line and column.
+    fn loc_directive(&self) -> Option<(u32, u32, u32)> {
+        let line = self.pos().line;
+        let mut nums = self.toks[self.i + 1..]
+            .iter()
+            .take_while(|t| t.pos.line == line)
+            .take(3)
+            .map(|t| match &t.tok {
+                Tok::Num(n) => n.parse::<u32>().ok(),
+                _ => None,
+            });
+        Some((nums.next()??, nums.next()??, nums.next()??))
+    }
+
     /// Skips the tokens on the current token's line (for `.loc`, `.file`).
     fn skip_line(&mut self) {
         let line = self.pos().line;
@@ -229,7 +270,13 @@ impl Parser {
                     }
                     m.address_size = Some(n);
                 }
-                ".file" | ".loc" => self.skip_line(),
+                ".file" => {
+                    if let Some(f) = self.file_directive() {
+                        m.files.push(f);
+                    }
+                    self.skip_line();
+                }
+                ".loc" => self.skip_line(),
                 ".section" => {
                     self.i += 1;
                     self.word("a section name")?;
@@ -411,6 +458,7 @@ impl Parser {
     }
 
     fn body(&mut self) -> Result<Vec<Stmt>> {
+        self.src = None;
         let mut out = Vec::new();
         let mut depth = 1;
         loop {
@@ -430,12 +478,15 @@ impl Parser {
                         return Ok(out);
                     }
                 }
-                Tok::Punct('@') => out.push(Stmt::Inst(self.inst()?)),
+                Tok::Punct('@') => out.push(Stmt::Inst(self.located_inst()?)),
                 Tok::Word(w) => {
                     if self.peek_at(1) == Some(&Tok::Punct(':')) && !w.starts_with('.') {
                         self.i += 2;
                         out.push(Stmt::Label(w, pos));
-                    } else if w == ".loc" || w == ".file" {
+                    } else if w == ".loc" {
+                        self.src = self.loc_directive();
+                        self.skip_line();
+                    } else if w == ".file" {
                         self.skip_line();
                     } else if w == ".pragma" {
                         self.skip_hint();
@@ -459,7 +510,7 @@ impl Parser {
                             }
                         }
                     } else {
-                        out.push(Stmt::Inst(self.inst()?));
+                        out.push(Stmt::Inst(self.located_inst()?));
                     }
                 }
                 other => {

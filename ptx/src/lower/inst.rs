@@ -44,7 +44,7 @@ pub(super) fn mem_scope(s: Option<Scope>) -> MemScope {
 impl<'m, 'p> FnCx<'m, 'p> {
     /// Lowers one instruction (its guard becomes an `if`).
     pub(super) fn inst(&mut self, i: &'p Inst) -> Result<()> {
-        self.loc = self.mc.loc(i.pos);
+        self.loc = self.mc.inst_loc(i);
         if let Some(g) = &i.guard {
             let c = self.predicate(&g.reg, g.negated, i.pos)?;
             let (_, t, e) = self.b().create_if(c, &[]);
