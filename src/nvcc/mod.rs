@@ -391,6 +391,7 @@ impl Driver {
                 .map_err(|e| format!("cucc: error: {e}"))?,
         };
         cmd.args(target.cflags_for(&jit::c_compiler()));
+        cmd.args(emit_c::device_c_flags(&jit::c_compiler()));
         cmd.args(emit_c::large_source_flags(&jit::c_compiler(), source.len()));
         if self.o.fast_math {
             cmd.arg("-ffast-math");

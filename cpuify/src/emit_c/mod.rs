@@ -33,7 +33,7 @@ pub mod target;
 mod writer;
 
 pub use checks::Sanitize;
-pub use target::{large_source_flags, CpuTarget};
+pub use target::{device_c_flags, large_source_flags, CpuTarget};
 pub use writer::{emit_function, emit_function_checked, EmittedKernel};
 
 use crate::error::CpuifyError;

@@ -130,6 +130,15 @@ pub fn large_source_flags(cc: &str, len: usize) -> Vec<String> {
     probed_flags(cc, "ira", &["-fira-region=one"])
 }
 
+/// Flags for every compile of emitted C by `cc`: stack probes for frames
+/// larger than a page (`-fstack-clash-protection`, if `cc` takes it), so a
+/// kernel whose locals outgrow its stack faults on the guard page below it
+/// (a sticky `cudaErrorIllegalAddress`) instead of writing past it into
+/// other memory. Probes cost a store per page of frame, once per call.
+pub fn device_c_flags(cc: &str) -> Vec<String> {
+    probed_flags(cc, "stack-clash", &["-fstack-clash-protection"])
+}
+
 /// The flags that keep `cc` from vectorising with gathers, if it accepts
 /// any (cached per compiler for the life of the process).
 fn no_gather_flags(cc: &str) -> Vec<String> {

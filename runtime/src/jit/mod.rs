@@ -124,9 +124,10 @@ fn load(
     let target = CpuTarget::from_env().map_err(JitError::Build)?;
     let checks = crate::sanitize::mode();
     let mut options = format!(
-        "{cc} {} {} {} -lm",
+        "{cc} {} {} {} {} -lm",
         CFLAGS.join(" "),
         target.cflags_for(&cc).join(" "),
+        cucc_cpuify::emit_c::device_c_flags(&cc).join(" "),
         target.identity()
     );
     if checks != crate::sanitize::Sanitize::Off {
@@ -282,6 +283,7 @@ fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<std::fs::
     let out = Command::new(cc)
         .args(CFLAGS)
         .args(target.cflags_for(cc))
+        .args(cucc_cpuify::emit_c::device_c_flags(cc))
         .args(cucc_cpuify::emit_c::large_source_flags(cc, c.len()))
         .arg("-o")
         .arg(&tmp)
