@@ -3042,3 +3042,168 @@ fn lambdas_range_for() {
     }
     same("lambda_kernel", &d.get::<i32>(pout, 8 * n), &want);
 }
+
+/// Lane 0's value after a shuffle-down tree over `v` (lanes that do not
+/// exist give the caller's value).
+fn warp_tree(v: &[f64]) -> f64 {
+    let mut a = v.to_vec();
+    let mut off = 16;
+    while off > 0 {
+        let b: Vec<f64> = (0..a.len())
+            .map(|l| a[l] + if l + off < a.len() { a[l + off] } else { a[l] })
+            .collect();
+        a = b;
+        off /= 2;
+    }
+    a[0]
+}
+
+#[test]
+fn warp_block_shapes() {
+    let m = load("warp_block_shapes");
+    let mut d = Dev::new(&m);
+    let n = 40usize;
+    let len = n * 32;
+    let input: Vec<f64> = (0..len as i32).map(|k| f64::from((k * 7) % 13)).collect();
+    let pin = d.buf(&input);
+    let sums: Vec<f64> = input.chunks(32).map(|c| c.iter().sum()).collect();
+    for (bx, by) in [(64u32, 1u32), (16, 4), (48, 2)] {
+        let per = (bx * by) as usize;
+        let grid = len.div_ceil(per) as u32;
+        for k in [0i32, 5, 40] {
+            let pout = d.buf(&vec![-1.0f64; 2 * n]);
+            let shape = cfg([grid, 1, 1], [bx, by, 1], 0);
+            d.launch_cfg(
+                "rows",
+                "ILb0EE",
+                shape,
+                &[i(n as i32), i(k), p(pin), p(pout)],
+            );
+            d.launch_cfg(
+                "rows",
+                "ILb1EE",
+                shape,
+                &[i(n as i32), i(k), p(pin), p(pout)],
+            );
+            let mut want = Vec::new();
+            for s in &sums {
+                want.push(if k < 32 { *s } else { -1.0 });
+                want.push(s + 1000.0);
+            }
+            same(
+                &format!("rows {bx}x{by} k {k}"),
+                &d.get::<f64>(pout, 2 * n),
+                &want,
+            );
+            let pcnt = d.zeros::<i32>(n);
+            d.launch_cfg("count", "", shape, &[i(n as i32), i(k), p(pin), p(pcnt)]);
+            let want: Vec<i32> = (0..n)
+                .map(|r| {
+                    (0..32)
+                        .filter(|j| ((32 * r + j) % per) % bx as usize % 32 == k as usize)
+                        .count() as i32
+                })
+                .collect();
+            same(
+                &format!("count {bx}x{by} k {k}"),
+                &d.get::<i32>(pcnt, n),
+                &want,
+            );
+        }
+    }
+    // A warp holding two rows (48-thread blocks): each lane reads its own.
+    let (bs, grid) = (48usize, len / 48);
+    let pres = d.zeros::<f64>(len);
+    d.launch("row_loads", grid as u32, bs as u32, &[p(pin), p(pres)]);
+    let want: Vec<f64> = (0..grid * bs)
+        .map(|gt| {
+            let t = gt % bs;
+            let partner = t ^ 1;
+            input[(gt - t + partner) / 32] + (partner % 32) as f64
+        })
+        .collect();
+    same("row_loads", &d.get::<f64>(pres, grid * bs), &want);
+    // Partial last warps.
+    for bs in [40usize, 72, 96] {
+        let warps = bs.div_ceil(32);
+        let grid = len / bs;
+        let psum = d.zeros::<f64>(grid * warps);
+        d.launch("warp_sums", grid as u32, bs as u32, &[p(pin), p(psum)]);
+        let mut want = Vec::new();
+        for b in 0..grid {
+            for w in 0..warps {
+                let lanes = (bs - 32 * w).min(32);
+                want.push(warp_tree(&input[b * bs + 32 * w..b * bs + 32 * w + lanes]));
+            }
+        }
+        same(
+            &format!("warp_sums {bs}"),
+            &d.get::<f64>(psum, grid * warps),
+            &want,
+        );
+    }
+}
+
+#[test]
+fn fast_math_host_ieee() {
+    let m = load("fast_math_host_ieee");
+    let mut d = Dev::new(&m);
+    let x = [1.5f32, -2.0, 0.25, 3.0];
+    let px = d.buf(&x);
+    d.launch("scale", 1, 4, &[p(px), Arg::f32(2.0)]);
+    let want: Vec<f32> = x.iter().map(|v| v * 2.0).collect();
+    same("scale", &d.get::<f32>(px, 4), &want);
+}
+
+#[test]
+fn phase_order_without_barrier() {
+    // The program races (no barrier between two of its loops, as Rodinia's
+    // heartwall): the interpreter runs the source IR in one schedule of
+    // its own, so the check is on the translated module (after the whole
+    // pipeline, `order-phases` included), which must give the GPU's
+    // phase-by-phase result.
+    let m = load("phase_order_without_barrier");
+    let stages = pipeline_stages(&m);
+    let (_, last) = stages.last().expect("a pipeline");
+    let mut it = Interpreter::new(last);
+    it.set_step_limit(Some(200_000_000));
+    let (rows, cols) = (81usize, 51usize);
+    let elem = rows * cols;
+    let sel: Vec<f32> = (0..elem).map(|k| ((k * 13) % 11) as f32).collect();
+    let pbuf = it.memory.alloc(Space::Global, (elem * 4) as u64);
+    let psel = it.memory.alloc(Space::Global, (elem * 4) as u64);
+    it.memory.write(psel, &bytes_of(&sel)).expect("host write");
+    let work = it.global_ptr("d_work").expect("d_work");
+    it.memory
+        .write(work, &bytes_of(&[pbuf, psel]))
+        .expect("host write");
+    let flag = it.global_ptr("d_flag").expect("d_flag");
+    it.memory
+        .write(flag, &bytes_of(&[1i32]))
+        .expect("host write");
+    let sym = kernel_symbol(last, "phases", "");
+    it.launch(
+        &sym,
+        &LaunchConfig::linear(1, 256),
+        &[i(rows as i32), i(cols as i32)],
+    )
+    .expect("launch");
+    let got: Vec<f32> = it
+        .memory
+        .read(pbuf, (elem * 4) as u64)
+        .expect("host read")
+        .chunks_exact(4)
+        .map(f32::take)
+        .collect();
+    let mut want: Vec<f32> = (0..elem)
+        .map(|k| sel[k] - ((k % 7) as f32 + 0.25 * (k % 3) as f32))
+        .collect();
+    for r in 0..rows {
+        let mut sum = 0.0f32;
+        for q in (r..r + elem).step_by(rows) {
+            want[q] += sum;
+            sum = want[q];
+        }
+    }
+    same("phases", &got, &want);
+}

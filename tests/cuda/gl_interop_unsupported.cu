@@ -1,3 +1,4 @@
+// corpus: runtime-api
 // The OpenGL interop API (cuda_gl_interop.h, included as Rodinia's
 // hybridsort includes OpenGL headers) links and answers with errors a
 // program can handle: registering a GL object is not supported, no

@@ -59,7 +59,7 @@ int main() {
     int flag = 1;
     cudaMemcpyToSymbol(d_work, &w, sizeof(w));
     cudaMemcpyToSymbol(d_flag, &flag, sizeof(flag));
-    phases<<<2, NT>>>(rows, cols);
+    phases<<<1, NT>>>(rows, cols);
     if (cudaDeviceSynchronize() != cudaSuccess) {
         printf("FAIL launch\n");
         return 1;
