@@ -1383,3 +1383,62 @@ kernel @k(%t: i64, %out: ptr<global>) {
         assert_eq!(got, want, "thread {t}");
     }
 }
+
+/// Iterations of consecutive `parallel` ops reuse environments: each must
+/// still see the values of its own spawn (`%k` and `%s` change every trip
+/// of the serial loop around them).
+#[test]
+fn parallel_iterations_see_the_values_of_their_spawn() {
+    let src = r#"
+launch @phases(%out: ptr<global>, %n: i32, %g: i32) {
+  parallel<grid> (%blk) in (%g) {
+    %c0 = const 0 : i32
+    %c1 = const 1 : i32
+    %c3 = const 3 : i32
+    %c10 = const 10 : i32
+    for %k = %c0 to %c3 step %c1 {
+      parallel<block> (%tx) in (%n) {
+        %a = ptr.index i32 %out, %tx : ptr<global>
+        %v = load %a : i32
+        %w = add %v, %k : i32
+        store %a, %w
+        yield
+      }
+      %s = mul %k, %c10 : i32
+      %t = add %s, %blk : i32
+      parallel<block> (%tx2) in (%n) {
+        %b = ptr.index i32 %out, %tx2 : ptr<global>
+        %v2 = load %b : i32
+        %w2 = add %v2, %t : i32
+        store %b, %w2
+        yield
+      }
+      yield
+    }
+    yield
+  }
+  return
+}
+"#;
+    let m = parse_module(src).unwrap_or_else(|e| panic!("{e}"));
+    verify_module(&m).unwrap_or_else(|e| panic!("{e}"));
+    let mut it = Interpreter::new(&m);
+    let n = 40usize;
+    let out = it.memory.alloc(Space::Global, 4 * n as u64);
+    it.launch(
+        "phases",
+        &LaunchConfig::linear(1, 1),
+        &[Arg::ptr(out), Arg::i32(n as i32), Arg::i32(2)],
+    )
+    .unwrap();
+    // Two blocks, three trips each: k + 10 k + blk summed.
+    let want = 2 * (0..3).map(|k| 11 * k).sum::<i32>() + 3;
+    let got: Vec<i32> = it
+        .memory
+        .read(out, 4 * n as u64)
+        .unwrap()
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, vec![want; n]);
+}

@@ -399,6 +399,8 @@ impl<'m> Interpreter<'m> {
             shared: Vec::new(),
             threads: 0,
             blocks: 0,
+            env_pool: Vec::new(),
+            captures: std::collections::HashMap::new(),
         };
         let result = if exec.launch_form {
             exec.run_launch_form(args)
@@ -431,6 +433,13 @@ pub(crate) struct Exec<'a> {
     shared: Vec<Option<SharedInstance>>,
     threads: u64,
     blocks: u64,
+    /// Environments of finished parallel iterations, reused by the next
+    /// ones: a fresh one per iteration (a copy of the whole function's
+    /// value table) dominated the run time of large translated kernels.
+    env_pool: Vec<Vec<u64>>,
+    /// Per parallel body, the values its ops read: all an iteration needs
+    /// from its parent's environment (see [`Exec::child_env`]).
+    captures: std::collections::HashMap<(FuncId, crate::func::Region), std::rc::Rc<[u32]>>,
 }
 
 impl Exec<'_> {

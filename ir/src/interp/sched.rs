@@ -153,8 +153,56 @@ impl Exec<'_> {
         }
     }
 
-    fn child_frame(&self, func: FuncId, env: Vec<u64>, body: Region, ivs: &[u64]) -> Frame {
-        let mut env = env;
+    /// The values the ops of `body` (at any depth) read.
+    fn captures_of(&mut self, func: FuncId, body: Region) -> std::rc::Rc<[u32]> {
+        if let Some(c) = self.captures.get(&(func, body)) {
+            return c.clone();
+        }
+        let f = &self.module.functions[func];
+        let mut walked = Vec::new();
+        f.walk_region(body, &mut walked);
+        let mut used: Vec<u32> = walked
+            .iter()
+            .flat_map(|&(_, op)| f.ops[op].operands.iter().map(|v| v.index() as u32))
+            .collect();
+        used.sort_unstable();
+        used.dedup();
+        let used: std::rc::Rc<[u32]> = used.into();
+        self.captures.insert((func, body), used.clone());
+        used
+    }
+
+    /// The environment of an iteration of `body` spawned from `parent`.
+    ///
+    /// Only the values the body reads are copied: every other value an
+    /// iteration reads is defined in the body before its use (SSA), so
+    /// whatever an environment reused from [`Exec::env_pool`] holds there
+    /// is overwritten first.
+    fn child_env(&mut self, func: FuncId, parent: &[u64], body: Region) -> Vec<u64> {
+        let Some(mut env) = self.env_pool.pop() else {
+            return parent.to_vec();
+        };
+        if env.len() != parent.len() {
+            return parent.to_vec();
+        }
+        for &i in self.captures_of(func, body).iter() {
+            if let (Some(d), Some(&s)) = (env.get_mut(i as usize), parent.get(i as usize)) {
+                *d = s;
+            }
+        }
+        env
+    }
+
+    /// Returns a finished iteration's environment for reuse.
+    pub(crate) fn recycle_env(&mut self, env: Vec<u64>) {
+        // Enough for the deepest nesting of live groups in practice.
+        if self.env_pool.len() < 4096 {
+            self.env_pool.push(env);
+        }
+    }
+
+    fn child_frame(&mut self, func: FuncId, parent: &[u64], body: Region, ivs: &[u64]) -> Frame {
+        let mut env = self.child_env(func, parent, body);
         set_args(
             &mut env,
             &self.module.functions[func].regions[body].args,
@@ -220,7 +268,7 @@ impl Exec<'_> {
         let mut children = Vec::with_capacity(total as usize);
         for i in 0..total {
             let iv = decompose(i, &ubs);
-            let mut t = Thread::new(self.child_frame(func, frame.env.clone(), body, &iv[..ndims]));
+            let mut t = Thread::new(self.child_frame(func, &frame.env, body, &iv[..ndims]));
             t.block = parent.block;
             t.shared = parent.shared;
             t.clock = parent.clock;
@@ -356,7 +404,7 @@ impl Exec<'_> {
                 }
                 let iv = decompose(gi.next, &gi.ubs);
                 gi.next += 1;
-                let frame = self.child_frame(gi.func, gi.env.clone(), gi.body, &iv[..gi.ndims]);
+                let frame = self.child_frame(gi.func, &gi.env, gi.body, &iv[..gi.ndims]);
                 let mut t = Thread::new(frame);
                 t.block = Some([iv[0] as u32, iv[1] as u32, iv[2] as u32]);
                 t.tid = gi.parent.tid;

@@ -479,6 +479,7 @@ impl Exec<'_> {
                             if frame.cursors.is_empty() {
                                 if let Some(f) = frames.pop() {
                                     self.end_frame(&f);
+                                    self.recycle_env(f.env);
                                 }
                                 return Ok(Event::Finished);
                             }
