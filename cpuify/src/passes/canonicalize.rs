@@ -8,6 +8,9 @@
 //! `for` that runs zero times by its initial values. CSE works on pure ops
 //! within the scope of their operands' definitions.
 //!
+//! Paired 32-bit shuffles of a 64-bit value's halves become one 64-bit
+//! shuffle ([`super::wide_shuffle`]).
+//!
 //! Each step is one walk: replaced values go into a [`Subst`] applied to
 //! each op as the walk reaches it (definitions come before uses) and once
 //! more over the whole function at the end of the step; removed ops leave
@@ -42,6 +45,7 @@ pub fn canonicalize(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
         let mut subst = Subst::default();
         changed |= cse_region(func, body, &mut HashMap::new(), &mut subst);
         subst.finish(func);
+        changed |= super::wide_shuffle::fuse_wide_shuffles(types, func);
         changed |= dce(func);
         changed |= dead_carried(func);
         if !changed {

@@ -25,6 +25,7 @@ pub mod strength_reduce;
 pub mod stride_guards;
 pub mod uniform;
 pub mod unroll;
+mod wide_shuffle;
 pub mod widen_flags;
 
 pub use barrier_elim::barrier_elim;
