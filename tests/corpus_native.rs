@@ -3,6 +3,7 @@
 //! must print `PASS NAME` and exit 0. A `// cucc-flags: ...` line among a
 //! program's first lines adds its own flags (e.g. `-lcublas`).
 
+#[allow(dead_code)]
 mod common;
 use common::program_flags;
 use std::path::PathBuf;

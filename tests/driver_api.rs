@@ -11,35 +11,12 @@
 //! installs in `<repo>/.venv`. Without it the test fails under CI and is
 //! skipped (with a note) elsewhere.
 
+#[allow(dead_code)]
+mod common;
+use common::{find_nvcc, root, text};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// nvcc: `$CUCC_NVCC`, else the wheel in `<repo>/.venv`.
-fn find_nvcc() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CUCC_NVCC").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    let mut found: Vec<PathBuf> = std::fs::read_dir(root().join(".venv/lib"))
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| e.path().join("site-packages/nvidia/cu13/bin/nvcc"))
-        .filter(|p| p.exists())
-        .collect();
-    found.sort();
-    found.pop()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 fn run(cmd: &mut Command) -> Output {
     let out = cmd.output().expect("run a command");

@@ -1,12 +1,12 @@
 //! `cucc` as nvcc: CUDA programs compiled, linked against cucc's runtime and
 //! run; nvcc's options accepted; errors reported.
 
+#[allow(dead_code)]
+mod common;
+use common::root;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("cucc-nvcc-{}-{name}", std::process::id()));

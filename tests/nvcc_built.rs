@@ -14,11 +14,12 @@
 //! Programs that cannot pass are listed below with the reason; the test
 //! checks that they still fail, so the lists cannot go stale.
 
+#[allow(dead_code)]
 mod common;
-use common::program_flags;
+use common::{find_nvcc, program_flags, root, text};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 /// Programs nvcc 13 refuses: they use what CUDA 12/13 removed (cucc keeps it).
@@ -68,34 +69,6 @@ fn cu_stems(dir: &Path) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// nvcc: `$CUCC_NVCC`, else the wheel in `<repo>/.venv`.
-fn find_nvcc() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CUCC_NVCC").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    let lib = root().join(".venv/lib");
-    let mut found: Vec<PathBuf> = std::fs::read_dir(&lib)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| e.path().join("site-packages/nvidia/cu13/bin/nvcc"))
-        .filter(|p| p.exists())
-        .collect();
-    found.sort();
-    found.pop()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Runs `jobs` on two threads; returns the results by name.

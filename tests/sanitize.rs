@@ -11,35 +11,12 @@
 //! under both modes. nvcc comes from `$CUCC_NVCC` or `<repo>/.venv`;
 //! without it only the cucc-built half runs (with a note).
 
+#[allow(dead_code)]
+mod common;
+use common::{find_nvcc, root, text};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn find_nvcc() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("CUCC_NVCC").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    let lib = root().join(".venv/lib");
-    let mut found: Vec<PathBuf> = std::fs::read_dir(lib)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| e.path().join("site-packages/nvidia/cu13/bin/nvcc"))
-        .filter(|p| p.exists())
-        .collect();
-    found.sort();
-    found.pop()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 /// How a program is built and run.
 #[derive(Clone, Copy, Debug)]

@@ -6,27 +6,19 @@
 //! and run. CMake, Open MPI and Python's setuptools and headers come from
 //! scripts/setup.sh; without them (outside CI) those tests are skipped.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::OnceLock;
+#[allow(dead_code)]
+mod common;
+use common::{root, text};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("cucc-toolkit-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).expect("tmp dir");
     d
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// A toolkit installed once for all tests of this file.
