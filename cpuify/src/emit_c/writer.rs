@@ -1265,7 +1265,7 @@ impl<'m> Writer<'m> {
                 self.decl(r, e)?;
             }
             OpKind::Printf { format } => {
-                let mut s = format!("printf(\"{}\"", c_escape(format));
+                let mut s = format!("cucc_printf(\"{}\"", c_escape(format));
                 for &v in ops {
                     s.push_str(", ");
                     match self.ty_of(v) {
