@@ -200,6 +200,20 @@ const CASES: &[Case] = &[
         cucc_only: &["shared memory (`buf`)"],
     },
     Case {
+        name: "warp_race",
+        mode: "racecheck",
+        report: &[
+            "Race reported between Read access at pair_sums(int const*, int*)",
+            "and Write access at pair_sums(int const*, int*)",
+            "by thread (32,0,0) in block (0,0,0)",
+            "to byte 128 of shared memory",
+            "ERROR SUMMARY: 2 errors",
+        ],
+        stdout: "sync: cudaSuccess, 32 wrong",
+        line: "warp_race.cu:14",
+        cucc_only: &["shared memory (`part`)"],
+    },
+    Case {
         name: "same_value_flag",
         mode: "racecheck",
         report: &[
@@ -273,6 +287,7 @@ const CLEAN: &[&str] = &[
     "prefix_scan",
     "histogram",
     "warp_shuffle",
+    "warp_block_shapes",
     "device_globals",
     "bitonic_sort",
 ];

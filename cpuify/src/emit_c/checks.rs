@@ -98,7 +98,7 @@ typedef struct cucc_rc_cell {
   const cucc_san_site *ws, *rs;
 } cucc_rc_cell;
 typedef struct cucc_rc_state {
-  uint32_t epoch, reserved;
+  uint32_t epoch, segment;
   cucc_rc_cell *cells;
   uintptr_t base;
   uint64_t size;
@@ -107,6 +107,19 @@ cucc_rc_state *__cucc_rc_begin(void *scratch, uint64_t size);
 void __cucc_rc_hazard(const cucc_san_site *first, uint32_t t1, const cucc_san_site *second,
                       uint32_t t2, uint64_t offset, int kind, const cucc_launch *l, uint32_t blk);
 #define CUCC_RC_NONE 0xffffffffu
+/* A cell records an access as `thread | segment << 11`. A phase (epoch) is
+ * one run of a block-level or warp-level loop: what a block does between
+ * two barriers. A segment is one run of a lane loop: a warp's lanes
+ * between two warp primitives, which order that warp's lanes. So two
+ * accesses of different threads in one phase conflict when the threads
+ * are in different warps, or in one warp's same segment. */
+#define CUCC_RC_TBITS 11u
+#define CUCC_RC_TMASK 0x7ffu
+static inline int cucc_rc_conflict(uint32_t prev, uint32_t cur) {
+  if (prev == CUCC_RC_NONE) return 0;
+  uint32_t p = prev & CUCC_RC_TMASK, c = cur & CUCC_RC_TMASK;
+  return p != c && ((p >> 5) != (c >> 5) || (prev >> CUCC_RC_TBITS) == (cur >> CUCC_RC_TBITS));
+}
 /* `val`: the bytes a store writes (NULL when unknown): a write over
  * another thread's write of the same bytes is reported as a warning. */
 static inline void cucc_rc_access(cucc_rc_state *st, uintptr_t a, uint64_t n, int write,
@@ -115,6 +128,7 @@ static inline void cucc_rc_access(cucc_rc_state *st, uintptr_t a, uint64_t n, in
   if (thr == CUCC_RC_NONE || a < st->base || a - st->base >= st->size) return;
   uint64_t off = a - st->base;
   if (n > st->size - off) n = st->size - off;
+  uint32_t me = (thr & CUCC_RC_TMASK) | (st->segment << CUCC_RC_TBITS);
   for (uint64_t i = 0; i < n; i++) {
     cucc_rc_cell *c = &st->cells[off + i];
     if (c->epoch != st->epoch) {
@@ -122,23 +136,23 @@ static inline void cucc_rc_access(cucc_rc_state *st, uintptr_t a, uint64_t n, in
       c->w = c->r1 = c->r2 = CUCC_RC_NONE;
     }
     if (write) {
-      if (c->w != CUCC_RC_NONE && c->w != thr) {
+      if (cucc_rc_conflict(c->w, me)) {
         int same = val && ((const uint8_t *)val)[i] == *(const uint8_t *)(a + i);
-        __cucc_rc_hazard(c->ws, c->w, s, thr, off + i, same ? 3 : 0, l, blk);
-      } else if (c->r1 != CUCC_RC_NONE && c->r1 != thr)
-        __cucc_rc_hazard(c->rs, c->r1, s, thr, off + i, 1, l, blk);
-      else if (c->r2 != CUCC_RC_NONE && c->r2 != thr)
-        __cucc_rc_hazard(c->rs, c->r2, s, thr, off + i, 1, l, blk);
-      c->w = thr;
+        __cucc_rc_hazard(c->ws, c->w & CUCC_RC_TMASK, s, thr, off + i, same ? 3 : 0, l, blk);
+      } else if (cucc_rc_conflict(c->r1, me))
+        __cucc_rc_hazard(c->rs, c->r1 & CUCC_RC_TMASK, s, thr, off + i, 1, l, blk);
+      else if (cucc_rc_conflict(c->r2, me))
+        __cucc_rc_hazard(c->rs, c->r2 & CUCC_RC_TMASK, s, thr, off + i, 1, l, blk);
+      c->w = me;
       c->ws = s;
     } else {
-      if (c->w != CUCC_RC_NONE && c->w != thr)
-        __cucc_rc_hazard(c->ws, c->w, s, thr, off + i, 2, l, blk);
-      if (c->r1 == CUCC_RC_NONE) {
-        c->r1 = thr;
+      if (cucc_rc_conflict(c->w, me))
+        __cucc_rc_hazard(c->ws, c->w & CUCC_RC_TMASK, s, thr, off + i, 2, l, blk);
+      if (c->r1 == CUCC_RC_NONE || (c->r1 & CUCC_RC_TMASK) == thr) {
+        c->r1 = me;
         c->rs = s;
-      } else if (c->r1 != thr && c->r2 == CUCC_RC_NONE) {
-        c->r2 = thr;
+      } else if (c->r2 == CUCC_RC_NONE || (c->r2 & CUCC_RC_TMASK) == thr) {
+        c->r2 = me;
       }
     }
   }

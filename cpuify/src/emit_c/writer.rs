@@ -2145,9 +2145,16 @@ impl<'m> Writer<'m> {
         }
         let region = data.regions[0];
         let ivs = self.func.regions[region].args.clone();
-        if self.sanitize == Sanitize::Racecheck && matches!(level, Level::Block | Level::Lane) {
-            // A new phase: no barrier separates the accesses of this run.
-            self.line("++cucc_rc->epoch;");
+        if self.sanitize == Sanitize::Racecheck {
+            match level {
+                // A new phase: what the block does up to its next barrier
+                // (distribute cut the thread loops there; the warp pass
+                // split each into warps of lanes).
+                Level::Block | Level::Warp => self.line("++cucc_rc->epoch;"),
+                // A new segment of the warp's phase: the lanes between
+                // two warp primitives.
+                _ => self.line("++cucc_rc->segment;"),
+            }
         }
         let names = ivs.iter().map(|&v| self.n(v).to_string()).collect();
         let ubs = data

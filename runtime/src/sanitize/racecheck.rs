@@ -40,7 +40,8 @@ const EMPTY: Cell = Cell {
 #[repr(C)]
 pub struct State {
     epoch: u32,
-    reserved: u32,
+    /// The lane-loop run within the phase (`cucc_rc_conflict`).
+    segment: u32,
     cells: *mut Cell,
     base: usize,
     size: u64,
@@ -53,7 +54,7 @@ struct Shadow {
 
 thread_local! {
     static SHADOW: UnsafeCell<Shadow> = const { UnsafeCell::new(Shadow {
-        state: State { epoch: 0, reserved: 0, cells: std::ptr::null_mut(), base: 0, size: 0 },
+        state: State { epoch: 0, segment: 0, cells: std::ptr::null_mut(), base: 0, size: 0 },
         cells: Vec::new(),
     }) };
 }
