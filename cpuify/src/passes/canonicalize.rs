@@ -231,7 +231,10 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
             None
         }
         OpKind::If => {
-            let cond = consts.first().copied().flatten()?;
+            let Some(cond) = consts.first().copied().flatten() else {
+                flag_results(func, op, subst);
+                return None;
+            };
             let taken = data.regions[usize::from(cond & 1 == 0)];
             Some(inline_region(func, op, taken, subst))
         }
@@ -254,6 +257,35 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
             None
         }
         _ => None,
+    }
+}
+
+/// An `if` result the `then` region yields as `true` and the `else` region
+/// as `false` is the condition itself (`computed = true` under a guard,
+/// with side effects that keep the `if`): its uses read the condition, a
+/// pure value later passes can recompute instead of carrying.
+fn flag_results(func: &Function, op: Op, subst: &mut Subst) {
+    let data = &func.ops[op];
+    let (Some(&cond), [then_r, else_r]) = (data.operands.first(), data.regions.as_slice()) else {
+        return;
+    };
+    let yielded = |r: Region| {
+        let last = *func.regions[r].ops.last()?;
+        matches!(func.ops[last].kind, OpKind::Yield).then(|| func.ops[last].operands.clone())
+    };
+    let (Some(t), Some(e)) = (yielded(*then_r), yielded(*else_r)) else {
+        return;
+    };
+    for (k, &r) in data.results.iter().enumerate() {
+        if func.value_type(r) != func.value_type(cond) {
+            continue;
+        }
+        let (Some(&tv), Some(&ev)) = (t.get(k), e.get(k)) else {
+            continue;
+        };
+        if func.const_bits(tv) == Some(1) && func.const_bits(ev) == Some(0) {
+            subst.insert(r, cond);
+        }
     }
 }
 

@@ -152,6 +152,7 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
     let (indexed, invariant): (Vec<Atom>, Vec<Atom>) = atoms
         .into_iter()
         .partition(|a| split_iv(func, &ivs, a.lhs).is_some());
+    let unclamped = func.ops[p].operands.clone();
     for atom in indexed {
         match clamp_atom(types, func, region, p, &ivs, &mut done, atom, dims) {
             Some(Clamp::Bound { check, lhs }) => {
@@ -180,6 +181,22 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
         }
     }
     let guard = if !exact {
+        if done.iter().skip(1).any(|&d| d) {
+            // A tile (hotspot's 16 x 16) keeps its full extents: the later
+            // passes version it on the block's shape and gcc runs whole
+            // vectors; clamped rows and columns ran scalar tails instead
+            // (1.75x slower), and the guard stays in the body anyway.
+            func.ops[p].operands = unclamped;
+            return Some(Outcome {
+                count: 0,
+                guard: Guard::Kept(
+                    "its guard tests more than the clamped bounds, and a tile keeps its shape",
+                ),
+            });
+        }
+        if let (Some(&ub), None) = (unclamped.first(), dims) {
+            round_to_vector(types, func, region, p, ub);
+        }
         Guard::Kept("it tests more than the clamped bounds")
     } else {
         let index = position(func, body, guard);
@@ -192,6 +209,31 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
         }
     };
     Some(Outcome { count, guard })
+}
+
+/// Lanes of the vectors gcc makes of a thread loop over 32-bit values.
+const VECTOR_LANES: i64 = 8;
+
+/// Rounds the clamped x bound of block-level loop `p` up to a multiple of
+/// [`VECTOR_LANES`], at most its unclamped bound `ub`: the guard stays in
+/// the body, so the extra iterations do nothing, and the loop runs whole
+/// masked vectors instead of a vector, an epilogue and scalar tails.
+fn round_to_vector(types: &mut Types, func: &mut Function, region: Region, p: Op, ub: Value) {
+    let Some(&k) = func.ops[p].operands.first() else {
+        return;
+    };
+    let at = position(func, region, p);
+    let mut b = Builder::new(types, func);
+    b.set_insertion_at(region, at);
+    b.set_loc(b.func.ops[p].loc);
+    let ty = b.ty(k);
+    let up = b.const_int(ty, VECTOR_LANES - 1);
+    let mask = b.const_int(ty, -VECTOR_LANES);
+    let bumped = b.binary(BinOp::Add, k, up);
+    let rounded = b.binary(BinOp::And, bumped, mask);
+    let below = b.cmp(CmpPred::Ult, rounded, ub);
+    let x = b.select(below, rounded, ub);
+    func.ops[p].operands[0] = x;
 }
 
 /// How a loop's index range is checked (see [`bound`]).
