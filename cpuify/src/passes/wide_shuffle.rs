@@ -21,7 +21,6 @@
 //! them all.
 
 use cucc_ir::edit::{remove_ops, replace_all_uses, uses};
-use cucc_ir::interp::eval::Scalar;
 use cucc_ir::{BinOp, CastOp, Function, Op, OpKind, Region, Types, Value};
 use std::collections::HashMap;
 
@@ -87,11 +86,8 @@ struct Pack {
     chain: Vec<Op>,
 }
 
-fn int_bits(types: &Types, func: &Function, v: Value) -> Option<u32> {
-    match Scalar::of(types, func.value_type(v)) {
-        Scalar::Int(b) => Some(b),
-        _ => None,
-    }
+fn int_bits(types: &Types, func: &Function, v: Value) -> Option<u8> {
+    types[func.value_type(v)].int_bits()
 }
 
 /// The op defining `v` if `v` has exactly one use.
