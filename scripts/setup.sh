@@ -34,7 +34,7 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # NVIDIA's nvcc from PyPI, in .venv at the repository root: the tests build
-# programs with the real nvcc (`-cudart shared`) and run them on cucc's
+# programs with the real nvcc (both runtimes) and run them on cucc's
 # runtime (tests/nvcc_built.rs). nvcc runs here with gcc as host compiler;
 # nothing it builds needs a GPU. Its link step wants `libcudart.so`.
 root="$(cd "$(dirname "$0")/.." && pwd)"

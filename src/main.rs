@@ -4,7 +4,6 @@
 //! are subcommands named by the first argument.
 
 mod device;
-mod elf;
 mod ir_run;
 mod jit;
 mod nvcc;

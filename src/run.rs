@@ -6,10 +6,12 @@
 //! `-lcublas` or `-lcudnn` loads cucc's instead of NVIDIA's.
 //!
 //! A program linked with NVIDIA's static runtime (nvcc's default) contains
-//! its own copy of the runtime, which loads `libcuda.so.1` (cucc's, from the
-//! same directory) but needs NVIDIA's private export tables there; it is
-//! recognised (see [`inspect`]) and the user is told to relink
-//! (`CUCC_RUN_STATIC=1` runs it anyway).
+//! its own copy of the runtime, which works only on NVIDIA's driver. It is
+//! recognised (see [`inspect`]) and cucc's runtime is preloaded: its
+//! load-time constructor redirects the copy's entry points to its own
+//! (`runtime/src/static_cudart.rs`). That needs the program's symbol table;
+//! a stripped one is refused with advice (`CUCC_RUN_STATIC=1` runs it
+//! anyway, on NVIDIA's runtime and cucc's `libcuda.so.1`).
 //!
 //! The program's kernels come from the PTX in its fat binaries, compiled by
 //! the runtime at first use and cached (`docs/jit.md`).
@@ -42,9 +44,9 @@ pub fn main(args: &[String]) -> i32 {
     // `CUCC_RUN_STATIC=1` runs it anyway on cucc's libcuda.so.1, for
     // investigating what the static runtime needs (docs/driver-api.md).
     let try_static = std::env::var_os("CUCC_RUN_STATIC").is_some_and(|v| !v.is_empty() && v != "0");
-    if elf.static_cudart && !try_static {
+    if elf.static_cudart && !elf.symbols && !try_static {
         eprintln!(
-            "cucc run: {program} contains NVIDIA's static CUDA runtime (nvcc's default), which needs NVIDIA's private driver interfaces (see docs/driver-api.md); relink it with `nvcc -cudart shared`"
+            "cucc run: {program} contains NVIDIA's static CUDA runtime (nvcc's default) but is stripped: without its symbol table cucc cannot find that runtime's entry points to put its own in their place (see docs/driver-api.md); rebuild it without stripping, or with `nvcc -cudart shared`"
         );
         return 1;
     }
@@ -55,10 +57,12 @@ pub fn main(args: &[String]) -> i32 {
     }
     let mut cmd = Command::new(program);
     cmd.args(&args[1..]).env("LD_LIBRARY_PATH", path);
-    if elf.rpath {
+    if elf.rpath || elf.static_cudart {
         // DT_RPATH is searched before LD_LIBRARY_PATH and may name NVIDIA's
         // library directory: preload cucc's runtime, whose soname then
-        // satisfies the program's `libcudart.so.13`.
+        // satisfies the program's `libcudart.so.13`. A program with the
+        // static runtime does not load a runtime library at all: preloaded,
+        // cucc's redirects the program's copy to itself.
         let mut preload = OsString::from(rt.join("libcudart.so.13").as_os_str());
         if let Some(old) = std::env::var_os("LD_PRELOAD").filter(|v| !v.is_empty()) {
             preload.push(":");
@@ -94,6 +98,8 @@ struct Inspection {
     static_cudart: bool,
     /// It has a DT_RPATH (searched before `LD_LIBRARY_PATH`).
     rpath: bool,
+    /// It has a static symbol table (`.symtab`): it is not stripped.
+    symbols: bool,
 }
 
 /// Reads the program's ELF image. It carries NVIDIA's static runtime if it
@@ -101,15 +107,16 @@ struct Inspection {
 /// imports nothing of the CUDA runtime.
 fn inspect(path: &Path) -> Result<Inspection, String> {
     let data = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if !crate::elf::is_elf(&data) {
+    if !cucc_elf::is_elf(&data) {
         return Err(format!("{} is not an ELF executable", path.display()));
     }
     let unknown = Inspection {
         static_cudart: false,
         rpath: false,
+        symbols: false,
     };
     // An image cucc cannot read is run as it is; the loader will judge it.
-    let Ok(Some(elf)) = crate::elf::Elf::parse(&data) else {
+    let Ok(Some(elf)) = cucc_elf::Elf::parse(&data) else {
         return Ok(unknown);
     };
     let (Ok(symbols), Ok(rpath)) = (elf.symbols(), elf.has_rpath()) else {
@@ -122,9 +129,11 @@ fn inspect(path: &Path) -> Result<Inspection, String> {
     let imports_runtime = symbols
         .iter()
         .any(|&(n, def)| !def && (n.starts_with(b"cuda") || n.starts_with(b"__cuda")));
+    let has_symtab = elf.section_names().any(|n| n == b".symtab");
     Ok(Inspection {
         static_cudart: defines(b"cudaMalloc") || (has_fatbins && !imports_runtime),
         rpath,
+        symbols: has_symtab,
     })
 }
 

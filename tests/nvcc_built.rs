@@ -1,9 +1,12 @@
 //! Programs built by NVIDIA's nvcc run unchanged on cucc: every
-//! self-checking program of `tests/cuda/` is built by the real nvcc 13
-//! (`-cudart shared -arch=sm_80`), its imports from `libcudart.so.13` must
-//! all be defined by cucc's runtime, and `cucc run` must run it (kernels
-//! JIT-compiled from the PTX in its fat binary, one fresh cache shared by
-//! all) with the output it has when built by cucc. Programs in
+//! self-checking program of `tests/cuda/` is compiled by the real nvcc 13
+//! (`-arch=sm_80`) and linked twice, with `-cudart shared` and with nvcc's
+//! default static runtime; the shared build's imports from
+//! `libcudart.so.13` must all be defined by cucc's runtime, and `cucc run`
+//! must run both (kernels JIT-compiled from the PTX in the fat binary, one
+//! fresh cache shared by all; the static build's copy of NVIDIA's runtime
+//! redirected to cucc's) with the output the program has when built by
+//! cucc. Programs in
 //! `tests/nvcc_built/` cover what the corpus lacks (managed variables) and
 //! only need to print `PASS NAME`.
 //!
@@ -197,25 +200,40 @@ fn nvcc_built_programs_run_on_cucc() {
         .expect("copy header");
     }
 
-    // 1. Build with nvcc.
+    // 1. Build with nvcc: one object, linked with the shared runtime (the
+    // program's name) and with the static one (`NAME.static`).
     let builds = {
         let (nvcc, nvcc_lib, out_dir) = (nvcc.clone(), nvcc_lib.clone(), out_dir.clone());
         let (shim_include, bin_dir) = (shim_include.clone(), bin_dir.clone());
         parallel(names.clone(), move |name| {
-            let mut cmd = Command::new(&nvcc);
-            cmd.args(["-cudart", "shared", "-arch=sm_80", "-o"])
-                .arg(out_dir.join(name))
-                .arg(source(name))
-                .arg(format!("-L{}", nvcc_lib.display()));
-            // Programs using the shims link them from cucc's directory.
             let flags = program_flags(&source(name));
-            if !flags.is_empty() {
-                cmd.arg(format!("-I{}", shim_include.display()))
-                    .arg(format!("-L{}", bin_dir.display()))
-                    .arg(format!("-Xlinker=-rpath-link={}", bin_dir.display()))
-                    .args(flags);
+            let nvcc_step = |args: &[&str], out: PathBuf, input: &Path| {
+                let mut cmd = Command::new(&nvcc);
+                cmd.args(["-arch=sm_80"])
+                    .args(args)
+                    .arg("-o")
+                    .arg(out)
+                    .arg(input)
+                    .arg(format!("-L{}", nvcc_lib.display()));
+                // Programs using the shims link them from cucc's directory.
+                if !flags.is_empty() {
+                    cmd.arg(format!("-I{}", shim_include.display()))
+                        .arg(format!("-L{}", bin_dir.display()))
+                        .arg(format!("-Xlinker=-rpath-link={}", bin_dir.display()))
+                        .args(&flags);
+                }
+                cmd.output().expect("run nvcc")
+            };
+            let object = out_dir.join(format!("{name}.o"));
+            let compiled = nvcc_step(&["-c"], object.clone(), &source(name));
+            if !compiled.status.success() {
+                return compiled;
             }
-            cmd.output().expect("run nvcc")
+            let shared = nvcc_step(&["-cudart", "shared"], out_dir.join(name), &object);
+            if !shared.status.success() {
+                return shared;
+            }
+            nvcc_step(&[], out_dir.join(format!("{name}.static")), &object)
         })
     };
     let mut problems = Vec::new();
@@ -254,19 +272,22 @@ fn nvcc_built_programs_run_on_cucc() {
         runtime_lib.display()
     );
 
-    // 3. Run them with `cucc run` on one fresh cache.
-    let runs = {
+    // 3. Run them with `cucc run` on one fresh cache: the shared builds
+    // first (they fill the cache), then the static ones.
+    let run_all = |suffix: &'static str| {
         let (out_dir, cache) = (out_dir.clone(), cache.clone());
         parallel(built.clone(), move |name| {
             Command::new(env!("CARGO_BIN_EXE_cucc"))
                 .arg("run")
-                .arg(out_dir.join(name))
+                .arg(out_dir.join(format!("{name}{suffix}")))
                 .env("CUCC_CACHE_DIR", &cache)
                 .env("CUCC_NUM_THREADS", "2")
                 .output()
                 .expect("cucc run")
         })
     };
+    let runs = run_all("");
+    let static_runs = run_all(".static");
     let passed = |name: &str| {
         let r = &runs[name];
         r.status.success() && String::from_utf8_lossy(&r.stdout).contains(&format!("PASS {name}"))
@@ -295,6 +316,25 @@ fn nvcc_built_programs_run_on_cucc() {
                 "{name}: `cucc run` failed ({}):\n{}",
                 runs[name].status,
                 text(&runs[name])
+            ));
+        }
+    }
+    // The static build prints what the shared one prints; a program
+    // expected to fail fails in both.
+    for name in &built {
+        let (a, b) = (&runs[name], &static_runs[name]);
+        let same = if should_pass.contains(name) {
+            a.stdout == b.stdout && b.status.success()
+        } else {
+            !(b.status.success() && String::from_utf8_lossy(&b.stdout).contains("PASS"))
+        };
+        if !same {
+            problems.push(format!(
+                "{name}: the static-runtime build differs from the shared one:\n--- shared ({})\n{}--- static ({})\n{}",
+                a.status,
+                text(a),
+                b.status,
+                text(b)
             ));
         }
     }
@@ -388,32 +428,27 @@ fn nvcc_built_programs_run_on_cucc() {
         text(&r)
     );
 
-    // 7. nvcc's default (the static runtime) is recognised and refused.
-    let src = root().join("tests/cuda/reduction.cu");
-    let exe = out_dir.join("static");
-    let b = Command::new(&nvcc)
-        .args(["-arch=sm_80", "-o"])
-        .arg(&exe)
-        .arg(&src)
-        .output()
-        .expect("nvcc");
-    assert!(b.status.success(), "{}", text(&b));
+    // 7. A stripped static-runtime program has no symbol table to find
+    // NVIDIA's entry points by: refused with advice, not run into NVIDIA's
+    // runtime.
     let stripped = out_dir.join("static-stripped");
     let s = Command::new("strip")
         .arg("-o")
         .arg(&stripped)
-        .arg(&exe)
+        .arg(out_dir.join("reduction.static"))
         .status()
         .expect("strip");
     assert!(s.success());
-    for exe in [exe, stripped] {
-        let r = Command::new(env!("CARGO_BIN_EXE_cucc"))
-            .arg("run")
-            .arg(&exe)
-            .output()
-            .expect("cucc run");
-        assert_eq!(r.status.code(), Some(1), "{}", text(&r));
-        assert!(text(&r).contains("-cudart shared"), "{}", text(&r));
-    }
+    let r = Command::new(env!("CARGO_BIN_EXE_cucc"))
+        .arg("run")
+        .arg(&stripped)
+        .output()
+        .expect("cucc run");
+    assert_eq!(r.status.code(), Some(1), "{}", text(&r));
+    assert!(
+        text(&r).contains("stripped") && text(&r).contains("-cudart shared"),
+        "{}",
+        text(&r)
+    );
     let _ = std::fs::remove_dir_all(&out_dir);
 }

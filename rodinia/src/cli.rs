@@ -9,7 +9,7 @@ use std::path::PathBuf;
 pub const USAGE: &str = "\
 usage: rodinia run [--only A,B,...] [--size small|default|rodinia] [--threads N]
                    [--runs N] [--json PATH] [--chart PATH.svg] [--keep] [--timeout SECONDS]
-                   [--cpu-arch native|portable|MARCH]
+                   [--cpu-arch native|portable|MARCH] [--nvcc PATH]
        rodinia list
        rodinia external DIR [--only A,B,...] [--data DIR] [--threads N] [--json PATH]
                         [--timeout SECONDS] [--keep] [--generate-data DIR]
@@ -44,6 +44,10 @@ options:
   --cpu-arch A    (run) the instruction set for both versions: cucc's device code
                   (--cpu-arch=A) and the OpenMP twin (-march=A; none for portable);
                   default native
+  --nvcc PATH     (run) also build each CUDA version with this nvcc (-O3, its default
+                  static runtime) and run it under `cucc run`: the PTX path, timed (after
+                  one untimed run that fills the JIT cache) and verified against the
+                  OpenMP twin like the cucc-built program
 
 environment: CUCC (the cucc binary; default: next to rodinia), CC and CXX (the OpenMP
 compilers; default cc and c++), RODINIA_APPS (the apps directory).";
@@ -83,6 +87,9 @@ pub struct RunOptions {
     /// `--cpu-arch`: `native`, `portable` or a `-march` name, for both
     /// versions (the comparison stays fair whatever the target).
     pub cpu_arch: CpuTarget,
+    /// `--nvcc`: NVIDIA's compiler, to also time the nvcc-built program
+    /// under `cucc run` (the PTX path).
+    pub nvcc: Option<PathBuf>,
 }
 
 impl Default for RunOptions {
@@ -97,6 +104,7 @@ impl Default for RunOptions {
             keep: false,
             timeout: 600,
             cpu_arch: CpuTarget::Native,
+            nvcc: None,
         }
     }
 }
@@ -164,6 +172,7 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
                 o.cpu_arch =
                     CpuTarget::parse(&value()?).map_err(|e| format!("`--cpu-arch`: {e}"))?
             }
+            "--nvcc" => o.nvcc = Some(PathBuf::from(value()?)),
             _ => return Err(format!("unknown option `{arg}` for `run`")),
         }
         i += 1;
@@ -262,6 +271,7 @@ mod tests {
             "--keep",
             "--timeout",
             "9",
+            "--nvcc=/opt/nv/nvcc",
         ]) else {
             panic!("parse failed")
         };
@@ -273,6 +283,7 @@ mod tests {
         assert_eq!(o.chart, Some(PathBuf::from("c.svg")));
         assert!(o.keep);
         assert_eq!(o.timeout, 9);
+        assert_eq!(o.nvcc, Some(PathBuf::from("/opt/nv/nvcc")));
     }
 
     #[test]

@@ -16,6 +16,11 @@ pub struct Outcome {
     pub cucc_seconds: Option<f64>,
     /// Median timed-region seconds of the OpenMP version.
     pub openmp_seconds: Option<f64>,
+    /// Median timed-region seconds of the nvcc-built program under
+    /// `cucc run` (`rodinia run --nvcc`).
+    pub nvcc_seconds: Option<f64>,
+    /// The nvcc-built program's results agree with the OpenMP version's.
+    pub nvcc_verified: bool,
     /// What went wrong, if anything.
     pub error: Option<String>,
 }
@@ -28,36 +33,91 @@ impl Outcome {
             _ => None,
         }
     }
+
+    /// OpenMP seconds over the nvcc-built program's seconds under `cucc run`.
+    pub fn nvcc_speedup(&self) -> Option<f64> {
+        match (self.nvcc_seconds, self.openmp_seconds) {
+            (Some(c), Some(o)) if c > 0.0 => Some(o / c),
+            _ => None,
+        }
+    }
+}
+
+/// The geometric mean of the speedups that exist, and how many there are.
+pub fn geomean(speedups: impl Iterator<Item = Option<f64>>) -> Option<(f64, usize)> {
+    let logs: Vec<f64> = speedups.flatten().map(f64::ln).collect();
+    (!logs.is_empty()).then(|| {
+        let n = logs.len();
+        ((logs.iter().sum::<f64>() / n as f64).exp(), n)
+    })
 }
 
 fn secs(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |s| format!("{s:.4}"))
 }
 
-/// The results as an aligned text table, with errors listed below it.
+/// The results as an aligned text table (with the nvcc-built program's
+/// columns when any was run), the geometric mean of each speedup column,
+/// and errors listed below it.
 pub fn table(outcomes: &[Outcome]) -> String {
-    let header = [
+    let with_nvcc = outcomes.iter().any(|o| o.nvcc_seconds.is_some());
+    let yes = |b: bool| if b { "yes" } else { "no" }.to_string();
+    let ratio = |v: Option<f64>| v.map_or("-".to_string(), |s| format!("{s:.2}x"));
+    let mut header: Vec<String> = [
         "benchmark",
         "size",
         "cucc (s)",
         "OpenMP (s)",
         "speedup",
         "verified",
-    ];
-    let rows: Vec<[String; 6]> = outcomes
+    ]
+    .map(String::from)
+    .to_vec();
+    // Left-aligned columns: names and yes/no.
+    let mut left = vec![0, 1, 5];
+    if with_nvcc {
+        header.extend(["nvcc-built (s)", "speedup", "verified"].map(String::from));
+        left.push(8);
+    }
+    let mut rows: Vec<Vec<String>> = outcomes
         .iter()
         .map(|o| {
-            [
+            let mut r = vec![
                 o.name.clone(),
                 o.size.clone(),
                 secs(o.cucc_seconds),
                 secs(o.openmp_seconds),
-                o.speedup().map_or("-".to_string(), |s| format!("{s:.2}x")),
-                if o.verified { "yes" } else { "no" }.to_string(),
-            ]
+                ratio(o.speedup()),
+                yes(o.verified),
+            ];
+            if with_nvcc {
+                r.extend([
+                    secs(o.nvcc_seconds),
+                    ratio(o.nvcc_speedup()),
+                    yes(o.nvcc_verified),
+                ]);
+            }
+            r
         })
         .collect();
-    let mut width = header.map(str::len);
+    let mean = |g: Option<(f64, usize)>| g.map_or("-".to_string(), |(m, _)| format!("{m:.2}x"));
+    if let Some((_, n)) = geomean(outcomes.iter().map(Outcome::speedup)) {
+        let mut r = vec![format!("geomean ({n})"), String::new(), String::new()];
+        r.extend([
+            String::new(),
+            mean(geomean(outcomes.iter().map(Outcome::speedup))),
+            String::new(),
+        ]);
+        if with_nvcc {
+            r.extend([
+                String::new(),
+                mean(geomean(outcomes.iter().map(Outcome::nvcc_speedup))),
+                String::new(),
+            ]);
+        }
+        rows.push(r);
+    }
+    let mut width: Vec<usize> = header.iter().map(String::len).collect();
     for r in &rows {
         for (w, c) in width.iter_mut().zip(r) {
             *w = (*w).max(c.len());
@@ -65,12 +125,12 @@ pub fn table(outcomes: &[Outcome]) -> String {
     }
     let line = |cells: &[String]| -> String {
         let mut s = String::new();
-        for (i, (c, w)) in cells.iter().zip(width).enumerate() {
+        for (i, (c, w)) in cells.iter().zip(&width).enumerate() {
             if i > 0 {
                 s.push_str("  ");
             }
-            // Names left-aligned, numbers right-aligned.
-            if i < 2 || i == 5 {
+            let w = *w;
+            if left.contains(&i) {
                 s.push_str(&format!("{c:<w$}"));
             } else {
                 s.push_str(&format!("{c:>w$}"));
@@ -78,7 +138,7 @@ pub fn table(outcomes: &[Outcome]) -> String {
         }
         s.trim_end().to_string() + "\n"
     };
-    let mut out = line(&header.map(String::from));
+    let mut out = line(&header);
     let total: usize = width.iter().sum::<usize>() + 2 * (width.len() - 1);
     out.push_str(&"-".repeat(total));
     out.push('\n');
@@ -106,6 +166,9 @@ pub fn to_json(outcomes: &[Outcome]) -> Value {
                     "cucc_seconds": o.cucc_seconds,
                     "openmp_seconds": o.openmp_seconds,
                     "speedup": o.speedup(),
+                    "nvcc_seconds": o.nvcc_seconds,
+                    "nvcc_speedup": o.nvcc_speedup(),
+                    "nvcc_verified": o.nvcc_verified,
                     "error": o.error,
                 })
             })
@@ -213,6 +276,8 @@ mod tests {
                 verified: true,
                 cucc_seconds: Some(0.5),
                 openmp_seconds: Some(1.0),
+                nvcc_seconds: None,
+                nvcc_verified: false,
                 error: None,
             },
             Outcome {
@@ -221,6 +286,8 @@ mod tests {
                 verified: false,
                 cucc_seconds: None,
                 openmp_seconds: Some(2.0),
+                nvcc_seconds: None,
+                nvcc_verified: false,
                 error: Some("cucc failed".into()),
             },
         ]
@@ -237,14 +304,55 @@ mod tests {
     fn table_has_aligned_rows_and_errors() {
         let t = table(&sample());
         let lines: Vec<&str> = t.lines().collect();
-        assert!(lines[0].starts_with("benchmark  size"), "{t}");
+        assert!(
+            lines[0].starts_with("benchmark ") && lines[0].contains(" size "),
+            "{t}"
+        );
         assert!(lines[2].contains("0.5000") && lines[2].contains("2.00x"));
         assert!(lines[2].ends_with("yes"), "{t}");
         assert!(lines[3].contains(" - ") && lines[3].ends_with("no"), "{t}");
-        assert_eq!(lines[4], "a<b>: cucc failed");
+        assert!(lines[4].starts_with("geomean (1)") && lines[4].ends_with("2.00x"));
+        assert_eq!(lines[5], "a<b>: cucc failed");
         // The speedup column ends at the same place in every row.
         let col = lines[0].find("speedup").unwrap() + "speedup".len();
         assert_eq!(&lines[2][col - 5..col], "2.00x");
+        assert!(!t.contains("nvcc"), "{t}");
+    }
+
+    #[test]
+    fn nvcc_columns_when_the_nvcc_built_program_ran() {
+        let mut o = sample();
+        o.push(Outcome {
+            name: "nw".into(),
+            openmp_seconds: Some(1.0),
+            cucc_seconds: Some(2.0),
+            nvcc_seconds: Some(4.0),
+            nvcc_verified: true,
+            ..o[0].clone()
+        });
+        o[0].nvcc_seconds = Some(1.0);
+        let t = table(&o);
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(lines[0].contains("nvcc-built (s)"), "{t}");
+        // hotspot: 1.0 / 1.0 but not verified; nw: 1.0 / 4.0.
+        assert!(lines[2].ends_with("1.0000    1.00x  no"), "{t}");
+        assert!(lines[4].ends_with("4.0000    0.25x  yes"), "{t}");
+        // Speedups 2 and 0.5 -> 1; 1 and 0.25 -> 0.5.
+        assert!(lines[5].starts_with("geomean (2)"), "{t}");
+        assert!(
+            lines[5].contains("1.00x") && lines[5].ends_with("0.50x"),
+            "{t}"
+        );
+        let j = to_json(&o);
+        assert_eq!(j[2]["nvcc_speedup"], 0.25);
+        assert_eq!(j[2]["nvcc_verified"], true);
+    }
+
+    #[test]
+    fn geomean_skips_missing_speedups() {
+        assert_eq!(geomean([None, None].into_iter()), None);
+        let (m, n) = geomean([Some(4.0), None, Some(1.0)].into_iter()).unwrap();
+        assert!((m - 2.0).abs() < 1e-12 && n == 2);
     }
 
     #[test]
@@ -265,6 +373,9 @@ mod tests {
             "cucc_seconds",
             "openmp_seconds",
             "speedup",
+            "nvcc_seconds",
+            "nvcc_speedup",
+            "nvcc_verified",
             "error",
         ] {
             assert!(a[1].get(k).is_some(), "{k}");

@@ -124,15 +124,65 @@ pub fn build_cuda(
     run_tool(&mut cmd, "cucc build").map(|()| exe)
 }
 
+/// Compiles the CUDA version with NVIDIA's `nvcc -O3` (its default static
+/// runtime, as a user's build would) into `out_dir`: the program `cucc run`
+/// translates from the PTX in its fatbinary.
+pub fn build_nvcc(
+    nvcc: &Path,
+    app: &App,
+    apps_dir: &Path,
+    out_dir: &Path,
+) -> Result<PathBuf, String> {
+    let src = app.dir(apps_dir).join(app.cuda);
+    let exe = out_dir.join(format!("{}_nvcc", app.name));
+    let mut cmd = Command::new(nvcc);
+    cmd.arg("-O3")
+        .arg("-I")
+        .arg(common_dir(apps_dir))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe);
+    run_tool(&mut cmd, "nvcc build").map(|()| exe)
+}
+
+/// A built program and how to start it.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The executable.
+    pub exe: PathBuf,
+    /// Started as `CUCC run EXE ...` (an nvcc-built program) instead of
+    /// directly.
+    pub under: Option<PathBuf>,
+}
+
+impl Program {
+    /// A program started directly.
+    pub fn native(exe: PathBuf) -> Program {
+        Program { exe, under: None }
+    }
+
+    fn command(&self) -> Command {
+        match &self.under {
+            Some(cucc) => {
+                let mut c = Command::new(cucc);
+                c.arg("run").arg(&self.exe);
+                c
+            }
+            None => Command::new(&self.exe),
+        }
+    }
+}
+
 /// One run of a built program: its timed-region seconds. The result goes to
 /// `output`; `env` sets the thread count.
 pub fn run_program(
-    exe: &Path,
+    program: &Program,
     args: &[&str],
     output: &Path,
     env: (&str, String),
     timeout: Duration,
 ) -> Result<f64, String> {
+    let exe = &program.exe;
     let name = exe.file_name().map_or_else(
         || exe.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -144,7 +194,8 @@ pub fn run_program(
     let file = |p: &Path| {
         std::fs::File::create(p).map_err(|e| format!("cannot create {}: {e}", p.display()))
     };
-    let mut child = Command::new(exe)
+    let mut child = program
+        .command()
         .args(args)
         .arg(output)
         .env(env.0, env.1)
@@ -181,7 +232,7 @@ pub fn run_program(
 
 /// Runs a program `runs` times; the median time and the first run's result.
 fn timed_runs(
-    exe: &Path,
+    exe: &Program,
     args: &[&str],
     output: &Path,
     env: (&str, String),
@@ -231,6 +282,8 @@ pub fn run_app(
         verified: false,
         cucc_seconds: None,
         openmp_seconds: None,
+        nvcc_seconds: None,
+        nvcc_verified: false,
         error: None,
     };
     if let Err(e) = std::fs::create_dir_all(work) {
@@ -244,7 +297,7 @@ pub fn run_app(
     let omp = build_openmp(tc, app, apps_dir, work).and_then(|exe| {
         progress("running OpenMP twin");
         timed_runs(
-            &exe,
+            &Program::native(exe),
             args,
             &work.join("openmp.out"),
             ("OMP_NUM_THREADS", threads.to_string()),
@@ -260,7 +313,7 @@ pub fn run_app(
     let cuda = build_cuda(tc, app, apps_dir, work).and_then(|exe| {
         progress("running CUDA version");
         timed_runs(
-            &exe,
+            &Program::native(exe),
             args,
             &work.join("cuda.out"),
             ("CUCC_NUM_THREADS", threads.to_string()),
@@ -276,6 +329,49 @@ pub fn run_app(
         match compare(expected, actual, app.compare) {
             Ok(()) => outcome.verified = true,
             Err(e) => errors.push(format!("results differ ({}): {e}", app.compare.describe())),
+        }
+    }
+
+    if let Some(nvcc) = &o.nvcc {
+        progress("building CUDA version with nvcc");
+        let built = build_nvcc(nvcc, app, apps_dir, work).and_then(|exe| {
+            progress("running the nvcc-built version under cucc run");
+            let program = Program {
+                exe,
+                under: Some(tc.cucc.clone()),
+            };
+            // The first run translates and compiles the kernels into the
+            // JIT cache; the timed runs measure the program, as a user's
+            // every later run would.
+            run_program(
+                &program,
+                args,
+                &work.join("nvcc.warmup"),
+                ("CUCC_NUM_THREADS", threads.to_string()),
+                Duration::from_secs(o.timeout),
+            )?;
+            timed_runs(
+                &program,
+                args,
+                &work.join("nvcc.out"),
+                ("CUCC_NUM_THREADS", threads.to_string()),
+                o,
+            )
+        });
+        match built {
+            Ok((t, actual)) => {
+                outcome.nvcc_seconds = Some(t);
+                if let Ok((_, expected)) = &omp {
+                    match compare(expected, &actual, app.compare) {
+                        Ok(()) => outcome.nvcc_verified = true,
+                        Err(e) => errors.push(format!(
+                            "nvcc-built results differ ({}): {e}",
+                            app.compare.describe()
+                        )),
+                    }
+                }
+            }
+            Err(e) => errors.push(e),
         }
     }
     if !errors.is_empty() {

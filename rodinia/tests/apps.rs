@@ -3,7 +3,7 @@
 //! source passes clang's host and device syntax checks with cucc's headers.
 
 use cucc_rodinia::apps::{apps_dir, Size, APPS};
-use cucc_rodinia::runner::{build_openmp, run_program, Toolchain};
+use cucc_rodinia::runner::{build_openmp, run_program, Program, Toolchain};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -25,7 +25,7 @@ fn openmp_twins_run_and_are_deterministic() {
                 let (tc, apps) = (&tc, &apps);
                 s.spawn(move || -> Result<(), String> {
                     let dir = work_dir(app.name);
-                    let exe = build_openmp(tc, app, apps, &dir)?;
+                    let exe = Program::native(build_openmp(tc, app, apps, &dir)?);
                     let args = app.args(Size::Small);
                     let timeout = Duration::from_secs(60);
                     let mut results = Vec::new();

@@ -22,7 +22,9 @@
 //! checks (`docs/sanitize.md`).
 //!
 //! [`driver`] is the CUDA driver API on the same state, reached through
-//! `libcuda.so.1` (`docs/driver-api.md`).
+//! `libcuda.so.1` (`docs/driver-api.md`). [`static_cudart`] redirects the
+//! entry points of NVIDIA's runtime linked statically into a program to
+//! this library's.
 //!
 //! The process-wide state, its locks and the order they are taken in are
 //! listed in one place: `docs/runtime.md`, "Global state and lock order".
@@ -61,6 +63,7 @@ pub mod registry;
 pub mod sample;
 pub mod sanitize;
 pub mod signal;
+pub mod static_cudart;
 pub mod stream;
 pub mod streaming;
 pub(crate) mod sync;

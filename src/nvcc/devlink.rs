@@ -233,8 +233,8 @@ fn archive_members<'a>(data: &'a [u8], name: &str) -> Result<Vec<(String, &'a [u
 /// The contents of section `want` of a little-endian ELF64 object, if it
 /// is one and has the section.
 fn elf_section<'a>(data: &'a [u8], want: &str, name: &str) -> Result<Option<&'a [u8]>, String> {
-    let bad = |e: crate::elf::Damaged| format!("cucc: error: {name}: {e}");
-    match crate::elf::Elf::parse(data).map_err(bad)? {
+    let bad = |e: cucc_elf::Damaged| format!("cucc: error: {name}: {e}");
+    match cucc_elf::Elf::parse(data).map_err(bad)? {
         Some(elf) => elf.section(want.as_bytes()).map_err(bad),
         None => Ok(None),
     }

@@ -1,6 +1,8 @@
-//! The one ELF reader of the driver: section contents (the device link reads
+//! cucc's one ELF reader: section contents (the device link reads
 //! `.cucc_ir` and `__nv_module_id` from objects), symbols and `DT_RPATH`
-//! (`cucc run` inspects programs). Only 64-bit little-endian images, the
+//! (`cucc run` inspects programs), and the symbols and loadable segments
+//! the runtime needs to redirect a statically linked NVIDIA runtime inside a
+//! program to its own entry points. Only 64-bit little-endian images, the
 //! only kind cucc builds or runs; every offset is bounds-checked, so a
 //! damaged file is an error, never a panic.
 
@@ -14,6 +16,38 @@ const SHT_NOBITS: u32 = 8;
 const SHT_DYNSYM: u32 = 11;
 /// The `.dynamic` tag of a run path searched before `LD_LIBRARY_PATH`.
 const DT_RPATH: u64 = 15;
+
+/// Program header type of a loadable segment.
+const PT_LOAD: u32 = 1;
+/// Symbol type of a function.
+const STT_FUNC: u8 = 2;
+
+/// One symbol of `.symtab` or `.dynsym`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Symbol<'a> {
+    /// Its name.
+    pub name: &'a [u8],
+    /// Its value: for a defined function, its address in the image
+    /// (before any load bias).
+    pub value: u64,
+    /// Its size in bytes (0 if unknown).
+    pub size: u64,
+    /// A function (`STT_FUNC`).
+    pub function: bool,
+    /// Defined in this image (not `SHN_UNDEF`).
+    pub defined: bool,
+}
+
+/// One loadable segment (`PT_LOAD`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// Its address in the image (before any load bias).
+    pub vaddr: u64,
+    /// Its size in memory.
+    pub memsz: u64,
+    /// `PF_X` (1), `PF_W` (2), `PF_R` (4).
+    pub flags: u32,
+}
 
 /// One section header.
 #[derive(Clone, Copy, Debug)]
@@ -154,20 +188,75 @@ impl<'a> Elf<'a> {
 
     /// Every symbol of `.symtab` and `.dynsym` as (name, defined here).
     pub fn symbols(&self) -> Result<Vec<(&'a [u8], bool)>, Damaged> {
+        Ok(self
+            .symbol_table(|_| true)?
+            .into_iter()
+            .map(|s| (s.name, s.defined))
+            .collect())
+    }
+
+    /// Every symbol of the static symbol table (`.symtab`, which a stripped
+    /// image lacks: then none), with its address and size.
+    pub fn static_symbols(&self) -> Result<Vec<Symbol<'a>>, Damaged> {
+        self.symbol_table(|kind| kind == SHT_SYMTAB)
+    }
+
+    fn symbol_table(&self, want: impl Fn(u32) -> bool) -> Result<Vec<Symbol<'a>>, Damaged> {
         let mut out = Vec::new();
         for s in &self.sections {
-            if s.kind != SHT_SYMTAB && s.kind != SHT_DYNSYM {
+            if (s.kind != SHT_SYMTAB && s.kind != SHT_DYNSYM) || !want(s.kind) {
                 continue;
             }
             let body = self.body(s)?;
             let strings = self.sections.get(s.link).ok_or(Damaged("symbol names"))?;
             let strings = self.body(strings)?;
+            let bad = || Damaged("symbol");
             for sym in body.chunks_exact(s.entsize.max(24)) {
-                let name = u32_at(sym, 0).ok_or(Damaged("symbol"))? as usize;
-                let shndx = u16_at(sym, 6).ok_or(Damaged("symbol"))?;
-                let name = c_str(strings, name).ok_or(Damaged("symbol name"))?;
-                out.push((name, shndx != 0));
+                let name = u32_at(sym, 0).ok_or_else(bad)? as usize;
+                let info = *sym.get(4).ok_or_else(bad)?;
+                let shndx = u16_at(sym, 6).ok_or_else(bad)?;
+                out.push(Symbol {
+                    name: c_str(strings, name).ok_or(Damaged("symbol name"))?,
+                    value: u64_at(sym, 8).ok_or_else(bad)?,
+                    size: u64_at(sym, 16).ok_or_else(bad)?,
+                    function: info & 0xf == STT_FUNC,
+                    defined: shndx != 0,
+                });
             }
+        }
+        Ok(out)
+    }
+
+    /// The loadable segments, from the program header table (none in an
+    /// object file).
+    pub fn segments(&self) -> Result<Vec<Segment>, Damaged> {
+        let d = self.data;
+        let header = || Damaged("header");
+        let phoff = u64_at(d, 0x20).ok_or_else(header)? as usize;
+        let phentsize = usize::from(u16_at(d, 0x36).ok_or_else(header)?);
+        let phnum = usize::from(u16_at(d, 0x38).ok_or_else(header)?);
+        if phnum == 0 {
+            return Ok(Vec::new());
+        }
+        if phentsize < 56 {
+            return Err(Damaged("program header table"));
+        }
+        let mut out = Vec::new();
+        for i in 0..phnum {
+            let base = i
+                .checked_mul(phentsize)
+                .and_then(|o| o.checked_add(phoff))
+                .ok_or(Damaged("program header table"))?;
+            let field = |o: usize| u64_at(d, base + o).ok_or(Damaged("program header table"));
+            let kind = u32_at(d, base).ok_or(Damaged("program header table"))?;
+            if kind != PT_LOAD {
+                continue;
+            }
+            out.push(Segment {
+                flags: u32_at(d, base + 4).ok_or(Damaged("program header table"))?,
+                vaddr: field(0x10)?,
+                memsz: field(0x28)?,
+            });
         }
         Ok(out)
     }
@@ -204,6 +293,22 @@ mod tests {
         assert!(elf.section(b".no-such-section").expect("intact").is_none());
         let symbols = elf.symbols().expect("intact");
         assert!(!symbols.is_empty());
+        // This test's own function is in `.symtab`, with an address inside
+        // an executable segment and a size.
+        let statics = elf.static_symbols().expect("intact");
+        let me = statics
+            .iter()
+            .find(|s| {
+                s.function
+                    && s.defined
+                    && String::from_utf8_lossy(s.name).contains("reads_this_test_binary")
+            })
+            .expect("this function's symbol");
+        assert!(me.size > 0);
+        let segments = elf.segments().expect("intact");
+        assert!(segments
+            .iter()
+            .any(|g| g.flags & 1 != 0 && (g.vaddr..g.vaddr + g.memsz).contains(&me.value)));
     }
 
     #[test]
@@ -229,6 +334,8 @@ mod tests {
         for len in (0..data.len()).step_by(step) {
             if let Ok(Some(elf)) = Elf::parse(&data[..len]) {
                 let _ = elf.symbols();
+                let _ = elf.static_symbols();
+                let _ = elf.segments();
                 let _ = elf.has_rpath();
                 let _ = elf.section(b".text");
             }
