@@ -5,7 +5,8 @@
 //! checks results and error codes. It is built twice: by cucc with cucc's
 //! `cuda.h`, and by the C compiler with NVIDIA's `cuda.h` (the ABI the
 //! library must match), both linked with `-lcuda`. `tests/driver/mixed_api.cu`
-//! uses both APIs in one program on the same memory, streams and events.
+//! uses both APIs in one program on the same memory, streams and events;
+//! it is built by cucc and by nvcc (run with `cucc run`).
 //!
 //! nvcc comes from `$CUCC_NVCC` or the PyPI wheels `scripts/setup.sh`
 //! installs in `<repo>/.venv`. Without it the test fails under CI and is
@@ -130,6 +131,24 @@ fn driver_api_program_loads_ptx_and_fat_binaries() {
         .env("CUCC_CACHE_DIR", &cache)
         .output()
         .expect("run the mixed-API program");
+    let t = text(&out);
+    assert!(out.status.success() && t.contains("PASS mixed_api"), "{t}");
+    // The same program built by nvcc against NVIDIA's headers (host code
+    // only), run with `cucc run`.
+    let mixed_nvcc = dir.join("mixed_api_nvcc");
+    run(Command::new(&nvcc)
+        .args(["-cudart", "shared", path(&source), "-o", path(&mixed_nvcc)])
+        .arg(format!("-L{}", path(&lib)))
+        .arg(format!("-Xlinker=-rpath-link,{}", path(&lib)))
+        .arg("-lcuda")
+        .current_dir(&dir));
+    let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
+        .arg("run")
+        .arg(&mixed_nvcc)
+        .arg(&ptx)
+        .env("CUCC_CACHE_DIR", &cache)
+        .output()
+        .expect("run the nvcc-built mixed-API program");
     let t = text(&out);
     assert!(out.status.success() && t.contains("PASS mixed_api"), "{t}");
     let _ = std::fs::remove_dir_all(&dir);

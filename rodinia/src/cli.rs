@@ -38,7 +38,8 @@ options:
   --data DIR      (external) Rodinia's data directory (default: DIR/data)
   --generate-data DIR  (external) first write the inputs no public copy of Rodinia
                   carries (seeded: heartwall's and leukocyte's videos, b+tree's keys, bfs's graph,
-                  hotspot3D's grids, nn's records) under DIR,
+                  hotspot3D's grids, nn's records, cfd's meshes, mummergpu's genome and
+                  reads) under DIR,
                   keeping files already there; DIR is then the data directory
                   unless --data is given; without a checkout, only generate
   --cpu-arch A    (run) the instruction set for both versions: cucc's device code

@@ -39,6 +39,12 @@ int main(int argc, char **argv)
     CHECK(cudaMalloc((void **)&dy, sizeof y) == cudaSuccess);
     CHECK(cudaMemcpy(dx, x, sizeof x, cudaMemcpyHostToDevice) == cudaSuccess);
     CHECK(cudaMemcpy(dy, y, sizeof y, cudaMemcpyHostToDevice) == cudaSuccess);
+    /* CUDA's runtime calls cuInit itself as it initialises: driver calls
+     * after its first device call work without the program's cuInit
+     * (Rodinia's mummergpu calls cuMemGetInfo after cudaMalloc so). */
+    size_t free_bytes = 0, total_bytes = 0;
+    CHECK(cuMemGetInfo(&free_bytes, &total_bytes) == CUDA_SUCCESS);
+    CHECK(total_bytes > 0 && free_bytes <= total_bytes);
     CHECK(cuInit(0) == CUDA_SUCCESS);
     /* The runtime made the primary context current: driver calls find it
      * without retaining it (cudaFree(0) then cuCtxGetCurrent is how

@@ -61,9 +61,13 @@ pub(crate) fn leave_driver(outer: bool) {
 }
 
 /// Records that the runtime API initialised the device (cheap after the
-/// first call: a load), unless the driver layer is the caller.
+/// first call: a load), unless the driver layer is the caller. CUDA's
+/// runtime calls `cuInit(0)` as it initialises, so driver calls that
+/// follow work without the program's own `cuInit` (mummergpu calls
+/// `cuMemGetInfo` after `cudaMalloc` and never calls `cuInit`).
 pub fn runtime_holds_primary() {
     if !RUNTIME_PRIMARY.load(Ordering::Relaxed) && !IN_DRIVER.with(|d| d.get()) {
+        super::initialize();
         RUNTIME_PRIMARY.store(true, Ordering::Relaxed);
     }
 }

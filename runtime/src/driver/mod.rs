@@ -103,13 +103,20 @@ pub(crate) unsafe fn out<T>(ptr: *mut T, value: T) -> DrvResult {
     Ok(())
 }
 
+/// Marks the driver API initialised: what `cuInit(0)` does, and what the
+/// runtime API's first device call does too (as CUDA's runtime calls
+/// `cuInit` itself).
+pub(crate) fn initialize() {
+    INITIALIZED.store(true, Ordering::Release);
+}
+
 /// `cuInit`: flags must be 0.
 pub unsafe extern "C" fn cuInit(flags: u32) -> CUresult {
     drv_any(|| {
         if flags != 0 {
             return Err(INVALID_VALUE);
         }
-        INITIALIZED.store(true, Ordering::Release);
+        initialize();
         Ok(())
     })
 }
