@@ -9,7 +9,11 @@
 //! within the scope of their operands' definitions.
 //!
 //! Paired 32-bit shuffles of a 64-bit value's halves become one 64-bit
-//! shuffle ([`super::wide_shuffle`]).
+//! shuffle ([`super::wide_shuffle`]). A texture fetch drops the results
+//! after its last used one: PTX's `tex` always returns four, and a
+//! `tex1Dfetch<float>` uses one, so the fetch of a one-channel texture
+//! can be the direct load emit_c makes of a fetch whose results match the
+//! texel.
 //!
 //! Each step is one walk: replaced values go into a [`Subst`] applied to
 //! each op as the walk reaches it (definitions come before uses) and once
@@ -22,8 +26,8 @@ use crate::error::CpuifyError;
 use cucc_ir::edit::{remove_ops, replace_uses_map, uses};
 use cucc_ir::interp::eval::{self, Scalar};
 use cucc_ir::{
-    ArithFlags, BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value,
-    ValueDef,
+    ArithFlags, BinOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, TexKind, Types,
+    Value, ValueDef,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -47,6 +51,7 @@ pub fn canonicalize(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
         subst.finish(func);
         changed |= super::wide_shuffle::fuse_wide_shuffles(types, func);
         changed |= dce(func);
+        changed |= trim_fetch_results(func);
         changed |= dead_carried(func);
         if !changed {
             break;
@@ -456,6 +461,24 @@ fn dce(func: &mut Function) -> bool {
     }
     let changed = !gone.is_empty();
     remove_ops(func, gone);
+    changed
+}
+
+/// Drops the unused trailing results of texture fetches (a fetch keeps at
+/// least one); true if any.
+fn trim_fetch_results(func: &mut Function) -> bool {
+    let used = uses(func);
+    let mut changed = false;
+    for (_, op) in func.walk() {
+        let data = &mut func.ops[op];
+        if !matches!(data.kind, OpKind::TexFetch(k) if k != TexKind::Fetch1DLane) {
+            continue;
+        }
+        while data.results.len() > 1 && data.results.last().is_some_and(|v| !used.contains_key(v)) {
+            data.results.pop();
+            changed = true;
+        }
+    }
     changed
 }
 
