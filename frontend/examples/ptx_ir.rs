@@ -1,5 +1,5 @@
 //! Prints the IR the PTX frontend makes from a PTX file, after the cpuify
-//! passes before `stop` (debugging aid).
+//! passes before `stop`, and the passes' remarks on stderr (debugging aid).
 fn main() {
     let path = std::env::args().nth(1).expect("a .ptx file");
     let stop = std::env::args().nth(2).unwrap_or_default();
@@ -23,4 +23,5 @@ fn main() {
         }
     }
     print!("{m}");
+    eprint!("{}", remarks.render(&m));
 }

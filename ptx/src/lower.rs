@@ -31,6 +31,7 @@ mod dot;
 mod half;
 mod inst;
 mod memory;
+mod provenance;
 mod warp;
 
 use super::ast::*;
@@ -68,6 +69,14 @@ struct ModCx<'p> {
     shared_size: u64,
     has_dynamic: bool,
     window: Option<GlobalId>,
+    /// Static shared variables: name -> (window offset, bytes, alignment).
+    shared_vars: HashMap<String, (u64, u64, u64)>,
+    /// When every shared address derives from one variable
+    /// ([`provenance`]): per function, the variable each deriving register
+    /// points into; each variable is then its own global
+    /// (`shared_globals`).
+    split: Option<HashMap<String, HashMap<String, String>>>,
+    shared_globals: HashMap<String, GlobalId>,
 }
 
 /// Lowers every entry of `m` and the functions it calls.
@@ -82,6 +91,9 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
         shared_size: 0,
         has_dynamic: false,
         window: None,
+        shared_vars: HashMap::new(),
+        split: None,
+        shared_globals: HashMap::new(),
     };
     cx.file = cx.module.file_id(file);
     for (n, path) in &m.files {
@@ -120,7 +132,12 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
             }
         }
     }
-    if cx.shared_size > 0 {
+    // One global per shared variable where every shared address derives
+    // from one (PTX aligns at most to 16; the IR's types to 8).
+    let is_shared = |n: &str| matches!(cx.syms.get(n), Some(ModSym::Shared(_) | ModSym::DynShared));
+    cx.split = provenance::split_shared(&m.functions, &is_shared)
+        .filter(|_| cx.shared_vars.values().all(|&(_, _, align)| align <= 8));
+    if cx.shared_size > 0 && cx.split.is_none() {
         let i64t = cx.module.types.i64();
         let ty = cx.module.types.array(i64t, cx.shared_size.div_ceil(8));
         let g = cx.module.add_global(Global {
@@ -134,6 +151,37 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
             loc: Loc::UNKNOWN,
         });
         cx.window = Some(g);
+    }
+    if cx.split.is_some() {
+        let mut vars: Vec<(String, (u64, u64, u64))> = cx
+            .shared_vars
+            .iter()
+            .map(|(n, v)| (n.clone(), *v))
+            .collect();
+        vars.sort_by_key(|(_, (off, _, _))| *off);
+        for (name, (_, bytes, align)) in vars {
+            let elem = match align {
+                8 => cx.module.types.i64(),
+                4 => cx.module.types.int(32),
+                2 => cx.module.types.int(16),
+                _ => cx.module.types.i8(),
+            };
+            let ty = cx
+                .module
+                .types
+                .array(elem, bytes.div_ceil(align.max(1)).max(1));
+            let g = cx.module.add_global(Global {
+                name: name.clone(),
+                ty,
+                space: Space::Shared,
+                init: None,
+                kind: GlobalKind::Variable,
+                managed: false,
+                linkage: Default::default(),
+                loc: Loc::UNKNOWN,
+            });
+            cx.shared_globals.insert(name, g);
+        }
     }
     // Signatures first (calls may precede definitions), then bodies.
     let mut defined = Vec::new();
@@ -328,6 +376,7 @@ impl<'p> ModCx<'p> {
         let off = self.shared_size.div_ceil(align) * align;
         self.shared_size = off + bytes;
         self.syms.insert(v.name.clone(), ModSym::Shared(off));
+        self.shared_vars.insert(v.name.clone(), (off, bytes, align));
         Ok(())
     }
 
@@ -1340,6 +1389,37 @@ impl<'m, 'p> FnCx<'m, 'p> {
         Ok(a)
     }
 
+    /// The shared variable register `r`'s address lies in, when the module's
+    /// variables are separate globals.
+    fn derived_var(&self, r: &str) -> Option<String> {
+        self.mc.split.as_ref()?.get(&self.f.name)?.get(r).cloned()
+    }
+
+    /// A pointer to window offset `off` (an i64), which lies in shared
+    /// variable `var`, through that variable's own global (or the dynamic
+    /// shared memory, which follows the static variables in the window).
+    fn var_ptr(&mut self, var: &str, off: Value) -> Result<Value> {
+        let i8t = self.types().i8();
+        let (base, start) = match (
+            self.mc.syms.get(var).copied(),
+            self.mc.shared_globals.get(var),
+        ) {
+            (Some(ModSym::Shared(start)), Some(&g)) => {
+                (self.b().global_addr(g, Space::Shared), start)
+            }
+            (Some(ModSym::DynShared), _) => (self.b().dynamic_shared(), self.mc.shared_size),
+            _ => return self.shared_ptr(off),
+        };
+        let mut b = self.b();
+        let rel = if start == 0 {
+            off
+        } else {
+            let s = b.i64(start as i64);
+            b.binary(BinOp::Sub, off, s)
+        };
+        Ok(b.ptr_index(base, rel, i8t))
+    }
+
     /// A pointer into the shared window at byte offset `off` (an integer).
     fn shared_ptr(&mut self, off: Value) -> Result<Value> {
         let i64t = self.types().i64();
@@ -1440,7 +1520,10 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     v
                 };
                 if space == StateSpace::Shared {
-                    self.shared_ptr(v)?
+                    match self.derived_var(r) {
+                        Some(var) => self.var_ptr(&var, v)?,
+                        None => self.shared_ptr(v)?,
+                    }
                 } else {
                     let pt = self.types().ptr(want);
                     self.b().cast(CastOp::IntToPtr, v, pt)
@@ -1478,7 +1561,11 @@ impl<'m, 'p> FnCx<'m, 'p> {
             Some(ModSym::Global(g, sp)) => Ok(self.b().global_addr(g, sp)),
             Some(ModSym::Shared(off)) => {
                 let v = self.b().i64(off as i64);
-                self.shared_ptr(v)
+                if self.mc.split.is_some() {
+                    self.var_ptr(s, v)
+                } else {
+                    self.shared_ptr(v)
+                }
             }
             Some(ModSym::DynShared) => Ok(self.b().dynamic_shared()),
             None => {

@@ -52,6 +52,7 @@ pub fn canonicalize(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
         changed |= super::wide_shuffle::fuse_wide_shuffles(types, func);
         changed |= dce(func);
         changed |= trim_fetch_results(func);
+        changed |= flag_selects(types, func);
         changed |= dead_carried(func);
         if !changed {
             break;
@@ -210,6 +211,12 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
                     CmpPred::Eq | CmpPred::Sle | CmpPred::Sge | CmpPred::Ule | CmpPred::Uge
                 );
                 return replace_with_const(func, op, u64::from(r), subst);
+            } else if let Some(v) = cmp_of_select(func, *p, data.operands[0], consts[1]) {
+                return match v {
+                    SelectCmp::Cond(c) => replace_with_value(func, op, c, subst),
+                    SelectCmp::NotCond(c) => replace_with_not(func, op, c, subst),
+                    SelectCmp::Const(bit) => replace_with_const(func, op, u64::from(bit), subst),
+                };
             }
             None
         }
@@ -232,6 +239,19 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
             }
             if data.operands[1] == data.operands[2] {
                 return replace_with_value(func, op, data.operands[1], subst);
+            }
+            // `select c, true, false` is `c`; `select c, false, true` is `!c`.
+            let ty = func.value_type(data.results[0]);
+            if ty == func.value_type(data.operands[0]) {
+                match (consts[1], consts[2]) {
+                    (Some(1), Some(0)) => {
+                        return replace_with_value(func, op, data.operands[0], subst)
+                    }
+                    (Some(0), Some(1)) => {
+                        return replace_with_not(func, op, data.operands[0], subst)
+                    }
+                    _ => {}
+                }
             }
             None
         }
@@ -263,6 +283,139 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
         }
         _ => None,
     }
+}
+
+/// What a compare of a two-constant select is.
+enum SelectCmp {
+    /// The select's condition.
+    Cond(Value),
+    /// Its negation.
+    NotCond(Value),
+    /// A constant.
+    Const(bool),
+}
+
+/// `x == K` or `x != K` where `x` is `select c, A, B` of constants
+/// `A != B`, in terms of `c`.
+fn cmp_of_select(func: &Function, p: CmpPred, x: Value, k: Option<u64>) -> Option<SelectCmp> {
+    let k = k?;
+    if !matches!(p, CmpPred::Eq | CmpPred::Ne) {
+        return None;
+    }
+    let sel = func.defining_op(x)?;
+    let d = &func.ops[sel];
+    if d.kind != OpKind::Select || d.operands.len() != 3 {
+        return None;
+    }
+    let (a, b) = (
+        func.const_bits(d.operands[1])?,
+        func.const_bits(d.operands[2])?,
+    );
+    if a == b {
+        return None;
+    }
+    let (c, eq) = (d.operands[0], p == CmpPred::Eq);
+    Some(if k == a {
+        if eq {
+            SelectCmp::Cond(c)
+        } else {
+            SelectCmp::NotCond(c)
+        }
+    } else if k == b {
+        if eq {
+            SelectCmp::NotCond(c)
+        } else {
+            SelectCmp::Cond(c)
+        }
+    } else {
+        SelectCmp::Const(!eq)
+    })
+}
+
+/// `!c` in place of `op`'s single result: `c xor true`.
+fn replace_with_not(func: &mut Function, op: Op, c: Value, subst: &mut Subst) -> Option<Vec<Op>> {
+    let result = func.ops[op].results[0];
+    let ty = func.value_type(c);
+    let loc = func.ops[op].loc;
+    let t = func.new_op(OpKind::Const { bits: 1 }, vec![], &[ty], vec![], loc);
+    let tv = func.ops[t].results[0];
+    let x = func.new_op(
+        OpKind::Binary(BinOp::Xor, ArithFlags::default()),
+        vec![c, tv],
+        &[ty],
+        vec![],
+        loc,
+    );
+    subst.insert(result, func.ops[x].results[0]);
+    Some(vec![t, x])
+}
+
+/// An integer `if` result that the `then` region yields as one constant
+/// and the `else` region as another is `select cond, A, B`: a pure value
+/// the compares on it fold into the condition (PTX's `computed` flags
+/// arrive as `i16` 0/1 set on both sides of a branch). The select goes
+/// before the `if`, which stays for its other effects; true if any.
+fn flag_selects(types: &Types, func: &mut Function) -> bool {
+    let used = uses(func);
+    let mut found: Vec<(Region, Op, usize, u64, u64)> = Vec::new();
+    for (region, op) in func.walk() {
+        let data = &func.ops[op];
+        if data.kind != OpKind::If || data.regions.len() != 2 || data.operands.len() != 1 {
+            continue;
+        }
+        let yielded = |r: Region| {
+            let last = *func.regions[r].ops.last()?;
+            matches!(func.ops[last].kind, OpKind::Yield).then(|| func.ops[last].operands.clone())
+        };
+        let (Some(t), Some(e)) = (yielded(data.regions[0]), yielded(data.regions[1])) else {
+            continue;
+        };
+        for (k, &r) in data.results.iter().enumerate() {
+            if !used.contains_key(&r) || !types[func.value_type(r)].is_int() {
+                continue;
+            }
+            let (Some(a), Some(b)) = (
+                t.get(k).and_then(|&v| func.const_bits(v)),
+                e.get(k).and_then(|&v| func.const_bits(v)),
+            ) else {
+                continue;
+            };
+            if a != b {
+                found.push((region, op, k, a, b));
+            }
+        }
+    }
+    if found.is_empty() {
+        return false;
+    }
+    let mut before: HashMap<Op, Vec<Op>> = HashMap::new();
+    let mut map = HashMap::new();
+    for &(_, op, k, a, b) in &found {
+        let r = func.ops[op].results[k];
+        let cond = func.ops[op].operands[0];
+        let ty = func.value_type(r);
+        let loc = func.ops[op].loc;
+        let ca = func.new_op(OpKind::Const { bits: a }, vec![], &[ty], vec![], loc);
+        let cb = func.new_op(OpKind::Const { bits: b }, vec![], &[ty], vec![], loc);
+        let (va, vb) = (func.ops[ca].results[0], func.ops[cb].results[0]);
+        let sel = func.new_op(OpKind::Select, vec![cond, va, vb], &[ty], vec![], loc);
+        map.insert(r, func.ops[sel].results[0]);
+        before.entry(op).or_default().extend([ca, cb, sel]);
+    }
+    replace_uses_map(func, &map);
+    let regions: HashSet<Region> = found.iter().map(|f| f.0).collect();
+    for region in regions {
+        let ops = std::mem::take(&mut func.regions[region].ops);
+        let mut out = Vec::with_capacity(ops.len());
+        for op in ops {
+            if let Some(pre) = before.remove(&op) {
+                out.extend(pre);
+            }
+            out.push(op);
+        }
+        func.regions[region].ops = out;
+    }
+    true
 }
 
 /// An `if` result the `then` region yields as `true` and the `else` region

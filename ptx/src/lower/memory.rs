@@ -25,7 +25,19 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let v = self.read(i.arg(1)?, t, pos)?;
         let r = if shared && !to {
             // Window offset to a generic address.
-            let p = self.shared_ptr(v)?;
+            let var = match i.arg(1)? {
+                Operand::Reg(r, _) => self.derived_var(r),
+                Operand::Sym(s) if self.mc.split.is_some() => Some(s.clone()),
+                _ => None,
+            };
+            let p = match var {
+                Some(var) => {
+                    let i64t = self.types().i64();
+                    let off = self.convert(v, i64t, false, pos)?;
+                    self.var_ptr(&var, off)?
+                }
+                None => self.shared_ptr(v)?,
+            };
             let i64t = self.types().i64();
             self.b().cast(CastOp::PtrToInt, p, i64t)
         } else if shared {
