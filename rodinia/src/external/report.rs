@@ -54,6 +54,55 @@ pub struct ExternalOutcome {
     pub check: String,
     /// The first error line, for failures.
     pub error: Option<String>,
+    /// With `--nvcc`: the same CUDA version built by NVIDIA's nvcc and run
+    /// under `cucc run`.
+    pub nvcc: Option<NvccOutcome>,
+}
+
+/// The nvcc-built CUDA version of a benchmark, run under `cucc run`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NvccOutcome {
+    /// nvcc built it (the program its run line names exists).
+    pub built: bool,
+    /// It ran successfully under `cucc run`.
+    pub ran: Verdict,
+    /// Its output agrees with the OpenMP version's, by the cucc-built
+    /// program's rule.
+    pub matched: Verdict,
+    /// Wall-clock seconds of the timed run (after the untimed one that
+    /// filled the JIT cache).
+    pub seconds: Option<f64>,
+    /// Why it did not build, run or match.
+    pub error: Option<String>,
+}
+
+impl NvccOutcome {
+    /// Built, ran, and matched or had nothing to match; or nvcc could not
+    /// build it (not a failure of cucc).
+    pub fn ok(&self) -> bool {
+        !self.built
+            || (self.ran == Verdict::Yes
+                && matches!(self.matched, Verdict::Yes | Verdict::NoComparison))
+    }
+}
+
+/// The report of a failed nvcc build, `make: FIRST ERROR LINE`: what nvcc
+/// could not build, with the known cause named (texture references, which
+/// CUDA 12 removed; `cudaDeviceProp` fields CUDA 13 removed; GPU
+/// architectures it no longer supports).
+pub fn nvcc_build_error(make_error: &str) -> String {
+    let line = make_error.strip_prefix("make: ").unwrap_or(make_error);
+    let low = line.to_ascii_lowercase();
+    let cause = if low.contains("texture") {
+        " (texture references, which CUDA 12 removed)"
+    } else if low.contains("cudadeviceprop") && low.contains("no member") {
+        " (a cudaDeviceProp field CUDA 13 removed)"
+    } else if low.contains("unsupported gpu architecture") {
+        " (a GPU architecture it no longer supports)"
+    } else {
+        ""
+    };
+    format!("nvcc cannot build it{cause}: {line}")
 }
 
 impl ExternalOutcome {
@@ -70,6 +119,7 @@ impl ExternalOutcome {
             openmp_command: None,
             check,
             error: None,
+            nvcc: None,
         }
     }
 
@@ -78,6 +128,7 @@ impl ExternalOutcome {
         self.built
             && self.ran == Verdict::Yes
             && matches!(self.matched, Verdict::Yes | Verdict::NoComparison)
+            && self.nvcc.as_ref().is_none_or(NvccOutcome::ok)
     }
 
     /// One line for progress output.
@@ -92,6 +143,18 @@ impl ExternalOutcome {
             s.push_str(": ");
             s.push_str(e);
         }
+        if let Some(n) = &self.nvcc {
+            s.push_str(&format!(
+                "; nvcc-built: built {}, ran {}, matched {}",
+                if n.built { "yes" } else { "no" },
+                n.ran.as_str(),
+                n.matched.as_str()
+            ));
+            if let Some(e) = &n.error {
+                s.push_str(": ");
+                s.push_str(e);
+            }
+        }
         s
     }
 }
@@ -100,34 +163,62 @@ fn secs(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |s| format!("{s:.3}"))
 }
 
-/// The results as an aligned table; the error column last.
+/// The results as an aligned table; the error column last. With nvcc
+/// results (`--nvcc`), four columns for the nvcc-built program under
+/// `cucc run` follow the OpenMP seconds, and its error follows the cucc
+/// one's, after `nvcc-built: `.
 pub fn table(outcomes: &[ExternalOutcome]) -> String {
-    let header = [
+    let with_nvcc = outcomes.iter().any(|o| o.nvcc.is_some());
+    let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+    let mut header = vec![
         "benchmark",
         "built",
         "ran",
         "matched",
         "cucc (s)",
         "OpenMP (s)",
-        "first error",
     ];
-    let rows: Vec<[String; 7]> = outcomes
+    if with_nvcc {
+        header.extend(["nvcc built", "nvcc ran", "nvcc matched", "nvcc-built (s)"]);
+    }
+    header.push("first error");
+    let right = |h: &str| h.ends_with("(s)");
+    let rows: Vec<Vec<String>> = outcomes
         .iter()
         .map(|o| {
-            [
+            let mut r = vec![
                 o.name.clone(),
-                if o.built { "yes" } else { "no" }.to_string(),
+                yes_no(o.built),
                 o.ran.as_str().to_string(),
                 o.matched.as_str().to_string(),
                 secs(o.cucc_seconds),
                 secs(o.openmp_seconds),
-                o.error.clone().unwrap_or_default(),
-            ]
+            ];
+            let mut errors: Vec<String> = o.error.iter().cloned().collect();
+            if with_nvcc {
+                match &o.nvcc {
+                    Some(n) => {
+                        r.extend([
+                            yes_no(n.built),
+                            n.ran.as_str().to_string(),
+                            n.matched.as_str().to_string(),
+                            secs(n.seconds),
+                        ]);
+                        if let Some(e) = &n.error {
+                            errors.push(format!("nvcc-built: {e}"));
+                        }
+                    }
+                    None => r.extend(["-", "-", "-", "-"].map(String::from)),
+                }
+            }
+            r.push(errors.join("; "));
+            r
         })
         .collect();
-    let mut width = header.map(str::len);
+    let padded = header.len() - 1;
+    let mut width: Vec<usize> = header.iter().map(|h| h.len()).collect();
     for r in &rows {
-        for (w, c) in width.iter_mut().zip(r).take(6) {
+        for (w, c) in width.iter_mut().zip(r).take(padded) {
             *w = (*w).max(c.chars().count());
         }
     }
@@ -137,8 +228,8 @@ pub fn table(outcomes: &[ExternalOutcome]) -> String {
             if i > 0 {
                 s.push_str("  ");
             }
-            let w = if i < 6 { width[i] } else { 0 };
-            if i == 4 || i == 5 {
+            let w = if i < padded { width[i] } else { 0 };
+            if right(header[i]) {
                 s.push_str(&format!("{c:>w$}"));
             } else {
                 s.push_str(&format!("{c:<w$}"));
@@ -146,7 +237,7 @@ pub fn table(outcomes: &[ExternalOutcome]) -> String {
         }
         s.trim_end().to_string() + "\n"
     };
-    let mut out = line(&header.map(String::from));
+    let mut out = line(&header.iter().map(|h| h.to_string()).collect::<Vec<_>>());
     for r in &rows {
         out.push_str(&line(r));
     }
@@ -159,6 +250,15 @@ pub fn table(outcomes: &[ExternalOutcome]) -> String {
         count(&|o| o.matched == Verdict::Yes),
         count(&|o| o.ran == Verdict::NoData),
     ));
+    if with_nvcc {
+        let nv = |f: &dyn Fn(&NvccOutcome) -> bool| count(&|o| o.nvcc.as_ref().is_some_and(f));
+        out.push_str(&format!(
+            "nvcc-built under cucc run: {} built, {} ran, {} matched\n",
+            nv(&|n| n.built),
+            nv(&|n| n.ran == Verdict::Yes),
+            nv(&|n| n.matched == Verdict::Yes),
+        ));
+    }
     out
 }
 
@@ -179,6 +279,13 @@ pub fn to_json(outcomes: &[ExternalOutcome]) -> Value {
                     "openmp_command": o.openmp_command,
                     "check": o.check,
                     "error": o.error,
+                    "nvcc": o.nvcc.as_ref().map(|n| json!({
+                        "built": n.built,
+                        "ran": n.ran.as_str(),
+                        "matched": n.matched.as_str(),
+                        "seconds": n.seconds,
+                        "error": n.error,
+                    })),
                 })
             })
             .collect(),
