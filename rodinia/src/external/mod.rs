@@ -626,6 +626,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn nvcc_built_programs_start_under_cucc_run() {
+        assert_eq!(
+            under_cucc_run(Path::new("/o p/cucc"), "  ./needle 2048 10 > result.txt"),
+            "'/o p/cucc' run ./needle 2048 10 > result.txt"
+        );
+    }
+
+    #[test]
     fn copies_leave_out_build_products() {
         let root = std::env::temp_dir().join(format!("rodinia-copy-{}", std::process::id()));
         let from = root.join("from");

@@ -88,8 +88,9 @@ impl NvccOutcome {
 
 /// The report of a failed nvcc build, `make: FIRST ERROR LINE`: what nvcc
 /// could not build, with the known cause named (texture references, which
-/// CUDA 12 removed; `cudaDeviceProp` fields CUDA 13 removed; GPU
-/// architectures it no longer supports).
+/// CUDA 12 removed; runtime functions such as `cudaThreadSynchronize` and
+/// `cudaDeviceProp` fields that CUDA 13 removed; GPU architectures it no
+/// longer supports).
 pub fn nvcc_build_error(make_error: &str) -> String {
     let line = make_error.strip_prefix("make: ").unwrap_or(make_error);
     let low = line.to_ascii_lowercase();
@@ -97,6 +98,10 @@ pub fn nvcc_build_error(make_error: &str) -> String {
         " (texture references, which CUDA 12 removed)"
     } else if low.contains("cudadeviceprop") && low.contains("no member") {
         " (a cudaDeviceProp field CUDA 13 removed)"
+    } else if low.contains("identifier \"cuda") && low.contains("is undefined") {
+        " (a runtime API function CUDA 13 removed)"
+    } else if low.contains("undefined reference to symbol '__cxa_") {
+        " (nvcc 13's host code needs libstdc++, which the Makefile's C link leaves out)"
     } else if low.contains("unsupported gpu architecture") {
         " (a GPU architecture it no longer supports)"
     } else {
@@ -337,5 +342,106 @@ mod tests {
         assert_eq!(j[1]["ran"], "-");
         assert!(j[1]["cucc_seconds"].is_null());
         assert_eq!(j[2]["ran"], "no data");
+        assert!(j[0]["nvcc"].is_null());
+    }
+
+    fn nvcc(built: bool, ran: Verdict, matched: Verdict) -> NvccOutcome {
+        NvccOutcome {
+            built,
+            ran,
+            matched,
+            seconds: None,
+            error: None,
+        }
+    }
+
+    fn with_nvcc() -> Vec<ExternalOutcome> {
+        let mut v = sample();
+        let mut n = nvcc(true, Verdict::Yes, Verdict::Yes);
+        n.seconds = Some(2.5);
+        v[0].nvcc = Some(n);
+        let mut n = nvcc(false, Verdict::NotReached, Verdict::NotReached);
+        n.error = Some(nvcc_build_error(
+            "make: euler3d.cu(7): error: texture is not a template",
+        ));
+        v[1].nvcc = Some(n);
+        v
+    }
+
+    #[test]
+    fn nvcc_columns_only_with_nvcc_results() {
+        assert!(!table(&sample()).contains("nvcc"));
+        let t = table(&with_nvcc());
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(
+            lines[0].contains(
+                "OpenMP (s)  nvcc built  nvcc ran  nvcc matched  nvcc-built (s)  first error"
+            ),
+            "{t}"
+        );
+        // Seconds are right-aligned under their header.
+        let col = lines[0].find("nvcc-built (s)").expect("header") + "nvcc-built (s)".len();
+        assert_eq!(&lines[1][col - 5..col], "2.500", "{t}");
+        assert!(
+            lines[2].contains("helper_cuda.h; nvcc-built: nvcc cannot build it (texture references, which CUDA 12 removed): euler3d.cu(7)"),
+            "{t}"
+        );
+        // hotspot ran without --nvcc results: dashes.
+        assert!(lines[3].contains("no data  no data"), "{t}");
+        assert_eq!(
+            lines[5],
+            "nvcc-built under cucc run: 1 built, 1 ran, 1 matched"
+        );
+        assert!(with_nvcc()[0]
+            .summary()
+            .ends_with("; nvcc-built: built yes, ran yes, matched yes"));
+    }
+
+    #[test]
+    fn nvcc_json_and_ok() {
+        let j = to_json(&with_nvcc());
+        assert_eq!(j[0]["nvcc"]["built"], true);
+        assert_eq!(j[0]["nvcc"]["matched"], "yes");
+        assert_eq!(j[0]["nvcc"]["seconds"], 2.5);
+        assert_eq!(j[1]["nvcc"]["ran"], "-");
+        assert!(j[1]["nvcc"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("texture references")));
+        assert!(j[2]["nvcc"].is_null());
+        // nvcc failing to build is not a failure; failing to run or match is.
+        assert!(with_nvcc()[0].ok());
+        let mut o = sample().remove(0);
+        o.nvcc = Some(nvcc(false, Verdict::NotReached, Verdict::NotReached));
+        assert!(o.ok());
+        o.nvcc = Some(nvcc(true, Verdict::No, Verdict::NotReached));
+        assert!(!o.ok());
+        o.nvcc = Some(nvcc(true, Verdict::Yes, Verdict::No));
+        assert!(!o.ok());
+        o.nvcc = Some(nvcc(true, Verdict::Yes, Verdict::NoComparison));
+        assert!(o.ok());
+    }
+
+    #[test]
+    fn nvcc_build_errors_name_known_causes() {
+        assert_eq!(
+            nvcc_build_error("make: gaussian.cu(224): error: class \"cudaDeviceProp\" has no member \"clockRate\""),
+            "nvcc cannot build it (a cudaDeviceProp field CUDA 13 removed): gaussian.cu(224): error: class \"cudaDeviceProp\" has no member \"clockRate\""
+        );
+        assert_eq!(
+            nvcc_build_error("make: nvcc fatal   : Unsupported gpu architecture 'compute_13'"),
+            "nvcc cannot build it (a GPU architecture it no longer supports): nvcc fatal   : Unsupported gpu architecture 'compute_13'"
+        );
+        assert!(nvcc_build_error(
+            "make: k.cu(78): error: identifier \"cudaThreadSynchronize\" is undefined"
+        )
+        .starts_with("nvcc cannot build it (a runtime API function CUDA 13 removed): k.cu(78)"));
+        assert!(nvcc_build_error(
+            "make: /usr/bin/ld: k.o: undefined reference to symbol '__cxa_guard_acquire@@CXXABI_1.3'"
+        )
+        .contains("(nvcc 13's host code needs libstdc++, which the Makefile's C link leaves out): /usr/bin/ld"));
+        assert_eq!(
+            nvcc_build_error("make: x.cu:1: fatal error: GL/glew.h: No such file or directory"),
+            "nvcc cannot build it: x.cu:1: fatal error: GL/glew.h: No such file or directory"
+        );
     }
 }
