@@ -191,8 +191,8 @@ impl Session {
         env
     }
 
-    /// Copies `side`'s directory into the tree and runs make there.
-    fn build(&self, tree: &Tree, side: &Side, log: &Path) -> Result<Finished, String> {
+    /// Copies `side`'s directory into `tree` unless it is there.
+    fn copy_side(&self, tree: &Tree, side: &Side) -> Result<(), String> {
         let dir = tree.root.join(side.dir);
         if !dir.exists() {
             let from = self.checkout.join(side.dir);
@@ -201,6 +201,13 @@ impl Session {
             }
             copy_tree(&from, &dir)?;
         }
+        Ok(())
+    }
+
+    /// Copies `side`'s directory into the tree and runs make there.
+    fn build(&self, tree: &Tree, side: &Side, log: &Path) -> Result<Finished, String> {
+        self.copy_side(tree, side)?;
+        let dir = tree.root.join(side.dir);
         let mut args = vec!["-k".to_string()];
         args.extend(tree.toolkit.make_vars());
         args.extend(side.make_vars.iter().map(|v| v.to_string()));
@@ -480,7 +487,10 @@ impl Session {
     }
 
     /// Deletes the result files `b`'s comparison reads from the scratch
-    /// tree before either version runs.
+    /// tree before either version runs (copying the versions' directories
+    /// first: a checkout's result file may also be a dangling Git LFS or
+    /// git-annex link, which a program's `fopen(..., "w")` and the shell's
+    /// `>` cannot write through).
     fn remove_results(&self, tree: &Tree, b: &Benchmark) -> Result<(), String> {
         let Check::Outputs { cuda, openmp, .. } = b.check else {
             return Ok(());
@@ -490,6 +500,7 @@ impl Session {
             let (check::Source::File(f), Some(side)) = (source, side) else {
                 continue;
             };
+            self.copy_side(tree, &side)?;
             let path = tree.root.join(side.dir).join(f);
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
