@@ -370,11 +370,8 @@ impl Session {
         // A checkout may carry a committed result file (Rodinia ships
         // heartwall's and leukocyte's result.txt): compare only what this
         // run writes.
-        let trees = std::iter::once(&self.tree).chain(&self.nvcc_tree);
-        if let Err(e) = trees
-            .map(|t| self.remove_results(t, b))
-            .collect::<Result<(), String>>()
-        {
+        let mut trees = std::iter::once(&self.tree).chain(&self.nvcc_tree);
+        if let Err(e) = trees.try_for_each(|t| self.remove_results(t, b)) {
             out.error = Some(e);
             return out;
         }
