@@ -497,7 +497,10 @@ impl Session {
             let (check::Source::File(f), Some(side)) = (source, side) else {
                 continue;
             };
-            self.copy_side(tree, &side)?;
+            // A side missing from the checkout is reported by its build.
+            if self.checkout.join(side.dir).is_dir() {
+                self.copy_side(tree, &side)?;
+            }
             let path = tree.root.join(side.dir).join(f);
             match std::fs::remove_file(&path) {
                 Ok(()) => {}

@@ -239,7 +239,8 @@ impl RodiniaToolkit {
 
     /// Makes, under `root` (which must not exist yet or be empty), a
     /// toolkit layout around NVIDIA's `nvcc`: `bin/nvcc` is [`nvcc_wrapper`]
-    /// calling it, `include` links to its toolkit's headers, `lib64` (and
+    /// calling it (pre-including `include-compat/cuda_removed_names.h`,
+    /// [`REMOVED_NAMES_H`]), `include` links to its toolkit's headers, `lib64` (and
     /// `lib`) hold links to its toolkit's libraries (`lib64`, else `lib`,
     /// next to its `bin`), plus `libcuda.so` from `cucc_toolkit` where the
     /// toolkit has none (the driver library Makefiles link with `-lcuda`; a
