@@ -12,7 +12,7 @@ usage: rodinia run [--only A,B,...] [--size small|default|rodinia] [--threads N]
                    [--cpu-arch native|portable|MARCH] [--nvcc PATH]
        rodinia list
        rodinia external DIR [--only A,B,...] [--data DIR] [--threads N] [--json PATH]
-                        [--timeout SECONDS] [--keep] [--generate-data DIR]
+                        [--timeout SECONDS] [--keep] [--generate-data DIR] [--nvcc PATH]
        rodinia external --generate-data DIR
 
 run     builds every application's CUDA version with cucc -O3 and its OpenMP twin
@@ -48,7 +48,11 @@ options:
   --nvcc PATH     (run) also build each CUDA version with this nvcc (-O3, its default
                   static runtime) and run it under `cucc run`: the PTX path, timed (after
                   one untimed run that fills the JIT cache) and verified against the
-                  OpenMP twin like the cucc-built program
+                  OpenMP twin like the cucc-built program;
+                  (external) also build each CUDA benchmark with this nvcc through its
+                  Makefile (a toolkit layout around it: its headers and libraries,
+                  GPU architectures it no longer supports left out), run it under
+                  `cucc run` the same way and compare it with the OpenMP version
 
 environment: CUCC (the cucc binary; default: next to rodinia), CC and CXX (the OpenMP
 compilers; default cc and c++), RODINIA_APPS (the apps directory).";
@@ -220,6 +224,7 @@ fn parse_external(args: &[String]) -> Result<ExternalOptions, String> {
             "--json" => o.json = Some(PathBuf::from(value()?)),
             "--timeout" => o.timeout = positive(name, &value()?)? as u64,
             "--keep" if inline.is_none() => o.keep = true,
+            "--nvcc" => o.nvcc = Some(PathBuf::from(value()?)),
             _ if !arg.starts_with('-') && dir.is_none() => dir = Some(PathBuf::from(arg)),
             _ => return Err(format!("unknown option `{arg}` for `external`")),
         }
@@ -314,6 +319,8 @@ mod tests {
             "30",
             "--threads=2",
             "--keep",
+            "--nvcc",
+            "/nv/bin/nvcc",
         ]) else {
             panic!("parse failed")
         };
@@ -322,6 +329,14 @@ mod tests {
         assert_eq!(o.data, Some(PathBuf::from("/d")));
         assert_eq!(o.json, Some(PathBuf::from("x.json")));
         assert_eq!((o.timeout, o.threads, o.keep), (30, Some(2), true));
+        assert_eq!(o.nvcc, Some(PathBuf::from("/nv/bin/nvcc")));
+        let Ok(Command::External(d)) = p(&["external", "/r"]) else {
+            panic!("parse failed")
+        };
+        assert_eq!(d.nvcc, None);
+        assert!(p(&["external", "/r", "--nvcc"])
+            .unwrap_err()
+            .contains("needs a value"));
         assert!(p(&["external"]).unwrap_err().contains("checkout"));
         assert!(p(&["external", "a", "b"]).unwrap_err().contains("`b`"));
         assert!(p(&["external", "a", "--size", "small"])

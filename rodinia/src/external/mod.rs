@@ -23,7 +23,7 @@ pub mod toolkit;
 use benchmarks::{Benchmark, Side};
 use check::Check;
 use exec::{first_error_line, Finished};
-use report::{ExternalOutcome, Verdict};
+use report::{ExternalOutcome, NvccOutcome, Verdict};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -49,6 +49,9 @@ pub struct ExternalOptions {
     /// `--generate-data`: write the generated inputs here first (and use
     /// it as the data directory when no `--data` is given).
     pub generate: Option<PathBuf>,
+    /// `--nvcc`: also build each CUDA version with NVIDIA's nvcc and run
+    /// it under `cucc run`.
+    pub nvcc: Option<PathBuf>,
 }
 
 impl ExternalOptions {
@@ -63,16 +66,66 @@ impl ExternalOptions {
             threads: None,
             keep: false,
             generate: None,
+            nvcc: None,
         }
+    }
+}
+
+/// A scratch tree and the toolkit its builds use.
+struct Tree {
+    /// The copy of the checkout's shape (`data` links to the data).
+    root: PathBuf,
+    /// The fake home (`~/rodinia_3.0` is `root`).
+    home: PathBuf,
+    toolkit: RodiniaToolkit,
+}
+
+impl Tree {
+    /// Makes `work/{tree,home}` for `checkout` (canonical), linking `data`
+    /// (absolute) and copying `common/` and `cuda/util/`.
+    fn create(
+        work: &Path,
+        tree: &str,
+        home: &str,
+        checkout: &Path,
+        data: &Path,
+        toolkit: RodiniaToolkit,
+    ) -> Result<Tree, String> {
+        let root = work.join(tree);
+        let home = work.join(home);
+        for d in [&root, &home] {
+            std::fs::create_dir_all(d)
+                .map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+        }
+        let link = |target: &Path, at: &Path| {
+            std::os::unix::fs::symlink(target, at)
+                .map_err(|e| format!("cannot link {}: {e}", at.display()))
+        };
+        link(data, &root.join("data"))?;
+        link(&root, &home.join("rodinia_3.0"))?;
+        for shared in ["common", "cuda/util"] {
+            let from = checkout.join(shared);
+            if from.is_dir() {
+                copy_tree(&from, &root.join(shared))?;
+            }
+        }
+        Ok(Tree {
+            root,
+            home,
+            toolkit,
+        })
     }
 }
 
 /// Everything a run needs besides the benchmark.
 pub struct Session {
     checkout: PathBuf,
-    tree: PathBuf,
-    home: PathBuf,
-    toolkit: RodiniaToolkit,
+    /// cucc's tree: the cucc-built CUDA versions and the OpenMP versions.
+    tree: Tree,
+    /// With `--nvcc`: the tree where NVIDIA's nvcc builds the CUDA versions.
+    nvcc_tree: Option<Tree>,
+    /// The `cucc` that runs the nvcc-built programs (`cucc run`).
+    cucc: PathBuf,
     threads: usize,
     timeout: Duration,
     /// The preload library pinning `time()`, or why it could not be built.
@@ -81,12 +134,14 @@ pub struct Session {
 
 impl Session {
     /// Makes the scratch tree under `work` (created; should be fresh) for
-    /// `checkout`, its data link, the toolkit and the fake home.
+    /// `checkout`, its data link, the toolkit and the fake home; with
+    /// `nvcc`, a second tree and toolkit layout for NVIDIA's nvcc.
     pub fn create(
         work: &Path,
         checkout: &Path,
         data: &Path,
         cucc: &CuccInstall,
+        nvcc: Option<&Path>,
         threads: usize,
         timeout: Duration,
     ) -> Result<Session, String> {
@@ -99,49 +154,46 @@ impl Session {
                 checkout.display()
             ));
         }
-        let tree = work.join("tree");
-        let home = work.join("home");
-        for d in [&tree, &home] {
-            std::fs::create_dir_all(d)
-                .map_err(|e| format!("cannot create {}: {e}", d.display()))?;
-        }
-        let link = |target: &Path, at: &Path| {
-            std::os::unix::fs::symlink(target, at)
-                .map_err(|e| format!("cannot link {}: {e}", at.display()))
-        };
         let data = std::path::absolute(data).map_err(|e| format!("{}: {e}", data.display()))?;
-        link(&data, &tree.join("data"))?;
-        link(&tree, &home.join("rodinia_3.0"))?;
-        for shared in ["common", "cuda/util"] {
-            let from = checkout.join(shared);
-            if from.is_dir() {
-                copy_tree(&from, &tree.join(shared))?;
-            }
-        }
         let toolkit = RodiniaToolkit::create(&work.join("cuda-toolkit"), cucc)?;
+        let nvcc_tree = match nvcc {
+            Some(nvcc) => {
+                let nv = RodiniaToolkit::nvidia(&work.join("nvcc-toolkit"), nvcc, &toolkit)?;
+                Some(Tree::create(
+                    work,
+                    "nvcc-tree",
+                    "nvcc-home",
+                    &checkout,
+                    &data,
+                    nv,
+                )?)
+            }
+            None => None,
+        };
+        let tree = Tree::create(work, "tree", "home", &checkout, &data, toolkit)?;
         let pinned_clock = clock::build(&work.join("pinned-clock"));
         Ok(Session {
             checkout,
             tree,
-            home,
-            toolkit,
+            nvcc_tree,
+            cucc: cucc.cucc.clone(),
             threads,
             timeout,
             pinned_clock,
         })
     }
 
-    fn env(&self) -> Vec<(String, OsString)> {
-        let mut env = self.toolkit.env();
+    fn env(&self, tree: &Tree) -> Vec<(String, OsString)> {
+        let mut env = tree.toolkit.env();
         let n = OsString::from(self.threads.to_string());
         env.push(("CUCC_NUM_THREADS".into(), n.clone()));
         env.push(("OMP_NUM_THREADS".into(), n));
         env
     }
 
-    /// Copies `side`'s directory into the tree and runs make there.
-    fn build(&self, side: &Side, log: &Path) -> Result<Finished, String> {
-        let dir = self.tree.join(side.dir);
+    /// Copies `side`'s directory into `tree` unless it is there.
+    fn copy_side(&self, tree: &Tree, side: &Side) -> Result<(), String> {
+        let dir = tree.root.join(side.dir);
         if !dir.exists() {
             let from = self.checkout.join(side.dir);
             if !from.is_dir() {
@@ -149,18 +201,25 @@ impl Session {
             }
             copy_tree(&from, &dir)?;
         }
+        Ok(())
+    }
+
+    /// Copies `side`'s directory into the tree and runs make there.
+    fn build(&self, tree: &Tree, side: &Side, log: &Path) -> Result<Finished, String> {
+        self.copy_side(tree, side)?;
+        let dir = tree.root.join(side.dir);
         let mut args = vec!["-k".to_string()];
-        args.extend(self.toolkit.make_vars());
+        args.extend(tree.toolkit.make_vars());
         args.extend(side.make_vars.iter().map(|v| v.to_string()));
-        let mut env = self.env();
-        env.push(("HOME".into(), self.home.clone().into()));
+        let mut env = self.env(tree);
+        env.push(("HOME".into(), tree.home.clone().into()));
         env.extend(side.make_env.iter().map(|(k, v)| (k.to_string(), v.into())));
         exec::run("make", &args, &dir, &env, log, self.timeout)
     }
 
     /// The command line `side` runs, or why there is none.
-    fn command(&self, side: &Side) -> Result<String, runfile::Choice> {
-        let dir = self.tree.join(side.dir);
+    fn command(&self, tree: &Tree, side: &Side) -> Result<String, runfile::Choice> {
+        let dir = tree.root.join(side.dir);
         let threads = self.threads.to_string();
         let lines = match side.command {
             Some(c) => vec![c.replace("{threads}", &threads)],
@@ -172,9 +231,18 @@ impl Session {
         runfile::choose(&lines, side.pick, &dir, side.inputs, side.needs)
     }
 
-    /// Builds and runs one version: `(command, finished run)`.
-    fn version(&self, side: &Side, tag: &str, logs: &Path) -> Version {
-        let build = match self.build(side, &logs.join(format!("{tag}-make"))) {
+    /// Builds and runs one version in `tree`. With `under_cucc` the program
+    /// is started by `cucc run` (an nvcc-built program), first once untimed,
+    /// which fills the JIT cache, then timed.
+    fn version(
+        &self,
+        tree: &Tree,
+        side: &Side,
+        tag: &str,
+        logs: &Path,
+        under_cucc: bool,
+    ) -> Version {
+        let build = match self.build(tree, side, &logs.join(format!("{tag}-make"))) {
             Ok(f) => f,
             Err(e) => return Version::failed_build(e),
         };
@@ -186,7 +254,7 @@ impl Session {
                 first_error_line(&out).unwrap_or_else(|| build.describe(self.timeout))
             )
         });
-        let line = match self.command(side) {
+        let line = match self.command(tree, side) {
             Ok(l) => l,
             Err(runfile::Choice::NoCommand) => {
                 return Version {
@@ -197,7 +265,7 @@ impl Session {
             }
             Err(runfile::Choice::NoData { line, why }) => {
                 return Version {
-                    built: make_error.is_none() && program_exists(&self.tree.join(side.dir), &line),
+                    built: make_error.is_none() && program_exists(&tree.root.join(side.dir), &line),
                     command: Some(line),
                     no_data: Some(why),
                     error: make_error,
@@ -205,7 +273,7 @@ impl Session {
                 }
             }
         };
-        let dir = self.tree.join(side.dir);
+        let dir = tree.root.join(side.dir);
         if !program_exists(&dir, &line) {
             return Version {
                 command: Some(line.clone()),
@@ -218,7 +286,7 @@ impl Session {
                 ..Version::default()
             };
         }
-        let mut env = self.env();
+        let mut env = self.env(tree);
         if side.pinned_clock {
             match &self.pinned_clock {
                 Ok(lib) => env.push(("LD_PRELOAD".into(), lib.clone().into())),
@@ -232,13 +300,34 @@ impl Session {
                 }
             }
         }
-        let run = exec::run_shell(
-            &line,
-            &dir,
-            &env,
-            &logs.join(format!("{tag}-run")),
-            self.timeout,
-        );
+        let shell_line = if under_cucc {
+            under_cucc_run(&self.cucc, &line)
+        } else {
+            line.clone()
+        };
+        let warmup = if under_cucc {
+            exec::run_shell(
+                &shell_line,
+                &dir,
+                &env,
+                &logs.join(format!("{tag}-warmup")),
+                self.timeout,
+            )
+        } else {
+            Err(String::new())
+        };
+        let run = match warmup {
+            // A failed untimed run is the result: running it again would
+            // only fail again, twice as slowly.
+            Ok(f) if !f.success() => Ok(f),
+            _ => exec::run_shell(
+                &shell_line,
+                &dir,
+                &env,
+                &logs.join(format!("{tag}-run")),
+                self.timeout,
+            ),
+        };
         // A failed make can still have built the program run here (make -k):
         // its error stays as a note.
         let mut v = Version {
@@ -272,7 +361,7 @@ impl Session {
 
     /// Builds, runs and compares one benchmark; progress to `progress`.
     pub fn benchmark(&self, b: &Benchmark, progress: &mut dyn FnMut(&str)) -> ExternalOutcome {
-        let logs = self.tree.join("logs").join(b.name.replace('/', "_"));
+        let logs = self.tree.root.join("logs").join(b.name.replace('/', "_"));
         let mut out = ExternalOutcome::new(b.name, b.check.describe());
         if let Err(e) = std::fs::create_dir_all(&logs) {
             out.error = Some(format!("cannot create {}: {e}", logs.display()));
@@ -281,46 +370,76 @@ impl Session {
         // A checkout may carry a committed result file (Rodinia ships
         // heartwall's and leukocyte's result.txt): compare only what this
         // run writes.
-        if let Err(e) = self.remove_results(b) {
+        let mut trees = std::iter::once(&self.tree).chain(&self.nvcc_tree);
+        if let Err(e) = trees.try_for_each(|t| self.remove_results(t, b)) {
             out.error = Some(e);
             return out;
         }
         progress("building and running the CUDA version with cucc");
-        let cuda = self.version(&b.cuda, "cuda", &logs);
+        let cuda = self.version(&self.tree, &b.cuda, "cuda", &logs, false);
         out.built = cuda.built;
         out.command = cuda.command.clone();
         out.cucc_seconds = cuda.seconds;
         let omp = b.openmp.as_ref().map(|side| {
             progress("building and running the OpenMP version");
-            self.version(side, "openmp", &logs)
+            self.version(&self.tree, side, "openmp", &logs, false)
         });
         if let Some(o) = &omp {
             out.openmp_command = o.command.clone();
             out.openmp_seconds = o.seconds;
         }
+        let judged = self.judge(b, &self.tree, &cuda, omp.as_ref());
+        out.ran = judged.ran;
+        out.matched = judged.matched;
+        out.error = judged.error;
+        if let Some(tree) = &self.nvcc_tree {
+            progress("building the CUDA version with nvcc and running it under cucc run");
+            let nv = self.version(tree, &b.cuda, "nvcc", &logs, true);
+            let judged = self.judge(b, tree, &nv, omp.as_ref());
+            out.nvcc = Some(NvccOutcome {
+                built: nv.built,
+                ran: judged.ran,
+                matched: judged.matched,
+                seconds: nv.seconds,
+                error: match judged.error {
+                    Some(e) if !nv.built && e.starts_with("make: ") => {
+                        Some(report::nvcc_build_error(&e))
+                    }
+                    e => e,
+                },
+            });
+        }
+        out
+    }
 
+    /// The `ran` and `matched` verdicts of CUDA version `cuda`, built in
+    /// `tree`, against the OpenMP version `omp`.
+    fn judge(&self, b: &Benchmark, tree: &Tree, cuda: &Version, omp: Option<&Version>) -> Judged {
+        let mut j = Judged {
+            ran: Verdict::NotReached,
+            matched: Verdict::NotReached,
+            error: None,
+        };
         if let Some(why) = &cuda.no_data {
-            out.ran = Verdict::NoData;
-            out.matched = Verdict::NoData;
-            out.error = cuda.error.clone().or(Some(why.clone()));
-            return out;
+            j.ran = Verdict::NoData;
+            j.matched = Verdict::NoData;
+            j.error = cuda.error.clone().or(Some(why.clone()));
+            return j;
         }
         if !cuda.built || !cuda.ran {
-            out.ran = if cuda.built {
-                Verdict::No
-            } else {
-                Verdict::NotReached
-            };
-            out.error = cuda.error.clone();
-            return out;
+            if cuda.built {
+                j.ran = Verdict::No;
+            }
+            j.error = cuda.error.clone();
+            return j;
         }
-        out.ran = Verdict::Yes;
+        j.ran = Verdict::Yes;
         // Built and ran: a make error for another target is still worth a note.
-        out.error = cuda.error.clone();
+        j.error = cuda.error.clone();
         let (cuda_src, omp_src, lines, rule) = match b.check {
             Check::None(_) => {
-                out.matched = Verdict::NoComparison;
-                return out;
+                j.matched = Verdict::NoComparison;
+                return j;
             }
             Check::Outputs {
                 cuda,
@@ -330,41 +449,46 @@ impl Session {
             } => (cuda, openmp, lines, rule),
         };
         let Some(o) = omp else {
-            out.matched = Verdict::NoComparison;
-            return out;
+            j.matched = Verdict::NoComparison;
+            return j;
         };
         if let Some(why) = &o.no_data {
-            out.matched = Verdict::NoData;
-            out.error = Some(format!("OpenMP version: {why}"));
-            return out;
+            j.matched = Verdict::NoData;
+            j.error = Some(format!("OpenMP version: {why}"));
+            return j;
         }
         if !o.ran {
-            out.matched = Verdict::NotReached;
-            out.error = Some(format!(
+            j.error = Some(format!(
                 "OpenMP version: {}",
                 o.error.as_deref().unwrap_or("did not run")
             ));
-            return out;
+            return j;
         }
-        let cuda_dir = self.tree.join(b.cuda.dir);
-        let omp_dir = b.openmp.map(|s| self.tree.join(s.dir)).unwrap_or_default();
+        let cuda_dir = tree.root.join(b.cuda.dir);
+        let omp_dir = b
+            .openmp
+            .map(|s| self.tree.root.join(s.dir))
+            .unwrap_or_default();
         let result = check::read(cuda_src, &cuda_dir, &cuda.stdout, &cuda.stderr).and_then(|c| {
             let e = check::read(omp_src, &omp_dir, &o.stdout, &o.stderr)?;
             check::agree(&c, &e, lines, rule)
         });
         match result {
-            Ok(()) => out.matched = Verdict::Yes,
+            Ok(()) => j.matched = Verdict::Yes,
             Err(e) => {
-                out.matched = Verdict::No;
-                out.error = Some(exec::truncate(&e, 300));
+                j.matched = Verdict::No;
+                j.error = Some(exec::truncate(&e, 300));
             }
         }
-        out
+        j
     }
 
     /// Deletes the result files `b`'s comparison reads from the scratch
-    /// tree before either version runs.
-    fn remove_results(&self, b: &Benchmark) -> Result<(), String> {
+    /// tree before either version runs (copying the versions' directories
+    /// first: a checkout's result file may also be a dangling Git LFS or
+    /// git-annex link, which a program's `fopen(..., "w")` and the shell's
+    /// `>` cannot write through).
+    fn remove_results(&self, tree: &Tree, b: &Benchmark) -> Result<(), String> {
         let Check::Outputs { cuda, openmp, .. } = b.check else {
             return Ok(());
         };
@@ -373,7 +497,11 @@ impl Session {
             let (check::Source::File(f), Some(side)) = (source, side) else {
                 continue;
             };
-            let path = self.tree.join(side.dir).join(f);
+            // A side missing from the checkout is reported by its build.
+            if self.checkout.join(side.dir).is_dir() {
+                self.copy_side(tree, &side)?;
+            }
+            let path = tree.root.join(side.dir).join(f);
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -385,8 +513,25 @@ impl Session {
 
     /// The scratch tree (for `--keep`).
     pub fn tree(&self) -> &Path {
-        &self.tree
+        &self.tree.root
     }
+}
+
+/// The verdicts on one build of a CUDA version.
+struct Judged {
+    ran: Verdict,
+    matched: Verdict,
+    error: Option<String>,
+}
+
+/// `line` (a run-file command: a program, its arguments, redirections)
+/// started by `cucc run`.
+fn under_cucc_run(cucc: &Path, line: &str) -> String {
+    format!(
+        "{} run {}",
+        toolkit::shell_quote(&cucc.display().to_string()),
+        line.trim_start()
+    )
 }
 
 /// One version's build and run.
@@ -472,6 +617,7 @@ pub fn run(
         &o.dir,
         &data,
         cucc,
+        o.nvcc.as_deref(),
         threads,
         Duration::from_secs(o.timeout),
     )?;
@@ -489,6 +635,14 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nvcc_built_programs_start_under_cucc_run() {
+        assert_eq!(
+            under_cucc_run(Path::new("/o p/cucc"), "  ./needle 2048 10 > result.txt"),
+            "'/o p/cucc' run ./needle 2048 10 > result.txt"
+        );
+    }
 
     #[test]
     fn copies_leave_out_build_products() {

@@ -54,6 +54,60 @@ pub struct ExternalOutcome {
     pub check: String,
     /// The first error line, for failures.
     pub error: Option<String>,
+    /// With `--nvcc`: the same CUDA version built by NVIDIA's nvcc and run
+    /// under `cucc run`.
+    pub nvcc: Option<NvccOutcome>,
+}
+
+/// The nvcc-built CUDA version of a benchmark, run under `cucc run`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NvccOutcome {
+    /// nvcc built it (the program its run line names exists).
+    pub built: bool,
+    /// It ran successfully under `cucc run`.
+    pub ran: Verdict,
+    /// Its output agrees with the OpenMP version's, by the cucc-built
+    /// program's rule.
+    pub matched: Verdict,
+    /// Wall-clock seconds of the timed run (after the untimed one that
+    /// filled the JIT cache).
+    pub seconds: Option<f64>,
+    /// Why it did not build, run or match.
+    pub error: Option<String>,
+}
+
+impl NvccOutcome {
+    /// Built, ran, and matched or had nothing to match; or nvcc could not
+    /// build it (not a failure of cucc).
+    pub fn ok(&self) -> bool {
+        !self.built
+            || (self.ran == Verdict::Yes
+                && matches!(self.matched, Verdict::Yes | Verdict::NoComparison))
+    }
+}
+
+/// The report of a failed nvcc build, `make: FIRST ERROR LINE`: what nvcc
+/// could not build, with the known cause named (texture references, which
+/// CUDA 12 removed; runtime functions such as `cudaThreadSynchronize` and
+/// `cudaDeviceProp` fields that CUDA 13 removed; GPU architectures it no
+/// longer supports).
+pub fn nvcc_build_error(make_error: &str) -> String {
+    let line = make_error.strip_prefix("make: ").unwrap_or(make_error);
+    let low = line.to_ascii_lowercase();
+    let cause = if low.contains("texture") {
+        " (texture references, which CUDA 12 removed)"
+    } else if low.contains("cudadeviceprop") && low.contains("no member") {
+        " (a cudaDeviceProp field CUDA 13 removed)"
+    } else if low.contains("identifier \"cuda") && low.contains("is undefined") {
+        " (a runtime API function CUDA 13 removed)"
+    } else if low.contains("undefined reference to symbol '__cxa_") {
+        " (nvcc 13's host code needs libstdc++, which the Makefile's C link leaves out)"
+    } else if low.contains("unsupported gpu architecture") {
+        " (a GPU architecture it no longer supports)"
+    } else {
+        ""
+    };
+    format!("nvcc cannot build it{cause}: {line}")
 }
 
 impl ExternalOutcome {
@@ -70,6 +124,7 @@ impl ExternalOutcome {
             openmp_command: None,
             check,
             error: None,
+            nvcc: None,
         }
     }
 
@@ -78,6 +133,7 @@ impl ExternalOutcome {
         self.built
             && self.ran == Verdict::Yes
             && matches!(self.matched, Verdict::Yes | Verdict::NoComparison)
+            && self.nvcc.as_ref().is_none_or(NvccOutcome::ok)
     }
 
     /// One line for progress output.
@@ -92,6 +148,18 @@ impl ExternalOutcome {
             s.push_str(": ");
             s.push_str(e);
         }
+        if let Some(n) = &self.nvcc {
+            s.push_str(&format!(
+                "; nvcc-built: built {}, ran {}, matched {}",
+                if n.built { "yes" } else { "no" },
+                n.ran.as_str(),
+                n.matched.as_str()
+            ));
+            if let Some(e) = &n.error {
+                s.push_str(": ");
+                s.push_str(e);
+            }
+        }
         s
     }
 }
@@ -100,34 +168,62 @@ fn secs(v: Option<f64>) -> String {
     v.map_or("-".to_string(), |s| format!("{s:.3}"))
 }
 
-/// The results as an aligned table; the error column last.
+/// The results as an aligned table; the error column last. With nvcc
+/// results (`--nvcc`), four columns for the nvcc-built program under
+/// `cucc run` follow the OpenMP seconds, and its error follows the cucc
+/// one's, after `nvcc-built: `.
 pub fn table(outcomes: &[ExternalOutcome]) -> String {
-    let header = [
+    let with_nvcc = outcomes.iter().any(|o| o.nvcc.is_some());
+    let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+    let mut header = vec![
         "benchmark",
         "built",
         "ran",
         "matched",
         "cucc (s)",
         "OpenMP (s)",
-        "first error",
     ];
-    let rows: Vec<[String; 7]> = outcomes
+    if with_nvcc {
+        header.extend(["nvcc built", "nvcc ran", "nvcc matched", "nvcc-built (s)"]);
+    }
+    header.push("first error");
+    let right = |h: &str| h.ends_with("(s)");
+    let rows: Vec<Vec<String>> = outcomes
         .iter()
         .map(|o| {
-            [
+            let mut r = vec![
                 o.name.clone(),
-                if o.built { "yes" } else { "no" }.to_string(),
+                yes_no(o.built),
                 o.ran.as_str().to_string(),
                 o.matched.as_str().to_string(),
                 secs(o.cucc_seconds),
                 secs(o.openmp_seconds),
-                o.error.clone().unwrap_or_default(),
-            ]
+            ];
+            let mut errors: Vec<String> = o.error.iter().cloned().collect();
+            if with_nvcc {
+                match &o.nvcc {
+                    Some(n) => {
+                        r.extend([
+                            yes_no(n.built),
+                            n.ran.as_str().to_string(),
+                            n.matched.as_str().to_string(),
+                            secs(n.seconds),
+                        ]);
+                        if let Some(e) = &n.error {
+                            errors.push(format!("nvcc-built: {e}"));
+                        }
+                    }
+                    None => r.extend(["-", "-", "-", "-"].map(String::from)),
+                }
+            }
+            r.push(errors.join("; "));
+            r
         })
         .collect();
-    let mut width = header.map(str::len);
+    let padded = header.len() - 1;
+    let mut width: Vec<usize> = header.iter().map(|h| h.len()).collect();
     for r in &rows {
-        for (w, c) in width.iter_mut().zip(r).take(6) {
+        for (w, c) in width.iter_mut().zip(r).take(padded) {
             *w = (*w).max(c.chars().count());
         }
     }
@@ -137,8 +233,8 @@ pub fn table(outcomes: &[ExternalOutcome]) -> String {
             if i > 0 {
                 s.push_str("  ");
             }
-            let w = if i < 6 { width[i] } else { 0 };
-            if i == 4 || i == 5 {
+            let w = if i < padded { width[i] } else { 0 };
+            if right(header[i]) {
                 s.push_str(&format!("{c:>w$}"));
             } else {
                 s.push_str(&format!("{c:<w$}"));
@@ -146,7 +242,7 @@ pub fn table(outcomes: &[ExternalOutcome]) -> String {
         }
         s.trim_end().to_string() + "\n"
     };
-    let mut out = line(&header.map(String::from));
+    let mut out = line(&header.iter().map(|h| h.to_string()).collect::<Vec<_>>());
     for r in &rows {
         out.push_str(&line(r));
     }
@@ -159,6 +255,15 @@ pub fn table(outcomes: &[ExternalOutcome]) -> String {
         count(&|o| o.matched == Verdict::Yes),
         count(&|o| o.ran == Verdict::NoData),
     ));
+    if with_nvcc {
+        let nv = |f: &dyn Fn(&NvccOutcome) -> bool| count(&|o| o.nvcc.as_ref().is_some_and(f));
+        out.push_str(&format!(
+            "nvcc-built under cucc run: {} built, {} ran, {} matched\n",
+            nv(&|n| n.built),
+            nv(&|n| n.ran == Verdict::Yes),
+            nv(&|n| n.matched == Verdict::Yes),
+        ));
+    }
     out
 }
 
@@ -179,6 +284,13 @@ pub fn to_json(outcomes: &[ExternalOutcome]) -> Value {
                     "openmp_command": o.openmp_command,
                     "check": o.check,
                     "error": o.error,
+                    "nvcc": o.nvcc.as_ref().map(|n| json!({
+                        "built": n.built,
+                        "ran": n.ran.as_str(),
+                        "matched": n.matched.as_str(),
+                        "seconds": n.seconds,
+                        "error": n.error,
+                    })),
                 })
             })
             .collect(),
@@ -230,5 +342,110 @@ mod tests {
         assert_eq!(j[1]["ran"], "-");
         assert!(j[1]["cucc_seconds"].is_null());
         assert_eq!(j[2]["ran"], "no data");
+        assert!(j[0]["nvcc"].is_null());
+    }
+
+    fn nvcc(built: bool, ran: Verdict, matched: Verdict) -> NvccOutcome {
+        NvccOutcome {
+            built,
+            ran,
+            matched,
+            seconds: None,
+            error: None,
+        }
+    }
+
+    fn with_nvcc() -> Vec<ExternalOutcome> {
+        let mut v = sample();
+        let mut n = nvcc(true, Verdict::Yes, Verdict::Yes);
+        n.seconds = Some(2.5);
+        v[0].nvcc = Some(n);
+        let mut n = nvcc(false, Verdict::NotReached, Verdict::NotReached);
+        n.error = Some(nvcc_build_error(
+            "make: euler3d.cu(7): error: texture is not a template",
+        ));
+        v[1].nvcc = Some(n);
+        v
+    }
+
+    #[test]
+    fn nvcc_columns_only_with_nvcc_results() {
+        assert!(!table(&sample()).contains("nvcc"));
+        let t = table(&with_nvcc());
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(
+            lines[0].contains(
+                "OpenMP (s)  nvcc built  nvcc ran  nvcc matched  nvcc-built (s)  first error"
+            ),
+            "{t}"
+        );
+        // Seconds are right-aligned under their header.
+        let col = lines[0].find("nvcc-built (s)").expect("header") + "nvcc-built (s)".len();
+        assert_eq!(&lines[1][col - 5..col], "2.500", "{t}");
+        assert!(
+            lines[2].contains("file not found; nvcc-built: nvcc cannot build it (texture references, which CUDA 12 removed): euler3d.cu(7)"),
+            "{t}"
+        );
+        // hotspot ran without --nvcc results: dashes.
+        assert_eq!(
+            lines[3].split_whitespace().filter(|w| *w == "-").count(),
+            6,
+            "{t}"
+        );
+        assert_eq!(
+            lines[5],
+            "nvcc-built under cucc run: 1 built, 1 ran, 1 matched"
+        );
+        assert!(with_nvcc()[0]
+            .summary()
+            .ends_with("; nvcc-built: built yes, ran yes, matched yes"));
+    }
+
+    #[test]
+    fn nvcc_json_and_ok() {
+        let j = to_json(&with_nvcc());
+        assert_eq!(j[0]["nvcc"]["built"], true);
+        assert_eq!(j[0]["nvcc"]["matched"], "yes");
+        assert_eq!(j[0]["nvcc"]["seconds"], 2.5);
+        assert_eq!(j[1]["nvcc"]["ran"], "-");
+        assert!(j[1]["nvcc"]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("texture references")));
+        assert!(j[2]["nvcc"].is_null());
+        // nvcc failing to build is not a failure; failing to run or match is.
+        assert!(with_nvcc()[0].ok());
+        let mut o = sample().remove(0);
+        o.nvcc = Some(nvcc(false, Verdict::NotReached, Verdict::NotReached));
+        assert!(o.ok());
+        o.nvcc = Some(nvcc(true, Verdict::No, Verdict::NotReached));
+        assert!(!o.ok());
+        o.nvcc = Some(nvcc(true, Verdict::Yes, Verdict::No));
+        assert!(!o.ok());
+        o.nvcc = Some(nvcc(true, Verdict::Yes, Verdict::NoComparison));
+        assert!(o.ok());
+    }
+
+    #[test]
+    fn nvcc_build_errors_name_known_causes() {
+        assert_eq!(
+            nvcc_build_error("make: gaussian.cu(224): error: class \"cudaDeviceProp\" has no member \"clockRate\""),
+            "nvcc cannot build it (a cudaDeviceProp field CUDA 13 removed): gaussian.cu(224): error: class \"cudaDeviceProp\" has no member \"clockRate\""
+        );
+        assert_eq!(
+            nvcc_build_error("make: nvcc fatal   : Unsupported gpu architecture 'compute_13'"),
+            "nvcc cannot build it (a GPU architecture it no longer supports): nvcc fatal   : Unsupported gpu architecture 'compute_13'"
+        );
+        assert!(nvcc_build_error(
+            "make: k.cu(78): error: identifier \"cudaThreadSynchronize\" is undefined"
+        )
+        .starts_with("nvcc cannot build it (a runtime API function CUDA 13 removed): k.cu(78)"));
+        assert!(nvcc_build_error(
+            "make: /usr/bin/ld: k.o: undefined reference to symbol '__cxa_guard_acquire@@CXXABI_1.3'"
+        )
+        .contains("(nvcc 13's host code needs libstdc++, which the Makefile's C link leaves out): /usr/bin/ld"));
+        assert_eq!(
+            nvcc_build_error("make: x.cu:1: fatal error: GL/glew.h: No such file or directory"),
+            "nvcc cannot build it: x.cu:1: fatal error: GL/glew.h: No such file or directory"
+        );
     }
 }
