@@ -262,7 +262,7 @@ pub fn gaussian(s: &System, stdout: &str) -> Result<String, String> {
         let r = (ax - s.b[i]).abs();
         let scale: f64 = row.iter().zip(&x).map(|(a, x)| (a * x).abs()).sum::<f64>() + s.b[i].abs();
         let bound = 0.005 * row.iter().map(|a| a.abs()).sum::<f64>() + 1e-4 * scale;
-        if !(r <= bound) {
+        if r.is_nan() || r > bound {
             return Err(format!(
                 "row {i} of the residual is {r:.3e}, more than the printing and rounding allow ({bound:.3e})"
             ));
@@ -276,42 +276,55 @@ pub fn gaussian(s: &System, stdout: &str) -> Result<String, String> {
     ))
 }
 
-/// kmeans' text input as the program reads it: per non-empty line an id
-/// (skipped) and the features, separated by spaces, tabs or commas; the
-/// first line's count is the feature count.
+/// kmeans' text input as the program reads it (kmeans.c:181-212): per
+/// non-empty line an id (skipped) and the features, separated by spaces,
+/// tabs or commas; the first line's count is the feature count, and later
+/// lines' further words are ignored. Words are read by `atof`: a word that
+/// does not start with a number counts as 0 (the kdd_cup file has a few
+/// lines with protocol names in place of numbers).
 pub fn parse_kmeans_points(text: &str) -> Result<Vec<Vec<f64>>, String> {
     let mut points = Vec::new();
     let mut nfeatures = None;
     for (no, line) in text.lines().enumerate() {
-        let mut words = line
+        let line = line.trim_start_matches([' ', '\t']);
+        let Some(end) = line
+            .find([' ', '\t'])
+            .or((!line.is_empty()).then_some(line.len()))
+        else {
+            continue;
+        };
+        let words: Vec<&str> = line[end..]
             .split([' ', '\t', ','])
             .filter(|w| !w.is_empty())
-            .skip(1);
-        if line.split_whitespace().next().is_none() {
-            continue;
-        }
-        let p = words
-            .by_ref()
-            .map(|w| {
-                w.parse::<f32>()
-                    .map(f64::from)
-                    .map_err(|_| format!("line {}: `{w}` is not a number", no + 1))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let n = *nfeatures.get_or_insert(p.len());
-        if p.len() != n {
+            .collect();
+        let n = *nfeatures.get_or_insert(words.len());
+        if words.len() < n {
             return Err(format!(
                 "line {} has {} features, the first line {n}",
                 no + 1,
-                p.len()
+                words.len()
             ));
         }
-        points.push(p);
+        points.push(words[..n].iter().map(|w| f64::from(atof(w))).collect());
     }
     if points.is_empty() || nfeatures == Some(0) {
         return Err("the kmeans input has no points".into());
     }
     Ok(points)
+}
+
+/// C's `atof` into a `float`: the longest prefix that is a number, else 0.
+fn atof(w: &str) -> f32 {
+    (1..=w.len())
+        .rev()
+        .filter(|&i| w.is_char_boundary(i))
+        .find_map(|i| {
+            w[..i]
+                .parse::<f32>()
+                .ok()
+                .filter(|_| !w[..i].contains(['i', 'I', 'n', 'N']))
+        })
+        .unwrap_or(0.0)
 }
 
 /// kmeans: the centres printed under "Centroid Coordinates" (`-o`, `%.2f`)
@@ -397,7 +410,7 @@ pub fn kmeans(points: &[Vec<f64>], stdout: &str) -> Result<String, String> {
             let mean = sum[j][f] / n;
             let bound = 0.005 + n * 2f64.powi(-24) * (abs[j][f] / n);
             let diff = (mean - centres[j][f]).abs();
-            if !(diff <= bound) {
+            if diff.is_nan() || diff > bound {
                 return Err(format!(
                     "centre {j} (of {} points) coordinate {f} is {}, the mean of its points {mean:.4} (allowed {bound:.3})",
                     count[j], centres[j][f]
@@ -719,4 +732,179 @@ pub fn myocyte(
         return Err("output.txt: the state did not change over the run".into());
     }
     Ok(format!("{want} values"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_checks() {
+        let lud_ok = "Time consumed(ms): 1.0\nAfter LUD\n>>>Verify<<<<\n";
+        assert!(self_check(lud_ok, ">>>Verify<<<<", "dismatch").is_ok());
+        let lud_bad =
+            ">>>Verify<<<<\ndismatch at (0, 1): (o)1.0 (n)2.0\ndismatch at (3, 3): (o)1 (n)0\n";
+        let e = self_check(lud_bad, ">>>Verify<<<<", "dismatch").unwrap_err();
+        assert!(e.contains("2 lines") && e.contains("(0, 1)"), "{e}");
+        let e = self_check("Time consumed\n", ">>>Verify<<<<", "dismatch").unwrap_err();
+        assert!(e.contains("did not run"), "{e}");
+        let sort_ok = "Sorting on GPU...done.\nChecking result...PASSED.\n";
+        assert!(self_check(sort_ok, "PASSED.", "FAILED.").is_ok());
+        let sort_bad = "Sort missmatch on element 3: \nChecking result...FAILED.\n";
+        assert!(self_check(sort_bad, "PASSED.", "FAILED.").is_err());
+        let huff_bad = "Comparing vectors: \nDiff: data1[0]=1,  data1[0]=2.\nFAIL! vectors are NOT matching!\n";
+        assert!(self_check(huff_bad, "PASS! vectors are matching!", "FAIL!").is_err());
+    }
+
+    const SYSTEM: &str = "3\n\n2 1 0\n1 3 1\n0 1 4\n\n3 5 5\n\n1 1 1\n";
+
+    #[test]
+    fn gaussian_residuals() {
+        let s = parse_system(SYSTEM).expect("system");
+        assert_eq!(s.n, 3);
+        assert_eq!(s.b, [3.0, 5.0, 5.0]);
+        let ok = "Array b is: \n9 9 9\n\nThe final solution is: \n1.00 1.00 1.00 \n\n";
+        assert!(gaussian(&s, ok).is_ok());
+        // Rounded to two decimals: still within the printing's bound.
+        let rounded = "The final solution is: \n1.004 0.996 1.00\n";
+        assert!(gaussian(&s, rounded).is_ok());
+        let wrong = "The final solution is: \n1.00 1.10 1.00\n";
+        let e = gaussian(&s, wrong).unwrap_err();
+        assert!(e.contains("row 0"), "{e}");
+        assert!(gaussian(&s, "The final solution is: \n1 1\n").is_err());
+        assert!(gaussian(&s, "no solution\n").is_err());
+        assert!(parse_system("3\n1 2\n").is_err());
+        assert!(parse_system("x\n").is_err());
+        let g = generated_system(3);
+        assert_eq!(g.a[0], 10.0);
+        assert_eq!(g.a[1], g.a[3]);
+        assert_eq!(g.a[2], g.a[6]);
+        assert!((g.a[2] - 10.0 * (-0.02f64).exp()).abs() < 1e-5);
+    }
+
+    #[test]
+    fn kmeans_fixed_points() {
+        let input = "1 0 0\n2 0 2\n3 10 10\n4 10 12\n5, 10, 14\n\n";
+        let p = parse_kmeans_points(input).expect("points");
+        assert_eq!(p.len(), 5);
+        assert_eq!(p[4], [10.0, 14.0]);
+        let ok = "iterated 2 times\n\n================= Centroid Coordinates =================\n0: 0.00 1.00\n\n1: 10.00 12.00\n\nNumber of Iteration: 1\n";
+        assert!(kmeans(&p, ok).is_ok(), "{:?}", kmeans(&p, ok));
+        // Not the means of their points.
+        let bad = ok.replace("1: 10.00 12.00", "1: 10.00 11.00");
+        let e = kmeans(&p, &bad).unwrap_err();
+        assert!(e.contains("centre 1"), "{e}");
+        let capped = ok.replace("iterated 2", "iterated 501");
+        assert!(kmeans(&p, &capped).unwrap_err().contains("converge"));
+        assert!(kmeans(&p, "Number of Iteration: 1\n").is_err());
+        let short = ok.replace("0: 0.00 1.00", "0: 0.00");
+        assert!(kmeans(&p, &short).is_err());
+        assert!(parse_kmeans_points("1 2 3\n2 4\n").is_err());
+        let atofs = parse_kmeans_points("1 2 tcp 3.5e1x 9\n2 1 2 3 4\n").expect("atof");
+        assert_eq!(atofs[0], [2.0, 0.0, 35.0, 9.0]);
+        assert!(parse_kmeans_points("\n\n").is_err());
+    }
+
+    #[test]
+    fn dwt_command_lines() {
+        let j = DwtJob::parse("./dwt2d 192.bmp -d 192x192 -f -5 -l 3").expect("job");
+        assert_eq!(j.source, "192.bmp");
+        assert_eq!(j.output, "192.bmp.dwt");
+        assert_eq!(
+            (j.width, j.height, j.components, j.levels),
+            (192, 192, 3, 3)
+        );
+        assert_eq!(
+            Own::Dwt53.result_files(Some("./dwt2d a.bmp out -d 4x2 -5 -c 1")),
+            ["out.lin.out"]
+        );
+        assert!(DwtJob::parse("./dwt2d a.bmp -d 4x4 -f -9").is_err());
+        assert!(DwtJob::parse("./dwt2d a.bmp -d 4x4 -5 -w").is_err());
+        assert!(DwtJob::parse("./dwt2d a.bmp -d 4 -5").is_err());
+        assert!(DwtJob::parse("./dwt2d a.bmp -5").is_err());
+    }
+
+    #[test]
+    fn lifting_by_hand() {
+        // x = [1, 5, 3, 7]: d1 = 5 - (1+3)/2 = 3, d3 = 7 - (3+3)/2 = 4
+        // (mirrored right neighbour); s0 = 1 + (3+3+2)/4 = 3,
+        // s2 = 3 + (3+4+2)/4 = 5.
+        let mut x = [1, 5, 3, 7];
+        lift53(&mut x);
+        assert_eq!(x, [3, 3, 5, 4]);
+        // Negative sums truncate towards zero, as C's division does:
+        // d1 = 0 - (-3)/2 = 1 (floor division would give 2), s0 = 0 +
+        // (1+1+2)/4 = 1, s2 = -3 + (1+1+2)/4 = -2.
+        let mut y = [0, 0, -3];
+        lift53(&mut y);
+        assert_eq!(y, [1, 1, -2]);
+        // A constant image: LL keeps the value, the other bands are 0.
+        let img = vec![7; 16];
+        let t = fdwt53(&img, 4, 4, 2);
+        assert_eq!(t[0], 7);
+        assert!(t[1..].iter().all(|&v| v == 0), "{t:?}");
+        // Band layout of one level of a 2 x 2 image: LL, HL, LH, HH.
+        let t = fdwt53(&[0, 2, 4, 6], 2, 2, 1);
+        assert_eq!(t, [3, 2, 4, 0]);
+    }
+
+    #[test]
+    fn dwt_reference_against_outputs() {
+        let job = DwtJob::parse("./dwt2d in.bmp -d 4x4 -f -5 -l 2").expect("job");
+        let image: Vec<u8> = (0..48u8).map(|v| v.wrapping_mul(37)).collect();
+        let outputs: Vec<Vec<u8>> = (0..3)
+            .map(|k| {
+                let c: Vec<i32> = (0..16).map(|p| i32::from(image[p * 3 + k]) - 128).collect();
+                fdwt53(&c, 4, 4, 2)
+                    .iter()
+                    .map(|&v| (v + 128).clamp(0, 255) as u8)
+                    .collect()
+            })
+            .collect();
+        assert!(dwt53(&job, &image, &outputs).is_ok());
+        let mut wrong = outputs.clone();
+        wrong[1][5] ^= 1;
+        let e = dwt53(&job, &image, &wrong).unwrap_err();
+        assert!(
+            e.contains("component 1 byte 5") && e.contains("1 of 16"),
+            "{e}"
+        );
+        assert!(dwt53(&job, &image[..40], &outputs).is_err());
+        let mut short = outputs;
+        short[2].pop();
+        assert!(dwt53(&job, &image, &short).is_err());
+    }
+
+    fn myocyte_output(xmax: usize, f: impl Fn(usize, usize) -> f64) -> String {
+        let mut s = String::from("WORKLOAD 0:\n");
+        for j in 0..=xmax {
+            s += &format!("\tTIME {j}:\n");
+            for k in 0..91 {
+                s += &format!("\t\ty[0][{j}][{k}]={:10.7e}\n", f(j, k));
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn myocyte_outputs() {
+        let y0: String = (0..91).map(|k| format!("{:e}\n", 1.0 + k as f64)).collect();
+        let ok = myocyte_output(2, |j, k| 1.0 + k as f64 + j as f64);
+        assert!(
+            myocyte(&ok, &y0, 2, 1, "").is_ok(),
+            "{:?}",
+            myocyte(&ok, &y0, 2, 1, "")
+        );
+        assert!(myocyte(&ok, &y0, 3, 1, "").is_err());
+        let nan = ok.replace("y[0][2][5]=8.0000000e0", "y[0][2][5]=nan");
+        assert!(nan != ok);
+        assert!(myocyte(&nan, &y0, 2, 1, "").unwrap_err().contains("NaN"));
+        let start = myocyte_output(2, |j, k| 2.0 + k as f64 + j as f64);
+        assert!(myocyte(&start, &y0, 2, 1, "")
+            .unwrap_err()
+            .contains("y.txt"));
+        let still = myocyte_output(2, |_, k| 1.0 + k as f64);
+        assert!(myocyte(&still, &y0, 2, 1, "").is_err());
+        assert!(myocyte(&ok, &y0, 2, 1, "STATUS: 1\n").is_err());
+    }
 }
