@@ -1,6 +1,7 @@
 //! What of a Rodinia benchmark's output is compared between its CUDA and
 //! OpenMP versions, and how.
 
+use super::own::Own;
 use crate::compare::{compare, Compare};
 use std::path::Path;
 
@@ -47,6 +48,10 @@ pub enum Lines {
 pub enum Check {
     /// Nothing meaningful to compare, and why.
     None(&'static str),
+    /// The CUDA version's result checked on its own (its self-check or a
+    /// reference computed from its inputs): the OpenMP version computes
+    /// nothing comparable, or there is none.
+    Own(Own),
     /// The selected lines of both results agree under `rule`.
     Outputs {
         /// The CUDA version's result.
@@ -65,6 +70,7 @@ impl Check {
     pub fn describe(&self) -> String {
         match self {
             Check::None(why) => format!("no comparison ({why})"),
+            Check::Own(own) => own.describe(),
             Check::Outputs {
                 cuda,
                 openmp,

@@ -16,6 +16,7 @@ pub mod check;
 pub mod clock;
 pub mod exec;
 pub mod generate;
+pub mod own;
 pub mod report;
 pub mod runfile;
 pub mod toolkit;
@@ -441,6 +442,21 @@ impl Session {
                 j.matched = Verdict::NoComparison;
                 return j;
             }
+            Check::Own(own) => {
+                let dir = tree.root.join(b.cuda.dir);
+                let stdout = std::fs::read(&cuda.stdout)
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .map_err(|e| format!("cannot read {}: {e}", cuda.stdout.display()));
+                let command = cuda.command.as_deref().unwrap_or_default();
+                match stdout.and_then(|out| own.check(&dir, command, &out)) {
+                    Ok(_) => j.matched = Verdict::Yes,
+                    Err(e) => {
+                        j.matched = Verdict::No;
+                        j.error = Some(exec::truncate(&e, 300));
+                    }
+                }
+                return j;
+            }
             Check::Outputs {
                 cuda,
                 openmp,
@@ -489,19 +505,27 @@ impl Session {
     /// git-annex link, which a program's `fopen(..., "w")` and the shell's
     /// `>` cannot write through).
     fn remove_results(&self, tree: &Tree, b: &Benchmark) -> Result<(), String> {
-        let Check::Outputs { cuda, openmp, .. } = b.check else {
-            return Ok(());
+        let files: Vec<(String, Side)> = match b.check {
+            Check::Outputs { cuda, openmp, .. } => [(cuda, Some(b.cuda)), (openmp, b.openmp)]
+                .into_iter()
+                .filter_map(|(source, side)| match (source, side) {
+                    (check::Source::File(f), Some(side)) => Some((f.to_string(), side)),
+                    _ => None,
+                })
+                .collect(),
+            Check::Own(own) => own
+                .result_files(b.cuda.command)
+                .into_iter()
+                .map(|f| (f, b.cuda))
+                .collect(),
+            Check::None(_) => Vec::new(),
         };
-        let sides = [(cuda, Some(b.cuda)), (openmp, b.openmp)];
-        for (source, side) in sides {
-            let (check::Source::File(f), Some(side)) = (source, side) else {
-                continue;
-            };
+        for (f, side) in files {
             // A side missing from the checkout is reported by its build.
             if self.checkout.join(side.dir).is_dir() {
                 self.copy_side(tree, &side)?;
             }
-            let path = tree.root.join(side.dir).join(f);
+            let path = tree.root.join(side.dir).join(&f);
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
