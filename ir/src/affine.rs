@@ -500,6 +500,81 @@ impl<'a> AffineAnalysis<'a> {
         r
     }
 
+    /// PTX's pointers are integers: `inttoptr(%p + offset)` with `%p` a
+    /// 64-bit parameter of the function is parameter `%p`'s object at that
+    /// offset (an address the program computes from the pointer it was
+    /// given, which CUDA keeps inside its allocation); the offset is `None`
+    /// when it is not affine. A sum in which another 64-bit parameter is
+    /// an additive term (`p + q - r`) is not a pointer.
+    fn int_pointer(&self, x: Value, depth: u32) -> Option<(Base, Option<Affine>)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let f = self.func;
+        if let Some(index) = self.i64_param(x) {
+            return Some((Base::Param(index), Some(Affine::constant(0))));
+        }
+        let ValueDef::Result { op, .. } = f.values[x].def else {
+            return None;
+        };
+        let data = &f.ops[op];
+        let [a, b] = data.operands[..] else {
+            return None;
+        };
+        let from = |p: Value, o: Value, negate: bool| {
+            let (base, off) = self.int_pointer(p, depth + 1)?;
+            if self.additive_param(o, depth + 1) {
+                return None;
+            }
+            let off = (|| {
+                let o = self.int_at(o, depth + 1)?;
+                if negate {
+                    off?.checked_sub(&o)
+                } else {
+                    off?.checked_add(&o)
+                }
+            })();
+            Some((base, off))
+        };
+        match data.kind {
+            OpKind::Binary(BinOp::Add, _) => from(a, b, false).or_else(|| from(b, a, false)),
+            OpKind::Binary(BinOp::Sub, _) => from(a, b, true),
+            _ => None,
+        }
+    }
+
+    /// The index of `v` if it is a 64-bit parameter of the function.
+    fn i64_param(&self, v: Value) -> Option<u32> {
+        let f = self.func;
+        match f.values[v].def {
+            ValueDef::Arg { region, index } if region == f.body => {
+                (self.module.types[f.values[v].ty].int_bits() == Some(64)).then_some(index)
+            }
+            _ => None,
+        }
+    }
+
+    /// True if a 64-bit parameter is an additive term of `v` (through
+    /// `add` and `sub`).
+    fn additive_param(&self, v: Value, depth: u32) -> bool {
+        if self.i64_param(v).is_some() {
+            return true;
+        }
+        if depth > MAX_DEPTH {
+            return true;
+        }
+        let f = self.func;
+        let ValueDef::Result { op, .. } = f.values[v].def else {
+            return false;
+        };
+        let data = &f.ops[op];
+        matches!(data.kind, OpKind::Binary(BinOp::Add | BinOp::Sub, _))
+            && data
+                .operands
+                .iter()
+                .any(|&o| self.additive_param(o, depth + 1))
+    }
+
     fn trace(&self, v: Value, depth: u32) -> Pointer {
         let f = self.func;
         let at_base = |base| Pointer {
@@ -519,6 +594,13 @@ impl<'a> AffineAnalysis<'a> {
                     OpKind::DynamicShared => at_base(Base::DynamicShared),
                     OpKind::Cast(CastOp::SpaceCast) => match operand(0) {
                         Some(p) => self.ptr_at(p, depth + 1),
+                        None => Pointer::unknown(),
+                    },
+                    OpKind::Cast(CastOp::IntToPtr) => match operand(0) {
+                        Some(x) => self.int_pointer(x, depth + 1).map_or_else(
+                            Pointer::unknown,
+                            |(base, offset)| Pointer { base, offset },
+                        ),
                         None => Pointer::unknown(),
                     },
                     OpKind::PtrIndex { elem } => {

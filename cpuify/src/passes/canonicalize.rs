@@ -53,6 +53,7 @@ pub fn canonicalize(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
         changed |= dce(func);
         changed |= trim_fetch_results(func);
         changed |= flag_selects(types, func);
+        changed |= continue_constants(func);
         changed |= dead_carried(func);
         if !changed {
             break;
@@ -162,6 +163,16 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
     let data = func.ops[op].clone();
     let consts: Vec<Option<u64>> = data.operands.iter().map(|&v| func.const_bits(v)).collect();
     let all_const = !consts.is_empty() && consts.iter().all(Option::is_some);
+    if !all_const
+        && matches!(
+            data.kind,
+            OpKind::Binary(..) | OpKind::Cmp(_) | OpKind::Select
+        )
+    {
+        if let Some(bits) = one_flag_constant(types, func, op) {
+            return replace_with_const(func, op, bits, subst);
+        }
+    }
     let c = |i: usize| consts[i].unwrap_or(0);
     match &data.kind {
         OpKind::Binary(b, _) if data.operands.len() == 2 => {
@@ -281,6 +292,95 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
             }
             None
         }
+        _ => None,
+    }
+}
+
+/// The constant `op`'s single result has whatever the one `i1` it depends
+/// on is: its operands, through pure arithmetic, compares, selects and
+/// casts (at most a few levels), read nothing but constants and that one
+/// flag, and both of the flag's values give the same result (nvcc's branch
+/// structuring leaves `state == 6 ? 0 : state` on a state that is 0 or 6
+/// depending on a flag).
+fn one_flag_constant(types: &Types, func: &Function, op: Op) -> Option<u64> {
+    let mut leaf = None;
+    let operands = &func.ops[op].operands;
+    if !operands.iter().all(|&o| leaves(func, o, &mut leaf, 0)) {
+        return None;
+    }
+    let flag = leaf?;
+    if types[func.value_type(flag)].int_bits() != Some(1) {
+        return None;
+    }
+    let r = func.ops[op].results[0];
+    let at0 = eval_with(types, func, r, flag, 0, 0)?;
+    let at1 = eval_with(types, func, r, flag, 1, 0)?;
+    (at0 == at1).then_some(at0)
+}
+
+/// Walks `v`'s pure definition: true if it reads at most one non-constant
+/// leaf (stored in `leaf`) within the depth limit. A comparison is a leaf
+/// (the flag), not walked into.
+fn leaves(func: &Function, v: Value, leaf: &mut Option<Value>, depth: usize) -> bool {
+    if func.const_bits(v).is_some() {
+        return true;
+    }
+    let pure_def = func.defining_op(v).filter(|&d| {
+        matches!(
+            func.ops[d].kind,
+            OpKind::Binary(..) | OpKind::Select | OpKind::Cast(_)
+        )
+    });
+    match pure_def {
+        Some(d) if depth < 6 => func.ops[d]
+            .operands
+            .iter()
+            .all(|&o| leaves(func, o, leaf, depth + 1)),
+        _ => match leaf {
+            Some(l) => *l == v,
+            None => {
+                *leaf = Some(v);
+                true
+            }
+        },
+    }
+}
+
+/// `v` evaluated with `flag` set to `bit` (the walk [`leaves`] accepted).
+fn eval_with(
+    types: &Types,
+    func: &Function,
+    v: Value,
+    flag: Value,
+    bit: u64,
+    depth: usize,
+) -> Option<u64> {
+    if v == flag {
+        return Some(bit);
+    }
+    if let Some(c) = func.const_bits(v) {
+        return Some(c);
+    }
+    if depth > 6 {
+        return None;
+    }
+    let d = func.defining_op(v)?;
+    let data = &func.ops[d];
+    let arg = |i: usize| eval_with(types, func, *data.operands.get(i)?, flag, bit, depth + 1);
+    let sc = |w: Value| Scalar::of(types, func.value_type(w));
+    match data.kind {
+        OpKind::Binary(b, _) => eval::binary(b, sc(v), arg(0)?, arg(1)?).ok(),
+        OpKind::Cmp(p) => eval::cmp(p, sc(data.operands[0]), arg(0)?, arg(1)?)
+            .ok()
+            .map(u64::from),
+        OpKind::Select => {
+            if arg(0)? & 1 == 1 {
+                arg(1)
+            } else {
+                arg(2)
+            }
+        }
+        OpKind::Cast(k) => eval::cast(k, sc(data.operands[0]), sc(v), arg(0)?).ok(),
         _ => None,
     }
 }
@@ -416,6 +516,121 @@ fn flag_selects(types: &Types, func: &mut Function) -> bool {
         func.regions[region].ops = out;
     }
     true
+}
+
+/// Loop-state constants of `while`s. A result the condition passes as
+/// `select %c, A, B` of the condition itself is `B` after the loop. And a
+/// `while` argument that is constant on every trip: the loop continues
+/// only when `condition` finds `x == K`, `x` goes unchanged through the
+/// `do` region back to that argument, and the argument starts as `K`; so
+/// every trip sees `K` (PTX's branch structuring carries a "where to go"
+/// state this way: 0 while looping, a label's number on the way out).
+/// Its uses in the `before` region read a new constant; true if any.
+fn continue_constants(func: &mut Function) -> bool {
+    let mut found: Vec<(Region, Value, u64)> = Vec::new();
+    let mut exits: Vec<(Region, Op, Value, u64)> = Vec::new();
+    for (region, op) in func.walk() {
+        let data = &func.ops[op];
+        if data.kind != OpKind::While || data.regions.len() != 2 {
+            continue;
+        }
+        let (before, after) = (data.regions[0], data.regions[1]);
+        let (Some(&cond), Some(&y)) = (
+            func.regions[before].ops.last(),
+            func.regions[after].ops.last(),
+        ) else {
+            continue;
+        };
+        if func.ops[cond].kind != OpKind::Condition || func.ops[y].kind != OpKind::Yield {
+            continue;
+        }
+        let Some(&c) = func.ops[cond].operands.first() else {
+            continue;
+        };
+        // A result the condition passes as `select %c, A, B`: the loop ends
+        // when `%c` is false, so the result is `B`.
+        for (i, &x) in func.ops[cond].operands[1..].iter().enumerate() {
+            let Some(sel) = func.defining_op(x) else {
+                continue;
+            };
+            let sd = &func.ops[sel];
+            if sd.kind == OpKind::Select && sd.operands[0] == c {
+                if let (Some(b), Some(&r)) = (func.const_bits(sd.operands[2]), data.results.get(i))
+                {
+                    exits.push((region, op, r, b));
+                }
+            }
+        }
+        let Some(cmp) = func.defining_op(c) else {
+            continue;
+        };
+        if func.ops[cmp].kind != OpKind::Cmp(CmpPred::Eq) {
+            continue;
+        }
+        let (x, k) = match func.ops[cmp].operands[..] {
+            [a, b] => match (func.const_bits(a), func.const_bits(b)) {
+                (None, Some(k)) => (a, k),
+                (Some(k), None) => (b, k),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let aargs = &func.regions[after].args;
+        let bargs = &func.regions[before].args;
+        // `x` is forwarded as condition operand i, i.e. after argument i.
+        for (i, &v) in func.ops[cond].operands[1..].iter().enumerate() {
+            if v != x {
+                continue;
+            }
+            let Some(&a) = aargs.get(i) else { continue };
+            // ...which the do region yields unchanged to before argument p.
+            for (p, &yv) in func.ops[y].operands.iter().enumerate() {
+                let (Some(&b), Some(&init)) = (bargs.get(p), data.operands.get(p)) else {
+                    continue;
+                };
+                if yv == a
+                    && func.const_bits(init) == Some(k)
+                    && func.value_type(b) == func.value_type(x)
+                {
+                    found.push((before, b, k));
+                }
+            }
+        }
+    }
+    let mut changed = false;
+    let used = uses(func);
+    for (region, w, r, bits) in exits {
+        if !used.contains_key(&r) {
+            continue;
+        }
+        let ty = func.value_type(r);
+        let loc = func.ops[w].loc;
+        let kop = func.new_op(OpKind::Const { bits }, vec![], &[ty], vec![], loc);
+        let kv = func.ops[kop].results[0];
+        let Some(at) = func.regions[region].ops.iter().position(|&o| o == w) else {
+            continue;
+        };
+        func.regions[region].ops.insert(at + 1, kop);
+        replace_uses_map(func, &HashMap::from([(r, kv)]));
+        changed = true;
+    }
+    for (before, b, k) in found {
+        let used = uses(func);
+        if !used.contains_key(&b) {
+            continue;
+        }
+        let ty = func.value_type(b);
+        let loc = func.regions[before]
+            .ops
+            .first()
+            .map_or(cucc_ir::Loc::UNKNOWN, |&o| func.ops[o].loc);
+        let kop = func.new_op(OpKind::Const { bits: k }, vec![], &[ty], vec![], loc);
+        let kv = func.ops[kop].results[0];
+        func.regions[before].ops.insert(0, kop);
+        replace_uses_map(func, &HashMap::from([(b, kv)]));
+        changed = true;
+    }
+    changed
 }
 
 /// An `if` result the `then` region yields as `true` and the `else` region

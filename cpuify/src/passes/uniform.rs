@@ -162,10 +162,19 @@ impl Analyzer<'_> {
                 }
             }
             OpKind::If => {
-                let varying = Self::any(u, &ops[..1])
-                    || data.regions.iter().any(|&r| Self::any(u, self.term(r)));
-                if varying {
+                // Per result: a uniform condition and that result's
+                // uniform yields.
+                if Self::any(u, &ops[..1]) {
                     Self::vary(u, res);
+                } else {
+                    for (k, &r) in res.iter().enumerate() {
+                        let varying = data.regions.iter().any(|&reg| {
+                            self.term(reg).get(k).is_none_or(|y| u.varying.contains(y))
+                        });
+                        if varying {
+                            Self::vary(u, &[r]);
+                        }
+                    }
                 }
             }
             OpKind::For { .. } => {

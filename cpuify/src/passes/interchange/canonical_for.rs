@@ -182,3 +182,249 @@ fn defined_outside(func: &Function, w: Op, v: Value) -> bool {
         None => true,
     }
 }
+
+/// The shape [`do_while_to_for`] rewrites: the counter's argument index
+/// and the step `s`, or `None`.
+pub(crate) fn countdown_shape(types: &Types, func: &Function, w: Op) -> Option<(usize, i64)> {
+    let data = &func.ops[w];
+    if data.kind != OpKind::While || data.regions.len() != 2 {
+        return None;
+    }
+    let (before, after) = (data.regions[0], data.regions[1]);
+    let inits = data.operands.clone();
+    let results = &data.results;
+    let bargs = func.regions[before].args.clone();
+    let aargs = func.regions[after].args.clone();
+    let &cond = func.regions[before].ops.last()?;
+    if func.ops[cond].kind != OpKind::Condition {
+        return None;
+    }
+    let xs: Vec<Value> = func.ops[cond].operands[1..].to_vec();
+    // The do region only forwards: yield operand p is after argument σ(p).
+    let [y] = func.regions[after].ops[..] else {
+        return None;
+    };
+    if func.ops[y].kind != OpKind::Yield || func.ops[y].operands.len() != bargs.len() {
+        return None;
+    }
+    let sigma: Vec<usize> = func.ops[y]
+        .operands
+        .iter()
+        .map(|v| aargs.iter().position(|a| a == v))
+        .collect::<Option<_>>()?;
+    if aargs.len() != xs.len() || results.len() != xs.len() {
+        return None;
+    }
+    // `%c = cmp ne %n, 0`, `%n = add %b_k, -s`.
+    let c = func.ops[cond].operands[0];
+    let cmp = func.defining_op(c)?;
+    if func.ops[cmp].kind != OpKind::Cmp(CmpPred::Ne) {
+        return None;
+    }
+    let n = match func.ops[cmp].operands[..] {
+        [a, z] if func.const_bits(z) == Some(0) => a,
+        [z, a] if func.const_bits(z) == Some(0) => a,
+        _ => return None,
+    };
+    let add = func.defining_op(n)?;
+    if !matches!(func.ops[add].kind, OpKind::Binary(BinOp::Add, _)) {
+        return None;
+    }
+    let ty = func.value_type(n);
+    let width = u32::from(types[ty].int_bits()?);
+    if width != 32 && width != 64 {
+        return None;
+    }
+    let signed = |bits: u64| -> i64 {
+        if width == 64 {
+            bits as i64
+        } else {
+            i64::from(bits as u32 as i32)
+        }
+    };
+    let (k, s) = {
+        let (p, q) = (func.ops[add].operands[0], func.ops[add].operands[1]);
+        let (arg, step) = match (bargs.iter().position(|&b| b == p), func.const_bits(q)) {
+            (Some(k), Some(st)) => (k, st),
+            _ => match (bargs.iter().position(|&b| b == q), func.const_bits(p)) {
+                (Some(k), Some(st)) => (k, st),
+                _ => return None,
+            },
+        };
+        let s = signed(step).checked_neg()?;
+        (arg, s)
+    };
+    if s <= 0 || !(s as u64).is_power_of_two() {
+        return None;
+    }
+    // The counter's next value goes back to it.
+    if xs.get(sigma[k]) != Some(&n) || !multiple_of(func, inits[k], s as u64, width) {
+        return None;
+    }
+    Some((k, s))
+}
+
+/// Rewrites `while` op `w` (in `region`) of nvcc's rotated shape, a
+/// do-while that counts down to zero,
+///
+/// ```text
+/// %r.. = while (%b.. = %init..) {
+///   ...; %n = add %b_k, -s; %c = cmp ne %n, 0; condition %c, %x..
+/// } do (%a..) { yield %a_σ(0), %a_σ(1), .. }
+/// ```
+///
+/// with `s` a positive power of two, the counter's next value `%n` among
+/// the `%x`s and forwarded back to `%b_k`, the do region only forwarding
+/// condition values, and `%init_k` a known multiple of `s`, into
+/// `for %j = 0 to ((zext(%init_k - s)) udiv s) + 1` carrying the before
+/// arguments (and, for a result no argument receives, its last value).
+/// The body runs at least once, as a do-while's; the trip count is exact
+/// in wrapping arithmetic (a counter starting at 0 runs 2^w / s trips, as
+/// the loop would). Returns the new op, or `None` for another shape.
+pub(crate) fn do_while_to_for(
+    types: &mut Types,
+    func: &mut Function,
+    region: Region,
+    w: Op,
+) -> Option<Op> {
+    let (k, s) = countdown_shape(types, func, w)?;
+    let data = &func.ops[w];
+    let (before, after) = (data.regions[0], data.regions[1]);
+    let inits = data.operands.clone();
+    let results = data.results.clone();
+    let loc = data.loc;
+    let bargs = func.regions[before].args.clone();
+    let aargs = func.regions[after].args.clone();
+    let &cond = func.regions[before].ops.last()?;
+    let xs: Vec<Value> = func.ops[cond].operands[1..].to_vec();
+    let &y = func.regions[after].ops.last()?;
+    let sigma: Vec<usize> = func.ops[y]
+        .operands
+        .iter()
+        .map(|v| aargs.iter().position(|a| a == v))
+        .collect::<Option<_>>()?;
+    let n = xs[sigma[k]];
+    let ty = func.value_type(n);
+    let width = u32::from(types[ty].int_bits()?);
+    hoist_invariant(func, region, w, before);
+    let at = func.regions[region].ops.iter().position(|&o| o == w)?;
+    // The trip count, in 64 bits: ((init - s) mod 2^w) / s + 1.
+    let (lb, trip, step) = {
+        let mut b = cucc_ir::Builder::new(types, func);
+        b.set_loc(loc);
+        b.set_insertion_at(region, at);
+        let i64t = b.types.i64();
+        let sv = b.const_int(ty, s);
+        let first = b.binary(BinOp::Sub, inits[k], sv);
+        let wide = if width == 64 {
+            first
+        } else {
+            b.cast(cucc_ir::CastOp::ZExt, first, i64t)
+        };
+        let s64 = b.const_int(i64t, s);
+        let q = b.binary(BinOp::UDiv, wide, s64);
+        let one = b.const_int(i64t, 1);
+        let trip = b.binary(BinOp::Add, q, one);
+        let zero = b.const_int(i64t, 0);
+        (zero, trip, one)
+    };
+    let at = func.regions[region].ops.iter().position(|&o| o == w)?;
+    // Results no argument receives are carried too, so the last trip's
+    // value comes out; their initial value is never read.
+    let extra: Vec<usize> = (0..xs.len()).filter(|i| !sigma.contains(i)).collect();
+    let mut extra_inits = Vec::new();
+    for &i in &extra {
+        let t = func.value_type(results[i]);
+        let z = func.new_op(OpKind::Undef, vec![], &[t], vec![], loc);
+        func.regions[region].ops.insert(at, z);
+        extra_inits.push(func.ops[z].results[0]);
+    }
+    let at = func.regions[region].ops.iter().position(|&o| o == w)?;
+    // The body: the before region over fresh arguments (iv first), ending
+    // in a yield of each argument's next value.
+    let i64t = types.i64();
+    let mut arg_types = vec![i64t];
+    arg_types.extend(bargs.iter().map(|&b| func.value_type(b)));
+    arg_types.extend(extra.iter().map(|&i| func.value_type(results[i])));
+    let body = func.new_region(&arg_types);
+    let fresh = func.regions[body].args.clone();
+    let mut map: HashMap<Value, Value> = HashMap::new();
+    for (b, &v) in bargs.iter().zip(&fresh[1..]) {
+        func.values[v].name = func.values[*b].name.clone();
+        map.insert(*b, v);
+    }
+    let mut ops = std::mem::take(&mut func.regions[before].ops);
+    ops.pop(); // the condition
+    let mut yielded: Vec<Value> = sigma.iter().map(|&i| xs[i]).collect();
+    yielded.extend(extra.iter().map(|&i| xs[i]));
+    let yop = func.new_op(OpKind::Yield, yielded, &[], vec![], loc);
+    ops.push(yop);
+    func.regions[body].ops = ops;
+    replace_uses_in_region(func, body, &map);
+    let mut operands = vec![lb, trip, step];
+    operands.extend(inits.iter().copied());
+    operands.extend(extra_inits);
+    let mut result_types: Vec<_> = bargs.iter().map(|&b| func.value_type(b)).collect();
+    result_types.extend(extra.iter().map(|&i| func.value_type(results[i])));
+    let f = func.new_op(
+        OpKind::For { unsigned: false },
+        operands,
+        &result_types,
+        vec![body],
+        loc,
+    );
+    let new_results = func.ops[f].results.clone();
+    // While result i is the value yielded to argument p with σ(p) = i, or
+    // the extra slot carrying it.
+    for (i, &r) in results.iter().enumerate() {
+        let slot = match sigma.iter().position(|&q| q == i) {
+            Some(p) => p,
+            None => bargs.len() + extra.iter().position(|&e| e == i)?,
+        };
+        func.values[new_results[slot]].name = func.values[r].name.clone();
+        replace_all_uses(func, r, new_results[slot]);
+    }
+    func.regions[region].ops[at] = f;
+    Some(f)
+}
+
+/// True if `v`, an integer of `width` bits, is a multiple of `s` (a power
+/// of two): its low bits are known zero.
+fn multiple_of(func: &Function, v: Value, s: u64, width: u32) -> bool {
+    if s == 1 {
+        return true;
+    }
+    let low = s - 1;
+    if let Some(c) = func.const_bits(v) {
+        return c & low == 0;
+    }
+    let Some(d) = func.defining_op(v) else {
+        return false;
+    };
+    let ops = &func.ops[d].operands;
+    let is_mask = |m: Value, want: u64| func.const_bits(m).is_some_and(|c| c & low == want);
+    match func.ops[d].kind {
+        // x - (x & (s-1)): x rounded down to a multiple.
+        OpKind::Binary(BinOp::Sub, _) => {
+            let rounded = func.defining_op(ops[1]).is_some_and(|a| {
+                let ad = &func.ops[a];
+                matches!(ad.kind, OpKind::Binary(BinOp::And, _))
+                    && ((ad.operands[0] == ops[0] && is_mask(ad.operands[1], low))
+                        || (ad.operands[1] == ops[0] && is_mask(ad.operands[0], low)))
+            });
+            rounded || (multiple_of(func, ops[0], s, width) && multiple_of(func, ops[1], s, width))
+        }
+        OpKind::Binary(BinOp::Add, _) => {
+            multiple_of(func, ops[0], s, width) && multiple_of(func, ops[1], s, width)
+        }
+        // x & m with the mask's low bits clear.
+        OpKind::Binary(BinOp::And, _) => is_mask(ops[1], 0) || is_mask(ops[0], 0),
+        OpKind::Binary(BinOp::Mul, _) => {
+            multiple_of(func, ops[0], s, width) || multiple_of(func, ops[1], s, width)
+        }
+        OpKind::Binary(BinOp::Shl, _) => func
+            .const_bits(ops[1])
+            .is_some_and(|k| k < u64::from(width) && (1u64 << k) % s == 0),
+        _ => false,
+    }
+}

@@ -40,8 +40,17 @@ pub(super) fn not_contiguous(
     };
     for (_, op) in walk {
         let data = &func.ops[op];
-        let ptr = match data.kind {
-            OpKind::Load { .. } | OpKind::Store { .. } => data.operands[0],
+        let (ptr, elem) = match data.kind {
+            OpKind::Load { .. } => (
+                data.operands[0],
+                module.types.size_of(func.value_type(data.results[0])),
+            ),
+            OpKind::Store { .. } => (
+                data.operands[0],
+                data.operands
+                    .get(1)
+                    .map_or(0, |&v| module.types.size_of(func.value_type(v))),
+            ),
             OpKind::AtomicRmw { .. }
             | OpKind::AtomicCas { .. }
             | OpKind::TexFetch(_)
@@ -57,7 +66,7 @@ pub(super) fn not_contiguous(
         };
         if module.types[func.value_type(ptr)].ptr_space() == Some(Space::Private)
             || u.is_uniform(ptr)
-            || t.consecutive(ptr)
+            || t.consecutive(ptr, elem)
         {
             continue;
         }
@@ -81,15 +90,57 @@ struct Threads<'a> {
 
 impl Threads<'_> {
     /// True if pointer `ptr` is `ptr.index T %base, %i` with `%base`
-    /// uniform and `%i` consecutive in `tx` ([`Self::plus_tx`]).
-    fn consecutive(&self, ptr: Value) -> bool {
+    /// uniform and `%i` consecutive in `tx` ([`Self::plus_tx`]), or (PTX's
+    /// integer addresses) `inttoptr` of a byte address that moves by the
+    /// access size `elem` per thread ([`Self::bytes_plus_tx`]).
+    fn consecutive(&self, ptr: Value, elem: u64) -> bool {
         let Some(d) = self.func.defining_op(ptr) else {
             return false;
         };
         let data = &self.func.ops[d];
-        matches!(data.kind, OpKind::PtrIndex { .. })
-            && self.u.is_uniform(data.operands[0])
-            && self.plus_tx(data.operands[1], DEPTH)
+        match data.kind {
+            OpKind::PtrIndex { .. } => {
+                self.u.is_uniform(data.operands[0]) && self.plus_tx(data.operands[1], DEPTH)
+            }
+            OpKind::Cast(CastOp::IntToPtr) => {
+                elem > 0 && self.bytes_plus_tx(data.operands[0], elem, DEPTH)
+            }
+            _ => false,
+        }
+    }
+
+    /// True if `v` is terms free of `tx` plus `elem * i` (a `mul` by the
+    /// constant or a `shl` by its log) with `i` consecutive in `tx`.
+    fn bytes_plus_tx(&self, v: Value, elem: u64, depth: u32) -> bool {
+        if depth == 0 {
+            return false;
+        }
+        let func = self.func;
+        let Some(d) = func.defining_op(v) else {
+            return false;
+        };
+        let data = &func.ops[d];
+        let scaled =
+            |i: Value, c: Value| func.const_bits(c) == Some(elem) && self.plus_tx(i, depth - 1);
+        match data.kind {
+            OpKind::Binary(BinOp::Add, _) => {
+                let (a, b) = (data.operands[0], data.operands[1]);
+                (self.free_of_tx(a, depth - 1) && self.bytes_plus_tx(b, elem, depth - 1))
+                    || (self.free_of_tx(b, depth - 1) && self.bytes_plus_tx(a, elem, depth - 1))
+            }
+            OpKind::Binary(BinOp::Sub, _) => {
+                self.free_of_tx(data.operands[1], depth - 1)
+                    && self.bytes_plus_tx(data.operands[0], elem, depth - 1)
+            }
+            OpKind::Binary(BinOp::Mul, _) => {
+                let (a, b) = (data.operands[0], data.operands[1]);
+                scaled(a, b) || scaled(b, a)
+            }
+            OpKind::Binary(BinOp::Shl, _) => func.const_bits(data.operands[1]).is_some_and(|k| {
+                k < 63 && 1u64 << k == elem && self.plus_tx(data.operands[0], depth - 1)
+            }),
+            _ => false,
+        }
     }
 
     /// True if `v` is `tx` plus terms that do not depend on `tx` (through

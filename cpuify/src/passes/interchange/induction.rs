@@ -37,7 +37,10 @@ pub(crate) fn rewrite(types: &mut Types, func: &mut Function, region: Region, f:
 /// for `sub`), and whether the update is `nsw`.
 struct Candidate {
     slot: usize,
-    step: Value,
+    /// The loop-invariant amounts added each trip (one, or several in a
+    /// chain of `add`s: nvcc's unrolled loops advance a pointer once per
+    /// unrolled copy).
+    steps: Vec<Value>,
     negate: bool,
     nsw: bool,
 }
@@ -74,21 +77,61 @@ fn candidate(types: &Types, func: &Function, f: Op, k: usize) -> Option<Candidat
         return None;
     };
     let (a, b) = (func.ops[upd].operands[0], func.ops[upd].operands[1]);
-    let (step, negate) = match op {
-        BinOp::Add if a == arg && b != arg => (b, false),
-        BinOp::Add if b == arg && a != arg => (a, false),
-        BinOp::Sub if a == arg && b != arg => (b, true),
-        _ => return None,
-    };
-    if !defined_outside(func, f, step) {
-        return None;
+    if op == BinOp::Sub && a == arg && b != arg {
+        return defined_outside(func, f, b).then_some(Candidate {
+            slot: k,
+            steps: vec![b],
+            negate: true,
+            nsw: flags.nsw,
+        });
     }
-    Some(Candidate {
+    // `arg + d1 + d2 + ...`, each `d` defined outside the loop.
+    let mut steps = Vec::new();
+    let mut nsw = true;
+    let mut at = next;
+    while at != arg {
+        let upd = func.defining_op(at)?;
+        let OpKind::Binary(BinOp::Add, flags) = func.ops[upd].kind else {
+            return None;
+        };
+        let (a, b) = (func.ops[upd].operands[0], func.ops[upd].operands[1]);
+        let (rest, d) = if defined_outside(func, f, b) && a != arg || b != arg && a == arg {
+            (a, b)
+        } else if defined_outside(func, f, a) {
+            (b, a)
+        } else {
+            return None;
+        };
+        if !defined_outside(func, f, d) || steps.len() >= 16 {
+            return None;
+        }
+        steps.push(d);
+        nsw &= flags.nsw;
+        at = rest;
+    }
+    (!steps.is_empty()).then_some(Candidate {
         slot: k,
-        step,
-        negate,
-        nsw: flags.nsw,
+        steps,
+        negate: false,
+        nsw,
     })
+}
+
+/// The sum of `steps`, each sign-extended to 64 bits.
+fn step_sum64(b: &mut Builder<'_>, steps: &[Value], i64t: cucc_ir::TypeId) -> Value {
+    let mut sum = None;
+    for &d in steps {
+        let d64 = if b.types[b.func.value_type(d)].int_bits() == Some(64) {
+            d
+        } else {
+            b.cast(CastOp::SExt, d, i64t)
+        };
+        sum = Some(match sum {
+            Some(acc) => b.binary(BinOp::Add, acc, d64),
+            None => d64,
+        });
+    }
+    sum.unwrap_or_else(|| b.i64(0))
 }
 
 /// Reads the low `bits` of `raw` as a signed number.
@@ -139,7 +182,7 @@ fn rewrite_one(types: &mut Types, func: &mut Function, region: Region, f: Op, k:
         j = b.binary(BinOp::UDiv, j, step64);
     }
     let init64 = to64(&mut b, init, CastOp::SExt);
-    let d64 = to64(&mut b, c.step, CastOp::SExt);
+    let d64 = step_sum64(&mut b, &c.steps, i64t);
     let scaled = b.binary(BinOp::Mul, j, d64);
     let wide = if c.negate {
         b.binary(BinOp::Sub, init64, scaled)
@@ -185,7 +228,8 @@ fn rewrite_one(types: &mut Types, func: &mut Function, region: Region, f: Op, k:
     let zero = b.i64(0);
     let trips = b.select(runs, trips, zero);
     let init64 = to64(&mut b, init, CastOp::SExt);
-    let d64 = to64(&mut b, c.step, CastOp::SExt);
+    let i64t = b.types.i64();
+    let d64 = step_sum64(&mut b, &c.steps, i64t);
     let scaled = b.binary(BinOp::Mul, trips, d64);
     let last = if c.negate {
         b.binary(BinOp::Sub, init64, scaled)

@@ -258,7 +258,9 @@ fn try_loop(
     let mut current: Vec<(Op, usize)> = chosen.clone();
     let mut marked = Vec::new();
     for (l, r) in owners {
-        let l2 = canonical_for::while_to_for(&mut module.types, func, r, l).unwrap_or(l);
+        let l2 = canonical_for::while_to_for(&mut module.types, func, r, l)
+            .or_else(|| canonical_for::do_while_to_for(&mut module.types, func, r, l))
+            .unwrap_or(l);
         for c in current.iter_mut() {
             if c.0 == l {
                 c.0 = l2;
@@ -309,17 +311,7 @@ fn try_loop(
     let nowrap = wrapping_index_adds(func, p);
     if !legal.distinct.is_empty() || legal.one_d || !check.is_empty() || !legal.strides.is_empty() {
         let distinct = (!legal.distinct.is_empty()).then(|| {
-            let params: Vec<cucc_ir::Value> = legal
-                .distinct
-                .iter()
-                .map(|&i| func.regions[func.body].args[i])
-                .collect();
-            let i1 = module.types.i1();
-            let loc = func.ops[p].loc;
-            let op = func.new_op(OpKind::AllocDistinct, params, &[i1], vec![], loc);
-            let body = func.body;
-            func.regions[body].ops.insert(0, op);
-            func.ops[op].results[0]
+            crate::passes::serialize_inner::alloc_distinct(&mut module.types, func, &legal.distinct)
         });
         let fits = no_wrap_condition(&mut module.types, func, region, p, &nowrap);
         let apart = strides::materialise(&mut module.types, func, region, p, &legal.strides);
@@ -702,7 +694,7 @@ fn find_loops(types: &Types, func: &Function, u: &Uniformity, r: Region, out: &m
                 }
             }
             OpKind::For { .. } | OpKind::While => {
-                let marks = movable(func, u, op).and_then(|m| {
+                let marks = movable(types, func, u, op).and_then(|m| {
                     if touches_memory(types, func, op) {
                         Ok(m)
                     } else {
@@ -718,7 +710,7 @@ fn find_loops(types: &Types, func: &Function, u: &Uniformity, r: Region, out: &m
 
 /// The loops to mark for moving loop `l` (it first, then the loops nested
 /// in it, all of which move with it), or why it cannot move.
-fn movable(func: &Function, u: &Uniformity, l: Op) -> Result<Vec<Op>, String> {
+fn movable(types: &Types, func: &Function, u: &Uniformity, l: Op) -> Result<Vec<Op>, String> {
     let data = &func.ops[l];
     let uniform_trips = match data.kind {
         OpKind::For { .. } => data.operands[..3].iter().all(|&v| u.is_uniform(v)),
@@ -729,6 +721,10 @@ fn movable(func: &Function, u: &Uniformity, l: Op) -> Result<Vec<Op>, String> {
                 .last()
                 .and_then(|&t| func.ops[t].operands.first())
                 .is_some_and(|&c| u.is_uniform(c))
+                // nvcc's count-down do-while: a uniform start is a uniform
+                // trip count.
+                || canonical_for::countdown_shape(types, func, l)
+                    .is_some_and(|(k, _)| u.is_uniform(data.operands[k]))
         }
         _ => false,
     };
@@ -755,7 +751,7 @@ fn movable(func: &Function, u: &Uniformity, l: Op) -> Result<Vec<Op>, String> {
     }
     for &(_, op) in &walk {
         if matches!(func.ops[op].kind, OpKind::For { .. } | OpKind::While) {
-            let inner = movable(func, u, op)
+            let inner = movable(types, func, u, op)
                 .map_err(|why| format!("a loop nested in it cannot move with it ({why})"))?;
             marks.push(inner[0]);
         }

@@ -42,6 +42,7 @@ use cucc_ir::{
 };
 pub(crate) use dependence::pin_of;
 pub use dependence::{bounded_by_block_dim, Facts, Needs};
+pub(crate) use version::alloc_distinct;
 
 /// True for the levels whose loops stand for a block's threads.
 fn thread_level(kind: &OpKind) -> bool {

@@ -23,7 +23,7 @@ use cucc_ir::affine::{Factor, Sym};
 use cucc_ir::edit::clone_op;
 use cucc_ir::{
     BinOp, Builder, CastOp, CmpPred, Dim, Function, FunctionEffects, Module, Op, OpKind, Region,
-    Types, Value,
+    Space, Types, Value,
 };
 use std::collections::HashMap;
 
@@ -360,22 +360,49 @@ fn shape_checks(
 /// `alloc.distinct` of the parameters `needs` names, at the top of the
 /// function (reused when one there names the same parameters).
 fn distinct(types: &mut Types, func: &mut Function, needs: &Needs) -> Value {
-    let params: Vec<Value> = needs
-        .distinct
-        .iter()
-        .map(|&i| func.regions[func.body].args[i as usize])
-        .collect();
+    let params: Vec<usize> = needs.distinct.iter().map(|&i| i as usize).collect();
+    alloc_distinct(types, func, &params)
+}
+
+/// `alloc.distinct` of parameters `params` (indices), at the top of the
+/// function, reused when one there names the same values. A 64-bit integer
+/// parameter (PTX passes pointers as integers) is its `inttoptr`.
+pub(crate) fn alloc_distinct(types: &mut Types, func: &mut Function, params: &[usize]) -> Value {
     let body = func.body;
+    let loc = func.ops[func.regions[body].ops[0]].loc;
+    let mut pre = Vec::new();
+    let mut values = Vec::new();
+    for &i in params {
+        let v = func.regions[body].args[i];
+        if types[func.value_type(v)].is_ptr() {
+            values.push(v);
+            continue;
+        }
+        // Reuse an `inttoptr` of it at the top, or make one.
+        let existing = func.regions[body].ops.iter().copied().find(|&o| {
+            func.ops[o].kind == OpKind::Cast(CastOp::IntToPtr) && func.ops[o].operands[0] == v
+        });
+        let p = match existing {
+            Some(o) => func.ops[o].results[0],
+            None => {
+                let pt = types.ptr(Space::Global);
+                let o = func.new_op(OpKind::Cast(CastOp::IntToPtr), vec![v], &[pt], vec![], loc);
+                pre.push(o);
+                func.ops[o].results[0]
+            }
+        };
+        values.push(p);
+    }
     for &o in &func.regions[body].ops {
         let data = &func.ops[o];
-        if data.kind == OpKind::AllocDistinct && data.operands == params {
+        if data.kind == OpKind::AllocDistinct && data.operands == values {
             return data.results[0];
         }
     }
     let i1 = types.i1();
-    let loc = func.ops[func.regions[body].ops[0]].loc;
-    let op = func.new_op(OpKind::AllocDistinct, params, &[i1], vec![], loc);
-    func.regions[body].ops.insert(0, op);
+    let op = func.new_op(OpKind::AllocDistinct, values, &[i1], vec![], loc);
+    pre.push(op);
+    func.regions[body].ops.splice(0..0, pre);
     func.ops[op].results[0]
 }
 
