@@ -140,17 +140,7 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
     if cx.shared_size > 0 && cx.split.is_none() {
         let i64t = cx.module.types.i64();
         let ty = cx.module.types.array(i64t, cx.shared_size.div_ceil(8));
-        let g = cx.module.add_global(Global {
-            name: SHARED_WINDOW.to_string(),
-            ty,
-            space: Space::Shared,
-            init: None,
-            kind: GlobalKind::Variable,
-            managed: false,
-            linkage: Default::default(),
-            loc: Loc::UNKNOWN,
-        });
-        cx.window = Some(g);
+        cx.window = Some(cx.shared_global(SHARED_WINDOW, ty));
     }
     if cx.split.is_some() {
         let mut vars: Vec<(String, (u64, u64, u64))> = cx
@@ -170,16 +160,7 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
                 .module
                 .types
                 .array(elem, bytes.div_ceil(align.max(1)).max(1));
-            let g = cx.module.add_global(Global {
-                name: name.clone(),
-                ty,
-                space: Space::Shared,
-                init: None,
-                kind: GlobalKind::Variable,
-                managed: false,
-                linkage: Default::default(),
-                loc: Loc::UNKNOWN,
-            });
+            let g = cx.shared_global(&name, ty);
             cx.shared_globals.insert(name, g);
         }
     }
@@ -354,6 +335,20 @@ impl<'p> ModCx<'p> {
         });
         self.syms.insert(v.name.clone(), ModSym::Global(g, space));
         Ok(())
+    }
+
+    /// A shared global of type `ty` named `name`.
+    fn shared_global(&mut self, name: &str, ty: cucc_ir::TypeId) -> GlobalId {
+        self.module.add_global(Global {
+            name: name.to_string(),
+            ty,
+            space: Space::Shared,
+            init: None,
+            kind: GlobalKind::Variable,
+            managed: false,
+            linkage: Default::default(),
+            loc: Loc::UNKNOWN,
+        })
     }
 
     fn shared_var(&mut self, v: &VarDecl) -> Result<()> {
