@@ -230,18 +230,13 @@ pub(crate) fn countdown_shape(types: &Types, func: &Function, w: Op) -> Option<(
     if !matches!(func.ops[add].kind, OpKind::Binary(BinOp::Add, _)) {
         return None;
     }
+    // A 32-bit counter: its trip count, up to 2^32, fits the 64-bit `for`.
     let ty = func.value_type(n);
     let width = u32::from(types[ty].int_bits()?);
-    if width != 32 && width != 64 {
+    if width != 32 {
         return None;
     }
-    let signed = |bits: u64| -> i64 {
-        if width == 64 {
-            bits as i64
-        } else {
-            i64::from(bits as u32 as i32)
-        }
-    };
+    let signed = |bits: u64| -> i64 { i64::from(bits as u32 as i32) };
     let (k, s) = {
         let (p, q) = (func.ops[add].operands[0], func.ops[add].operands[1]);
         let (arg, step) = match (bargs.iter().position(|&b| b == p), func.const_bits(q)) {
@@ -273,13 +268,14 @@ pub(crate) fn countdown_shape(types: &Types, func: &Function, w: Op) -> Option<(
 /// } do (%a..) { yield %a_σ(0), %a_σ(1), .. }
 /// ```
 ///
-/// with `s` a positive power of two, the counter's next value `%n` among
-/// the `%x`s and forwarded back to `%b_k`, the do region only forwarding
-/// condition values, and `%init_k` a known multiple of `s`, into
-/// `for %j = 0 to ((zext(%init_k - s)) udiv s) + 1` carrying the before
-/// arguments (and, for a result no argument receives, its last value).
+/// with a 32-bit counter, `s` a positive power of two, the counter's next
+/// value `%n` among the `%x`s and forwarded back to `%b_k`, the do region
+/// only forwarding condition values, and `%init_k` a known multiple of
+/// `s`, into `for %j = 0 to ((zext(%init_k - s)) udiv s) + 1` (64-bit)
+/// carrying the before arguments (and, for a result no argument receives,
+/// its last value).
 /// The body runs at least once, as a do-while's; the trip count is exact
-/// in wrapping arithmetic (a counter starting at 0 runs 2^w / s trips, as
+/// in wrapping arithmetic (a counter starting at 0 runs 2^32 / s trips, as
 /// the loop would). Returns the new op, or `None` for another shape.
 pub(crate) fn do_while_to_for(
     types: &mut Types,
@@ -303,12 +299,10 @@ pub(crate) fn do_while_to_for(
         .iter()
         .map(|v| aargs.iter().position(|a| a == v))
         .collect::<Option<_>>()?;
-    let n = xs[sigma[k]];
-    let ty = func.value_type(n);
-    let width = u32::from(types[ty].int_bits()?);
+    let ty = func.value_type(xs[sigma[k]]);
     hoist_invariant(func, region, w, before);
     let at = func.regions[region].ops.iter().position(|&o| o == w)?;
-    // The trip count, in 64 bits: ((init - s) mod 2^w) / s + 1.
+    // The trip count, in 64 bits: ((init - s) mod 2^32) / s + 1.
     let (lb, trip, step) = {
         let mut b = cucc_ir::Builder::new(types, func);
         b.set_loc(loc);
@@ -316,11 +310,7 @@ pub(crate) fn do_while_to_for(
         let i64t = b.types.i64();
         let sv = b.const_int(ty, s);
         let first = b.binary(BinOp::Sub, inits[k], sv);
-        let wide = if width == 64 {
-            first
-        } else {
-            b.cast(cucc_ir::CastOp::ZExt, first, i64t)
-        };
+        let wide = b.cast(cucc_ir::CastOp::ZExt, first, i64t);
         let s64 = b.const_int(i64t, s);
         let q = b.binary(BinOp::UDiv, wide, s64);
         let one = b.const_int(i64t, 1);
