@@ -6,7 +6,10 @@
 //! division by zero included); out-of-range shifts are left for run time.
 //! `if` with a constant condition is replaced by its taken region and a
 //! `for` that runs zero times by its initial values. CSE works on pure ops
-//! within the scope of their operands' definitions.
+//! within the scope of their operands' definitions. An `if` result that is
+//! one constant from each branch becomes a `select` of the condition
+//! (a flag set under a guard is the guard), and loop-state constants of
+//! nvcc's structured loops fold away.
 //!
 //! Paired 32-bit shuffles of a 64-bit value's halves become one 64-bit
 //! shuffle ([`super::wide_shuffle`]). A texture fetch drops the results
@@ -268,7 +271,6 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
         }
         OpKind::If => {
             let Some(cond) = consts.first().copied().flatten() else {
-                flag_results(func, op, subst);
                 return None;
             };
             let taken = data.regions[usize::from(cond & 1 == 0)];
@@ -631,35 +633,6 @@ fn continue_constants(func: &mut Function) -> bool {
         changed = true;
     }
     changed
-}
-
-/// An `if` result the `then` region yields as `true` and the `else` region
-/// as `false` is the condition itself (`computed = true` under a guard,
-/// with side effects that keep the `if`): its uses read the condition, a
-/// pure value later passes can recompute instead of carrying.
-fn flag_results(func: &Function, op: Op, subst: &mut Subst) {
-    let data = &func.ops[op];
-    let (Some(&cond), [then_r, else_r]) = (data.operands.first(), data.regions.as_slice()) else {
-        return;
-    };
-    let yielded = |r: Region| {
-        let last = *func.regions[r].ops.last()?;
-        matches!(func.ops[last].kind, OpKind::Yield).then(|| func.ops[last].operands.clone())
-    };
-    let (Some(t), Some(e)) = (yielded(*then_r), yielded(*else_r)) else {
-        return;
-    };
-    for (k, &r) in data.results.iter().enumerate() {
-        if func.value_type(r) != func.value_type(cond) {
-            continue;
-        }
-        let (Some(&tv), Some(&ev)) = (t.get(k), e.get(k)) else {
-            continue;
-        };
-        if func.const_bits(tv) == Some(1) && func.const_bits(ev) == Some(0) {
-            subst.insert(r, cond);
-        }
-    }
 }
 
 /// `g` if `x + y` is `udiv(g, B) * B + urem(g, B)` in some operand order:
