@@ -270,9 +270,7 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
             None
         }
         OpKind::If => {
-            let Some(cond) = consts.first().copied().flatten() else {
-                return None;
-            };
+            let cond = consts.first().copied().flatten()?;
             let taken = data.regions[usize::from(cond & 1 == 0)];
             Some(inline_region(func, op, taken, subst))
         }
