@@ -123,14 +123,8 @@ impl Threads<'_> {
         let scaled =
             |i: Value, c: Value| func.const_bits(c) == Some(elem) && self.plus_tx(i, depth - 1);
         match data.kind {
-            OpKind::Binary(BinOp::Add, _) => {
-                let (a, b) = (data.operands[0], data.operands[1]);
-                (self.free_of_tx(a, depth - 1) && self.bytes_plus_tx(b, elem, depth - 1))
-                    || (self.free_of_tx(b, depth - 1) && self.bytes_plus_tx(a, elem, depth - 1))
-            }
-            OpKind::Binary(BinOp::Sub, _) => {
-                self.free_of_tx(data.operands[1], depth - 1)
-                    && self.bytes_plus_tx(data.operands[0], elem, depth - 1)
+            OpKind::Binary(BinOp::Add | BinOp::Sub, _) => {
+                self.sum_with(d, depth, &|x, dd| self.bytes_plus_tx(x, elem, dd))
             }
             OpKind::Binary(BinOp::Mul, _) => {
                 let (a, b) = (data.operands[0], data.operands[1]);
@@ -162,14 +156,8 @@ impl Threads<'_> {
             OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => {
                 self.plus_tx(data.operands[0], depth - 1)
             }
-            OpKind::Binary(BinOp::Add, _) => {
-                let (a, b) = (data.operands[0], data.operands[1]);
-                (self.free_of_tx(a, depth - 1) && self.plus_tx(b, depth - 1))
-                    || (self.free_of_tx(b, depth - 1) && self.plus_tx(a, depth - 1))
-            }
-            OpKind::Binary(BinOp::Sub, _) => {
-                self.free_of_tx(data.operands[1], depth - 1)
-                    && self.plus_tx(data.operands[0], depth - 1)
+            OpKind::Binary(BinOp::Add | BinOp::Sub, _) => {
+                self.sum_with(d, depth, &|x, dd| self.plus_tx(x, dd))
             }
             OpKind::Select => {
                 self.plus_tx(data.operands[1], depth - 1)
@@ -188,6 +176,18 @@ impl Threads<'_> {
                 })
             }
             _ => false,
+        }
+    }
+
+    /// For `add`/`sub` op `d`: true if one term (the first of a `sub`)
+    /// satisfies `term` and the other does not depend on `tx`.
+    fn sum_with(&self, d: Op, depth: u32, term: &dyn Fn(Value, u32) -> bool) -> bool {
+        let data = &self.func.ops[d];
+        let (a, b) = (data.operands[0], data.operands[1]);
+        let free = |x| self.free_of_tx(x, depth - 1);
+        match data.kind {
+            OpKind::Binary(BinOp::Sub, _) => free(b) && term(a, depth - 1),
+            _ => (free(a) && term(b, depth - 1)) || (free(b) && term(a, depth - 1)),
         }
     }
 
