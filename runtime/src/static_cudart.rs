@@ -44,16 +44,6 @@ pub struct Redirect {
     pub to: u64,
 }
 
-/// Why the program's runtime could not be redirected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RedirectError(pub String);
-
-impl std::fmt::Display for RedirectError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
 /// The code that replaces the first bytes of a redirected function.
 pub fn jump_to(target: u64) -> [u8; PATCH_LEN] {
     let mut code = [0u8; PATCH_LEN];
@@ -90,7 +80,7 @@ pub fn candidates<'a>(symbols: &'a [Symbol<'a>]) -> impl Iterator<Item = &'a Sym
 pub fn plan(
     symbols: &[Symbol],
     mut resolve: impl FnMut(&str) -> Option<u64>,
-) -> Result<Vec<Redirect>, RedirectError> {
+) -> Result<Vec<Redirect>, String> {
     let mut starts: Vec<u64> = symbols
         .iter()
         .filter(|s| s.defined && s.value != 0)
@@ -108,10 +98,10 @@ pub fn plan(
         let name = String::from_utf8_lossy(s.name).into_owned();
         let Some(to) = resolve(&name) else { continue };
         if room(s) < PATCH_LEN as u64 {
-            return Err(RedirectError(format!(
+            return Err(format!(
                 "the program's `{name}` has {} bytes, too few to redirect to cucc's",
                 room(s)
-            )));
+            ));
         }
         // A symbol listed twice (a local and a global alias) is patched once.
         if !out.iter().any(|r| r.at == s.value) {
@@ -280,7 +270,7 @@ fn redirect() -> Result<Outcome, String> {
         if protection(&segments, here.wrapping_sub(bias)).is_some() {
             return Ok(None);
         }
-        let redirects = plan(&symbols, &mut resolve).map_err(|e| e.0)?;
+        let redirects = plan(&symbols, &mut resolve)?;
         Ok(Some((redirects, segments)))
     })??;
     let Some((redirects, segments)) = found else {
@@ -396,7 +386,7 @@ mod tests {
         let symbols = [sym("cudaGetLastError", 0x100, 8), sym("next", 0x10c, 4)];
         let e = plan(&symbols, |_| Some(0x1000)).unwrap_err();
         assert!(
-            e.0.contains("cudaGetLastError") && e.0.contains("12 bytes"),
+            e.contains("cudaGetLastError") && e.contains("12 bytes"),
             "{e}"
         );
         // Not redirected, so not checked.

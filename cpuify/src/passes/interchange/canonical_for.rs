@@ -183,9 +183,20 @@ fn defined_outside(func: &Function, w: Op, v: Value) -> bool {
     }
 }
 
-/// The shape [`do_while_to_for`] rewrites: the counter's argument index
-/// and the step `s`, or `None`.
-pub(crate) fn countdown_shape(types: &Types, func: &Function, w: Op) -> Option<(usize, i64)> {
+/// The shape [`do_while_to_for`] rewrites, or `None`.
+pub(crate) struct Countdown {
+    /// The counter's argument index.
+    pub k: usize,
+    /// What it counts down by.
+    pub s: i64,
+    /// The condition operands (after the predicate).
+    xs: Vec<Value>,
+    /// Before argument p receives condition operand `sigma[p]`.
+    sigma: Vec<usize>,
+}
+
+/// Recognises the shape [`do_while_to_for`] rewrites.
+pub(crate) fn countdown_shape(types: &Types, func: &Function, w: Op) -> Option<Countdown> {
     let data = &func.ops[w];
     if data.kind != OpKind::While || data.regions.len() != 2 {
         return None;
@@ -256,7 +267,7 @@ pub(crate) fn countdown_shape(types: &Types, func: &Function, w: Op) -> Option<(
     if xs.get(sigma[k]) != Some(&n) || !multiple_of(func, inits[k], s as u64, width) {
         return None;
     }
-    Some((k, s))
+    Some(Countdown { k, s, xs, sigma })
 }
 
 /// Rewrites `while` op `w` (in `region`) of nvcc's rotated shape, a
@@ -283,22 +294,13 @@ pub(crate) fn do_while_to_for(
     region: Region,
     w: Op,
 ) -> Option<Op> {
-    let (k, s) = countdown_shape(types, func, w)?;
+    let Countdown { k, s, xs, sigma } = countdown_shape(types, func, w)?;
     let data = &func.ops[w];
-    let (before, after) = (data.regions[0], data.regions[1]);
+    let before = data.regions[0];
     let inits = data.operands.clone();
     let results = data.results.clone();
     let loc = data.loc;
     let bargs = func.regions[before].args.clone();
-    let aargs = func.regions[after].args.clone();
-    let &cond = func.regions[before].ops.last()?;
-    let xs: Vec<Value> = func.ops[cond].operands[1..].to_vec();
-    let &y = func.regions[after].ops.last()?;
-    let sigma: Vec<usize> = func.ops[y]
-        .operands
-        .iter()
-        .map(|v| aargs.iter().position(|a| a == v))
-        .collect::<Option<_>>()?;
     let ty = func.value_type(xs[sigma[k]]);
     hoist_invariant(func, region, w, before);
     let at = func.regions[region].ops.iter().position(|&o| o == w)?;

@@ -724,7 +724,7 @@ fn movable(types: &Types, func: &Function, u: &Uniformity, l: Op) -> Result<Vec<
                 // nvcc's count-down do-while: a uniform start is a uniform
                 // trip count.
                 || canonical_for::countdown_shape(types, func, l)
-                    .is_some_and(|(k, _)| u.is_uniform(data.operands[k]))
+                    .is_some_and(|c| u.is_uniform(data.operands[c.k]))
         }
         _ => false,
     };
