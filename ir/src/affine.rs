@@ -833,19 +833,64 @@ pub fn is_thread_injective(a: &Affine, access_size: u64, extents: [Option<u64>; 
 /// `size_a` bytes at offset `a` accessed by `t` and the `size_b` bytes at
 /// offset `b` accessed by `t'` are disjoint (same base object assumed).
 ///
-/// Needs `a` and `b` to differ only in the constant (so their fixed terms
-/// cancel), and the thread gap of [`is_thread_injective`] to separate the
-/// two ranges whatever their relative order.
+/// With the same terms, the thread gap of [`is_thread_injective`] must
+/// separate the two ranges whatever their relative order; otherwise (and
+/// as a last resort) the fixed terms must agree and the two accesses must
+/// never meet over all thread coordinates ([`ranges_apart`]).
 pub fn thread_disjoint(a: &Affine, size_a: u64, b: &Affine, size_b: u64, coords: &Coords) -> bool {
     if a.terms != b.terms {
-        return false;
+        return ranges_apart(a, size_a, b, size_b, coords);
     }
     let Some(gap) = thread_gap(a, coords) else {
         return false;
     };
     let d = i128::from(b.constant) - i128::from(a.constant);
     let need = (i128::from(size_b) + d).max(i128::from(size_a) - d);
-    gap >= need || single_stride_disjoint(a, size_a, d, size_b, coords)
+    gap >= need
+        || single_stride_disjoint(a, size_a, d, size_b, coords)
+        || ranges_apart(a, size_a, b, size_b, coords)
+}
+
+/// True if the bytes `[a, +size_a)` and `[b, +size_b)` never meet for any
+/// thread coordinates of either access, chosen independently (the same
+/// thread included): the fixed terms agree, and the range of `a - b` over
+/// the thread, lane and warp ids lies wholly outside the window where the
+/// two would overlap. It separates accesses whose thread coefficients
+/// differ, such as a tile's corner `s[0][0]` from its edge
+/// `s[tx + 1][0]`, whatever the block's size.
+fn ranges_apart(a: &Affine, size_a: u64, b: &Affine, size_b: u64, coords: &Coords) -> bool {
+    // [lo, hi] of a sum of `c · id` terms, `None` for unbounded.
+    let mut lo: Option<i128> = Some(i128::from(a.constant) - i128::from(b.constant));
+    let mut hi = lo;
+    let syms: std::collections::BTreeSet<Sym> =
+        a.terms.keys().chain(b.terms.keys()).copied().collect();
+    for s in syms {
+        let (ca, cb) = (i128::from(a.coeff(s)), i128::from(b.coeff(s)));
+        let extent = match s {
+            Sym::Thread(d) => coords.thread[d.index()],
+            Sym::Lane => Some(coords.lanes),
+            Sym::Warp => coords.warps,
+            Sym::Product(..) => return false,
+            Sym::Block(_) | Sym::Value(_) => {
+                if ca != cb {
+                    return false;
+                }
+                continue;
+            }
+        };
+        // The id ranges over [0, extent - 1]; `a`'s and `b`'s independently.
+        let reach = extent.map(|e| i128::from(e.max(1) - 1));
+        for c in [ca, -cb] {
+            let far = reach.and_then(|r| c.checked_mul(r));
+            if c > 0 {
+                hi = hi.zip(far).and_then(|(h, f)| h.checked_add(f));
+            } else if c < 0 {
+                lo = lo.zip(far).and_then(|(l, f)| l.checked_add(f));
+            }
+        }
+    }
+    // They overlap exactly when `-size_a < a - b < size_b`.
+    hi.is_some_and(|h| h <= -i128::from(size_a)) || lo.is_some_and(|l| l >= i128::from(size_b))
 }
 
 /// The exact test when one thread coordinate alone tells threads apart

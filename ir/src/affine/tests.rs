@@ -281,6 +281,36 @@ fn pairs_of_accesses_across_threads() {
 }
 
 #[test]
+fn accesses_with_different_thread_coefficients_apart_over_all_threads() {
+    // `s[0][0]` (any thread, as far as the address says) and
+    // `s[tx + 1][0]` of an `int s[17][17]`: never the same bytes, whatever
+    // the block's size.
+    let unknown = Coords::from_extents([None, None, None]);
+    let corner = Affine::constant(0);
+    let edge = tx_term(68).checked_add_constant(68).expect("no overflow");
+    assert!(thread_disjoint(&corner, 4, &edge, 4, &unknown));
+    assert!(thread_disjoint(&edge, 4, &corner, 4, &unknown));
+    // `s[0][tx + 1]` against the corner: the first row's next element.
+    let top = tx_term(4).checked_add_constant(4).expect("no overflow");
+    assert!(thread_disjoint(&corner, 4, &top, 4, &unknown));
+    // An 8-byte corner reaches `s[0][1]`, thread 0's element.
+    assert!(!thread_disjoint(&corner, 8, &top, 4, &unknown));
+    // The edge and the top row meet (`s[1][0]` is `s[0][17]`) once the block
+    // has 17 threads; with 16 they cannot.
+    assert!(!thread_disjoint(&edge, 4, &top, 4, &unknown));
+    let sixteen = Coords::from_extents([Some(16), ONE, ONE]);
+    assert!(thread_disjoint(&edge, 4, &top, 4, &sixteen));
+    // Other dimensions range too: `s[ty][0]` against the corner is not apart.
+    let ty = Affine::term(Sym::Thread(Dim::Y), 68);
+    assert!(!thread_disjoint(&corner, 4, &ty, 4, &unknown));
+    // Opaque terms must agree.
+    let opaque = edge
+        .checked_add(&Affine::term(Sym::Block(Dim::X), 4))
+        .expect("no overflow");
+    assert!(!thread_disjoint(&corner, 4, &opaque, 4, &unknown));
+}
+
+#[test]
 fn thread_values_times_a_fixed_value_are_products() {
     // a[(blockIdx.y * 16 + threadIdx.y) * n + threadIdx.x]
     let (m, f, p) = build(FunctionKind::Kernel, |b, a, n| {

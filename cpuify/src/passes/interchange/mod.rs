@@ -591,11 +591,13 @@ fn legality(
             }
         }
     }
-    // Run-time strides, as it is and then with distinct allocations.
-    let separated = |f: &Function| -> Option<Vec<strides::Check>> {
+    // Run-time strides, as it is and then with distinct allocations, for
+    // any block shape and then (where the loop spans the block) for 1-D
+    // blocks, whose other pairs may already be apart.
+    let separated = |f: &Function, shape: [Option<u64>; 3]| -> Option<Vec<strides::Check>> {
         let fx = FunctionEffects::new(module, f, summaries);
         let mut checks: Vec<strides::Check> = Vec::new();
-        for (a, b) in all_conflicts(&fx, f, p, [None; 3], &order_kept) {
+        for (a, b) in all_conflicts(&fx, f, p, shape, &order_kept) {
             let c = strides::separate(&module.types, f, p, &a, &b)?;
             if !checks.contains(&c) {
                 checks.push(c);
@@ -603,24 +605,26 @@ fn legality(
         }
         Some(checks)
     };
-    if let Some(checks) = separated(func) {
-        return Ok(Legal {
-            distinct: Vec::new(),
-            one_d: false,
-            strides: checks,
-        });
-    }
-    if !params.is_empty() {
-        let mut assumed = func.clone();
-        for &i in &params {
-            assumed.params[i].noalias = true;
-        }
-        if let Some(checks) = separated(&assumed) {
+    for &(one_d, shape) in shapes {
+        if let Some(checks) = separated(func, shape) {
             return Ok(Legal {
-                distinct: params,
-                one_d: false,
+                distinct: Vec::new(),
+                one_d,
                 strides: checks,
             });
+        }
+        if !params.is_empty() {
+            let mut assumed = func.clone();
+            for &i in &params {
+                assumed.params[i].noalias = true;
+            }
+            if let Some(checks) = separated(&assumed, shape) {
+                return Ok(Legal {
+                    distinct: params.clone(),
+                    one_d,
+                    strides: checks,
+                });
+            }
         }
     }
     Err(first.map_or_else(

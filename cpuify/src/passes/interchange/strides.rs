@@ -400,10 +400,23 @@ pub(super) fn separate(
     let stride = match diff.invariant_divisor() {
         None => None,
         Some((g, m)) => {
-            // A constant stride is the affine test's business: it cannot
-            // exceed a block's footprint for long.
+            // A constant stride (`sub[i][tx]` of a `[16][16]` tile) is
+            // checked against the block's footprint at run time too: the
+            // affine test cannot, the block's extents being unknown. Not
+            // when only one-thread blocks could pass: no thread index in
+            // the addresses, or a stride no longer than a thread's step.
             if m.is_empty() {
-                return None;
+                let steps: Vec<u128> = coeffs
+                    .iter()
+                    .filter_map(|c| match c.0.iter().next() {
+                        Some((k, v)) if k.is_empty() => Some(v.unsigned_abs()),
+                        _ => None,
+                    })
+                    .collect();
+                let threadless = coeffs.iter().all(|c| c.0.is_empty());
+                if threadless || steps.iter().any(|&a| g.unsigned_abs() <= a) {
+                    return None;
+                }
             }
             let s = Poly(BTreeMap::from([(m.clone(), g)]));
             if !materialisable(&s, 2) {
