@@ -157,6 +157,13 @@ pub static PASSES: &[PassInfo] = &[
         run: |m, f, r, _| passes::clamp_guards(m, f, r).map(drop),
     },
     PassInfo {
+        name: "grid-no-wrap",
+        description: "global thread loops indexing through 32-bit `u + x` sums run a copy with the sums `nsw` when a run-time check shows they cannot wrap",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::grid_no_wrap(m, f, r).map(drop),
+    },
+    PassInfo {
         name: "interchange",
         description: "serial loops with the same trip count in every thread move out of thread loops (versioned on guards and 1-D blocks), which become innermost",
         required: false,
