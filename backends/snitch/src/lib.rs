@@ -10,6 +10,9 @@
 //!   words and a decoder back (exact inverses of each other);
 //! - [`asm`]: assembly text in the PULP/LLVM toolchain's syntax, printed and
 //!   parsed;
+//! - [`sim`]: a simulator that runs encoded programs from memory words, with
+//!   a documented cycle model and the performance counters of the Ficarelli
+//!   thesis' Table 3.1.
 //!
 //! `docs/snitch.md` in the repository describes what is modelled and where
 //! each model parameter comes from.
@@ -18,7 +21,7 @@
 
 pub mod asm;
 pub mod isa;
-
+pub mod sim;
 
 #[cfg(test)]
 mod testgen;
