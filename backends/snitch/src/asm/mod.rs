@@ -10,6 +10,19 @@ pub mod print;
 pub use parse::{assemble, AsmError, AsmErrorKind, Program};
 pub use print::print_program;
 
+use crate::isa::{decode, DecodeError};
+
+/// Decodes machine words and prints them as a program (branch targets as
+/// labels); an undecodable word is reported with its index.
+pub fn disassemble(words: &[u32]) -> Result<String, (usize, DecodeError)> {
+    let insts = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| decode(*w).map_err(|e| (i, e)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(print_program(&insts))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -31,6 +44,25 @@ mod tests {
             let p = assemble(&text).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(p.insts, insts);
         }
+    }
+
+    #[test]
+    fn disassembly_reassembles_to_the_same_words() {
+        let src = "li t0, 99\nloop: frep.o t0, 2, 0, 0\nfmadd.d ft3, ft0, ft1, ft3\nvfmac.s ft4, ft0, ft1\naddi t0, t0, -1\nbnez t0, loop\necall";
+        let program = assemble(src).unwrap_or_else(|e| panic!("{e}"));
+        let words = program.encode().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(words.len(), 7);
+        let text = disassemble(&words).unwrap_or_else(|(i, e)| panic!("word {i}: {e}"));
+        assert!(
+            text.contains(".L1:") && text.contains("bne t0, zero, .L1"),
+            "{text}"
+        );
+        let again = assemble(&text)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .encode()
+            .unwrap_or_default();
+        assert_eq!(again, words);
+        assert_eq!(disassemble(&[0x13, 0x7f]).map_err(|(i, _)| i), Err(1));
     }
 
     #[test]

@@ -46,6 +46,7 @@ impl Machine {
         };
         let p = self.params.clone();
         let t_off = self.timing.offload(&int_srcs, &p);
+        self.record(t_off, super::Unit::Int, pc, inst);
         self.counters.snitch_fseq_offloads += 1;
         let earliest = t_off + p.offload_latency;
         let Some(mut frep) = self.frep.take() else {
@@ -201,6 +202,7 @@ impl Machine {
             ready = ready.max(slot.saturating_sub(latency));
         }
         let t = self.timing.fp_issue(ready);
+        self.record(t, super::Unit::Fp, pc, inst);
         if unit == Unit::DivSqrt {
             self.timing.divsqrt(t + latency);
         }

@@ -122,6 +122,29 @@ pub enum SimError {
     },
 }
 
+/// Which part of the core issued a traced instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// The integer core (for an FP instruction: its offload).
+    Int,
+    /// The FP subsystem.
+    Fp,
+}
+
+/// One issue event, recorded when tracing is on (like the per-cycle traces
+/// of the thesis' Fig. 3.15, one line per issue).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceEntry {
+    /// The issue cycle.
+    pub cycle: u64,
+    /// Who issued it.
+    pub unit: Unit,
+    /// The instruction's address.
+    pub pc: u32,
+    /// The instruction (for FREP repetitions: after staggering).
+    pub inst: Inst,
+}
+
 /// An FREP block being collected by the sequencer.
 #[derive(Clone, Debug)]
 struct Frep {
@@ -155,6 +178,7 @@ pub struct Machine {
     timing: timing::Timing,
     counters: Counters,
     retired: u64,
+    trace: Option<Vec<TraceEntry>>,
 }
 
 impl Machine {
@@ -184,6 +208,7 @@ impl Machine {
             timing: timing::Timing::new(),
             counters: Counters::default(),
             retired: 0,
+            trace: None,
             params,
         }
     }
@@ -240,6 +265,29 @@ impl Machine {
         self.params.code_base.wrapping_add(offset)
     }
 
+    /// Starts recording every issue (see [`Machine::trace`]).
+    pub fn enable_trace(&mut self) {
+        self.trace.get_or_insert_with(Vec::new);
+    }
+
+    /// The issues recorded since [`Machine::enable_trace`], in program order
+    /// (FP issues are listed when the FP subsystem issues them, so their
+    /// cycles may precede those of integer issues listed before them).
+    pub fn trace(&self) -> &[TraceEntry] {
+        self.trace.as_deref().unwrap_or(&[])
+    }
+
+    pub(crate) fn record(&mut self, cycle: u64, unit: Unit, pc: u32, inst: Inst) {
+        if let Some(t) = &mut self.trace {
+            t.push(TraceEntry {
+                cycle,
+                unit,
+                pc,
+                inst,
+            });
+        }
+    }
+
     /// The counters so far.
     pub fn counters(&self) -> &Counters {
         &self.counters
@@ -267,7 +315,12 @@ impl Machine {
             if inst.is_fp() {
                 self.offload(word, inst, pc)?;
                 self.pc = pc.wrapping_add(4);
-            } else if !self.execute_int(inst, pc)? {
+                continue;
+            }
+            let go_on = self.execute_int(inst, pc)?;
+            let at = self.timing.last_int;
+            self.record(at, Unit::Int, pc, inst);
+            if !go_on {
                 break;
             }
         }

@@ -235,6 +235,30 @@ fn ddot_frep_unrolled_keeps_the_fpu_busy() {
 }
 
 #[test]
+fn trace_shows_back_to_back_fmadds() {
+    let n = 64;
+    let (x, y) = vectors(n);
+    let mut m = machine(&ddot_frep_unrolled());
+    dot_setup(&mut m, &x, &y);
+    m.enable_trace();
+    run(&mut m);
+    let fmadds: Vec<u64> = m
+        .trace()
+        .iter()
+        .filter(|e| e.unit == Unit::Fp && e.inst.mnemonic() == "fmadd.d")
+        .map(|e| e.cycle)
+        .collect();
+    assert_eq!(fmadds.len(), n);
+    assert!(fmadds.windows(2).all(|w| w[1] == w[0] + 1), "{fmadds:?}");
+    // Each instruction the core fetched appears once as an integer-side issue.
+    let int_issues = m.trace().iter().filter(|e| e.unit == Unit::Int).count() as u64;
+    assert_eq!(
+        int_issues,
+        m.counters().by_mnemonic.values().sum::<u64>() - (n as u64 - 4)
+    );
+}
+
+#[test]
 fn staggering_gives_four_accumulators_from_one_instruction() {
     let n = 4000;
     let (x, y) = vectors(n);

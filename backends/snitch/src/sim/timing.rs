@@ -41,6 +41,8 @@ pub(crate) struct Timing {
     queue: VecDeque<u64>,
     /// Latest cycle at which an FP instruction retired.
     pub fp_end: u64,
+    /// Cycle of the integer core's latest issue or offload.
+    pub last_int: u64,
 }
 
 impl Timing {
@@ -53,6 +55,7 @@ impl Timing {
             divsqrt_busy: 0,
             queue: VecDeque::new(),
             fp_end: 0,
+            last_int: 0,
         }
     }
 
@@ -67,6 +70,7 @@ impl Timing {
     pub fn int_issue(&mut self, srcs: &[XReg]) -> u64 {
         let t = self.int_next.max(self.ready(srcs));
         self.int_next = t + 1;
+        self.last_int = t;
         t
     }
 
@@ -96,6 +100,7 @@ impl Timing {
         }
         self.queue.push_back(PENDING);
         self.int_next = t + 1;
+        self.last_int = t;
         t
     }
 
