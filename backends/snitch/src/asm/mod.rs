@@ -179,6 +179,61 @@ mod tests {
         }
     }
 
+    /// Random lines made of assembly-ish tokens never make the assembler
+    /// panic: each is a program or an error.
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        let tokens = [
+            "addi",
+            "lw",
+            "fld",
+            "frep.o",
+            "scfgwi",
+            "li",
+            "a0",
+            "ft0",
+            "x33",
+            "(",
+            ")",
+            ",",
+            "0x",
+            "-",
+            "<<",
+            "|",
+            "4096",
+            "-1",
+            ":",
+            "#",
+            "//",
+            ".L1",
+            "label:",
+            "(a0)",
+            "8(",
+            "rtz",
+            "é",
+            "0b",
+            "~",
+            "*",
+            "/",
+            "%",
+            "fcvt.d.w",
+            "amoadd.w.aqrl",
+            "fence",
+            "iorw",
+            " ",
+            "\t",
+        ];
+        let mut rng = Rng(3);
+        for _ in 0..20_000 {
+            let n = rng.range(0, 8) as usize;
+            let line: String = (0..n)
+                .map(|_| rng.pick(&tokens))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let _ = assemble(&line);
+        }
+    }
+
     #[test]
     fn errors_name_line_and_problem() {
         let e = assemble("nop\nfoo a0").expect_err("unknown mnemonic");

@@ -89,6 +89,7 @@ impl Machine {
 
     /// Issues one repetition the sequencer replays from its buffer.
     fn repeat(&mut self, word: u32, pc: u32) -> Result<u64, SimError> {
+        self.step()?;
         let inst = decode(word).map_err(|source| SimError::Decode { pc, source })?;
         *self
             .counters

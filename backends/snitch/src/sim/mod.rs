@@ -178,6 +178,9 @@ pub struct Machine {
     timing: timing::Timing,
     counters: Counters,
     retired: u64,
+    /// Instructions executed, FREP repetitions included, and the run's limit.
+    executed: u64,
+    limit: u64,
     trace: Option<Vec<TraceEntry>>,
 }
 
@@ -208,6 +211,8 @@ impl Machine {
             timing: timing::Timing::new(),
             counters: Counters::default(),
             retired: 0,
+            executed: 0,
+            limit: u64::MAX,
             trace: None,
             params,
         }
@@ -293,17 +298,17 @@ impl Machine {
         &self.counters
     }
 
-    /// Runs from `entry` until the exit, at most `limit` instructions
-    /// (FREP repetitions not counted), and returns the counters.
+    /// Runs from `entry` until the exit, executing at most `limit`
+    /// instructions (FREP repetitions included, so a huge repetition count
+    /// cannot hang the simulator), and returns the counters.
     pub fn run(&mut self, entry: u32, limit: u64) -> Result<Counters, SimError> {
         self.pc = entry;
+        self.limit = limit;
         loop {
             if self.pc == EXIT_ADDRESS {
                 break;
             }
-            if self.retired >= limit {
-                return Err(SimError::StepLimit { limit });
-            }
+            self.step()?;
             let pc = self.pc;
             let (word, inst) = self.fetch(pc)?;
             self.retired += 1;
@@ -332,6 +337,15 @@ impl Machine {
         }
         self.finish();
         Ok(self.counters.clone())
+    }
+
+    /// Counts one executed instruction against the run's limit.
+    fn step(&mut self) -> Result<(), SimError> {
+        if self.executed >= self.limit {
+            return Err(SimError::StepLimit { limit: self.limit });
+        }
+        self.executed += 1;
+        Ok(())
     }
 
     fn fetch(&mut self, pc: u32) -> Result<(u32, Inst), SimError> {

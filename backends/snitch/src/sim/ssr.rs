@@ -454,6 +454,32 @@ mod tests {
     }
 
     #[test]
+    fn four_dimensional_walk() {
+        // A 2×2×2×2 block of a 4×4×4×4 array of words, strides given as the
+        // increments when each dimension advances.
+        let mut mem = Tcdm::new(0, 256 * 8);
+        for i in 0..256u32 {
+            mem.write(i * 8, 8, u64::from(i)).expect("in bounds");
+        }
+        let mut m = DataMover::new(2);
+        let steps = [1u32, 4, 16, 64]; // element distance of each dimension
+        let mut travelled = 0u32;
+        for (d, s) in steps.iter().enumerate() {
+            m.write_config(REG_BOUNDS + d as u32, 1, 0).expect("idle");
+            let inc = s * 8 - travelled;
+            m.write_config(REG_STRIDES + d as u32, inc, 0)
+                .expect("idle");
+            travelled += s * 8;
+        }
+        m.write_config(REG_RPTR + 3, 0, 0).expect("idle");
+        let want: Vec<u64> = (0..16u64)
+            .map(|i| (i & 1) + ((i >> 1) & 1) * 4 + ((i >> 2) & 1) * 16 + ((i >> 3) & 1) * 64)
+            .collect();
+        assert_eq!(addrs(&mut m, &mem, 16), want);
+        assert!(m.pop(&mem).is_err());
+    }
+
+    #[test]
     fn queued_job_starts_when_the_running_one_is_done() {
         let mut mem = Tcdm::new(0, 64);
         let mut m = DataMover::new(1);

@@ -588,6 +588,9 @@ fn errors_say_what_and_where() {
     // An infinite loop.
     let mut m = machine("x: j x");
     assert_eq!(m.run(code, 50), Err(SimError::StepLimit { limit: 50 }));
+    // A huge repetition count still stops at the limit.
+    let mut m = machine("li t0, -1\nfrep.o t0, 1, 0, 0\nfadd.d fa0, fa0, fa1\necall");
+    assert_eq!(m.run(code, 1000), Err(SimError::StepLimit { limit: 1000 }));
     // An FREP body longer than the sequencer.
     let mut m = machine("frep.o zero, 17, 0, 0\necall");
     assert!(matches!(
@@ -742,4 +745,42 @@ fn matmul_fused_fill_shape_waits_out_the_fma_latency() {
         "{}",
         c.fpu_occupancy()
     );
+}
+
+/// Random programs of every instruction form end in a result or a typed
+/// error, never a panic (registers start pointing into the TCDM so some
+/// memory accesses succeed).
+#[test]
+fn random_programs_never_panic() {
+    use crate::isa::encode;
+    use crate::testgen::{every_form, Forms, Rng};
+    let mut rng = Rng(99);
+    let mut outcomes = std::collections::BTreeMap::<String, usize>::new();
+    for _ in 0..300 {
+        let mut pool = every_form(&mut rng, Forms::All);
+        let mut program = Vec::new();
+        for _ in 0..64 {
+            let i = (rng.next() % pool.len() as u64) as usize;
+            program.push(pool.swap_remove(i));
+            if pool.is_empty() {
+                pool = every_form(&mut rng, Forms::All);
+            }
+        }
+        let words: Vec<u32> = program.iter().filter_map(|i| encode(i).ok()).collect();
+        let mut m = Machine::new(ModelParams::default(), &words);
+        for r in XReg::all().skip(3) {
+            m.set_x(r, X + (rng.next() % 4096) as u32 * 8);
+        }
+        let entry = m.code_address(0);
+        let key = match m.run(entry, 5_000) {
+            Ok(_) => "ok".to_string(),
+            Err(e) => format!("{e:?}")
+                .split([' ', '{', '('])
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        };
+        *outcomes.entry(key).or_default() += 1;
+    }
+    assert!(outcomes.len() > 3, "{outcomes:?}");
 }
