@@ -4,6 +4,8 @@
 //! as text.
 
 mod expr;
+mod mnemonics;
+mod operands;
 pub mod parse;
 pub mod print;
 

@@ -575,6 +575,50 @@ mod tests {
         }
     }
 
+    /// Every random instance of a custom form matches the mask/match pair
+    /// of its published pattern (snitch_cluster's `riscv_instr.sv`; `frep.i`
+    /// from `opcodes-frep_CUSTOM`, which the RTL file leaves out).
+    #[test]
+    fn custom_forms_match_published_patterns() {
+        use crate::testgen::{every_form, Forms, Rng};
+        let patterns: &[(&str, u32, u32)] = &[
+            ("frep.o", 0x0000_00ff, 0x0000_008b),
+            ("frep.i", 0x0000_00ff, 0x0000_000b),
+            ("scfgri", 0x000f_f07f, 0x0000_102b),
+            ("scfgwi", 0x0000_7fff, 0x0000_202b),
+            ("scfgr", 0xfe0f_f07f, 0x0000_902b),
+            ("scfgw", 0xfe00_7fff, 0x0000_20ab),
+            ("vfadd.s", 0xfe00_707f, 0x8200_0033),
+            ("vfmul.s", 0xfe00_707f, 0x8600_0033),
+            ("vfmax.s", 0xfe00_707f, 0x8c00_0033),
+            ("vfmac.s", 0xfe00_707f, 0x9000_0033),
+            ("vfcpka.s.s", 0xfe00_707f, 0xb000_0033),
+        ];
+        let mut rng = Rng(21);
+        let mut seen = 0;
+        for _ in 0..500 {
+            for inst in every_form(&mut rng, Forms::All) {
+                let word = encode(&inst).unwrap_or_else(|e| panic!("{e}"));
+                let matching: Vec<&str> = patterns
+                    .iter()
+                    .filter(|(_, mask, m)| word & mask == *m)
+                    .map(|(n, _, _)| *n)
+                    .collect();
+                let name = inst.mnemonic();
+                if patterns.iter().any(|(n, _, _)| *n == name) {
+                    seen += 1;
+                    assert_eq!(matching, vec![name.as_str()], "{inst} = {word:#010x}");
+                } else {
+                    assert!(
+                        matching.is_empty(),
+                        "{inst} = {word:#010x} matches {matching:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(seen, 500 * patterns.len());
+    }
+
     #[test]
     fn out_of_range_immediates_are_errors() {
         let bad = Inst::OpImm {
