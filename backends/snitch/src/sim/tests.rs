@@ -1,7 +1,7 @@
 //! Hand-written programs run on the simulator: functional results checked
 //! exactly, cycle counts checked against what the model (`model.rs`,
 //! `timing.rs`) predicts for them. With the default parameters: a taken
-//! branch costs 2 cycles, a dependent `fmadd.d` can issue 4 cycles after
+//! branch costs no extra cycle, a dependent `fmadd.d` can issue 4 cycles after
 //! its producer, an FP load's result is usable 2 cycles after issue, and
 //! streams deliver one element per cycle.
 
@@ -147,18 +147,18 @@ fn ddot_frep_unrolled() -> String {
 }
 
 #[test]
-fn ddot_baseline_is_exact_and_takes_eight_cycles_per_iteration() {
+fn ddot_baseline_is_exact_and_takes_seven_cycles_per_iteration() {
     let n = 500;
     let (x, y) = vectors(n);
     let mut m = machine(DDOT_BASELINE);
     let r = dot_setup(&mut m, &x, &y);
     let c = run(&mut m);
     assert_eq!(result(&m, r), dot_ref(&x, &y, 1));
-    // Seven integer-core issues plus the taken-branch cycle per iteration;
-    // the FP side (loads usable after 2 cycles, a 4-cycle FMA chain) keeps up.
+    // Seven integer-core issues per iteration; the FP side (loads usable
+    // after 2 cycles, a 4-cycle FMA chain) keeps up.
     let n = n as u64;
     assert!(
-        (8 * n..8 * n + 30).contains(&c.cycles),
+        (7 * n..7 * n + 30).contains(&c.cycles),
         "{} cycles",
         c.cycles
     );
@@ -166,7 +166,7 @@ fn ddot_baseline_is_exact_and_takes_eight_cycles_per_iteration() {
     assert_eq!(c.fpss_fpu_fmadd_issues, n);
     assert_eq!(c.fpss_fpu_issues, n + 1);
     assert_eq!(c.count("fld"), 2 * n);
-    assert!(c.fpu_occupancy() < 0.13, "{}", c.fpu_occupancy());
+    assert!(c.fpu_occupancy() < 0.15, "{}", c.fpu_occupancy());
 }
 
 #[test]
@@ -177,7 +177,8 @@ fn ddot_with_streams_takes_four_cycles_per_iteration() {
     let r = dot_setup(&mut m, &x, &y);
     let c = run(&mut m);
     assert_eq!(result(&m, r), dot_ref(&x, &y, 1));
-    // Three issues plus the taken branch, matching the FMA chain's 4 cycles.
+    // Three issues per iteration, but the FMA chain needs 4 cycles: the FP
+    // side sets the pace and the integer core waits on a full sequencer.
     let n = n as u64;
     assert!(
         (4 * n..4 * n + 40).contains(&c.cycles),
