@@ -213,6 +213,7 @@ impl Machine {
                     stagger_mask: stagger_mask.into(),
                     body: Vec::new(),
                     last_issue: Vec::new(),
+                    entries: Vec::new(),
                 });
                 own_issue = false;
             }
@@ -282,9 +283,9 @@ impl Machine {
             // The SSR switch lives in the FP subsystem: it is offloaded and
             // takes effect in order with the FP instructions around it.
             let p = self.params.clone();
-            let t_off = self.timing.offload(srcs, &p);
+            let (t_off, entry) = self.timing.offload(srcs, &p);
             let t = self.timing.fp_issue(t_off + p.offload_latency);
-            self.timing.set_leave(0, t);
+            self.timing.set_leave(entry, t);
             self.counters.snitch_fseq_offloads += 1;
             self.counters.fpss_issues += 1;
             let old = u32::from(self.ssr_enabled);

@@ -45,16 +45,17 @@ impl Machine {
             _ => Vec::new(),
         };
         let p = self.params.clone();
-        let t_off = self.timing.offload(&int_srcs, &p);
+        let (t_off, entry) = self.timing.offload(&int_srcs, &p);
         self.record(t_off, super::Unit::Int, pc, inst);
         self.counters.snitch_fseq_offloads += 1;
         let earliest = t_off + p.offload_latency;
         let Some(mut frep) = self.frep.take() else {
             let t = self.issue_fp(inst, pc, earliest)?;
-            self.timing.set_leave(0, t);
+            self.timing.set_leave(entry, t);
             return Ok(());
         };
         frep.body.push((word, pc));
+        frep.entries.push(entry);
         let smax = frep.stagger_max + 1;
         let last = match frep.mode {
             FrepMode::Outer => self.issue_fp(inst, pc, earliest)?,
@@ -81,8 +82,8 @@ impl Machine {
             }
         }
         // The body leaves the sequencer as its last repetitions issue.
-        for (j, t) in frep.last_issue.iter().enumerate() {
-            self.timing.set_leave(frep.count - 1 - j, *t);
+        for (entry, t) in frep.entries.iter().zip(&frep.last_issue) {
+            self.timing.set_leave(*entry, *t);
         }
         Ok(())
     }

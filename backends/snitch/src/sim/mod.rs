@@ -157,6 +157,8 @@ struct Frep {
     body: Vec<(u32, u32)>,
     /// Issue cycle of each body instruction's latest repetition.
     last_issue: Vec<u64>,
+    /// The body's sequencer queue entries.
+    entries: Vec<timing::QueueEntry>,
 }
 
 /// One Snitch core with its TCDM.

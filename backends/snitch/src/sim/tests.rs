@@ -527,6 +527,26 @@ fn integer_core_semantics() {
 }
 
 #[test]
+fn an_ssr_switch_inside_an_frep_body_keeps_the_queue_consistent() {
+    // The CSR goes through the sequencer queue between two body
+    // instructions; afterwards more FP instructions than the queue holds.
+    let tail: String = (0..40).map(|_| "    fadd.d fa3, fa3, fa1\n").collect();
+    let src = format!(
+        "    li t0, 3\n    frep.o t0, 2, 0, 0\n    fadd.d fa0, fa0, fa1\n    csrci 0x7c0, 1\n    fadd.d fa2, fa2, fa1\n{tail}    ecall\n"
+    );
+    let mut m = machine(&src);
+    let f = |n: &str| FReg::parse(n).expect("register");
+    m.set_f64(f("fa1"), 1.0);
+    let c = run(&mut m);
+    assert_eq!(
+        (m.f64(f("fa0")), m.f64(f("fa2")), m.f64(f("fa3"))),
+        (4.0, 4.0, 40.0)
+    );
+    // Eight dependent-pair adds, then 40 dependent adds: about 4 cycles each.
+    assert!(c.cycles < 4 * 48 + 40, "{} cycles", c.cycles);
+}
+
+#[test]
 fn a_full_sequencer_stalls_the_integer_core() {
     // 100 dependent f64 adds: the FP side needs 4 cycles each; the integer
     // core can only run `sequencer_depth` instructions ahead of it.

@@ -25,6 +25,10 @@ use crate::isa::{FReg, XReg};
 /// instruction whose repetitions are still to come).
 const PENDING: u64 = u64::MAX;
 
+/// A sequencer queue entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct QueueEntry(u64);
+
 #[derive(Clone, Debug)]
 pub(crate) struct Timing {
     /// Next cycle the integer core can issue.
@@ -37,8 +41,10 @@ pub(crate) struct Timing {
     fp_next: u64,
     /// Cycle until which the divide/square-root unit is busy.
     divsqrt_busy: u64,
-    /// Leaving cycles of the sequencer queue's entries, oldest first.
-    queue: VecDeque<u64>,
+    /// The sequencer queue's entries (id, leaving cycle), oldest first.
+    queue: VecDeque<(u64, u64)>,
+    /// Id of the next queue entry.
+    next_entry: u64,
     /// Latest cycle at which an FP instruction retired.
     pub fp_end: u64,
     /// Cycle of the integer core's latest issue or offload.
@@ -54,6 +60,7 @@ impl Timing {
             fp_next: 0,
             divsqrt_busy: 0,
             queue: VecDeque::new(),
+            next_entry: 0,
             fp_end: 0,
             last_int: 0,
         }
@@ -87,28 +94,34 @@ impl Timing {
     }
 
     /// Offloads an FP instruction reading integer registers `srcs` into the
-    /// sequencer queue; returns the offload cycle.
-    pub fn offload(&mut self, srcs: &[XReg], p: &ModelParams) -> u64 {
+    /// sequencer queue; returns the offload cycle and the queue entry's id.
+    pub fn offload(&mut self, srcs: &[XReg], p: &ModelParams) -> (u64, QueueEntry) {
         let mut t = self.int_next.max(self.ready(srcs));
-        while self.queue.front().is_some_and(|f| *f <= t) {
+        while self.queue.front().is_some_and(|(_, leave)| *leave <= t) {
             self.queue.pop_front();
         }
         if self.queue.len() >= p.sequencer_depth {
-            if let Some(f) = self.queue.pop_front() {
-                t = t.max(f);
+            // The oldest entry always has a known leaving cycle here: only
+            // an FREP body still being collected is pending, and it is
+            // shorter than the queue.
+            if let Some((_, leave)) = self.queue.pop_front() {
+                if leave != PENDING {
+                    t = t.max(leave);
+                }
             }
         }
-        self.queue.push_back(PENDING);
+        let id = self.next_entry;
+        self.next_entry += 1;
+        self.queue.push_back((id, PENDING));
         self.int_next = t + 1;
         self.last_int = t;
-        t
+        (t, QueueEntry(id))
     }
 
-    /// Sets the leaving cycle of the `back`-th newest queue entry (0 = newest).
-    pub fn set_leave(&mut self, back: usize, cycle: u64) {
-        let n = self.queue.len();
-        if back < n {
-            self.queue[n - 1 - back] = cycle;
+    /// Sets the cycle at which queue entry `entry` leaves the sequencer.
+    pub fn set_leave(&mut self, entry: QueueEntry, cycle: u64) {
+        if let Some(e) = self.queue.iter_mut().find(|(id, _)| *id == entry.0) {
+            e.1 = cycle;
         }
     }
 
