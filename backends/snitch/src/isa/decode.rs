@@ -1,5 +1,5 @@
 //! 32-bit word → instruction. The decoder is the exact inverse of
-//! [`encode`](super::encode): a word decodes only if encoding the result
+//! [`encode()`](super::encode()): a word decodes only if encoding the result
 //! gives the same word back, so fields the instruction does not use must be
 //! zero, and a word outside the supported subset is a [`DecodeError`] that
 //! says which field was not recognised.

@@ -11,8 +11,8 @@
 //! CSR instruction on [`CSR_SSR`].
 //!
 //! Immediates are stored as the value the instruction means (a byte offset,
-//! a sign-extended constant), not as encoded bit fields; [`encode`] checks
-//! their range and [`decode`] reverses it exactly.
+//! a sign-extended constant), not as encoded bit fields; [`encode()`] checks
+//! their range and [`decode()`] reverses it exactly.
 
 pub mod decode;
 pub mod encode;

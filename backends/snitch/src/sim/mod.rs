@@ -8,7 +8,7 @@
 //! packed-SIMD subset, on a bounds-checked TCDM ([`mem`]).
 //!
 //! Functional effects happen in program order; the cycle model ([`model`],
-//! [`timing`]) runs alongside and lets the integer core run ahead of the FP
+//! `timing`) runs alongside and lets the integer core run ahead of the FP
 //! subsystem. A run ends at `ecall`/`ebreak` or when the core jumps to
 //! [`EXIT_ADDRESS`] (the initial return address), and reports the thesis'
 //! Table 3.1 counters.

@@ -189,3 +189,56 @@ impl Counters {
         self.by_mnemonic.get(mnemonic).copied().unwrap_or(0)
     }
 }
+
+impl std::fmt::Display for Counters {
+    /// One `name value` line per Table 3.1 counter, derived metrics last.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let counts = [
+            ("cycles", self.cycles),
+            ("end", self.end),
+            ("end_fpss", self.end_fpss),
+            ("snitch_issues", self.snitch_issues),
+            ("snitch_fseq_offloads", self.snitch_fseq_offloads),
+            ("snitch_loads", self.snitch_loads),
+            ("fpss_issues", self.fpss_issues),
+            ("fpss_fpu_issues", self.fpss_fpu_issues),
+            ("fpss_fpu_fmadd_issues", self.fpss_fpu_fmadd_issues),
+            ("fpss_loads", self.fpss_loads),
+            ("fpss_section_latency", self.fpss_section_latency()),
+        ];
+        for (name, v) in counts {
+            writeln!(f, "{name:<24}{v}")?;
+        }
+        let ratios = [
+            ("snitch_occupancy", self.snitch_occupancy()),
+            ("fpss_occupancy", self.fpss_occupancy()),
+            ("fpss_fpu_occupancy", self.fpu_occupancy()),
+            ("total_ipc", self.total_ipc()),
+        ];
+        for (name, v) in ratios {
+            writeln!(f, "{name:<24}{v:.4}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Counters;
+
+    #[test]
+    fn report_lists_counters_and_ratios() {
+        let c = Counters {
+            cycles: 1000,
+            fpss_fpu_issues: 900,
+            snitch_issues: 50,
+            fpss_issues: 950,
+            ..Counters::default()
+        };
+        let text = c.to_string();
+        assert!(text.contains("cycles                  1000\n"), "{text}");
+        assert!(text.contains("fpss_fpu_occupancy      0.9000\n"), "{text}");
+        assert!(text.contains("total_ipc               1.0000\n"), "{text}");
+        assert_eq!(Counters::default().fpu_occupancy(), 0.0);
+    }
+}
