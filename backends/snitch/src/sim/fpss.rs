@@ -24,6 +24,27 @@ enum Unit {
     DivSqrt,
 }
 
+/// The FP registers an instruction reads, in operand order (at most three).
+struct Srcs {
+    regs: [FReg; 3],
+    len: usize,
+}
+
+impl Srcs {
+    fn new(regs: &[FReg]) -> Srcs {
+        let mut s = Srcs {
+            regs: [FReg::FT0; 3],
+            len: regs.len().min(3),
+        };
+        s.regs[..s.len].copy_from_slice(&regs[..s.len]);
+        s
+    }
+
+    fn as_slice(&self) -> &[FReg] {
+        &self.regs[..self.len]
+    }
+}
+
 /// Adds the stagger count `n` to the register fields selected by `mask`.
 fn stagger(word: u32, mask: u32, n: u32) -> u32 {
     let mut w = word;
@@ -39,13 +60,13 @@ fn stagger(word: u32, mask: u32, n: u32) -> u32 {
 impl Machine {
     /// The integer core hands an FP instruction to the sequencer.
     pub(super) fn offload(&mut self, word: u32, inst: Inst, pc: u32) -> Result<(), SimError> {
-        let int_srcs: Vec<XReg> = match inst {
-            Inst::FLoad { rs1, .. } | Inst::FStore { rs1, .. } => vec![rs1],
-            Inst::FCvtFromInt { rs1, .. } | Inst::FMvFromInt { rs1, .. } => vec![rs1],
-            _ => Vec::new(),
+        let int_src = match inst {
+            Inst::FLoad { rs1, .. } | Inst::FStore { rs1, .. } => Some(rs1),
+            Inst::FCvtFromInt { rs1, .. } | Inst::FMvFromInt { rs1, .. } => Some(rs1),
+            _ => None,
         };
         let p = self.params.clone();
-        let (t_off, entry) = self.timing.offload(&int_srcs, &p);
+        let (t_off, entry) = self.timing.offload(int_src.as_slice(), &p);
         self.record(t_off, super::Unit::Int, pc, inst);
         self.counters.snitch_fseq_offloads += 1;
         let earliest = t_off + p.offload_latency;
@@ -92,11 +113,7 @@ impl Machine {
     fn repeat(&mut self, word: u32, pc: u32) -> Result<u64, SimError> {
         self.step()?;
         let inst = decode(word).map_err(|source| SimError::Decode { pc, source })?;
-        *self
-            .counters
-            .by_mnemonic
-            .entry(inst.mnemonic())
-            .or_default() += 1;
+        self.count_exec(pc);
         self.issue_fp(inst, pc, 0)
     }
 
@@ -123,42 +140,46 @@ impl Machine {
     /// it, and records when its result is ready. Returns the issue cycle.
     fn issue_fp(&mut self, inst: Inst, pc: u32, earliest: u64) -> Result<u64, SimError> {
         let p = self.params.clone();
-        let (srcs, unit): (Vec<FReg>, Unit) = match inst {
-            Inst::FLoad { .. } => (vec![], Unit::Load),
-            Inst::FStore { rs2, .. } => (vec![rs2], Unit::Store),
+        let (srcs, unit): (Srcs, Unit) = match inst {
+            Inst::FLoad { .. } => (Srcs::new(&[]), Unit::Load),
+            Inst::FStore { rs2, .. } => (Srcs::new(&[rs2]), Unit::Store),
             Inst::FArith {
                 op: FArithOp::Div,
                 rs1,
                 rs2,
                 ..
-            } => (vec![rs1, rs2], Unit::DivSqrt),
-            Inst::FArith { fmt, rs1, rs2, .. } => (vec![rs1, rs2], Unit::Comp(fmt)),
-            Inst::FSqrt { rs1, .. } => (vec![rs1], Unit::DivSqrt),
+            } => (Srcs::new(&[rs1, rs2]), Unit::DivSqrt),
+            Inst::FArith { fmt, rs1, rs2, .. } => (Srcs::new(&[rs1, rs2]), Unit::Comp(fmt)),
+            Inst::FSqrt { rs1, .. } => (Srcs::new(&[rs1]), Unit::DivSqrt),
             Inst::FSgnj { rs1, rs2, .. } | Inst::FMinMax { rs1, rs2, .. } => {
-                (vec![rs1, rs2], Unit::NonComp)
+                (Srcs::new(&[rs1, rs2]), Unit::NonComp)
             }
             Inst::Fma {
                 fmt, rs1, rs2, rs3, ..
-            } => (vec![rs1, rs2, rs3], Unit::Comp(fmt)),
-            Inst::FCmp { rs1, rs2, .. } => (vec![rs1, rs2], Unit::NonComp),
-            Inst::FClass { rs1, .. } | Inst::FMvToInt { rs1, .. } => (vec![rs1], Unit::NonComp),
-            Inst::FCvtToInt { rs1, .. } | Inst::FCvtFmt { rs1, .. } => (vec![rs1], Unit::Conv),
-            Inst::FCvtFromInt { .. } => (vec![], Unit::Conv),
-            Inst::FMvFromInt { .. } => (vec![], Unit::NonComp),
+            } => (Srcs::new(&[rs1, rs2, rs3]), Unit::Comp(fmt)),
+            Inst::FCmp { rs1, rs2, .. } => (Srcs::new(&[rs1, rs2]), Unit::NonComp),
+            Inst::FClass { rs1, .. } | Inst::FMvToInt { rs1, .. } => {
+                (Srcs::new(&[rs1]), Unit::NonComp)
+            }
+            Inst::FCvtToInt { rs1, .. } | Inst::FCvtFmt { rs1, .. } => {
+                (Srcs::new(&[rs1]), Unit::Conv)
+            }
+            Inst::FCvtFromInt { .. } => (Srcs::new(&[]), Unit::Conv),
+            Inst::FMvFromInt { .. } => (Srcs::new(&[]), Unit::NonComp),
             Inst::Vf {
                 op: VfOp::Mac,
                 rd,
                 rs1,
                 rs2,
-            } => (vec![rs1, rs2, rd], Unit::Comp(FFmt::S)),
+            } => (Srcs::new(&[rs1, rs2, rd]), Unit::Comp(FFmt::S)),
             Inst::Vf {
                 op: VfOp::Cpka,
                 rs1,
                 rs2,
                 ..
-            } => (vec![rs1, rs2], Unit::NonComp),
-            Inst::Vf { rs1, rs2, .. } => (vec![rs1, rs2], Unit::Comp(FFmt::S)),
-            _ => (vec![], Unit::NonComp),
+            } => (Srcs::new(&[rs1, rs2]), Unit::NonComp),
+            Inst::Vf { rs1, rs2, .. } => (Srcs::new(&[rs1, rs2]), Unit::Comp(FFmt::S)),
+            _ => (Srcs::new(&[]), Unit::NonComp),
         };
         let latency = match unit {
             Unit::Load => p.fp_load_use,
@@ -186,7 +207,7 @@ impl Machine {
         // When can it issue?
         let mut ready = earliest;
         let mut seen = [false; 3];
-        for &r in &srcs {
+        for &r in srcs.as_slice() {
             ready = ready.max(match self.stream_of(r) {
                 Some(m) if !seen[m] => {
                     seen[m] = true;
@@ -210,8 +231,8 @@ impl Machine {
         }
 
         // Operand values: each stream operand pops one element.
-        let mut vals = Vec::with_capacity(srcs.len());
-        for &r in &srcs {
+        let mut vals = [0u64; 3];
+        for (i, &r) in srcs.as_slice().iter().enumerate() {
             match self.stream_of(r) {
                 Some(m) => {
                     let tr = self.ssr[m]
@@ -221,12 +242,12 @@ impl Machine {
                         .timing
                         .consume(tr, t, p.ssr_data_credits, p.tcdm_latency);
                     self.counters.ssr_reads += 1;
-                    vals.push(tr.value);
+                    vals[i] = tr.value;
                 }
-                None => vals.push(self.f[r.num() as usize]),
+                None => vals[i] = self.f[r.num() as usize],
             }
         }
-        let v = |i: usize| vals.get(i).copied().unwrap_or(0);
+        let v = |i: usize| vals[i];
         let fp_err = |error| SimError::Fp {
             pc,
             inst: inst.to_string(),

@@ -180,6 +180,8 @@ pub struct Machine {
     timing: timing::Timing,
     counters: Counters,
     retired: u64,
+    /// Executions of each program word, FREP repetitions included.
+    exec_counts: Vec<u64>,
     /// Instructions executed, FREP repetitions included, and the run's limit.
     executed: u64,
     limit: u64,
@@ -213,6 +215,7 @@ impl Machine {
             timing: timing::Timing::new(),
             counters: Counters::default(),
             retired: 0,
+            exec_counts: vec![0; program.len()],
             executed: 0,
             limit: u64::MAX,
             trace: None,
@@ -295,7 +298,8 @@ impl Machine {
         }
     }
 
-    /// The counters so far.
+    /// The counters as of the last completed run (`by_mnemonic` and the
+    /// cycle totals are filled in when a run ends).
     pub fn counters(&self) -> &Counters {
         &self.counters
     }
@@ -314,11 +318,7 @@ impl Machine {
             let pc = self.pc;
             let (word, inst) = self.fetch(pc)?;
             self.retired += 1;
-            *self
-                .counters
-                .by_mnemonic
-                .entry(inst.mnemonic())
-                .or_default() += 1;
+            self.count_exec(pc);
             if inst.is_fp() {
                 self.offload(word, inst, pc)?;
                 self.pc = pc.wrapping_add(4);
@@ -339,6 +339,20 @@ impl Machine {
         }
         self.finish();
         Ok(self.counters.clone())
+    }
+
+    /// How often each instruction of the program ran (FREP repetitions
+    /// included), by index: a per-instruction profile.
+    pub fn exec_counts(&self) -> &[u64] {
+        &self.exec_counts
+    }
+
+    /// Counts an execution of the instruction at `pc` for the profile.
+    fn count_exec(&mut self, pc: u32) {
+        let index = (pc.wrapping_sub(self.params.code_base) / 4) as usize;
+        if let Some(n) = self.exec_counts.get_mut(index) {
+            *n += 1;
+        }
     }
 
     /// Counts one executed instruction against the run's limit.
@@ -370,7 +384,14 @@ impl Machine {
     /// Closes the counters: the run lasts until the integer core, the FP
     /// subsystem and the stream writes have all finished.
     fn finish(&mut self) {
+        let mut by_mnemonic = std::collections::BTreeMap::new();
+        for (n, inst) in self.exec_counts.iter().zip(&self.decoded) {
+            if let (true, Some(inst)) = (*n > 0, inst) {
+                *by_mnemonic.entry(inst.mnemonic()).or_default() += n;
+            }
+        }
         let c = &mut self.counters;
+        c.by_mnemonic = by_mnemonic;
         c.end = self.timing.int_next;
         c.end_fpss = self.timing.fp_end;
         let streams = self
