@@ -12,7 +12,9 @@
 //!   parsed;
 //! - [`sim`]: a simulator that runs encoded programs from memory words, with
 //!   a documented cycle model and the performance counters of the Ficarelli
-//!   thesis' Table 3.1.
+//!   thesis' Table 3.1;
+//! - [`stream`]: affine access patterns and the SSR configuration that
+//!   makes a data mover walk them.
 //!
 //! `docs/snitch.md` in the repository describes what is modelled and where
 //! each model parameter comes from.
@@ -22,6 +24,7 @@
 pub mod asm;
 pub mod isa;
 pub mod sim;
+pub mod stream;
 
 #[cfg(test)]
 mod testgen;

@@ -7,41 +7,12 @@ use super::parse::AsmErrorKind;
 use super::print::default_rounding_mode;
 use crate::isa::*;
 
-/// `li rd, value`: `addi` when it fits 12 bits, else `lui` (+ `addi`).
+/// `li rd, value` as instructions, without branch targets.
 fn load_immediate(rd: XReg, value: i64) -> Parsed {
-    if (-2048..=2047).contains(&value) {
-        return vec![(
-            Inst::OpImm {
-                op: ImmOp::Addi,
-                rd,
-                rs1: XReg::ZERO,
-                imm: value as i32,
-            },
-            None,
-        )];
-    }
-    let v = value as i32;
-    let hi = (v.wrapping_add(0x800) as u32) >> 12;
-    let lo = v.wrapping_sub((hi << 12) as i32);
-    let mut out = vec![(
-        Inst::Lui {
-            rd,
-            imm: hi & 0xfffff,
-        },
-        None,
-    )];
-    if lo != 0 {
-        out.push((
-            Inst::OpImm {
-                op: ImmOp::Addi,
-                rd,
-                rs1: rd,
-                imm: lo,
-            },
-            None,
-        ));
-    }
-    out
+    crate::isa::load_immediate(rd, value as u32)
+        .into_iter()
+        .map(|i| (i, None))
+        .collect()
 }
 
 pub(super) fn parse_line(m: &str, ops: &[&str]) -> Result<Parsed, AsmErrorKind> {

@@ -374,6 +374,35 @@ pub enum Inst {
     },
 }
 
+/// The `li rd, value` expansion: one `addi` when the value fits 12 signed
+/// bits, else `lui` and, unless the low 12 bits are zero, `addi`.
+pub fn load_immediate(rd: XReg, value: u32) -> Vec<Inst> {
+    let v = value as i32;
+    if (-2048..=2047).contains(&v) {
+        return vec![Inst::OpImm {
+            op: ImmOp::Addi,
+            rd,
+            rs1: XReg::ZERO,
+            imm: v,
+        }];
+    }
+    let hi = (v.wrapping_add(0x800) as u32) >> 12;
+    let lo = v.wrapping_sub((hi << 12) as i32);
+    let mut out = vec![Inst::Lui {
+        rd,
+        imm: hi & 0xfffff,
+    }];
+    if lo != 0 {
+        out.push(Inst::OpImm {
+            op: ImmOp::Addi,
+            rd,
+            rs1: rd,
+            imm: lo,
+        });
+    }
+    out
+}
+
 impl Inst {
     /// Whether the integer core hands this instruction to the FP subsystem
     /// (and so whether an FREP block counts it).
