@@ -121,10 +121,17 @@ impl Machine {
                 self.write_x(rd, v, t + latency);
             }
             Inst::Fence { .. } => {
-                // Waits until every offloaded FP instruction has retired (assumed).
+                // Waits until every offloaded FP instruction has retired and
+                // every stream write has reached memory (assumed).
                 self.timing.int_issue(&[]);
-                let fp_done = self.timing.fp_end;
-                self.timing.int_next = self.timing.int_next.max(fp_done);
+                let streams = self
+                    .ssr
+                    .iter()
+                    .map(|m| m.timing.last_write_done)
+                    .max()
+                    .unwrap_or(0);
+                let done = self.timing.fp_end.max(streams);
+                self.timing.int_next = self.timing.int_next.max(done);
             }
             Inst::Ecall | Inst::Ebreak => {
                 self.timing.int_issue(&[]);

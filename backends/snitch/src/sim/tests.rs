@@ -547,6 +547,18 @@ fn an_ssr_switch_inside_an_frep_body_keeps_the_queue_consistent() {
 }
 
 #[test]
+fn fence_waits_for_the_fp_subsystem() {
+    let chain: String = (0..10).map(|_| "    fadd.d fa0, fa0, fa1\n").collect();
+    let mut without = machine(&format!("{chain}    ecall\n"));
+    let mut with = machine(&format!("{chain}    fence\n    ecall\n"));
+    let (a, b) = (run(&mut without), run(&mut with));
+    // Ten dependent adds take about 40 cycles; without the fence the integer
+    // core is done after its 11 issues.
+    assert!(a.end < 15, "{}", a.end);
+    assert!(b.end >= b.end_fpss, "{} < {}", b.end, b.end_fpss);
+}
+
+#[test]
 fn a_full_sequencer_stalls_the_integer_core() {
     // 100 dependent f64 adds: the FP side needs 4 cycles each; the integer
     // core can only run `sequencer_depth` instructions ahead of it.
