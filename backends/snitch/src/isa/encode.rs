@@ -439,8 +439,8 @@ mod tests {
     /// was published. `decode(word)` must give the instruction and
     /// `encode(instruction)` the word.
     ///
-    /// - `frep`: the PULP LLVM fork's MC test for Xfrep
-    ///   (`llvm/test/MC/RISCV/xfrep-valid.s`), which assembles
+    /// - `frep`: the PULP LLVM fork's MC test for Xfrep (run as
+    ///   `llvm-mc -triple=riscv32 --mattr=xfrep -show-encoding`), which assembles
     ///   `frep.o t3, 4, 0, 0`, `frep.o t0, 1, 4, 15`, `frep.i t3, 4, 0, 0`.
     /// - `vfadd.s`, `vfmul.s`: the PULP LLVM fork's generated MC test for
     ///   Xfvecsingle (`vfadd.s f21, f12, f23`, `vfmul.s f21, f26, f6`).
