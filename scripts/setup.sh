@@ -5,12 +5,15 @@
 # OpenBLAS come from Debian, and so do the tools the toolkit tests build
 # with (tests/toolkit.rs): CMake, Open MPI, Python's setuptools and headers,
 # and the OpenGL headers Rodinia's hybridsort includes without using
-# (GL/glew.h, GL/glut.h; `rodinia external`).
+# (GL/glew.h, GL/glut.h; `rodinia external`), and LLVM's assembler
+# (`llvm-mc-16`, package llvm-16), the independent check of the Snitch
+# backend's RISC-V encodings.
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 
 need=()
 command -v clang-16 >/dev/null 2>&1 || need+=(clang-16)
+command -v llvm-mc-16 >/dev/null 2>&1 || need+=(llvm-16)
 [ -e /usr/lib/llvm-16/lib/clang/16/include/omp.h ] || need+=(libomp-16-dev)
 [ -e /usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h ] || [ -e /usr/include/cblas.h ] \
     || need+=(libopenblas-dev)
