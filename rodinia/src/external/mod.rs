@@ -11,9 +11,11 @@
 //! `~/rodinia_3.0` is the scratch tree (a Makefile includes
 //! `~/rodinia_3.0/common/make.config`).
 
+pub mod backprop;
 pub mod benchmarks;
 pub mod check;
 pub mod clock;
+pub mod copies;
 pub mod exec;
 pub mod generate;
 pub mod own;
@@ -131,6 +133,9 @@ pub struct Session {
     timeout: Duration,
     /// The preload library pinning `time()`, or why it could not be built.
     pinned_clock: Result<PathBuf, String>,
+    /// The preload library recording device-to-host copies, or why it
+    /// could not be built.
+    copy_recorder: Result<PathBuf, String>,
 }
 
 impl Session {
@@ -173,6 +178,7 @@ impl Session {
         };
         let tree = Tree::create(work, "tree", "home", &checkout, &data, toolkit)?;
         let pinned_clock = clock::build(&work.join("pinned-clock"));
+        let copy_recorder = copies::build(&work.join("copy-recorder"));
         Ok(Session {
             checkout,
             tree,
@@ -181,6 +187,7 @@ impl Session {
             threads,
             timeout,
             pinned_clock,
+            copy_recorder,
         })
     }
 
@@ -294,9 +301,14 @@ impl Session {
             };
         }
         let mut env = self.env(tree);
-        if side.pinned_clock {
-            match &self.pinned_clock {
-                Ok(lib) => env.push(("LD_PRELOAD".into(), lib.clone().into())),
+        let mut preload = Vec::new();
+        let wanted = [
+            (side.pinned_clock, &self.pinned_clock),
+            (side.record_copies, &self.copy_recorder),
+        ];
+        for (_, lib) in wanted.iter().filter(|(on, _)| *on) {
+            match lib {
+                Ok(lib) => preload.push(lib.clone()),
                 Err(e) => {
                     return Version {
                         built: true,
@@ -306,6 +318,18 @@ impl Session {
                     }
                 }
             }
+        }
+        if !preload.is_empty() {
+            let joined = std::env::join_paths(&preload)
+                .map_err(|e| format!("cannot preload {preload:?}: {e}"));
+            match joined {
+                Ok(p) => env.push(("LD_PRELOAD".into(), p)),
+                Err(e) => return Version::failed_build(e),
+            }
+        }
+        if side.record_copies {
+            let record = dir.join(copies::RECORD_FILE);
+            env.push((copies::RECORD_ENV.into(), record.into()));
         }
         let shell_line = if under_cucc {
             under_cucc_run(&self.cucc, &line)
