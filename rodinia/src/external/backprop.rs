@@ -410,8 +410,9 @@ mod tests {
             for i in 1..=4 {
                 let p = 1 << i;
                 for ty in (0..16).step_by(p) {
-                    for tx in 0..16 {
-                        m[ty][tx] += m[ty + p / 2][tx];
+                    let below = m[ty + p / 2];
+                    for (v, b) in m[ty].iter_mut().zip(below) {
+                        *v += b;
                     }
                 }
             }
@@ -435,8 +436,8 @@ mod tests {
         let o = squash(s);
         let delta_o = (f64::from(o) * (1.0 - f64::from(o)) * f64::from(net.target - o)) as f32;
         let mut weights = net.weights.clone();
-        for j in 1..=HIDDEN {
-            let h = f64::from(hidden[j]);
+        for (j, &h) in hidden.iter().enumerate().skip(1) {
+            let h = f64::from(h);
             let d = (h * (1.0 - h) * f64::from(delta_o * who(j))) as f32;
             for k in 0..=n {
                 let x = if k == 0 { 1.0 } else { f64::from(net.input[k]) };
