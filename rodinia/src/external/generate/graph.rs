@@ -13,12 +13,12 @@
 //!
 //! Two sizes are made. `graph65536.txt` is the size copies of the suite
 //! run. `graph1MW_6.txt` stands in for the release's own input (its CUDA
-//! and OpenMP run files name it; no public mirror carries it): it predates
-//! `graphgen.cpp`, whose own million-node entry is `graph1M.txt` with
-//! 1048576 nodes, but its name reads as what graphgen's rules give at a
-//! million nodes, 1000000 of them with 6 edges a node on average (2 to 4
-//! started, each stored both ways), and its reported size (61 MiB) is what
-//! that text takes; ours is about 64 MB.
+//! and OpenMP run files name it; no public mirror carries it). That file is
+//! older than `graphgen.cpp`, whose own million-node entry is `graph1M.txt`
+//! with 1048576 nodes, but its name reads as what graphgen's rules give at
+//! a million nodes: 1000000 of them with 6 edges a node on average (2 to 4
+//! started, each stored both ways). Its size is reported as about 61 MB;
+//! ours is 63.8 MB.
 
 use super::scenes::Rng;
 use std::fmt::Write;
@@ -163,7 +163,7 @@ mod tests {
         // Degrees spread as graphgen's do: nobody below 2, a tail above 12.
         let max = g.heads.iter().map(|h| h.1).max().unwrap_or(0);
         assert!((13..40).contains(&max), "{max}");
-        // About 64 MB, as the release's file (reported 61.2 MiB).
+        // About 64 MB (the release's file is reported as about 61 MB).
         assert!(
             (60_000_000..68_000_000).contains(&text.len()),
             "{}",
