@@ -1,6 +1,6 @@
 //! A record of what a CUDA program copies from the device to the host, for
 //! programs that compute on the device but print and write nothing of it
-//! (Rodinia's backprop): a tiny preload library, built once per session
+//! (Rodinia's backprop): a tiny preload library, built once per run
 //! from the source below with the system C compiler, whose `cudaMemcpy`
 //! calls the runtime's (found with `dlsym(RTLD_NEXT, ...)`) and, for each
 //! successful device-to-host copy, appends its byte count (8 bytes,
