@@ -11,9 +11,11 @@
 //! `~/rodinia_3.0` is the scratch tree (a Makefile includes
 //! `~/rodinia_3.0/common/make.config`).
 
+pub mod backprop;
 pub mod benchmarks;
 pub mod check;
 pub mod clock;
+pub mod copies;
 pub mod exec;
 pub mod generate;
 pub mod own;
@@ -131,6 +133,9 @@ pub struct Session {
     timeout: Duration,
     /// The preload library pinning `time()`, or why it could not be built.
     pinned_clock: Result<PathBuf, String>,
+    /// The preload library recording device-to-host copies, or why it
+    /// could not be built.
+    copy_recorder: Result<PathBuf, String>,
 }
 
 impl Session {
@@ -173,6 +178,7 @@ impl Session {
         };
         let tree = Tree::create(work, "tree", "home", &checkout, &data, toolkit)?;
         let pinned_clock = clock::build(&work.join("pinned-clock"));
+        let copy_recorder = copies::build(&work.join("copy-recorder"));
         Ok(Session {
             checkout,
             tree,
@@ -181,6 +187,7 @@ impl Session {
             threads,
             timeout,
             pinned_clock,
+            copy_recorder,
         })
     }
 
@@ -218,8 +225,13 @@ impl Session {
         exec::run("make", &args, &dir, &env, log, self.timeout)
     }
 
-    /// The command line `side` runs, or why there is none.
-    fn command(&self, tree: &Tree, side: &Side) -> Result<String, runfile::Choice> {
+    /// The command line `side` runs, or why there is none; with a note
+    /// when it is the side's fallback.
+    fn command(
+        &self,
+        tree: &Tree,
+        side: &Side,
+    ) -> Result<(String, Option<String>), runfile::Choice> {
         let dir = tree.root.join(side.dir);
         let threads = self.threads.to_string();
         let lines = match side.command {
@@ -229,7 +241,8 @@ impl Session {
                 runfile::commands(&text)
             }
         };
-        runfile::choose(&lines, side.pick, &dir, side.inputs, side.needs)
+        let fallback = side.fallback.map(|c| c.replace("{threads}", &threads));
+        choose_or_fall_back(&lines, fallback.as_deref(), side, &dir)
     }
 
     /// Builds and runs one version in `tree`. With `under_cucc` the program
@@ -255,7 +268,7 @@ impl Session {
                 first_error_line(&out).unwrap_or_else(|| build.describe(self.timeout))
             )
         });
-        let line = match self.command(tree, side) {
+        let (line, fell_back) = match self.command(tree, side) {
             Ok(l) => l,
             Err(runfile::Choice::NoCommand) => {
                 return Version {
@@ -288,9 +301,14 @@ impl Session {
             };
         }
         let mut env = self.env(tree);
-        if side.pinned_clock {
-            match &self.pinned_clock {
-                Ok(lib) => env.push(("LD_PRELOAD".into(), lib.clone().into())),
+        let mut preload = Vec::new();
+        let wanted = [
+            (side.pinned_clock, &self.pinned_clock),
+            (side.record_copies, &self.copy_recorder),
+        ];
+        for (_, lib) in wanted.iter().filter(|(on, _)| *on) {
+            match lib {
+                Ok(lib) => preload.push(lib.clone()),
                 Err(e) => {
                     return Version {
                         built: true,
@@ -300,6 +318,18 @@ impl Session {
                     }
                 }
             }
+        }
+        if !preload.is_empty() {
+            let joined = std::env::join_paths(&preload)
+                .map_err(|e| format!("cannot preload {preload:?}: {e}"));
+            match joined {
+                Ok(p) => env.push(("LD_PRELOAD".into(), p)),
+                Err(e) => return Version::failed_build(e),
+            }
+        }
+        if side.record_copies {
+            let record = dir.join(copies::RECORD_FILE);
+            env.push((copies::RECORD_ENV.into(), record.into()));
         }
         let shell_line = if under_cucc {
             under_cucc_run(&self.cucc, &line)
@@ -334,7 +364,7 @@ impl Session {
         let mut v = Version {
             built: true,
             command: Some(line.clone()),
-            error: make_error,
+            error: make_error.or(fell_back),
             ..Version::default()
         };
         match run {
@@ -541,6 +571,33 @@ impl Session {
     }
 }
 
+/// Picks `side`'s line among `lines` ([`runfile::choose`]); when their
+/// data is absent, `fallback` if its data is there, with a note naming
+/// what was missing and what ran instead.
+fn choose_or_fall_back(
+    lines: &[String],
+    fallback: Option<&str>,
+    side: &Side,
+    dir: &Path,
+) -> Result<(String, Option<String>), runfile::Choice> {
+    match runfile::choose(lines, side.pick, dir, side.inputs, side.needs) {
+        Ok(l) => Ok((l, None)),
+        Err(runfile::Choice::NoData { line, why }) => {
+            let Some(fb) = fallback else {
+                return Err(runfile::Choice::NoData { line, why });
+            };
+            match runfile::choose(&[fb.to_string()], None, dir, side.inputs, side.needs) {
+                Ok(l) => {
+                    let note = format!("{why}: ran the fallback `{l}` instead of `{line}`");
+                    Ok((l, Some(note)))
+                }
+                Err(_) => Err(runfile::Choice::NoData { line, why }),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// The verdicts on one build of a CUDA version.
 struct Judged {
     ran: Verdict,
@@ -666,6 +723,44 @@ mod tests {
             under_cucc_run(Path::new("/o p/cucc"), "  ./needle 2048 10 > result.txt"),
             "'/o p/cucc' run ./needle 2048 10 > result.txt"
         );
+    }
+
+    #[test]
+    fn the_fallback_runs_only_without_the_main_lines_data() {
+        let root = std::env::temp_dir().join(format!("rodinia-fallback-{}", std::process::id()));
+        let dir = root.join("cuda/bfs");
+        std::fs::create_dir_all(root.join("data/bfs")).expect("mkdir");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let side = Side::new("cuda/bfs");
+        let main = vec!["./bfs ../../data/bfs/graph1MW_6.txt".to_string()];
+        let fallback = Some("./bfs ../../data/bfs/graph65536.txt");
+        let choose = || choose_or_fall_back(&main, fallback, &side, &dir);
+        // Neither graph: no data, reported for the main line.
+        match choose() {
+            Err(runfile::Choice::NoData { line, why }) => {
+                assert_eq!(line, main[0]);
+                assert!(why.contains("graph1MW_6.txt is missing"), "{why}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Only the small graph: the fallback, with a note saying why.
+        std::fs::write(root.join("data/bfs/graph65536.txt"), "1\n0 0\n\n0\n\n0\n").expect("write");
+        let (line, note) = choose().expect("fallback");
+        assert_eq!(line, "./bfs ../../data/bfs/graph65536.txt");
+        let note = note.expect("a note");
+        assert!(
+            note.contains("graph1MW_6.txt is missing") && note.contains("fallback"),
+            "{note}"
+        );
+        // The release's graph: its own line, no note.
+        std::fs::write(root.join("data/bfs/graph1MW_6.txt"), "1\n0 0\n\n0\n\n0\n").expect("write");
+        assert_eq!(choose().expect("main"), (main[0].clone(), None));
+        // Without a fallback nothing changes for the main line.
+        assert_eq!(
+            choose_or_fall_back(&main, None, &side, &dir).expect("main"),
+            (main[0].clone(), None)
+        );
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]

@@ -32,6 +32,9 @@ pub enum Own {
     /// myocyte: the shape and plausibility of `output.txt`, see
     /// [`myocyte`].
     MyocyteOutput,
+    /// backprop: its recorded device-to-host copies against a reference
+    /// training step, see [`super::backprop`].
+    BackpropStep,
 }
 
 impl Own {
@@ -52,6 +55,10 @@ impl Own {
             Own::MyocyteOutput => {
                 "output.txt: every value finite, time 0 equal to y.txt (no reference)".into()
             }
+            Own::BackpropStep => {
+                "partial sums and trained weights copied from the device vs a reference training step, within float rounding bounds"
+                    .into()
+            }
         }
     }
 
@@ -70,6 +77,7 @@ impl Own {
                 })
                 .unwrap_or_default(),
             Own::MyocyteOutput => vec!["output.txt".into()],
+            Own::BackpropStep => vec![super::copies::RECORD_FILE.into()],
             _ => Vec::new(),
         }
     }
@@ -135,6 +143,16 @@ impl Own {
                 let y0 = read(&dir.join("../../data/myocyte/y.txt"))?;
                 let out = read(&dir.join("output.txt"))?;
                 myocyte(&out, &y0, xmax, workload, stdout)
+            }
+            Own::BackpropStep => {
+                use super::backprop;
+                let n = backprop::layer_size(command)?;
+                let path = dir.join(super::copies::RECORD_FILE);
+                let bytes = std::fs::read(&path).map_err(|e| {
+                    format!("cannot read {} (the recorded copies): {e}", path.display())
+                })?;
+                let copies = backprop::parse_copies(&bytes)?;
+                backprop::check(&backprop::rodinia_net(n, backprop::SEED), &copies)
             }
         }
     }

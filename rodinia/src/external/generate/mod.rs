@@ -45,6 +45,11 @@ pub const INPUTS: &[Generated] = &[
         make: |_| Ok(graph::bfs_graph(65536, 3).into_bytes()),
     },
     Generated {
+        path: "bfs/graph1MW_6.txt",
+        what: "1000000 nodes, Rodinia's graphgen rules (as graph65536.txt; the release's run files name it; seed 9)",
+        make: |_| Ok(graph::bfs_graph(graph::NODES_1MW_6, 9).into_bytes()),
+    },
+    Generated {
         path: "hotspot3D/power_512x8",
         what: "512 x 512 x 8 power values, uniform in [0, 1) (seed 4)",
         make: |_| Ok(fields::uniform_lines(512 * 512 * 8, 0.0, 1.0, 4).into_bytes()),
