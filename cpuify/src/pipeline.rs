@@ -64,6 +64,13 @@ pub static PASSES: &[PassInfo] = &[
         run: |m, f, _, _| passes::canonicalize(m, f),
     },
     PassInfo {
+        name: "nsw-ranges",
+        description: "integer adds, subs, muls and constant left shifts that the ranges of CUDA's ids and constants prove cannot overflow become `nsw` (PTX's wrapping index arithmetic)",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::nsw_ranges(m, f, r).map(drop),
+    },
+    PassInfo {
         name: "lane-fetch",
         description: "a channel of a four-channel tex1Dfetch chosen at run time read by one fetch",
         required: false,

@@ -159,7 +159,7 @@ pub const BENCHMARKS: &[Benchmark] = &[
         // input->hidden weights) is recorded and checked against a
         // reference training step ([`super::backprop`]).
         cuda: Side::new("cuda/backprop").record_copies(),
-        openmp: Some(Side::new("openmp/backprop").command("./backprop 2097152")),
+        openmp: Some(Side::new("openmp/backprop").command("./backprop 65536")),
         check: Check::Own(Own::BackpropStep),
     },
     Benchmark {
