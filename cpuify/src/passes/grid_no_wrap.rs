@@ -44,7 +44,7 @@ pub fn grid_no_wrap(
         .collect();
     let mut done = 0;
     for (region, p) in loops {
-        let adds = wrapping_index_adds(func, p);
+        let adds = wrapping_index_adds(types, func, p);
         let Some(cond) = no_wrap_condition(types, func, region, p, &adds) else {
             continue;
         };
@@ -81,7 +81,7 @@ pub fn grid_no_wrap(
             &name,
             loc,
             format!(
-                "global thread loop runs a copy whose {} `u + x` index sum(s) are `nsw` when a run-time check shows they cannot wrap",
+                "global thread loop runs a copy whose {} 32-bit index op(s) are `nsw` when a run-time check shows they cannot wrap",
                 adds.len()
             ),
         );

@@ -13,6 +13,7 @@ pub mod interchange;
 pub mod lane_fetch;
 pub mod lower_launch;
 pub mod mem2reg;
+pub(crate) mod no_wrap;
 pub mod nsw_ranges;
 pub mod order_phases;
 pub mod parallel_licm;

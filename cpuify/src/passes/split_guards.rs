@@ -42,6 +42,9 @@ struct Guard {
     dim: usize,
     at: i64,
     slice: Vec<Op>,
+    /// The branch holding the work: 0 for `if (t == k) { work }`, 1 for
+    /// nvcc's `if (t != k) {} else { work }`.
+    branch: usize,
 }
 
 /// Moves the row- and column-guarded work of the independent thread loops
@@ -119,18 +122,27 @@ fn movable(module: &Module, fx: &FunctionEffects<'_>, func: &Function, p: Op) ->
         if data.kind != OpKind::If || !data.results.is_empty() {
             continue;
         }
-        let else_empty = data.regions.get(1).is_some_and(|&r| {
-            func.regions[r]
-                .ops
-                .iter()
-                .all(|&o| func.ops[o].kind == OpKind::Yield)
-        });
-        if !else_empty {
+        let empty = |k: usize| {
+            data.regions.get(k).is_some_and(|&r| {
+                func.regions[r]
+                    .ops
+                    .iter()
+                    .all(|&o| func.ops[o].kind == OpKind::Yield)
+            })
+        };
+        // The work runs where the condition holds (`and` of atoms, one
+        // `t == k`), or where it fails (`or` of atoms, one `t != k`).
+        let (branch, holds) = if empty(1) {
+            (0, true)
+        } else if empty(0) {
+            (1, false)
+        } else {
             continue;
-        }
+        };
         let mut atoms = Vec::new();
-        conjuncts(func, data.operands[0], &mut atoms);
-        let Some((dim, at)) = atoms.iter().find_map(|&a| pin_of(func, ivs, a, true)) else {
+        let joint = if holds { BinOp::And } else { BinOp::Or };
+        operands_of(func, joint, data.operands[0], &mut atoms);
+        let Some((dim, at)) = atoms.iter().find_map(|&a| pin_of(func, ivs, a, holds)) else {
             continue;
         };
         let Some(slice) = slice_of(func, body, op) else {
@@ -150,18 +162,27 @@ fn movable(module: &Module, fx: &FunctionEffects<'_>, func: &Function, p: Op) ->
         if clash {
             continue;
         }
-        out.push(Guard { op, dim, at, slice });
+        out.push(Guard {
+            op,
+            dim,
+            at,
+            slice,
+            branch,
+        });
     }
     out
 }
 
-/// The `and` operands of `v` (itself if it is no `and`).
-fn conjuncts(func: &Function, v: Value, out: &mut Vec<Value>) {
+/// The operands of a tree of `joint` ops (`and`, `or`) rooted at `v`
+/// (`v` itself if it is no such op).
+fn operands_of(func: &Function, joint: BinOp, v: Value, out: &mut Vec<Value>) {
     match func.defining_op(v).map(|o| &func.ops[o]) {
-        Some(d) if matches!(d.kind, OpKind::Binary(BinOp::And, _)) && d.operands.len() == 2 => {
+        Some(d)
+            if matches!(d.kind, OpKind::Binary(b, _) if b == joint) && d.operands.len() == 2 =>
+        {
             let (a, b) = (d.operands[0], d.operands[1]);
-            conjuncts(func, a, out);
-            conjuncts(func, b, out);
+            operands_of(func, joint, a, out);
+            operands_of(func, joint, b, out);
         }
         _ => out.push(v),
     }
@@ -286,11 +307,11 @@ fn split(
     }
     let copy = clone_op(func, g.op, &mut map);
     let cond = func.ops[g.op].operands[0];
-    if pin_of(func, &ivs, cond, true).is_some() {
-        // The condition is the pin alone, true in every iteration now:
-        // the work runs unguarded.
-        let then_r = func.ops[copy].regions[0];
-        let mut work = std::mem::take(&mut func.regions[then_r].ops);
+    if pin_of(func, &ivs, cond, g.branch == 0).is_some() {
+        // The condition is the pin alone, decided the same way in every
+        // iteration now: the work runs unguarded.
+        let work_r = func.ops[copy].regions[g.branch];
+        let mut work = std::mem::take(&mut func.regions[work_r].ops);
         work.pop();
         copies.extend(work);
     } else {

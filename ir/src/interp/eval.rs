@@ -75,6 +75,26 @@ impl Scalar {
 pub enum EvalError {
     /// Operand types the op does not accept.
     Type(String),
+    /// An `nsw` op whose exact result leaves its type.
+    Overflow(String),
+}
+
+/// True if `op` (`add`, `sub`, `mul` of `w`-bit integers `a`, `b`) overflows
+/// read as signed: what an `nsw` op promises never happens, so running
+/// into it means a pass flagged an op it could not prove (or the program
+/// overflowed a signed value, undefined in CUDA C++ too).
+pub fn signed_overflow(op: BinOp, w: u32, a: u64, b: u64) -> bool {
+    if !op.takes_nsw() || w == 0 || w > 64 {
+        return false;
+    }
+    let (x, y) = (i128::from(sext(w, a)), i128::from(sext(w, b)));
+    let exact = match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        _ => x * y,
+    };
+    let half = 1i128 << (w - 1);
+    exact < -half || exact >= half
 }
 
 /// Keeps the low `w` bits.
@@ -441,6 +461,14 @@ mod tests {
     #[test]
     fn integer_arithmetic_wraps_and_checks() {
         assert_eq!(binary(BinOp::Add, I8, 200, 100), Ok(44));
+        // 200 + 100 as i8: -56 + 100 = 44, no signed overflow; 100 + 100
+        // is 200, beyond 127.
+        assert!(!signed_overflow(BinOp::Add, 8, 200, 100));
+        assert!(signed_overflow(BinOp::Add, 8, 100, 100));
+        assert!(signed_overflow(BinOp::Mul, 32, 1 << 16, 1 << 15));
+        assert!(!signed_overflow(BinOp::Mul, 32, 1 << 15, 1 << 15));
+        assert!(signed_overflow(BinOp::Sub, 32, 0x8000_0000, 1));
+        assert!(!signed_overflow(BinOp::Shl, 32, 1 << 31, 1));
         assert_eq!(
             binary(BinOp::SDiv, I32, mask(32, -7i64 as u64), 2),
             Ok(mask(32, -3i64 as u64))

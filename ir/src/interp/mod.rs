@@ -489,6 +489,7 @@ impl Exec<'_> {
         let site = self.site(who, func, op);
         match e {
             eval::EvalError::Type(message) => InterpError::Malformed { site, message },
+            eval::EvalError::Overflow(message) => InterpError::InvalidOperation { site, message },
         }
     }
 

@@ -269,8 +269,23 @@ impl Exec<'_> {
                     shape(self, 0, 1)?;
                     0
                 }
-                OpKind::Binary(b, _) => {
+                OpKind::Binary(b, flags) => {
                     shape(self, 2, 1)?;
+                    if flags.nsw {
+                        if let Scalar::Int(w) = rty(0) {
+                            if eval::signed_overflow(*b, w, opv(0), opv(1)) {
+                                return Err(eval_err(
+                                    self,
+                                    eval::EvalError::Overflow(format!(
+                                        "`{} nsw` overflowed: {} and {} as {w}-bit signed values",
+                                        b.name(),
+                                        eval::sext(w, opv(0)),
+                                        eval::sext(w, opv(1))
+                                    )),
+                                ));
+                            }
+                        }
+                    }
                     eval::binary(*b, rty(0), opv(0), opv(1)).map_err(|e| eval_err(self, e))?
                 }
                 OpKind::Unary(u) => {

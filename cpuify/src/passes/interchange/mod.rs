@@ -308,7 +308,7 @@ fn try_loop(
     let mut parent = region;
     let mut how = Vec::new();
     // Thread indices the guards' version may compute without wrapping.
-    let nowrap = wrapping_index_adds(func, p);
+    let nowrap = wrapping_index_adds(&module.types, func, p);
     if !legal.distinct.is_empty() || legal.one_d || !check.is_empty() || !legal.strides.is_empty() {
         let distinct = (!legal.distinct.is_empty()).then(|| {
             crate::passes::serialize_inner::alloc_distinct(&mut module.types, func, &legal.distinct)
@@ -398,56 +398,16 @@ fn try_loop(
     Ok((done, refused))
 }
 
-/// The 32-bit adds `u + tx` in thread loop `p` of a value `u` defined
-/// outside it and the x thread index, without `nsw` (CUDA's unsigned
-/// `blockIdx.x * blockDim.x + threadIdx.x`): the C compiler cannot read
-/// the sign-extended result as affine in the thread index, so the thread
-/// loop's accesses through it are not contiguous to it.
-pub(crate) fn wrapping_index_adds(func: &Function, p: Op) -> Vec<Op> {
-    let body = func.ops[p].regions[0];
-    let tx = func.regions[body].args[0];
-    let mut walk = Vec::new();
-    func.walk_region(body, &mut walk);
-    let inside: std::collections::HashSet<Op> = walk.iter().map(|&(_, o)| o).collect();
-    let outside = |v: cucc_ir::Value| {
-        v != tx
-            && match func.defining_op(v) {
-                Some(d) => !inside.contains(&d),
-                None => !func.regions[body].args.contains(&v) && is_arg_outside(func, body, v),
-            }
-    };
-    walk.into_iter()
-        .map(|(_, o)| o)
-        .filter(|&o| {
-            let data = &func.ops[o];
-            matches!(data.kind, OpKind::Binary(cucc_ir::BinOp::Add, f) if !f.nsw)
-                && func.regions[body].args.len() == func.ops[p].operands.len()
-                && ((data.operands[1] == tx && outside(data.operands[0]))
-                    || (data.operands[0] == tx && outside(data.operands[1])))
-        })
-        .collect()
+/// The 32-bit index arithmetic of thread loop `p` that may wrap
+/// ([`crate::passes::no_wrap::index_ops`]): where it does not, the copy
+/// run under [`no_wrap_condition`] flags it `nsw`.
+pub(crate) fn wrapping_index_adds(types: &cucc_ir::Types, func: &Function, p: Op) -> Vec<Op> {
+    crate::passes::no_wrap::index_ops(types, func, p)
 }
 
-/// True if region argument `v` belongs to a region outside loop body
-/// `body` (an enclosing loop's counter).
-fn is_arg_outside(func: &Function, body: Region, v: cucc_ir::Value) -> bool {
-    match func.values[v].def {
-        cucc_ir::ValueDef::Arg { region, .. } => {
-            let mut walk = Vec::new();
-            func.walk_region(body, &mut walk);
-            region != body
-                && !walk
-                    .iter()
-                    .any(|&(_, o)| func.ops[o].regions.contains(&region))
-        }
-        cucc_ir::ValueDef::Result { .. } => false,
-    }
-}
-
-/// Before `p` in `region`: `true` when every add of `adds` (`u + tx`,
-/// `tx < ub_x`) fits its type read as signed — `sext(u) + ub_x - 1 <=
-/// MAX` in 64 bits (`u + tx` never goes below `MIN`: `tx >= 0`) — so the
-/// version running under it may flag them `nsw`. `None` for no adds.
+/// Before `p` in `region`: `true` when none of `adds` (from
+/// [`wrapping_index_adds`]) can wrap in any iteration, so the version
+/// running under it may flag them `nsw`. `None` for no ops.
 pub(crate) fn no_wrap_condition(
     types: &mut Types,
     func: &mut Function,
@@ -455,46 +415,7 @@ pub(crate) fn no_wrap_condition(
     p: Op,
     adds: &[Op],
 ) -> Option<cucc_ir::Value> {
-    if adds.is_empty() {
-        return None;
-    }
-    let body = func.ops[p].regions[0];
-    let tx = func.regions[body].args[0];
-    let ub = func.ops[p].operands[0];
-    let mut bases: Vec<cucc_ir::Value> = Vec::new();
-    for &a in adds {
-        let ops = &func.ops[a].operands;
-        let u = if ops[0] == tx { ops[1] } else { ops[0] };
-        if !bases.contains(&u) {
-            bases.push(u);
-        }
-    }
-    let at = position(func, region, p);
-    let loc = func.ops[p].loc;
-    let mut b = cucc_ir::Builder::new(types, func);
-    b.set_loc(loc);
-    b.set_insertion_at(region, at);
-    let i64t = b.types.i64();
-    let mut cond: Option<cucc_ir::Value> = None;
-    for u in bases {
-        let ty = b.func.value_type(u);
-        let bits = b.types[ty].int_bits()?;
-        if bits >= 64 {
-            return None;
-        }
-        let max = b.const_int(i64t, (1i64 << (bits - 1)) - 1);
-        let one = b.const_int(i64t, 1);
-        let su = b.cast(cucc_ir::CastOp::SExt, u, i64t);
-        let zub = b.cast(cucc_ir::CastOp::ZExt, ub, i64t);
-        let last = b.binary(cucc_ir::BinOp::Add, su, zub);
-        let last = b.binary(cucc_ir::BinOp::Sub, last, one);
-        let ok = b.cmp(cucc_ir::CmpPred::Sle, last, max);
-        cond = Some(match cond {
-            Some(c) => b.binary(cucc_ir::BinOp::And, c, ok),
-            None => ok,
-        });
-    }
-    cond
+    crate::passes::no_wrap::condition(types, func, region, p, adds)
 }
 
 /// Index of `op` in `region` (its end if absent).

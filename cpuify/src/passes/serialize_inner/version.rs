@@ -227,7 +227,7 @@ pub fn apply(
 ) -> Option<String> {
     position(func, region, p)?;
     let loc = func.ops[p].loc;
-    let adds = wrapping_index_adds(func, p);
+    let adds = wrapping_index_adds(types, func, p);
     let mut parent = region;
     let mut how = Vec::new();
     // Whether any version checks more than the block's shape.
@@ -278,7 +278,7 @@ pub fn apply(
                     flags.nsw = true;
                 }
             }
-            said.push("its `u + threadIdx.x` indices do not wrap".to_string());
+            said.push("its 32-bit index arithmetic cannot wrap".to_string());
         }
         let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
         func.regions[then_r].ops.extend([copy, y]);
