@@ -22,6 +22,7 @@
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
 pub mod asm;
+pub mod compile;
 pub mod isa;
 pub mod sim;
 pub mod stream;

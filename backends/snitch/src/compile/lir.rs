@@ -1,0 +1,681 @@
+//! The lowering IR: structured loops over virtual registers.
+//!
+//! A kernel enters as [`Func`] with memory accesses written symbolically
+//! ([`Access`]: a parameter buffer and an affine byte offset in loop
+//! variables and parameters), so the loop passes can reason about them
+//! without integer code. `materialize` then makes the integer work
+//! explicit (addresses, loop counters, stream configuration), the
+//! register allocator maps every virtual register, and `emit` prints
+//! machine instructions. FP virtual registers may be assigned more than
+//! once (accumulators are updated in place), which keeps the passes simple;
+//! liveness handles it by extending intervals over loops.
+
+use crate::isa::{ImmOp, RegOp};
+use std::fmt::{self, Write};
+
+/// A virtual FP register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FV(pub u32);
+
+/// A virtual integer register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct XV(pub u32);
+
+/// An FP operand or destination: a virtual register or a stream register
+/// (`ft0`–`ft2`, where each read pops and each write pushes one element).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum F {
+    /// A virtual register.
+    V(FV),
+    /// Stream register `ft<n>`.
+    Ssr(u8),
+}
+
+/// Element format of an FP operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fmt {
+    /// f64.
+    D,
+    /// f32 scalar.
+    S,
+    /// Two f32 lanes in one 64-bit register (packed SIMD).
+    VS,
+}
+
+impl Fmt {
+    /// Bytes per memory element.
+    pub fn bytes(self) -> u32 {
+        match self {
+            Fmt::S => 4,
+            Fmt::D | Fmt::VS => 8,
+        }
+    }
+}
+
+/// FP operations (`Madd` is `a * b + c`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FOp {
+    /// `a + b`.
+    Add,
+    /// `a - b`.
+    Sub,
+    /// `a * b`.
+    Mul,
+    /// `a / b`.
+    Div,
+    /// maxNum.
+    Max,
+    /// minNum.
+    Min,
+    /// `a * b + c`, one rounding.
+    Madd,
+    /// `-a`.
+    Neg,
+    /// Copy.
+    Mov,
+}
+
+impl FOp {
+    /// Number of source operands.
+    pub fn arity(self) -> usize {
+        match self {
+            FOp::Neg | FOp::Mov => 1,
+            FOp::Madd => 3,
+            _ => 2,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            FOp::Add => "fadd",
+            FOp::Sub => "fsub",
+            FOp::Mul => "fmul",
+            FOp::Div => "fdiv",
+            FOp::Max => "fmax",
+            FOp::Min => "fmin",
+            FOp::Madd => "fmadd",
+            FOp::Neg => "fneg",
+            FOp::Mov => "fmv",
+        }
+    }
+}
+
+/// A variable an affine offset depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Var {
+    /// The iteration number (0, 1, …) of loop `n`.
+    Loop(u32),
+    /// Integer parameter `n`.
+    Param(usize),
+    /// The product of loop `n`'s iteration number and parameter `p`.
+    LoopParam(u32, usize),
+}
+
+/// `constant + Σ coefficient · variable`, coefficients never zero, terms sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Affine {
+    /// The constant term.
+    pub constant: i64,
+    /// The other terms.
+    pub terms: Vec<(Var, i64)>,
+}
+
+impl Affine {
+    /// A constant.
+    pub fn constant(c: i64) -> Affine {
+        Affine {
+            constant: c,
+            terms: Vec::new(),
+        }
+    }
+
+    /// `1 · v`.
+    pub fn var(v: Var) -> Affine {
+        Affine {
+            constant: 0,
+            terms: vec![(v, 1)],
+        }
+    }
+
+    /// The constant, if there are no other terms.
+    pub fn as_constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+
+    /// The coefficient of `v` (0 if absent).
+    pub fn coeff(&self, v: Var) -> i64 {
+        self.terms
+            .iter()
+            .find(|(w, _)| *w == v)
+            .map_or(0, |(_, c)| *c)
+    }
+
+    /// Whether loop `l` appears, alone or multiplied by a parameter.
+    pub fn uses_loop(&self, l: u32) -> bool {
+        self.terms.iter().any(|(v, _)| match v {
+            Var::Loop(m) | Var::LoopParam(m, _) => *m == l,
+            Var::Param(_) => false,
+        })
+    }
+
+    /// `self + k · other`, or `None` on overflow.
+    pub fn add_scaled(&self, other: &Affine, k: i64) -> Option<Affine> {
+        let mut out = self.clone();
+        out.constant = out.constant.checked_add(other.constant.checked_mul(k)?)?;
+        for &(v, c) in &other.terms {
+            let c = c.checked_mul(k)?;
+            match out.terms.iter_mut().find(|(w, _)| *w == v) {
+                Some(t) => t.1 = t.1.checked_add(c)?,
+                None => out.terms.push((v, c)),
+            }
+        }
+        out.terms.retain(|t| t.1 != 0);
+        out.terms.sort();
+        Some(out)
+    }
+
+    /// `k · self`.
+    pub fn scale(&self, k: i64) -> Option<Affine> {
+        Affine::default().add_scaled(self, k)
+    }
+
+    /// Replaces loop `l` by `outer · factor + offset` where `outer` is loop
+    /// `new` (the unroll-and-jam substitution).
+    pub fn substitute_loop(&self, l: u32, new: u32, factor: i64, offset: i64) -> Option<Affine> {
+        let mut out = Affine::constant(self.constant);
+        for &(v, c) in &self.terms {
+            let part = match v {
+                Var::Loop(m) if m == l => Affine {
+                    constant: offset,
+                    terms: vec![(Var::Loop(new), factor)],
+                },
+                Var::LoopParam(m, p) if m == l => Affine {
+                    constant: 0,
+                    terms: vec![(Var::Param(p), offset), (Var::LoopParam(new, p), factor)],
+                },
+                other => Affine::var(other),
+            };
+            out = out.add_scaled(&part, c)?;
+        }
+        Some(out)
+    }
+}
+
+/// A memory access: `param[buf] + offset` bytes, `bytes` wide.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Access {
+    /// The pointer parameter.
+    pub buf: usize,
+    /// Byte offset from it.
+    pub offset: Affine,
+}
+
+/// A loop's iteration count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Count {
+    /// Known at compile time.
+    Static(u32),
+    /// Integer parameter `n` (zero or negative runs no iteration).
+    Param(usize),
+}
+
+/// Registers a materialized loop uses for its control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopCtl {
+    /// Counts 0, 1, … when the iteration number is used, else n, n−1, …, 1;
+    /// for FREP it holds the repetitions − 1.
+    pub counter: XV,
+    /// The count, when the counter counts up.
+    pub bound: Option<XV>,
+    /// True when the counter is the iteration number.
+    pub up: bool,
+    /// A register holding the count, checked before entry (counts from
+    /// parameters may be zero or negative).
+    pub guard: Option<XV>,
+}
+
+/// A counted loop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Loop {
+    /// Its number, used by [`Var::Loop`].
+    pub id: u32,
+    /// Iterations.
+    pub count: Count,
+    /// The body.
+    pub body: Vec<Node>,
+    /// Run as an FREP hardware loop (the body is FP-only).
+    pub frep: bool,
+    /// Control registers, once materialized.
+    pub ctl: Option<LoopCtl>,
+}
+
+/// One data mover's job in a streaming region.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamCfg {
+    /// Data mover (register `ft<mover>`).
+    pub mover: u8,
+    /// Reads (true) or writes.
+    pub read: bool,
+    /// Where the first element is.
+    pub start: Access,
+    /// (count, byte stride), innermost first.
+    pub dims: Vec<(u32, i32)>,
+    /// Deliveries of each element.
+    pub repeat: u32,
+}
+
+/// A node of a body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// A counted loop.
+    Loop(Loop),
+    /// Streams configured and enabled around `body`.
+    Streams {
+        /// The data movers' jobs.
+        cfgs: Vec<StreamCfg>,
+        /// Runs with the streams enabled.
+        body: Vec<Node>,
+    },
+    /// Symbolic FP load.
+    Load {
+        /// Destination.
+        dst: FV,
+        /// Format.
+        fmt: Fmt,
+        /// Address.
+        at: Access,
+    },
+    /// Symbolic FP store.
+    Store {
+        /// Value.
+        src: F,
+        /// Format.
+        fmt: Fmt,
+        /// Address.
+        at: Access,
+    },
+    /// FP arithmetic.
+    Arith {
+        /// Operation.
+        op: FOp,
+        /// Format.
+        fmt: Fmt,
+        /// Destination.
+        dst: F,
+        /// Sources ([`FOp::arity`] of them).
+        srcs: Vec<F>,
+    },
+    /// An FP constant (materialized through the integer core).
+    Const {
+        /// Destination.
+        dst: FV,
+        /// Format.
+        fmt: Fmt,
+        /// Value.
+        value: f64,
+        /// Integer scratch register, once materialized.
+        tmp: Option<XV>,
+    },
+    /// `li dst, imm`.
+    Li {
+        /// Destination.
+        dst: XV,
+        /// Value.
+        imm: i32,
+    },
+    /// Integer register-register operation.
+    IOp {
+        /// Operation.
+        op: RegOp,
+        /// Destination.
+        dst: XV,
+        /// First source.
+        a: XV,
+        /// Second source.
+        b: XV,
+    },
+    /// Integer register-immediate operation.
+    IImm {
+        /// Operation.
+        op: ImmOp,
+        /// Destination.
+        dst: XV,
+        /// Source.
+        a: XV,
+        /// Immediate.
+        imm: i32,
+    },
+    /// FP load from `base + offset`.
+    LoadAt {
+        /// Destination.
+        dst: FV,
+        /// Format.
+        fmt: Fmt,
+        /// Base address.
+        base: XV,
+        /// Byte offset.
+        offset: i32,
+    },
+    /// FP store to `base + offset`.
+    StoreAt {
+        /// Value.
+        src: F,
+        /// Format.
+        fmt: Fmt,
+        /// Base address.
+        base: XV,
+        /// Byte offset.
+        offset: i32,
+    },
+    /// `scfgwi src, addr` (`None` writes zero).
+    Scfg {
+        /// Value.
+        src: Option<XV>,
+        /// Configuration word.
+        addr: u16,
+    },
+    /// Streams on (true) or off.
+    SsrEnable(bool),
+}
+
+/// A pointer or integer parameter of the kernel, in argument order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParamKind {
+    /// A pointer to f32/f64 data.
+    Ptr,
+    /// A 32-bit integer.
+    Int,
+    /// `gridDim.d` (0 = x), an implicit parameter of launch-form kernels.
+    GridDim(u8),
+    /// `blockDim.d`.
+    BlockDim(u8),
+}
+
+/// A kernel in the lowering IR.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Func {
+    /// Kernel name.
+    pub name: String,
+    /// Parameters, passed in `a0`, `a1`, … in this order.
+    pub params: Vec<ParamKind>,
+    /// Whether pointer parameters are known not to alias (`noalias` on all).
+    pub noalias: bool,
+    /// The body.
+    pub body: Vec<Node>,
+    /// Next free FP virtual register.
+    pub next_f: u32,
+    /// Next free integer virtual register.
+    pub next_x: u32,
+    /// Next free loop number.
+    pub next_loop: u32,
+    /// The virtual register of each parameter, once materialized.
+    pub param_regs: Vec<XV>,
+}
+
+impl Func {
+    /// A fresh FP virtual register.
+    pub fn new_f(&mut self) -> FV {
+        self.next_f += 1;
+        FV(self.next_f - 1)
+    }
+
+    /// A fresh integer virtual register.
+    pub fn new_x(&mut self) -> XV {
+        self.next_x += 1;
+        XV(self.next_x - 1)
+    }
+
+    /// A fresh loop number.
+    pub fn new_loop(&mut self) -> u32 {
+        self.next_loop += 1;
+        self.next_loop - 1
+    }
+}
+
+/// Calls `f` on every node of `body`, outer before inner.
+pub fn walk<'a>(body: &'a [Node], f: &mut dyn FnMut(&'a Node)) {
+    for n in body {
+        f(n);
+        match n {
+            Node::Loop(l) => walk(&l.body, f),
+            Node::Streams { body, .. } => walk(body, f),
+            _ => {}
+        }
+    }
+}
+
+impl Node {
+    /// FP operands read.
+    pub fn f_uses(&self) -> Vec<F> {
+        match self {
+            Node::Store { src, .. } | Node::StoreAt { src, .. } => vec![*src],
+            Node::Arith { srcs, .. } => srcs.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// FP destination written.
+    pub fn f_def(&self) -> Option<F> {
+        match self {
+            Node::Load { dst, .. } | Node::LoadAt { dst, .. } | Node::Const { dst, .. } => {
+                Some(F::V(*dst))
+            }
+            Node::Arith { dst, .. } => Some(*dst),
+            _ => None,
+        }
+    }
+
+    /// Renames FP virtual registers (reads and writes).
+    pub fn rename_f(&mut self, map: &dyn Fn(FV) -> FV) {
+        let r = |x: &mut F| {
+            if let F::V(v) = x {
+                *v = map(*v);
+            }
+        };
+        match self {
+            Node::Load { dst, .. } | Node::LoadAt { dst, .. } | Node::Const { dst, .. } => {
+                *dst = map(*dst)
+            }
+            Node::Store { src, .. } | Node::StoreAt { src, .. } => r(src),
+            Node::Arith { dst, srcs, .. } => {
+                r(dst);
+                srcs.iter_mut().for_each(r);
+            }
+            Node::Loop(l) => l.body.iter_mut().for_each(|n| n.rename_f(map)),
+            Node::Streams { body, .. } => body.iter_mut().for_each(|n| n.rename_f(map)),
+            _ => {}
+        }
+    }
+
+    /// The symbolic access, if any.
+    pub fn access(&self) -> Option<&Access> {
+        match self {
+            Node::Load { at, .. } | Node::Store { at, .. } => Some(at),
+            _ => None,
+        }
+    }
+}
+
+// ---- text form ------------------------------------------------------------
+
+impl fmt::Display for F {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            F::V(v) => write!(f, "%f{}", v.0),
+            F::Ssr(n) => write!(f, "ft{n}"),
+        }
+    }
+}
+
+impl fmt::Display for Var {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Var::Loop(l) => write!(f, "i{l}"),
+            Var::Param(p) => write!(f, "p{p}"),
+            Var::LoopParam(l, p) => write!(f, "i{l}*p{p}"),
+        }
+    }
+}
+
+impl fmt::Display for Affine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for (v, c) in &self.terms {
+            let sep = if first { "" } else { " + " };
+            match c {
+                1 => write!(f, "{sep}{v}")?,
+                _ => write!(f, "{sep}{c}*{v}")?,
+            }
+            first = false;
+        }
+        if first {
+            write!(f, "{}", self.constant)
+        } else if self.constant != 0 {
+            write!(f, " + {}", self.constant)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl fmt::Display for Access {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "p{}[{}]", self.buf, self.offset)
+    }
+}
+
+fn fmt_suffix(fmt: Fmt) -> &'static str {
+    match fmt {
+        Fmt::D => "d",
+        Fmt::S => "s",
+        Fmt::VS => "vs",
+    }
+}
+
+/// Prints a body, one node per line, indented by `depth`.
+pub fn print_body(out: &mut String, body: &[Node], depth: usize) {
+    for n in body {
+        let pad = "  ".repeat(depth);
+        // Writing to a String cannot fail.
+        let _ = match n {
+            Node::Loop(l) => {
+                let count = match l.count {
+                    Count::Static(c) => c.to_string(),
+                    Count::Param(p) => format!("p{p}"),
+                };
+                let kind = if l.frep { "frep" } else { "loop" };
+                let ctl = match l.ctl {
+                    Some(c) => format!(
+                        " ctl(%x{}{}{})",
+                        c.counter.0,
+                        c.bound.map(|b| format!(", %x{}", b.0)).unwrap_or_default(),
+                        if c.up { ", up" } else { "" }
+                    ),
+                    None => String::new(),
+                };
+                let _ = writeln!(out, "{pad}{kind} i{} < {count}{ctl} {{", l.id);
+                print_body(out, &l.body, depth + 1);
+                writeln!(out, "{pad}}}")
+            }
+            Node::Streams { cfgs, body } => {
+                let _ = writeln!(out, "{pad}streams {{");
+                for c in cfgs {
+                    let dims: Vec<String> =
+                        c.dims.iter().map(|(n, s)| format!("{n}x{s}")).collect();
+                    let rep = if c.repeat > 1 {
+                        format!(" repeat {}", c.repeat)
+                    } else {
+                        String::new()
+                    };
+                    let _ = writeln!(
+                        out,
+                        "{pad}  ft{} {} {} [{}]{rep}",
+                        c.mover,
+                        if c.read { "read" } else { "write" },
+                        c.start,
+                        dims.join(", ")
+                    );
+                }
+                let _ = writeln!(out, "{pad}}} do {{");
+                print_body(out, body, depth + 1);
+                writeln!(out, "{pad}}}")
+            }
+            Node::Load { dst, fmt, at } => {
+                writeln!(out, "{pad}%f{} = load.{} {at}", dst.0, fmt_suffix(*fmt))
+            }
+            Node::Store { src, fmt, at } => {
+                writeln!(out, "{pad}store.{} {at}, {src}", fmt_suffix(*fmt))
+            }
+            Node::Arith { op, fmt, dst, srcs } => {
+                let s: Vec<String> = srcs.iter().map(|x| x.to_string()).collect();
+                writeln!(
+                    out,
+                    "{pad}{dst} = {}.{} {}",
+                    op.name(),
+                    fmt_suffix(*fmt),
+                    s.join(", ")
+                )
+            }
+            Node::Const {
+                dst, fmt, value, ..
+            } => {
+                writeln!(
+                    out,
+                    "{pad}%f{} = const.{} {value:?}",
+                    dst.0,
+                    fmt_suffix(*fmt)
+                )
+            }
+            Node::Li { dst, imm } => writeln!(out, "{pad}%x{} = li {imm}", dst.0),
+            Node::IOp { op, dst, a, b } => {
+                writeln!(
+                    out,
+                    "{pad}%x{} = {} %x{}, %x{}",
+                    dst.0,
+                    op.mnemonic(),
+                    a.0,
+                    b.0
+                )
+            }
+            Node::IImm { op, dst, a, imm } => {
+                writeln!(out, "{pad}%x{} = {} %x{}, {imm}", dst.0, op.mnemonic(), a.0)
+            }
+            Node::LoadAt {
+                dst,
+                fmt,
+                base,
+                offset,
+            } => writeln!(
+                out,
+                "{pad}%f{} = load.{} {offset}(%x{})",
+                dst.0,
+                fmt_suffix(*fmt),
+                base.0
+            ),
+            Node::StoreAt {
+                src,
+                fmt,
+                base,
+                offset,
+            } => writeln!(
+                out,
+                "{pad}store.{} {offset}(%x{}), {src}",
+                fmt_suffix(*fmt),
+                base.0
+            ),
+            Node::Scfg { src, addr } => match src {
+                Some(x) => writeln!(out, "{pad}scfgwi %x{}, {addr}", x.0),
+                None => writeln!(out, "{pad}scfgwi zero, {addr}"),
+            },
+            Node::SsrEnable(on) => writeln!(out, "{pad}ssr {}", if *on { "on" } else { "off" }),
+        };
+    }
+}
+
+impl fmt::Display for Func {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        print_body(&mut out, &self.body, 0);
+        f.write_str(&out)
+    }
+}
