@@ -138,6 +138,19 @@ impl Emitter<'_> {
                 csr: CSR_SSR,
                 uimm: 1,
             }),
+            Node::IfPositive { reg, body } => {
+                let g = self.x(*reg)?;
+                let at = self.out.len();
+                self.out.push(Inst::Branch {
+                    op: BranchOp::Bge,
+                    rs1: XReg::ZERO,
+                    rs2: g,
+                    offset: 0,
+                });
+                self.body(body)?;
+                let end = self.out.len();
+                self.out[at] = self.out[at].with_branch_offset(branch(at, end));
+            }
             Node::Streams { .. } | Node::Load { .. } | Node::Store { .. } => {
                 return Err("symbolic node left after materialization".into())
             }
@@ -237,6 +250,8 @@ impl Emitter<'_> {
         };
         let rm = RoundingMode::Dyn;
         let inst = match (op, fmt) {
+            // A copy onto itself (the allocator gave both the same register).
+            (FOp::Mov, _) if get(0)? == rd => return Ok(()),
             (FOp::Mov, _) => Inst::FSgnj {
                 op: FSgnjOp::Sgnj,
                 fmt: sfmt,

@@ -5,17 +5,17 @@
 //! must sit outside the reduction loop) and `noalias` parameters.
 
 use super::lir::{walk, Access, Count, FOp, Func, Node, Var, F, FV};
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 /// Runs the pass; returns whether anything changed.
 pub fn run(f: &mut Func) -> bool {
     if !f.noalias {
         return false;
     }
-    let mut consts = HashMap::new();
+    let mut consts = HashSet::new();
     walk(&f.body, &mut |n| {
         if let Node::Const { dst, .. } = n {
-            consts.insert(*dst, ());
+            consts.insert(*dst);
         }
     });
     let mut changed = false;
@@ -25,9 +25,13 @@ pub fn run(f: &mut Func) -> bool {
     changed
 }
 
-/// The loops (id, count) and the store of a perfect nest whose innermost
-/// body is a single store of a constant register.
-fn fill_nest(n: &Node, consts: &HashMap<FV, ()>) -> Option<(Vec<(u32, u32)>, FV, Access)> {
+/// A fill: its loops (id, count) outermost first, the constant register
+/// and the address.
+type Fill = (Vec<(u32, u32)>, FV, Access);
+
+/// The fill a perfect nest is, if its innermost body is a single store of
+/// a constant register.
+fn fill_nest(n: &Node, consts: &HashSet<FV>) -> Option<Fill> {
     let mut loops = Vec::new();
     let mut cur = n;
     loop {
@@ -44,7 +48,7 @@ fn fill_nest(n: &Node, consts: &HashMap<FV, ()>) -> Option<(Vec<(u32, u32)>, FV,
             }
             Node::Store {
                 src: F::V(v), at, ..
-            } if consts.contains_key(v) => return Some((loops, *v, at.clone())),
+            } if consts.contains(v) => return Some((loops, *v, at.clone())),
             _ => return None,
         }
     }
@@ -58,7 +62,7 @@ fn buffer_touched(n: &Node, buf: usize) -> bool {
     t
 }
 
-fn fuse_one(body: &mut Vec<Node>, consts: &HashMap<FV, ()>) -> bool {
+fn fuse_one(body: &mut Vec<Node>, consts: &HashSet<FV>) -> bool {
     for i in 0..body.len() {
         let Some((floops, value, fat)) = fill_nest(&body[i], consts) else {
             continue;

@@ -262,6 +262,9 @@ pub struct StreamCfg {
     pub dims: Vec<(u32, i32)>,
     /// Deliveries of each element.
     pub repeat: u32,
+    /// The outermost dimension's count is this integer parameter (its
+    /// count in `dims` is then unused).
+    pub param_count: Option<usize>,
 }
 
 /// A node of a body.
@@ -376,6 +379,14 @@ pub enum Node {
     },
     /// Streams on (true) or off.
     SsrEnable(bool),
+    /// Runs `body` only when `reg` is positive (a region whose stream
+    /// length is an argument).
+    IfPositive {
+        /// The count.
+        reg: XV,
+        /// What it guards.
+        body: Vec<Node>,
+    },
 }
 
 /// A pointer or integer parameter of the kernel, in argument order.
@@ -438,7 +449,7 @@ pub fn walk<'a>(body: &'a [Node], f: &mut dyn FnMut(&'a Node)) {
         f(n);
         match n {
             Node::Loop(l) => walk(&l.body, f),
-            Node::Streams { body, .. } => walk(body, f),
+            Node::Streams { body, .. } | Node::IfPositive { body, .. } => walk(body, f),
             _ => {}
         }
     }
@@ -580,8 +591,12 @@ pub fn print_body(out: &mut String, body: &[Node], depth: usize) {
             Node::Streams { cfgs, body } => {
                 let _ = writeln!(out, "{pad}streams {{");
                 for c in cfgs {
-                    let dims: Vec<String> =
+                    let mut dims: Vec<String> =
                         c.dims.iter().map(|(n, s)| format!("{n}x{s}")).collect();
+                    if let (Some(p), Some(last)) = (c.param_count, c.dims.last()) {
+                        dims.pop();
+                        dims.push(format!("p{p}x{}", last.1));
+                    }
                     let rep = if c.repeat > 1 {
                         format!(" repeat {}", c.repeat)
                     } else {
@@ -668,6 +683,11 @@ pub fn print_body(out: &mut String, body: &[Node], depth: usize) {
                 None => writeln!(out, "{pad}scfgwi zero, {addr}"),
             },
             Node::SsrEnable(on) => writeln!(out, "{pad}ssr {}", if *on { "on" } else { "off" }),
+            Node::IfPositive { reg, body } => {
+                let _ = writeln!(out, "{pad}if %x{} > 0 {{", reg.0);
+                print_body(out, body, depth + 1);
+                writeln!(out, "{pad}}}")
+            }
         };
     }
 }

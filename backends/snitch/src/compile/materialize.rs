@@ -87,13 +87,21 @@ impl Materializer<'_> {
                 });
             }
             Node::Streams { cfgs, body } => {
+                let mut region = Vec::new();
                 for c in &cfgs {
-                    self.configure(c, out);
+                    self.configure(c, &mut region);
                 }
-                out.push(Node::SsrEnable(true));
+                region.push(Node::SsrEnable(true));
                 let inner = self.body(body);
-                out.extend(inner);
-                out.push(Node::SsrEnable(false));
+                region.extend(inner);
+                region.push(Node::SsrEnable(false));
+                match cfgs.iter().find_map(|c| c.param_count) {
+                    Some(p) => out.push(Node::IfPositive {
+                        reg: self.f.param_regs[p],
+                        body: region,
+                    }),
+                    None => out.extend(region),
+                }
             }
             Node::Loop(mut l) => {
                 let counter = self.f.new_x();
@@ -276,7 +284,10 @@ impl Materializer<'_> {
             dims: c
                 .dims
                 .iter()
-                .map(|&(count, stride)| Dim { count, stride })
+                .map(|&(count, stride)| Dim {
+                    count: count.max(1),
+                    stride,
+                })
                 .collect(),
             repeat: c.repeat,
         };
@@ -290,7 +301,22 @@ impl Materializer<'_> {
             return;
         };
         let last = writes.len().saturating_sub(1);
+        // The outermost bound write, when the count is an argument.
+        let bound_at = c.param_count.map(|_| writes.len().saturating_sub(3));
         for (k, (addr, value)) in writes.into_iter().enumerate() {
+            if let (Some(b), Some(p)) = (bound_at, c.param_count) {
+                if k == b {
+                    let t = self.f.new_x();
+                    out.push(Node::IImm {
+                        op: ImmOp::Addi,
+                        dst: t,
+                        a: self.f.param_regs[p],
+                        imm: -1,
+                    });
+                    out.push(Node::Scfg { src: Some(t), addr });
+                    continue;
+                }
+            }
             if k == last {
                 let (base, offset) = self.address(&c.start, 8, out);
                 let ptr = if offset != 0 {

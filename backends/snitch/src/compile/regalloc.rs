@@ -82,6 +82,10 @@ impl Numbering {
                     self.loops.push((start, self.pos));
                 }
                 Node::Streams { body, .. } => self.body(body),
+                Node::IfPositive { reg, body } => {
+                    self.ev(R::X(*reg), false);
+                    self.body(body);
+                }
                 Node::Const { dst, tmp, .. } => {
                     if let Some(t) = tmp {
                         self.ev(R::X(*t), true);

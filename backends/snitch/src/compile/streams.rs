@@ -92,6 +92,11 @@ fn extend(body: &mut Vec<Node>) -> bool {
     let Node::Streams { cfgs, .. } = &body[r] else {
         return false;
     };
+    // A region whose length is an argument is skipped when it is zero;
+    // the accesses around it must still run.
+    if cfgs.iter().any(|c| c.param_count.is_some()) {
+        return false;
+    }
     let mut used = cfgs.len();
     let mut add = Vec::new();
     for buf in bufs {
@@ -237,8 +242,18 @@ fn pattern(sites: &[&Site]) -> Option<StreamCfg> {
         dims.push((sites.len() as i64, delta));
     }
     let mut start = first.at.clone();
-    for &(id, count) in first.chain.iter().rev() {
-        let Count::Static(c) = count else { return None };
+    let mut param_count = None;
+    for (depth, &(id, count)) in first.chain.iter().enumerate().rev() {
+        // Only the outermost dimension's count may be an argument: the
+        // pointer increments of the others depend on the inner counts.
+        let c = match count {
+            Count::Static(c) => c,
+            Count::Param(p) if depth == 0 => {
+                param_count = Some(p);
+                0
+            }
+            Count::Param(_) => return None,
+        };
         if start
             .offset
             .terms
@@ -255,7 +270,14 @@ fn pattern(sites: &[&Site]) -> Option<StreamCfg> {
     if dims.iter().any(|&(_, s)| s % elem != 0 && s % 8 != 0) {
         return None;
     }
-    let (dims, repeat) = shape(dims, first.read);
+    let outer = match param_count {
+        Some(_) => dims.pop(),
+        None => None,
+    };
+    let (mut dims, repeat) = shape(dims, first.read, outer.is_none());
+    if let Some(o) = outer {
+        dims.push(o);
+    }
     if dims.len() > 4 {
         return None;
     }
@@ -269,12 +291,13 @@ fn pattern(sites: &[&Site]) -> Option<StreamCfg> {
         start,
         dims,
         repeat,
+        param_count,
     })
 }
 
 /// Drops one-iteration dimensions, merges contiguous ones and turns an
 /// innermost read stride of 0 into a repeat.
-pub fn shape(dims: Vec<(i64, i64)>, read: bool) -> (Vec<(i64, i64)>, u32) {
+pub fn shape(dims: Vec<(i64, i64)>, read: bool, nonempty: bool) -> (Vec<(i64, i64)>, u32) {
     let mut out: Vec<(i64, i64)> = Vec::new();
     for (c, s) in dims.into_iter().filter(|d| d.0 != 1) {
         match out.last_mut() {
@@ -291,7 +314,7 @@ pub fn shape(dims: Vec<(i64, i64)>, read: bool) -> (Vec<(i64, i64)>, u32) {
             }
         }
     }
-    if out.is_empty() {
+    if out.is_empty() && nonempty {
         out.push((1, 8));
     }
     (out, repeat)
