@@ -7,7 +7,7 @@
 
 use super::lir::{walk, Count, Func, Loop, Node, F, FV};
 use super::util;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Runs the pass with factors up to `max`; returns whether anything changed.
 pub fn run(f: &mut Func, max: u32) -> bool {
@@ -34,8 +34,8 @@ fn jam_in(body: &mut [Node], f: &mut Func, max: u32) -> bool {
     changed
 }
 
-fn fp_defs(nodes: &[Node]) -> HashSet<FV> {
-    let mut s = HashSet::new();
+fn fp_defs(nodes: &[Node]) -> BTreeSet<FV> {
+    let mut s = BTreeSet::new();
     walk(nodes, &mut |n| {
         if let Some(F::V(v)) = n.f_def() {
             s.insert(v);
