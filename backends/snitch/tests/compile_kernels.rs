@@ -493,7 +493,14 @@ fn every_pass_subset_keeps_matmul_exact() {
 fn matmul_sweep_reaches_1_8_flop_per_cycle_on_larger_shapes() {
     let text = module_text("matmul");
     let mut report = String::new();
-    for (m, k, n) in [(4, 4, 8), (4, 16, 16), (8, 32, 32), (8, 64, 32), (4, 64, 64), (8, 64, 64)] {
+    for (m, k, n) in [
+        (4, 4, 8),
+        (4, 16, 16),
+        (8, 32, 32),
+        (8, 64, 32),
+        (4, 64, 64),
+        (8, 64, 64),
+    ] {
         let src = text
             .replace("%m = const 1 :", &format!("%m = const {m} :"))
             .replace("%n = const 5 :", &format!("%n = const {n} :"))
@@ -512,7 +519,11 @@ fn matmul_sweep_reaches_1_8_flop_per_cycle_on_larger_shapes() {
         let flops = 2.0 * (m * n * k) as f64 / c.cycles as f64;
         report.push_str(&format!("{m}x{k}x{n}: {flops:.2} FLOP/cycle\n"));
         if k >= 32 && n >= 32 {
-            assert!(flops >= 1.8, "{m}x{k}x{n}: {flops:.2} FLOP/cycle\n{}", p.asm);
+            assert!(
+                flops >= 1.8,
+                "{m}x{k}x{n}: {flops:.2} FLOP/cycle\n{}",
+                p.asm
+            );
         }
     }
     eprint!("{report}");

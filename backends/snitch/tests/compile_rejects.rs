@@ -124,9 +124,9 @@ fn non_affine_index_is_rejected() {
 }
 
 #[test]
-fn shared_memory_is_rejected() {
+fn local_arrays_are_rejected() {
     let d = reject(
-        "  %s = alloca shared [8 x f64] : ptr<shared> loc(0:2:3)",
+        "  %s = alloca private [8 x f64] : ptr<private> loc(0:2:3)",
         PTRS,
     );
     assert_eq!(
@@ -173,4 +173,11 @@ fn register_pressure_is_reported() {
     let d = reject(&body, PTRS);
     assert_eq!(d.construct, "register allocation");
     assert!(d.message.contains("out of FP registers"), "{d}");
+}
+
+#[test]
+fn malformed_ir_is_a_diagnostic() {
+    // A store of a value of the wrong kind: the verifier's message comes back.
+    let d = reject("  store %c0, %c1", PTRS);
+    assert_eq!(d.construct, "malformed IR");
 }

@@ -224,6 +224,13 @@ pub fn compile_with(
         });
     };
     let func = &module.functions[id];
+    // Lowering trusts the IR's shape (operand and region counts): check it.
+    cucc_ir::verify_function(module, id).map_err(|e| Diagnostic {
+        location: module.describe_loc(func.loc),
+        kernel: kernel.into(),
+        construct: "malformed IR".into(),
+        message: e.to_string(),
+    })?;
     let mut f = lower::lower(module, func)?;
     if f.params.len() > 8 {
         return Err(Diagnostic {
