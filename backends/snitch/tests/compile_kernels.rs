@@ -478,6 +478,7 @@ fn every_pass_subset_keeps_matmul_exact() {
             unroll_and_jam: bit(4),
             pack_f32: bit(5),
             max_unroll: 8,
+            launch: None,
         };
         let p = compile_text(&text, "matmul", &opts);
         let (args, z) = matmul_args();

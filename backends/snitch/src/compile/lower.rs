@@ -18,7 +18,11 @@ use cucc_ir::{
 use std::collections::HashMap;
 
 /// Lowers `func` of `module`.
-pub fn lower(module: &Module, func: &Function) -> Result<Func, Diagnostic> {
+pub fn lower(
+    module: &Module,
+    func: &Function,
+    launch: Option<super::LaunchDims>,
+) -> Result<Func, Diagnostic> {
     let mut users: HashMap<Value, Vec<Op>> = HashMap::new();
     for (op, data) in func.ops.iter() {
         for &v in &data.operands {
@@ -45,6 +49,8 @@ pub fn lower(module: &Module, func: &Function) -> Result<Func, Diagnostic> {
         floats: HashMap::new(),
         fused: HashMap::new(),
         prologue: Vec::new(),
+        launch,
+        counts: HashMap::new(),
     };
     l.params()?;
     let body = l.region(func.body)?;
@@ -69,6 +75,10 @@ struct Lowerer<'a> {
     fused: HashMap<Value, (Value, Value)>,
     /// FP constants, materialized once before everything.
     prologue: Vec<Node>,
+    /// Launch dimensions, when known.
+    launch: Option<super::LaunchDims>,
+    /// Constant loop counts, by loop number.
+    counts: HashMap<u32, u32>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -206,6 +216,8 @@ impl<'a> Lowerer<'a> {
             OpKind::Binary(b, _) if !b.is_float() => {}
             OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => {}
             OpKind::PtrIndex { .. } | OpKind::GridDim(_) | OpKind::BlockDim(_) => {}
+            // Integer comparisons are evaluated when an `if` needs them.
+            OpKind::Cmp(p) if !p.is_float() => {}
             OpKind::Binary(b, _) => self.float_binary(op, *b, body)?,
             OpKind::Unary(UnOp::FNeg) => {
                 let (Some(r), [a]) = (result, data.operands.as_slice()) else {
@@ -258,6 +270,7 @@ impl<'a> Lowerer<'a> {
                 body.push(Node::Store { src, fmt, at });
             }
             OpKind::For { unsigned: _ } => self.for_loop(op, body)?,
+            OpKind::If => self.if_constant(op, body)?,
             OpKind::Parallel { .. } => self.parallel(op, body)?,
             OpKind::Yield => {}
             OpKind::Return => {
@@ -329,6 +342,109 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// An `if` whose condition is known at compile time (cpuify's
+    /// versioning checks on launch dimensions, once those are constants)
+    /// runs the chosen arm in place; any other `if` is rejected.
+    fn if_constant(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
+        let data = &self.func.ops[op];
+        let loc = data.loc;
+        let (Some(&c), [then, els]) = (data.operands.first(), data.regions.as_slice()) else {
+            return Err(self.err(loc, "if", "malformed op"));
+        };
+        let results = data.results.clone();
+        let Some(taken) = self.condition(c) else {
+            let (construct, why) = rejection(&OpKind::If);
+            return Err(self.err(loc, &construct, why));
+        };
+        let region = if taken { *then } else { *els };
+        for &inner in &self.func.regions[region].ops {
+            self.op(inner, body)?;
+        }
+        if let Some(&last) = self.func.regions[region].ops.last() {
+            let yielded = self.func.ops[last].operands.clone();
+            for (&r, &y) in results.iter().zip(&yielded) {
+                if self.ty(r).is_float() {
+                    let f = self.float(y, loc)?;
+                    if let F::V(v) = f {
+                        self.floats.insert(r, v);
+                    }
+                } else if self.ty(r).is_int() {
+                    let a = self.affine(y, loc)?;
+                    self.ints.insert(r, a);
+                } else {
+                    return Err(self.err(loc, "if", "only FP and integer values can leave an if"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of an `i1` computed from constants, if it is one.
+    fn condition(&mut self, v: Value) -> Option<bool> {
+        let ValueDef::Result { op, .. } = self.func.values[v].def else {
+            return None;
+        };
+        let data = &self.func.ops[op];
+        let ops = data.operands.clone();
+        match (&data.kind, ops.as_slice()) {
+            (OpKind::Const { bits }, []) => Some(*bits & 1 == 1),
+            (OpKind::Binary(BinOp::And, _), [a, b]) => {
+                Some(self.condition(*a)? & self.condition(*b)?)
+            }
+            (OpKind::Binary(BinOp::Or, _), [a, b]) => {
+                Some(self.condition(*a)? | self.condition(*b)?)
+            }
+            (OpKind::Binary(BinOp::Xor, _), [a, b]) => {
+                Some(self.condition(*a)? ^ self.condition(*b)?)
+            }
+            (OpKind::Cmp(pred), [a, b]) if !pred.is_float() => {
+                let loc = data.loc;
+                let x = self.affine(*a, loc).ok()?;
+                let y = self.affine(*b, loc).ok()?;
+                let (xl, xh) = self.range(&x)?;
+                let (yl, yh) = self.range(&y)?;
+                use cucc_ir::CmpPred as P;
+                let unsigned = matches!(pred, P::Ult | P::Ule | P::Ugt | P::Uge);
+                if unsigned && (xl < 0 || yl < 0) {
+                    return None;
+                }
+                // Decided when it holds, or fails, over the whole ranges.
+                let decide = |always: bool, never: bool| match (always, never) {
+                    (true, _) => Some(true),
+                    (_, true) => Some(false),
+                    _ => None,
+                };
+                match pred {
+                    P::Eq => decide(xl == xh && yl == yh && xl == yl, xh < yl || yh < xl),
+                    P::Ne => decide(xh < yl || yh < xl, xl == xh && yl == yh && xl == yl),
+                    P::Slt | P::Ult => decide(xh < yl, xl >= yh),
+                    P::Sle | P::Ule => decide(xh <= yl, xl > yh),
+                    P::Sgt | P::Ugt => decide(xl > yh, xh <= yl),
+                    P::Sge | P::Uge => decide(xl >= yh, xh < yl),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The least and greatest values of `a` over the loops' iterations
+    /// (loops of constant count only; parameters are unknown).
+    fn range(&self, a: &Affine) -> Option<(i64, i64)> {
+        let (mut lo, mut hi) = (a.constant, a.constant);
+        for &(v, c) in &a.terms {
+            let Var::Loop(l) = v else { return None };
+            let n = i64::from(*self.counts.get(&l)?);
+            let span = c.checked_mul(n.checked_sub(1)?)?;
+            if span < 0 {
+                lo = lo.checked_add(span)?;
+            } else {
+                hi = hi.checked_add(span)?;
+            }
+        }
+        Some((lo, hi))
+    }
+
     fn for_loop(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
         let data = &self.func.ops[op];
         let loc = data.loc;
@@ -375,6 +491,9 @@ impl<'a> Lowerer<'a> {
             },
         };
         let id = self.out.new_loop();
+        if let Count::Static(n) = count {
+            self.counts.insert(id, n);
+        }
         let args = self.func.regions[region].args.clone();
         let Some((&iv, carried)) = args.split_first() else {
             return Err(self.err(loc, "for", "malformed op"));
@@ -458,6 +577,9 @@ impl<'a> Lowerer<'a> {
                     }
                 };
             let id = self.out.new_loop();
+            if let Count::Static(n) = count {
+                self.counts.insert(id, n);
+            }
             self.ints.insert(iv, Affine::var(Var::Loop(id)));
             counts.push((id, count));
         }
@@ -555,12 +677,14 @@ impl<'a> Lowerer<'a> {
             (OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc), [x]) => {
                 self.affine(*x, at)?
             }
-            (OpKind::GridDim(d), []) => {
-                Affine::var(Var::Param(self.implicit(ParamKind::GridDim(dim(*d)))))
-            }
-            (OpKind::BlockDim(d), []) => {
-                Affine::var(Var::Param(self.implicit(ParamKind::BlockDim(dim(*d)))))
-            }
+            (OpKind::GridDim(d), []) => match self.launch {
+                Some(l) => Affine::constant(i64::from(l.grid[d.index()])),
+                None => Affine::var(Var::Param(self.implicit(ParamKind::GridDim(dim(*d))))),
+            },
+            (OpKind::BlockDim(d), []) => match self.launch {
+                Some(l) => Affine::constant(i64::from(l.block[d.index()])),
+                None => Affine::var(Var::Param(self.implicit(ParamKind::BlockDim(dim(*d))))),
+            },
             (OpKind::Load { .. }, _) => {
                 return Err(self.err(
                     at,

@@ -47,6 +47,20 @@ pub struct Options {
     pub pack_f32: bool,
     /// Largest unroll-and-jam factor.
     pub max_unroll: u32,
+    /// Launch dimensions known at compile time: `gridDim`/`blockDim` reads
+    /// become constants (the runtime compiles per launch shape, which
+    /// gives the loops constant counts, so they stream). Without it they
+    /// are implicit parameters.
+    pub launch: Option<LaunchDims>,
+}
+
+/// A launch's grid and block dimensions (x, y, z).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchDims {
+    /// `gridDim`.
+    pub grid: [u32; 3],
+    /// `blockDim`.
+    pub block: [u32; 3],
 }
 
 impl Default for Options {
@@ -59,6 +73,7 @@ impl Default for Options {
             unroll_and_jam: true,
             pack_f32: true,
             max_unroll: 8,
+            launch: None,
         }
     }
 }
@@ -74,6 +89,7 @@ impl Options {
             unroll_and_jam: false,
             pack_f32: false,
             max_unroll: 8,
+            launch: None,
         }
     }
 
@@ -231,7 +247,7 @@ pub fn compile_with(
         construct: "malformed IR".into(),
         message: e.to_string(),
     })?;
-    let mut f = lower::lower(module, func)?;
+    let mut f = lower::lower(module, func, options.launch)?;
     if f.params.len() > 8 {
         return Err(Diagnostic {
             location: module.describe_loc(func.loc),

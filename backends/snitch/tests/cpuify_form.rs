@@ -1,0 +1,79 @@
+//! Kernels taken through cpuify's pipeline first, as the runtime will:
+//! per-thread IR in, launch form out, then compiled for one launch shape.
+
+use cucc_snitch::compile::{compile_with, LaunchDims, Options};
+use cucc_snitch::sim::{Machine, ModelParams};
+
+const TCDM: u32 = 0x1000_0000;
+
+fn cpuify(name: &str, passes: Option<&[&str]>) -> cucc_ir::Module {
+    let path = format!("{}/tests/kernels/{name}.cuir", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut m = cucc_ir::parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+    let options = cucc_cpuify::pipeline::Options {
+        enabled: passes.map(|p| p.iter().map(|s| s.to_string()).collect()),
+        ..cucc_cpuify::pipeline::Options::verifying()
+    };
+    let mut remarks = cucc_cpuify::remarks::Remarks::default();
+    cucc_cpuify::pipeline::run(&mut m, &options, &mut remarks, &mut |_, _| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    m
+}
+
+fn vadd(m: &cucc_ir::Module, blocks: u32, threads: u32) {
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [blocks, 1, 1],
+            block: [threads, 1, 1],
+        }),
+        ..Options::default()
+    };
+    let p = compile_with(m, "cuda_vadd", &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", cucc_ir::print_module(m)))
+        .program;
+    let n = (blocks * threads) as usize;
+    let a: Vec<f64> = (0..n).map(|i| i as f64 * 0.5).collect();
+    let b: Vec<f64> = (0..n).map(|i| 3.0 - i as f64).collect();
+    let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+    let mut mach = Machine::new(ModelParams::default(), &words);
+    let (aa, ba, ca) = (TCDM, TCDM + 8 * n as u32, TCDM + 16 * n as u32);
+    mach.tcdm.write_f64s(aa, &a).expect("fits");
+    mach.tcdm.write_f64s(ba, &b).expect("fits");
+    let c = p
+        .run(&mut mach, &[aa, ba, ca], 1_000_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    assert_eq!(mach.tcdm.read_f64s(ca, n).expect("in bounds"), want);
+    // Grid and block loops have constant counts: one stream each over
+    // all n elements, one FREP.
+    assert_eq!(c.by_mnemonic.get("fld"), None, "{}", p.asm);
+    assert_eq!(c.by_mnemonic.get("frep.o"), Some(&1), "{}", p.asm);
+}
+
+/// cpuify's default pipeline versions the block loop on checks of the
+/// launch shape; with the shape known those checks are constants and the
+/// taken arm compiles.
+#[test]
+fn default_cpuify_pipeline_output_compiles_for_a_launch_shape() {
+    vadd(&cpuify("cuda_vadd", None), 4, 32);
+}
+
+#[test]
+fn minimal_cpuify_pipeline_output_compiles_for_a_launch_shape() {
+    vadd(
+        &cpuify("cuda_vadd", Some(&["inline", "mem2reg", "canonicalize"])),
+        2,
+        64,
+    );
+}
+
+/// Without a launch shape the six dimensions become parameters: more than
+/// the eight argument registers hold with the three pointers.
+#[test]
+fn without_a_launch_shape_the_dimensions_are_parameters() {
+    let m = cpuify("cuda_vadd", Some(&["inline", "mem2reg", "canonicalize"]));
+    let d = compile_with(&m, "cuda_vadd", &Options::default())
+        .err()
+        .unwrap_or_else(|| panic!("compiled"));
+    assert_eq!(d.construct, "parameters", "{d}");
+}
