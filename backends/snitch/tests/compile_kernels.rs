@@ -529,3 +529,24 @@ fn matmul_sweep_reaches_1_8_flop_per_cycle_on_larger_shapes() {
     }
     eprint!("{report}");
 }
+
+/// Many short stream regions in an integer loop: the integer core runs
+/// ahead of the FP subsystem and configures the next jobs while earlier
+/// ones still run.
+#[test]
+fn many_short_regions_in_a_row() {
+    let text = module_text("vadd").replace("const 32 : i32", "const 4 : i32");
+    let p = compile_text(&text, "vadd", &Options::default());
+    let (a, b) = (data64(256, 3), data64(256, 8));
+    let want: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    let (_, out) = run(
+        &p,
+        &[
+            Arg::F64(a),
+            Arg::F64(b),
+            Arg::F64(vec![0.0; 256]),
+            Arg::Int(64),
+        ],
+    );
+    assert_eq!(out[2], Arg::F64(want));
+}

@@ -157,11 +157,14 @@ impl<'a> Lowerer<'a> {
         match self.ty(v) {
             Type::Float(FloatKind::F64) => Ok(Fmt::D),
             Type::Float(FloatKind::F32) => Ok(Fmt::S),
-            t => Err(self.err(
-                loc,
-                &format!("{t:?} data"),
-                "only f32 and f64 data can be computed on the FP subsystem",
-            )),
+            _ => {
+                let ty = self.module.types.display(self.func.values[v].ty);
+                Err(self.err(
+                    loc,
+                    &format!("{ty} arithmetic"),
+                    "only f32 and f64 data can be computed on the FP subsystem",
+                ))
+            }
         }
     }
 

@@ -134,7 +134,8 @@ impl Numbering {
 pub fn allocate(f: &Func) -> Result<Alloc, AllocError> {
     let mut num = Numbering::default();
     num.body(&f.body);
-    // Parameters are defined on entry.
+    // Parameters are defined on entry (position 0; nodes start at 1), so
+    // they come first and keep their argument registers while live.
     for &p in &f.param_regs {
         num.events.entry(R::X(p)).or_default().push((0, true));
     }
@@ -184,12 +185,6 @@ pub fn allocate(f: &Func) -> Result<Alloc, AllocError> {
     }
     let mut active: Vec<(usize, R, u8)> = Vec::new();
     let mut param_release: Vec<(usize, u8)> = Vec::new();
-    let unused_params: Vec<u8> = params
-        .iter()
-        .filter(|(v, _)| !order.iter().any(|(r, _)| *r == R::X(**v)))
-        .map(|(_, r)| r.num())
-        .collect();
-    free_x.extend(unused_params);
     for (r, (s, e)) in order {
         // Expire intervals that ended before this one starts (a register
         // read for the last time by an instruction may be written by it).
