@@ -463,27 +463,89 @@ fn fill_f64_and_f32_constants() {
     assert_eq!(out[1], Arg::F32(vec![2.5; 5]));
 }
 
+fn all_subsets() -> Vec<Options> {
+    (0..64u32)
+        .map(|mask| {
+            let bit = |b: u32| mask & (1 << b) != 0;
+            Options {
+                streams: bit(0),
+                scalar_replacement: bit(1),
+                frep: bit(2),
+                fuse_fill: bit(3),
+                unroll_and_jam: bit(4),
+                pack_f32: bit(5),
+                max_unroll: 8,
+                launch: None,
+            }
+        })
+        .collect()
+}
+
 /// Every kernel gives the same results with every subset of passes (each
-/// pass is correct on its own).
+/// pass is correct on its own): the matmul against its reference, the
+/// others against the baseline's output.
 #[test]
-fn every_pass_subset_keeps_matmul_exact() {
+fn every_pass_subset_gives_the_same_results() {
     let text = module_text("matmul");
-    for mask in 0..64u32 {
-        let bit = |b: u32| mask & (1 << b) != 0;
-        let opts = Options {
-            streams: bit(0),
-            scalar_replacement: bit(1),
-            frep: bit(2),
-            fuse_fill: bit(3),
-            unroll_and_jam: bit(4),
-            pack_f32: bit(5),
-            max_unroll: 8,
-            launch: None,
-        };
+    for opts in all_subsets() {
         let p = compile_text(&text, "matmul", &opts);
         let (args, z) = matmul_args();
         let (_, out) = run(&p, &args);
         assert_eq!(out[2], Arg::F64(z), "{opts:?}");
+    }
+    let cases: Vec<(&str, &str, Vec<Arg>)> = vec![
+        (
+            "dot",
+            "dot",
+            vec![
+                Arg::F64(data64(40, 1)),
+                Arg::F64(data64(40, 2)),
+                Arg::F64(vec![0.0]),
+                Arg::Int(40),
+            ],
+        ),
+        (
+            "relu_f32",
+            "relu_f32",
+            vec![Arg::F32(data32(128, 1)), Arg::F32(vec![0.0; 128])],
+        ),
+        (
+            "sum_f32",
+            "sum_f32",
+            vec![
+                Arg::F32(data32(128, 1)),
+                Arg::F32(data32(128, 2)),
+                Arg::F32(vec![0.0; 128]),
+            ],
+        ),
+        (
+            "reduce",
+            "reduce",
+            vec![Arg::F64(data64(256, 1)), Arg::F64(vec![0.25])],
+        ),
+        (
+            "fill",
+            "fill",
+            vec![Arg::F64(vec![0.0; 9]), Arg::F32(vec![0.0; 9]), Arg::Int(9)],
+        ),
+        (
+            "vadd",
+            "vadd",
+            vec![
+                Arg::F64(data64(64, 1)),
+                Arg::F64(data64(64, 2)),
+                Arg::F64(vec![0.0; 64]),
+                Arg::Int(2),
+            ],
+        ),
+    ];
+    for (file, kernel, args) in cases {
+        let text = module_text(file);
+        let (_, want) = run(&compile_text(&text, kernel, &Options::none()), &args);
+        for opts in all_subsets() {
+            let (_, out) = run(&compile_text(&text, kernel, &opts), &args);
+            assert_eq!(out, want, "{kernel} {opts:?}");
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! boundary except constants (a reduction would need its lanes combined).
 
 use super::lir::{walk, Count, FOp, Fmt, Func, Loop, Node, Var, F, FV};
+use super::util;
 use std::collections::{HashMap, HashSet};
 
 /// Runs the pass; returns whether anything changed.
@@ -24,9 +25,10 @@ pub fn run(f: &mut Func) -> bool {
             consts.insert(*dst, *value);
         }
     });
+    let (uses, _) = util::use_def_counts(&f.body);
     let mut new_consts = Vec::new();
     let mut body = std::mem::take(&mut f.body);
-    let changed = pack_in(&mut body, &consts, f, &mut new_consts);
+    let changed = pack_in(&mut body, &consts, &uses, f, &mut new_consts);
     new_consts.extend(body);
     f.body = new_consts;
     changed
@@ -35,6 +37,7 @@ pub fn run(f: &mut Func) -> bool {
 fn pack_in(
     body: &mut [Node],
     consts: &HashMap<FV, f64>,
+    uses: &HashMap<FV, usize>,
     f: &mut Func,
     new_consts: &mut Vec<Node>,
 ) -> bool {
@@ -42,8 +45,8 @@ fn pack_in(
     for n in body.iter_mut() {
         let Node::Loop(l) = n else { continue };
         if l.body.iter().any(|m| matches!(m, Node::Loop(_))) {
-            changed |= pack_in(&mut l.body, consts, f, new_consts);
-        } else if packable(l, consts) {
+            changed |= pack_in(&mut l.body, consts, uses, f, new_consts);
+        } else if packable(l, consts) && util::defs_stay_inside(&l.body, uses) {
             pack(l, consts, f, new_consts);
             changed = true;
         }

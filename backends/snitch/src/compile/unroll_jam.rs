@@ -11,8 +11,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Runs the pass with factors up to `max`; returns whether anything changed.
 pub fn run(f: &mut Func, max: u32) -> bool {
+    let (uses, _) = util::use_def_counts(&f.body);
     let mut body = std::mem::take(&mut f.body);
-    let changed = jam_in(&mut body, f, max);
+    let changed = jam_in(&mut body, f, max, &uses);
     f.body = body;
     if changed {
         util::simplify_loops(&mut f.body);
@@ -20,15 +21,22 @@ pub fn run(f: &mut Func, max: u32) -> bool {
     changed
 }
 
-fn jam_in(body: &mut [Node], f: &mut Func, max: u32) -> bool {
+fn jam_in(body: &mut [Node], f: &mut Func, max: u32, uses: &HashMap<FV, usize>) -> bool {
     let mut changed = false;
     for n in body.iter_mut() {
         let Node::Loop(p) = n else { continue };
-        if let Some(new) = try_jam(p, f, max) {
+        // The copies rename what the body defines: nothing after the loop
+        // may read it.
+        let jammed = if util::defs_stay_inside(&p.body, uses) {
+            try_jam(p, f, max)
+        } else {
+            None
+        };
+        if let Some(new) = jammed {
             *p = new;
             changed = true;
         } else {
-            changed |= jam_in(&mut p.body, f, max);
+            changed |= jam_in(&mut p.body, f, max, uses);
         }
     }
     changed

@@ -218,3 +218,11 @@ pub fn drop_loop_var(body: &mut [Node], id: u32) {
         }
     }
 }
+
+/// Whether every FP register written in `body` is read only there
+/// (`uses` counts the reads in the whole function).
+pub fn defs_stay_inside(body: &[Node], uses: &HashMap<FV, usize>) -> bool {
+    let (inside, defs) = use_def_counts(body);
+    defs.keys()
+        .all(|v| uses.get(v).copied().unwrap_or(0) == inside.get(v).copied().unwrap_or(0))
+}
