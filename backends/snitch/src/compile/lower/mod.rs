@@ -5,8 +5,8 @@
 //! parameter; `parallel` loops, run one iteration after another), whose
 //! bodies load and store f32/f64 data through pointer parameters at offsets
 //! affine in the loop variables and integer parameters, and compute with
-//! FP arithmetic. Everything else is rejected with the construct and its
-//! source location: that is what SSR streams and FREP can express, and a
+//! FP arithmetic; an `if` decided at compile time runs its taken arm.
+//! Everything else is rejected with the construct and its source location: that is what SSR streams and FREP can express, and a
 //! silent fallback would hide why a kernel cannot run on the device.
 
 mod index;
