@@ -475,7 +475,7 @@ fn all_subsets() -> Vec<Options> {
                 unroll_and_jam: bit(4),
                 pack_f32: bit(5),
                 max_unroll: 8,
-                launch: None,
+                ..Options::default()
             }
         })
         .collect()

@@ -77,3 +77,56 @@ fn without_a_launch_shape_the_dimensions_are_parameters() {
         .unwrap_or_else(|| panic!("compiled"));
     assert_eq!(d.construct, "parameters", "{d}");
 }
+
+fn guarded(
+    n: i32,
+    known: bool,
+) -> Result<cucc_snitch::compile::Program, cucc_snitch::compile::Diagnostic> {
+    let m = cpuify("cuda_vadd_guard", None);
+    let mut known_ints = [None; 8];
+    if known {
+        known_ints[3] = Some(n);
+    }
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [4, 1, 1],
+            block: [32, 1, 1],
+        }),
+        known_ints,
+        ..Options::default()
+    };
+    compile_with(&m, "cuda_vadd_guard", &opts).map(|c| c.program)
+}
+
+/// `if (i < n)` with n known: when the launch covers exactly n threads the
+/// guard and cpuify's clamped bounds are decided and the kernel streams.
+#[test]
+fn bounds_guard_is_decided_when_n_is_known() {
+    let p = guarded(128, true).unwrap_or_else(|e| panic!("{e}"));
+    let n = 128usize;
+    let a: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    let b: Vec<f64> = (0..n).map(|i| 1.0 - i as f64 * 0.25).collect();
+    let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+    let mut mach = Machine::new(ModelParams::default(), &words);
+    let (aa, ba, ca) = (TCDM, TCDM + 8 * n as u32, TCDM + 16 * n as u32);
+    mach.tcdm.write_f64s(aa, &a).expect("fits");
+    mach.tcdm.write_f64s(ba, &b).expect("fits");
+    let c = p
+        .run(&mut mach, &[aa, ba, ca, n as u32], 1_000_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    assert_eq!(mach.tcdm.read_f64s(ca, n).expect("in bounds"), want);
+    assert_eq!(c.by_mnemonic.get("fld"), None, "{}", p.asm);
+}
+
+/// A partial last block (n = 100 over 128 threads), or n unknown: the
+/// clamped bound is chosen at run time, which the compiler says.
+#[test]
+fn bounds_guard_that_does_not_always_hold_is_rejected() {
+    for (n, known) in [(100, true), (128, false)] {
+        let d = guarded(n, known)
+            .err()
+            .unwrap_or_else(|| panic!("compiled"));
+        assert_eq!(d.construct, "select", "{d}");
+    }
+}

@@ -52,6 +52,11 @@ pub struct Options {
     /// gives the loops constant counts, so they stream). Without it they
     /// are implicit parameters.
     pub launch: Option<LaunchDims>,
+    /// Integer arguments known at compile time, by parameter position
+    /// (the runtime knows them at launch): they become constants, so
+    /// bounds guards such as `if (i < n)` can be decided. They are still
+    /// passed.
+    pub known_ints: [Option<i32>; 8],
 }
 
 /// A launch's grid and block dimensions (x, y, z).
@@ -74,6 +79,7 @@ impl Default for Options {
             pack_f32: true,
             max_unroll: 8,
             launch: None,
+            known_ints: [None; 8],
         }
     }
 }
@@ -90,6 +96,7 @@ impl Options {
             pack_f32: false,
             max_unroll: 8,
             launch: None,
+            known_ints: [None; 8],
         }
     }
 
@@ -247,7 +254,7 @@ pub fn compile_with(
         construct: "malformed IR".into(),
         message: e.to_string(),
     })?;
-    let mut f = lower::lower(module, func, options.launch)?;
+    let mut f = lower::lower(module, func, options)?;
     if f.params.len() > 8 {
         return Err(Diagnostic {
             location: module.describe_loc(func.loc),

@@ -8,7 +8,8 @@ use super::*;
 fn lir(text: &str) -> Func {
     let m = cucc_ir::parse_module(text).unwrap_or_else(|e| panic!("{e}"));
     let id = m.function("k").unwrap_or_else(|| panic!("no kernel k"));
-    let mut f = lower::lower(&m, &m.functions[id], None).unwrap_or_else(|e| panic!("{e}"));
+    let mut f =
+        lower::lower(&m, &m.functions[id], &Options::default()).unwrap_or_else(|e| panic!("{e}"));
     util::simplify_loops(&mut f.body);
     util::coalesce_moves(&mut f);
     f

@@ -153,6 +153,17 @@ impl Lowerer<'_> {
             (OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc), [x]) => {
                 self.affine(*x, at)?
             }
+            (OpKind::Select, [c, x, y]) => match self.condition(*c) {
+                Some(true) => self.affine(*x, at)?,
+                Some(false) => self.affine(*y, at)?,
+                None => {
+                    return Err(self.err(
+                        at,
+                        "select",
+                        "a choice made at run time (a bound clamped by a guard that does not hold for every iteration) is not affine",
+                    ))
+                }
+            },
             (OpKind::GridDim(d), []) => match self.launch {
                 Some(l) => Affine::constant(i64::from(l.grid[d.index()])),
                 None => Affine::var(Var::Param(self.implicit(ParamKind::GridDim(dim(*d))))),

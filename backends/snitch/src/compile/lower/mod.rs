@@ -26,7 +26,7 @@ use std::collections::HashMap;
 pub fn lower(
     module: &Module,
     func: &Function,
-    launch: Option<super::LaunchDims>,
+    options: &super::Options,
 ) -> Result<Func, Diagnostic> {
     let mut users: HashMap<Value, Vec<Op>> = HashMap::new();
     for (op, data) in func.ops.iter() {
@@ -54,7 +54,8 @@ pub fn lower(
         floats: HashMap::new(),
         fused: HashMap::new(),
         prologue: Vec::new(),
-        launch,
+        launch: options.launch,
+        known_ints: options.known_ints,
         counts: HashMap::new(),
     };
     l.params()?;
@@ -82,6 +83,8 @@ struct Lowerer<'a> {
     prologue: Vec<Node>,
     /// Launch dimensions, when known.
     launch: Option<super::LaunchDims>,
+    /// Integer arguments known at compile time.
+    known_ints: [Option<i32>; 8],
     /// Constant loop counts, by loop number.
     counts: HashMap<u32, u32>,
 }
@@ -124,7 +127,11 @@ impl<'a> Lowerer<'a> {
                     ParamKind::Ptr
                 }
                 Type::Int(_) => {
-                    self.ints.insert(a, Affine::var(Var::Param(i)));
+                    let value = match self.known_ints.get(i).copied().flatten() {
+                        Some(k) => Affine::constant(i64::from(k)),
+                        None => Affine::var(Var::Param(i)),
+                    };
+                    self.ints.insert(a, value);
                     ParamKind::Int
                 }
                 _ => {
@@ -226,6 +233,8 @@ impl<'a> Lowerer<'a> {
             OpKind::PtrIndex { .. } | OpKind::GridDim(_) | OpKind::BlockDim(_) => {}
             // Integer comparisons are evaluated when an `if` needs them.
             OpKind::Cmp(p) if !p.is_float() => {}
+            // Integer selects too (cpuify's clamped bounds).
+            OpKind::Select if result.is_some_and(|r| self.ty(r).is_int()) => {}
             OpKind::Binary(b, _) => self.float_binary(op, *b, body)?,
             OpKind::Unary(UnOp::FNeg) => {
                 let (Some(r), [a]) = (result, data.operands.as_slice()) else {
