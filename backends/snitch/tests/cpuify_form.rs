@@ -98,35 +98,53 @@ fn guarded(
     compile_with(&m, "cuda_vadd_guard", &opts).map(|c| c.program)
 }
 
-/// `if (i < n)` with n known: when the launch covers exactly n threads the
-/// guard and cpuify's clamped bounds are decided and the kernel streams.
-#[test]
-fn bounds_guard_is_decided_when_n_is_known() {
-    let p = guarded(128, true).unwrap_or_else(|e| panic!("{e}"));
-    let n = 128usize;
-    let a: Vec<f64> = (0..n).map(|i| i as f64).collect();
-    let b: Vec<f64> = (0..n).map(|i| 1.0 - i as f64 * 0.25).collect();
+fn run_guarded(n: usize) -> cucc_snitch::sim::Counters {
+    let p = guarded(n as i32, true).unwrap_or_else(|e| panic!("{e}"));
+    let a: Vec<f64> = (0..128).map(|i| i as f64).collect();
+    let b: Vec<f64> = (0..128).map(|i| 1.0 - i as f64 * 0.25).collect();
     let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
     let mut mach = Machine::new(ModelParams::default(), &words);
-    let (aa, ba, ca) = (TCDM, TCDM + 8 * n as u32, TCDM + 16 * n as u32);
+    let (aa, ba, ca) = (TCDM, TCDM + 8 * 128, TCDM + 16 * 128);
     mach.tcdm.write_f64s(aa, &a).expect("fits");
     mach.tcdm.write_f64s(ba, &b).expect("fits");
+    mach.tcdm.write_f64s(ca, &[-1.0; 128]).expect("fits");
     let c = p
         .run(&mut mach, &[aa, ba, ca, n as u32], 1_000_000)
         .unwrap_or_else(|e| panic!("{e}"));
-    let want: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
-    assert_eq!(mach.tcdm.read_f64s(ca, n).expect("in bounds"), want);
+    let want: Vec<f64> = (0..128)
+        .map(|i| if i < n { a[i] + b[i] } else { -1.0 })
+        .collect();
+    assert_eq!(
+        mach.tcdm.read_f64s(ca, 128).expect("in bounds"),
+        want,
+        "{}",
+        p.asm
+    );
     assert_eq!(c.by_mnemonic.get("fld"), None, "{}", p.asm);
+    c
 }
 
-/// A partial last block (n = 100 over 128 threads), or n unknown: the
-/// clamped bound is chosen at run time, which the compiler says.
+/// `if (i < n)` with n known: the guard and cpuify's clamped block bound
+/// are decided when the launch covers exactly n threads, and the kernel
+/// streams.
 #[test]
-fn bounds_guard_that_does_not_always_hold_is_rejected() {
-    for (n, known) in [(100, true), (128, false)] {
-        let d = guarded(n, known)
-            .err()
-            .unwrap_or_else(|| panic!("compiled"));
-        assert_eq!(d.construct, "select", "{d}");
-    }
+fn bounds_guard_is_decided_when_n_is_known() {
+    run_guarded(128);
+}
+
+/// A partial last block (n = 100 over 4 blocks of 32): the block loop's
+/// last iteration is peeled, full blocks and the partial one both stream.
+#[test]
+fn partial_last_block_is_peeled() {
+    run_guarded(100);
+}
+
+/// With n unknown the clamped bound is chosen at run time, which the
+/// compiler says.
+#[test]
+fn bounds_guard_on_an_unknown_argument_is_rejected() {
+    let d = guarded(100, false)
+        .err()
+        .unwrap_or_else(|| panic!("compiled"));
+    assert_eq!(d.construct, "select", "{d}");
 }

@@ -157,11 +157,12 @@ impl Lowerer<'_> {
                 Some(true) => self.affine(*x, at)?,
                 Some(false) => self.affine(*y, at)?,
                 None => {
+                    self.undecided = true;
                     return Err(self.err(
                         at,
                         "select",
                         "a choice made at run time (a bound clamped by a guard that does not hold for every iteration) is not affine",
-                    ))
+                    ));
                 }
             },
             (OpKind::GridDim(d), []) => match self.launch {

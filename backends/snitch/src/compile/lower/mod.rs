@@ -57,6 +57,7 @@ pub fn lower(
         launch: options.launch,
         known_ints: options.known_ints,
         counts: HashMap::new(),
+        undecided: false,
     };
     l.params()?;
     let body = l.region(func.body)?;
@@ -87,6 +88,9 @@ struct Lowerer<'a> {
     known_ints: [Option<i32>; 8],
     /// Constant loop counts, by loop number.
     counts: HashMap<u32, u32>,
+    /// Set when a condition could not be decided over the loops' ranges
+    /// (the enclosing `parallel` may then peel its last iteration).
+    undecided: bool,
 }
 
 impl<'a> Lowerer<'a> {
@@ -370,6 +374,7 @@ impl<'a> Lowerer<'a> {
         };
         let results = data.results.clone();
         let Some(taken) = self.condition(c) else {
+            self.undecided = true;
             let (construct, why) = rejection(&OpKind::If);
             return Err(self.err(loc, &construct, why));
         };
@@ -534,18 +539,102 @@ impl<'a> Lowerer<'a> {
             self.ints.insert(iv, Affine::var(Var::Loop(id)));
             counts.push((id, count));
         }
-        let mut inner = self.region(region)?;
-        // x varies fastest: it is the innermost loop.
-        for (id, count) in counts {
-            inner = vec![Node::Loop(Loop {
-                id,
-                count,
-                body: inner,
-                frep: false,
-                ctl: None,
-            })];
+        self.undecided = false;
+        match self.region(region) {
+            Ok(inner) => {
+                body.extend(nest(inner, &counts));
+                Ok(())
+            }
+            Err(e) if self.undecided => self.peel_last(region, &args, &counts, body, e),
+            Err(e) => Err(e),
         }
-        body.extend(inner);
+    }
+
+    /// Lowers a `parallel` whose body made a choice that depends on which
+    /// iteration runs (cpuify's bound clamped by a guard: full blocks, then
+    /// a partial last one) as two parts: every iteration of the first
+    /// dimension with a constant count but the last, then that last one
+    /// with its index a constant. Both must be decided.
+    fn peel_last(
+        &mut self,
+        region: Region,
+        args: &[Value],
+        counts: &[(u32, Count)],
+        body: &mut Vec<Node>,
+        first_error: Diagnostic,
+    ) -> Result<(), Diagnostic> {
+        let Some(d) = counts
+            .iter()
+            .position(|&(_, c)| matches!(c, Count::Static(n) if n >= 2))
+        else {
+            return Err(first_error);
+        };
+        let Count::Static(n) = counts[d].1 else {
+            return Err(first_error);
+        };
+        // All but the last iteration.
+        let mut head = counts.to_vec();
+        let id = self.out.new_loop();
+        head[d] = (id, Count::Static(n - 1));
+        self.counts.insert(id, n - 1);
+        self.forget(region);
+        self.ints.insert(args[d], Affine::var(Var::Loop(id)));
+        let inner = self.region(region)?;
+        body.extend(nest(inner, &head));
+        // The last iteration.
+        let mut tail: Vec<(u32, Count)> = Vec::new();
+        for (k, &(_, c)) in counts.iter().enumerate() {
+            if k == d {
+                continue;
+            }
+            let id = self.out.new_loop();
+            if let Count::Static(m) = c {
+                self.counts.insert(id, m);
+            }
+            self.ints.insert(args[k], Affine::var(Var::Loop(id)));
+            tail.push((id, c));
+        }
+        self.forget(region);
+        self.ints
+            .insert(args[d], Affine::constant(i64::from(n - 1)));
+        let inner = self.region(region)?;
+        body.extend(nest(inner, &tail));
         Ok(())
     }
+
+    /// Drops what was computed for the values defined inside `region`, so
+    /// it can be lowered again under other assumptions.
+    fn forget(&mut self, region: Region) {
+        for &op in &self.func.regions[region].ops {
+            let data = &self.func.ops[op];
+            for r in &data.results {
+                self.ints.remove(r);
+                self.ptrs.remove(r);
+                self.floats.remove(r);
+                self.fused.remove(r);
+            }
+            for &inner in &data.regions {
+                for a in &self.func.regions[inner].args {
+                    self.ints.remove(a);
+                    self.floats.remove(a);
+                }
+                self.forget(inner);
+            }
+        }
+    }
+}
+
+/// Wraps `inner` in loops, the first of `counts` innermost (x varies
+/// fastest).
+fn nest(mut inner: Vec<Node>, counts: &[(u32, Count)]) -> Vec<Node> {
+    for &(id, count) in counts {
+        inner = vec![Node::Loop(Loop {
+            id,
+            count,
+            body: inner,
+            frep: false,
+            ctl: None,
+        })];
+    }
+    inner
 }
