@@ -148,3 +148,53 @@ fn bounds_guard_on_an_unknown_argument_is_rejected() {
         .unwrap_or_else(|| panic!("compiled"));
     assert_eq!(d.construct, "select", "{d}");
 }
+
+/// Table 3.2's matmul as a CUDA kernel launched <<<1, 1>>>, through
+/// cpuify's default pipeline: every row's FP load, store and `fmadd.d`
+/// counts and static `frep.o` count equal the table's, as from loop IR.
+#[test]
+fn single_thread_matmul_kernel_reproduces_table_3_2_counts() {
+    let m = cpuify("matmul_kernel", None);
+    let want: [(u64, u64, u64, usize); 6] = [
+        (3000, 1005, 1000, 0),
+        (1000, 1000, 1000, 0),
+        (5, 5, 1000, 0),
+        (5, 5, 1000, 2),
+        (0, 0, 1000, 1),
+        (0, 0, 1000, 1),
+    ];
+    let x: Vec<f64> = (0..200).map(|k| 1.0 + (k % 9) as f64 * 0.125).collect();
+    let y: Vec<f64> = (0..1000).map(|i| 0.5 - (i % 11) as f64 * 0.0625).collect();
+    let z: Vec<f64> = (0..5)
+        .map(|j| (0..200).fold(0.0f64, |acc, k| x[k].mul_add(y[k * 5 + j], acc)))
+        .collect();
+    for ((row, opts), want) in Options::table_3_2().iter().zip(want) {
+        let opts = Options {
+            launch: Some(LaunchDims {
+                grid: [1, 1, 1],
+                block: [1, 1, 1],
+            }),
+            ..*opts
+        };
+        let p = compile_with(&m, "matmul", &opts)
+            .unwrap_or_else(|e| panic!("{row}: {e}"))
+            .program;
+        let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+        let mut mach = Machine::new(ModelParams::default(), &words);
+        let (xa, ya, za) = (TCDM, TCDM + 8 * 200, TCDM + 8 * 1200);
+        mach.tcdm.write_f64s(xa, &x).expect("fits");
+        mach.tcdm.write_f64s(ya, &y).expect("fits");
+        let c = p
+            .run(&mut mach, &[xa, ya, za], 10_000_000)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(mach.tcdm.read_f64s(za, 5).expect("in bounds"), z, "{row}");
+        let n = |m: &str| c.by_mnemonic.get(m).copied().unwrap_or(0);
+        let freps = p.insts.iter().filter(|i| i.mnemonic() == "frep.o").count();
+        assert_eq!(
+            (n("fld"), n("fsd"), n("fmadd.d"), freps),
+            want,
+            "{row}\n{}",
+            p.asm
+        );
+    }
+}
