@@ -71,7 +71,7 @@ fn minimal_cpuify_pipeline_output_compiles_for_a_launch_shape() {
 /// the eight argument registers hold with the three pointers.
 #[test]
 fn without_a_launch_shape_the_dimensions_are_parameters() {
-    let m = cpuify("cuda_vadd", Some(&["inline", "mem2reg", "canonicalize"]));
+    let m = cpuify("cuda_vadd", Some(FOR_SNITCH));
     let d = compile_with(&m, "cuda_vadd", &Options::default())
         .err()
         .unwrap_or_else(|| panic!("compiled"));
@@ -197,4 +197,55 @@ fn single_thread_matmul_kernel_reproduces_table_3_2_counts() {
             p.asm
         );
     }
+}
+
+/// The passes the device wants from cpuify: its default pipeline is tuned
+/// for CPUs (distribution and interchange put per-thread accumulators in
+/// a private array, which this backend does not take).
+const FOR_SNITCH: &[&str] = &["inline", "mem2reg", "canonicalize"];
+
+/// One thread per output: cpuify's block loop is the loop around the
+/// reduction, so unroll-and-jam gives Table 3.2's last row.
+#[test]
+fn thread_per_output_matmul_gets_the_last_rows_shape() {
+    let m = cpuify("matmul_threads", Some(FOR_SNITCH));
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [1, 1, 1],
+            block: [5, 1, 1],
+        }),
+        ..Options::default()
+    };
+    let p = compile_with(&m, "matmul_threads", &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", cucc_ir::print_module(&m)))
+        .program;
+    let x: Vec<f64> = (0..200).map(|k| 1.0 + (k % 9) as f64 * 0.125).collect();
+    let y: Vec<f64> = (0..1000).map(|i| 0.5 - (i % 11) as f64 * 0.0625).collect();
+    let z: Vec<f64> = (0..5)
+        .map(|j| (0..200).fold(0.0f64, |acc, k| x[k].mul_add(y[k * 5 + j], acc)))
+        .collect();
+    let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+    let mut mach = Machine::new(ModelParams::default(), &words);
+    let (xa, ya, za) = (TCDM, TCDM + 8 * 200, TCDM + 8 * 1200);
+    mach.tcdm.write_f64s(xa, &x).expect("fits");
+    mach.tcdm.write_f64s(ya, &y).expect("fits");
+    let c = p
+        .run(&mut mach, &[xa, ya, za], 10_000_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(mach.tcdm.read_f64s(za, 5).expect("in bounds"), z);
+    let n = |m: &str| c.by_mnemonic.get(m).copied().unwrap_or(0);
+    let freps = p.insts.iter().filter(|i| i.mnemonic() == "frep.o").count();
+    assert_eq!(
+        (n("fld"), n("fsd"), n("fmadd.d"), freps),
+        (0, 0, 1000, 1),
+        "{}",
+        p.asm
+    );
+    eprintln!(
+        "{} cycles, FPU occupancy {:.3}\n{}",
+        c.cycles,
+        c.fpu_occupancy(),
+        p.asm
+    );
+    assert!(c.fpu_occupancy() > 0.9);
 }
