@@ -21,20 +21,7 @@ pub fn use_def_counts(body: &[Node]) -> (HashMap<FV, usize>, HashMap<FV, usize>)
     (uses, defs)
 }
 
-fn touches(n: &Node, r: F) -> bool {
-    n.f_def() == Some(r)
-        || n.f_uses().contains(&r)
-        || !matches!(
-            n,
-            Node::Arith { .. }
-                | Node::Load { .. }
-                | Node::Store { .. }
-                | Node::Const { .. }
-                | Node::LoadAt { .. }
-                | Node::StoreAt { .. }
-        ) && contains_reg(n, r)
-}
-
+/// Whether `n` (or anything nested in it) reads or writes `r`.
 fn contains_reg(n: &Node, r: F) -> bool {
     let mut found = false;
     let one = std::slice::from_ref(n);
@@ -79,10 +66,11 @@ fn coalesce_in(body: &mut Vec<Node>, uses: &HashMap<FV, usize>, defs: &HashMap<F
         else {
             continue;
         };
-        if body[i + 1..j].iter().any(|n| touches(n, dst)) {
+        if body[i + 1..j].iter().any(|n| contains_reg(n, dst)) {
             continue;
         }
-        // A stream write keeps its order with the other writes of its stream.
+        // Nothing between touches `dst` (for a stream register: no other
+        // write of that stream), so writing it earlier keeps every order.
         if let Node::Arith { dst: d, .. } = &mut body[i] {
             *d = dst;
         }
