@@ -612,3 +612,29 @@ fn many_short_regions_in_a_row() {
     );
     assert_eq!(out[2], Arg::F64(want));
 }
+
+/// A loop body longer than a branch reaches (±4 KiB): the back branch
+/// becomes a `jal`, and results stay exact.
+#[test]
+fn long_loop_bodies_branch_with_jal() {
+    let mut body = String::new();
+    let mut yields = String::from("%acc");
+    for k in 0..160 {
+        body.push_str(&format!(
+            "    %o{k} = add %r, %k{k} : i32\n    %p{k} = ptr.index f64 %x, %o{k} : ptr<global>\n    %v{k} = load %p{k} : f64\n    %s{k} = fadd {yields}, %v{k} : f64\n"
+        ));
+        yields = format!("%s{k}");
+    }
+    let consts: String = (0..160)
+        .map(|k| format!("  %k{k} = const {k} : i32\n"))
+        .collect();
+    let text = format!(
+        "file \"long.cu\"\n\ndevice @long(%x: ptr<global> noalias, %out: ptr<global> noalias, %n: i32) {{\n  %c0 = const 0 : i32\n  %c1 = const 1 : i32\n  %c160 = const 160 : i32\n  %z = const 0.0 : f64\n{consts}  %t = for %i = %c0 to %n step %c1 iter(%acc = %z) -> (f64) {{\n    %r = mul %i, %c160 : i32\n{body}    yield {yields}\n  }}\n  store %out, %t\n  return\n}}\n"
+    );
+    let p = compile_text(&text, "long", &Options::none());
+    assert!(p.insts.len() > 1100, "{}", p.insts.len());
+    let x = data64(320, 5);
+    let want = x.iter().fold(0.0f64, |acc, v| acc + v);
+    let (_, out) = run(&p, &[Arg::F64(x), Arg::F64(vec![0.0]), Arg::Int(2)]);
+    assert_eq!(out[1], Arg::F64(vec![want]));
+}

@@ -140,16 +140,9 @@ impl Emitter<'_> {
             }),
             Node::IfPositive { reg, body } => {
                 let g = self.x(*reg)?;
-                let at = self.out.len();
-                self.out.push(Inst::Branch {
-                    op: BranchOp::Bge,
-                    rs1: XReg::ZERO,
-                    rs2: g,
-                    offset: 0,
-                });
+                let at = self.skip_unless_positive(g);
                 self.body(body)?;
-                let end = self.out.len();
-                self.out[at] = self.out[at].with_branch_offset(branch(at, end));
+                self.patch_skip(at);
             }
             Node::Streams { .. } | Node::Load { .. } | Node::Store { .. } => {
                 return Err("symbolic node left after materialization".into())
@@ -167,13 +160,7 @@ impl Emitter<'_> {
         let guard_at = match ctl.guard {
             Some(g) => {
                 let g = self.x(g)?;
-                self.out.push(Inst::Branch {
-                    op: BranchOp::Bge,
-                    rs1: XReg::ZERO,
-                    rs2: g,
-                    offset: 0,
-                });
-                Some(self.out.len() - 1)
+                Some(self.skip_unless_positive(g))
             }
             None => None,
         };
@@ -206,13 +193,7 @@ impl Emitter<'_> {
                     rs1: counter,
                     imm: 1,
                 });
-                let here = self.out.len();
-                self.out.push(Inst::Branch {
-                    op: BranchOp::Bne,
-                    rs1: counter,
-                    rs2: bound,
-                    offset: branch(here, top),
-                });
+                self.back_branch(counter, bound, top);
             } else {
                 self.out.push(Inst::OpImm {
                     op: ImmOp::Addi,
@@ -220,20 +201,60 @@ impl Emitter<'_> {
                     rs1: counter,
                     imm: -1,
                 });
-                let here = self.out.len();
-                self.out.push(Inst::Branch {
-                    op: BranchOp::Bne,
-                    rs1: counter,
-                    rs2: XReg::ZERO,
-                    offset: branch(here, top),
-                });
+                self.back_branch(counter, XReg::ZERO, top);
             }
         }
         if let Some(g) = guard_at {
-            let end = self.out.len();
-            self.out[g] = self.out[g].with_branch_offset(branch(g, end));
+            self.patch_skip(g);
         }
         Ok(())
+    }
+
+    /// `blt zero, g, +8; jal zero, <end>`: skips to the end (patched by
+    /// [`Self::patch_skip`]) unless `g > 0`, at any distance.
+    fn skip_unless_positive(&mut self, g: XReg) -> usize {
+        self.out.push(Inst::Branch {
+            op: BranchOp::Blt,
+            rs1: XReg::ZERO,
+            rs2: g,
+            offset: 8,
+        });
+        self.out.push(Inst::Jal {
+            rd: XReg::ZERO,
+            offset: 0,
+        });
+        self.out.len() - 1
+    }
+
+    fn patch_skip(&mut self, jal: usize) {
+        let end = self.out.len();
+        self.out[jal] = self.out[jal].with_branch_offset(branch(jal, end));
+    }
+
+    /// `bne a, b, top`, or, when `top` is beyond a branch's reach,
+    /// `beq a, b, +8; jal zero, top`.
+    fn back_branch(&mut self, a: XReg, b: XReg, top: usize) {
+        let here = self.out.len();
+        let offset = branch(here, top);
+        if offset >= -4096 {
+            self.out.push(Inst::Branch {
+                op: BranchOp::Bne,
+                rs1: a,
+                rs2: b,
+                offset,
+            });
+        } else {
+            self.out.push(Inst::Branch {
+                op: BranchOp::Beq,
+                rs1: a,
+                rs2: b,
+                offset: 8,
+            });
+            self.out.push(Inst::Jal {
+                rd: XReg::ZERO,
+                offset: branch(here + 1, top),
+            });
+        }
     }
 
     fn arith(&mut self, op: FOp, fmt: Fmt, dst: F, srcs: &[F]) -> Result<(), String> {

@@ -9,8 +9,9 @@ use crate::isa::{ImmOp, RegOp};
 use crate::stream::{Dim, Direction, StreamPattern};
 use std::collections::{HashMap, HashSet};
 
-/// Runs the step (always on).
-pub fn run(f: &mut Func) {
+/// Runs the step (always on). Fails only on an internal inconsistency
+/// (an address naming a loop that has no counter).
+pub fn run(f: &mut Func) -> Result<(), String> {
     f.param_regs = (0..f.params.len()).map(|_| f.new_x()).collect();
     let mut used = HashSet::new();
     collect_used(&f.body, &mut used);
@@ -19,9 +20,14 @@ pub fn run(f: &mut Func) {
         f,
         ivs: HashMap::new(),
         used,
+        error: None,
     };
     let out = m.body(body);
     m.f.body = out;
+    match m.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 fn note(at: &Access, used: &mut HashSet<u32>) {
@@ -44,6 +50,7 @@ struct Materializer<'a> {
     f: &'a mut Func,
     ivs: HashMap<u32, XV>,
     used: HashSet<u32>,
+    error: Option<String>,
 }
 
 impl Materializer<'_> {
@@ -210,7 +217,10 @@ impl Materializer<'_> {
                     t
                 }),
             };
-            let Some(reg) = reg else { continue };
+            let Some(reg) = reg else {
+                self.error = Some(format!("an address uses loop {v} outside it"));
+                continue;
+            };
             let term = self.scaled(reg, c / elem, out);
             sum = Some(match sum {
                 None => term,

@@ -299,7 +299,13 @@ pub fn compile_with(
         frep::run(&mut f);
     }
     stage("frep", &f, options.frep);
-    materialize::run(&mut f);
+    let codegen = |message: String| Diagnostic {
+        location: module.describe_loc(func.loc),
+        kernel: kernel.into(),
+        construct: "code generation".into(),
+        message,
+    };
+    materialize::run(&mut f).map_err(codegen)?;
     stages.push(("materialize".to_string(), f.to_string()));
     let alloc = regalloc::allocate(&f).map_err(|e| Diagnostic {
         location: module.describe_loc(func.loc),
@@ -307,12 +313,12 @@ pub fn compile_with(
         construct: "register allocation".into(),
         message: e.to_string(),
     })?;
-    let insts = emit::emit(&f, &alloc).map_err(|e| Diagnostic {
-        location: module.describe_loc(func.loc),
-        kernel: kernel.into(),
-        construct: "code generation".into(),
-        message: e,
-    })?;
+    let insts = emit::emit(&f, &alloc).map_err(codegen)?;
+    // Every instruction must encode (a branch over a body too large for
+    // its 13-bit offset, say): say so now rather than at run time.
+    for inst in &insts {
+        crate::isa::encode(inst).map_err(|e| codegen(format!("`{inst}`: {e}")))?;
+    }
     let asm = crate::asm::print_program(&insts);
     let (fp_regs, int_regs) = registers_used(&insts);
     Ok(Compiled {

@@ -292,7 +292,7 @@ fn packing_skips_odd_counts() {
 #[test]
 fn materialize_and_allocate_the_baseline() {
     let mut f = lir(SUM_F32);
-    materialize::run(&mut f);
+    materialize::run(&mut f).unwrap_or_else(|e| panic!("{e}"));
     let alloc = regalloc::allocate(&f).unwrap_or_else(|e| panic!("{e}"));
     // Parameters stay in a0 and a1; everything fits in a few temporaries.
     assert_eq!(alloc.x[&f.param_regs[0]], crate::isa::XReg::A0);
