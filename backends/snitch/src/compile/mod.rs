@@ -100,6 +100,58 @@ impl Options {
         }
     }
 
+    /// The pass names, in pipeline order, as [`Options::with_passes`] takes them.
+    pub const PASS_NAMES: [&'static str; 6] = [
+        "scalar-replacement",
+        "fuse-fill",
+        "unroll-and-jam",
+        "pack-f32",
+        "streams",
+        "frep",
+    ];
+
+    /// These options with exactly the passes of a comma-separated list
+    /// on (`all`: every pass, `none` or empty: none), for ablations from a
+    /// command line or the environment.
+    pub fn with_passes(self, list: &str) -> Result<Options, String> {
+        let mut o = Options {
+            streams: false,
+            scalar_replacement: false,
+            frep: false,
+            fuse_fill: false,
+            unroll_and_jam: false,
+            pack_f32: false,
+            ..self
+        };
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "all" => {
+                    let all = Options::default();
+                    o.streams = all.streams;
+                    o.scalar_replacement = all.scalar_replacement;
+                    o.frep = all.frep;
+                    o.fuse_fill = all.fuse_fill;
+                    o.unroll_and_jam = all.unroll_and_jam;
+                    o.pack_f32 = all.pack_f32;
+                }
+                "none" => {}
+                "scalar-replacement" => o.scalar_replacement = true,
+                "fuse-fill" => o.fuse_fill = true,
+                "unroll-and-jam" => o.unroll_and_jam = true,
+                "pack-f32" => o.pack_f32 = true,
+                "streams" => o.streams = true,
+                "frep" => o.frep = true,
+                other => {
+                    return Err(format!(
+                        "unknown Snitch pass `{other}` (known: {}, or all/none)",
+                        Options::PASS_NAMES.join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(o)
+    }
+
     /// Table 3.2's six rows: baseline, then streams, scalar replacement,
     /// FREP, fill fusion and unroll-and-jam switched on one after another.
     pub fn table_3_2() -> [(&'static str, Options); 6] {
@@ -147,6 +199,10 @@ pub struct Diagnostic {
 }
 
 /// A compiled kernel: machine code plus how to call it.
+///
+/// The caller places the buffers in the TCDM at 8-byte-aligned addresses
+/// and keeps the 8 bytes below `sp` free (f64 constants that are not
+/// small integers are built there).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
     /// Kernel name.

@@ -322,3 +322,21 @@ loop i0 < 8 ctl(%x3, %x4, up) {
 }",
     );
 }
+
+#[test]
+fn pass_lists_name_the_switches() {
+    let o = Options::default()
+        .with_passes("streams, frep")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(o.streams && o.frep && !o.scalar_replacement && !o.pack_f32);
+    assert_eq!(Options::none().with_passes("all"), Ok(Options::default()));
+    assert_eq!(Options::default().with_passes("none"), Ok(Options::none()));
+    let err = Options::default()
+        .with_passes("stream")
+        .err()
+        .unwrap_or_default();
+    assert!(err.contains("unknown Snitch pass `stream`"), "{err}");
+    for name in Options::PASS_NAMES {
+        assert!(Options::none().with_passes(name).is_ok(), "{name}");
+    }
+}
