@@ -30,6 +30,10 @@ enum Arg {
     F64(Vec<f64>),
     F32(Vec<f32>),
     Int(u32),
+    /// A scalar f32 (its bits in one register).
+    S32(f32),
+    /// A scalar f64 (low and high words in two registers).
+    S64(f64),
 }
 
 /// Places the buffers one after another (8-byte aligned) in the TCDM, runs
@@ -58,6 +62,15 @@ fn run(p: &Program, args: &[Arg]) -> (Counters, Vec<Arg>) {
                 regs.push(*n);
                 places.push(0);
             }
+            Arg::S32(v) => {
+                regs.push(v.to_bits());
+                places.push(0);
+            }
+            Arg::S64(v) => {
+                regs.push(v.to_bits() as u32);
+                regs.push((v.to_bits() >> 32) as u32);
+                places.push(0);
+            }
         }
     }
     let c = p
@@ -69,7 +82,7 @@ fn run(p: &Program, args: &[Arg]) -> (Counters, Vec<Arg>) {
         .map(|(a, at)| match a {
             Arg::F64(v) => Arg::F64(m.tcdm.read_f64s(at, v.len()).expect("in bounds")),
             Arg::F32(v) => Arg::F32(m.tcdm.read_f32s(at, v.len()).expect("in bounds")),
-            Arg::Int(n) => Arg::Int(*n),
+            other => other.clone(),
         })
         .collect();
     (c, out)
@@ -637,4 +650,73 @@ fn long_loop_bodies_branch_with_jal() {
     let want = x.iter().fold(0.0f64, |acc, v| acc + v);
     let (_, out) = run(&p, &[Arg::F64(x), Arg::F64(vec![0.0]), Arg::Int(2)]);
     assert_eq!(out[1], Arg::F64(vec![want]));
+}
+
+/// Fig. 3.3's SAXPY with the scalar an f32 argument: packed, streamed,
+/// `vfmac.s` under FREP (the addend copied into the accumulator first).
+#[test]
+fn saxpy_f32_argument_is_packed() {
+    let p = compile_text(&module_text("saxpy"), "saxpy", &Options::default());
+    assert_eq!(
+        p.params,
+        vec![
+            ParamKind::F32,
+            ParamKind::Ptr,
+            ParamKind::Ptr,
+            ParamKind::Ptr
+        ]
+    );
+    let (x, y) = (data32(64, 1), data32(64, 2));
+    let a = 1.75f32;
+    let want: Vec<f32> = x.iter().zip(&y).map(|(x, y)| a.mul_add(*x, *y)).collect();
+    let (c, out) = run(
+        &p,
+        &[
+            Arg::S32(a),
+            Arg::F32(x),
+            Arg::F32(y),
+            Arg::F32(vec![0.0; 64]),
+        ],
+    );
+    assert_eq!(out[3], Arg::F32(want), "{}", p.asm);
+    assert_eq!(count(&c, "vfmac.s"), 32, "{}", p.asm);
+    assert_eq!(count(&c, "flw") + count(&c, "fld"), 0, "{}", p.asm);
+}
+
+/// An f64 argument takes two argument registers.
+#[test]
+fn f64_argument_takes_two_registers() {
+    let text = module_text("scale");
+    for opts in [Options::none(), Options::default()] {
+        let p = compile_text(&text, "scale", &opts);
+        assert_eq!(p.arg_slots(), 5);
+        let x = data64(50, 4);
+        let a = -0.3f64;
+        let want: Vec<f64> = x.iter().map(|v| v * a).collect();
+        let (_, out) = run(
+            &p,
+            &[
+                Arg::F64(x),
+                Arg::S64(a),
+                Arg::F64(vec![0.0; 50]),
+                Arg::Int(50),
+            ],
+        );
+        assert_eq!(out[2], Arg::F64(want), "{}", p.asm);
+    }
+}
+
+/// A streamed value read twice (`x * x`) is copied out of its stream
+/// first, with one read (`fsgnjx.d rd, ft0, +0.0`): `fsgnj rd, ft0, ft0`
+/// would pop two elements.
+#[test]
+fn a_stream_value_used_twice_is_copied_once() {
+    let text = module_text("relu").replace("%m = fmax %v, %zero : f64", "%m = fmul %v, %v : f64");
+    let p = compile_text(&text, "relu", &Options::default());
+    assert!(p.asm.contains("fsgnjx.d"), "{}", p.asm);
+    let x = data64(128, 9);
+    let want: Vec<f64> = x.iter().map(|v| v * v).collect();
+    let (c, out) = run(&p, &[Arg::F64(x), Arg::F64(vec![0.0; 128])]);
+    assert_eq!(out[1], Arg::F64(want), "{}", p.asm);
+    assert_eq!(count(&c, "fld"), 0);
 }

@@ -10,6 +10,7 @@ use crate::isa::*;
 /// Emits `f` with the registers of `alloc`.
 pub fn emit(f: &Func, alloc: &Alloc) -> Result<Vec<Inst>, String> {
     let mut e = Emitter {
+        f,
         alloc,
         out: Vec::new(),
     };
@@ -23,6 +24,7 @@ pub fn emit(f: &Func, alloc: &Alloc) -> Result<Vec<Inst>, String> {
 }
 
 struct Emitter<'a> {
+    f: &'a Func,
     alloc: &'a Alloc,
     out: Vec<Inst>,
 }
@@ -138,6 +140,34 @@ impl Emitter<'_> {
                 csr: CSR_SSR,
                 uimm: 1,
             }),
+            Node::FParam { dst, fmt, param } => {
+                let rd = self.fv(*dst)?;
+                let reg = |v: Option<XV>| match v {
+                    Some(v) => self.x(v),
+                    None => Err(format!("parameter {param} has no register")),
+                };
+                let lo = reg(self.f.param_regs.get(*param).copied())?;
+                match fmt {
+                    Fmt::D => {
+                        let hi = reg(self.f.param_hi.get(*param).copied().flatten())?;
+                        for (r, off) in [(lo, -8), (hi, -4)] {
+                            self.out.push(Inst::Store {
+                                op: StoreOp::Sw,
+                                rs2: r,
+                                rs1: XReg::SP,
+                                offset: off,
+                            });
+                        }
+                        self.out.push(Inst::FLoad {
+                            fmt: FFmt::D,
+                            rd,
+                            rs1: XReg::SP,
+                            offset: -8,
+                        });
+                    }
+                    _ => self.out.push(Inst::FMvFromInt { rd, rs1: lo }),
+                }
+            }
             Node::IfPositive { reg, body } => {
                 let g = self.x(*reg)?;
                 let at = self.skip_unless_positive(g);
@@ -273,6 +303,19 @@ impl Emitter<'_> {
         let inst = match (op, fmt) {
             // A copy onto itself (the allocator gave both the same register).
             (FOp::Mov, _) if get(0)? == rd => return Ok(()),
+            (FOp::Mov, _) if matches!(srcs, [F::Ssr(_)]) => {
+                let zero = match self.f.zero {
+                    Some(z) => self.fv(z)?,
+                    None => return Err("a stream copy without a +0.0 register".into()),
+                };
+                Inst::FSgnj {
+                    op: FSgnjOp::Sgnjx,
+                    fmt: sfmt,
+                    rd,
+                    rs1: get(0)?,
+                    rs2: zero,
+                }
+            }
             (FOp::Mov, _) => Inst::FSgnj {
                 op: FSgnjOp::Sgnj,
                 fmt: sfmt,
@@ -280,6 +323,7 @@ impl Emitter<'_> {
                 rs1: get(0)?,
                 rs2: get(0)?,
             },
+            (FOp::Splat, _) => vf(VfOp::Cpka, rd, get(0)?, get(0)?),
             (FOp::Neg, Fmt::VS) => return Err("packed negation".into()),
             (FOp::Neg, _) => Inst::FSgnj {
                 op: FSgnjOp::Sgnjn,
@@ -292,15 +336,10 @@ impl Emitter<'_> {
             (FOp::Mul, Fmt::VS) => vf(VfOp::Mul, rd, get(0)?, get(1)?),
             (FOp::Max, Fmt::VS) => vf(VfOp::Max, rd, get(0)?, get(1)?),
             (FOp::Madd, Fmt::VS) => {
-                let acc = get(2)?;
-                if acc != rd {
-                    self.out.push(Inst::FSgnj {
-                        op: FSgnjOp::Sgnj,
-                        fmt: FFmt::D,
-                        rd,
-                        rs1: acc,
-                        rs2: acc,
-                    });
+                if get(2)? != rd {
+                    return Err(
+                        "a packed multiply-add needs its accumulator in its destination".into(),
+                    );
                 }
                 vf(VfOp::Mac, rd, get(0)?, get(1)?)
             }

@@ -3,7 +3,7 @@
 //! instructions, the sequencer's capacity, becomes `frep.o`: the FP
 //! subsystem repeats the body while the integer core runs on.
 
-use super::lir::{Count, FOp, Fmt, Func, Loop, Node};
+use super::lir::{Count, Func, Loop, Node};
 
 /// The sequencer holds this many instructions.
 pub const MAX_BODY: usize = 16;
@@ -35,22 +35,10 @@ fn mark(body: &mut [Node]) -> bool {
     changed
 }
 
-/// Instructions the body becomes: one per node, two for a packed
-/// multiply-add whose accumulator must be copied first.
+/// Instructions the body becomes: at most one per node.
 pub fn emitted_len(body: &[Node]) -> usize {
-    body.iter()
-        .map(|m| match m {
-            Node::Arith {
-                op: FOp::Madd,
-                fmt: Fmt::VS,
-                dst,
-                srcs,
-            } if srcs.get(2) != Some(dst) => 2,
-            _ => 1,
-        })
-        .sum()
+    body.len()
 }
-
 /// Folds a loop whose whole body is one loop of FP-only instructions into
 /// it (counts multiplied): no instruction depends on either counter, so
 /// the pair is one FREP instead of an integer loop around one.

@@ -4,7 +4,7 @@
 //! no strength reduction), loop counters, and the `scfgwi` writes that
 //! configure each stream before its region, with the SSR switch around it.
 
-use super::lir::{Access, Count, Func, LoopCtl, Node, StreamCfg, Var, XV};
+use super::lir::{Access, Count, Func, LoopCtl, Node, ParamKind, StreamCfg, Var, XV};
 use crate::isa::{ImmOp, RegOp};
 use crate::stream::{Dim, Direction, StreamPattern};
 use std::collections::{HashMap, HashSet};
@@ -13,6 +13,9 @@ use std::collections::{HashMap, HashSet};
 /// (an address naming a loop that has no counter).
 pub fn run(f: &mut Func) -> Result<(), String> {
     f.param_regs = (0..f.params.len()).map(|_| f.new_x()).collect();
+    f.param_hi = (0..f.params.len())
+        .map(|i| (f.params[i] == ParamKind::F64).then(|| f.new_x()))
+        .collect();
     let mut used = HashSet::new();
     collect_used(&f.body, &mut used);
     let body = std::mem::take(&mut f.body);

@@ -225,7 +225,7 @@ pub struct Program {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RunError {
     /// The argument list does not match the parameters.
-    #[error("kernel {kernel} takes {expected} arguments, got {got}")]
+    #[error("kernel {kernel} takes {expected} argument words, got {got}")]
     Arguments {
         /// Kernel name.
         kernel: String,
@@ -243,23 +243,30 @@ pub enum RunError {
 }
 
 impl Program {
+    /// Argument registers the parameters take (an f64 takes two: its low
+    /// and high words; an f32 its bits).
+    pub fn arg_slots(&self) -> usize {
+        self.params.iter().map(|p| p.slots()).sum()
+    }
+
     /// The program's words.
     pub fn encode(&self) -> Result<Vec<u32>, crate::isa::EncodeError> {
         self.insts.iter().map(crate::isa::encode).collect()
     }
 
     /// Runs on `machine` (already holding this program and the data) with
-    /// `args` in `a0`, `a1`, …, executing at most `limit` instructions.
+    /// `args` in `a0`, `a1`, … (one word per argument register, see
+    /// [`Program::arg_slots`]), executing at most `limit` instructions.
     pub fn run(
         &self,
         machine: &mut Machine,
         args: &[u32],
         limit: u64,
     ) -> Result<Counters, RunError> {
-        if args.len() != self.params.len() {
+        if args.len() != self.arg_slots() {
             return Err(RunError::Arguments {
                 kernel: self.name.clone(),
-                expected: self.params.len(),
+                expected: self.arg_slots(),
                 got: args.len(),
             });
         }
@@ -311,13 +318,14 @@ pub fn compile_with(
         message: e.to_string(),
     })?;
     let mut f = lower::lower(module, func, options)?;
-    if f.params.len() > 8 {
+    let slots: usize = f.params.iter().map(|p| p.slots()).sum();
+    if slots > 8 {
         return Err(Diagnostic {
             location: module.describe_loc(func.loc),
             kernel: kernel.into(),
             construct: "parameters".into(),
             message: format!(
-                "{} parameters; at most 8 are passed in a0–a7",
+                "{} parameters take {slots} argument registers; a0–a7 hold 8",
                 f.params.len()
             ),
         });

@@ -9,7 +9,7 @@
 //! kernels this backend accepts are small, and a spill inside a stream or
 //! FREP region would break it anyway.
 
-use super::lir::{Func, Node, F, FV, XV};
+use super::lir::{FOp, Func, Node, F, FV, XV};
 use crate::isa::{FReg, XReg};
 use std::collections::HashMap;
 
@@ -48,13 +48,14 @@ enum R {
 }
 
 #[derive(Default)]
-struct Numbering {
+struct Numbering<'a> {
+    f: Option<&'a Func>,
     pos: usize,
     events: HashMap<R, Vec<(usize, bool)>>,
     loops: Vec<(usize, usize)>,
 }
 
-impl Numbering {
+impl Numbering<'_> {
     fn ev(&mut self, r: R, def: bool) {
         self.events.entry(r).or_default().push((self.pos, def));
     }
@@ -112,7 +113,12 @@ impl Numbering {
                         self.ev(R::F(*v), false);
                     }
                 }
-                Node::Arith { dst, srcs, .. } => {
+                Node::Arith { op, dst, srcs, .. } => {
+                    if let (FOp::Mov, [F::Ssr(_)], Some(Some(z))) =
+                        (op, srcs.as_slice(), self.f.map(|f| f.zero))
+                    {
+                        self.ev(R::F(z), false);
+                    }
                     for s in srcs {
                         if let F::V(v) = s {
                             self.ev(R::F(*v), false);
@@ -123,6 +129,17 @@ impl Numbering {
                     }
                 }
                 Node::Scfg { src: Some(x), .. } => self.ev(R::X(*x), false),
+                Node::FParam { dst, param, .. } => {
+                    if let Some(f) = self.f {
+                        if let Some(&r) = f.param_regs.get(*param) {
+                            self.ev(R::X(r), false);
+                        }
+                        if let Some(Some(h)) = f.param_hi.get(*param) {
+                            self.ev(R::X(*h), false);
+                        }
+                    }
+                    self.ev(R::F(*dst), true);
+                }
                 Node::Load { .. } | Node::Store { .. } => {}
                 Node::Scfg { src: None, .. } | Node::SsrEnable(_) => {}
             }
@@ -132,11 +149,14 @@ impl Numbering {
 
 /// Allocates every virtual register of a materialized function.
 pub fn allocate(f: &Func) -> Result<Alloc, AllocError> {
-    let mut num = Numbering::default();
+    let mut num = Numbering {
+        f: Some(f),
+        ..Numbering::default()
+    };
     num.body(&f.body);
     // Parameters are defined on entry (position 0; nodes start at 1), so
     // they come first and keep their argument registers while live.
-    for &p in &f.param_regs {
+    for &p in f.param_regs.iter().chain(f.param_hi.iter().flatten()) {
         num.events.entry(R::X(p)).or_default().push((0, true));
     }
     let mut intervals: HashMap<R, (usize, usize)> = HashMap::new();
@@ -165,12 +185,24 @@ pub fn allocate(f: &Func) -> Result<Alloc, AllocError> {
             }
         }
     }
-    let params: HashMap<XV, XReg> = f
-        .param_regs
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &v)| XReg::new(10 + i as u8).map(|r| (v, r)))
-        .collect();
+    // Argument registers by slot: an f64 takes two.
+    let mut params: HashMap<XV, XReg> = HashMap::new();
+    let mut slot = 0u8;
+    for (i, kind) in f.params.iter().enumerate() {
+        let regs = [
+            f.param_regs.get(i).copied(),
+            f.param_hi.get(i).copied().flatten(),
+        ];
+        for v in regs.into_iter().flatten() {
+            if let Some(r) = XReg::new(10 + slot) {
+                params.insert(v, r);
+            }
+            slot += 1;
+        }
+        if f.param_regs.get(i).is_none() {
+            slot += kind.slots() as u8;
+        }
+    }
     let mut order: Vec<(R, (usize, usize))> = intervals.into_iter().collect();
     order.sort_by_key(|(r, (s, e))| {
         let fixed = matches!(r, R::X(x) if params.contains_key(x));

@@ -15,7 +15,7 @@
 //! parameters must be `noalias`, because read streams run ahead of the
 //! writes around them.
 
-use super::lir::{Access, Count, FOp, Fmt, Func, Loop, Node, StreamCfg, Var, F};
+use super::lir::{walk, Access, Count, FOp, Fmt, Func, Loop, Node, StreamCfg, Var, F};
 use super::util;
 
 /// Data movers.
@@ -30,6 +30,23 @@ pub fn run(f: &mut Func) -> bool {
     if changed {
         util::forward_stream_reads(f);
         util::coalesce_moves(f);
+        let mut copies = false;
+        walk(&f.body, &mut |n| {
+            copies |= matches!(n, Node::Arith { op: FOp::Mov, srcs, .. } if matches!(srcs[..], [F::Ssr(_)]));
+        });
+        if copies && f.zero.is_none() {
+            let z = f.new_f();
+            f.body.insert(
+                0,
+                Node::Const {
+                    dst: z,
+                    fmt: Fmt::D,
+                    value: 0.0,
+                    tmp: None,
+                },
+            );
+            f.zero = Some(z);
+        }
     }
     changed
 }

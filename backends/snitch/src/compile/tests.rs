@@ -271,8 +271,8 @@ fn packing_halves_the_loop_and_packs_constants() {
     check(
         &f,
         "
-%f3 = const.vs 0.5
 %f0 = const.s 0.5
+%f3 = const.vs 0.5
 loop i0 < 4 {
   %f1 = load.vs p0[8*i0]
   %f2 = fadd.vs %f1, %f3

@@ -76,13 +76,15 @@ pub enum FOp {
     Neg,
     /// Copy.
     Mov,
+    /// An f32 into both lanes (packed only).
+    Splat,
 }
 
 impl FOp {
     /// Number of source operands.
     pub fn arity(self) -> usize {
         match self {
-            FOp::Neg | FOp::Mov => 1,
+            FOp::Neg | FOp::Mov | FOp::Splat => 1,
             FOp::Madd => 3,
             _ => 2,
         }
@@ -99,6 +101,7 @@ impl FOp {
             FOp::Madd => "fmadd",
             FOp::Neg => "fneg",
             FOp::Mov => "fmv",
+            FOp::Splat => "splat",
         }
     }
 }
@@ -382,6 +385,15 @@ pub enum Node {
     },
     /// Streams on (true) or off.
     SsrEnable(bool),
+    /// An FP parameter's value, from its argument register(s).
+    FParam {
+        /// Destination.
+        dst: FV,
+        /// f32 or f64.
+        fmt: Fmt,
+        /// The parameter.
+        param: usize,
+    },
     /// Runs `body` only when `reg` is positive (a region whose stream
     /// length is an argument).
     IfPositive {
@@ -399,10 +411,24 @@ pub enum ParamKind {
     Ptr,
     /// A 32-bit integer.
     Int,
+    /// An f32, passed as its bits in one integer argument register.
+    F32,
+    /// An f64, passed in two integer argument registers (low word first).
+    F64,
     /// `gridDim.d` (0 = x), an implicit parameter of launch-form kernels.
     GridDim(u8),
     /// `blockDim.d`.
     BlockDim(u8),
+}
+
+impl ParamKind {
+    /// Integer argument registers the parameter takes.
+    pub fn slots(self) -> usize {
+        match self {
+            ParamKind::F64 => 2,
+            _ => 1,
+        }
+    }
 }
 
 /// A kernel in the lowering IR.
@@ -424,6 +450,12 @@ pub struct Func {
     pub next_loop: u32,
     /// The virtual register of each parameter, once materialized.
     pub param_regs: Vec<XV>,
+    /// The second register of each f64 parameter, once materialized.
+    pub param_hi: Vec<Option<XV>>,
+    /// A register holding +0.0, when a stream element is copied: a copy is
+    /// `fsgnjx rd, ft<k>, +0.0`, reading the stream once (`fsgnj rd, ft<k>,
+    /// ft<k>` would pop two elements).
+    pub zero: Option<FV>,
 }
 
 impl Func {
@@ -471,9 +503,10 @@ impl Node {
     /// FP destination written.
     pub fn f_def(&self) -> Option<F> {
         match self {
-            Node::Load { dst, .. } | Node::LoadAt { dst, .. } | Node::Const { dst, .. } => {
-                Some(F::V(*dst))
-            }
+            Node::Load { dst, .. }
+            | Node::LoadAt { dst, .. }
+            | Node::Const { dst, .. }
+            | Node::FParam { dst, .. } => Some(F::V(*dst)),
             Node::Arith { dst, .. } => Some(*dst),
             _ => None,
         }
@@ -487,9 +520,10 @@ impl Node {
             }
         };
         match self {
-            Node::Load { dst, .. } | Node::LoadAt { dst, .. } | Node::Const { dst, .. } => {
-                *dst = map(*dst)
-            }
+            Node::Load { dst, .. }
+            | Node::LoadAt { dst, .. }
+            | Node::Const { dst, .. }
+            | Node::FParam { dst, .. } => *dst = map(*dst),
             Node::Store { src, .. } | Node::StoreAt { src, .. } => r(src),
             Node::Arith { dst, srcs, .. } => {
                 r(dst);

@@ -178,6 +178,14 @@ pub fn print_body(out: &mut String, body: &[Node], depth: usize) {
                 None => writeln!(out, "{pad}scfgwi zero, {addr}"),
             },
             Node::SsrEnable(on) => writeln!(out, "{pad}ssr {}", if *on { "on" } else { "off" }),
+            Node::FParam { dst, fmt, param } => {
+                writeln!(
+                    out,
+                    "{pad}%f{} = param.{} p{param}",
+                    dst.0,
+                    fmt_suffix(*fmt)
+                )
+            }
             Node::IfPositive { reg, body } => {
                 let _ = writeln!(out, "{pad}if %x{} > 0 {{", reg.0);
                 print_body(out, body, depth + 1);

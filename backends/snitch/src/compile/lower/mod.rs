@@ -47,6 +47,8 @@ pub fn lower(
             next_x: 0,
             next_loop: 0,
             param_regs: Vec::new(),
+            param_hi: Vec::new(),
+            zero: None,
         },
         param_index: HashMap::new(),
         ints: HashMap::new(),
@@ -117,7 +119,7 @@ impl<'a> Lowerer<'a> {
                         return Err(self.err(
                             self.func.loc,
                             "by-value struct parameter",
-                            "only pointers and integers can be passed to the device",
+                            "only pointers, integers, f32 and f64 can be passed to the device",
                         ));
                     }
                     self.out.noalias &= self.func.params[i].noalias;
@@ -138,11 +140,21 @@ impl<'a> Lowerer<'a> {
                     self.ints.insert(a, value);
                     ParamKind::Int
                 }
+                Type::Float(k @ (FloatKind::F32 | FloatKind::F64)) => {
+                    let (fmt, kind) = match k {
+                        FloatKind::F32 => (Fmt::S, ParamKind::F32),
+                        _ => (Fmt::D, ParamKind::F64),
+                    };
+                    let dst = self.out.new_f();
+                    self.prologue.push(Node::FParam { dst, fmt, param: i });
+                    self.floats.insert(a, dst);
+                    kind
+                }
                 _ => {
                     return Err(self.err(
                         self.func.loc,
-                        "float parameter",
-                        "only pointers and integers can be passed to the device",
+                        "parameter type",
+                        "only pointers, integers, f32 and f64 can be passed to the device",
                     ))
                 }
             };
