@@ -720,3 +720,23 @@ fn a_stream_value_used_twice_is_copied_once() {
     assert_eq!(out[1], Arg::F64(want), "{}", p.asm);
     assert_eq!(count(&c, "fld"), 0);
 }
+
+/// `x * y + u * v`: one product is fused into the addition, the other
+/// computed on its own.
+#[test]
+fn sum_of_two_products_fuses_one() {
+    let text = module_text("sum").replace(
+        "%s = fadd %a, %b : f64",
+        "%p = fmul %a, %a : f64\n      %q = fmul %b, %b : f64\n      %s = fadd %p, %q : f64",
+    );
+    let p = compile_text(&text, "sum", &Options::none());
+    let (x, y) = (data64(128, 1), data64(128, 2));
+    let want: Vec<f64> = x
+        .iter()
+        .zip(&y)
+        .map(|(a, b)| a.mul_add(*a, b * b))
+        .collect();
+    let (c, out) = run(&p, &[Arg::F64(x), Arg::F64(y), Arg::F64(vec![0.0; 128])]);
+    assert_eq!(out[2], Arg::F64(want), "{}", p.asm);
+    assert_eq!((count(&c, "fmadd.d"), count(&c, "fmul.d")), (128, 128));
+}

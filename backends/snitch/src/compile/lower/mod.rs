@@ -341,13 +341,13 @@ impl<'a> Lowerer<'a> {
             BinOp::FAdd => {
                 let pick = |s: &Self, v: &Value| s.fused.get(v).copied();
                 if let Some((m1, m2)) = pick(self, x) {
-                    let c = self.float(*y, loc)?;
+                    let c = self.addend(*y, fmt, loc, body)?;
                     (
                         FOp::Madd,
                         vec![self.float(m1, loc)?, self.float(m2, loc)?, c],
                     )
                 } else if let Some((m1, m2)) = pick(self, y) {
-                    let c = self.float(*x, loc)?;
+                    let c = self.addend(*x, fmt, loc, body)?;
                     (
                         FOp::Madd,
                         vec![self.float(m1, loc)?, self.float(m2, loc)?, c],
@@ -373,6 +373,30 @@ impl<'a> Lowerer<'a> {
         });
         self.floats.insert(r, dst);
         Ok(())
+    }
+
+    /// The addend of a contracted multiply-add. When it is a product held
+    /// back for contraction too (`a * b + c * d`), that product is computed
+    /// here: only one side can be fused.
+    fn addend(
+        &mut self,
+        v: Value,
+        fmt: Fmt,
+        loc: Loc,
+        body: &mut Vec<Node>,
+    ) -> Result<F, Diagnostic> {
+        if let (Some(&(a, b)), false) = (self.fused.get(&v), self.floats.contains_key(&v)) {
+            let srcs = vec![self.float(a, loc)?, self.float(b, loc)?];
+            let dst = self.out.new_f();
+            body.push(Node::Arith {
+                op: FOp::Mul,
+                fmt,
+                dst: F::V(dst),
+                srcs,
+            });
+            self.floats.insert(v, dst);
+        }
+        self.float(v, loc)
     }
 
     /// An `if` whose condition is known at compile time (cpuify's
