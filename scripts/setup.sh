@@ -60,3 +60,12 @@ if [ -n "$nvcc" ]; then
     lib="$(dirname "$nvcc")/../lib"
     [ -e "$lib/libcudart.so" ] || ln -s libcudart.so.13 "$lib/libcudart.so"
 fi
+
+# xDSL 0.21.1 from PyPI, in the same .venv: the oracle the Snitch compiler's
+# instruction sequences and counts are compared with
+# (backends/snitch/tests/xdsl_oracle.rs; about 35 MB, pure Python).
+if [ ! -x "$root/.venv/bin/xdsl-opt" ]; then
+    echo "setup: installing xdsl==0.21.1 into $root/.venv" >&2
+    [ -x "$root/.venv/bin/pip" ] || python3 -m venv "$root/.venv"
+    "$root/.venv/bin/pip" install -q --disable-pip-version-check "xdsl==0.21.1"
+fi

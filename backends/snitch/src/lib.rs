@@ -14,7 +14,10 @@
 //!   a documented cycle model and the performance counters of the Ficarelli
 //!   thesis' Table 3.1;
 //! - [`stream`]: affine access patterns and the SSR configuration that
-//!   makes a data mover walk them.
+//!   makes a data mover walk them;
+//! - [`compile`]: the compiler from cpuify's loop form to Snitch code
+//!   (streams, scalar replacement, FREP, fill fusion, unroll-and-jam, f32
+//!   packing, a spill-free register allocator).
 //!
 //! `docs/snitch.md` in the repository describes what is modelled and where
 //! each model parameter comes from.
@@ -22,6 +25,7 @@
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
 pub mod asm;
+pub mod compile;
 pub mod isa;
 pub mod sim;
 pub mod stream;

@@ -1,0 +1,239 @@
+//! Integer values as affine functions of loop numbers and parameters
+//! (indices, bounds), pointers as parameter + offset, and conditions
+//! decided over the loops' ranges.
+
+use super::super::lir::{Access, Affine, ParamKind, Var};
+use super::super::Diagnostic;
+use super::{rejection, Lowerer};
+use cucc_ir::{BinOp, CastOp, Dim, Loc, OpKind, Value, ValueDef};
+
+impl Lowerer<'_> {
+    /// The value of an `i1` computed from constants, if it is one.
+    pub(super) fn condition(&mut self, v: Value) -> Option<bool> {
+        let ValueDef::Result { op, .. } = self.func.values[v].def else {
+            return None;
+        };
+        let data = &self.func.ops[op];
+        let ops = data.operands.clone();
+        match (&data.kind, ops.as_slice()) {
+            (OpKind::Const { bits }, []) => Some(*bits & 1 == 1),
+            (OpKind::Binary(BinOp::And, _), [a, b]) => {
+                Some(self.condition(*a)? & self.condition(*b)?)
+            }
+            (OpKind::Binary(BinOp::Or, _), [a, b]) => {
+                Some(self.condition(*a)? | self.condition(*b)?)
+            }
+            (OpKind::Binary(BinOp::Xor, _), [a, b]) => {
+                Some(self.condition(*a)? ^ self.condition(*b)?)
+            }
+            (OpKind::Cmp(pred), [a, b]) if !pred.is_float() => {
+                let loc = data.loc;
+                let x = self.affine(*a, loc).ok()?;
+                let y = self.affine(*b, loc).ok()?;
+                let (xl, xh) = self.range(&x)?;
+                let (yl, yh) = self.range(&y)?;
+                use cucc_ir::CmpPred as P;
+                let unsigned = matches!(pred, P::Ult | P::Ule | P::Ugt | P::Uge);
+                if unsigned && (xl < 0 || yl < 0) {
+                    return None;
+                }
+                // Decided when it holds, or fails, over the whole ranges.
+                let decide = |always: bool, never: bool| match (always, never) {
+                    (true, _) => Some(true),
+                    (_, true) => Some(false),
+                    _ => None,
+                };
+                match pred {
+                    P::Eq => decide(xl == xh && yl == yh && xl == yl, xh < yl || yh < xl),
+                    P::Ne => decide(xh < yl || yh < xl, xl == xh && yl == yh && xl == yl),
+                    P::Slt | P::Ult => decide(xh < yl, xl >= yh),
+                    P::Sle | P::Ule => decide(xh <= yl, xl > yh),
+                    P::Sgt | P::Ugt => decide(xl > yh, xh <= yl),
+                    P::Sge | P::Uge => decide(xl >= yh, xh < yl),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The least and greatest values of `a` over the loops' iterations
+    /// (loops of constant count only; parameters are unknown).
+    pub(super) fn range(&self, a: &Affine) -> Option<(i64, i64)> {
+        let (mut lo, mut hi) = (a.constant, a.constant);
+        for &(v, c) in &a.terms {
+            let Var::Loop(l) = v else { return None };
+            let n = i64::from(*self.counts.get(&l)?);
+            let span = c.checked_mul(n.checked_sub(1)?)?;
+            if span < 0 {
+                lo = lo.checked_add(span)?;
+            } else {
+                hi = hi.checked_add(span)?;
+            }
+        }
+        Some((lo, hi))
+    }
+
+    pub(super) fn pointer(&mut self, v: Value, loc: Loc) -> Result<Access, Diagnostic> {
+        if let Some(a) = self.ptrs.get(&v) {
+            return Ok(a.clone());
+        }
+        let ValueDef::Result { op, .. } = self.func.values[v].def else {
+            return Err(self.err(loc, "pointer", "not a kernel parameter"));
+        };
+        let data = &self.func.ops[op];
+        let at = data.loc;
+        let access = match (&data.kind, data.operands.as_slice()) {
+            (OpKind::PtrIndex { elem }, [base, index]) => {
+                let size = self.module.types.size_of(*elem) as i64;
+                let base = self.pointer(*base, at)?;
+                let index = self.affine(*index, at)?;
+                let offset = base
+                    .offset
+                    .add_scaled(&index, size)
+                    .ok_or_else(|| self.err(at, "address", "offset overflows"))?;
+                Access {
+                    buf: base.buf,
+                    offset,
+                }
+            }
+            (kind, _) => {
+                let (construct, why) = rejection(kind);
+                return Err(self.err(
+                    at,
+                    &construct,
+                    format!("a pointer not derived from a kernel parameter ({why})"),
+                ));
+            }
+        };
+        self.ptrs.insert(v, access.clone());
+        Ok(access)
+    }
+
+    /// The integer value `v` as an affine function of loop numbers and
+    /// parameters.
+    pub(super) fn affine(&mut self, v: Value, loc: Loc) -> Result<Affine, Diagnostic> {
+        if let Some(a) = self.ints.get(&v) {
+            return Ok(a.clone());
+        }
+        let ValueDef::Result { op, .. } = self.func.values[v].def else {
+            return Err(self.err(loc, "index", "a value defined outside the supported loops"));
+        };
+        let data = &self.func.ops[op];
+        let at = data.loc;
+        let non_affine = |s: &Self, what: &str| {
+            s.err(
+                at,
+                what,
+                "indices and bounds must be affine in loop variables and integer parameters",
+            )
+        };
+        let ops = data.operands.clone();
+        let a = match (&data.kind, ops.as_slice()) {
+            (OpKind::Binary(BinOp::Add, _), [x, y]) => {
+                let (x, y) = (self.affine(*x, at)?, self.affine(*y, at)?);
+                x.add_scaled(&y, 1).ok_or_else(|| non_affine(self, "add"))?
+            }
+            (OpKind::Binary(BinOp::Sub, _), [x, y]) => {
+                let (x, y) = (self.affine(*x, at)?, self.affine(*y, at)?);
+                x.add_scaled(&y, -1)
+                    .ok_or_else(|| non_affine(self, "sub"))?
+            }
+            (OpKind::Binary(BinOp::Mul, _), [x, y]) => {
+                let (x, y) = (self.affine(*x, at)?, self.affine(*y, at)?);
+                product(&x, &y).ok_or_else(|| non_affine(self, "mul of two variables"))?
+            }
+            (OpKind::Binary(BinOp::Shl, _), [x, y]) => {
+                let (x, y) = (self.affine(*x, at)?, self.affine(*y, at)?);
+                match y.as_constant() {
+                    Some(s @ 0..=30) => x.scale(1 << s).ok_or_else(|| non_affine(self, "shl"))?,
+                    _ => return Err(non_affine(self, "shl by a variable")),
+                }
+            }
+            (OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc), [x]) => {
+                self.affine(*x, at)?
+            }
+            (OpKind::Select, [c, x, y]) => match self.condition(*c) {
+                Some(true) => self.affine(*x, at)?,
+                Some(false) => self.affine(*y, at)?,
+                None => {
+                    self.undecided = true;
+                    return Err(self.err(
+                        at,
+                        "select",
+                        "a choice made at run time (a bound clamped by a guard that does not hold for every iteration) is not affine",
+                    ));
+                }
+            },
+            (OpKind::GridDim(d), []) => match self.launch {
+                Some(l) => Affine::constant(i64::from(l.grid[d.index()])),
+                None => Affine::var(Var::Param(self.implicit(ParamKind::GridDim(dim(*d))))),
+            },
+            (OpKind::BlockDim(d), []) => match self.launch {
+                Some(l) => Affine::constant(i64::from(l.block[d.index()])),
+                None => Affine::var(Var::Param(self.implicit(ParamKind::BlockDim(dim(*d))))),
+            },
+            (OpKind::Load { .. }, _) => {
+                return Err(self.err(
+                    at,
+                    "data-dependent indexing",
+                    "an index or bound read from memory is not affine",
+                ))
+            }
+            (OpKind::Binary(b, _), _) => return Err(non_affine(self, b.name())),
+            (kind, _) => {
+                let (construct, why) = rejection(kind);
+                return Err(self.err(at, &construct, why));
+            }
+        };
+        self.ints.insert(v, a.clone());
+        Ok(a)
+    }
+}
+
+fn dim(d: Dim) -> u8 {
+    d.index() as u8
+}
+
+pub(super) fn sign_extend(bits: u64, width: u8) -> i64 {
+    if width >= 64 {
+        return bits as i64;
+    }
+    let shift = 64 - u32::from(width);
+    ((bits << shift) as i64) >> shift
+}
+
+/// `x · y` when one side is a constant or `k · parameter` and the other
+/// has no parameter terms.
+fn product(x: &Affine, y: &Affine) -> Option<Affine> {
+    if let Some(c) = x.as_constant() {
+        return y.scale(c);
+    }
+    if let Some(c) = y.as_constant() {
+        return x.scale(c);
+    }
+    let single_param = |a: &Affine| match a.terms.as_slice() {
+        [(Var::Param(p), k)] if a.constant == 0 => Some((*p, *k)),
+        _ => None,
+    };
+    let (p, k, other) = match (single_param(x), single_param(y)) {
+        (Some((p, k)), _) => (p, k, y),
+        (_, Some((p, k))) => (p, k, x),
+        _ => return None,
+    };
+    let mut out = Affine::default();
+    let pk = Affine {
+        constant: 0,
+        terms: vec![(Var::Param(p), k)],
+    };
+    out = out.add_scaled(&pk, other.constant)?;
+    for &(v, c) in &other.terms {
+        let Var::Loop(l) = v else { return None };
+        let t = Affine {
+            constant: 0,
+            terms: vec![(Var::LoopParam(l, p), k)],
+        };
+        out = out.add_scaled(&t, c)?;
+    }
+    Some(out)
+}

@@ -1,0 +1,676 @@
+//! From cucc IR to the lowering IR, checking that the kernel fits.
+//!
+//! What fits: counted loops (`for` with constant lower bound and step, and
+//! an upper bound that is a constant or, for unit loops from 0, an integer
+//! parameter; `parallel` loops, run one iteration after another), whose
+//! bodies load and store f32/f64 data through pointer parameters at offsets
+//! affine in the loop variables and integer parameters, and compute with
+//! FP arithmetic; an `if` decided at compile time runs its taken arm.
+//! Everything else is rejected with the construct and its source location: that is what SSR streams and FREP can express, and a
+//! silent fallback would hide why a kernel cannot run on the device.
+
+mod index;
+mod reject;
+
+use index::sign_extend;
+use reject::rejection;
+
+use super::lir::{Access, Affine, Count, FOp, Fmt, Func, Loop, Node, ParamKind, Var, F, FV};
+use super::Diagnostic;
+use cucc_ir::{
+    BinOp, CastOp, FloatKind, Function, Loc, Module, Op, OpKind, Region, Type, UnOp, Value,
+};
+use std::collections::HashMap;
+
+/// Lowers `func` of `module`.
+pub fn lower(
+    module: &Module,
+    func: &Function,
+    options: &super::Options,
+) -> Result<Func, Diagnostic> {
+    let mut users: HashMap<Value, Vec<Op>> = HashMap::new();
+    for (op, data) in func.ops.iter() {
+        for &v in &data.operands {
+            users.entry(v).or_default().push(op);
+        }
+    }
+    let mut l = Lowerer {
+        module,
+        func,
+        users,
+        out: Func {
+            name: func.name.clone(),
+            params: Vec::new(),
+            noalias: true,
+            body: Vec::new(),
+            next_f: 0,
+            next_x: 0,
+            next_loop: 0,
+            param_regs: Vec::new(),
+            param_hi: Vec::new(),
+            zero: None,
+        },
+        param_index: HashMap::new(),
+        ints: HashMap::new(),
+        ptrs: HashMap::new(),
+        floats: HashMap::new(),
+        fused: HashMap::new(),
+        prologue: Vec::new(),
+        launch: options.launch,
+        known_ints: options.known_ints,
+        counts: HashMap::new(),
+        undecided: false,
+    };
+    l.params()?;
+    let body = l.region(func.body)?;
+    let mut out = l.out;
+    let mut all = l.prologue;
+    all.extend(body);
+    out.body = all;
+    Ok(out)
+}
+
+struct Lowerer<'a> {
+    module: &'a Module,
+    func: &'a Function,
+    users: HashMap<Value, Vec<Op>>,
+    out: Func,
+    /// Implicit launch parameters already added.
+    param_index: HashMap<ParamKind, usize>,
+    ints: HashMap<Value, Affine>,
+    ptrs: HashMap<Value, Access>,
+    floats: HashMap<Value, FV>,
+    /// `fmul` results folded into the `fadd` that uses them.
+    fused: HashMap<Value, (Value, Value)>,
+    /// FP constants, materialized once before everything.
+    prologue: Vec<Node>,
+    /// Launch dimensions, when known.
+    launch: Option<super::LaunchDims>,
+    /// Integer arguments known at compile time.
+    known_ints: [Option<i32>; 8],
+    /// Constant loop counts, by loop number.
+    counts: HashMap<u32, u32>,
+    /// Set when a condition could not be decided over the loops' ranges
+    /// (the enclosing `parallel` may then peel its last iteration).
+    undecided: bool,
+}
+
+impl<'a> Lowerer<'a> {
+    fn err(&self, loc: Loc, construct: &str, message: impl Into<String>) -> Diagnostic {
+        let loc = if loc.is_unknown() { self.func.loc } else { loc };
+        Diagnostic {
+            location: self.module.describe_loc(loc),
+            kernel: self.func.name.clone(),
+            construct: construct.to_string(),
+            message: message.into(),
+        }
+    }
+
+    fn ty(&self, v: Value) -> &'a Type {
+        &self.module.types[self.func.values[v].ty]
+    }
+
+    fn params(&mut self) -> Result<(), Diagnostic> {
+        let args = self.func.regions[self.func.body].args.clone();
+        for (i, &a) in args.iter().enumerate() {
+            let kind = match self.ty(a) {
+                Type::Ptr(_) => {
+                    if self.func.params[i].byval.is_some() {
+                        return Err(self.err(
+                            self.func.loc,
+                            "by-value struct parameter",
+                            "only pointers, integers, f32 and f64 can be passed to the device",
+                        ));
+                    }
+                    self.out.noalias &= self.func.params[i].noalias;
+                    self.ptrs.insert(
+                        a,
+                        Access {
+                            buf: i,
+                            offset: Affine::default(),
+                        },
+                    );
+                    ParamKind::Ptr
+                }
+                Type::Int(_) => {
+                    let value = match self.known_ints.get(i).copied().flatten() {
+                        Some(k) => Affine::constant(i64::from(k)),
+                        None => Affine::var(Var::Param(i)),
+                    };
+                    self.ints.insert(a, value);
+                    ParamKind::Int
+                }
+                Type::Float(k @ (FloatKind::F32 | FloatKind::F64)) => {
+                    let (fmt, kind) = match k {
+                        FloatKind::F32 => (Fmt::S, ParamKind::F32),
+                        _ => (Fmt::D, ParamKind::F64),
+                    };
+                    let dst = self.out.new_f();
+                    self.prologue.push(Node::FParam { dst, fmt, param: i });
+                    self.floats.insert(a, dst);
+                    kind
+                }
+                _ => {
+                    return Err(self.err(
+                        self.func.loc,
+                        "parameter type",
+                        "only pointers, integers, f32 and f64 can be passed to the device",
+                    ))
+                }
+            };
+            self.out.params.push(kind);
+        }
+        Ok(())
+    }
+
+    fn implicit(&mut self, kind: ParamKind) -> usize {
+        if let Some(&i) = self.param_index.get(&kind) {
+            return i;
+        }
+        self.out.params.push(kind);
+        let i = self.out.params.len() - 1;
+        self.param_index.insert(kind, i);
+        i
+    }
+
+    fn region(&mut self, region: Region) -> Result<Vec<Node>, Diagnostic> {
+        let mut body = Vec::new();
+        for &op in &self.func.regions[region].ops {
+            self.op(op, &mut body)?;
+        }
+        Ok(body)
+    }
+
+    fn fmt_of(&self, v: Value, loc: Loc) -> Result<Fmt, Diagnostic> {
+        match self.ty(v) {
+            Type::Float(FloatKind::F64) => Ok(Fmt::D),
+            Type::Float(FloatKind::F32) => Ok(Fmt::S),
+            _ => {
+                let ty = self.module.types.display(self.func.values[v].ty);
+                Err(self.err(
+                    loc,
+                    &format!("{ty} arithmetic"),
+                    "only f32 and f64 data can be computed on the FP subsystem",
+                ))
+            }
+        }
+    }
+
+    fn float(&mut self, v: Value, loc: Loc) -> Result<F, Diagnostic> {
+        match self.floats.get(&v) {
+            Some(&f) => Ok(F::V(f)),
+            None => Err(self.err(
+                loc,
+                "float value",
+                "a value computed outside the supported constructs",
+            )),
+        }
+    }
+
+    fn op(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
+        let data = &self.func.ops[op];
+        let loc = data.loc;
+        let result = data.results.first().copied();
+        match &data.kind {
+            OpKind::Const { bits } => {
+                let Some(r) = result else { return Ok(()) };
+                match self.ty(r) {
+                    Type::Int(w) => {
+                        let v = sign_extend(*bits, *w);
+                        self.ints.insert(r, Affine::constant(v));
+                    }
+                    Type::Float(FloatKind::F64) => {
+                        let dst = self.out.new_f();
+                        self.prologue.push(Node::Const {
+                            dst,
+                            fmt: Fmt::D,
+                            value: f64::from_bits(*bits),
+                            tmp: None,
+                        });
+                        self.floats.insert(r, dst);
+                    }
+                    Type::Float(FloatKind::F32) => {
+                        let dst = self.out.new_f();
+                        self.prologue.push(Node::Const {
+                            dst,
+                            fmt: Fmt::S,
+                            value: f64::from(f32::from_bits(*bits as u32)),
+                            tmp: None,
+                        });
+                        self.floats.insert(r, dst);
+                    }
+                    _ => {}
+                }
+            }
+            // Integer arithmetic and address computation are evaluated
+            // when an address or bound needs them.
+            OpKind::Binary(b, _) if !b.is_float() => {}
+            OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => {}
+            OpKind::PtrIndex { .. } | OpKind::GridDim(_) | OpKind::BlockDim(_) => {}
+            // Integer comparisons are evaluated when an `if` needs them.
+            OpKind::Cmp(p) if !p.is_float() => {}
+            // Integer selects too (cpuify's clamped bounds).
+            OpKind::Select if result.is_some_and(|r| self.ty(r).is_int()) => {}
+            OpKind::Binary(b, _) => self.float_binary(op, *b, body)?,
+            OpKind::Unary(UnOp::FNeg) => {
+                let (Some(r), [a]) = (result, data.operands.as_slice()) else {
+                    return Err(self.err(loc, "fneg", "malformed op"));
+                };
+                let fmt = self.fmt_of(r, loc)?;
+                let a = self.float(*a, loc)?;
+                let dst = self.out.new_f();
+                body.push(Node::Arith {
+                    op: FOp::Neg,
+                    fmt,
+                    dst: F::V(dst),
+                    srcs: vec![a],
+                });
+                self.floats.insert(r, dst);
+            }
+            OpKind::Load { volatile, .. } => {
+                let (Some(r), [p]) = (result, data.operands.as_slice()) else {
+                    return Err(self.err(loc, "load", "malformed op"));
+                };
+                if *volatile {
+                    return Err(self.err(loc, "volatile load", "streams reorder memory accesses"));
+                }
+                if !self.ty(r).is_float() {
+                    return Err(self.err(
+                        loc,
+                        "integer load",
+                        "values read from memory cannot index or bound loops (data-dependent indexing is not affine); only f32/f64 data is loaded",
+                    ));
+                }
+                let fmt = self.fmt_of(r, loc)?;
+                let at = self.pointer(*p, loc)?;
+                let dst = self.out.new_f();
+                body.push(Node::Load { dst, fmt, at });
+                self.floats.insert(r, dst);
+            }
+            OpKind::Store { volatile } => {
+                let [p, v] = data.operands.as_slice() else {
+                    return Err(self.err(loc, "store", "malformed op"));
+                };
+                if *volatile {
+                    return Err(self.err(loc, "volatile store", "streams reorder memory accesses"));
+                }
+                if !self.ty(*v).is_float() {
+                    return Err(self.err(loc, "integer store", "only f32/f64 data is stored"));
+                }
+                let fmt = self.fmt_of(*v, loc)?;
+                let at = self.pointer(*p, loc)?;
+                let src = self.float(*v, loc)?;
+                body.push(Node::Store { src, fmt, at });
+            }
+            OpKind::For { unsigned: _ } => self.for_loop(op, body)?,
+            OpKind::If => self.if_constant(op, body)?,
+            OpKind::Parallel { .. } => self.parallel(op, body)?,
+            OpKind::Yield => {}
+            OpKind::Return => {
+                if !data.operands.is_empty() {
+                    return Err(self.err(loc, "return value", "a kernel returns nothing"));
+                }
+            }
+            other => {
+                let (construct, why) = rejection(other);
+                return Err(self.err(loc, &construct, why));
+            }
+        }
+        Ok(())
+    }
+
+    fn float_binary(&mut self, op: Op, b: BinOp, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
+        let data = &self.func.ops[op];
+        let loc = data.loc;
+        let (Some(r), [x, y]) = (data.results.first().copied(), data.operands.as_slice()) else {
+            return Err(self.err(loc, b.name(), "malformed op"));
+        };
+        let fmt = self.fmt_of(r, loc)?;
+        // A product used only by one addition is contracted into a fused
+        // multiply-add, as nvcc does by default (`--fmad=true`).
+        if b == BinOp::FMul {
+            if let Some([user]) = self.users.get(&r).map(Vec::as_slice) {
+                if matches!(self.func.ops[*user].kind, OpKind::Binary(BinOp::FAdd, _)) {
+                    self.fused.insert(r, (*x, *y));
+                    return Ok(());
+                }
+            }
+        }
+        let dst = self.out.new_f();
+        let (fop, srcs) = match b {
+            BinOp::FAdd => {
+                let pick = |s: &Self, v: &Value| s.fused.get(v).copied();
+                if let Some((m1, m2)) = pick(self, x) {
+                    let c = self.addend(*y, fmt, loc, body)?;
+                    (
+                        FOp::Madd,
+                        vec![self.float(m1, loc)?, self.float(m2, loc)?, c],
+                    )
+                } else if let Some((m1, m2)) = pick(self, y) {
+                    let c = self.addend(*x, fmt, loc, body)?;
+                    (
+                        FOp::Madd,
+                        vec![self.float(m1, loc)?, self.float(m2, loc)?, c],
+                    )
+                } else {
+                    (FOp::Add, vec![self.float(*x, loc)?, self.float(*y, loc)?])
+                }
+            }
+            BinOp::FSub => (FOp::Sub, vec![self.float(*x, loc)?, self.float(*y, loc)?]),
+            BinOp::FMul => (FOp::Mul, vec![self.float(*x, loc)?, self.float(*y, loc)?]),
+            BinOp::FDiv => (FOp::Div, vec![self.float(*x, loc)?, self.float(*y, loc)?]),
+            BinOp::FMax => (FOp::Max, vec![self.float(*x, loc)?, self.float(*y, loc)?]),
+            BinOp::FMin => (FOp::Min, vec![self.float(*x, loc)?, self.float(*y, loc)?]),
+            other => {
+                return Err(self.err(loc, other.name(), "no Snitch instruction computes it"));
+            }
+        };
+        body.push(Node::Arith {
+            op: fop,
+            fmt,
+            dst: F::V(dst),
+            srcs,
+        });
+        self.floats.insert(r, dst);
+        Ok(())
+    }
+
+    /// The addend of a contracted multiply-add. When it is a product held
+    /// back for contraction too (`a * b + c * d`), that product is computed
+    /// here: only one side can be fused.
+    fn addend(
+        &mut self,
+        v: Value,
+        fmt: Fmt,
+        loc: Loc,
+        body: &mut Vec<Node>,
+    ) -> Result<F, Diagnostic> {
+        if let (Some(&(a, b)), false) = (self.fused.get(&v), self.floats.contains_key(&v)) {
+            let srcs = vec![self.float(a, loc)?, self.float(b, loc)?];
+            let dst = self.out.new_f();
+            body.push(Node::Arith {
+                op: FOp::Mul,
+                fmt,
+                dst: F::V(dst),
+                srcs,
+            });
+            self.floats.insert(v, dst);
+        }
+        self.float(v, loc)
+    }
+
+    /// An `if` whose condition is known at compile time (cpuify's
+    /// versioning checks on launch dimensions, once those are constants)
+    /// runs the chosen arm in place; any other `if` is rejected.
+    fn if_constant(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
+        let data = &self.func.ops[op];
+        let loc = data.loc;
+        let (Some(&c), [then, els]) = (data.operands.first(), data.regions.as_slice()) else {
+            return Err(self.err(loc, "if", "malformed op"));
+        };
+        let results = data.results.clone();
+        let Some(taken) = self.condition(c) else {
+            self.undecided = true;
+            let (construct, why) = rejection(&OpKind::If);
+            return Err(self.err(loc, &construct, why));
+        };
+        let region = if taken { *then } else { *els };
+        for &inner in &self.func.regions[region].ops {
+            self.op(inner, body)?;
+        }
+        if let Some(&last) = self.func.regions[region].ops.last() {
+            let yielded = self.func.ops[last].operands.clone();
+            for (&r, &y) in results.iter().zip(&yielded) {
+                if self.ty(r).is_float() {
+                    let f = self.float(y, loc)?;
+                    if let F::V(v) = f {
+                        self.floats.insert(r, v);
+                    }
+                } else if self.ty(r).is_int() {
+                    let a = self.affine(y, loc)?;
+                    self.ints.insert(r, a);
+                } else {
+                    return Err(self.err(loc, "if", "only FP and integer values can leave an if"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn for_loop(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
+        let data = &self.func.ops[op];
+        let loc = data.loc;
+        let [lb, ub, step, inits @ ..] = data.operands.as_slice() else {
+            return Err(self.err(loc, "for", "malformed op"));
+        };
+        let region = data.regions[0];
+        let results = data.results.clone();
+        let lb_a = self.affine(*lb, loc)?;
+        let ub_a = self.affine(*ub, loc)?;
+        let step_a = self.affine(*step, loc)?;
+        let (Some(lb_c), Some(step_c)) = (lb_a.as_constant(), step_a.as_constant()) else {
+            return Err(self.err(
+                loc,
+                "loop with a variable start or step",
+                "streams and FREP need counted loops",
+            ));
+        };
+        if step_c <= 0 {
+            return Err(self.err(loc, "loop step", "the step must be a positive constant"));
+        }
+        let count = match ub_a.as_constant() {
+            Some(ub_c) => {
+                let n = if ub_c <= lb_c {
+                    0
+                } else {
+                    (ub_c - lb_c + step_c - 1) / step_c
+                };
+                let n = u32::try_from(n)
+                    .map_err(|_| self.err(loc, "loop bound", "more than 2^32 iterations"))?;
+                Count::Static(n)
+            }
+            None => match ub_a.terms.as_slice() {
+                [(Var::Param(p), 1)] if ub_a.constant == 0 && lb_c == 0 && step_c == 1 => {
+                    Count::Param(*p)
+                }
+                _ => {
+                    return Err(self.err(
+                        loc,
+                        "loop bound",
+                        "an upper bound must be a constant or an integer parameter (with start 0, step 1)",
+                    ))
+                }
+            },
+        };
+        let id = self.out.new_loop();
+        if let Count::Static(n) = count {
+            self.counts.insert(id, n);
+        }
+        let args = self.func.regions[region].args.clone();
+        let Some((&iv, carried)) = args.split_first() else {
+            return Err(self.err(loc, "for", "malformed op"));
+        };
+        self.ints.insert(
+            iv,
+            Affine {
+                constant: lb_c,
+                terms: vec![(Var::Loop(id), step_c)],
+            },
+        );
+        // Loop-carried FP values live in one register updated in place.
+        let mut regs = Vec::new();
+        for (&init, &arg) in inits.iter().zip(carried) {
+            if !self.ty(arg).is_float() {
+                return Err(self.err(
+                    loc,
+                    "integer loop-carried value",
+                    "only FP values can be carried around a loop",
+                ));
+            }
+            let fmt = self.fmt_of(arg, loc)?;
+            let src = self.float(init, loc)?;
+            let dst = self.out.new_f();
+            body.push(Node::Arith {
+                op: FOp::Mov,
+                fmt,
+                dst: F::V(dst),
+                srcs: vec![src],
+            });
+            self.floats.insert(arg, dst);
+            regs.push((dst, fmt));
+        }
+        let mut inner = self.region(region)?;
+        if let Some(&last) = self.func.regions[region].ops.last() {
+            let yielded = self.func.ops[last].operands.clone();
+            for (&y, &(dst, fmt)) in yielded.iter().zip(&regs) {
+                let src = self.float(y, loc)?;
+                inner.push(Node::Arith {
+                    op: FOp::Mov,
+                    fmt,
+                    dst: F::V(dst),
+                    srcs: vec![src],
+                });
+            }
+        }
+        for (&r, &(dst, _)) in results.iter().zip(&regs) {
+            self.floats.insert(r, dst);
+        }
+        body.push(Node::Loop(Loop {
+            id,
+            count,
+            body: inner,
+            frep: false,
+            ctl: None,
+        }));
+        Ok(())
+    }
+
+    fn parallel(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
+        let data = &self.func.ops[op];
+        let loc = data.loc;
+        let region = data.regions[0];
+        let ubs = data.operands.clone();
+        let args = self.func.regions[region].args.clone();
+        let mut counts = Vec::new();
+        for (&ub, &iv) in ubs.iter().zip(&args) {
+            let a = self.affine(ub, loc)?;
+            let count =
+                match (a.as_constant(), a.terms.as_slice()) {
+                    (Some(c), _) => Count::Static(u32::try_from(c.max(0)).map_err(|_| {
+                        self.err(loc, "parallel bound", "more than 2^32 iterations")
+                    })?),
+                    (None, [(Var::Param(p), 1)]) if a.constant == 0 => Count::Param(*p),
+                    _ => {
+                        return Err(self.err(
+                            loc,
+                            "parallel bound",
+                            "a bound must be a constant or a parameter",
+                        ))
+                    }
+                };
+            let id = self.out.new_loop();
+            if let Count::Static(n) = count {
+                self.counts.insert(id, n);
+            }
+            self.ints.insert(iv, Affine::var(Var::Loop(id)));
+            counts.push((id, count));
+        }
+        self.undecided = false;
+        match self.region(region) {
+            Ok(inner) => {
+                body.extend(nest(inner, &counts));
+                Ok(())
+            }
+            Err(e) if self.undecided => self.peel_last(region, &args, &counts, body, e),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Lowers a `parallel` whose body made a choice that depends on which
+    /// iteration runs (cpuify's bound clamped by a guard: full blocks, then
+    /// a partial last one) as two parts: every iteration of the first
+    /// dimension with a constant count but the last, then that last one
+    /// with its index a constant. Both must be decided.
+    fn peel_last(
+        &mut self,
+        region: Region,
+        args: &[Value],
+        counts: &[(u32, Count)],
+        body: &mut Vec<Node>,
+        first_error: Diagnostic,
+    ) -> Result<(), Diagnostic> {
+        let Some(d) = counts
+            .iter()
+            .position(|&(_, c)| matches!(c, Count::Static(n) if n >= 2))
+        else {
+            return Err(first_error);
+        };
+        let Count::Static(n) = counts[d].1 else {
+            return Err(first_error);
+        };
+        // All but the last iteration.
+        let mut head = counts.to_vec();
+        let id = self.out.new_loop();
+        head[d] = (id, Count::Static(n - 1));
+        self.counts.insert(id, n - 1);
+        self.forget(region);
+        self.ints.insert(args[d], Affine::var(Var::Loop(id)));
+        let inner = self.region(region)?;
+        body.extend(nest(inner, &head));
+        // The last iteration.
+        let mut tail: Vec<(u32, Count)> = Vec::new();
+        for (k, &(_, c)) in counts.iter().enumerate() {
+            if k == d {
+                continue;
+            }
+            let id = self.out.new_loop();
+            if let Count::Static(m) = c {
+                self.counts.insert(id, m);
+            }
+            self.ints.insert(args[k], Affine::var(Var::Loop(id)));
+            tail.push((id, c));
+        }
+        self.forget(region);
+        self.ints
+            .insert(args[d], Affine::constant(i64::from(n - 1)));
+        let inner = self.region(region)?;
+        body.extend(nest(inner, &tail));
+        Ok(())
+    }
+
+    /// Drops what was computed for the values defined inside `region`, so
+    /// it can be lowered again under other assumptions.
+    fn forget(&mut self, region: Region) {
+        for &op in &self.func.regions[region].ops {
+            let data = &self.func.ops[op];
+            for r in &data.results {
+                self.ints.remove(r);
+                self.ptrs.remove(r);
+                self.floats.remove(r);
+                self.fused.remove(r);
+            }
+            for &inner in &data.regions {
+                for a in &self.func.regions[inner].args {
+                    self.ints.remove(a);
+                    self.floats.remove(a);
+                }
+                self.forget(inner);
+            }
+        }
+    }
+}
+
+/// Wraps `inner` in loops, the first of `counts` innermost (x varies
+/// fastest).
+fn nest(mut inner: Vec<Node>, counts: &[(u32, Count)]) -> Vec<Node> {
+    for &(id, count) in counts {
+        inner = vec![Node::Loop(Loop {
+            id,
+            count,
+            body: inner,
+            frep: false,
+            ctl: None,
+        })];
+    }
+    inner
+}

@@ -1,0 +1,372 @@
+//! Makes the integer work explicit: parameter registers, addresses of the
+//! remaining loads and stores (computed from the loop counters at each
+//! access, as a straightforward lowering does: a `mul` or shift per term,
+//! no strength reduction), loop counters, and the `scfgwi` writes that
+//! configure each stream before its region, with the SSR switch around it.
+
+use super::lir::{Access, Count, Func, LoopCtl, Node, ParamKind, StreamCfg, Var, XV};
+use crate::isa::{ImmOp, RegOp};
+use crate::stream::{Dim, Direction, StreamPattern};
+use std::collections::{HashMap, HashSet};
+
+/// Runs the step (always on). Fails only on an internal inconsistency
+/// (an address naming a loop that has no counter).
+pub fn run(f: &mut Func) -> Result<(), String> {
+    f.param_regs = (0..f.params.len()).map(|_| f.new_x()).collect();
+    f.param_hi = (0..f.params.len())
+        .map(|i| (f.params[i] == ParamKind::F64).then(|| f.new_x()))
+        .collect();
+    let mut used = HashSet::new();
+    collect_used(&f.body, &mut used);
+    let body = std::mem::take(&mut f.body);
+    let mut m = Materializer {
+        f,
+        ivs: HashMap::new(),
+        used,
+        error: None,
+    };
+    let out = m.body(body);
+    m.f.body = out;
+    match m.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn note(at: &Access, used: &mut HashSet<u32>) {
+    for (v, _) in &at.offset.terms {
+        if let Var::Loop(l) | Var::LoopParam(l, _) = v {
+            used.insert(*l);
+        }
+    }
+}
+
+fn collect_used(body: &[Node], used: &mut HashSet<u32>) {
+    super::lir::walk(body, &mut |n| match n {
+        Node::Load { at, .. } | Node::Store { at, .. } => note(at, used),
+        Node::Streams { cfgs, .. } => cfgs.iter().for_each(|c| note(&c.start, used)),
+        _ => {}
+    });
+}
+
+struct Materializer<'a> {
+    f: &'a mut Func,
+    ivs: HashMap<u32, XV>,
+    used: HashSet<u32>,
+    error: Option<String>,
+}
+
+impl Materializer<'_> {
+    fn body(&mut self, body: Vec<Node>) -> Vec<Node> {
+        let mut out = Vec::new();
+        for n in body {
+            self.node(n, &mut out);
+        }
+        out
+    }
+
+    fn node(&mut self, n: Node, out: &mut Vec<Node>) {
+        match n {
+            Node::Load { dst, fmt, at } => {
+                let (base, offset) = self.address(&at, i64::from(fmt.bytes()), out);
+                out.push(Node::LoadAt {
+                    dst,
+                    fmt,
+                    base,
+                    offset,
+                });
+            }
+            Node::Store { src, fmt, at } => {
+                let (base, offset) = self.address(&at, i64::from(fmt.bytes()), out);
+                out.push(Node::StoreAt {
+                    src,
+                    fmt,
+                    base,
+                    offset,
+                });
+            }
+            Node::Const {
+                dst, fmt, value, ..
+            } => {
+                let tmp = Some(self.f.new_x());
+                out.push(Node::Const {
+                    dst,
+                    fmt,
+                    value,
+                    tmp,
+                });
+            }
+            Node::Streams { cfgs, body } => {
+                let mut region = Vec::new();
+                for c in &cfgs {
+                    self.configure(c, &mut region);
+                }
+                region.push(Node::SsrEnable(true));
+                let inner = self.body(body);
+                region.extend(inner);
+                region.push(Node::SsrEnable(false));
+                match cfgs.iter().find_map(|c| c.param_count) {
+                    Some(p) => out.push(Node::IfPositive {
+                        reg: self.f.param_regs[p],
+                        body: region,
+                    }),
+                    None => out.extend(region),
+                }
+            }
+            Node::Loop(mut l) => {
+                let counter = self.f.new_x();
+                let up = self.used.contains(&l.id) && !l.frep;
+                let count_reg = |s: &Self| match l.count {
+                    Count::Param(p) => Some(s.f.param_regs[p]),
+                    Count::Static(_) => None,
+                };
+                let guard = count_reg(self);
+                let ctl = if l.frep {
+                    match l.count {
+                        Count::Static(c) => out.push(Node::Li {
+                            dst: counter,
+                            imm: c as i32 - 1,
+                        }),
+                        Count::Param(p) => out.push(Node::IImm {
+                            op: ImmOp::Addi,
+                            dst: counter,
+                            a: self.f.param_regs[p],
+                            imm: -1,
+                        }),
+                    }
+                    LoopCtl {
+                        counter,
+                        bound: None,
+                        up: false,
+                        guard,
+                    }
+                } else if up {
+                    out.push(Node::Li {
+                        dst: counter,
+                        imm: 0,
+                    });
+                    let bound = match l.count {
+                        Count::Static(c) => {
+                            let b = self.f.new_x();
+                            out.push(Node::Li {
+                                dst: b,
+                                imm: c as i32,
+                            });
+                            b
+                        }
+                        Count::Param(p) => self.f.param_regs[p],
+                    };
+                    self.ivs.insert(l.id, counter);
+                    LoopCtl {
+                        counter,
+                        bound: Some(bound),
+                        up: true,
+                        guard,
+                    }
+                } else {
+                    match l.count {
+                        Count::Static(c) => out.push(Node::Li {
+                            dst: counter,
+                            imm: c as i32,
+                        }),
+                        Count::Param(p) => out.push(Node::IImm {
+                            op: ImmOp::Addi,
+                            dst: counter,
+                            a: self.f.param_regs[p],
+                            imm: 0,
+                        }),
+                    }
+                    LoopCtl {
+                        counter,
+                        bound: None,
+                        up: false,
+                        guard,
+                    }
+                };
+                l.ctl = Some(ctl);
+                let body = std::mem::take(&mut l.body);
+                l.body = self.body(body);
+                out.push(Node::Loop(l));
+            }
+            other => out.push(other),
+        }
+    }
+
+    /// Integer code for `param + offset`, in the reference lowering's
+    /// shape: the element index is summed from its terms (a `li` and `mul`
+    /// for each coefficient other than 1), multiplied by the element size
+    /// with another `mul` and added to the base. Returns the base register
+    /// and a 12-bit immediate offset.
+    fn address(&mut self, at: &Access, elem: i64, out: &mut Vec<Node>) -> (XV, i32) {
+        let base = self.f.param_regs[at.buf];
+        let elem = if at.offset.terms.iter().all(|(_, c)| c % elem == 0) {
+            elem
+        } else {
+            1
+        };
+        let mut sum: Option<XV> = None;
+        for &(v, c) in &at.offset.terms {
+            let reg = match v {
+                Var::Loop(l) => self.ivs.get(&l).copied(),
+                Var::Param(p) => Some(self.f.param_regs[p]),
+                Var::LoopParam(l, p) => self.ivs.get(&l).copied().map(|iv| {
+                    let t = self.f.new_x();
+                    out.push(Node::IOp {
+                        op: RegOp::Mul,
+                        dst: t,
+                        a: iv,
+                        b: self.f.param_regs[p],
+                    });
+                    t
+                }),
+            };
+            let Some(reg) = reg else {
+                self.error = Some(format!("an address uses loop {v} outside it"));
+                continue;
+            };
+            let term = self.scaled(reg, c / elem, out);
+            sum = Some(match sum {
+                None => term,
+                Some(s) => {
+                    let t = self.f.new_x();
+                    out.push(Node::IOp {
+                        op: RegOp::Add,
+                        dst: t,
+                        a: s,
+                        b: term,
+                    });
+                    t
+                }
+            });
+        }
+        let (offset, rest) = split_imm(at.offset.constant);
+        let addr = match sum {
+            None => base,
+            Some(s) => {
+                let bytes = self.scaled(s, elem, out);
+                let t = self.f.new_x();
+                out.push(Node::IOp {
+                    op: RegOp::Add,
+                    dst: t,
+                    a: base,
+                    b: bytes,
+                });
+                t
+            }
+        };
+        let addr = if rest != 0 {
+            let k = self.f.new_x();
+            out.push(Node::Li { dst: k, imm: rest });
+            let t = self.f.new_x();
+            out.push(Node::IOp {
+                op: RegOp::Add,
+                dst: t,
+                a: addr,
+                b: k,
+            });
+            t
+        } else {
+            addr
+        };
+        (addr, offset)
+    }
+
+    /// `reg · c` with `li` and `mul` (nothing for 1).
+    fn scaled(&mut self, reg: XV, c: i64, out: &mut Vec<Node>) -> XV {
+        if c == 1 {
+            return reg;
+        }
+        let t = self.f.new_x();
+        let k = self.f.new_x();
+        out.push(Node::Li {
+            dst: k,
+            imm: c as i32,
+        });
+        out.push(Node::IOp {
+            op: RegOp::Mul,
+            dst: t,
+            a: reg,
+            b: k,
+        });
+        t
+    }
+
+    fn configure(&mut self, c: &StreamCfg, out: &mut Vec<Node>) {
+        let pattern = StreamPattern {
+            base: 0,
+            dims: c
+                .dims
+                .iter()
+                .map(|&(count, stride)| Dim {
+                    count: count.max(1),
+                    stride,
+                })
+                .collect(),
+            repeat: c.repeat,
+        };
+        let dir = if c.read {
+            Direction::Read
+        } else {
+            Direction::Write
+        };
+        // The stream pass only builds patterns the movers accept.
+        let Ok(writes) = pattern.config_writes(c.mover, dir) else {
+            return;
+        };
+        let last = writes.len().saturating_sub(1);
+        // The outermost bound write, when the count is an argument.
+        let bound_at = c.param_count.map(|_| writes.len().saturating_sub(3));
+        for (k, (addr, value)) in writes.into_iter().enumerate() {
+            if let (Some(b), Some(p)) = (bound_at, c.param_count) {
+                if k == b {
+                    let t = self.f.new_x();
+                    out.push(Node::IImm {
+                        op: ImmOp::Addi,
+                        dst: t,
+                        a: self.f.param_regs[p],
+                        imm: -1,
+                    });
+                    out.push(Node::Scfg { src: Some(t), addr });
+                    continue;
+                }
+            }
+            if k == last {
+                let (base, offset) = self.address(&c.start, 8, out);
+                let ptr = if offset != 0 {
+                    let t = self.f.new_x();
+                    out.push(Node::IImm {
+                        op: ImmOp::Addi,
+                        dst: t,
+                        a: base,
+                        imm: offset,
+                    });
+                    t
+                } else {
+                    base
+                };
+                out.push(Node::Scfg {
+                    src: Some(ptr),
+                    addr,
+                });
+            } else if value == 0 {
+                out.push(Node::Scfg { src: None, addr });
+            } else {
+                let t = self.f.new_x();
+                out.push(Node::Li {
+                    dst: t,
+                    imm: value as i32,
+                });
+                out.push(Node::Scfg { src: Some(t), addr });
+            }
+        }
+    }
+}
+
+/// Splits a byte constant into a 12-bit immediate and the rest.
+fn split_imm(c: i64) -> (i32, i32) {
+    if (-2048..=2047).contains(&c) {
+        (c as i32, 0)
+    } else {
+        (0, c as i32)
+    }
+}

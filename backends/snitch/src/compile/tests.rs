@@ -1,0 +1,342 @@
+//! Each pass alone: lowering IR in, lowering IR out (text compared with
+//! inline expectations), starting from small kernels in IR text.
+
+use super::lir::Func;
+use super::*;
+
+/// Lowers kernel `k` of `text` and applies the always-on clean-ups.
+fn lir(text: &str) -> Func {
+    let m = cucc_ir::parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    let id = m.function("k").unwrap_or_else(|| panic!("no kernel k"));
+    let mut f =
+        lower::lower(&m, &m.functions[id], &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    util::simplify_loops(&mut f.body);
+    util::coalesce_moves(&mut f);
+    f
+}
+
+fn check(f: &Func, want: &str) {
+    let got = f.to_string();
+    assert_eq!(got.trim(), want.trim(), "got:\n{got}");
+}
+
+const MATMUL: &str = r#"
+file "mm.cu"
+device @k(%x: ptr<global> noalias, %y: ptr<global> noalias, %z: ptr<global> noalias) {
+  %c0 = const 0 : i32
+  %c1 = const 1 : i32
+  %n = const 4 : i32
+  %k = const 16 : i32
+  %zero = const 0.0 : f64
+  for %j = %c0 to %n step %c1 {
+    %p = ptr.index f64 %z, %j : ptr<global>
+    store %p, %zero
+    yield
+  }
+  for %j2 = %c0 to %n step %c1 {
+    for %l = %c0 to %k step %c1 {
+      %xp = ptr.index f64 %x, %l : ptr<global>
+      %xv = load %xp : f64
+      %yr = mul %l, %n : i32
+      %yo = add %yr, %j2 : i32
+      %yp = ptr.index f64 %y, %yo : ptr<global>
+      %yv = load %yp : f64
+      %zp = ptr.index f64 %z, %j2 : ptr<global>
+      %zv = load %zp : f64
+      %prod = fmul %xv, %yv : f64
+      %s = fadd %zv, %prod : f64
+      store %zp, %s
+      yield
+    }
+    yield
+  }
+  return
+}
+"#;
+
+#[test]
+fn lowering_contracts_and_keeps_addresses_symbolic() {
+    check(
+        &lir(MATMUL),
+        "
+%f0 = const.d 0.0
+loop i0 < 4 {
+  store.d p2[8*i0], %f0
+}
+loop i1 < 4 {
+  loop i2 < 16 {
+    %f1 = load.d p0[8*i2]
+    %f2 = load.d p1[8*i1 + 32*i2]
+    %f3 = load.d p2[8*i1]
+    %f4 = fmadd.d %f1, %f2, %f3
+    store.d p2[8*i1], %f4
+  }
+}",
+    );
+}
+
+#[test]
+fn scalar_replacement_hoists_the_accumulator() {
+    let mut f = lir(MATMUL);
+    assert!(scalar_replace::run(&mut f));
+    check(
+        &f,
+        "
+%f0 = const.d 0.0
+loop i0 < 4 {
+  store.d p2[8*i0], %f0
+}
+loop i1 < 4 {
+  %f3 = load.d p2[8*i1]
+  loop i2 < 16 {
+    %f1 = load.d p0[8*i2]
+    %f2 = load.d p1[8*i1 + 32*i2]
+    %f3 = fmadd.d %f1, %f2, %f3
+  }
+  store.d p2[8*i1], %f3
+}",
+    );
+}
+
+#[test]
+fn fill_fusion_needs_the_hoisted_load() {
+    let mut f = lir(MATMUL);
+    assert!(
+        !fill_fusion::run(&mut f),
+        "nothing to fuse before scalar replacement"
+    );
+    scalar_replace::run(&mut f);
+    assert!(fill_fusion::run(&mut f));
+    check(
+        &f,
+        "
+%f0 = const.d 0.0
+loop i1 < 4 {
+  %f3 = fmv.d %f0
+  loop i2 < 16 {
+    %f1 = load.d p0[8*i2]
+    %f2 = load.d p1[8*i1 + 32*i2]
+    %f3 = fmadd.d %f1, %f2, %f3
+  }
+  store.d p2[8*i1], %f3
+}",
+    );
+}
+
+#[test]
+fn unroll_and_jam_interleaves_four_chains() {
+    let mut f = lir(MATMUL);
+    scalar_replace::run(&mut f);
+    fill_fusion::run(&mut f);
+    assert!(unroll_jam::run(&mut f, 4));
+    check(
+        &f,
+        "
+%f0 = const.d 0.0
+%f7 = fmv.d %f0
+%f10 = fmv.d %f0
+%f13 = fmv.d %f0
+%f16 = fmv.d %f0
+loop i2 < 16 {
+  %f5 = load.d p0[8*i2]
+  %f6 = load.d p1[32*i2]
+  %f7 = fmadd.d %f5, %f6, %f7
+  %f8 = load.d p0[8*i2]
+  %f9 = load.d p1[32*i2 + 8]
+  %f10 = fmadd.d %f8, %f9, %f10
+  %f11 = load.d p0[8*i2]
+  %f12 = load.d p1[32*i2 + 16]
+  %f13 = fmadd.d %f11, %f12, %f13
+  %f14 = load.d p0[8*i2]
+  %f15 = load.d p1[32*i2 + 24]
+  %f16 = fmadd.d %f14, %f15, %f16
+}
+store.d p2[0], %f7
+store.d p2[8], %f10
+store.d p2[16], %f13
+store.d p2[24], %f16",
+    );
+}
+
+#[test]
+fn unroll_and_jam_keeps_an_outer_loop_when_the_factor_is_smaller() {
+    let mut f = lir(MATMUL);
+    scalar_replace::run(&mut f);
+    fill_fusion::run(&mut f);
+    assert!(unroll_jam::run(&mut f, 2));
+    let text = f.to_string();
+    assert!(text.contains("loop i3 < 2 {"), "{text}");
+    assert!(text.contains("p1[32*i2 + 16*i3 + 8]"), "{text}");
+}
+
+#[test]
+fn streams_merge_dimensions_and_repeat() {
+    let mut f = lir(MATMUL);
+    scalar_replace::run(&mut f);
+    fill_fusion::run(&mut f);
+    unroll_jam::run(&mut f, 4);
+    assert!(streams::run(&mut f));
+    check(
+        &f,
+        "
+%f0 = const.d 0.0
+%f7 = fmv.d %f0
+%f10 = fmv.d %f0
+%f13 = fmv.d %f0
+%f16 = fmv.d %f0
+streams {
+  ft0 read p0[0] [16x8] repeat 4
+  ft1 read p1[0] [64x8]
+  ft2 write p2[0] [4x8]
+} do {
+  loop i2 < 16 {
+    %f7 = fmadd.d ft0, ft1, %f7
+    %f10 = fmadd.d ft0, ft1, %f10
+    %f13 = fmadd.d ft0, ft1, %f13
+    %f16 = fmadd.d ft0, ft1, %f16
+  }
+  ft2 = fmv.d %f7
+  ft2 = fmv.d %f10
+  ft2 = fmv.d %f13
+  ft2 = fmv.d %f16
+}",
+    );
+}
+
+#[test]
+fn streams_leave_read_write_buffers_alone() {
+    let mut f = lir(MATMUL);
+    assert!(streams::run(&mut f));
+    check(
+        &f,
+        "
+%f0 = const.d 0.0
+streams {
+  ft0 write p2[0] [4x8]
+} do {
+  loop i0 < 4 {
+    ft0 = fmv.d %f0
+  }
+}
+streams {
+  ft0 read p0[0] [16x8, 4x0]
+  ft1 read p1[0] [16x32, 4x8]
+} do {
+  loop i1 < 4 {
+    loop i2 < 16 {
+      %f3 = load.d p2[8*i1]
+      %f4 = fmadd.d ft0, ft1, %f3
+      store.d p2[8*i1], %f4
+    }
+  }
+}",
+    );
+}
+
+#[test]
+fn frep_takes_fp_only_bodies() {
+    let mut f = lir(MATMUL);
+    streams::run(&mut f);
+    assert!(frep::run(&mut f));
+    let text = f.to_string();
+    // The fill's body is one move: FREP. The reduction still loads and
+    // stores through the integer core: no FREP.
+    assert!(text.contains("frep i0 < 4"), "{text}");
+    assert!(text.contains("loop i2 < 16"), "{text}");
+}
+
+const SUM_F32: &str = r#"
+file "s.cu"
+device @k(%x: ptr<global> noalias, %y: ptr<global> noalias) {
+  %c0 = const 0 : i32
+  %c1 = const 1 : i32
+  %n = const 8 : i32
+  %h = const 0.5 : f32
+  for %i = %c0 to %n step %c1 {
+    %xp = ptr.index f32 %x, %i : ptr<global>
+    %v = load %xp : f32
+    %s = fadd %v, %h : f32
+    %yp = ptr.index f32 %y, %i : ptr<global>
+    store %yp, %s
+    yield
+  }
+  return
+}
+"#;
+
+#[test]
+fn packing_halves_the_loop_and_packs_constants() {
+    let mut f = lir(SUM_F32);
+    assert!(pack::run(&mut f));
+    check(
+        &f,
+        "
+%f0 = const.s 0.5
+%f3 = const.vs 0.5
+loop i0 < 4 {
+  %f1 = load.vs p0[8*i0]
+  %f2 = fadd.vs %f1, %f3
+  store.vs p1[8*i0], %f2
+}",
+    );
+}
+
+#[test]
+fn packing_skips_odd_counts() {
+    let mut f = lir(&SUM_F32.replace("const 8 : i32", "const 7 : i32"));
+    assert!(!pack::run(&mut f));
+}
+
+/// Addresses in the reference lowering's shape: element index, then a
+/// `mul` by the element size; the counter is the iteration number.
+#[test]
+fn materialize_and_allocate_the_baseline() {
+    let mut f = lir(SUM_F32);
+    materialize::run(&mut f).unwrap_or_else(|e| panic!("{e}"));
+    let alloc = regalloc::allocate(&f).unwrap_or_else(|e| panic!("{e}"));
+    // Parameters stay in a0 and a1; everything fits in a few temporaries.
+    assert_eq!(alloc.x[&f.param_regs[0]], crate::isa::XReg::A0);
+    assert!(
+        alloc
+            .x
+            .values()
+            .all(|r| ["t0", "t1", "t2", "t3", "a0", "a1"].contains(&r.abi_name())),
+        "{alloc:?}"
+    );
+    check(
+        &f,
+        "
+%f0 = const.s 0.5
+%x3 = li 0
+%x4 = li 8
+loop i0 < 8 ctl(%x3, %x4, up) {
+  %x6 = li 4
+  %x5 = mul %x3, %x6
+  %x7 = add %x0, %x5
+  %f1 = load.s 0(%x7)
+  %f2 = fadd.s %f1, %f0
+  %x9 = li 4
+  %x8 = mul %x3, %x9
+  %x10 = add %x1, %x8
+  store.s 0(%x10), %f2
+}",
+    );
+}
+
+#[test]
+fn pass_lists_name_the_switches() {
+    let o = Options::default()
+        .with_passes("streams, frep")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(o.streams && o.frep && !o.scalar_replacement && !o.pack_f32);
+    assert_eq!(Options::none().with_passes("all"), Ok(Options::default()));
+    assert_eq!(Options::default().with_passes("none"), Ok(Options::none()));
+    let err = Options::default()
+        .with_passes("stream")
+        .err()
+        .unwrap_or_default();
+    assert!(err.contains("unknown Snitch pass `stream`"), "{err}");
+    for name in Options::PASS_NAMES {
+        assert!(Options::none().with_passes(name).is_ok(), "{name}");
+    }
+}

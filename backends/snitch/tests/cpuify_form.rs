@@ -1,0 +1,251 @@
+//! Kernels taken through cpuify's pipeline first, as the runtime will:
+//! per-thread IR in, launch form out, then compiled for one launch shape.
+
+use cucc_snitch::compile::{compile_with, LaunchDims, Options};
+use cucc_snitch::sim::{Machine, ModelParams};
+
+const TCDM: u32 = 0x1000_0000;
+
+fn cpuify(name: &str, passes: Option<&[&str]>) -> cucc_ir::Module {
+    let path = format!("{}/tests/kernels/{name}.cuir", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut m = cucc_ir::parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+    let options = cucc_cpuify::pipeline::Options {
+        enabled: passes.map(|p| p.iter().map(|s| s.to_string()).collect()),
+        ..cucc_cpuify::pipeline::Options::verifying()
+    };
+    let mut remarks = cucc_cpuify::remarks::Remarks::default();
+    cucc_cpuify::pipeline::run(&mut m, &options, &mut remarks, &mut |_, _| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    m
+}
+
+fn vadd(m: &cucc_ir::Module, blocks: u32, threads: u32) {
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [blocks, 1, 1],
+            block: [threads, 1, 1],
+        }),
+        ..Options::default()
+    };
+    let p = compile_with(m, "cuda_vadd", &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", cucc_ir::print_module(m)))
+        .program;
+    let n = (blocks * threads) as usize;
+    let a: Vec<f64> = (0..n).map(|i| i as f64 * 0.5).collect();
+    let b: Vec<f64> = (0..n).map(|i| 3.0 - i as f64).collect();
+    let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+    let mut mach = Machine::new(ModelParams::default(), &words);
+    let (aa, ba, ca) = (TCDM, TCDM + 8 * n as u32, TCDM + 16 * n as u32);
+    mach.tcdm.write_f64s(aa, &a).expect("fits");
+    mach.tcdm.write_f64s(ba, &b).expect("fits");
+    let c = p
+        .run(&mut mach, &[aa, ba, ca], 1_000_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    assert_eq!(mach.tcdm.read_f64s(ca, n).expect("in bounds"), want);
+    // Grid and block loops have constant counts: one stream each over
+    // all n elements, one FREP.
+    assert_eq!(c.by_mnemonic.get("fld"), None, "{}", p.asm);
+    assert_eq!(c.by_mnemonic.get("frep.o"), Some(&1), "{}", p.asm);
+}
+
+/// cpuify's default pipeline versions the block loop on checks of the
+/// launch shape; with the shape known those checks are constants and the
+/// taken arm compiles.
+#[test]
+fn default_cpuify_pipeline_output_compiles_for_a_launch_shape() {
+    vadd(&cpuify("cuda_vadd", None), 4, 32);
+}
+
+#[test]
+fn minimal_cpuify_pipeline_output_compiles_for_a_launch_shape() {
+    vadd(
+        &cpuify("cuda_vadd", Some(&["inline", "mem2reg", "canonicalize"])),
+        2,
+        64,
+    );
+}
+
+/// Without a launch shape the six dimensions become parameters: more than
+/// the eight argument registers hold with the three pointers.
+#[test]
+fn without_a_launch_shape_the_dimensions_are_parameters() {
+    let m = cpuify("cuda_vadd", Some(FOR_SNITCH));
+    let d = compile_with(&m, "cuda_vadd", &Options::default())
+        .err()
+        .unwrap_or_else(|| panic!("compiled"));
+    assert_eq!(d.construct, "parameters", "{d}");
+}
+
+fn guarded(
+    n: i32,
+    known: bool,
+) -> Result<cucc_snitch::compile::Program, cucc_snitch::compile::Diagnostic> {
+    let m = cpuify("cuda_vadd_guard", None);
+    let mut known_ints = [None; 8];
+    if known {
+        known_ints[3] = Some(n);
+    }
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [4, 1, 1],
+            block: [32, 1, 1],
+        }),
+        known_ints,
+        ..Options::default()
+    };
+    compile_with(&m, "cuda_vadd_guard", &opts).map(|c| c.program)
+}
+
+fn run_guarded(n: usize) -> cucc_snitch::sim::Counters {
+    let p = guarded(n as i32, true).unwrap_or_else(|e| panic!("{e}"));
+    let a: Vec<f64> = (0..128).map(|i| i as f64).collect();
+    let b: Vec<f64> = (0..128).map(|i| 1.0 - i as f64 * 0.25).collect();
+    let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+    let mut mach = Machine::new(ModelParams::default(), &words);
+    let (aa, ba, ca) = (TCDM, TCDM + 8 * 128, TCDM + 16 * 128);
+    mach.tcdm.write_f64s(aa, &a).expect("fits");
+    mach.tcdm.write_f64s(ba, &b).expect("fits");
+    mach.tcdm.write_f64s(ca, &[-1.0; 128]).expect("fits");
+    let c = p
+        .run(&mut mach, &[aa, ba, ca, n as u32], 1_000_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<f64> = (0..128)
+        .map(|i| if i < n { a[i] + b[i] } else { -1.0 })
+        .collect();
+    assert_eq!(
+        mach.tcdm.read_f64s(ca, 128).expect("in bounds"),
+        want,
+        "{}",
+        p.asm
+    );
+    assert_eq!(c.by_mnemonic.get("fld"), None, "{}", p.asm);
+    c
+}
+
+/// `if (i < n)` with n known: the guard and cpuify's clamped block bound
+/// are decided when the launch covers exactly n threads, and the kernel
+/// streams.
+#[test]
+fn bounds_guard_is_decided_when_n_is_known() {
+    run_guarded(128);
+}
+
+/// A partial last block (n = 100 over 4 blocks of 32): the block loop's
+/// last iteration is peeled, full blocks and the partial one both stream.
+#[test]
+fn partial_last_block_is_peeled() {
+    run_guarded(100);
+}
+
+/// With n unknown the clamped bound is chosen at run time, which the
+/// compiler says.
+#[test]
+fn bounds_guard_on_an_unknown_argument_is_rejected() {
+    let d = guarded(100, false)
+        .err()
+        .unwrap_or_else(|| panic!("compiled"));
+    assert_eq!(d.construct, "select", "{d}");
+}
+
+/// Table 3.2's matmul as a CUDA kernel launched <<<1, 1>>>, through
+/// cpuify's default pipeline: every row's FP load, store and `fmadd.d`
+/// counts and static `frep.o` count equal the table's, as from loop IR.
+#[test]
+fn single_thread_matmul_kernel_reproduces_table_3_2_counts() {
+    let m = cpuify("matmul_kernel", None);
+    let want: [(u64, u64, u64, usize); 6] = [
+        (3000, 1005, 1000, 0),
+        (1000, 1000, 1000, 0),
+        (5, 5, 1000, 0),
+        (5, 5, 1000, 2),
+        (0, 0, 1000, 1),
+        (0, 0, 1000, 1),
+    ];
+    let x: Vec<f64> = (0..200).map(|k| 1.0 + (k % 9) as f64 * 0.125).collect();
+    let y: Vec<f64> = (0..1000).map(|i| 0.5 - (i % 11) as f64 * 0.0625).collect();
+    let z: Vec<f64> = (0..5)
+        .map(|j| (0..200).fold(0.0f64, |acc, k| x[k].mul_add(y[k * 5 + j], acc)))
+        .collect();
+    for ((row, opts), want) in Options::table_3_2().iter().zip(want) {
+        let opts = Options {
+            launch: Some(LaunchDims {
+                grid: [1, 1, 1],
+                block: [1, 1, 1],
+            }),
+            ..*opts
+        };
+        let p = compile_with(&m, "matmul", &opts)
+            .unwrap_or_else(|e| panic!("{row}: {e}"))
+            .program;
+        let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+        let mut mach = Machine::new(ModelParams::default(), &words);
+        let (xa, ya, za) = (TCDM, TCDM + 8 * 200, TCDM + 8 * 1200);
+        mach.tcdm.write_f64s(xa, &x).expect("fits");
+        mach.tcdm.write_f64s(ya, &y).expect("fits");
+        let c = p
+            .run(&mut mach, &[xa, ya, za], 10_000_000)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(mach.tcdm.read_f64s(za, 5).expect("in bounds"), z, "{row}");
+        let n = |m: &str| c.by_mnemonic.get(m).copied().unwrap_or(0);
+        let freps = p.insts.iter().filter(|i| i.mnemonic() == "frep.o").count();
+        assert_eq!(
+            (n("fld"), n("fsd"), n("fmadd.d"), freps),
+            want,
+            "{row}\n{}",
+            p.asm
+        );
+    }
+}
+
+/// The passes the device wants from cpuify: its default pipeline is tuned
+/// for CPUs (distribution and interchange put per-thread accumulators in
+/// a private array, which this backend does not take).
+const FOR_SNITCH: &[&str] = &["inline", "mem2reg", "canonicalize"];
+
+/// One thread per output: cpuify's block loop is the loop around the
+/// reduction, so unroll-and-jam gives Table 3.2's last row.
+#[test]
+fn thread_per_output_matmul_gets_the_last_rows_shape() {
+    let m = cpuify("matmul_threads", Some(FOR_SNITCH));
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [1, 1, 1],
+            block: [5, 1, 1],
+        }),
+        ..Options::default()
+    };
+    let p = compile_with(&m, "matmul_threads", &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", cucc_ir::print_module(&m)))
+        .program;
+    let x: Vec<f64> = (0..200).map(|k| 1.0 + (k % 9) as f64 * 0.125).collect();
+    let y: Vec<f64> = (0..1000).map(|i| 0.5 - (i % 11) as f64 * 0.0625).collect();
+    let z: Vec<f64> = (0..5)
+        .map(|j| (0..200).fold(0.0f64, |acc, k| x[k].mul_add(y[k * 5 + j], acc)))
+        .collect();
+    let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+    let mut mach = Machine::new(ModelParams::default(), &words);
+    let (xa, ya, za) = (TCDM, TCDM + 8 * 200, TCDM + 8 * 1200);
+    mach.tcdm.write_f64s(xa, &x).expect("fits");
+    mach.tcdm.write_f64s(ya, &y).expect("fits");
+    let c = p
+        .run(&mut mach, &[xa, ya, za], 10_000_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(mach.tcdm.read_f64s(za, 5).expect("in bounds"), z);
+    let n = |m: &str| c.by_mnemonic.get(m).copied().unwrap_or(0);
+    let freps = p.insts.iter().filter(|i| i.mnemonic() == "frep.o").count();
+    assert_eq!(
+        (n("fld"), n("fsd"), n("fmadd.d"), freps),
+        (0, 0, 1000, 1),
+        "{}",
+        p.asm
+    );
+    eprintln!(
+        "{} cycles, FPU occupancy {:.3}\n{}",
+        c.cycles,
+        c.fpu_occupancy(),
+        p.asm
+    );
+    assert!(c.fpu_occupancy() > 0.9);
+}
