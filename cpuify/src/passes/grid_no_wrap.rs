@@ -40,7 +40,12 @@ pub fn grid_no_wrap(
     let loops: Vec<_> = func
         .walk()
         .into_iter()
-        .filter(|&(_, o)| func.ops[o].kind == OpKind::Parallel { level: Level::Grid })
+        .filter(|&(_, o)| {
+            // Collapsed grids only: a block loop's body (the blocks' ids as
+            // indices) is the whole kernel, not worth a second copy.
+            func.ops[o].kind == OpKind::Parallel { level: Level::Grid }
+                && crate::passes::collapse::nd_shape(func, o).is_some()
+        })
         .collect();
     let mut done = 0;
     for (region, p) in loops {
