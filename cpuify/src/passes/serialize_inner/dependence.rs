@@ -174,6 +174,11 @@ fn block_dim_of(func: &Function, v: Value) -> Option<Dim> {
 fn param_index(func: &Function, v: Value) -> Option<u32> {
     match func.values[v].def {
         ValueDef::Arg { region, index } if region == func.body => Some(index),
+        // PTX passes pointers as 64-bit integers: `alloc.distinct` names
+        // their `inttoptr` (`alloc_distinct`).
+        ValueDef::Result { op, .. } if func.ops[op].kind == OpKind::Cast(CastOp::IntToPtr) => {
+            param_index(func, func.ops[op].operands[0])
+        }
         _ => None,
     }
 }
