@@ -60,7 +60,9 @@ spelled! {
         Bra = "bra", Brx = "brx", Ret = "ret", Exit = "exit",
         Nanosleep = "nanosleep", Prefetch = "prefetch", Prefetchu = "prefetchu",
         Pmevent = "pmevent", Brkpt = "brkpt", Dp4a = "dp4a", Dp2a = "dp2a",
-        Match = "match", Redux = "redux",
+        Match = "match", Redux = "redux", Bmsk = "bmsk", Szext = "szext",
+        Fns = "fns", Lop3 = "lop3", Testp = "testp", Mul24 = "mul24",
+        Mad24 = "mad24",
     }
 }
 
@@ -159,6 +161,14 @@ spelled! {
     /// A special mode of `prmt` (none: the generic byte permute).
     PrmtMode {
         F4e = "f4e", B4e = "b4e", Rc8 = "rc8", Ecl = "ecl", Ecr = "ecr", Rc16 = "rc16",
+    }
+}
+
+spelled! {
+    /// The class `testp` tests a float for.
+    TestpOp {
+        Finite = "finite", Infinite = "infinite", Number = "number",
+        NotANumber = "notanumber", Normal = "normal", Subnormal = "subnormal",
     }
 }
 
@@ -267,6 +277,8 @@ pub struct Mods {
     pub funnel: Option<FunnelMode>,
     /// The mode of `prmt`.
     pub prmt: Option<PrmtMode>,
+    /// The class of `testp`.
+    pub testp: Option<TestpOp>,
     /// Modifiers that are present or not.
     pub flags: Flags,
 }

@@ -23,11 +23,13 @@ use cucc_ir::{
 };
 
 mod arith;
+mod bitops;
 mod bits;
 mod call;
 mod compare;
 mod convert;
 mod dot;
+mod floatops;
 mod half;
 mod inst;
 mod memory;

@@ -92,6 +92,13 @@ impl<'m, 'p> FnCx<'m, 'p> {
         }
         let [a, b2] = self.read_args(i, 1, [t, t])?;
         let s = is_signed(t);
+        // Only float `min`/`max` take a third source.
+        if i.args.len() > 3 && !(is_float(t) && matches!(op, O::Min | O::Max)) {
+            return i.unsupported();
+        }
+        if i.has(Flag::Relu) && !(t == PtxType::S32 && matches!(op, O::Min | O::Max)) {
+            return i.unsupported();
+        }
         let r = if t == PRED {
             let o = match op {
                 O::And => BinOp::And,
@@ -108,6 +115,12 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 O::Div => BinOp::FDiv,
                 O::Min | O::Max => {
                     let r = self.float_min_max(i, a, b2)?;
+                    let r = if i.args.len() > 3 {
+                        let c = self.read(i.arg(3)?, t, pos)?;
+                        self.float_min_max(i, r, c)?
+                    } else {
+                        r
+                    };
                     return self.write(i.arg(0)?, r, false, pos);
                 }
                 _ => return i.unsupported(),
@@ -152,6 +165,18 @@ impl<'m, 'p> FnCx<'m, 'p> {
                         O::Mul => BinOp::Mul,
                         O::Div => by_sign(s, BinOp::SDiv, BinOp::UDiv),
                         O::Rem => by_sign(s, BinOp::SRem, BinOp::URem),
+                        O::Min | O::Max if i.has(Flag::Relu) => {
+                            let mut b = self.b();
+                            let o = if op == O::Min {
+                                BinOp::SMin
+                            } else {
+                                BinOp::SMax
+                            };
+                            let r = b.binary(o, a, b2);
+                            let z = b.i32(0);
+                            let r = b.binary(BinOp::SMax, r, z);
+                            return self.write(dst, r, s, pos);
+                        }
                         O::Min => by_sign(s, BinOp::SMin, BinOp::UMin),
                         O::Max => by_sign(s, BinOp::SMax, BinOp::UMax),
                         O::And => BinOp::And,
@@ -176,23 +201,30 @@ impl<'m, 'p> FnCx<'m, 'p> {
     }
 
     /// Float `min`/`max`: minNum/maxNum (one NaN operand gives the other);
-    /// with `.NaN` either NaN operand gives NaN. (The decoder rejects
-    /// `.relu`, `.xorsign` and `.abs`.)
+    /// with `.NaN` either NaN operand gives NaN; `.abs` compares
+    /// magnitudes and `.xorsign` gives the result the XOR of the operands'
+    /// signs (`floatops`).
     pub(super) fn float_min_max(&mut self, i: &'p Inst, a: Value, b: Value) -> Result<Value> {
         let op = if i.op == O::Min {
             BinOp::FMin
         } else {
             BinOp::FMax
         };
+        let (a, b, sign) = self.min_max_operands(i, a, b);
         let mut bb = self.b();
         let r = bb.binary(op, a, b);
-        if !i.has(Flag::NaN) {
-            return Ok(r);
-        }
-        let ty = bb.func.value_type(a);
-        let nan = bb.const_float(ty, f64::NAN);
-        let any = bb.cmp(CmpPred::FUno, a, b);
-        Ok(bb.select(any, nan, r))
+        let r = if i.has(Flag::NaN) {
+            let ty = bb.func.value_type(a);
+            let nan = bb.const_float(ty, f64::NAN);
+            let any = bb.cmp(CmpPred::FUno, a, b);
+            bb.select(any, nan, r)
+        } else {
+            r
+        };
+        Ok(match sign {
+            Some(neg) => self.apply_xorsign(r, neg),
+            None => r,
+        })
     }
 
     /// Clamps a float to [0, 1] (NaN gives 0), PTX's `.sat`.
@@ -232,6 +264,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
             };
             let r = if i.has(Flag::Sat) {
                 self.saturate(r, t)
+            } else {
+                r
+            };
+            let r = if i.has(Flag::Relu) {
+                if !matches!(t, PtxType::F16 | PtxType::BF16) {
+                    return i.unsupported();
+                }
+                self.relu(r)
             } else {
                 r
             };

@@ -91,15 +91,27 @@ impl Distributor<'_> {
 }
 
 impl Distributor<'_> {
-    /// Rewrites each `activemask` of lane region `r` that sits in `if`s
-    /// (and in no loop) as a ballot of `true` over the whole warp: the
-    /// lanes that reach it are those whose conditions hold, which the
+    /// Rewrites each `activemask` of lane region `r` that sits directly in
+    /// an `if` of its top level as a ballot of `true` over the whole warp:
+    /// the lanes that reach it are those whose condition holds, which the
     /// predication of a divergent `if` gives the vote (a warp-uniform one
-    /// is interchanged, so every lane reaches it). At the top level, and in
-    /// loops, it stays the warp's existing lanes.
+    /// is interchanged, so every lane reaches it). At the top level, deeper
+    /// in `if`s (predication does not nest) and in loops, it stays the
+    /// warp's existing lanes.
     pub(crate) fn activemask_as_votes(&mut self, r: Region) {
         let mut found = Vec::new();
-        self.nested_activemasks(r, false, &mut found);
+        for &op in &self.func.regions[r].ops {
+            if self.func.ops[op].kind != OpKind::If {
+                continue;
+            }
+            for &inner in &self.func.ops[op].regions {
+                for &o in &self.func.regions[inner].ops {
+                    if self.func.ops[o].kind == OpKind::ActiveMask {
+                        found.push((inner, o));
+                    }
+                }
+            }
+        }
         let mut renames = HashMap::new();
         for (region, op) in found {
             let Some(&old) = self.func.ops[op].results.first() else {
@@ -116,21 +128,5 @@ impl Distributor<'_> {
             remove_op(self.func, region, op);
         }
         replace_uses_in_region(self.func, r, &renames);
-    }
-
-    /// The `activemask` ops under region `r` reached through `if`s only;
-    /// `nested` once inside one.
-    fn nested_activemasks(&self, r: Region, nested: bool, found: &mut Vec<(Region, Op)>) {
-        for &op in &self.func.regions[r].ops {
-            match self.func.ops[op].kind {
-                OpKind::ActiveMask if nested => found.push((r, op)),
-                OpKind::If => {
-                    for &inner in &self.func.ops[op].regions {
-                        self.nested_activemasks(inner, true, found);
-                    }
-                }
-                _ => {}
-            }
-        }
     }
 }
