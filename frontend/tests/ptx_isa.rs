@@ -1,6 +1,6 @@
 //! PTX instructions nvcc does not emit from CUDA C++ for sm_80 (or emits
 //! only for newer targets): `bmsk`, `szext`, `fns`, `lop3`, the `prmt`
-//! modes, `mul24`/`mad24`, `min`/`max` with `.relu`, `.xorsign.abs` and
+//! modes, `mul24`/`mad24`, packed 16-bit integers, `vabsdiff2`/`4`, `min`/`max` with `.relu`, `.xorsign.abs` and
 //! three sources, `testp`, conversions with directed rounding, `.relu`
 //! and `.satfinite`, `fma.relu` and `redux.sync` on `.f32`. Each runs in
 //! the interpreter, after every cpuify pass and as compiled C (which must
@@ -59,6 +59,25 @@ const OPS: &[(&str, &str)] = &[
     ("mul24.hi.u32 %r10, %r1, %r2;", "mul24.hi.u32"),
     ("mad24.lo.u32 %r10, %r1, %r2, %r3;", "mad24.lo.u32"),
     ("mad24.hi.sat.s32 %r10, %r1, %r2, %r2;", "mad24.hi.sat.s32"),
+    ("add.s16x2 %r10, %r1, %r2;", "add.s16x2"),
+    ("sub.u16x2 %r10, %r1, %r2;", "sub.u16x2"),
+    ("min.s16x2 %r10, %r1, %r2;", "min.s16x2"),
+    ("max.u16x2 %r10, %r1, %r2;", "max.u16x2"),
+    ("max.relu.s16x2 %r10, %r1, %r2;", "max.relu.s16x2"),
+    ("min.relu.s16x2 %r10, %r1, %r2;", "min.relu.s16x2"),
+    ("vabsdiff4.u32.u32.u32 %r10, %r1, %r2, %r3;", "vabsdiff4"),
+    (
+        "vabsdiff4.u32.u32.u32.add %r10, %r1, %r2, %r3;",
+        "vabsdiff4.add",
+    ),
+    (
+        "vabsdiff2.s32.s32.s32.sat %r10, %r1, %r2, %r3;",
+        "vabsdiff2.s.sat",
+    ),
+    (
+        "vabsdiff2.u32.u32.u32.add %r10, %r1, %r2, %r3;",
+        "vabsdiff2.add",
+    ),
     ("max.relu.s32 %r10, %r1, %r2;", "max.relu"),
     ("min.relu.s32 %r10, %r1, %r2;", "min.relu"),
     (
@@ -376,6 +395,51 @@ fn model(op: &str, a: u32, b: u32, c: u32, d: u32, fa: f32, fb: f32, t: u32) -> 
         }
         "mul24.hi.u32" => ((u64::from(a & 0xff_ffff) * u64::from(b & 0xff_ffff)) >> 16) as u32,
         "mad24.lo.u32" => ((a & 0xff_ffff).wrapping_mul(b & 0xff_ffff)).wrapping_add(c),
+        _ if op.ends_with("s16x2") || op.ends_with("u16x2") => {
+            let half = |v: u32, k: u32| (v >> (16 * k)) & 0xffff;
+            let s16 = |v: u32| v as u16 as i16 as i32;
+            (0..2).fold(0, |r, k| {
+                let (x, y) = (half(a, k), half(b, k));
+                let v = match op {
+                    "add.s16x2" => x.wrapping_add(y),
+                    "sub.u16x2" => x.wrapping_sub(y),
+                    "min.s16x2" => s16(x).min(s16(y)) as u32,
+                    "max.u16x2" => x.max(y),
+                    "max.relu.s16x2" => s16(x).max(s16(y)).max(0) as u32,
+                    _ => s16(x).min(s16(y)).max(0) as u32,
+                };
+                r | (v & 0xffff) << (16 * k)
+            })
+        }
+        _ if op.starts_with("vabsdiff") => {
+            let (n, w) = if op.starts_with("vabsdiff4") {
+                (4, 8)
+            } else {
+                (2, 16)
+            };
+            let signed = op.contains(".s.");
+            let get = |v: u32, k: u32| {
+                let x = (v >> (w * k)) & ((1 << w) - 1);
+                if signed && x >> (w - 1) == 1 {
+                    x as i64 - (1 << w)
+                } else {
+                    i64::from(x)
+                }
+            };
+            let diffs: Vec<i64> = (0..n).map(|k| (get(a, k) - get(b, k)).abs()).collect();
+            if op.ends_with(".add") {
+                diffs.iter().fold(c, |s, &d| s.wrapping_add(d as u32))
+            } else {
+                diffs.iter().enumerate().fold(0, |r, (k, &d)| {
+                    let d = if op.ends_with(".sat") {
+                        d.min((1 << (w - 1)) - 1)
+                    } else {
+                        d
+                    };
+                    r | ((d as u32) & ((1 << w) - 1)) << (w * k as u32)
+                })
+            }
+        }
         "max.relu" => sa.max(sb).max(0) as u32,
         "min.relu" => sa.min(sb).max(0) as u32,
         "testp.finite" => u32::from(fa.is_finite()),

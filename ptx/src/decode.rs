@@ -234,6 +234,8 @@ fn spec(op: Opcode) -> Spec {
         O::Testp => s(&[Testp, Type], ONE, (2, 2)),
         O::Mul24 => s(&[Mul, Type], ONE, (3, 3)),
         O::Mad24 => s(&[Mul, Flags(&[F::Sat]), Type], ONE, (4, 4)),
+        // `vabsdiff4.dtype.atype.btype{.sat|.add} d, a, b, c`.
+        O::Vabsdiff2 | O::Vabsdiff4 => s(&[Flags(&[F::Sat, F::Add]), Type], (3, 3), (4, 4)),
         O::Tex => s(
             &[Geom, Flags(&[F::Level, F::Grad]), Vector, Type],
             TWO,

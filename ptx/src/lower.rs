@@ -34,6 +34,7 @@ mod half;
 mod inst;
 mod memory;
 mod provenance;
+mod simd;
 mod warp;
 
 use super::ast::*;
