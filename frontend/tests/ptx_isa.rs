@@ -78,6 +78,11 @@ const OPS: &[(&str, &str)] = &[
         "vabsdiff2.u32.u32.u32.add %r10, %r1, %r2, %r3;",
         "vabsdiff2.add",
     ),
+    ("mad.hi.sat.s32 %r10, %r1, %r2, %r2;", "mad.hi.sat.s32"),
+    (
+        "cvt.rzi.s8.f32 %rs1, %f2;\ncvt.s32.s8 %r10, %rs1;",
+        "cvt.rzi.s8.f32",
+    ),
     ("max.relu.s32 %r10, %r1, %r2;", "max.relu"),
     ("min.relu.s32 %r10, %r1, %r2;", "min.relu"),
     (
@@ -438,6 +443,19 @@ fn model(op: &str, a: u32, b: u32, c: u32, d: u32, fa: f32, fb: f32, t: u32) -> 
                     };
                     r | ((d as u32) & ((1 << w) - 1)) << (w * k as u32)
                 })
+            }
+        }
+        "mad.hi.sat.s32" => {
+            let hi = (i64::from(sa) * i64::from(sb)) >> 32;
+            (hi + i64::from(sb)).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as u32
+        }
+        // Float to integer conversions clamp to the destination's range;
+        // NaN gives 0.
+        "cvt.rzi.s8.f32" => {
+            if fb.is_nan() {
+                0
+            } else {
+                fb.trunc().clamp(-128.0, 127.0) as i32 as u32
             }
         }
         "max.relu" => sa.max(sb).max(0) as u32,

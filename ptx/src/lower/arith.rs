@@ -294,7 +294,21 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let r = if cin || set {
             self.add_carry(prod, c, cin, set, false)
         } else if i.has(Flag::Sat) {
-            return i.unsupported();
+            // `mad.hi.sat.s32`: the high word plus c, clamped to `s32`.
+            if !(t == PtxType::S32 && i.mods.mul == Some(MulMode::Hi)) {
+                return i.unsupported();
+            }
+            let i64t = self.types().i64();
+            let i32t = self.types().i32();
+            let mut b = self.b();
+            let p = b.cast(CastOp::SExt, prod, i64t);
+            let c = b.cast(CastOp::SExt, c, i64t);
+            let r = b.binary(BinOp::Add, p, c);
+            let lo = b.i64(i64::from(i32::MIN));
+            let hi = b.i64(i64::from(i32::MAX));
+            let r = b.binary(BinOp::SMax, r, lo);
+            let r = b.binary(BinOp::SMin, r, hi);
+            b.cast(CastOp::Trunc, r, i32t)
         } else {
             self.b().binary(BinOp::Add, prod, c)
         };
