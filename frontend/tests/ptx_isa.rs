@@ -1,8 +1,8 @@
 //! PTX instructions nvcc does not emit from CUDA C++ for sm_80 (or emits
 //! only for newer targets): `bmsk`, `szext`, `fns`, `lop3`, the `prmt`
 //! modes, `mul24`/`mad24`, packed 16-bit integers, `vabsdiff2`/`4`, `min`/`max` with `.relu`, `.xorsign.abs` and
-//! three sources, `testp`, conversions with directed rounding, `.relu`
-//! and `.satfinite`, `fma.relu` and `redux.sync` on `.f32`. Each runs in
+//! three sources, `testp`, arithmetic and conversions with directed
+//! rounding, `.relu` and `.satfinite`, `fma.relu` and `redux.sync` on `.f32`. Each runs in
 //! the interpreter, after every cpuify pass and as compiled C (which must
 //! agree), and is checked against a model written from the PTX ISA's
 //! definitions, on inputs that include the edge cases (amounts of 32 and
@@ -82,6 +82,16 @@ const OPS: &[(&str, &str)] = &[
     (
         "cvt.rzi.s8.f32 %rs1, %f2;\ncvt.s32.s8 %r10, %rs1;",
         "cvt.rzi.s8.f32",
+    ),
+    ("add.rz.f32 %f3, %f1, %f2;\nmov.b32 %r10, %f3;", "add.rz.f32"),
+    ("sub.rm.f32 %f3, %f1, %f2;\nmov.b32 %r10, %f3;", "sub.rm.f32"),
+    ("mul.rp.f32 %f3, %f1, %f2;\nmov.b32 %r10, %f3;", "mul.rp.f32"),
+    ("div.rz.f32 %f3, %f1, %f2;\nmov.b32 %r10, %f3;", "div.rz.f32"),
+    ("sqrt.rp.f32 %f3, %f2;\nmov.b32 %r10, %f3;", "sqrt.rp.f32"),
+    ("rcp.rm.f32 %f3, %f1;\nmov.b32 %r10, %f3;", "rcp.rm.f32"),
+    (
+        "fma.rz.f32 %f3, %f1, %f2, %f2;\nmov.b32 %r10, %f3;",
+        "fma.rz.f32",
     ),
     ("max.relu.s32 %r10, %r1, %r2;", "max.relu"),
     ("min.relu.s32 %r10, %r1, %r2;", "min.relu"),
@@ -302,6 +312,40 @@ fn to_f32(v: f64, mode: char) -> u32 {
     r.to_bits()
 }
 
+/// `s + e` (an exact double-double) rounded to `f32` by `mode`.
+fn to_f32_dd(s: f64, e: f64, mode: char) -> u32 {
+    if s.is_nan() {
+        return f32::NAN.to_bits();
+    }
+    let y = s as f32;
+    let d = s - f64::from(y);
+    let tot = if d.is_nan() { 0.0 } else { d + e };
+    let next = |y: f32, up: bool| -> f32 {
+        let b = y.to_bits();
+        if y == 0.0 {
+            return f32::from_bits(if up { 1 } else { 0x8000_0001 });
+        }
+        f32::from_bits(if (y > 0.0) == up { b + 1 } else { b - 1 })
+    };
+    let neg = if y == 0.0 { tot < 0.0 } else { y < 0.0 };
+    let r = match mode {
+        'm' if tot < 0.0 => next(y, false),
+        'p' if tot > 0.0 => next(y, true),
+        'z' if !neg && tot < 0.0 => next(y, false),
+        'z' if neg && tot > 0.0 => next(y, true),
+        _ => y,
+    };
+    r.to_bits()
+}
+
+/// TwoSum: `a + b` as an exact double-double.
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bp = s - a;
+    let ap = s - bp;
+    (s, (a - ap) + (b - bp))
+}
+
 /// PTX `min`/`max` of floats: a NaN operand gives the other.
 fn fminmax(a: f32, b: f32, max: bool) -> f32 {
     if max {
@@ -458,6 +502,36 @@ fn model(op: &str, a: u32, b: u32, c: u32, d: u32, fa: f32, fb: f32, t: u32) -> 
                 fb.trunc().clamp(-128.0, 127.0) as i32 as u32
             }
         }
+        // Directed rounding of the exact result (sums as double-doubles;
+        // f32 products are exact in f64, and an f64 quotient or root of
+        // f32 operands never lies across an f32 from the exact one).
+        "add.rz.f32" | "sub.rm.f32" | "fma.rz.f32" => {
+            let (x, y) = (f64::from(fa), f64::from(fb));
+            let mode = op.chars().nth(5).unwrap_or('n');
+            let (s, e) = match op {
+                "add.rz.f32" => two_sum(x, y),
+                "sub.rm.f32" => two_sum(x, -y),
+                _ => two_sum(x * y, y),
+            };
+            if !(x.is_finite() && y.is_finite()) || !s.is_finite() {
+                // Infinities and NaN: the nearest result is exact, or
+                // overflow of finite values (handled through s).
+                if x.is_finite() && y.is_finite() {
+                    return to_f32_dd(s, 0.0, mode);
+                }
+                let r = match op {
+                    "add.rz.f32" => fa + fb,
+                    "sub.rm.f32" => fa - fb,
+                    _ => fa.mul_add(fb, fb),
+                };
+                return r.to_bits();
+            }
+            to_f32_dd(s, e, mode)
+        }
+        "mul.rp.f32" => to_f32_dd(f64::from(fa) * f64::from(fb), 0.0, 'p'),
+        "div.rz.f32" => to_f32_dd(f64::from(fa) / f64::from(fb), 0.0, 'z'),
+        "sqrt.rp.f32" => to_f32_dd(f64::from(fb).sqrt(), 0.0, 'p'),
+        "rcp.rm.f32" => to_f32_dd(1.0 / f64::from(fa), 0.0, 'm'),
         "max.relu" => sa.max(sb).max(0) as u32,
         "min.relu" => sa.min(sb).max(0) as u32,
         "testp.finite" => u32::from(fa.is_finite()),
@@ -558,7 +632,12 @@ fn float_result(op: &str) -> Option<u8> {
     if op.starts_with("fma") {
         return Some(16);
     }
-    if op.contains("xorsign") || op == "max3" || op == "min3.NaN.abs" || op.starts_with("cvt") {
+    if op.contains("xorsign")
+        || op == "max3"
+        || op == "min3.NaN.abs"
+        || op.starts_with("cvt")
+        || op.ends_with(".f32")
+    {
         return Some(32);
     }
     None
@@ -813,16 +892,17 @@ fn unsupported_forms_are_named() {
         ("min.relu.u32", "%r1, %r1, %r1"),
         ("redux.sync.add.f32", "%f1, %f1, %r1"),
         ("redux.sync.min.abs.u32", "%r1, %r1, %r1"),
+        ("fma.rz.f64", "%fd1, %fd1, %fd1, %fd1"),
     ] {
         let src = format!(
-            "{HEADER}.visible .entry e()\n{{\n.reg .b16 %rs<2>;\n.reg .b32 %r<3>;\n.reg .f32 %f<3>;\n{inst} {ops};\nret;\n}}\n"
+            "{HEADER}.visible .entry e()\n{{\n.reg .b16 %rs<2>;\n.reg .b32 %r<3>;\n.reg .f32 %f<3>;\n.reg .f64 %fd<2>;\n{inst} {ops};\nret;\n}}\n"
         );
         let e = cucc_frontend::ptx::lower_ptx(&src, "bad.ptx")
             .err()
             .unwrap_or_else(|| panic!("`{inst}` lowered"))
             .to_string();
         assert!(
-            e.starts_with("bad.ptx:9:") && e.contains(&format!("`{inst}`")),
+            e.starts_with("bad.ptx:10:") && e.contains(&format!("`{inst}`")),
             "`{inst}`: {e}"
         );
     }

@@ -1,6 +1,7 @@
 //! Integer and float arithmetic: binary operations with carries and
 //! saturation, `mad`/`fma`, unary operations and math functions.
 
+use super::floatops::Exact;
 use super::inst::{bits, by_sign, is_float, is_signed, PRED};
 use super::*;
 use crate::inst::{Flag, MulMode, Opcode as O};
@@ -126,6 +127,15 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 _ => return i.unsupported(),
             };
             let r = self.b().binary(o, a, b2);
+            let r = match op {
+                O::Add => self.round_directed(i, Exact::Add, &[a, b2], r)?,
+                O::Sub => {
+                    let nb = self.b().unary(UnOp::FNeg, b2);
+                    self.round_directed(i, Exact::Add, &[a, nb], r)?
+                }
+                O::Mul => self.round_directed(i, Exact::Mul, &[a, b2], r)?,
+                _ => self.round_directed(i, Exact::Div, &[a, b2], r)?,
+            };
             if i.has(Flag::Sat) {
                 self.saturate(r, t)
             } else {
@@ -247,8 +257,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let [a, b2, c] = self.read_args(i, 1, [t, t, t])?;
             let ty = ir_type(self.types(), t);
             let r = match t {
-                PtxType::F32 => self.b().call_extern("fmaf", vec![a, b2, c], &[ty])[0],
-                PtxType::F64 => self.b().call_extern("fma", vec![a, b2, c], &[ty])[0],
+                PtxType::F32 => {
+                    let r = self.b().call_extern("fmaf", vec![a, b2, c], &[ty])[0];
+                    self.round_directed(i, Exact::Fma, &[a, b2, c], r)?
+                }
+                PtxType::F64 => {
+                    let r = self.b().call_extern("fma", vec![a, b2, c], &[ty])[0];
+                    self.round_directed(i, Exact::Fma, &[a, b2, c], r)?
+                }
                 _ => {
                     // Halves: fused in f32, then rounded back.
                     let f32t = self.types().f32();
@@ -392,6 +408,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 let mut b = self.b();
                 let one = b.const_float(ty, 1.0);
                 let r = b.binary(BinOp::FDiv, one, a);
+                let r = self.round_directed(i, Exact::Rcp, &[a], r)?;
                 return self.write(i.arg(0)?, r, false, pos);
             }
             (O::Sqrt, false) => "sqrtf",
@@ -408,6 +425,11 @@ impl<'m, 'p> FnCx<'m, 'p> {
             _ => return i.unsupported(),
         };
         let r = self.b().call_extern(name, vec![a], &[ty])[0];
+        let r = if i.op == O::Sqrt {
+            self.round_directed(i, Exact::Sqrt, &[a], r)?
+        } else {
+            r
+        };
         self.write(i.arg(0)?, r, false, pos)
     }
 }

@@ -332,3 +332,142 @@ impl<'m, 'p> FnCx<'m, 'p> {
         self.write(i.arg(0)?, r, false, pos)
     }
 }
+
+/// A float operation whose directed rounding [`FnCx::round_directed`]
+/// corrects.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Exact {
+    Add,
+    Mul,
+    Div,
+    Sqrt,
+    Rcp,
+    Fma,
+}
+
+impl<'m, 'p> FnCx<'m, 'p> {
+    /// `r`, the round-to-nearest result of `op` on `args`, rounded by
+    /// `i`'s `.rz`/`.rm`/`.rp` instead: the sign of the exact residual
+    /// (`x - r`, by an error-free transformation: TwoSum for sums, an
+    /// `fma` for products, quotients and roots; for `f32` `fma` the
+    /// product-sum in `f64`) says which neighbour the exact value lies
+    /// toward. `f64` `fma` has no such residual: an error.
+    pub(super) fn round_directed(
+        &mut self,
+        i: &Inst,
+        op: Exact,
+        args: &[Value],
+        r: Value,
+    ) -> Result<Value> {
+        let Some(mode @ (Rounding::Rz | Rounding::Rm | Rounding::Rp)) = i.mods.round else {
+            return Ok(r);
+        };
+        let ty = self.func.value_type(r);
+        let f64t = self.types().f64();
+        let f32t = self.types().f32();
+        if ty != f32t && ty != f64t {
+            return i.unsupported();
+        }
+        let arg = |k: usize| {
+            args.get(k)
+                .copied()
+                .ok_or_else(|| Error::new(i.pos, "operand count mismatch"))
+        };
+        let mut b = self.b();
+        let z = b.const_float(ty, 0.0);
+        // Residuals of f32 products, quotients and roots are taken in
+        // f64, where they are exact even when the result is subnormal.
+        let wide = |b: &mut Builder<'_>, v: Value| {
+            if ty == f32t {
+                b.cast(CastOp::FpExt, v, f64t)
+            } else {
+                v
+            }
+        };
+        let zw = b.const_float(f64t, 0.0);
+        let e = match op {
+            Exact::Add => {
+                let (a, c) = (arg(0)?, arg(1)?);
+                let bp = b.binary(BinOp::FSub, r, a);
+                let ap = b.binary(BinOp::FSub, r, bp);
+                let ea = b.binary(BinOp::FSub, a, ap);
+                let eb = b.binary(BinOp::FSub, c, bp);
+                let e = b.binary(BinOp::FAdd, ea, eb);
+                // An overflow of finite operands: the exact sum is finite.
+                let inf = b.const_float(ty, f64::INFINITY);
+                let ra = fabs(&mut b, r);
+                let over = b.cmp(CmpPred::FOeq, ra, inf);
+                let fa = fabs(&mut b, a);
+                let fc = fabs(&mut b, c);
+                let a_fin = b.cmp(CmpPred::FOlt, fa, inf);
+                let c_fin = b.cmp(CmpPred::FOlt, fc, inf);
+                let fin = b.binary(BinOp::And, a_fin, c_fin);
+                let over = b.binary(BinOp::And, over, fin);
+                let nr = b.unary(UnOp::FNeg, r);
+                b.select(over, nr, e)
+            }
+            Exact::Mul => {
+                let (a, c) = (wide(&mut b, arg(0)?), wide(&mut b, arg(1)?));
+                let rw = wide(&mut b, r);
+                let nr = b.unary(UnOp::FNeg, rw);
+                let e = b.call_extern("fma", vec![a, c, nr], &[f64t])[0];
+                return Ok(self.directed_by(r, e, zw, mode));
+            }
+            Exact::Div | Exact::Rcp => {
+                let (num, den) = if op == Exact::Div {
+                    (wide(&mut b, arg(0)?), wide(&mut b, arg(1)?))
+                } else {
+                    (b.const_float(f64t, 1.0), wide(&mut b, arg(0)?))
+                };
+                let rw = wide(&mut b, r);
+                let nr = b.unary(UnOp::FNeg, rw);
+                let e = b.call_extern("fma", vec![nr, den, num], &[f64t])[0];
+                let ne = b.unary(UnOp::FNeg, e);
+                let dneg = b.cmp(CmpPred::FOlt, den, zw);
+                let e = b.select(dneg, ne, e);
+                return Ok(self.directed_by(r, e, zw, mode));
+            }
+            Exact::Sqrt => {
+                let a = wide(&mut b, arg(0)?);
+                let rw = wide(&mut b, r);
+                let nr = b.unary(UnOp::FNeg, rw);
+                let e = b.call_extern("fma", vec![nr, rw, a], &[f64t])[0];
+                return Ok(self.directed_by(r, e, zw, mode));
+            }
+            Exact::Fma if ty == f32t => {
+                let w: Vec<Value> = [arg(0)?, arg(1)?, arg(2)?]
+                    .iter()
+                    .map(|&v| b.cast(CastOp::FpExt, v, f64t))
+                    .collect();
+                let x = b.call_extern("fma", w, &[f64t])[0];
+                let y = b.cast(CastOp::FpExt, r, f64t);
+                let d = b.binary(BinOp::FSub, x, y);
+                // Only its sign matters: bring it back to f32 as ±1 or 0.
+                let z64 = b.const_float(f64t, 0.0);
+                let pos = b.cmp(CmpPred::FOgt, d, z64);
+                let neg = b.cmp(CmpPred::FOlt, d, z64);
+                let one = b.const_float(ty, 1.0);
+                let m1 = b.const_float(ty, -1.0);
+                let s = b.select(neg, m1, z);
+                b.select(pos, one, s)
+            }
+            Exact::Fma => return i.unsupported(),
+        };
+        Ok(self.directed_by(r, e, z, mode))
+    }
+
+    /// `r` rounded by `mode` given the residual `e` (exact value minus
+    /// `r`; `z` is zero of `e`'s type).
+    fn directed_by(&mut self, r: Value, e: Value, z: Value, mode: Rounding) -> Value {
+        let mut b = self.b();
+        let ty = b.func.value_type(r);
+        let rzero = b.const_float(ty, 0.0);
+        let above = b.cmp(CmpPred::FOgt, e, z);
+        let below = b.cmp(CmpPred::FOlt, e, z);
+        // The exact value's sign: r's, or the residual's when r is zero.
+        let rz = b.cmp(CmpPred::FOeq, r, rzero);
+        let rneg = b.cmp(CmpPred::FOlt, r, rzero);
+        let neg = b.select(rz, below, rneg);
+        direct(&mut b, r, above, below, neg, mode)
+    }
+}
