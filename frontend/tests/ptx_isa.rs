@@ -355,7 +355,8 @@ fn fminmax(a: f32, b: f32, max: bool) -> f32 {
     }
 }
 
-fn model(op: &str, a: u32, b: u32, c: u32, d: u32, fa: f32, fb: f32, t: u32) -> u32 {
+fn model(op: &str, ints: [u32; 4], fa: f32, fb: f32, t: u32) -> u32 {
+    let [a, b, c, d] = ints;
     let (sa, sb) = (a as i32, b as i32);
     match op {
         "bmsk.clamp" | "bmsk.wrap" => {
@@ -513,7 +514,7 @@ fn model(op: &str, a: u32, b: u32, c: u32, d: u32, fa: f32, fb: f32, t: u32) -> 
                 "sub.rm.f32" => two_sum(x, -y),
                 _ => two_sum(x * y, y),
             };
-            if !(x.is_finite() && y.is_finite()) || !s.is_finite() {
+            if !(x.is_finite() && y.is_finite() && s.is_finite()) {
                 // Infinities and NaN: the nearest result is exact, or
                 // overflow of finite values (handled through s).
                 if x.is_finite() && y.is_finite() {
@@ -776,7 +777,7 @@ mul.wide.u32 %rd10, %r6, 4;\nadd.s64 %rd8, %rd3, %rd10;\n{body}ret;\n}}\n"
         for t in 0..n {
             let (x, y, z, w) = (a[4 * t], a[4 * t + 1], a[4 * t + 2], a[4 * t + 3]);
             let (fa, fb) = (f[2 * t], f[2 * t + 1]);
-            let want = model(name, x, y, z, w, fa, fb, t as u32);
+            let want = model(name, [x, y, z, w], fa, fb, t as u32);
             if !same(name, got[k * n + t], want) {
                 bad.push(format!(
                     "{name} t={t} a={x:#x} b={y:#x} c={z} d={w} fa={fa:e} fb={fb:e}: got {:#x}, want {want:#x}",
