@@ -93,6 +93,10 @@ const OPS: &[(&str, &str)] = &[
         "fma.rz.f32 %f3, %f1, %f2, %f2;\nmov.b32 %r10, %f3;",
         "fma.rz.f32",
     ),
+    (
+        "fma.rm.f32 %f3, %f1, %f1, %f2;\nmov.b32 %r10, %f3;",
+        "fma.rm.f32",
+    ),
     ("max.relu.s32 %r10, %r1, %r2;", "max.relu"),
     ("min.relu.s32 %r10, %r1, %r2;", "min.relu"),
     (
@@ -506,12 +510,13 @@ fn model(op: &str, ints: [u32; 4], fa: f32, fb: f32, t: u32) -> u32 {
         // Directed rounding of the exact result (sums as double-doubles;
         // f32 products are exact in f64, and an f64 quotient or root of
         // f32 operands never lies across an f32 from the exact one).
-        "add.rz.f32" | "sub.rm.f32" | "fma.rz.f32" => {
+        "add.rz.f32" | "sub.rm.f32" | "fma.rz.f32" | "fma.rm.f32" => {
             let (x, y) = (f64::from(fa), f64::from(fb));
             let mode = op.chars().nth(5).unwrap_or('n');
             let (s, e) = match op {
                 "add.rz.f32" => two_sum(x, y),
                 "sub.rm.f32" => two_sum(x, -y),
+                "fma.rm.f32" => two_sum(x * x, y),
                 _ => two_sum(x * y, y),
             };
             if !(x.is_finite() && y.is_finite() && s.is_finite()) {
@@ -523,6 +528,7 @@ fn model(op: &str, ints: [u32; 4], fa: f32, fb: f32, t: u32) -> u32 {
                 let r = match op {
                     "add.rz.f32" => fa + fb,
                     "sub.rm.f32" => fa - fb,
+                    "fma.rm.f32" => fa.mul_add(fa, fb),
                     _ => fa.mul_add(fb, fb),
                 };
                 return r.to_bits();
@@ -751,7 +757,10 @@ mul.wide.u32 %rd10, %r6, 4;\nadd.s64 %rd8, %rd3, %rd10;\n{body}ret;\n}}\n"
             } else {
                 random_float(r1, r2)
             },
-            if t % 5 == 0 {
+            if t == 2 {
+                // 1 + (-1e-30): the nearest is 1, below it is not.
+                -1e-30
+            } else if t % 5 == 0 {
                 fspecial[(t as usize * 7) % 16]
             } else {
                 random_float(r3, r1)
@@ -906,5 +915,54 @@ fn unsupported_forms_are_named() {
             e.starts_with("bad.ptx:10:") && e.contains(&format!("`{inst}`")),
             "`{inst}`: {e}"
         );
+    }
+}
+
+/// `vote.sync` with partial masks: the two halves of the warp vote at once
+/// with masks of their own (`ballot`, `any`, `all`, `uni`), and the low
+/// half votes alone under a guard with a constant mask; `activemask`
+/// under a guard is the lanes that run it.
+#[test]
+fn votes_count_only_their_mask() {
+    let src = format!(
+        "{HEADER}.visible .entry votes(.param .u64 out)\n{{\n\
+.reg .pred %p<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<12>;\n\
+ld.param.u64 %rd3, [out];\nmov.u32 %r6, %tid.x;\n\
+setp.lt.u32 %p1, %r6, 16;\nselp.b32 %r5, 0xffff, 0xffff0000, %p1;\n\
+rem.u32 %r7, %r6, 5;\nsetp.eq.u32 %p2, %r7, 0;\n\
+setp.lt.u32 %p3, %r6, 20;\nsetp.eq.u32 %p5, %r6, 20;\n\
+vote.sync.ballot.b32 %r1, %p2, %r5;\n\
+vote.sync.any.pred %p4, %p5, %r5;\nselp.b32 %r2, 1, 0, %p4;\n\
+vote.sync.all.pred %p4, %p3, %r5;\nselp.b32 %r3, 1, 0, %p4;\n\
+vote.sync.uni.pred %p4, %p3, %r5;\nselp.b32 %r4, 1, 0, %p4;\n\
+mov.u32 %r8, 0;\n@%p1 vote.sync.ballot.b32 %r8, %p2, 0x0000ffff;\n\
+mov.u32 %r9, 0;\n@%p2 activemask.b32 %r9;\n\
+mul.wide.u32 %rd4, %r6, 24;\nadd.s64 %rd5, %rd3, %rd4;\n\
+st.global.v4.u32 [%rd5], {{%r1, %r2, %r3, %r4}};\nst.global.v2.u32 [%rd5+16], {{%r8, %r9}};\n\
+ret;\n}}\n"
+    );
+    let m = lower(&src);
+    let bufs = differential(
+        m,
+        "votes",
+        [1, 1, 1],
+        [32, 1, 1],
+        &[HArg::Buf(vec![0; 24 * 32])],
+        "ptx_votes",
+    );
+    let got = words(&bufs[0]);
+    let fives = (0..32).filter(|l| l % 5 == 0).fold(0u32, |m, l| m | 1 << l);
+    for l in 0..32 {
+        let low = l < 16;
+        let half: u32 = if low { 0xffff } else { 0xffff_0000 };
+        let want = [
+            fives & half,
+            u32::from(!low),
+            u32::from(low),
+            u32::from(low),
+            if low { fives & 0xffff } else { 0 },
+            if l % 5 == 0 { fives } else { 0 },
+        ];
+        assert_eq!(&got[6 * l..6 * l + 6], &want, "lane {l}");
     }
 }

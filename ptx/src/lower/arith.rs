@@ -4,7 +4,7 @@
 use super::floatops::Exact;
 use super::inst::{bits, by_sign, is_float, is_signed, PRED};
 use super::*;
-use crate::inst::{Flag, MulMode, Opcode as O};
+use crate::inst::{Flag, MulMode, Opcode as O, Rounding};
 
 fn with_bits(t: PtxType, b: u8) -> PtxType {
     match t {
@@ -129,10 +129,11 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let r = self.b().binary(o, a, b2);
             let r = match op {
                 O::Add => self.round_directed(i, Exact::Add, &[a, b2], r)?,
-                O::Sub => {
+                O::Sub if i.mods.round.is_some_and(|m| m != Rounding::Rn) => {
                     let nb = self.b().unary(UnOp::FNeg, b2);
                     self.round_directed(i, Exact::Add, &[a, nb], r)?
                 }
+                O::Sub => r,
                 O::Mul => self.round_directed(i, Exact::Mul, &[a, b2], r)?,
                 _ => self.round_directed(i, Exact::Div, &[a, b2], r)?,
             };

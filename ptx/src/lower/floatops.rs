@@ -349,8 +349,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
     /// `r`, the round-to-nearest result of `op` on `args`, rounded by
     /// `i`'s `.rz`/`.rm`/`.rp` instead: the sign of the exact residual
     /// (`x - r`, by an error-free transformation: TwoSum for sums, an
-    /// `fma` for products, quotients and roots; for `f32` `fma` the
-    /// product-sum in `f64`) says which neighbour the exact value lies
+    /// `fma` for products, quotients and roots; for `f32` `fma` the exact
+    /// `f64` product TwoSummed with `c`) says which neighbour the exact
+    /// value lies
     /// toward. `f64` `fma` has no such residual: an error.
     pub(super) fn round_directed(
         &mut self,
@@ -435,21 +436,25 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 return Ok(self.directed_by(r, e, zw, mode));
             }
             Exact::Fma if ty == f32t => {
+                // a*b is exact in f64; TwoSum makes a*b + c an exact pair
+                // (s, t). Against the f32 result r, the sign of
+                // (s - r) + t is the sign of the exact residual: s - r is
+                // exact, and zero or larger than |t|.
                 let w: Vec<Value> = [arg(0)?, arg(1)?, arg(2)?]
                     .iter()
                     .map(|&v| b.cast(CastOp::FpExt, v, f64t))
                     .collect();
-                let x = b.call_extern("fma", w, &[f64t])[0];
-                let y = b.cast(CastOp::FpExt, r, f64t);
-                let d = b.binary(BinOp::FSub, x, y);
-                // Only its sign matters: bring it back to f32 as ±1 or 0.
-                let z64 = b.const_float(f64t, 0.0);
-                let pos = b.cmp(CmpPred::FOgt, d, z64);
-                let neg = b.cmp(CmpPred::FOlt, d, z64);
-                let one = b.const_float(ty, 1.0);
-                let m1 = b.const_float(ty, -1.0);
-                let s = b.select(neg, m1, z);
-                b.select(pos, one, s)
+                let p = b.binary(BinOp::FMul, w[0], w[1]);
+                let s = b.binary(BinOp::FAdd, p, w[2]);
+                let bp = b.binary(BinOp::FSub, s, p);
+                let ap = b.binary(BinOp::FSub, s, bp);
+                let ea = b.binary(BinOp::FSub, p, ap);
+                let eb = b.binary(BinOp::FSub, w[2], bp);
+                let t = b.binary(BinOp::FAdd, ea, eb);
+                let rw = b.cast(CastOp::FpExt, r, f64t);
+                let d = b.binary(BinOp::FSub, s, rw);
+                let e = b.binary(BinOp::FAdd, d, t);
+                return Ok(self.directed_by(r, e, zw, mode));
             }
             Exact::Fma => return i.unsupported(),
         };
