@@ -2129,6 +2129,99 @@ fn warp_vote() {
 }
 
 #[test]
+fn warp_vote_masks() {
+    let m = load("warp_vote_masks");
+    let mut d = Dev::new(&m);
+    let n = 128usize;
+    const NOUT: usize = 9;
+    let mut input: Vec<i32> = (0..n as i32).map(|k| (k * 29) % 83 - 20).collect();
+    input[5] = 7;
+    input[64 + 20] = 7;
+    for (k, v) in input.iter_mut().enumerate().take(112).skip(96) {
+        *v = 1 + k as i32 % 40;
+    }
+    let masks: Vec<u32> = (0..32)
+        .map(|l| if (8..24).contains(&l) { 0x00ff_ff00 } else { 0 })
+        .collect();
+    let pmask = 0x0f0f_00ffu32;
+    let (pin, pm, pout, pact) = (
+        d.buf(&input),
+        d.buf(&masks),
+        d.zeros::<u32>(NOUT * n),
+        d.zeros::<u32>(48),
+    );
+    d.launch(
+        "masked_votes",
+        2,
+        64,
+        &[p(pin), p(pm), i(pmask as i32), p(pout)],
+    );
+    d.launch("partial_active", 1, 48, &[p(pin), p(pact)]);
+    let mut want = Vec::new();
+    for t in 0..n {
+        let (lane, w) = (t % 32, t - t % 32);
+        let half: u32 = if lane < 16 { 0x0000_ffff } else { 0xffff_0000 };
+        let mut r = [0u32, 0, 1, 0, 0, 1, 0, 0, 0];
+        let (mut pos, mut rows) = (0u32, 0u32);
+        for k in 0..32 {
+            let v = input[w + k];
+            let bit = 1u32 << k;
+            if half & bit != 0 && v > 0 {
+                r[0] |= bit;
+            }
+            if half & bit != 0 && v == 7 {
+                r[1] = 1;
+            }
+            if half & bit != 0 && v <= -50 {
+                r[2] = 0;
+            }
+            if pmask & bit != 0 && v % 3 == 0 {
+                r[3] |= bit;
+            }
+            if masks[lane] & bit != 0 && v % 2 == 0 {
+                r[4] |= bit;
+            }
+            if masks[lane] & bit != 0 && v >= 60 {
+                r[5] = 0;
+            }
+            if (k % 3 == 0) == (lane % 3 == 0) && v > 10 {
+                r[6] |= bit;
+            }
+            if v > 0 {
+                pos |= bit;
+                if k >= 8 {
+                    rows |= bit;
+                }
+            }
+        }
+        if pmask & (1 << lane) == 0 {
+            r[3] = 0;
+        }
+        if masks[lane] == 0 {
+            r[4] = 0;
+            r[5] = 0;
+        }
+        let v = input[t];
+        r[7] = if v > 0 { pos } else { 0 };
+        r[8] = if v > 0 && lane >= 8 { rows } else { 0 };
+        want.extend(r);
+    }
+    same("masked_votes", &d.get::<u32>(pout, NOUT * n), &want);
+    let want: Vec<u32> = (0..48)
+        .map(|t| {
+            let (w, lanes) = (t - t % 32, if t < 32 { 32 } else { 16 });
+            if input[t] % 2 == 0 {
+                return 0;
+            }
+            (0..lanes)
+                .filter(|&k| input[w + k] % 2 != 0)
+                .fold(0u32, |m, k| m | 1 << k)
+        })
+        .collect();
+    same("partial_active", &d.get::<u32>(pact, 48), &want);
+}
+
+#[test]
 fn coop_groups() {
     let m = load("coop_groups");
     let mut d = Dev::new(&m);

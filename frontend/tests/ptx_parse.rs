@@ -211,8 +211,8 @@ fn error_messages_name_file_line_and_construct() {
         "t.ptx:9:1: call to unknown function `mystery`"
     );
     assert_eq!(
-        lower_err("mul24.lo.s32 %r1, %r2, %r3;"),
-        "t.ptx:9:1: unsupported instruction `mul24.lo.s32`"
+        lower_err("vabsdiff.u32.u32.u32 %r1, %r2, %r3, %r1;"),
+        "t.ptx:9:1: unsupported instruction `vabsdiff.u32.u32.u32`"
     );
     assert_eq!(
         lower_err("@%p1 add.foo.s32 %r1, %r2, %r3;"),

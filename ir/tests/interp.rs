@@ -532,6 +532,56 @@ fn votes_over_a_partial_warp() {
 }
 
 #[test]
+fn votes_count_only_the_lanes_of_each_mask() {
+    let mut m = module();
+    let p = gptr(&mut m);
+    // Both halves of the warp vote at once, each with the mask of its own
+    // 16 lanes: neither half may see the other's predicates.
+    build(&mut m, "halves", FunctionKind::Kernel, &[p], |b, ps| {
+        let tid = b.thread_id(X);
+        let c16 = b.i32(16);
+        let low = b.cmp(CmpPred::Slt, tid, c16);
+        let lo_m = b.i32(0xffff);
+        let hi_m = b.i32(0xffff_0000u32 as i32);
+        let mask = b.select(low, lo_m, hi_m);
+        // pred: lane is 3 or above 20 (so no half is all-true but the high
+        // half's lanes 21..31 are).
+        let c3 = b.i32(3);
+        let c20 = b.i32(20);
+        let is3 = b.cmp(CmpPred::Eq, tid, c3);
+        let big = b.cmp(CmpPred::Sgt, tid, c20);
+        let pred = b.binary(BinOp::Or, is3, big);
+        let ballot = b.vote(VoteKind::Ballot, mask, pred);
+        let any = b.vote(VoteKind::Any, mask, pred);
+        let all = b.vote(VoteKind::All, mask, big);
+        let i32t = b.types.i32();
+        let anyi = b.cast(CastOp::ZExt, any, i32t);
+        let alli = b.cast(CastOp::ZExt, all, i32t);
+        let c3 = b.i32(3);
+        let base = b.binary(BinOp::Mul, tid, c3);
+        store_at(b, ps[0], base, ballot);
+        let one = b.i32(1);
+        let i1 = b.binary(BinOp::Add, base, one);
+        store_at(b, ps[0], i1, anyi);
+        let i2 = b.binary(BinOp::Add, i1, one);
+        store_at(b, ps[0], i2, alli);
+    });
+    let mut it = Interpreter::new(&m);
+    let pout = it.memory.alloc(Space::Global, 4 * 3 * 32);
+    it.launch("halves", &LaunchConfig::linear(1, 32), &[Arg::ptr(pout)])
+        .unwrap();
+    let got = it.memory.read_i32s(pout, 3 * 32).unwrap();
+    for t in 0..32 {
+        let expect = if t < 16 {
+            [1 << 3, 1, 0]
+        } else {
+            [0xffe0_0000u32 as i32, 1, 0]
+        };
+        assert_eq!(&got[3 * t..3 * t + 3], &expect, "thread {t}");
+    }
+}
+
+#[test]
 fn while_loop_with_uniform_condition_and_barriers() {
     // Relaxation until a shared flag says nothing changed: a[t] = max(a[t], a[t-1]),
     // which converges to the prefix maximum.

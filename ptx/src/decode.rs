@@ -29,6 +29,7 @@ enum Kind {
     Dir,
     Funnel,
     Prmt,
+    Testp,
     Space(&'static [StateSpace]),
     Round(&'static [Rounding]),
     Atom(&'static [AtomOp]),
@@ -145,10 +146,11 @@ fn spec(op: Opcode) -> Spec {
             (3, 3),
         ),
         O::Rem | O::And | O::Or | O::Xor | O::Shl | O::Shr | O::Copysign => s(&[Type], ONE, (3, 3)),
+        // Three sources: `min.f32 d, a, b, c` (sm_100).
         O::Min | O::Max => s(
             &[Flags(&[F::Ftz, F::NaN, F::Xorsign, F::Abs, F::Relu]), Type],
             ONE,
-            (3, 3),
+            (3, 4),
         ),
         O::Mad => s(
             &[Mul, ROUNDING, Flags(&[F::Ftz, F::Sat, F::Cc]), Type],
@@ -216,7 +218,7 @@ fn spec(op: Opcode) -> Spec {
         O::Match => s(&[Vote, Flags(&[F::Sync]), Type], ONE, (3, 3)),
         O::Redux => s(
             &[
-                Flags(&[F::Sync]),
+                Flags(&[F::Sync, F::Abs, F::NaN]),
                 Atom(&[A::Add, A::Min, A::Max, A::And, A::Or, A::Xor]),
                 Type,
             ],
@@ -224,6 +226,16 @@ fn spec(op: Opcode) -> Spec {
             (3, 3),
         ),
         O::Activemask => s(&[Type], OPTIONAL, (1, 1)),
+        O::Bmsk => s(&[Funnel, Type], ONE, (3, 3)),
+        O::Szext => s(&[Funnel, Type], ONE, (3, 3)),
+        O::Fns => s(&[Type], ONE, (4, 4)),
+        // `lop3.b32 d, a, b, c, lut` and `lop3.{and,or}.b32 d|p, a, b, c, lut, q`.
+        O::Lop3 => s(&[Bool, Type], ONE, (5, 6)),
+        O::Testp => s(&[Testp, Type], ONE, (2, 2)),
+        O::Mul24 => s(&[Mul, Type], ONE, (3, 3)),
+        O::Mad24 => s(&[Mul, Flags(&[F::Sat]), Type], ONE, (4, 4)),
+        // `vabsdiff4.dtype.atype.btype{.sat|.add} d, a, b, c`.
+        O::Vabsdiff2 | O::Vabsdiff4 => s(&[Flags(&[F::Sat, F::Add]), Type], (3, 3), (4, 4)),
         O::Tex => s(
             &[Geom, Flags(&[F::Level, F::Grad]), Vector, Type],
             TWO,
@@ -281,6 +293,7 @@ fn apply(mods: &mut Mods, k: Kind, m: &str) -> Option<bool> {
         Kind::Dir => set(&mut mods.dir, ShiftDir::from_name(m)?),
         Kind::Funnel => set(&mut mods.funnel, FunnelMode::from_name(m)?),
         Kind::Prmt => set(&mut mods.prmt, PrmtMode::from_name(m)?),
+        Kind::Testp => set(&mut mods.testp, TestpOp::from_name(m)?),
         Kind::Round(a) => set(&mut mods.round, pick(a, Rounding::from_name(m))?),
         Kind::Atom(a) => set(&mut mods.atom, pick(a, AtomOp::from_name(m))?),
         Kind::Scope(a) => set(&mut mods.scope, pick(a, Scope::from_name(m))?),
@@ -334,19 +347,6 @@ pub fn decode(name: &str, guard: Option<Guard>, args: Vec<Operand>, pos: Pos) ->
     };
     if let Some(f) = required.filter(|&f| !inst.has(f)) {
         return fail(format!("`{name}` without .{} is not supported", f.name()));
-    }
-    // Valid PTX whose meaning the lowering does not implement: an error
-    // rather than a silently different result.
-    let unimplemented: &[Flag] = match op {
-        Opcode::Min | Opcode::Max => &[Flag::Relu, Flag::Xorsign, Flag::Abs],
-        Opcode::Fma => &[Flag::Relu],
-        _ => &[],
-    };
-    if let Some(f) = unimplemented.iter().find(|&&f| inst.has(f)) {
-        return fail(format!(
-            "`{name}`: the .{} modifier is not supported",
-            f.name()
-        ));
     }
     let ntypes = inst.mods.types.len();
     if ntypes < spec.types.0 {

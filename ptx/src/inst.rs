@@ -60,7 +60,9 @@ spelled! {
         Bra = "bra", Brx = "brx", Ret = "ret", Exit = "exit",
         Nanosleep = "nanosleep", Prefetch = "prefetch", Prefetchu = "prefetchu",
         Pmevent = "pmevent", Brkpt = "brkpt", Dp4a = "dp4a", Dp2a = "dp2a",
-        Match = "match", Redux = "redux",
+        Match = "match", Redux = "redux", Bmsk = "bmsk", Szext = "szext",
+        Fns = "fns", Lop3 = "lop3", Testp = "testp", Mul24 = "mul24",
+        Mad24 = "mad24", Vabsdiff2 = "vabsdiff2", Vabsdiff4 = "vabsdiff4",
     }
 }
 
@@ -163,6 +165,14 @@ spelled! {
 }
 
 spelled! {
+    /// The class `testp` tests a float for.
+    TestpOp {
+        Finite = "finite", Infinite = "infinite", Number = "number",
+        NotANumber = "notanumber", Normal = "normal", Subnormal = "subnormal",
+    }
+}
+
+spelled! {
     /// A modifier that is present or not.
     Flag {
         Sat = "sat", Ftz = "ftz", Approx = "approx", Full = "full", Cc = "cc",
@@ -172,7 +182,7 @@ spelled! {
         NaN = "NaN", Xorsign = "xorsign", Abs = "abs", Arrive = "arrive",
         Red = "red", Warp = "warp", Idx = "idx", Level = "level", Grad = "grad",
         Mask = "mask", L1 = "L1", L2 = "L2", Proxy = "proxy", Alias = "alias",
-        Async = "async",
+        Async = "async", Add = "add",
     }
 }
 
@@ -211,6 +221,11 @@ pub enum DataType {
     Scalar(PtxType),
     /// `.f16x2`, `.bf16x2`.
     Packed(Half),
+    /// `.s16x2` (signed) and `.u16x2`: two 16-bit integers in 32 bits.
+    PackedInt {
+        /// `.s16x2`.
+        signed: bool,
+    },
 }
 
 impl DataType {
@@ -220,6 +235,8 @@ impl DataType {
         match s {
             "f16x2" => Some(DataType::Packed(Half::F16)),
             "bf16x2" => Some(DataType::Packed(Half::Bf16)),
+            "s16x2" => Some(DataType::PackedInt { signed: true }),
+            "u16x2" => Some(DataType::PackedInt { signed: false }),
             _ => match PtxType::from_name(s)? {
                 PtxType::TexRef => None,
                 t => Some(DataType::Scalar(t)),
@@ -267,6 +284,8 @@ pub struct Mods {
     pub funnel: Option<FunnelMode>,
     /// The mode of `prmt`.
     pub prmt: Option<PrmtMode>,
+    /// The class of `testp`.
+    pub testp: Option<TestpOp>,
     /// Modifiers that are present or not.
     pub flags: Flags,
 }
@@ -331,7 +350,7 @@ impl Inst {
             .iter()
             .filter_map(|t| match t {
                 DataType::Scalar(s) => Some(*s),
-                DataType::Packed(_) => None,
+                DataType::Packed(_) | DataType::PackedInt { .. } => None,
             })
             .collect()
     }
@@ -340,7 +359,16 @@ impl Inst {
     pub fn packed(&self) -> Option<Half> {
         self.mods.types.iter().find_map(|t| match t {
             DataType::Packed(h) => Some(*h),
-            DataType::Scalar(_) => None,
+            DataType::Scalar(_) | DataType::PackedInt { .. } => None,
+        })
+    }
+
+    /// Whether a packed 16-bit integer (`.s16x2`/`.u16x2`) instruction is
+    /// signed; `None` for other instructions.
+    pub fn packed_int(&self) -> Option<bool> {
+        self.mods.types.iter().find_map(|t| match t {
+            DataType::PackedInt { signed } => Some(*signed),
+            _ => None,
         })
     }
 

@@ -23,15 +23,18 @@ use cucc_ir::{
 };
 
 mod arith;
+mod bitops;
 mod bits;
 mod call;
 mod compare;
 mod convert;
 mod dot;
+mod floatops;
 mod half;
 mod inst;
 mod memory;
 mod provenance;
+mod simd;
 mod warp;
 
 use super::ast::*;

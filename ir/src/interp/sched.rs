@@ -571,6 +571,10 @@ impl Exec<'_> {
             .iter()
             .map(|c| at(c).map(|(_, a)| a).unwrap_or([0; 3]))
             .collect();
+        let masks: Vec<u32> = lanes
+            .iter()
+            .map(|c| at(c).map(|(m, _)| m).unwrap_or(0))
+            .collect();
         let mut results = vec![None; lanes.len()];
         match kind {
             OpKind::Shuffle(mode) => {
@@ -634,14 +638,18 @@ impl Exec<'_> {
                         ballot |= 1 << l;
                     }
                 }
-                let r = match vk {
-                    VoteKind::Ballot => u64::from(ballot),
-                    VoteKind::Any => u64::from(ballot != 0),
-                    VoteKind::All => u64::from(ballot == part),
-                };
+                // Each lane sees the lanes of its own mask (the lanes of
+                // `part` it names): lanes outside the mask do not count,
+                // even when they vote at the same time with another mask.
                 for (l, res) in results.iter_mut().enumerate() {
                     if part & (1 << l) != 0 {
-                        *res = Some(r);
+                        let seen = part & masks[l];
+                        let mine = ballot & seen;
+                        *res = Some(match vk {
+                            VoteKind::Ballot => u64::from(mine),
+                            VoteKind::Any => u64::from(mine != 0),
+                            VoteKind::All => u64::from(mine == seen),
+                        });
                     }
                 }
             }

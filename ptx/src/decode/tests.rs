@@ -181,7 +181,11 @@ fn control_flow() {
 fn unknown_and_malformed_instructions() {
     let cases: &[(&str, usize, &str)] = &[
         ("frob.s32", 2, "unsupported instruction `frob.s32`"),
-        ("mul24.lo.s32", 3, "unsupported instruction `mul24.lo.s32`"),
+        (
+            "vadd.u32.u32.u32",
+            3,
+            "unsupported instruction `vadd.u32.u32.u32`",
+        ),
         (
             "add.foo.s32",
             3,
@@ -234,22 +238,6 @@ fn unknown_and_malformed_instructions() {
             "`shfl.down.b32` without .sync is not supported",
         ),
         ("brx", 2, "`brx` without .idx is not supported"),
-        // Valid PTX the lowering does not implement.
-        (
-            "max.relu.s32",
-            3,
-            "`max.relu.s32`: the .relu modifier is not supported",
-        ),
-        (
-            "min.xorsign.abs.f32",
-            3,
-            "`min.xorsign.abs.f32`: the .xorsign modifier is not supported",
-        ),
-        (
-            "fma.rn.relu.f32",
-            4,
-            "`fma.rn.relu.f32`: the .relu modifier is not supported",
-        ),
         ("setp", 3, "`setp` needs a comparison"),
         (
             "setp.s32.lt",

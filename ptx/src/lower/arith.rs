@@ -1,9 +1,10 @@
 //! Integer and float arithmetic: binary operations with carries and
 //! saturation, `mad`/`fma`, unary operations and math functions.
 
+use super::floatops::Exact;
 use super::inst::{bits, by_sign, is_float, is_signed, PRED};
 use super::*;
-use crate::inst::{Flag, MulMode, Opcode as O};
+use crate::inst::{Flag, MulMode, Opcode as O, Rounding};
 
 fn with_bits(t: PtxType, b: u8) -> PtxType {
     match t {
@@ -92,6 +93,13 @@ impl<'m, 'p> FnCx<'m, 'p> {
         }
         let [a, b2] = self.read_args(i, 1, [t, t])?;
         let s = is_signed(t);
+        // Only float `min`/`max` take a third source.
+        if i.args.len() > 3 && !(is_float(t) && matches!(op, O::Min | O::Max)) {
+            return i.unsupported();
+        }
+        if i.has(Flag::Relu) && !(t == PtxType::S32 && matches!(op, O::Min | O::Max)) {
+            return i.unsupported();
+        }
         let r = if t == PRED {
             let o = match op {
                 O::And => BinOp::And,
@@ -108,11 +116,27 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 O::Div => BinOp::FDiv,
                 O::Min | O::Max => {
                     let r = self.float_min_max(i, a, b2)?;
+                    let r = if i.args.len() > 3 {
+                        let c = self.read(i.arg(3)?, t, pos)?;
+                        self.float_min_max(i, r, c)?
+                    } else {
+                        r
+                    };
                     return self.write(i.arg(0)?, r, false, pos);
                 }
                 _ => return i.unsupported(),
             };
             let r = self.b().binary(o, a, b2);
+            let r = match op {
+                O::Add => self.round_directed(i, Exact::Add, &[a, b2], r)?,
+                O::Sub if i.mods.round.is_some_and(|m| m != Rounding::Rn) => {
+                    let nb = self.b().unary(UnOp::FNeg, b2);
+                    self.round_directed(i, Exact::Add, &[a, nb], r)?
+                }
+                O::Sub => r,
+                O::Mul => self.round_directed(i, Exact::Mul, &[a, b2], r)?,
+                _ => self.round_directed(i, Exact::Div, &[a, b2], r)?,
+            };
             if i.has(Flag::Sat) {
                 self.saturate(r, t)
             } else {
@@ -152,6 +176,18 @@ impl<'m, 'p> FnCx<'m, 'p> {
                         O::Mul => BinOp::Mul,
                         O::Div => by_sign(s, BinOp::SDiv, BinOp::UDiv),
                         O::Rem => by_sign(s, BinOp::SRem, BinOp::URem),
+                        O::Min | O::Max if i.has(Flag::Relu) => {
+                            let mut b = self.b();
+                            let o = if op == O::Min {
+                                BinOp::SMin
+                            } else {
+                                BinOp::SMax
+                            };
+                            let r = b.binary(o, a, b2);
+                            let z = b.i32(0);
+                            let r = b.binary(BinOp::SMax, r, z);
+                            return self.write(dst, r, s, pos);
+                        }
                         O::Min => by_sign(s, BinOp::SMin, BinOp::UMin),
                         O::Max => by_sign(s, BinOp::SMax, BinOp::UMax),
                         O::And => BinOp::And,
@@ -176,23 +212,30 @@ impl<'m, 'p> FnCx<'m, 'p> {
     }
 
     /// Float `min`/`max`: minNum/maxNum (one NaN operand gives the other);
-    /// with `.NaN` either NaN operand gives NaN. (The decoder rejects
-    /// `.relu`, `.xorsign` and `.abs`.)
+    /// with `.NaN` either NaN operand gives NaN; `.abs` compares
+    /// magnitudes and `.xorsign` gives the result the XOR of the operands'
+    /// signs (`floatops`).
     pub(super) fn float_min_max(&mut self, i: &'p Inst, a: Value, b: Value) -> Result<Value> {
         let op = if i.op == O::Min {
             BinOp::FMin
         } else {
             BinOp::FMax
         };
+        let (a, b, sign) = self.min_max_operands(i, a, b);
         let mut bb = self.b();
         let r = bb.binary(op, a, b);
-        if !i.has(Flag::NaN) {
-            return Ok(r);
-        }
-        let ty = bb.func.value_type(a);
-        let nan = bb.const_float(ty, f64::NAN);
-        let any = bb.cmp(CmpPred::FUno, a, b);
-        Ok(bb.select(any, nan, r))
+        let r = if i.has(Flag::NaN) {
+            let ty = bb.func.value_type(a);
+            let nan = bb.const_float(ty, f64::NAN);
+            let any = bb.cmp(CmpPred::FUno, a, b);
+            bb.select(any, nan, r)
+        } else {
+            r
+        };
+        Ok(match sign {
+            Some(neg) => self.apply_xorsign(r, neg),
+            None => r,
+        })
     }
 
     /// Clamps a float to [0, 1] (NaN gives 0), PTX's `.sat`.
@@ -215,8 +258,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let [a, b2, c] = self.read_args(i, 1, [t, t, t])?;
             let ty = ir_type(self.types(), t);
             let r = match t {
-                PtxType::F32 => self.b().call_extern("fmaf", vec![a, b2, c], &[ty])[0],
-                PtxType::F64 => self.b().call_extern("fma", vec![a, b2, c], &[ty])[0],
+                PtxType::F32 => {
+                    let r = self.b().call_extern("fmaf", vec![a, b2, c], &[ty])[0];
+                    self.round_directed(i, Exact::Fma, &[a, b2, c], r)?
+                }
+                PtxType::F64 => {
+                    let r = self.b().call_extern("fma", vec![a, b2, c], &[ty])[0];
+                    self.round_directed(i, Exact::Fma, &[a, b2, c], r)?
+                }
                 _ => {
                     // Halves: fused in f32, then rounded back.
                     let f32t = self.types().f32();
@@ -232,6 +281,14 @@ impl<'m, 'p> FnCx<'m, 'p> {
             };
             let r = if i.has(Flag::Sat) {
                 self.saturate(r, t)
+            } else {
+                r
+            };
+            let r = if i.has(Flag::Relu) {
+                if !matches!(t, PtxType::F16 | PtxType::BF16) {
+                    return i.unsupported();
+                }
+                self.relu(r)
             } else {
                 r
             };
@@ -254,7 +311,21 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let r = if cin || set {
             self.add_carry(prod, c, cin, set, false)
         } else if i.has(Flag::Sat) {
-            return i.unsupported();
+            // `mad.hi.sat.s32`: the high word plus c, clamped to `s32`.
+            if !(t == PtxType::S32 && i.mods.mul == Some(MulMode::Hi)) {
+                return i.unsupported();
+            }
+            let i64t = self.types().i64();
+            let i32t = self.types().i32();
+            let mut b = self.b();
+            let p = b.cast(CastOp::SExt, prod, i64t);
+            let c = b.cast(CastOp::SExt, c, i64t);
+            let r = b.binary(BinOp::Add, p, c);
+            let lo = b.i64(i64::from(i32::MIN));
+            let hi = b.i64(i64::from(i32::MAX));
+            let r = b.binary(BinOp::SMax, r, lo);
+            let r = b.binary(BinOp::SMin, r, hi);
+            b.cast(CastOp::Trunc, r, i32t)
         } else {
             self.b().binary(BinOp::Add, prod, c)
         };
@@ -338,6 +409,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 let mut b = self.b();
                 let one = b.const_float(ty, 1.0);
                 let r = b.binary(BinOp::FDiv, one, a);
+                let r = self.round_directed(i, Exact::Rcp, &[a], r)?;
                 return self.write(i.arg(0)?, r, false, pos);
             }
             (O::Sqrt, false) => "sqrtf",
@@ -354,6 +426,11 @@ impl<'m, 'p> FnCx<'m, 'p> {
             _ => return i.unsupported(),
         };
         let r = self.b().call_extern(name, vec![a], &[ty])[0];
+        let r = if i.op == O::Sqrt {
+            self.round_directed(i, Exact::Sqrt, &[a], r)?
+        } else {
+            r
+        };
         self.write(i.arg(0)?, r, false, pos)
     }
 }

@@ -217,10 +217,12 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     pub(super) fn prmt(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
-        if i.mods.prmt.is_some() {
-            return i.unsupported();
-        }
         let [a, bb, c] = self.read_args(i, 1, [PtxType::U32; 3])?;
+        // A mode picks one of four generic selectors by `c`'s low bits.
+        let c = match i.mods.prmt {
+            Some(mode) => self.prmt_mode_selector(mode, c),
+            None => c,
+        };
         let i64t = self.types().i64();
         let i32t = self.types().i32();
         let mut b = self.b();

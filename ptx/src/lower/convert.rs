@@ -1,5 +1,6 @@
 //! Conversions (`cvt`): integer and float widths, integral rounding,
-//! saturation and packing two floats as halves.
+//! directed rounding of narrowing conversions, saturation, `.relu` and
+//! `.satfinite`, and packing two floats as halves.
 
 use super::inst::{bits, is_float, is_signed};
 use super::*;
@@ -11,12 +12,8 @@ impl<'m, 'p> FnCx<'m, 'p> {
         if let Some(half) = i.packed() {
             // `cvt.rn.f16x2.f32 d, a, b`: a in the upper half, b in the lower.
             if !i.has_type(PtxType::F32)
-                || matches!(
-                    i.mods.round,
-                    Some(Rounding::Rz | Rounding::Rm | Rounding::Rp)
-                )
-                || i.has(Flag::Relu)
-                || i.has(Flag::Satfinite)
+                || matches!(i.mods.round, Some(Rounding::Rna | Rounding::Rs))
+                || i.args.len() != 3
             {
                 return i.unsupported();
             }
@@ -27,9 +24,13 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let i16t = self.types().i16();
             let i32t = self.types().i32();
             let [a, b2] = self.read_args(i, 1, [PtxType::F32; 2])?;
+            let mut halves = Vec::new();
+            for v in [a, b2] {
+                let v = self.float_modifiers(i, v, hty);
+                halves.push(self.narrow_float(v, hty, i.mods.round));
+            }
+            let (ha, hb) = (halves[0], halves[1]);
             let mut b = self.b();
-            let ha = b.cast(CastOp::FpTrunc, a, hty);
-            let hb = b.cast(CastOp::FpTrunc, b2, hty);
             let ia = b.cast(CastOp::Bitcast, ha, i16t);
             let ib = b.cast(CastOp::Bitcast, hb, i16t);
             let wa = b.cast(CastOp::ZExt, ia, i32t);
@@ -40,6 +41,12 @@ impl<'m, 'p> FnCx<'m, 'p> {
             return self.write(i.arg(0)?, r, false, pos);
         }
         let (dt, st) = i.types2()?;
+        if matches!(i.mods.round, Some(Rounding::Rna | Rounding::Rs)) || i.args.len() != 2 {
+            return i.unsupported();
+        }
+        if (i.has(Flag::Relu) || i.has(Flag::Satfinite)) && !(is_float(st) && is_float(dt)) {
+            return i.unsupported();
+        }
         let a = self.read(i.arg(1)?, st, pos)?;
         let dty = ir_type(self.types(), dt);
         // Rounding to an integral value; float roundings are to nearest.
@@ -100,12 +107,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 }
             }
             (false, true) => {
-                let o = if is_signed(st) {
-                    CastOp::SiToFp
-                } else {
-                    CastOp::UiToFp
-                };
-                let r = self.b().cast(o, a, dty);
+                let r = self.int_to_float(a, is_signed(st), dty, i.mods.round);
                 if sat {
                     self.saturate(r, dt)
                 } else {
@@ -125,14 +127,15 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 self.b().cast(o, v, dty)
             }
             (true, true) => {
+                let a = self.float_modifiers(i, a, dty);
                 let v = if bits(dt) > bits(st) {
                     self.b().cast(CastOp::FpExt, a, dty)
                 } else if bits(dt) < bits(st) {
-                    self.b().cast(CastOp::FpTrunc, a, dty)
+                    self.narrow_float(a, dty, i.mods.round)
                 } else if dt != st {
                     let f32t = self.types().f32();
                     let w = self.b().cast(CastOp::FpExt, a, f32t);
-                    self.b().cast(CastOp::FpTrunc, w, dty)
+                    self.narrow_float(w, dty, i.mods.round)
                 } else {
                     a
                 };
@@ -148,5 +151,17 @@ impl<'m, 'p> FnCx<'m, 'p> {
             }
         };
         self.write(i.arg(0)?, r, is_signed(dt), pos)
+    }
+
+    /// `.relu` and `.satfinite` of a float conversion into `dty`, applied
+    /// to the source value (rounding keeps its sign and the clamp bound is
+    /// representable).
+    fn float_modifiers(&mut self, i: &Inst, v: Value, dty: TypeId) -> Value {
+        let v = if i.has(Flag::Relu) { self.relu(v) } else { v };
+        if i.has(Flag::Satfinite) {
+            self.satfinite(v, dty)
+        } else {
+            v
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! and 16-bit float atomics as compare-and-swap loops.
 
 use super::*;
-use crate::inst::{AtomOp, Half, Opcode as O};
+use crate::inst::{AtomOp, Flag, Half, Opcode as O};
 
 impl<'m, 'p> FnCx<'m, 'p> {
     /// The half type of a packed (`f16x2`/`bf16x2`) instruction.
@@ -72,6 +72,15 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 O::Abs => self.b().call_extern("fabsf", vec![xs[0]], &[f32t])[0],
                 O::Fma => self.b().call_extern("fmaf", xs.clone(), &[f32t])[0],
                 _ => return i.unsupported(),
+            };
+            let r = match (i.has(Flag::Relu), i.has(Flag::Sat)) {
+                (true, _) if i.op != O::Fma => return i.unsupported(),
+                (true, _) => self.relu(r),
+                (false, true) if matches!(i.op, O::Add | O::Sub | O::Mul | O::Fma) => {
+                    self.saturate(r, PtxType::F32)
+                }
+                (false, true) => return i.unsupported(),
+                (false, false) => r,
             };
             lanes.push(r);
         }

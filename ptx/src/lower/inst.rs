@@ -62,6 +62,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     fn inst_body(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
+        if let Some(signed) = i.packed_int() {
+            return self.packed_int(i, signed);
+        }
         if i.packed().is_some() {
             return match i.op {
                 O::Cvt => self.cvt(i),
@@ -175,6 +178,13 @@ impl<'m, 'p> FnCx<'m, 'p> {
             O::Match => self.match_sync(i),
             O::Redux => self.redux(i),
             O::Dp4a | O::Dp2a => self.dot(i),
+            O::Bmsk => self.bmsk(i),
+            O::Szext => self.szext(i),
+            O::Fns => self.fns(i),
+            O::Lop3 => self.lop3(i),
+            O::Testp => self.testp(i),
+            O::Mul24 | O::Mad24 => self.mul24(i),
+            O::Vabsdiff2 | O::Vabsdiff4 => self.vabsdiff(i),
             O::Activemask => {
                 let t = self.types().i32();
                 let v = self.b().op1(OpKind::ActiveMask, vec![], t);

@@ -129,7 +129,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
 
     /// Lane `l`'s `v` (an indexed shuffle over the whole warp) and whether
     /// `l` is in `mask`.
-    fn read_lane(&mut self, mask: Value, v: Value, l: i32) -> (Value, Value) {
+    pub(super) fn read_lane(&mut self, mask: Value, v: Value, l: i32) -> (Value, Value) {
         let mut b = self.b();
         let t = b.ty(v);
         let lane = b.i32(l);
@@ -180,11 +180,19 @@ impl<'m, 'p> FnCx<'m, 'p> {
         }
     }
 
-    /// `redux.sync.{add,min,max}.{u32,s32}` and `redux.sync.{and,or,xor}.b32`.
+    /// `redux.sync.{add,min,max}.{u32,s32}` and `redux.sync.{and,or,xor}.b32`
+    /// (the `.f32` forms: `floatops`).
     pub(super) fn redux(&mut self, i: &'p Inst) -> Result<()> {
         let pos = i.pos;
         let t = i.ty()?;
-        if bits(t) != 32 || is_float(t) {
+        if is_float(t) {
+            return match i.mods.atom {
+                Some(AtomOp::Min) => self.redux_f32(i, true),
+                Some(AtomOp::Max) => self.redux_f32(i, false),
+                _ => i.unsupported(),
+            };
+        }
+        if bits(t) != 32 || i.has(Flag::Abs) || i.has(Flag::NaN) {
             return i.unsupported();
         }
         let signed = is_signed(t);

@@ -35,6 +35,7 @@ mod monotone;
 mod predicate;
 mod split;
 mod util;
+mod vote_mask;
 mod warp;
 mod warp_if;
 mod warp_uniform;

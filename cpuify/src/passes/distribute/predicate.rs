@@ -21,7 +21,7 @@
 use super::Distributor;
 use crate::error::CpuifyError;
 use cucc_ir::edit::replace_uses_in_op;
-use cucc_ir::{BinOp, Op, OpKind, Region, Value};
+use cucc_ir::{BinOp, Op, OpKind, Region, Value, VoteKind};
 use std::collections::{HashMap, HashSet};
 
 impl Distributor<'_> {
@@ -128,6 +128,7 @@ impl Distributor<'_> {
             match piece {
                 Err(sync) => {
                     replace_uses_in_op(self.func, sync, &renames);
+                    out.extend(self.vote_own_lanes(p, sync, ccache, negate));
                     out.push(sync);
                 }
                 Ok(seg) => {
@@ -197,5 +198,42 @@ impl Distributor<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// The ops that make vote `sync` (run by every lane of loop `p` once
+    /// predicated) count only the lanes whose own condition (`ccache`,
+    /// negated for the `else`) holds: their predicate is kept for `ballot`
+    /// and `any` and made true for `all`, the others' made false, resp.
+    /// true. Lanes that skip the `if` do not take part in the vote on a
+    /// GPU. Nothing for other collectives.
+    fn vote_own_lanes(&mut self, p: Op, sync: Op, ccache: Value, negate: bool) -> Vec<Op> {
+        let OpKind::Vote(kind) = self.func.ops[sync].kind else {
+            return Vec::new();
+        };
+        let Some(&pred) = self.func.ops[sync].operands.get(1) else {
+            return Vec::new();
+        };
+        let scratch = self.func.new_region(&[]);
+        let i1 = self.types.i1();
+        let (own, n) = self.load_slot(scratch, 0, p, ccache, i1);
+        let pred = {
+            let mut b = self.at(scratch, n);
+            // Lanes that run the branch: own, or !own for the `else`.
+            let t = b.bool(true);
+            let run = if negate {
+                b.binary(BinOp::Xor, own, t)
+            } else {
+                own
+            };
+            match kind {
+                VoteKind::All => {
+                    let skip = b.binary(BinOp::Xor, run, t);
+                    b.binary(BinOp::Or, pred, skip)
+                }
+                VoteKind::Ballot | VoteKind::Any => b.binary(BinOp::And, pred, run),
+            }
+        };
+        self.func.ops[sync].operands[1] = pred;
+        std::mem::take(&mut self.func.regions[scratch].ops)
     }
 }

@@ -9,8 +9,7 @@
 //! A warp is 32 consecutive linear thread ids; the last warp of a block
 //! whose size is not a multiple of 32 has fewer lanes, and a shuffle from a
 //! lane that does not exist returns the caller's own value. Votes count the
-//! lanes of the warp that exist; lanes outside the mask are assumed not to
-//! diverge from those inside it.
+//! lanes of the warp that exist and that their mask names.
 
 use super::{Distributor, Mode};
 use crate::error::CpuifyError;
@@ -277,7 +276,9 @@ impl Distributor<'_> {
         let moved = std::mem::take(&mut self.func.regions[body].ops);
         self.func.regions[lane_region].ops.extend(moved);
         replace_uses_in_region(self.func, lane_region, &map);
-        // activemask: the lanes of this warp.
+        // activemask: the lanes of this warp, or a vote where an `if` may
+        // leave some out (`vote_mask`).
+        self.activemask_as_votes(lane_region);
         let mut walk = Vec::new();
         self.func.walk_region(lane_region, &mut walk);
         // The loops are not attached yet, so renaming is by region.
@@ -443,6 +444,12 @@ impl Distributor<'_> {
     ) -> Result<Op, CpuifyError> {
         let Mode::Lane { base } = self.mode else {
             return Err(self.err(op, "vote outside a lane loop"));
+        };
+        // A mask that differs between lanes: a ballot of the whole warp,
+        // reduced by each lane under its own mask (`vote_mask`).
+        let (op, kind) = match self.vote_lane_masks(p, op, kind) {
+            Some(ballot) => (ballot, VoteKind::Ballot),
+            None => (op, kind),
         };
         let body = self.func.ops[p].regions[0];
         let lane = self.func.regions[body].args[0];
