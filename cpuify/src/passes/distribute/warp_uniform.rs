@@ -39,23 +39,29 @@ impl Distributor<'_> {
         };
         let lanes = self.func.ops[p].operands[0];
         let top: Vec<Op> = self.func.regions[body].ops.clone();
-        let inside = self.defined_in(body);
-        // Candidates: top-level values with at most two values per warp.
-        let mut cands: Vec<(Value, monotone::EndpointCheck)> = Vec::new();
-        for &op in &top {
-            for &v in &self.func.ops[op].results {
-                if let Some(check) = monotone::two_valued(self.func, self.types, lane, &inside, v) {
-                    cands.push((v, check));
-                }
-            }
-        }
+        let mut cands = self.two_valued_rounds(body, lane, &top);
         if cands.is_empty() {
             return 0;
         }
         let cand_set: HashSet<Value> = cands.iter().map(|c| c.0).collect();
         let worth = self.feeds_loads_or_loops(body, &cand_set);
         let beyond = self.read_beyond_candidates(body, &cand_set);
-        cands.retain(|(v, _)| worth.contains(v) && beyond.contains(v));
+        let mut keep: HashSet<Value> = cand_set
+            .iter()
+            .copied()
+            .filter(|v| worth.contains(v) && beyond.contains(v))
+            .collect();
+        // A kept candidate proved two-valued with earlier ones taken as
+        // constant needs their checks too.
+        let mut work: Vec<Value> = keep.iter().copied().collect();
+        while let Some(v) = work.pop() {
+            for d in self.candidates_read_by(body, v, &cand_set) {
+                if keep.insert(d) {
+                    work.push(d);
+                }
+            }
+        }
+        cands.retain(|(v, _)| keep.contains(v));
         if cands.is_empty() {
             return 0;
         }
@@ -128,6 +134,79 @@ impl Distributor<'_> {
             .new_op(OpKind::If, vec![ok], &[], vec![then_r, else_r], loc);
         self.func.regions[parent].ops[pos] = version;
         cands.len()
+    }
+
+    /// The top-level values of a lane loop's `body` (ops `top`) that take at
+    /// most two values across a warp, with their checks, found in rounds:
+    /// each round's analysis takes the values found before as constant
+    /// (the fast copy runs only when their checks hold, and then they are),
+    /// so a row `(tid + fix) >> 5` whose sign fix-up `fix` was found first
+    /// (nvcc's `tid / 32`) is found next. A later value's checks hold only
+    /// with the earlier values' checks, which the caller keeps with it.
+    fn two_valued_rounds(
+        &self,
+        body: Region,
+        lane: Value,
+        top: &[Op],
+    ) -> Vec<(Value, monotone::EndpointCheck)> {
+        let mut inside = self.defined_in(body);
+        let mut cands: Vec<(Value, monotone::EndpointCheck)> = Vec::new();
+        // Each round moves at least one value out of `inside`; the bound
+        // keeps long dependency chains cheap.
+        for _ in 0..4 {
+            let mut found = Vec::new();
+            for &op in top {
+                for &v in &self.func.ops[op].results {
+                    if !inside.contains(&v) {
+                        continue;
+                    }
+                    if let Some(check) =
+                        monotone::two_valued(self.func, self.types, lane, &inside, v)
+                    {
+                        found.push((v, check));
+                    }
+                }
+            }
+            if found.is_empty() {
+                break;
+            }
+            for (v, _) in &found {
+                inside.remove(v);
+            }
+            cands.extend(found);
+        }
+        cands
+    }
+
+    /// The members of `cands` other than `v` that `v`'s computation in
+    /// `body` reads, through the body's ops (nested regions included).
+    fn candidates_read_by(&self, body: Region, v: Value, cands: &HashSet<Value>) -> Vec<Value> {
+        let inside = self.defined_in(body);
+        let mut out = Vec::new();
+        let mut seen: HashSet<Value> = HashSet::from([v]);
+        let mut work = vec![v];
+        while let Some(x) = work.pop() {
+            let ValueDef::Result { op, .. } = self.func.values[x].def else {
+                continue;
+            };
+            let mut ops = vec![(body, op)];
+            for &r in &self.func.ops[op].regions {
+                self.func.walk_region(r, &mut ops);
+            }
+            for &(_, o) in &ops {
+                for &y in &self.func.ops[o].operands {
+                    if !inside.contains(&y) || !seen.insert(y) {
+                        continue;
+                    }
+                    if cands.contains(&y) {
+                        out.push(y);
+                    } else {
+                        work.push(y);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The candidates among `cands` on which a load's address or a loop
