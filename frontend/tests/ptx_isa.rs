@@ -14,19 +14,12 @@ mod harness;
 
 use harness::{differential, HArg};
 
+#[path = "common/ptx_kernels.rs"]
+mod ptx_kernels;
+
+use ptx_kernels::{lower, words};
+
 const HEADER: &str = ".version 8.8\n.target sm_100a\n.address_size 64\n";
-
-fn lower(src: &str) -> cucc_ir::Module {
-    let m = cucc_frontend::ptx::lower_ptx(src, "k.ptx").unwrap_or_else(|e| panic!("{e}"));
-    cucc_ir::verify_module(&m).unwrap_or_else(|e| panic!("{e}"));
-    m
-}
-
-fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
 
 /// One result per (operation, thread): `out[k * 32 + t]`. Registers:
 /// `%r1..%r4` the thread's four integers, `%f1`, `%f2` its two floats,

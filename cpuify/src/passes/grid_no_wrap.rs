@@ -9,12 +9,12 @@
 //! built by nvcc ran 4.6 times slower than the one built from source,
 //! where clang marks the same sum `nsw`). With `x < ub` and `x >= 0`, the
 //! sum stays in range exactly when `sext(u) + ub - 1 <= MAX`
-//! ([`no_wrap_condition`]), one comparison per distinct `u` before the
+//! ([`no_wrap::condition`]), one comparison per distinct `u` before the
 //! loop. Block-level thread loops get the same check where
 //! `serialize-inner` or `interchange` version them.
 
 use crate::error::CpuifyError;
-use crate::passes::interchange::{no_wrap_condition, wrapping_index_adds};
+use crate::passes::no_wrap;
 use crate::remarks::Remarks;
 use cucc_ir::edit::clone_op;
 use cucc_ir::{Builder, FuncId, FunctionKind, Level, Module, OpKind};
@@ -49,8 +49,8 @@ pub fn grid_no_wrap(
         .collect();
     let mut done = 0;
     for (region, p) in loops {
-        let adds = wrapping_index_adds(types, func, p);
-        let Some(cond) = no_wrap_condition(types, func, region, p, &adds) else {
+        let adds = no_wrap::index_ops(types, func, p);
+        let Some(cond) = no_wrap::condition(types, func, region, p, &adds) else {
             continue;
         };
         let loc = func.ops[p].loc;

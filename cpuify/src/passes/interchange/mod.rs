@@ -70,6 +70,7 @@ mod strides;
 
 use crate::error::CpuifyError;
 use crate::passes::distribute::distribute_thread_loop;
+use crate::passes::no_wrap;
 use crate::passes::serialize_inner::{all_conflicts, first_conflict};
 use crate::passes::uniform::Uniformity;
 use crate::remarks::Remarks;
@@ -308,12 +309,12 @@ fn try_loop(
     let mut parent = region;
     let mut how = Vec::new();
     // Thread indices the guards' version may compute without wrapping.
-    let nowrap = wrapping_index_adds(&module.types, func, p);
+    let nowrap = no_wrap::index_ops(&module.types, func, p);
     if !legal.distinct.is_empty() || legal.one_d || !check.is_empty() || !legal.strides.is_empty() {
         let distinct = (!legal.distinct.is_empty()).then(|| {
             crate::passes::serialize_inner::alloc_distinct(&mut module.types, func, &legal.distinct)
         });
-        let fits = no_wrap_condition(&mut module.types, func, region, p, &nowrap);
+        let fits = no_wrap::condition(&mut module.types, func, region, p, &nowrap);
         let apart = strides::materialise(&mut module.types, func, region, p, &legal.strides);
         let mut extra = None;
         for c in [distinct, fits, apart].into_iter().flatten() {
@@ -396,26 +397,6 @@ fn try_loop(
         .map(|(op, nested)| (op, nested, cells, how.clone()))
         .collect();
     Ok((done, refused))
-}
-
-/// The 32-bit index arithmetic of thread loop `p` that may wrap
-/// ([`crate::passes::no_wrap::index_ops`]): where it does not, the copy
-/// run under [`no_wrap_condition`] flags it `nsw`.
-pub(crate) fn wrapping_index_adds(types: &cucc_ir::Types, func: &Function, p: Op) -> Vec<Op> {
-    crate::passes::no_wrap::index_ops(types, func, p)
-}
-
-/// Before `p` in `region`: `true` when none of `adds` (from
-/// [`wrapping_index_adds`]) can wrap in any iteration, so the version
-/// running under it may flag them `nsw`. `None` for no ops.
-pub(crate) fn no_wrap_condition(
-    types: &mut Types,
-    func: &mut Function,
-    region: Region,
-    p: Op,
-    adds: &[Op],
-) -> Option<cucc_ir::Value> {
-    crate::passes::no_wrap::condition(types, func, region, p, adds)
 }
 
 /// Index of `op` in `region` (its end if absent).

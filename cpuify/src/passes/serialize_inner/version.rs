@@ -18,7 +18,7 @@
 
 use super::dependence::{bounded_by_block_dim, Facts, Needs};
 use super::{candidate_shapes, serialize, test, Shape};
-use crate::passes::interchange::{no_wrap_condition, wrapping_index_adds};
+use crate::passes::no_wrap;
 use cucc_ir::affine::{Factor, Sym};
 use cucc_ir::edit::clone_op;
 use cucc_ir::{
@@ -227,7 +227,7 @@ pub fn apply(
 ) -> Option<String> {
     position(func, region, p)?;
     let loc = func.ops[p].loc;
-    let adds = wrapping_index_adds(types, func, p);
+    let adds = no_wrap::index_ops(types, func, p);
     let mut parent = region;
     let mut how = Vec::new();
     // Whether any version checks more than the block's shape.
@@ -246,7 +246,7 @@ pub fn apply(
             checks.push(at_least(types, func, parent, p, value, least));
             said.push(format!("a run-time row length is at least {least}"));
         }
-        let no_wrap = no_wrap_condition(types, func, parent, p, &adds);
+        let no_wrap = no_wrap::condition(types, func, parent, p, &adds);
         checks.extend(no_wrap);
         let at = position(func, parent, p)?;
         let (then_r, else_r) = {
