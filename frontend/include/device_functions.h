@@ -123,10 +123,14 @@ __CUCC_DEV double __fma_rn(double x, double y, double z);
 __CUCC_DEV double __fma_rz(double x, double y, double z);
 __CUCC_DEV double __fma_ru(double x, double y, double z);
 __CUCC_DEV double __fma_rd(double x, double y, double z);
-__CUCC_DEV float __frcp_rn(float x);
-__CUCC_DEV float __fsqrt_rn(float x);
-__CUCC_DEV double __drcp_rn(double x);
-__CUCC_DEV double __dsqrt_rn(double x);
+#define __CUCC_ROUNDED_1(R, op) \
+    __CUCC_DEV R op##_rn(R x); __CUCC_DEV R op##_rz(R x); \
+    __CUCC_DEV R op##_ru(R x); __CUCC_DEV R op##_rd(R x);
+__CUCC_ROUNDED_1(float, __frcp)
+__CUCC_ROUNDED_1(float, __fsqrt)
+__CUCC_ROUNDED_1(double, __drcp)
+__CUCC_ROUNDED_1(double, __dsqrt)
+#undef __CUCC_ROUNDED_1
 
 /* ---- Conversions and reinterpretations ---- */
 #define __CUCC_CVT(name, R, A) \

@@ -3300,3 +3300,95 @@ fn phase_order_without_barrier() {
     }
     same("phases", &got, &want);
 }
+
+#[test]
+fn directed_rounding() {
+    use cucc_ir::interp::rounding::{call_f32, call_f64};
+    let m = load("directed_rounding");
+    let mut d = Dev::new(&m);
+    let fs = [1.0f32, -1.0, 3.0, 0.1, -0.0, 0.0, 1e-30, 3.0e38, 1e-40, 7.0];
+    let ds = [
+        1.0f64, -1.0, 3.0, 0.1, -0.0, 0.0, 1e-300, 1.5e308, 4e-320, 7.0,
+    ];
+    let ns = fs.len();
+    let n = ns * ns;
+    let a: Vec<f32> = (0..n).map(|t| fs[t / ns]).collect();
+    let b: Vec<f32> = (0..n).map(|t| fs[t % ns]).collect();
+    let c: Vec<f32> = (0..n)
+        .map(|t| {
+            if t % 3 == 0 {
+                -a[t] * b[t]
+            } else {
+                fs[(t * 7) % ns] * 0.37
+            }
+        })
+        .collect();
+    let da: Vec<f64> = (0..n).map(|t| ds[t / ns]).collect();
+    let db: Vec<f64> = (0..n)
+        .map(|t| ds[t % ns] * if t % 2 == 1 { 1.0 } else { 1.000_000_1 })
+        .collect();
+    let (pa, pb, pc, pda, pdb) = (d.buf(&a), d.buf(&b), d.buf(&c), d.buf(&da), d.buf(&db));
+    let (pof, pod) = (d.zeros::<f32>(10 * n), d.zeros::<f64>(7 * n));
+    d.launch(
+        "directed",
+        n.div_ceil(64) as u32,
+        64,
+        &[
+            p(pa),
+            p(pb),
+            p(pc),
+            p(pda),
+            p(pdb),
+            p(pof),
+            p(pod),
+            i(n as i32),
+        ],
+    );
+    let f = |name: &str, args: &[f32]| call_f32(name, args).map_or(0, f32::to_bits);
+    let g = |name: &str, args: &[f64]| call_f64(name, args).map_or(0, f64::to_bits);
+    let got = d.get::<f32>(pof, 10 * n);
+    for t in 0..n {
+        let (x, y, z) = (a[t], b[t], c[t]);
+        let want = [
+            f("__cucc_add_rz_f32", &[x, y]),
+            f("__cucc_add_rp_f32", &[x, y]),
+            f("__cucc_add_rm_f32", &[x, y]),
+            f("__cucc_add_rm_f32", &[x, -y]),
+            f("__cucc_mul_rp_f32", &[x, y]),
+            f("__cucc_div_rz_f32", &[x, y]),
+            f("__cucc_div_rm_f32", &[1.0, x]),
+            f("__cucc_sqrt_rp_f32", &[x.abs()]),
+            f("__cucc_fma_rm_f32", &[x, y, z]),
+            f("__cucc_fma_rp_f32", &[x, y, z]),
+        ];
+        for (k, w) in want.iter().enumerate() {
+            let g = got[k * n + t].to_bits();
+            let nan = |b: u32| f32::from_bits(b).is_nan();
+            assert!(
+                g == *w || (nan(g) && nan(*w)),
+                "f32 op {k} t={t}: got {g:#x}, want {w:#x}"
+            );
+        }
+    }
+    let got = d.get::<f64>(pod, 7 * n);
+    for t in 0..n {
+        let (x, y) = (da[t], db[t]);
+        let want = [
+            g("__cucc_add_rm_f64", &[x, y]),
+            g("__cucc_add_rp_f64", &[x, -y]),
+            g("__cucc_mul_rz_f64", &[x, y]),
+            g("__cucc_div_rp_f64", &[x, y]),
+            g("__cucc_div_rz_f64", &[1.0, x]),
+            g("__cucc_sqrt_rm_f64", &[x.abs()]),
+            g("__cucc_mul_rm_f64", &[x, y]),
+        ];
+        for (k, w) in want.iter().enumerate() {
+            let g = got[k * n + t].to_bits();
+            let nan = |b: u64| f64::from_bits(b).is_nan();
+            assert!(
+                g == *w || (nan(g) && nan(*w)),
+                "f64 op {k} t={t}: got {g:#x}, want {w:#x}"
+            );
+        }
+    }
+}

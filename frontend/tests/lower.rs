@@ -311,3 +311,13 @@ fn lambda_init_captures_and_int128_are_diagnosed() {
         "{e}"
     );
 }
+
+#[test]
+fn double_fma_with_directed_rounding_is_diagnosed() {
+    let src = "__global__ void k(double *o) { o[0] = __fma_rd(o[1], o[2], o[3]); }\n";
+    let d = diagnose("f.cu", src);
+    assert!(
+        d.starts_with("f.cu:1:39: error: `__fma_rd`: a double-precision fma rounded toward zero or an infinity is not supported"),
+        "{d}"
+    );
+}

@@ -526,6 +526,17 @@ fn model(op: &str, ints: [u32; 4], fa: f32, fb: f32, t: u32) -> u32 {
                 };
                 return r.to_bits();
             }
+            if mode == 'm' && s == 0.0 && e == 0.0 {
+                // IEEE 754: an exact zero sum rounded down is -0, unless
+                // both addends are +0.
+                let (p, q) = match op {
+                    "sub.rm.f32" => (x, -y),
+                    "fma.rm.f32" => (x * x, y),
+                    _ => (x, y),
+                };
+                let pos = |v: f64| v == 0.0 && v.is_sign_positive();
+                return if pos(p) && pos(q) { 0 } else { 0x8000_0000 };
+            }
             to_f32_dd(s, e, mode)
         }
         "mul.rp.f32" => to_f32_dd(f64::from(fa) * f64::from(fb), 0.0, 'p'),

@@ -49,6 +49,17 @@ pub struct EmittedModule {
     pub kernels: Vec<EmittedKernel>,
 }
 
+/// True if a function of `module` calls a directed-rounding extern, whose
+/// helpers (and `immintrin.h`, slow to parse) only such files include.
+fn uses_directed_rounding(module: &Module) -> bool {
+    module.functions.iter().any(|(_, f)| {
+        f.ops.iter().any(|(_, o)| {
+            matches!(&o.kind, cucc_ir::OpKind::Call(cucc_ir::Callee::Extern(n))
+                if cucc_ir::intrinsics::Directed::parse(n).is_some())
+        })
+    })
+}
+
 /// Emits every launch-form function of `module` (and the device and constant
 /// globals they use) as one C file.
 pub fn emit_module(module: &Module) -> Result<EmittedModule, CpuifyError> {
@@ -62,6 +73,9 @@ pub fn emit_module_checked(
 ) -> Result<EmittedModule, CpuifyError> {
     let mut c = String::from(prelude::PRELUDE);
     c.push('\n');
+    if uses_directed_rounding(module) {
+        c.push_str(prelude::DIRECTED);
+    }
     if sanitize != Sanitize::Off {
         c.push_str(checks::PRELUDE);
     }

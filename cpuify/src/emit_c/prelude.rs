@@ -248,8 +248,115 @@ CUCC_INT_DIV(32, uint32_t, int32_t)
 CUCC_INT_DIV(64, uint64_t, int64_t)
 "#;
 
+/// Float operations with directed rounding (`cucc_ir::intrinsics::Directed`,
+/// named `cucc_<op>_<rz|rm|rp>_<f32|f64>`), emitted only into files that
+/// call one. With AVX-512 the instruction's embedded rounding gives the
+/// exact result in one operation; elsewhere the formulas of the
+/// interpreter (`cucc_ir::interp::rounding`): the round-to-nearest result
+/// and the sign of its exact residual, then a step to the neighbour. The
+/// file is compiled with `-ffp-contract=off`, which the residuals need.
+pub const DIRECTED: &str = r#"
+#if defined(__AVX512F__) && !defined(CUCC_DIRECTED_SOFTWARE)
+#include <immintrin.h>
+#define CUCC_DIRECTED(d, M)                                                                         \
+  static inline float cucc_add_##d##_f32(float a, float b) {                                       \
+    return _mm_cvtss_f32(_mm_add_round_ss(_mm_set_ss(a), _mm_set_ss(b), M | _MM_FROUND_NO_EXC)); }  \
+  static inline float cucc_mul_##d##_f32(float a, float b) {                                       \
+    return _mm_cvtss_f32(_mm_mul_round_ss(_mm_set_ss(a), _mm_set_ss(b), M | _MM_FROUND_NO_EXC)); }  \
+  static inline float cucc_div_##d##_f32(float a, float b) {                                       \
+    return _mm_cvtss_f32(_mm_div_round_ss(_mm_set_ss(a), _mm_set_ss(b), M | _MM_FROUND_NO_EXC)); }  \
+  static inline float cucc_sqrt_##d##_f32(float a) {                                               \
+    return _mm_cvtss_f32(_mm_sqrt_round_ss(_mm_set_ss(a), _mm_set_ss(a), M | _MM_FROUND_NO_EXC)); } \
+  static inline float cucc_fma_##d##_f32(float a, float b, float c) {                              \
+    return _mm_cvtss_f32(                                                                           \
+        _mm_fmadd_round_ss(_mm_set_ss(a), _mm_set_ss(b), _mm_set_ss(c), M | _MM_FROUND_NO_EXC)); }  \
+  static inline double cucc_add_##d##_f64(double a, double b) {                                    \
+    return _mm_cvtsd_f64(_mm_add_round_sd(_mm_set_sd(a), _mm_set_sd(b), M | _MM_FROUND_NO_EXC)); }  \
+  static inline double cucc_mul_##d##_f64(double a, double b) {                                    \
+    return _mm_cvtsd_f64(_mm_mul_round_sd(_mm_set_sd(a), _mm_set_sd(b), M | _MM_FROUND_NO_EXC)); }  \
+  static inline double cucc_div_##d##_f64(double a, double b) {                                    \
+    return _mm_cvtsd_f64(_mm_div_round_sd(_mm_set_sd(a), _mm_set_sd(b), M | _MM_FROUND_NO_EXC)); }  \
+  static inline double cucc_sqrt_##d##_f64(double a) {                                             \
+    return _mm_cvtsd_f64(_mm_sqrt_round_sd(_mm_set_sd(a), _mm_set_sd(a), M | _MM_FROUND_NO_EXC)); }
+CUCC_DIRECTED(rz, _MM_FROUND_TO_ZERO)
+CUCC_DIRECTED(rm, _MM_FROUND_TO_NEG_INF)
+CUCC_DIRECTED(rp, _MM_FROUND_TO_POS_INF)
+#else
+/* dir: 0 toward zero, 1 down, 2 up; e: the exact value minus r. */
+#define CUCC_DIRECTED_STEP(T, U, BITS)                                                              \
+  static inline T cucc_step_##BITS(T y, int up) {                                                   \
+    U b; memcpy(&b, &y, sizeof b);                                                                  \
+    if (y == 0) b = up ? (U)1 : (((U)1 << (BITS - 1)) | 1);                                         \
+    else b = ((y > 0) == up) ? b + 1 : b - 1;                                                       \
+    memcpy(&y, &b, sizeof y); return y; }                                                           \
+  static inline T cucc_direct_##BITS(T r, double e, int dir) {                                      \
+    int above = e > 0, below = e < 0, neg = r == 0 ? below : r < 0;                                 \
+    if (dir == 1) return below ? cucc_step_##BITS(r, 0) : r;                                       \
+    if (dir == 2) return above ? cucc_step_##BITS(r, 1) : r;                                        \
+    if (neg && above) return cucc_step_##BITS(r, 1);                                                \
+    return !neg && below ? cucc_step_##BITS(r, 0) : r; }                                            \
+  static inline T cucc_two_sum_err_##BITS(T a, T b, T r) {                                          \
+    T bp = r - a, ap = r - bp, e = (a - ap) + (b - bp);                                             \
+    T inf = (T)INFINITY;                                                                            \
+    return (r == inf || r == -inf) && a < inf && a > -inf && b < inf && b > -inf ? -r : e; }      \
+  /* An exact zero sum rounded down: -0 unless both addends are +0. */                              \
+  static inline T cucc_zero_sum_##BITS(T a, T b) {                                                  \
+    return a == 0 && !signbit(a) && b == 0 && !signbit(b) ? (T)0 : -(T)0; }
+/* Near the subnormals an f64 residual would underflow (and lose its sign):
+ * it is taken on operands scaled by 2^200 instead (2^600 for a product
+ * that underflowed entirely). */
+#define CUCC_TINY 1e-270
+#define CUCC_SCALE 0x1p200
+#define CUCC_HUGE 0x1p600
+CUCC_DIRECTED_STEP(float, uint32_t, 32)
+CUCC_DIRECTED_STEP(double, uint64_t, 64)
+#define CUCC_DIRECTED(d, DIR)                                                                       \
+  static inline float cucc_add_##d##_f32(float a, float b) {                                       \
+    float r = a + b, e = cucc_two_sum_err_32(a, b, r);                                             \
+    if (DIR == 1 && r == 0 && e == 0) return cucc_zero_sum_32(a, b);                              \
+    return cucc_direct_32(r, e, DIR); }                                                            \
+  static inline float cucc_mul_##d##_f32(float a, float b) {                                       \
+    float r = a * b; return cucc_direct_32(r, fma((double)a, (double)b, -(double)r), DIR); }       \
+  static inline float cucc_div_##d##_f32(float a, float b) {                                       \
+    float r = a / b; double e = fma(-(double)r, (double)b, (double)a);                             \
+    return cucc_direct_32(r, (double)b < 0 ? -e : e, DIR); }                                       \
+  static inline float cucc_sqrt_##d##_f32(float a) {                                               \
+    float r = sqrtf(a); return cucc_direct_32(r, fma(-(double)r, (double)r, (double)a), DIR); }    \
+  static inline float cucc_fma_##d##_f32(float a, float b, float c) {                              \
+    float r = fmaf(a, b, c); double p = (double)a * (double)b, cw = c, s = p + cw;                 \
+    double bp = s - p, ap = s - bp, t = (p - ap) + (cw - bp), e = (s - (double)r) + t;             \
+    if (DIR == 1 && r == 0 && e == 0) return (float)cucc_zero_sum_64(p, cw);                      \
+    return cucc_direct_32(r, e, DIR); }                                                            \
+  static inline double cucc_add_##d##_f64(double a, double b) {                                    \
+    double r = a + b, e = cucc_two_sum_err_64(a, b, r);                                            \
+    if (DIR == 1 && r == 0 && e == 0) return cucc_zero_sum_64(a, b);                               \
+    return cucc_direct_64(r, e, DIR); }                                                            \
+  static inline double cucc_mul_##d##_f64(double a, double b) {                                    \
+    double r = a * b, e;                                                                           \
+    if (r == 0) e = (a * CUCC_HUGE) * (b * CUCC_HUGE);                                            \
+    else if (fabs(r) < CUCC_TINY) e = fabs(a) <= fabs(b) ? fma(a * CUCC_SCALE, b, -r * CUCC_SCALE)      \
+                                                    : fma(a, b * CUCC_SCALE, -r * CUCC_SCALE);     \
+    else e = fma(a, b, -r);                                                                        \
+    return cucc_direct_64(r, e, DIR); }                                                            \
+  static inline double cucc_div_##d##_f64(double a, double b) {                                    \
+    double r = a / b, e = fabs(a) < CUCC_TINY ? fma(-r * CUCC_SCALE, b, a * CUCC_SCALE) : fma(-r, b, a); \
+    return cucc_direct_64(r, b < 0 ? -e : e, DIR); }                                               \
+  static inline double cucc_sqrt_##d##_f64(double a) {                                             \
+    double r = sqrt(a), e = fabs(a) < CUCC_TINY                                                    \
+        ? fma(-r * CUCC_SCALE, r * CUCC_SCALE, a * CUCC_SCALE * CUCC_SCALE) : fma(-r, r, a);       \
+    return cucc_direct_64(r, e, DIR); }
+CUCC_DIRECTED(rz, 0)
+CUCC_DIRECTED(rm, 1)
+CUCC_DIRECTED(rp, 2)
+#endif
+"#;
+
 /// The C function implementing a known extern, where it differs from its name.
 pub fn extern_c_name(name: &str) -> &str {
+    if cucc_ir::intrinsics::Directed::parse(name).is_some() {
+        // `__cucc_fma_rm_f32` is `cucc_fma_rm_f32` of [`DIRECTED`].
+        return &name[2..];
+    }
     match name {
         "rsqrtf" => "cucc_rsqrtf",
         "rsqrt" => "cucc_rsqrt",

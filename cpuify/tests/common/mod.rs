@@ -71,6 +71,20 @@ pub fn run_passes(m: &mut Module, skip: &str, after: &mut dyn FnMut(&Module, &st
     }
 }
 
+thread_local! {
+    /// Extra C compiler flags for [`compile`] ([`with_cflags`]).
+    static EXTRA_CFLAGS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with `flags` added to every C compilation of this thread.
+#[allow(dead_code)]
+pub fn with_cflags<R>(flags: &[&str], f: impl FnOnce() -> R) -> R {
+    let old = EXTRA_CFLAGS.with(|c| c.replace(flags.iter().map(|s| s.to_string()).collect()));
+    let r = f();
+    EXTRA_CFLAGS.with(|c| *c.borrow_mut() = old);
+    r
+}
+
 /// Emits C for a module the passes already ran on, compiles it to a shared
 /// object and loads it.
 pub fn compile(m: Module, tag: &str) -> (libloading::Library, Module) {
@@ -120,6 +134,7 @@ pub fn compile(m: Module, tag: &str) -> (libloading::Library, Module) {
             "-o",
         ])
         .arg(&so)
+        .args(EXTRA_CFLAGS.with(|c| c.borrow().clone()))
         .arg(&c)
         .arg("-lm")
         .output()

@@ -1137,6 +1137,39 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 };
                 return Ok(Some(RV::Scalar(self.arith("/", one, a, &act, e)?)));
             }
+            n if directed_builtin(n).is_some() => {
+                let Some((op, dir, double, form)) = directed_builtin(n) else {
+                    return Ok(None);
+                };
+                let d = cucc_ir::intrinsics::Directed { op, dir, double };
+                if cucc_ir::intrinsics::Directed::parse(&d.name()).is_none() {
+                    return Err(Diagnostic::at(
+                        e,
+                        format!("`{n}`: a double-precision fma rounded toward zero or an infinity is not supported (its exact residual needs more than double precision)"),
+                    ));
+                }
+                let (a, _) = arg!(0);
+                let t = self.b().ty(a);
+                let mut vals = vec![a];
+                for i in 1..op.arity() {
+                    if form == DirectedForm::Reciprocal {
+                        break;
+                    }
+                    vals.push(arg!(i).0);
+                }
+                match form {
+                    DirectedForm::Reciprocal => {
+                        let one = self.b().const_float(t, 1.0);
+                        vals.insert(0, one);
+                    }
+                    DirectedForm::Difference => {
+                        vals[1] = self.b().unary(UnOp::FNeg, vals[1]);
+                    }
+                    DirectedForm::Plain => {}
+                }
+                let r = self.b().call_extern(&d.name(), vals, &[t])[0];
+                return Ok(Some(RV::Scalar(r)));
+            }
             "__hfma" | "__hfma_relu" if rt.is_float() => {
                 // Computed in f32: exact products of halves, one rounding
                 // to f32 and one to half (documented: not a single rounding).
@@ -1309,3 +1342,52 @@ fn is_lvalue(n: &Node) -> bool {
 
 #[allow(dead_code)]
 fn unused(_: BarrierScope) {}
+
+/// How a CUDA directed-rounding intrinsic maps onto its extern.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DirectedForm {
+    /// The operands as they are.
+    Plain,
+    /// `a - b` as `a + (-b)` (exact negation).
+    Difference,
+    /// `1 / a`.
+    Reciprocal,
+}
+
+/// CUDA's `__fadd_rz`, `__dmul_ru`, `__fmaf_rd`, `__frcp_rz`, ... (rounded
+/// toward zero, up or down): the operation, direction, precision and form.
+fn directed_builtin(
+    name: &str,
+) -> Option<(
+    cucc_ir::intrinsics::DirectedOp,
+    cucc_ir::intrinsics::Direction,
+    bool,
+    DirectedForm,
+)> {
+    use cucc_ir::intrinsics::{DirectedOp as Op, Direction};
+    let (base, dir) = name.strip_prefix("__")?.rsplit_once('_')?;
+    let dir = match dir {
+        "rz" => Direction::Zero,
+        "ru" => Direction::Up,
+        "rd" => Direction::Down,
+        _ => return None,
+    };
+    let (op, double, form) = match base {
+        "fadd" => (Op::Add, false, DirectedForm::Plain),
+        "fsub" => (Op::Add, false, DirectedForm::Difference),
+        "fmul" => (Op::Mul, false, DirectedForm::Plain),
+        "fdiv" => (Op::Div, false, DirectedForm::Plain),
+        "frcp" => (Op::Div, false, DirectedForm::Reciprocal),
+        "fsqrt" => (Op::Sqrt, false, DirectedForm::Plain),
+        "fmaf" => (Op::Fma, false, DirectedForm::Plain),
+        "dadd" => (Op::Add, true, DirectedForm::Plain),
+        "dsub" => (Op::Add, true, DirectedForm::Difference),
+        "dmul" => (Op::Mul, true, DirectedForm::Plain),
+        "ddiv" => (Op::Div, true, DirectedForm::Plain),
+        "drcp" => (Op::Div, true, DirectedForm::Reciprocal),
+        "dsqrt" => (Op::Sqrt, true, DirectedForm::Plain),
+        "fma" => (Op::Fma, true, DirectedForm::Plain),
+        _ => return None,
+    };
+    Some((op, dir, double, form))
+}

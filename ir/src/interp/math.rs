@@ -73,7 +73,7 @@ pub fn call_f32(name: &str, a: &[f32]) -> Option<f32> {
         ("remainderf", 2) => remainder(f64::from(x), f64::from(y)) as f32,
         ("__fdividef", 2) => x / y,
         ("fmaf", 3) => x.mul_add(y, a[2]),
-        _ => return None,
+        _ => return super::rounding::call_f32(name, a),
     })
 }
 
@@ -125,7 +125,7 @@ pub fn call_f64(name: &str, a: &[f64]) -> Option<f64> {
         ("fdim", 2) => fdim(x, y),
         ("remainder", 2) => remainder(x, y),
         ("fma", 3) => x.mul_add(y, a[2]),
-        _ => return None,
+        _ => return super::rounding::call_f64(name, a),
     })
 }
 

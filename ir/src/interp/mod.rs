@@ -37,6 +37,7 @@ pub mod eval;
 pub mod math;
 pub mod memory;
 pub mod printf;
+pub mod rounding;
 pub mod runspec;
 mod sched;
 mod thread;

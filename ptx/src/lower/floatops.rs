@@ -7,6 +7,7 @@
 use super::inst::is_float;
 use super::*;
 use crate::inst::{Flag, Rounding, TestpOp};
+use cucc_ir::intrinsics::{Directed, DirectedOp, Direction};
 
 /// The integer type as wide as float type `ty`, and its sign bit.
 fn int_of(b: &mut Builder<'_>, ty: TypeId) -> (TypeId, i64) {
@@ -334,7 +335,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
 }
 
 /// A float operation whose directed rounding [`FnCx::round_directed`]
-/// corrects.
+/// provides.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Exact {
     Add,
@@ -346,13 +347,11 @@ pub(super) enum Exact {
 }
 
 impl<'m, 'p> FnCx<'m, 'p> {
-    /// `r`, the round-to-nearest result of `op` on `args`, rounded by
-    /// `i`'s `.rz`/`.rm`/`.rp` instead: the sign of the exact residual
-    /// (`x - r`, by an error-free transformation: TwoSum for sums, an
-    /// `fma` for products, quotients and roots; for `f32` `fma` the exact
-    /// `f64` product TwoSummed with `c`) says which neighbour the exact
-    /// value lies
-    /// toward. `f64` `fma` has no such residual: an error.
+    /// `r`, the round-to-nearest result of `op` on `args`, computed with
+    /// `i`'s `.rz`/`.rm`/`.rp` instead: a call of the directed-rounding
+    /// extern (`cucc_ir::intrinsics::Directed`), which the interpreter
+    /// evaluates exactly and the C emitter maps to the machine's directed
+    /// rounding or to an exact residual. `f64` `fma` has none: an error.
     pub(super) fn round_directed(
         &mut self,
         i: &Inst,
@@ -369,110 +368,40 @@ impl<'m, 'p> FnCx<'m, 'p> {
         if ty != f32t && ty != f64t {
             return i.unsupported();
         }
-        let arg = |k: usize| {
-            args.get(k)
-                .copied()
-                .ok_or_else(|| Error::new(i.pos, "operand count mismatch"))
+        let dir = match mode {
+            Rounding::Rz => Direction::Zero,
+            Rounding::Rm => Direction::Down,
+            _ => Direction::Up,
         };
-        let mut b = self.b();
-        let z = b.const_float(ty, 0.0);
-        // Residuals of f32 products, quotients and roots are taken in
-        // f64, where they are exact even when the result is subnormal.
-        let wide = |b: &mut Builder<'_>, v: Value| {
-            if ty == f32t {
-                b.cast(CastOp::FpExt, v, f64t)
-            } else {
-                v
-            }
+        let dop = match op {
+            Exact::Add => DirectedOp::Add,
+            Exact::Mul => DirectedOp::Mul,
+            Exact::Div | Exact::Rcp => DirectedOp::Div,
+            Exact::Sqrt => DirectedOp::Sqrt,
+            Exact::Fma => DirectedOp::Fma,
         };
-        let zw = b.const_float(f64t, 0.0);
-        let e = match op {
-            Exact::Add => {
-                let (a, c) = (arg(0)?, arg(1)?);
-                let bp = b.binary(BinOp::FSub, r, a);
-                let ap = b.binary(BinOp::FSub, r, bp);
-                let ea = b.binary(BinOp::FSub, a, ap);
-                let eb = b.binary(BinOp::FSub, c, bp);
-                let e = b.binary(BinOp::FAdd, ea, eb);
-                // An overflow of finite operands: the exact sum is finite.
-                let inf = b.const_float(ty, f64::INFINITY);
-                let ra = fabs(&mut b, r);
-                let over = b.cmp(CmpPred::FOeq, ra, inf);
-                let fa = fabs(&mut b, a);
-                let fc = fabs(&mut b, c);
-                let a_fin = b.cmp(CmpPred::FOlt, fa, inf);
-                let c_fin = b.cmp(CmpPred::FOlt, fc, inf);
-                let fin = b.binary(BinOp::And, a_fin, c_fin);
-                let over = b.binary(BinOp::And, over, fin);
-                let nr = b.unary(UnOp::FNeg, r);
-                b.select(over, nr, e)
-            }
-            Exact::Mul => {
-                let (a, c) = (wide(&mut b, arg(0)?), wide(&mut b, arg(1)?));
-                let rw = wide(&mut b, r);
-                let nr = b.unary(UnOp::FNeg, rw);
-                let e = b.call_extern("fma", vec![a, c, nr], &[f64t])[0];
-                return Ok(self.directed_by(r, e, zw, mode));
-            }
-            Exact::Div | Exact::Rcp => {
-                let (num, den) = if op == Exact::Div {
-                    (wide(&mut b, arg(0)?), wide(&mut b, arg(1)?))
-                } else {
-                    (b.const_float(f64t, 1.0), wide(&mut b, arg(0)?))
-                };
-                let rw = wide(&mut b, r);
-                let nr = b.unary(UnOp::FNeg, rw);
-                let e = b.call_extern("fma", vec![nr, den, num], &[f64t])[0];
-                let ne = b.unary(UnOp::FNeg, e);
-                let dneg = b.cmp(CmpPred::FOlt, den, zw);
-                let e = b.select(dneg, ne, e);
-                return Ok(self.directed_by(r, e, zw, mode));
-            }
-            Exact::Sqrt => {
-                let a = wide(&mut b, arg(0)?);
-                let rw = wide(&mut b, r);
-                let nr = b.unary(UnOp::FNeg, rw);
-                let e = b.call_extern("fma", vec![nr, rw, a], &[f64t])[0];
-                return Ok(self.directed_by(r, e, zw, mode));
-            }
-            Exact::Fma if ty == f32t => {
-                // a*b is exact in f64; TwoSum makes a*b + c an exact pair
-                // (s, t). Against the f32 result r, the sign of
-                // (s - r) + t is the sign of the exact residual: s - r is
-                // exact, and zero or larger than |t|.
-                let w: Vec<Value> = [arg(0)?, arg(1)?, arg(2)?]
-                    .iter()
-                    .map(|&v| b.cast(CastOp::FpExt, v, f64t))
-                    .collect();
-                let p = b.binary(BinOp::FMul, w[0], w[1]);
-                let s = b.binary(BinOp::FAdd, p, w[2]);
-                let bp = b.binary(BinOp::FSub, s, p);
-                let ap = b.binary(BinOp::FSub, s, bp);
-                let ea = b.binary(BinOp::FSub, p, ap);
-                let eb = b.binary(BinOp::FSub, w[2], bp);
-                let t = b.binary(BinOp::FAdd, ea, eb);
-                let rw = b.cast(CastOp::FpExt, r, f64t);
-                let d = b.binary(BinOp::FSub, s, rw);
-                let e = b.binary(BinOp::FAdd, d, t);
-                return Ok(self.directed_by(r, e, zw, mode));
-            }
-            Exact::Fma => return i.unsupported(),
+        let d = Directed {
+            op: dop,
+            dir,
+            double: ty == f64t,
         };
-        Ok(self.directed_by(r, e, z, mode))
-    }
-
-    /// `r` rounded by `mode` given the residual `e` (exact value minus
-    /// `r`; `z` is zero of `e`'s type).
-    fn directed_by(&mut self, r: Value, e: Value, z: Value, mode: Rounding) -> Value {
-        let mut b = self.b();
-        let ty = b.func.value_type(r);
-        let rzero = b.const_float(ty, 0.0);
-        let above = b.cmp(CmpPred::FOgt, e, z);
-        let below = b.cmp(CmpPred::FOlt, e, z);
-        // The exact value's sign: r's, or the residual's when r is zero.
-        let rz = b.cmp(CmpPred::FOeq, r, rzero);
-        let rneg = b.cmp(CmpPred::FOlt, r, rzero);
-        let neg = b.select(rz, below, rneg);
-        direct(&mut b, r, above, below, neg, mode)
+        if Directed::parse(&d.name()).is_none() {
+            return i.unsupported();
+        }
+        let mut operands = Vec::with_capacity(3);
+        if op == Exact::Rcp {
+            operands.push(self.b().const_float(ty, 1.0));
+        }
+        for k in 0..args.len() {
+            operands.push(
+                args.get(k)
+                    .copied()
+                    .ok_or_else(|| Error::new(i.pos, "operand count mismatch"))?,
+            );
+        }
+        if operands.len() != dop.arity() {
+            return Err(Error::new(i.pos, "operand count mismatch"));
+        }
+        Ok(self.b().call_extern(&d.name(), operands, &[ty])[0])
     }
 }
