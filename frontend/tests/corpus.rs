@@ -3392,3 +3392,38 @@ fn directed_rounding() {
         }
     }
 }
+
+#[test]
+fn warp_sync_legacy() {
+    let m = load("warp_sync_legacy");
+    let mut d = Dev::new(&m);
+    let (nb, bs) = (4usize, 256usize);
+    let h: Vec<i32> = (0..nb * bs).map(|k| (k as i32 * 37) % 11 - 3).collect();
+    let pd = d.buf(&h);
+    let po = d.zeros::<i32>(nb);
+    d.launch_t(
+        "reduce_unrolled",
+        "ILj256EE",
+        nb as u32,
+        bs as u32,
+        &[p(pd), p(po)],
+    );
+    let sums = |w: usize| -> Vec<i32> { h.chunks(w).map(|c| c.iter().sum()).collect() };
+    assert_eq!(d.get::<i32>(po, nb), sums(bs), "reduce_unrolled");
+    d.launch("warp_scan", (nb * bs / 128) as u32, 128, &[p(pd)]);
+    let want: Vec<i32> = h
+        .chunks(32)
+        .flat_map(|c| {
+            c.iter()
+                .scan(0, |acc, &v| {
+                    *acc += v;
+                    Some(*acc)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(d.get::<i32>(pd, nb * bs), want, "warp_scan");
+    d.put(pd, &h);
+    d.launch("reduce_loop", nb as u32, 32, &[p(pd), p(po)]);
+    assert_eq!(d.get::<i32>(po, nb), sums(32)[..nb].to_vec(), "reduce_loop");
+}

@@ -26,6 +26,7 @@ pub mod interp;
 pub mod intrinsics;
 pub mod link;
 pub mod loc;
+pub mod lockstep;
 pub mod module;
 pub mod ops;
 pub mod text;

@@ -183,6 +183,9 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
     for (id, f) in defined {
         lower_function(&mut cx, id, f)?;
     }
+    // `ld.volatile.shared`/`st.volatile.shared` of warp-synchronous code
+    // run as the lockstep they were written for.
+    cucc_ir::lockstep::insert_warp_barriers(&mut cx.module);
     Ok(cx.module)
 }
 

@@ -165,6 +165,9 @@ pub fn lower_unit_with(
     if relocatable {
         cx.export_device_functions(main_file);
     }
+    // Warp-synchronous code through volatile shared memory runs as the
+    // lockstep it was written for.
+    cucc_ir::lockstep::insert_warp_barriers(&mut cx.module);
     if cx.errors.is_empty() {
         if let Err(e) = cucc_ir::verify_module(&cx.module) {
             cx.errors.push(Diagnostic::new(
