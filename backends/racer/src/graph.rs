@@ -631,7 +631,7 @@ fn check_op_types(op: ArithOp, ity: &dyn Fn(usize) -> Option<Ty>, out: Ty) -> Re
         ArithOp::FpToSi => want(ity(0) == Some(Ty::F64) && out != Ty::F64, "f64 to integer"),
         ArithOp::IntCast => want(is_int(ity(0)) && out != Ty::F64, "integer to integer"),
         ArithOp::Splat => want(
-            matches!(ity(1), None if out != Ty::F64) || ity(1) == Some(out),
+            (ity(1).is_none() && out != Ty::F64) || ity(1) == Some(out),
             "the constant must have the result type",
         ),
     }

@@ -16,3 +16,4 @@
 
 pub mod graph;
 pub mod machine;
+pub mod sim;
