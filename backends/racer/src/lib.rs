@@ -14,6 +14,8 @@
 
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
+pub mod balance;
 pub mod graph;
+pub mod lower;
 pub mod machine;
 pub mod sim;
