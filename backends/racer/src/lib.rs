@@ -18,4 +18,5 @@ pub mod balance;
 pub mod graph;
 pub mod lower;
 pub mod machine;
+pub mod run;
 pub mod sim;

@@ -686,7 +686,9 @@ impl<'a> Lowerer<'a> {
                 if self.depth > 0 {
                     return Err(self.diag(op, "load in a loop or branch", "a memory unit streams each buffer element once per thread, in tag order; reads inside loops or branches are not modelled".into()));
                 }
-                self.gid_stream(op)?; // a fresh tag-ordered stream: same restriction
+                if self.gid == GidState::Reordered {
+                    return Err(self.diag(op, "load after a loop", "elements leave a loop out of order; a fresh tag-ordered memory stream cannot be joined with them here".into()));
+                }
                 let name = format!("arg{p}{}", if off == 0 { String::new() } else { format!("{off:+}") });
                 let name = self.unique(name);
                 let e = self.g.add1(NodeKind::Source { name: name.clone() }, vec![], ty, line);
@@ -708,7 +710,9 @@ impl<'a> Lowerer<'a> {
             OpKind::AtomicRmw { .. } | OpKind::AtomicCas { .. } => return Err(self.diag(op, "atomic", "atomics need a shared read-modify-write memory; RACER's memory units stream and sort".into())),
             OpKind::Barrier(_) | OpKind::BarrierReduce(_) => return Err(self.diag(op, "barrier", "threads are elements of one stream; there is no block to synchronise".into())),
             OpKind::Shuffle(_) | OpKind::Vote(_) | OpKind::ActiveMask | OpKind::LaneId | OpKind::WarpSize => return Err(self.diag(op, "warp function", "there are no warps on a stream processor".into())),
-            OpKind::Alloca { .. } | OpKind::DynamicShared | OpKind::GlobalAddr(_) => return Err(self.diag(op, "memory object", "shared memory, globals and private arrays are not modelled: only kernel buffer parameters, streamed by memory units".into())),
+            OpKind::DynamicShared => return Err(self.diag(op, "shared memory", "threads are elements of one stream; there is no per-block memory".into())),
+            OpKind::GlobalAddr(gl) if self.m.globals[gl].space == cucc_ir::Space::Shared => return Err(self.diag(op, "shared memory", "threads are elements of one stream; there is no per-block memory".into())),
+            OpKind::Alloca { .. } | OpKind::GlobalAddr(_) => return Err(self.diag(op, "memory object", "globals and private arrays are not modelled: only kernel buffer parameters, streamed by memory units".into())),
             ref k => return Err(self.diag(op, &format!("{k:?}").chars().take_while(|c| c.is_alphanumeric()).collect::<String>(), "not modelled by the RACER lowering".into())),
         }
         Ok(())

@@ -1,0 +1,80 @@
+//! Binding a lowered kernel's memory-unit streams to buffers and writing
+//! the sorted results back: what a memory unit does around a run.
+
+use std::collections::BTreeMap;
+
+use crate::graph::Scalar;
+use crate::lower::Lowered;
+use crate::sim::{Outcome, Token};
+
+/// The source streams of `l` for `buffers` (by kernel parameter): the
+/// `tid` stream, and element `tag + offset` of each read buffer in tag
+/// order.
+pub fn bind(
+    l: &Lowered,
+    buffers: &BTreeMap<usize, Vec<Scalar>>,
+) -> Result<BTreeMap<String, Vec<Token>>, String> {
+    let mut out = BTreeMap::new();
+    for s in &l.inputs {
+        let data: Vec<Token> = match s.param {
+            None => (0..l.threads)
+                .map(|t| Token {
+                    tag: t,
+                    value: Scalar::Int(t as i64),
+                })
+                .collect(),
+            Some(p) => {
+                let buf = buffers
+                    .get(&p)
+                    .ok_or(format!("no buffer bound to parameter {p}"))?;
+                (0..l.threads)
+                    .map(|t| {
+                        let k = t as i64 + s.offset;
+                        usize::try_from(k)
+                            .ok()
+                            .and_then(|k| buf.get(k))
+                            .map(|v| Token { tag: t, value: *v })
+                            .ok_or(format!(
+                                "thread {t} reads element {k} of parameter {p}, which has {} elements",
+                                buf.len()
+                            ))
+                    })
+                    .collect::<Result<_, _>>()?
+            }
+        };
+        out.insert(s.name.clone(), data);
+    }
+    Ok(out)
+}
+
+/// Stores each sink's elements, re-sorted by tag, at `tag + offset` of its
+/// buffer.
+pub fn write_back(
+    l: &Lowered,
+    run: &Outcome,
+    buffers: &mut BTreeMap<usize, Vec<Scalar>>,
+) -> Result<(), String> {
+    for s in &l.outputs {
+        let Some(p) = s.param else { continue };
+        let log = run
+            .sinks
+            .get(&s.name)
+            .ok_or(format!("no sink `{}` in the run", s.name))?;
+        let buf = buffers
+            .get_mut(&p)
+            .ok_or(format!("no buffer bound to parameter {p}"))?;
+        for t in log.stored() {
+            let k = t.tag as i64 + s.offset;
+            let len = buf.len();
+            let slot = usize::try_from(k)
+                .ok()
+                .and_then(|k| buf.get_mut(k))
+                .ok_or(format!(
+                    "thread {} writes element {k} of parameter {p}, which has {len} elements",
+                    t.tag
+                ))?;
+            *slot = t.value;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,167 @@
+//! CUDA source through cucc's frontend, lowered to stream graphs and run
+//! on the simulator, or rejected with the construct and its line.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use cucc_racer::graph::Scalar;
+use cucc_racer::lower::{compile, Arg, Diagnostic, Lowered, Options};
+use cucc_racer::machine::Machine;
+use cucc_racer::sim::Sim;
+
+fn module(name: &str) -> cucc_ir::Module {
+    let path = PathBuf::from(format!(
+        "{}/tests/kernels/{name}.cu",
+        env!("CARGO_MANIFEST_DIR")
+    ));
+    cucc_frontend::cuda::lower_file(&path, &cucc_frontend::cuda::LowerOptions::default())
+        .unwrap_or_else(|d| panic!("{d}"))
+}
+
+fn lower(
+    name: &str,
+    kernel: &str,
+    grid: u32,
+    block: u32,
+    args: Vec<Arg>,
+) -> Result<Lowered, Diagnostic> {
+    let opts = Options {
+        grid,
+        block,
+        args,
+        rotate: true,
+    };
+    compile(&module(name), kernel, &opts)
+}
+
+fn rejected(name: &str, kernel: &str, nargs: usize) -> Diagnostic {
+    lower(name, kernel, 2, 64, vec![Arg::Buffer; nargs])
+        .err()
+        .unwrap_or_else(|| panic!("{name} lowered"))
+}
+
+fn run(l: &Lowered, buffers: &mut BTreeMap<usize, Vec<Scalar>>) {
+    let m = Machine::racer_v1();
+    let inputs = cucc_racer::run::bind(l, buffers).unwrap_or_else(|e| panic!("{e}"));
+    let out = Sim::new(&l.graph, &m, &inputs)
+        .and_then(|s| s.run(10_000_000))
+        .unwrap_or_else(|e| panic!("{e}"));
+    cucc_racer::run::write_back(l, &out, buffers).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn mandelbrot_source_lowers_to_the_same_graph_as_the_kept_ir() {
+    let args = vec![
+        Arg::Buffer,
+        Arg::F64(-2.0),
+        Arg::F64(-1.0),
+        Arg::F64(0.1),
+        Arg::F64(0.1),
+        Arg::Int(32),
+    ];
+    let from_cu =
+        lower("mandelbrot", "mandelbrot", 8, 64, args.clone()).unwrap_or_else(|e| panic!("{e}"));
+    let kept = include_str!("kernels/mandelbrot.cuir");
+    let m = cucc_ir::parse_module(kept).unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options {
+        grid: 8,
+        block: 64,
+        args,
+        rotate: true,
+    };
+    let from_ir = compile(&m, "mandelbrot", &opts).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        cucc_racer::graph::print(&from_cu.graph),
+        cucc_racer::graph::print(&from_ir.graph)
+    );
+}
+
+#[test]
+fn element_wise_kernel_streams_two_buffers_with_an_offset() {
+    let n = 256usize;
+    let l = lower("vadd", "vadd", 4, 64, vec![Arg::Buffer; 3]).unwrap_or_else(|e| panic!("{e}"));
+    let a: Vec<Scalar> = (0..n).map(|k| Scalar::F64(k as f64 * 0.25)).collect();
+    let b: Vec<Scalar> = (0..=n).map(|k| Scalar::F64(100.0 - k as f64)).collect();
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> =
+        [(0, a), (1, b), (2, vec![Scalar::F64(0.0); n])].into();
+    run(&l, &mut bufs);
+    let want: Vec<Scalar> = (0..n)
+        .map(|k| Scalar::F64(k as f64 * 0.25 * 2.0 + (100.0 - (k + 1) as f64)))
+        .collect();
+    assert_eq!(bufs[&2], want);
+    let offsets: Vec<(Option<usize>, i64)> = l.inputs.iter().map(|s| (s.param, s.offset)).collect();
+    assert_eq!(offsets, vec![(Some(0), 0), (Some(1), 1)]);
+}
+
+#[test]
+fn data_dependent_loop_with_a_branch_and_a_value_used_after_it() {
+    let n = 128usize;
+    let l =
+        lower("collatz", "collatz", 2, 64, vec![Arg::Buffer; 3]).unwrap_or_else(|e| panic!("{e}"));
+    let start: Vec<i64> = (0..n as i64).map(|k| k + 1).collect();
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [
+        (0, start.iter().map(|&v| Scalar::Int(v)).collect()),
+        (1, vec![Scalar::Int(0); n]),
+        (2, vec![Scalar::Int(0); n]),
+    ]
+    .into();
+    run(&l, &mut bufs);
+    let steps = |mut x: i64| {
+        let mut s = 0;
+        while x != 1 {
+            x = if x % 2 == 0 { x / 2 } else { 3 * x + 1 };
+            s += 1;
+        }
+        s
+    };
+    let want: Vec<Scalar> = start.iter().map(|&v| Scalar::Int(steps(v))).collect();
+    assert_eq!(bufs[&1], want);
+    let back: Vec<Scalar> = start.iter().map(|&v| Scalar::Int(v + steps(v))).collect();
+    assert_eq!(bufs[&2], back);
+}
+
+#[test]
+fn gather_through_a_computed_address_is_rejected_at_its_line() {
+    let d = rejected("gather", "gather", 3);
+    assert_eq!(d.construct, "gather", "{d}");
+    assert!(d.location.ends_with(":4:14"), "{d}");
+}
+
+#[test]
+fn atomics_are_rejected() {
+    let d = rejected("atomic", "count", 2);
+    assert_eq!(d.construct, "atomic", "{d}");
+    assert!(d.location.contains(":4:"), "{d}");
+}
+
+#[test]
+fn shared_memory_with_a_barrier_is_rejected() {
+    let d = rejected("shared", "reverse", 2);
+    assert_eq!(d.construct, "shared memory", "{d}");
+    assert!(d.location.contains(":4:"), "{d}");
+}
+
+#[test]
+fn warp_shuffles_are_rejected() {
+    let d = rejected("shuffle", "warpsum", 2);
+    assert_eq!(d.construct, "warp function", "{d}");
+    assert!(d.location.contains(":4:"), "{d}");
+}
+
+#[test]
+fn argument_mismatch_is_a_diagnostic() {
+    let d = lower(
+        "vadd",
+        "vadd",
+        1,
+        64,
+        vec![Arg::Buffer, Arg::F64(1.0), Arg::Buffer],
+    )
+    .err()
+    .expect("rejected");
+    assert_eq!(d.construct, "arguments", "{d}");
+    let d = lower("vadd", "nosuch", 1, 64, vec![])
+        .err()
+        .expect("rejected");
+    assert_eq!(d.construct, "kernel", "{d}");
+}
