@@ -157,11 +157,8 @@ fn argument_mismatch_is_a_diagnostic() {
         64,
         vec![Arg::Buffer, Arg::F64(1.0), Arg::Buffer],
     )
-    .err()
-    .expect("rejected");
+    .expect_err("rejected");
     assert_eq!(d.construct, "arguments", "{d}");
-    let d = lower("vadd", "nosuch", 1, 64, vec![])
-        .err()
-        .expect("rejected");
+    let d = lower("vadd", "nosuch", 1, 64, vec![]).expect_err("rejected");
     assert_eq!(d.construct, "kernel", "{d}");
 }
