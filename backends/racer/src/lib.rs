@@ -15,8 +15,11 @@
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
 pub mod balance;
+#[cfg(test)]
+mod figures;
 pub mod graph;
 pub mod lower;
 pub mod machine;
+pub mod place;
 pub mod run;
 pub mod sim;

@@ -41,7 +41,7 @@ use crate::graph::{ArithOp, EdgeId, Graph, NodeId, NodeKind, Operand, Pred, Scal
 use crate::sim::eval;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// Why a kernel cannot be lowered: the construct, where it is, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
