@@ -421,6 +421,18 @@ mod tests {
     }
 
     #[test]
+    fn docs_list_every_parameter() {
+        let docs = include_str!("../../../docs/racer.md");
+        for p in &Machine::racer_v1().params {
+            assert!(
+                docs.contains(&format!("`{}`", p.key)),
+                "docs/racer.md lacks `{}`",
+                p.key
+            );
+        }
+    }
+
+    #[test]
     fn g_elements_are_bottom_row_and_right_column() {
         let m = Machine::racer_v1();
         let g: usize = (0..4)
