@@ -15,6 +15,7 @@
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
 pub mod balance;
+pub mod dump;
 #[cfg(test)]
 mod figures;
 pub mod graph;
