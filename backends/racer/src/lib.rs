@@ -19,6 +19,7 @@ pub mod dump;
 #[cfg(test)]
 mod figures;
 pub mod graph;
+pub mod life;
 pub mod lower;
 pub mod machine;
 pub mod place;
