@@ -160,6 +160,14 @@ pub fn compile(module: &Module, kernel: &str, opts: &Options) -> Result<Lowered,
         message: "no kernel of this name in the module".into(),
     })?;
     let location = m.describe_loc(m.functions[fid].loc);
+    // Malformed IR (the text parser does not type-check) is reported, not
+    // indexed into.
+    cucc_ir::verify_module(&m).map_err(|e| Diagnostic {
+        location: location.clone(),
+        kernel: kernel.into(),
+        construct: "ir".into(),
+        message: format!("the module does not verify: {e}"),
+    })?;
     let diag = |construct: &str, e: String| Diagnostic {
         location: location.clone(),
         kernel: kernel.into(),
@@ -172,6 +180,12 @@ pub fn compile(module: &Module, kernel: &str, opts: &Options) -> Result<Lowered,
         .map_err(|e| diag("mem2reg", e.to_string()))?;
     cucc_cpuify::passes::canonicalize(&mut m, fid)
         .map_err(|e| diag("canonicalize", e.to_string()))?;
+    cucc_ir::verify_module(&m).map_err(|e| {
+        diag(
+            "ir",
+            format!("the module does not verify after cpuify's passes: {e}"),
+        )
+    })?;
     lower_function(&m, fid, opts)
 }
 
@@ -663,7 +677,7 @@ impl<'a> Lowerer<'a> {
             }
             OpKind::If => self.lower_if(op, later)?,
             OpKind::While => self.lower_while(op, later)?,
-            OpKind::For { .. } => return Err(self.diag(op, "for loop", "counted loops are not lowered yet (write the loop as a while or do-while)".into())),
+            OpKind::For { unsigned } => self.lower_for(op, unsigned, later)?,
             OpKind::PtrIndex { elem } => {
                 let Some(r) = result else { return Ok(()) };
                 let base = self.val(d.operands[0], op)?;

@@ -364,3 +364,178 @@ impl<'a> Lowerer<'a> {
         }
     }
 }
+
+impl<'a> Lowerer<'a> {
+    /// `for iv = lb; iv < ub; iv += step` with carried values: a closed
+    /// route whose merge holds the induction variable and the carried
+    /// values; the test comes first (zero trips possible), then the body.
+    pub(super) fn lower_for(&mut self, op: Op, unsigned: bool, later: &HashSet<Value>) -> R<()> {
+        let f = self.f;
+        let d = f.ops[op].clone();
+        let line = d.loc.line;
+        if unsigned {
+            return Err(self.diag(
+                op,
+                "for loop",
+                "unsigned loop bounds are not modelled (RACER compares signed)".into(),
+            ));
+        }
+        let body = d.regions[0];
+        let bargs = f.regions[body].args.clone();
+        let (lb, ub, step) = (d.operands[0], d.operands[1], d.operands[2]);
+        let inits_v = &d.operands[3..];
+
+        let mut inner_defs = HashSet::new();
+        defs_of(f, &[op], &mut inner_defs);
+        let mut inner_uses = HashSet::new();
+        uses_of(f, &f.regions[body].ops, &mut inner_uses);
+        inner_uses.insert(ub);
+        inner_uses.insert(step);
+        let mut live: Vec<Value> = inner_uses
+            .iter()
+            .chain(later.iter())
+            .copied()
+            .filter(|v| !inner_defs.contains(v) && matches!(self.env.get(v), Some(Val::Stream(_))))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        live.sort();
+        let carry_gid = inner_uses.iter().any(|v| {
+            !inner_defs.contains(v)
+                && matches!(self.env.get(v), Some(Val::Lin(l)) if l.bid != 0 || l.tid != 0)
+        });
+
+        let mut init_vals = vec![self.val(lb, op)?];
+        for v in inits_v {
+            init_vals.push(self.val(*v, op)?);
+        }
+        let mut trigger = init_vals
+            .iter()
+            .chain(live.iter().filter_map(|v| self.env.get(v)))
+            .find_map(|v| match v {
+                Val::Stream(e) => Some(*e),
+                _ => None,
+            });
+        if trigger.is_none() {
+            trigger = Some(self.gid_stream(op)?);
+        }
+        let gid_init = if carry_gid {
+            Some(self.gid_stream(op)?)
+        } else {
+            None
+        };
+        let mut lane_tys = Vec::new();
+        let mut init_streams = Vec::new();
+        for (k, &a) in bargs.iter().enumerate() {
+            let ty = self.ty_of(a)?;
+            lane_tys.push(ty);
+            init_streams.push(self.stream_of(init_vals[k], ty, trigger, op)?);
+        }
+        for v in &live {
+            lane_tys.push(self.ty_of(*v)?);
+            if let Some(Val::Stream(e)) = self.env.get(v) {
+                init_streams.push(*e);
+            }
+        }
+        if let Some(g) = gid_init {
+            lane_tys.push(Ty::I32);
+            init_streams.push(g);
+        }
+        let lanes = lane_tys.len();
+        let nc = bargs.len();
+
+        let (merge, mo) = self.add(NodeKind::Merge, Vec::new(), &lane_tys, line);
+        let idx = self.loops.len();
+        self.loops.push(LoopInfo {
+            line,
+            nodes: vec![merge],
+            lanes,
+            rotated: 0,
+        });
+        self.open_loops.push(idx);
+        self.depth += 1;
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(mo[nc + k]));
+        }
+        let saved_gid = self.gid;
+        if carry_gid {
+            self.gid = GidState::Stream(mo[lanes - 1]);
+        }
+        // The test: iv < ub.
+        let ubv = self.val(ub, op)?;
+        let ubo = self.operand_of(ubv, op)?;
+        let iv_ty = lane_tys[0];
+        let c = self.add1(
+            NodeKind::Op(crate::graph::ArithOp::ICmp(crate::graph::Pred::Lt)),
+            vec![Operand::Stream(mo[0]), ubo],
+            Ty::I1,
+            line,
+        );
+        let data: Vec<EdgeId> = mo.clone();
+        let both: Vec<Ty> = lane_tys.iter().chain(&lane_tys).copied().collect();
+        let ins: Vec<Operand> = std::iter::once(c)
+            .chain(data.iter().copied())
+            .map(Operand::Stream)
+            .collect();
+        let (_, so) = self.add(NodeKind::Split, ins, &both, line);
+        let (t, fl) = so.split_at(lanes);
+
+        // Body on the taken side.
+        for (k, &a) in bargs.iter().enumerate() {
+            self.env.insert(a, Val::Stream(t[k]));
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(t[nc + k]));
+        }
+        if carry_gid {
+            self.gid = GidState::Stream(t[lanes - 1]);
+        }
+        let next = self.lower_region(body, later)?;
+        let stepv = self.val(step, op)?;
+        let stepo = self.operand_of(stepv, op)?;
+        let iv_next = self.add1(
+            NodeKind::Op(crate::graph::ArithOp::IAdd),
+            vec![Operand::Stream(t[0]), stepo],
+            iv_ty,
+            line,
+        );
+        let mut feedback = vec![iv_next];
+        for (k, &v) in next.iter().enumerate() {
+            let val = self.val(v, op)?;
+            feedback.push(self.stream_of(val, lane_tys[k + 1], Some(t[0]), op)?);
+        }
+        feedback.extend_from_slice(&t[nc..]);
+        if feedback.len() != lanes {
+            return Err(self.diag(
+                op,
+                "for loop",
+                format!(
+                    "internal: {} feedback lanes for {lanes} merge lanes",
+                    feedback.len()
+                ),
+            ));
+        }
+        self.g.nodes[merge.0 as usize].inputs = feedback
+            .iter()
+            .chain(&init_streams)
+            .copied()
+            .map(Operand::Stream)
+            .collect();
+        self.depth -= 1;
+        self.open_loops.pop();
+
+        for (k, &r) in d.results.iter().enumerate() {
+            self.env.insert(r, Val::Stream(fl[k + 1]));
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(fl[nc + k]));
+        }
+        self.gid = if carry_gid {
+            GidState::Stream(fl[lanes - 1])
+        } else {
+            let _ = saved_gid;
+            GidState::Reordered
+        };
+        Ok(())
+    }
+}

@@ -134,3 +134,82 @@ fn simulated_mandelbrot_matches_the_reference_per_pixel() {
     let tags: Vec<u64> = out.sinks["arg0"].stored().iter().map(|t| t.tag).collect();
     assert_eq!(tags, (0..l.threads).collect::<Vec<_>>());
 }
+
+#[test]
+fn malformed_ir_is_a_diagnostic() {
+    let text = "kernel @k(%a: f64) {\n  %b = fadd %a : f64\n  return\n}\n";
+    let m = cucc_ir::parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options {
+        grid: 1,
+        block: 1,
+        args: vec![Arg::F64(1.0)],
+        rotate: true,
+    };
+    let d = compile(&m, "k", &opts).expect_err("malformed");
+    assert_eq!(d.construct, "ir", "{d}");
+}
+
+#[test]
+fn counted_loop_with_a_thread_dependent_bound_runs() {
+    // acc = sum of i for i in [0, tid): trips differ per thread, including
+    // zero trips for thread 0.
+    let text = "kernel @k(%out: ptr<global>) {
+  %tx = thread_id x : i32
+  %z = const 0 : i32
+  %one = const 1 : i32
+  %s = for %i = %z to %tx step %one iter(%acc = %z) -> (i32) {
+    %a = add %acc, %i : i32
+    yield %a
+  } loc(0:7:3)
+  %i64 = sext %tx : i64
+  %p = ptr.index i32 %out, %i64 : ptr<global>
+  store %p, %s
+  return
+}
+";
+    let m = cucc_ir::parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options {
+        grid: 1,
+        block: 24,
+        args: vec![Arg::Buffer],
+        rotate: true,
+    };
+    let l = compile(&m, "k", &opts).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(l.loops.len(), 1);
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [(0, vec![Scalar::Int(-1); 24])].into();
+    let inputs = crate::run::bind(&l, &bufs).unwrap_or_else(|e| panic!("{e}"));
+    let out = Sim::new(&l.graph, &Machine::racer_v1(), &inputs)
+        .and_then(|s| s.run(1_000_000))
+        .unwrap_or_else(|e| panic!("{e}\n{}", crate::graph::print(&l.graph)));
+    crate::run::write_back(&l, &out, &mut bufs).unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<Scalar> = (0..24i64).map(|t| Scalar::Int(t * (t - 1) / 2)).collect();
+    assert_eq!(bufs[&0], want);
+}
+
+#[test]
+fn unsigned_for_loops_are_rejected_at_their_line() {
+    let text = "kernel @k(%out: ptr<global>) {
+  %tx = thread_id x : i32
+  %z = const 0 : i32
+  %one = const 1 : i32
+  %s = for unsigned %i = %z to %tx step %one iter(%acc = %z) -> (i32) {
+    %a = add %acc, %i : i32
+    yield %a
+  } loc(0:7:3)
+  %i64 = sext %tx : i64
+  %p = ptr.index i32 %out, %i64 : ptr<global>
+  store %p, %s
+  return
+}
+";
+    let m = cucc_ir::parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options {
+        grid: 1,
+        block: 8,
+        args: vec![Arg::Buffer],
+        rotate: true,
+    };
+    let d = compile(&m, "k", &opts).expect_err("unsigned");
+    assert_eq!(d.construct, "for loop", "{d}");
+    assert!(d.location.ends_with(":7:3"), "{d}");
+}
