@@ -641,9 +641,9 @@ fn check_op_types(op: ArithOp, ity: &dyn Fn(usize) -> Option<Ty>, out: Ty) -> Re
 
 fn kind_text(k: &NodeKind) -> String {
     match k {
-        NodeKind::Source { name } => format!("source {name:?}"),
+        NodeKind::Source { name } => format!("source {}", quote(name)),
         NodeKind::Sink { name, sort } => {
-            format!("sink {name:?}{}", if *sort { " sorted" } else { "" })
+            format!("sink {}{}", quote(name), if *sort { " sorted" } else { "" })
         }
         NodeKind::Discard => "discard".into(),
         NodeKind::Op(op) => op.mnemonic(),
@@ -659,7 +659,7 @@ fn kind_text(k: &NodeKind) -> String {
 /// `s3, s4 = split s0, s1 : f64, f64 @12`, with `#k` for LMU constants and
 /// streams named by edge index, so a printed graph parses back to itself.
 pub fn print(g: &Graph) -> String {
-    let mut out = format!("graph {:?} {{\n", g.name);
+    let mut out = format!("graph {} {{\n", quote(&g.name));
     for n in &g.nodes {
         out.push_str("  ");
         if !n.outputs.is_empty() {
@@ -705,6 +705,54 @@ pub fn print(g: &Graph) -> String {
     out
 }
 
+/// A name in quotes; anything but letters, digits and `_.+-` is written
+/// `\u{hex}`, so names never hold the format's separators.
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for ch in s.chars() {
+        if ch.is_ascii_alphanumeric() || "_.+-".contains(ch) {
+            out.push(ch);
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", ch as u32));
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Reads a [`quote`]d name; returns it and the text after it.
+fn unquote(r: &str) -> Result<(String, &str), String> {
+    let r = r.trim_start();
+    let inner = r
+        .strip_prefix('"')
+        .ok_or(format!("expected a quoted name in `{r}`"))?;
+    let end = inner
+        .find('"')
+        .ok_or(format!("unterminated name in `{r}`"))?;
+    let (body, rest) = (&inner[..end], &inner[end + 1..]);
+    let mut out = String::new();
+    let mut it = body.split("\\u{");
+    out.push_str(it.next().unwrap_or(""));
+    for part in it {
+        let (hex, tail) = part
+            .split_once('}')
+            .ok_or(format!("bad escape in `{body}`"))?;
+        let ch = u32::from_str_radix(hex, 16)
+            .ok()
+            .and_then(char::from_u32)
+            .ok_or(format!("bad escape `\\u{{{hex}}}`"))?;
+        out.push(ch);
+        out.push_str(tail);
+    }
+    // Only the canonical spelling is accepted, so text and graph round-trip.
+    if quote(&out) != format!("\"{body}\"") {
+        return Err(format!(
+            "name `{body}` is not written as the printer writes it"
+        ));
+    }
+    Ok((out, rest))
+}
+
 /// A text parse error with its line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
@@ -739,8 +787,9 @@ pub fn parse(text: &str) -> Result<Graph, ParseError> {
     let header = header.trim();
     let name = header
         .strip_prefix("graph ")
-        .and_then(|r| r.strip_suffix('{'))
-        .map(|r| r.trim().trim_matches('"').to_string())
+        .and_then(|r| unquote(r).ok())
+        .filter(|(_, rest)| rest.trim() == "{")
+        .map(|(n, _)| n)
         .ok_or(ParseError {
             line: hl + 1,
             message: format!("expected `graph \"name\" {{`, found `{header}`"),
@@ -820,17 +869,7 @@ pub fn parse(text: &str) -> Result<Graph, ParseError> {
 fn parse_kind(body: &str) -> Result<(NodeKind, Vec<Operand>), String> {
     let (word, mut rest) = body.split_once(' ').unwrap_or((body, ""));
     let quoted = |r: &str| -> Result<(String, String), String> {
-        let r = r.trim();
-        let inner = r
-            .strip_prefix('"')
-            .ok_or(format!("expected a quoted name in `{r}`"))?;
-        let end = inner
-            .find('"')
-            .ok_or(format!("unterminated name in `{r}`"))?;
-        Ok((
-            inner[..end].to_string(),
-            inner[end + 1..].trim().to_string(),
-        ))
+        unquote(r).map(|(n, rest)| (n, rest.trim().to_string()))
     };
     let owned;
     let kind = match word {
@@ -938,7 +977,8 @@ mod tests {
 
     #[test]
     fn print_parse_round_trip() {
-        let g = sample();
+        let mut g = sample();
+        g.name = "k<\"a b\"> @1 : x = y".into();
         verify(&g).expect("valid");
         let text = print(&g);
         assert!(text.contains("s3 = fmul s1, #2.0 : f64 @4"), "{text}");
@@ -999,5 +1039,66 @@ mod tests {
         g.add1(NodeKind::Source { name: "a".into() }, vec![], Ty::F64, 0);
         let e = verify(&g).expect_err("dangling");
         assert!(e.message.contains("0 consumers"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+
+    /// Every truncation and every single-character damage of a printed
+    /// graph parses or fails cleanly; what parses and verifies prints
+    /// back to text that parses to the same graph.
+    #[test]
+    fn damaged_text_never_panics() {
+        let mut g = Graph::new("t");
+        let a = g.add1(NodeKind::Source { name: "a".into() }, vec![], Ty::F64, 1);
+        let (_, c) = g.add(
+            NodeKind::Copy,
+            vec![Operand::Stream(a)],
+            &[Ty::F64, Ty::F64],
+            2,
+        );
+        let d = g.add1(
+            NodeKind::Delay {
+                depth: 2,
+                fill: Scalar::F64(0.5),
+            },
+            vec![Operand::Stream(c[0])],
+            Ty::F64,
+            3,
+        );
+        let s = g.add1(
+            NodeKind::Op(ArithOp::FCmp(Pred::Lt)),
+            vec![Operand::Stream(d), Operand::Stream(c[1])],
+            Ty::I1,
+            4,
+        );
+        g.add(
+            NodeKind::Sink {
+                name: "o".into(),
+                sort: true,
+            },
+            vec![Operand::Stream(s)],
+            &[],
+            5,
+        );
+        let text = print(&g);
+        let bytes = text.as_bytes();
+        let junk = [b'x', b'#', b',', b'"', b'~', b'@', b'9', b' ', b'\n', b'='];
+        for i in 0..bytes.len() {
+            let cut = String::from_utf8_lossy(&bytes[..i]).into_owned();
+            let _ = parse(&cut).map(|g| verify(&g));
+            for &j in &junk {
+                let mut b = bytes.to_vec();
+                b[i] = j;
+                let t = String::from_utf8_lossy(&b).into_owned();
+                if let Ok(g2) = parse(&t) {
+                    if verify(&g2).is_ok() {
+                        assert_eq!(parse(&print(&g2)).as_ref(), Ok(&g2), "{t}");
+                    }
+                }
+            }
+        }
     }
 }

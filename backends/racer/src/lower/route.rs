@@ -119,7 +119,10 @@ impl<'a> Lowerer<'a> {
             !inner_defs.contains(v)
                 && matches!(self.env.get(v), Some(Val::Lin(l)) if l.bid != 0 || l.tid != 0)
         });
-        let carry_gid = lin_inside;
+        // Inside another loop the thread index (if that loop carries it)
+        // is fed back after this loop, so it must ride through it too.
+        let carry_gid =
+            lin_inside || (!self.open_loops.is_empty() && matches!(self.gid, GidState::Stream(_)));
 
         let rotations = if self.opts.rotate {
             self.rotations(op)
@@ -224,8 +227,13 @@ impl<'a> Lowerer<'a> {
         if carry_gid {
             self.gid = GidState::Stream(mo[lanes - 1]);
         }
-        let mut inner_later = later.clone();
+        // Streams fed back after a region must ride through loops nested
+        // in it: the lanes that bypass the body and the rotated values.
+        let mut after_later = later.clone();
+        after_later.extend(live.iter().copied());
+        let mut inner_later = after_later.clone();
         uses_of(f, &f.regions[after].ops, &mut inner_later);
+        inner_later.extend(rotations.iter().map(|r| r.next));
         let term = self.lower_region(before, &inner_later)?;
         let cond = self.val(term[0], op)?;
         let c = match self.operand_of(cond, op)? {
@@ -280,14 +288,23 @@ impl<'a> Lowerer<'a> {
         if carry_gid {
             self.gid = GidState::Stream(t[data.len() - 1]);
         }
-        let next = self.lower_region(after, later)?;
+        let next = self.lower_region(after, &after_later)?;
         let mut feedback = Vec::new();
         for (k, &v) in next.iter().enumerate() {
             let val = self.val(v, op)?;
             feedback.push(self.stream_of(val, lane_tys[k], Some(t[0]), op)?);
         }
         feedback.extend_from_slice(&t[nv..nv + nr]);
-        feedback.extend_from_slice(&t[nv + nr..]);
+        // Lanes that ride along, as loops nested in the after region left
+        // them.
+        for v in &live {
+            let val = self.val(*v, op)?;
+            let ty = self.ty_of(*v)?;
+            feedback.push(self.stream_of(val, ty, Some(t[0]), op)?);
+        }
+        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
+            feedback.push(e);
+        }
         if feedback.len() != lanes {
             return Err(self.diag(
                 op,
@@ -400,10 +417,11 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .collect();
         live.sort();
-        let carry_gid = inner_uses.iter().any(|v| {
-            !inner_defs.contains(v)
-                && matches!(self.env.get(v), Some(Val::Lin(l)) if l.bid != 0 || l.tid != 0)
-        });
+        let carry_gid = (!self.open_loops.is_empty() && matches!(self.gid, GidState::Stream(_)))
+            || inner_uses.iter().any(|v| {
+                !inner_defs.contains(v)
+                    && matches!(self.env.get(v), Some(Val::Lin(l)) if l.bid != 0 || l.tid != 0)
+            });
 
         let mut init_vals = vec![self.val(lb, op)?];
         for v in inits_v {
@@ -490,12 +508,19 @@ impl<'a> Lowerer<'a> {
         if carry_gid {
             self.gid = GidState::Stream(t[lanes - 1]);
         }
-        let next = self.lower_region(body, later)?;
+        // The induction variable, the step and the bypassing lanes are
+        // used after the body: loops nested in it must carry them.
+        let mut body_later = later.clone();
+        body_later.extend(live.iter().copied());
+        body_later.insert(bargs[0]);
+        body_later.insert(step);
+        let next = self.lower_region(body, &body_later)?;
         let stepv = self.val(step, op)?;
         let stepo = self.operand_of(stepv, op)?;
+        let ivo = self.operand(bargs[0], op)?;
         let iv_next = self.add1(
             NodeKind::Op(crate::graph::ArithOp::IAdd),
-            vec![Operand::Stream(t[0]), stepo],
+            vec![ivo, stepo],
             iv_ty,
             line,
         );
@@ -504,7 +529,14 @@ impl<'a> Lowerer<'a> {
             let val = self.val(v, op)?;
             feedback.push(self.stream_of(val, lane_tys[k + 1], Some(t[0]), op)?);
         }
-        feedback.extend_from_slice(&t[nc..]);
+        for v in &live {
+            let val = self.val(*v, op)?;
+            let ty = self.ty_of(*v)?;
+            feedback.push(self.stream_of(val, ty, Some(t[0]), op)?);
+        }
+        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
+            feedback.push(e);
+        }
         if feedback.len() != lanes {
             return Err(self.diag(
                 op,

@@ -213,3 +213,47 @@ fn unsigned_for_loops_are_rejected_at_their_line() {
     assert_eq!(d.construct, "for loop", "{d}");
     assert!(d.location.ends_with(":7:3"), "{d}");
 }
+
+#[test]
+fn nested_loops_run() {
+    // For each thread: sum over j < tid of (count-down loop from j to 0).
+    let text = "kernel @k(%out: ptr<global>) {
+  %tx = thread_id x : i32
+  %z = const 0 : i32
+  %one = const 1 : i32
+  %s = for %j = %z to %tx step %one iter(%acc = %z) -> (i32) {
+    %r, %c = while (%x = %j, %n = %z) -> (i32, i32) {
+      %more = cmp sgt %x, %z : i1
+      condition %more, %x, %n
+    } do (%x2: i32, %n2: i32) {
+      %xm = sub %x2, %one : i32
+      %np = add %n2, %one : i32
+      yield %xm, %np
+    } loc(0:9:5)
+    %a = add %acc, %c : i32
+    yield %a
+  } loc(0:7:3)
+  %i64 = sext %tx : i64
+  %p = ptr.index i32 %out, %i64 : ptr<global>
+  store %p, %s
+  return
+}
+";
+    let m = cucc_ir::parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options {
+        grid: 1,
+        block: 16,
+        args: vec![Arg::Buffer],
+        rotate: true,
+    };
+    let l = compile(&m, "k", &opts).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(l.loops.len(), 2);
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [(0, vec![Scalar::Int(-1); 16])].into();
+    let inputs = crate::run::bind(&l, &bufs).unwrap_or_else(|e| panic!("{e}"));
+    let out = Sim::new(&l.graph, &Machine::racer_v1(), &inputs)
+        .and_then(|s| s.run(1_000_000))
+        .unwrap_or_else(|e| panic!("{e}\n{}", crate::graph::print(&l.graph)));
+    crate::run::write_back(&l, &out, &mut bufs).unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<Scalar> = (0..16i64).map(|t| Scalar::Int(t * (t - 1) / 2)).collect();
+    assert_eq!(bufs[&0], want);
+}
