@@ -162,3 +162,24 @@ fn argument_mismatch_is_a_diagnostic() {
     let d = lower("vadd", "nosuch", 1, 64, vec![]).expect_err("rejected");
     assert_eq!(d.construct, "kernel", "{d}");
 }
+
+#[test]
+fn bounds_guard_shortens_the_launch_to_the_threads_that_take_it() {
+    let n = 200usize;
+    let args = vec![Arg::Buffer, Arg::Buffer, Arg::Buffer, Arg::Int(n as i64)];
+    let l = lower("vadd_guard", "vadd_guard", 4, 64, args).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(l.threads, n as u64);
+    // No comparison is left in the graph: the memory units generate the
+    // first n indices only.
+    let c = l.graph.resource_counts();
+    assert_eq!(c.get("compare"), None, "{c:?}");
+    let a: Vec<Scalar> = (0..n).map(|k| Scalar::F64(k as f64)).collect();
+    let b: Vec<Scalar> = (0..n).map(|k| Scalar::F64(0.5 * k as f64)).collect();
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> =
+        [(0, a), (1, b), (2, vec![Scalar::F64(-1.0); 256])].into();
+    run(&l, &mut bufs);
+    let want: Vec<Scalar> = (0..256)
+        .map(|k| Scalar::F64(if k < n { 1.5 * k as f64 } else { -1.0 }))
+        .collect();
+    assert_eq!(bufs[&2], want);
+}

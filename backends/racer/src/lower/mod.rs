@@ -220,6 +220,20 @@ enum Val {
     Buffer(usize),
     /// `buffer + index` not yet loaded or stored through.
     Addr(usize, Lin),
+    /// A signed comparison of two thread-index expressions, kept symbolic
+    /// so a bounds guard can shorten the launch instead of being computed.
+    LinCmp(Pred, Lin, Lin),
+}
+
+impl Val {
+    /// Whether materialising it needs the thread-index stream.
+    fn needs_gid(&self) -> bool {
+        match self {
+            Val::Lin(l) => l.bid != 0 || l.tid != 0,
+            Val::LinCmp(..) => true,
+            _ => false,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -248,6 +262,9 @@ struct Lowerer<'a> {
     skip: HashSet<Op>,
     /// Depth of if/loop nesting (loads and stores only at depth 0).
     depth: u32,
+    /// Threads that run: all of the launch, or a prefix a bounds guard
+    /// selected.
+    active: u64,
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -268,6 +285,7 @@ fn lower_function(m: &Module, fid: FuncId, opts: &Options) -> R<Lowered> {
         open_loops: Vec::new(),
         skip: HashSet::new(),
         depth: 0,
+        active: opts.grid as u64 * opts.block as u64,
     };
     let params = f.regions[f.body].args.clone();
     if opts.args.len() != params.len() {
@@ -314,7 +332,7 @@ fn lower_function(m: &Module, fid: FuncId, opts: &Options) -> R<Lowered> {
         inputs: l.inputs,
         outputs: l.outputs,
         loops: l.loops,
-        threads: opts.grid as u64 * opts.block as u64,
+        threads: l.active,
     })
 }
 
@@ -505,6 +523,11 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(Operand::Stream(e))
             }
+            Val::LinCmp(p, a, b) => {
+                let x = self.operand_of(Val::Lin(a), op)?;
+                let y = self.operand_of(Val::Lin(b), op)?;
+                Ok(Operand::Stream(self.add1(NodeKind::Op(ArithOp::ICmp(p)), vec![x, y], Ty::I1, line)))
+            }
             Val::Buffer(_) | Val::Addr(..) => Err(self.diag(op, "pointer arithmetic", "a pointer used as a value: only `buffer[thread index + constant]` loads and stores are streams".into())),
         }
     }
@@ -632,7 +655,18 @@ impl<'a> Lowerer<'a> {
                 let Some(aop) = pred(p) else {
                     return Err(self.diag(op, &format!("cmp {}", p.name()), "unsigned and unordered comparisons are not modelled".into()));
                 };
-                self.emit(op, aop, &d.operands, Ty::I1, line)?;
+                let lin = |v: Val| match v {
+                    Val::Lin(l) => Some(l),
+                    Val::Const(Scalar::Int(k), ty) => Some(Lin { bid: 0, tid: 0, k, ty }),
+                    _ => None,
+                };
+                let (x, y) = (self.val(d.operands[0], op)?, self.val(d.operands[1], op)?);
+                match (aop, lin(x), lin(y)) {
+                    (ArithOp::ICmp(q), Some(a), Some(b)) if x.needs_gid() || y.needs_gid() => {
+                        set(self, Val::LinCmp(q, a, b));
+                    }
+                    _ => self.emit(op, aop, &d.operands, Ty::I1, line)?,
+                }
             }
             OpKind::Cast(c) => {
                 let Some(r) = result else { return Ok(()) };
@@ -886,6 +920,9 @@ impl<'a> Lowerer<'a> {
 
     fn lower_if(&mut self, op: Op, later: &HashSet<Value>) -> R<()> {
         let d = self.f.ops[op].clone();
+        if self.bounds_guard(op, later)? {
+            return Ok(());
+        }
         for &r in &d.regions {
             for &o in &self.f.regions[r].ops {
                 let k = &self.f.ops[o].kind;
@@ -922,6 +959,49 @@ impl<'a> Lowerer<'a> {
             self.env.insert(r, v);
         }
         Ok(())
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// `if (i < n) { ... }` with `i` a thread index, `n` known and nothing
+    /// after it: the threads that take the branch are a prefix of the
+    /// launch, so the memory units generate only those indices and the
+    /// arm runs unconditionally. Returns whether the `if` was one.
+    fn bounds_guard(&mut self, op: Op, later: &HashSet<Value>) -> R<bool> {
+        let d = self.f.ops[op].clone();
+        let Ok(Val::LinCmp(p, a, b)) = self.val(d.operands[0], op) else {
+            return Ok(false);
+        };
+        let else_empty = self.f.regions[d.regions[1]].ops.len() == 1;
+        if !d.results.is_empty()
+            || !else_empty
+            || !later.is_empty()
+            || self.depth > 0
+            || !self.outputs.is_empty()
+        {
+            return Ok(false);
+        }
+        let block = self.opts.block as i64;
+        let at = |l: Lin, t: i64| l.bid * (t / block) + l.tid * (t % block) + l.k;
+        let taken = |t: i64| {
+            let (x, y) = (at(a, t), at(b, t));
+            match p {
+                Pred::Lt => x < y,
+                Pred::Le => x <= y,
+                Pred::Gt => x > y,
+                Pred::Ge => x >= y,
+                Pred::Eq => x == y,
+                Pred::Ne => x != y,
+            }
+        };
+        let n = self.active as i64;
+        let k = (0..n).find(|&t| !taken(t)).unwrap_or(n);
+        if (k..n).any(taken) {
+            return Ok(false);
+        }
+        self.active = k as u64;
+        self.lower_region(d.regions[0], later)?;
+        Ok(true)
     }
 }
 

@@ -115,10 +115,9 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .collect();
         live.sort();
-        let lin_inside = inner_uses.iter().any(|v| {
-            !inner_defs.contains(v)
-                && matches!(self.env.get(v), Some(Val::Lin(l)) if l.bid != 0 || l.tid != 0)
-        });
+        let lin_inside = inner_uses
+            .iter()
+            .any(|v| !inner_defs.contains(v) && self.env.get(v).is_some_and(Val::needs_gid));
         // Inside another loop the thread index (if that loop carries it)
         // is fed back after this loop, so it must ride through it too.
         let carry_gid =
@@ -418,10 +417,9 @@ impl<'a> Lowerer<'a> {
             .collect();
         live.sort();
         let carry_gid = (!self.open_loops.is_empty() && matches!(self.gid, GidState::Stream(_)))
-            || inner_uses.iter().any(|v| {
-                !inner_defs.contains(v)
-                    && matches!(self.env.get(v), Some(Val::Lin(l)) if l.bid != 0 || l.tid != 0)
-            });
+            || inner_uses
+                .iter()
+                .any(|v| !inner_defs.contains(v) && self.env.get(v).is_some_and(Val::needs_gid));
 
         let mut init_vals = vec![self.val(lb, op)?];
         for v in inits_v {
