@@ -25,11 +25,23 @@ fn lower(
     block: u32,
     args: Vec<Arg>,
 ) -> Result<Lowered, Diagnostic> {
+    lower_with(name, kernel, grid, block, args, false)
+}
+
+fn lower_with(
+    name: &str,
+    kernel: &str,
+    grid: u32,
+    block: u32,
+    args: Vec<Arg>,
+    split_branches: bool,
+) -> Result<Lowered, Diagnostic> {
     let opts = Options {
         grid,
         block,
         args,
         rotate: true,
+        split_branches,
     };
     compile(&module(name), kernel, &opts)
 }
@@ -68,6 +80,7 @@ fn mandelbrot_source_lowers_to_the_same_graph_as_the_kept_ir() {
         block: 64,
         args,
         rotate: true,
+        split_branches: false,
     };
     let from_ir = compile(&m, "mandelbrot", &opts).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
@@ -95,9 +108,28 @@ fn element_wise_kernel_streams_two_buffers_with_an_offset() {
 
 #[test]
 fn data_dependent_loop_with_a_branch_and_a_value_used_after_it() {
+    collatz(false);
+}
+
+/// The same with the branch as a split and a merge inside the loop.
+#[test]
+fn data_dependent_loop_with_the_branch_as_split_and_merge() {
+    collatz(true);
+}
+
+fn collatz(split_branches: bool) {
     let n = 128usize;
-    let l =
-        lower("collatz", "collatz", 2, 64, vec![Arg::Buffer; 3]).unwrap_or_else(|e| panic!("{e}"));
+    let l = lower_with(
+        "collatz",
+        "collatz",
+        2,
+        64,
+        vec![Arg::Buffer; 3],
+        split_branches,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let merges = l.graph.resource_counts().get("merge").copied().unwrap_or(0);
+    assert_eq!(merges > l.loops[0].lanes, split_branches);
     let start: Vec<i64> = (0..n as i64).map(|k| k + 1).collect();
     let mut bufs: BTreeMap<usize, Vec<Scalar>> = [
         (0, start.iter().map(|&v| Scalar::Int(v)).collect()),

@@ -90,6 +90,9 @@ pub struct Options {
     pub args: Vec<Arg>,
     /// Apply loop rotation.
     pub rotate: bool,
+    /// Lower `if`s whose arms only compute to split + merge routes
+    /// instead of selects.
+    pub split_branches: bool,
 }
 
 /// A memory-unit stream of the lowered graph.
@@ -923,6 +926,8 @@ impl<'a> Lowerer<'a> {
         if self.bounds_guard(op, later)? {
             return Ok(());
         }
+        let split =
+            self.opts.split_branches && !matches!(self.val(d.operands[0], op)?, Val::Const(..));
         for &r in &d.regions {
             for &o in &self.f.regions[r].ops {
                 let k = &self.f.ops[o].kind;
@@ -945,6 +950,9 @@ impl<'a> Lowerer<'a> {
                     )));
                 }
             }
+        }
+        if split {
+            return self.lower_if_split(op, later);
         }
         let c = self.val(d.operands[0], op)?;
         self.depth += 1;

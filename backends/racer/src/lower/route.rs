@@ -222,10 +222,13 @@ impl<'a> Lowerer<'a> {
         for (k, v) in live.iter().enumerate() {
             self.env.insert(*v, Val::Stream(mo[nc + nr + k]));
         }
-        let saved_gid = self.gid;
-        if carry_gid {
-            self.gid = GidState::Stream(mo[lanes - 1]);
-        }
+        // Without a lane for it, the thread index outside the route is not
+        // in step with the elements inside.
+        self.gid = if carry_gid {
+            GidState::Stream(mo[lanes - 1])
+        } else {
+            GidState::Reordered
+        };
         // Streams fed back after a region must ride through loops nested
         // in it: the lanes that bypass the body and the rotated values.
         let mut after_later = later.clone();
@@ -333,9 +336,7 @@ impl<'a> Lowerer<'a> {
         self.gid = if carry_gid {
             GidState::Stream(fl[data.len() - 1])
         } else {
-            match saved_gid {
-                GidState::Unused | GidState::Stream(_) | GidState::Reordered => GidState::Reordered,
-            }
+            GidState::Reordered
         };
         Ok(())
     }
@@ -473,10 +474,13 @@ impl<'a> Lowerer<'a> {
         for (k, v) in live.iter().enumerate() {
             self.env.insert(*v, Val::Stream(mo[nc + k]));
         }
-        let saved_gid = self.gid;
-        if carry_gid {
-            self.gid = GidState::Stream(mo[lanes - 1]);
-        }
+        // Without a lane for it, the thread index outside the route is not
+        // in step with the elements inside.
+        self.gid = if carry_gid {
+            GidState::Stream(mo[lanes - 1])
+        } else {
+            GidState::Reordered
+        };
         // The test: iv < ub.
         let ubv = self.val(ub, op)?;
         let ubo = self.operand_of(ubv, op)?;
@@ -563,7 +567,134 @@ impl<'a> Lowerer<'a> {
         self.gid = if carry_gid {
             GidState::Stream(fl[lanes - 1])
         } else {
-            let _ = saved_gid;
+            GidState::Reordered
+        };
+        Ok(())
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// An `if` whose arms only compute, as a route: a split on the
+    /// condition, each arm on its side, and a priority merge of the two
+    /// sides' results. Threads may overtake each other between split and
+    /// merge (the arms differ in length), so every stream used inside or
+    /// after the branch rides through it as a lane, as through a loop.
+    pub(super) fn lower_if_split(&mut self, op: Op, later: &HashSet<Value>) -> R<()> {
+        let f = self.f;
+        let d = f.ops[op].clone();
+        let line = d.loc.line;
+        let cond = self.val(d.operands[0], op)?;
+        let c = match self.operand_of(cond, op)? {
+            Operand::Stream(e) => e,
+            Operand::Lmu(_) => {
+                return Err(self.diag(
+                    op,
+                    "if",
+                    "internal: constant condition reached the split form".into(),
+                ))
+            }
+        };
+        let mut inner_defs = HashSet::new();
+        defs_of(f, &[op], &mut inner_defs);
+        let mut inner_uses = HashSet::new();
+        for &r in &d.regions {
+            uses_of(f, &f.regions[r].ops, &mut inner_uses);
+        }
+        let mut live: Vec<Value> = inner_uses
+            .iter()
+            .chain(later.iter())
+            .copied()
+            .filter(|v| !inner_defs.contains(v) && matches!(self.env.get(v), Some(Val::Stream(_))))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        live.sort();
+        let uses_gid = inner_uses
+            .iter()
+            .chain(later.iter())
+            .any(|v| !inner_defs.contains(v) && self.env.get(v).is_some_and(Val::needs_gid));
+        let gid_before = self.gid;
+        let carry_gid =
+            matches!(self.gid, GidState::Stream(_)) && (uses_gid || !self.open_loops.is_empty());
+        // Lane 0 is the condition itself: every thread has it, so each
+        // side has a stream to trigger its constants.
+        let (_, cc) = self.add(
+            NodeKind::Copy,
+            vec![Operand::Stream(c)],
+            &[Ty::I1, Ty::I1],
+            line,
+        );
+        let mut data = vec![cc[1]];
+        for v in &live {
+            if let Some(Val::Stream(e)) = self.env.get(v) {
+                data.push(*e);
+            }
+        }
+        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
+            data.push(e);
+        }
+        let tys: Vec<Ty> = data.iter().map(|e| self.g.edge(*e).ty).collect();
+        let both: Vec<Ty> = tys.iter().chain(&tys).copied().collect();
+        let ins: Vec<Operand> = std::iter::once(cc[0])
+            .chain(data.iter().copied())
+            .map(Operand::Stream)
+            .collect();
+        let (_, so) = self.add(NodeKind::Split, ins, &both, line);
+        let lanes = data.len();
+        let sides = [so[..lanes].to_vec(), so[lanes..].to_vec()];
+        let mut outs: Vec<Vec<EdgeId>> = Vec::new();
+        let mut arm_later = later.clone();
+        arm_later.extend(live.iter().copied());
+        self.depth += 1;
+        for (arm, side) in d.regions.iter().zip(&sides) {
+            for (k, v) in live.iter().enumerate() {
+                self.env.insert(*v, Val::Stream(side[1 + k]));
+            }
+            self.gid = if carry_gid {
+                GidState::Stream(side[lanes - 1])
+            } else {
+                GidState::Reordered
+            };
+            let vals = self.lower_region(*arm, &arm_later)?;
+            let mut out = Vec::new();
+            for (k, &v) in vals.iter().enumerate() {
+                let ty = self.ty_of(d.results[k])?;
+                let val = self.val(v, op)?;
+                out.push(self.stream_of(val, ty, Some(side[0]), op)?);
+            }
+            for v in &live {
+                let val = self.val(*v, op)?;
+                let ty = self.ty_of(*v)?;
+                out.push(self.stream_of(val, ty, Some(side[0]), op)?);
+            }
+            if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
+                out.push(e);
+            }
+            // The condition lane ends here.
+            self.add(NodeKind::Discard, vec![Operand::Stream(side[0])], &[], line);
+            outs.push(out);
+        }
+        self.depth -= 1;
+        let out_tys: Vec<Ty> = outs[0].iter().map(|e| self.g.edge(*e).ty).collect();
+        let ins: Vec<Operand> = outs[0]
+            .iter()
+            .chain(&outs[1])
+            .copied()
+            .map(Operand::Stream)
+            .collect();
+        let (_, mo) = self.add(NodeKind::Merge, ins, &out_tys, line);
+        let nr = d.results.len();
+        for (k, &r) in d.results.iter().enumerate() {
+            self.env.insert(r, Val::Stream(mo[k]));
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(mo[nr + k]));
+        }
+        self.gid = if carry_gid {
+            GidState::Stream(mo[mo.len() - 1])
+        } else if matches!(gid_before, GidState::Unused) {
+            GidState::Unused
+        } else {
             GidState::Reordered
         };
         Ok(())

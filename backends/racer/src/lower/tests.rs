@@ -33,6 +33,7 @@ pub(crate) fn mandel_opts(v: &View, rotate: bool) -> Options {
             Arg::Int(v.w as i64),
         ],
         rotate,
+        split_branches: false,
     }
 }
 
@@ -144,6 +145,7 @@ fn malformed_ir_is_a_diagnostic() {
         block: 1,
         args: vec![Arg::F64(1.0)],
         rotate: true,
+        split_branches: false,
     };
     let d = compile(&m, "k", &opts).expect_err("malformed");
     assert_eq!(d.construct, "ir", "{d}");
@@ -173,6 +175,7 @@ fn counted_loop_with_a_thread_dependent_bound_runs() {
         block: 24,
         args: vec![Arg::Buffer],
         rotate: true,
+        split_branches: false,
     };
     let l = compile(&m, "k", &opts).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(l.loops.len(), 1);
@@ -208,6 +211,7 @@ fn unsigned_for_loops_are_rejected_at_their_line() {
         block: 8,
         args: vec![Arg::Buffer],
         rotate: true,
+        split_branches: false,
     };
     let d = compile(&m, "k", &opts).expect_err("unsigned");
     assert_eq!(d.construct, "for loop", "{d}");
@@ -245,6 +249,7 @@ fn nested_loops_run() {
         block: 16,
         args: vec![Arg::Buffer],
         rotate: true,
+        split_branches: false,
     };
     let l = compile(&m, "k", &opts).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(l.loops.len(), 2);
@@ -256,4 +261,30 @@ fn nested_loops_run() {
     crate::run::write_back(&l, &out, &mut bufs).unwrap_or_else(|e| panic!("{e}"));
     let want: Vec<Scalar> = (0..16i64).map(|t| Scalar::Int(t * (t - 1) / 2)).collect();
     assert_eq!(bufs[&0], want);
+}
+
+#[test]
+fn mandelbrot_with_branches_as_split_and_merge_matches_the_reference() {
+    let m = Machine::racer_v1();
+    let module = cucc_ir::parse_module(MANDELBROT).unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options {
+        split_branches: true,
+        ..mandel_opts(&SMALL, true)
+    };
+    let mut l = compile(&module, "mandelbrot", &opts).unwrap_or_else(|e| panic!("{e}"));
+    let c = l.loop_counts(0);
+    // `iter < 200 && len < 16`: the second compare runs only on the
+    // taken side; the branch adds a split and a merge inside the loop.
+    assert_eq!((c["compare"], c.get("logic")), (2, None), "{c:?}");
+    crate::balance::balance(&mut l.graph, &m).expect("acyclic");
+    let out = run_mandel(&l, &m);
+    let got: Vec<i64> = out.sinks["arg0"]
+        .stored()
+        .iter()
+        .map(|t| match t.value {
+            Scalar::Int(v) => v,
+            Scalar::F64(v) => v as i64,
+        })
+        .collect();
+    assert_eq!(got, mandel_ref(&SMALL));
 }
