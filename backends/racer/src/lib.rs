@@ -22,6 +22,7 @@ pub mod graph;
 pub mod life;
 pub mod lower;
 pub mod machine;
+pub mod offload;
 pub mod place;
 pub mod run;
 pub mod sim;

@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::balance::balance;
-use crate::graph::{Graph, NodeId, NodeKind, Operand};
+use crate::graph::{Graph, NodeId, NodeKind, Operand, Ty};
 use crate::machine::Machine;
 
 /// A PE position inside the block.
@@ -296,16 +296,33 @@ fn place_in_order(
 
 /// Copies of a one-block program over the array: the blocks' top-left PE
 /// coordinates, limited by the array's I/O ports (4 x M for an M x M
-/// array, thesis L832) shared by the replicas' memory-unit streams.
+/// array, thesis L832). A port carries one stream element of
+/// `stream.bits` (4 x 32 bits, L806), so a replica needs as many ports as
+/// its memory-unit streams' words fill, inputs and outputs apart (each
+/// value takes at least one 32-bit word).
 pub fn replicate(g: &Graph, m: &Machine) -> Vec<Pe> {
-    let streams = g
-        .nodes
-        .iter()
-        .filter(|n| matches!(n.kind, NodeKind::Source { .. } | NodeKind::Sink { .. }))
-        .count()
-        .max(1) as u32;
+    let word_bits = |t: Ty| {
+        if matches!(t, Ty::F64 | Ty::I64) {
+            64
+        } else {
+            32
+        }
+    };
+    let mut in_bits = 0u32;
+    let mut out_bits = 0u32;
+    for n in &g.nodes {
+        match (&n.kind, n.outputs.first(), n.inputs.first()) {
+            (NodeKind::Source { .. }, Some(e), _) => in_bits += word_bits(g.edge(*e).ty),
+            (NodeKind::Sink { .. }, _, Some(Operand::Stream(e))) => {
+                out_bits += word_bits(g.edge(*e).ty)
+            }
+            _ => {}
+        }
+    }
+    let ports_per_replica =
+        (in_bits.div_ceil(m.stream_bits) + out_bits.div_ceil(m.stream_bits)).max(1);
     let ports = 2 * (m.array_rows + m.array_cols);
-    let by_ports = ports / streams;
+    let by_ports = ports / ports_per_replica;
     (0..m.array_rows / m.block_rows)
         .flat_map(|br| (0..m.array_cols / m.block_cols).map(move |bc| (br, bc)))
         .take(by_ports as usize)
@@ -315,7 +332,6 @@ pub fn replicate(g: &Graph, m: &Machine) -> Vec<Pe> {
         })
         .collect()
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

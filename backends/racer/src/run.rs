@@ -8,22 +8,33 @@ use crate::lower::Lowered;
 use crate::sim::{Outcome, Token};
 
 /// The source streams of `l` for `buffers` (by kernel parameter): the
-/// `tid` stream, and element `tag + offset` of each read buffer in tag
-/// order.
+/// `tid` stream, the memory units' index functions, and element
+/// `tag + offset` of each read buffer in tag order.
 pub fn bind(
     l: &Lowered,
     buffers: &BTreeMap<usize, Vec<Scalar>>,
 ) -> Result<BTreeMap<String, Vec<Token>>, String> {
     let mut out = BTreeMap::new();
     for s in &l.inputs {
-        let data: Vec<Token> = match s.param {
-            None => (0..l.threads)
+        let index = l
+            .index_functions
+            .iter()
+            .find(|(n, _)| *n == s.name)
+            .map(|(_, f)| f);
+        let data: Vec<Token> = match (s.param, index) {
+            (None, Some(f)) => (0..l.threads)
+                .map(|t| Token {
+                    tag: t,
+                    value: f.eval(t),
+                })
+                .collect(),
+            (None, None) => (0..l.threads)
                 .map(|t| Token {
                     tag: t,
                     value: Scalar::Int(t as i64),
                 })
                 .collect(),
-            Some(p) => {
+            (Some(p), _) => {
                 let buf = buffers
                     .get(&p)
                     .ok_or(format!("no buffer bound to parameter {p}"))?;

@@ -134,6 +134,9 @@ pub struct Lowered {
     pub loops: Vec<LoopInfo>,
     /// Number of threads (elements) of the launch.
     pub threads: u64,
+    /// Streams the memory units compute from the tag, by source name
+    /// (filled by [`crate::offload::offload_index_functions`]).
+    pub index_functions: Vec<(String, crate::offload::IndexFunction)>,
 }
 
 impl Lowered {
@@ -336,6 +339,7 @@ fn lower_function(m: &Module, fid: FuncId, opts: &Options) -> R<Lowered> {
         outputs: l.outputs,
         loops: l.loops,
         threads: l.active,
+        index_functions: Vec::new(),
     })
 }
 
