@@ -53,6 +53,10 @@ fn forward_inputs(g: &Graph, n: usize) -> Vec<(usize, EdgeId)> {
 
 /// Balances `g` in place; returns the registers added.
 pub fn balance(g: &mut Graph, m: &Machine) -> Result<u64, CycleError> {
+    if crate::graph::verify(g).is_err() {
+        // Only verified graphs have the port structure walked below.
+        return Err(CycleError { nodes: Vec::new() });
+    }
     let n = g.nodes.len();
     let mut pending: Vec<usize> = (0..n).map(|i| forward_inputs(g, i).len()).collect();
     let consumers = g.consumers();

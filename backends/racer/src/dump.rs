@@ -42,7 +42,11 @@ pub fn dump_text(g: &Graph, p: &Placement, m: &Machine) -> String {
     for row in 0..m.block_rows {
         for col in 0..m.block_cols {
             let here: Vec<String> = (0..g.nodes.len())
-                .filter(|&i| p.parts[i].contains(&Pe { row, col }))
+                .filter(|&i| {
+                    p.parts
+                        .get(i)
+                        .is_some_and(|ps| ps.contains(&Pe { row, col }))
+                })
                 .map(|i| label(g, i))
                 .collect();
             let _ = writeln!(
@@ -58,7 +62,7 @@ pub fn dump_text(g: &Graph, p: &Placement, m: &Machine) -> String {
         }
     }
     let off: Vec<String> = (0..g.nodes.len())
-        .filter(|&i| p.at[i].is_none())
+        .filter(|&i| p.at.get(i).is_none_or(Option::is_none))
         .map(|i| label(g, i))
         .collect();
     let _ = writeln!(out, "off the block: {}", off.join(" "));
@@ -105,7 +109,11 @@ pub fn dump_svg(g: &Graph, p: &Placement, m: &Machine) -> String {
                 CELL - 12
             );
             let names: Vec<String> = (0..g.nodes.len())
-                .filter(|&i| p.parts[i].contains(&Pe { row, col }))
+                .filter(|&i| {
+                    p.parts
+                        .get(i)
+                        .is_some_and(|ps| ps.contains(&Pe { row, col }))
+                })
                 .map(|i| label(g, i))
                 .collect();
             for (k, n) in names.iter().enumerate() {
@@ -126,7 +134,7 @@ pub fn dump_svg(g: &Graph, p: &Placement, m: &Machine) -> String {
             continue;
         };
         let to = to.0 as usize;
-        let (Some(a), Some(b)) = (p.at[from], p.at[to]) else {
+        let (Some(&Some(a)), Some(&Some(b))) = (p.at.get(from), p.at.get(to)) else {
             continue;
         };
         if a == b {

@@ -470,6 +470,14 @@ pub fn verify(g: &Graph) -> Result<(), VerifyError> {
     }
     for id in g.node_ids() {
         let n = g.node(id);
+        for (k, e) in n.outputs.iter().enumerate() {
+            if g.edges.get(e.0 as usize).map(|ed| ed.from) != Some((id, k as u32)) {
+                return Err(fail(
+                    id,
+                    format!("output {k} (s{}) is not a stream this node produces", e.0),
+                ));
+            }
+        }
         for op in &n.inputs {
             if let Operand::Stream(e) = op {
                 if e.0 as usize >= g.edges.len() {
@@ -1030,6 +1038,16 @@ mod tests {
         for e in o {
             g.add(NodeKind::Discard, vec![Operand::Stream(e)], &[], 0);
         }
+        assert!(verify(&g).is_err());
+    }
+
+    #[test]
+    fn a_node_claiming_a_stream_it_does_not_produce_is_rejected() {
+        let mut g = sample();
+        g.nodes[1].outputs.push(EdgeId(99));
+        assert!(verify(&g).expect_err("bad output").message.contains("s99"));
+        let mut g = sample();
+        g.nodes[0].outputs = vec![EdgeId(3)];
         assert!(verify(&g).is_err());
     }
 

@@ -114,6 +114,10 @@ type ScanKey = fn(&Pe) -> (u32, u32, u32);
 /// With `only`, just those nodes go on the block; the other operators are
 /// treated like memory-unit ports outside it (used to place one loop).
 pub fn place(g: &mut Graph, m: &Machine, only: Option<&[NodeId]>) -> Result<Placement, PlaceError> {
+    crate::graph::verify(g).map_err(|e| PlaceError {
+        node: e.node.map_or(0, |n| n.0),
+        message: e.to_string(),
+    })?;
     let orders: [ScanKey; 4] = [
         |p| (p.row + p.col, p.row, p.col),
         |p| (p.row + p.col, p.col, p.row),
