@@ -263,12 +263,15 @@ pub enum NodeKind {
     Merge,
     /// A delay line of `depth` elements: emits the value that entered
     /// `depth` elements earlier (`fill` for the first `depth`), with the
-    /// tag of the element entering now.
+    /// tag of the element entering now, and drops its first `skip`
+    /// outputs (elements that only prime the line).
     Delay {
-        /// Elements of delay.
+        /// Elements of delay (0 only with a skip).
         depth: u32,
         /// Value emitted before the line is full.
         fill: Scalar,
+        /// Leading outputs dropped.
+        skip: u32,
     },
 }
 
@@ -585,12 +588,15 @@ pub fn verify(g: &Graph) -> Result<(), VerifyError> {
                     }
                 }
             }
-            NodeKind::Delay { depth, .. } => {
-                if ins != 1 || outs != 1 || streams != 1 || *depth == 0 {
+            NodeKind::Delay { depth, skip, .. } => {
+                if ins != 1 || outs != 1 || streams != 1 || (*depth == 0 && *skip == 0) {
                     return Err(fail(
                         id,
-                        "delay takes one stream, has one output and depth >= 1".into(),
+                        "delay takes one stream, has one output and a depth or a skip".into(),
                     ));
+                }
+                if Some(oty(0)) != ity(0) {
+                    return Err(fail(id, "delay output type must match its input".into()));
                 }
             }
         }
@@ -659,7 +665,13 @@ fn kind_text(k: &NodeKind) -> String {
         NodeKind::Sync => "sync".into(),
         NodeKind::Split => "split".into(),
         NodeKind::Merge => "merge".into(),
-        NodeKind::Delay { depth, fill } => format!("delay {depth} fill {fill}"),
+        NodeKind::Delay { depth, fill, skip } => {
+            if *skip == 0 {
+                format!("delay {depth} fill {fill}")
+            } else {
+                format!("delay {depth} fill {fill} skip {skip}")
+            }
+        }
     }
 }
 
@@ -903,19 +915,27 @@ fn parse_kind(body: &str) -> Result<(NodeKind, Vec<Operand>), String> {
         "split" => NodeKind::Split,
         "merge" => NodeKind::Merge,
         "delay" => {
-            let parts: Vec<&str> = rest.splitn(4, ' ').collect();
+            let parts: Vec<&str> = rest.splitn(6, ' ').collect();
             if parts.len() < 4 || parts[1] != "fill" {
                 return Err(format!(
-                    "expected `delay <depth> fill <value> <input>`, found `{body}`"
+                    "expected `delay <depth> fill <value> [skip <n>] <input>`, found `{body}`"
                 ));
             }
             let depth = parts[0]
                 .parse()
                 .map_err(|_| format!("bad delay depth `{}`", parts[0]))?;
             let fill = parse_scalar(parts[2])?;
-            owned = parts[3].to_string();
+            let (skip, tail) = if parts[3] == "skip" && parts.len() >= 5 {
+                let n = parts[4]
+                    .parse()
+                    .map_err(|_| format!("bad delay skip `{}`", parts[4]))?;
+                (n, parts[5..].join(" "))
+            } else {
+                (0, parts[3..].join(" "))
+            };
+            owned = tail;
             rest = &owned;
-            NodeKind::Delay { depth, fill }
+            NodeKind::Delay { depth, fill, skip }
         }
         w => NodeKind::Op(ArithOp::from_mnemonic(w).ok_or(format!("unknown node kind `{w}`"))?),
     };
@@ -1081,6 +1101,7 @@ mod robustness {
             NodeKind::Delay {
                 depth: 2,
                 fill: Scalar::F64(0.5),
+                skip: 1,
             },
             vec![Operand::Stream(c[0])],
             Ty::F64,

@@ -28,13 +28,21 @@ pub fn life_graph() -> Graph {
         let (_, c) = g.add(NodeKind::Copy, vec![s(e)], &[Ty::I32; 3], 0);
         let fill = Scalar::Int(0);
         let d1 = g.add1(
-            NodeKind::Delay { depth: 1, fill },
+            NodeKind::Delay {
+                depth: 1,
+                fill,
+                skip: 0,
+            },
             vec![s(c[1])],
             Ty::I32,
             0,
         );
         let d2 = g.add1(
-            NodeKind::Delay { depth: 2, fill },
+            NodeKind::Delay {
+                depth: 2,
+                fill,
+                skip: 0,
+            },
             vec![s(c[2])],
             Ty::I32,
             0,

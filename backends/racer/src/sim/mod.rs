@@ -208,7 +208,7 @@ impl<'g> Sim<'g> {
                         },
                     );
                 }
-                NodeKind::Delay { depth, fill } => {
+                NodeKind::Delay { depth, fill, .. } => {
                     delays[id.0 as usize] = std::iter::repeat_n(*fill, *depth as usize).collect();
                 }
                 _ => {}
@@ -449,14 +449,17 @@ impl<'g> Sim<'g> {
                 }
                 Ok(true)
             }
-            NodeKind::Delay { .. } => {
-                if !all_present(self, &n.inputs) || !self.free(n.outputs[0]) {
+            NodeKind::Delay { skip, .. } => {
+                let skipping = self.out.fires[i] < *skip as u64;
+                if !all_present(self, &n.inputs) || !(skipping || self.free(n.outputs[0])) {
                     return Ok(false);
                 }
                 let (tag, v) = self.take_all(&n.inputs, id, cycle)?;
                 self.delays[i].push_back(v[0]);
                 let value = self.delays[i].pop_front().unwrap_or(v[0]);
-                self.put(n.outputs[0], Token { tag, value });
+                if !skipping {
+                    self.put(n.outputs[0], Token { tag, value });
+                }
                 Ok(true)
             }
         }

@@ -261,6 +261,7 @@ fn delay_line_shifts_values_and_keeps_tags() {
         NodeKind::Delay {
             depth: 3,
             fill: Scalar::Int(-1),
+            skip: 0,
         },
         vec![s(a)],
         Ty::I64,
@@ -276,4 +277,31 @@ fn delay_line_shifts_values_and_keeps_tags() {
         .map(|t| (t.tag, int(t.value)))
         .collect();
     assert_eq!(got, vec![(0, -1), (1, -1), (2, -1), (3, 0), (4, 1), (5, 2)]);
+}
+
+#[test]
+fn delay_skip_drops_the_priming_elements() {
+    let m = Machine::racer_v1();
+    let mut g = Graph::new("skip");
+    let a = source(&mut g, "a", Ty::I64);
+    let d = g.add1(
+        NodeKind::Delay {
+            depth: 1,
+            fill: Scalar::Int(-1),
+            skip: 2,
+        },
+        vec![s(a)],
+        Ty::I64,
+        0,
+    );
+    sink(&mut g, "d", d, false);
+    let out = Sim::new(&g, &m, &inputs(&[("a", tagged((0..6).map(Scalar::Int)))]))
+        .and_then(|s| s.run(1000))
+        .expect("runs");
+    let got: Vec<(u64, i64)> = out.sinks["d"]
+        .stored()
+        .iter()
+        .map(|t| (t.tag, int(t.value)))
+        .collect();
+    assert_eq!(got, vec![(2, 1), (3, 2), (4, 3), (5, 4)]);
 }
