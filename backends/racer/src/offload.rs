@@ -155,6 +155,7 @@ pub fn offload_index_functions(l: &mut Lowered) -> usize {
                 param: None,
                 offset: 0,
                 ty,
+                lead: 0,
             },
             IndexFunction {
                 graph: original.clone(),
@@ -260,6 +261,7 @@ mod tests {
                 param: None,
                 offset: 0,
                 ty: Ty::I32,
+                lead: 0,
             }],
             outputs: Vec::new(),
             loops: Vec::new(),

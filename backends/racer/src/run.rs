@@ -38,15 +38,18 @@ pub fn bind(
                 let buf = buffers
                     .get(&p)
                     .ok_or(format!("no buffer bound to parameter {p}"))?;
-                (0..l.threads)
-                    .map(|t| {
-                        let k = t as i64 + s.offset;
+                // Leading elements prime delay lines; their tags wrap
+                // below 0 and never reach a join.
+                (0..l.threads + s.lead)
+                    .map(|j| {
+                        let k = j as i64 + s.offset;
+                        let tag = (j as i64 - s.lead as i64) as u64;
                         usize::try_from(k)
                             .ok()
                             .and_then(|k| buf.get(k))
-                            .map(|v| Token { tag: t, value: *v })
+                            .map(|v| Token { tag, value: *v })
                             .ok_or(format!(
-                                "thread {t} reads element {k} of parameter {p}, which has {} elements",
+                                "stream element {j} reads element {k} of parameter {p}, which has {} elements",
                                 buf.len()
                             ))
                     })

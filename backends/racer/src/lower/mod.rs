@@ -29,7 +29,7 @@
 //! gathers and scatters, atomics, shared memory, barriers, warp functions,
 //! loads or stores in loops or branches, calls left after inlining.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 use cucc_ir::{
@@ -106,6 +106,9 @@ pub struct MemStream {
     pub offset: i64,
     /// Element type.
     pub ty: Ty,
+    /// Extra elements sent ahead of tag 0 (tagged -lead .. -1) to prime
+    /// delay lines; element `j` of the stream is `buffer[j + offset]`.
+    pub lead: u64,
 }
 
 /// One closed route.
@@ -192,7 +195,33 @@ pub fn compile(module: &Module, kernel: &str, opts: &Options) -> Result<Lowered,
             format!("the module does not verify after cpuify's passes: {e}"),
         )
     })?;
-    lower_function(&m, fid, opts)
+    // First pass; if loads of one buffer at neighbouring offsets turn up,
+    // a second pass streams each run of them once, through delay lines.
+    let first = lower_function(&m, fid, opts, &BTreeMap::new())?;
+    let mut by_param: BTreeMap<usize, Vec<i64>> = BTreeMap::new();
+    for s in &first.inputs {
+        if let (Some(p), 0) = (s.param, s.lead) {
+            by_param.entry(p).or_default().push(s.offset);
+        }
+    }
+    let mut plan: BTreeMap<usize, Vec<(i64, i64)>> = BTreeMap::new();
+    for (p, mut offs) in by_param {
+        offs.sort_unstable();
+        offs.dedup();
+        let mut start = 0;
+        for k in 1..=offs.len() {
+            if k == offs.len() || offs[k] != offs[k - 1] + 1 {
+                if k - start >= 2 {
+                    plan.entry(p).or_default().push((offs[start], offs[k - 1]));
+                }
+                start = k;
+            }
+        }
+    }
+    if plan.is_empty() {
+        return Ok(first);
+    }
+    lower_function(&m, fid, opts, &plan)
 }
 
 /// The kernel named `name`, or whose mangled name is `_Z<len><name>...`.
@@ -271,15 +300,24 @@ struct Lowerer<'a> {
     /// Threads that run: all of the launch, or a prefix a bounds guard
     /// selected.
     active: u64,
+    /// Runs of neighbouring offsets to stream once.
+    plan: &'a Plan,
+    /// The stream of each run already created.
+    runs: BTreeMap<(usize, i64), EdgeId>,
 }
 
 type R<T> = Result<T, Diagnostic>;
 
-fn lower_function(m: &Module, fid: FuncId, opts: &Options) -> R<Lowered> {
+/// Runs of neighbouring load offsets per buffer parameter.
+type Plan = BTreeMap<usize, Vec<(i64, i64)>>;
+
+fn lower_function(m: &Module, fid: FuncId, opts: &Options, plan: &Plan) -> R<Lowered> {
     let f = &m.functions[fid];
     let mut l = Lowerer {
         m,
         f,
+        plan,
+        runs: BTreeMap::new(),
         kernel: f.name.clone(),
         opts,
         g: Graph::new(&f.name),
@@ -467,6 +505,7 @@ impl<'a> Lowerer<'a> {
                     param: None,
                     offset: 0,
                     ty: Ty::I32,
+                    lead: 0,
                 });
                 self.gid = GidState::Stream(e);
                 Ok(e)
@@ -744,10 +783,31 @@ impl<'a> Lowerer<'a> {
                 if self.gid == GidState::Reordered {
                     return Err(self.diag(op, "load after a loop", "elements leave a loop out of order; a fresh tag-ordered memory stream cannot be joined with them here".into()));
                 }
+                let run = self.plan.get(&p).and_then(|r| r.iter().copied().find(|(lo, hi)| (*lo..=*hi).contains(&off)));
+                if let Some((lo, hi)) = run {
+                    // One stream for the run, sent `hi - lo` elements
+                    // ahead; each offset is a delay line on it.
+                    let span = (hi - lo) as u32;
+                    let src = match self.runs.get(&(p, lo)) {
+                        Some(e) => *e,
+                        None => {
+                            let name = self.unique(format!("arg{p}[{lo}..={hi}]"));
+                            let e = self.g.add1(NodeKind::Source { name: name.clone() }, vec![], ty, line);
+                            self.inputs.push(MemStream { name, param: Some(p), offset: lo, ty, lead: span as u64 });
+                            self.runs.insert((p, lo), e);
+                            e
+                        }
+                    };
+                    let fill = if ty == Ty::F64 { Scalar::F64(0.0) } else { Scalar::Int(0) };
+                    let depth = (hi - off) as u32;
+                    let e = self.add1(NodeKind::Delay { depth, fill, skip: span }, vec![Operand::Stream(src)], ty, line);
+                    set(self, Val::Stream(e));
+                    return Ok(());
+                }
                 let name = format!("arg{p}{}", if off == 0 { String::new() } else { format!("{off:+}") });
                 let name = self.unique(name);
                 let e = self.g.add1(NodeKind::Source { name: name.clone() }, vec![], ty, line);
-                self.inputs.push(MemStream { name, param: Some(p), offset: off, ty });
+                self.inputs.push(MemStream { name, param: Some(p), offset: off, ty, lead: 0 });
                 set(self, Val::Stream(e));
             }
             OpKind::Store { .. } => {
@@ -760,7 +820,7 @@ impl<'a> Lowerer<'a> {
                 let e = self.stream_of(v, ty, None, op)?;
                 let name = self.unique(format!("arg{p}{}", if off == 0 { String::new() } else { format!("{off:+}") }));
                 self.add(NodeKind::Sink { name: name.clone(), sort: true }, vec![Operand::Stream(e)], &[], line);
-                self.outputs.push(MemStream { name, param: Some(p), offset: off, ty });
+                self.outputs.push(MemStream { name, param: Some(p), offset: off, ty, lead: 0 });
             }
             OpKind::AtomicRmw { .. } | OpKind::AtomicCas { .. } => return Err(self.diag(op, "atomic", "atomics need a shared read-modify-write memory; RACER's memory units stream and sort".into())),
             OpKind::Barrier(_) | OpKind::BarrierReduce(_) => return Err(self.diag(op, "barrier", "threads are elements of one stream; there is no block to synchronise".into())),
