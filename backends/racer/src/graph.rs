@@ -790,7 +790,7 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// Parses [`print`]'s format. Streams must be numbered `s0, s1, ...` in the
+/// Parses [`print()`]'s format. Streams must be numbered `s0, s1, ...` in the
 /// order their defining lines appear (as printed); uses may come before
 /// definitions (loop back edges).
 pub fn parse(text: &str) -> Result<Graph, ParseError> {
