@@ -10,7 +10,14 @@
 //! - [`graph`]: the stream-graph IR, its verifier, printer and parser;
 //! - [`sim`]: a cycle-level simulator of the half-speed handshake;
 //! - [`lower`]: per-thread kernels (after cpuify's scalar passes) to
-//!   stream graphs, with diagnostics for what a stream graph cannot do.
+//!   stream graphs, with diagnostics for what a stream graph cannot do;
+//! - [`offload`]: tag-only functions moved into the memory units;
+//! - [`balance`] and [`place`]: route registers, placement on a block,
+//!   replication over the array;
+//! - [`run`]: buffers bound to memory-unit streams and results written
+//!   back;
+//! - [`life`]: the thesis' Game of Life graph;
+//! - [`dump`]: text and SVG pictures of a placed graph.
 
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
