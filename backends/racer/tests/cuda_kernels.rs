@@ -279,3 +279,35 @@ fn game_of_life_from_cuda_streams_three_lines_and_matches_100_generations() {
         "still alive after 100 generations"
     );
 }
+
+#[test]
+fn stores_under_data_dependent_conditions_reach_memory_only_where_taken() {
+    let n = 128usize;
+    let args = vec![Arg::Buffer, Arg::Buffer, Arg::Buffer, Arg::F64(10.0)];
+    let l = lower("clip", "clip", 2, 64, args).unwrap_or_else(|e| panic!("{e}"));
+    let a: Vec<f64> = (0..n).map(|k| (k as f64 - 40.0) * 0.25).collect();
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [
+        (0, a.iter().map(|&v| Scalar::F64(v)).collect()),
+        (1, vec![Scalar::F64(f64::NAN); n]),
+        (2, vec![Scalar::F64(99.0); n]),
+    ]
+    .into();
+    run(&l, &mut bufs);
+    let out: Vec<Scalar> = a
+        .iter()
+        .map(|&v| Scalar::F64(if v > 10.0 { 10.0 } else { v * 0.5 }))
+        .collect();
+    assert_eq!(bufs[&1], out);
+    let neg: Vec<Scalar> = a
+        .iter()
+        .map(|&v| Scalar::F64(if v < 0.0 { v } else { 99.0 }))
+        .collect();
+    assert_eq!(bufs[&2], neg);
+}
+
+#[test]
+fn a_store_inside_a_loop_is_rejected() {
+    let d = rejected("loopstore", "loopstore", 1);
+    assert_eq!(d.construct, "store in a loop", "{d}");
+    assert!(d.location.contains(":5:"), "{d}");
+}

@@ -302,6 +302,11 @@ struct Lowerer<'a> {
     active: u64,
     /// Runs of neighbouring offsets to stream once.
     plan: &'a Plan,
+    /// Depth of routes (loops, split branches): no stores inside.
+    loop_depth: u32,
+    /// Inside if-converted arms: the condition under which a store
+    /// happens (`None`: always).
+    guard: Option<Val>,
     /// The stream of each run already created.
     runs: BTreeMap<(usize, i64), EdgeId>,
 }
@@ -318,6 +323,8 @@ fn lower_function(m: &Module, fid: FuncId, opts: &Options, plan: &Plan) -> R<Low
         f,
         plan,
         runs: BTreeMap::new(),
+        loop_depth: 0,
+        guard: None,
         kernel: f.name.clone(),
         opts,
         g: Graph::new(&f.name),
@@ -812,12 +819,27 @@ impl<'a> Lowerer<'a> {
             }
             OpKind::Store { .. } => {
                 let (p, off) = self.stream_address(op, d.operands[0], "store", "scatter")?;
-                if self.depth > 0 {
-                    return Err(self.diag(op, "store in a loop or branch", "conditional and repeated writes are not lowered yet; the memory unit receives one element per thread".into()));
+                if self.loop_depth > 0 {
+                    return Err(self.diag(op, "store in a loop", "repeated writes are not lowered; the memory unit receives at most one element per thread and store".into()));
                 }
+                let guard = match self.guard {
+                    None => None,
+                    Some(Val::Const(g, _)) if crate::sim::truth(g) => None,
+                    // A store under a condition no thread meets.
+                    Some(Val::Const(..)) => return Ok(()),
+                    Some(g) => Some(g),
+                };
                 let ty = self.ty_of(d.operands[1])?;
                 let v = self.val(d.operands[1], op)?;
-                let e = self.stream_of(v, ty, None, op)?;
+                let mut e = self.stream_of(v, ty, None, op)?;
+                if let Some(g) = guard {
+                    // Conditional write: the element goes to the memory
+                    // unit only where the guard holds.
+                    let gs = self.stream_of(g, Ty::I1, None, op)?;
+                    let (_, so) = self.add(NodeKind::Split, vec![Operand::Stream(gs), Operand::Stream(e)], &[ty, ty], line);
+                    self.add(NodeKind::Discard, vec![Operand::Stream(so[1])], &[], line);
+                    e = so[0];
+                }
                 let name = self.unique(format!("arg{p}{}", if off == 0 { String::new() } else { format!("{off:+}") }));
                 self.add(NodeKind::Sink { name: name.clone(), sort: true }, vec![Operand::Stream(e)], &[], line);
                 self.outputs.push(MemStream { name, param: Some(p), offset: off, ty, lead: 0 });
@@ -992,20 +1014,25 @@ impl<'a> Lowerer<'a> {
         }
         let split =
             self.opts.split_branches && !matches!(self.val(d.operands[0], op)?, Val::Const(..));
+        let stores_ok = !split && self.loop_depth == 0;
+        let mut stores = false;
         for &r in &d.regions {
             for &o in &self.f.regions[r].ops {
                 let k = &self.f.ops[o].kind;
-                let pure = matches!(
-                    k,
-                    OpKind::Const { .. }
-                        | OpKind::Binary(..)
-                        | OpKind::Unary(_)
-                        | OpKind::Cmp(_)
-                        | OpKind::Cast(_)
-                        | OpKind::Select
-                        | OpKind::Yield
-                        | OpKind::If
-                );
+                let store = matches!(k, OpKind::Store { .. } | OpKind::PtrIndex { .. });
+                stores |= store;
+                let pure = (stores_ok && store)
+                    || matches!(
+                        k,
+                        OpKind::Const { .. }
+                            | OpKind::Binary(..)
+                            | OpKind::Unary(_)
+                            | OpKind::Cmp(_)
+                            | OpKind::Cast(_)
+                            | OpKind::Select
+                            | OpKind::Yield
+                            | OpKind::If
+                    );
                 if !pure {
                     return Err(self.diag(op, "if", format!(
                         "only branches whose arms compute values are lowered (to selects); this arm has a `{}` at {}",
@@ -1019,9 +1046,38 @@ impl<'a> Lowerer<'a> {
             return self.lower_if_split(op, later);
         }
         let c = self.val(d.operands[0], op)?;
+        let outer = self.guard;
+        let guards = if stores {
+            let not_c = match c {
+                Val::Const(s, ty) => Val::Const(Scalar::Int(i64::from(!crate::sim::truth(s))), ty),
+                _ => {
+                    let x = self.operand_of(c, op)?;
+                    let line = d.loc.line;
+                    Val::Stream(self.add1(
+                        NodeKind::Op(ArithOp::Xor),
+                        vec![x, Operand::Lmu(Scalar::Int(1))],
+                        Ty::I1,
+                        line,
+                    ))
+                }
+            };
+            let fals = Val::Const(Scalar::Int(0), Ty::I1);
+            let both = |s: &mut Self, g: Val| -> R<Val> {
+                match outer {
+                    None => Ok(g),
+                    Some(o) => s.select(op, o, g, fals, Ty::I1),
+                }
+            };
+            (Some(both(self, c)?), Some(both(self, not_c)?))
+        } else {
+            (outer, outer)
+        };
         self.depth += 1;
+        self.guard = guards.0;
         let then_vals = self.lower_region(d.regions[0], later)?;
+        self.guard = guards.1;
         let else_vals = self.lower_region(d.regions[1], later)?;
+        self.guard = outer;
         self.depth -= 1;
         for (k, &r) in d.results.iter().enumerate() {
             let ty = self.ty_of(r)?;

@@ -211,6 +211,7 @@ impl<'a> Lowerer<'a> {
         });
         self.open_loops.push(idx);
         self.depth += 1;
+        self.loop_depth += 1;
         for (k, &a) in bargs.iter().enumerate() {
             self.env.insert(a, Val::Stream(mo[k]));
         }
@@ -324,6 +325,7 @@ impl<'a> Lowerer<'a> {
             .map(Operand::Stream)
             .collect();
         self.depth -= 1;
+        self.loop_depth -= 1;
         self.open_loops.pop();
 
         // Leaving: results and the lanes that rode along.
@@ -471,6 +473,7 @@ impl<'a> Lowerer<'a> {
         });
         self.open_loops.push(idx);
         self.depth += 1;
+        self.loop_depth += 1;
         for (k, v) in live.iter().enumerate() {
             self.env.insert(*v, Val::Stream(mo[nc + k]));
         }
@@ -556,6 +559,7 @@ impl<'a> Lowerer<'a> {
             .map(Operand::Stream)
             .collect();
         self.depth -= 1;
+        self.loop_depth -= 1;
         self.open_loops.pop();
 
         for (k, &r) in d.results.iter().enumerate() {
@@ -646,6 +650,7 @@ impl<'a> Lowerer<'a> {
         let mut arm_later = later.clone();
         arm_later.extend(live.iter().copied());
         self.depth += 1;
+        self.loop_depth += 1;
         for (arm, side) in d.regions.iter().zip(&sides) {
             for (k, v) in live.iter().enumerate() {
                 self.env.insert(*v, Val::Stream(side[1 + k]));
@@ -675,6 +680,7 @@ impl<'a> Lowerer<'a> {
             outs.push(out);
         }
         self.depth -= 1;
+        self.loop_depth -= 1;
         let out_tys: Vec<Ty> = outs[0].iter().map(|e| self.g.edge(*e).ty).collect();
         let ins: Vec<Operand> = outs[0]
             .iter()
