@@ -311,3 +311,32 @@ fn a_store_inside_a_loop_is_rejected() {
     assert_eq!(d.construct, "store in a loop", "{d}");
     assert!(d.location.contains(":5:"), "{d}");
 }
+
+#[test]
+fn a_read_in_a_branch_arm_is_done_for_every_thread() {
+    let n = 64usize;
+    let l =
+        lower("select_load", "pick", 1, 64, vec![Arg::Buffer; 3]).unwrap_or_else(|e| panic!("{e}"));
+    let a: Vec<f64> = (0..n).map(|k| k as f64 - 30.0).collect();
+    let b: Vec<f64> = (0..n).map(|k| k as f64 * 0.5).collect();
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [
+        (0, a.iter().map(|&v| Scalar::F64(v)).collect()),
+        (1, b.iter().map(|&v| Scalar::F64(v)).collect()),
+        (2, vec![Scalar::F64(0.0); n]),
+    ]
+    .into();
+    run(&l, &mut bufs);
+    let want: Vec<Scalar> = (0..n)
+        .map(|k| Scalar::F64(if a[k] > 0.0 { b[k] * 2.0 } else { a[k] }))
+        .collect();
+    assert_eq!(bufs[&2], want);
+    // A buffer too short for the speculative read is an error, not a panic.
+    let short: BTreeMap<usize, Vec<Scalar>> = [
+        (0, a.iter().map(|&v| Scalar::F64(v)).collect()),
+        (1, vec![Scalar::F64(0.0); 10]),
+        (2, vec![Scalar::F64(0.0); n]),
+    ]
+    .into();
+    let e = cucc_racer::run::bind(&l, &short).expect_err("short buffer");
+    assert!(e.contains("parameter 1"), "{e}");
+}

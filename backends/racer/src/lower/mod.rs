@@ -784,8 +784,8 @@ impl<'a> Lowerer<'a> {
                 let Some(r) = result else { return Ok(()) };
                 let ty = self.ty_of(r)?;
                 let (p, off) = self.stream_address(op, d.operands[0], "load", "gather")?;
-                if self.depth > 0 {
-                    return Err(self.diag(op, "load in a loop or branch", "a memory unit streams each buffer element once per thread, in tag order; reads inside loops or branches are not modelled".into()));
+                if self.loop_depth > 0 {
+                    return Err(self.diag(op, "load in a loop", "a memory unit streams each buffer element once per thread, in tag order; reads inside loops are not modelled".into()));
                 }
                 if self.gid == GidState::Reordered {
                     return Err(self.diag(op, "load after a loop", "elements leave a loop out of order; a fresh tag-ordered memory stream cannot be joined with them here".into()));
@@ -1019,7 +1019,13 @@ impl<'a> Lowerer<'a> {
         for &r in &d.regions {
             for &o in &self.f.regions[r].ops {
                 let k = &self.f.ops[o].kind;
-                let store = matches!(k, OpKind::Store { .. } | OpKind::PtrIndex { .. });
+                // Reads in if-converted arms happen for every thread
+                // (speculatively); a read outside its buffer is an error
+                // when the buffers are bound.
+                let store = matches!(
+                    k,
+                    OpKind::Store { .. } | OpKind::PtrIndex { .. } | OpKind::Load { .. }
+                );
                 stores |= store;
                 let pure = (stores_ok && store)
                     || matches!(
