@@ -13,21 +13,26 @@
 //!   + threadIdx.x` and affine functions of it are tracked symbolically.
 //! - `a[i]` with `i` = global id + constant: a memory-unit stream in tag
 //!   order (load) or a sink the memory unit re-sorts by tag (store).
-//! - A `while` (and CUDA's do-while) becomes a closed route: a priority
-//!   merge whose feedback lanes are the carried values, the condition's
-//!   split sending each thread's group back or out. Stream values used
-//!   inside or after the loop ride along as extra lanes, because elements
-//!   leave the loop out of order and must not be joined with values that
-//!   did not go round with them.
+//! - `while`, do-while and signed `for` loops become closed routes: a
+//!   priority merge whose feedback lanes are the carried values, the
+//!   condition's split sending each thread's group back or out. Stream
+//!   values used inside or after the loop ride along as extra lanes,
+//!   because elements leave the loop out of order and must not be joined
+//!   with values that did not go round with them.
 //! - An `if` whose arms only compute is if-converted into selects (the
-//!   select form of the thesis' conditional branch).
+//!   select form of the thesis' conditional branch), or with
+//!   [`Options::split_branches`] becomes a split and a merge; stores in
+//!   if-converted arms are conditional writes, and a thread-index bounds
+//!   guard shortens the launch instead.
+//! - Loads of one buffer at neighbouring offsets share one stream and
+//!   delay lines (the thesis' line streams for stencils).
 //! - Loop rotation: an operation on carried values whose counterpart on
 //!   the next values is computed anyway (Mandelbrot's `z1*z1`, recomputed
 //!   as `len`'s `a*a`) becomes a carried lane instead.
 //!
 //! Everything else is rejected with a [`Diagnostic`] naming the construct:
 //! gathers and scatters, atomics, shared memory, barriers, warp functions,
-//! loads or stores in loops or branches, calls left after inlining.
+//! loads and stores in loops, calls left after inlining.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
