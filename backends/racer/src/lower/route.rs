@@ -1,0 +1,708 @@
+//! Loops as closed routes, and fan-out of multiply-used streams.
+
+use std::collections::HashSet;
+
+use cucc_ir::{Op, OpKind, Value};
+
+use super::{defs_of, uses_of, GidState, LoopInfo, Lowerer, Val, R};
+use crate::graph::{EdgeId, NodeId, NodeKind, Operand, Ty};
+
+/// An op on carried values whose counterpart on the next values exists:
+/// it becomes a carried lane.
+struct Rotation {
+    /// The op on this iteration's values (skipped in the body).
+    op: Op,
+    /// The value of its counterpart (the lane's next value).
+    next: Value,
+}
+
+impl<'a> Lowerer<'a> {
+    fn is_int_const(&self, v: Value, bits: u64) -> bool {
+        self.f.const_bits(v) == Some(bits)
+    }
+
+    /// Finds rotations of a do-while loop whose after-region passes the
+    /// condition's values straight back.
+    fn rotations(&self, op: Op) -> Vec<Rotation> {
+        let f = self.f;
+        let d = &f.ops[op];
+        let (before, after) = (d.regions[0], d.regions[1]);
+        let bargs = &f.regions[before].args;
+        let aregion = &f.regions[after];
+        let trivial = aregion.ops.len() == 1
+            && f.ops[aregion.ops[0]].operands == aregion.args
+            && aregion.args.len() == bargs.len();
+        let bops = &f.regions[before].ops;
+        let Some(&cond) = bops.last() else {
+            return Vec::new();
+        };
+        if !trivial || f.ops[cond].operands.len() != bargs.len() + 1 {
+            return Vec::new();
+        }
+        let next = &f.ops[cond].operands[1..];
+        let mut inner = HashSet::new();
+        defs_of(f, bops, &mut inner);
+        let mut out = Vec::new();
+        for (i, &o) in bops.iter().enumerate() {
+            let od = &f.ops[o];
+            if !matches!(od.kind, OpKind::Binary(..)) || od.operands.len() != 2 {
+                continue;
+            }
+            let carried: Vec<Option<usize>> = od
+                .operands
+                .iter()
+                .map(|v| bargs.iter().position(|a| a == v))
+                .collect();
+            if carried.iter().all(Option::is_none) {
+                continue;
+            }
+            // Every other operand must be loop-invariant.
+            let invariant = od
+                .operands
+                .iter()
+                .zip(&carried)
+                .all(|(v, c)| c.is_some() || !inner.contains(v) || f.const_bits(*v).is_some());
+            if !invariant {
+                continue;
+            }
+            let matching = bops[i + 1..].iter().find(|&&o2| {
+                let d2 = &f.ops[o2];
+                d2.kind == od.kind
+                    && d2.operands.len() == 2
+                    && od
+                        .operands
+                        .iter()
+                        .zip(&d2.operands)
+                        .zip(&carried)
+                        .all(|((v, w), c)| match c {
+                            Some(j) => *w == next[*j],
+                            None => {
+                                v == w || f.const_bits(*v).is_some_and(|b| self.is_int_const(*w, b))
+                            }
+                        })
+            });
+            if let Some(&o2) = matching {
+                out.push(Rotation {
+                    op: o,
+                    next: f.ops[o2].results[0],
+                });
+            }
+        }
+        out
+    }
+
+    pub(super) fn lower_while(&mut self, op: Op, later: &HashSet<Value>) -> R<()> {
+        let f = self.f;
+        let d = f.ops[op].clone();
+        let line = d.loc.line;
+        let (before, after) = (d.regions[0], d.regions[1]);
+        let bargs = f.regions[before].args.clone();
+        let aargs = f.regions[after].args.clone();
+
+        let mut inner_defs = HashSet::new();
+        defs_of(f, &[op], &mut inner_defs);
+        let mut inner_uses = HashSet::new();
+        for &r in &d.regions {
+            uses_of(f, &f.regions[r].ops, &mut inner_uses);
+        }
+        // Outer streams used inside or after the loop ride along as lanes.
+        let mut live: Vec<Value> = inner_uses
+            .iter()
+            .chain(later.iter())
+            .copied()
+            .filter(|v| !inner_defs.contains(v) && matches!(self.env.get(v), Some(Val::Stream(_))))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        live.sort();
+        let lin_inside = inner_uses
+            .iter()
+            .any(|v| !inner_defs.contains(v) && self.env.get(v).is_some_and(Val::needs_gid));
+        // Inside another loop the thread index (if that loop carries it)
+        // is fed back after this loop, so it must ride through it too.
+        let carry_gid =
+            lin_inside || (!self.open_loops.is_empty() && matches!(self.gid, GidState::Stream(_)));
+
+        let rotations = if self.opts.rotate {
+            self.rotations(op)
+        } else {
+            Vec::new()
+        };
+
+        // Initial values.
+        let inits: Vec<Val> = d
+            .operands
+            .iter()
+            .map(|v| self.val(*v, op))
+            .collect::<R<_>>()?;
+        let mut trigger = inits
+            .iter()
+            .chain(live.iter().filter_map(|v| self.env.get(v)))
+            .find_map(|v| match v {
+                Val::Stream(e) => Some(*e),
+                _ => None,
+            });
+        if trigger.is_none() {
+            trigger = Some(self.gid_stream(op)?);
+        }
+        let gid_init = if carry_gid {
+            Some(self.gid_stream(op)?)
+        } else {
+            None
+        };
+        let mut lane_tys = Vec::new();
+        let mut init_streams = Vec::new();
+        for (k, &a) in bargs.iter().enumerate() {
+            let ty = self.ty_of(a)?;
+            lane_tys.push(ty);
+            init_streams.push(self.stream_of(inits[k], ty, trigger, op)?);
+        }
+        for rot in &rotations {
+            let od = f.ops[rot.op].clone();
+            let ty = self.ty_of(od.results[0])?;
+            let OpKind::Binary(b, _) = od.kind else {
+                continue;
+            };
+            let vals: Vec<Val> = od
+                .operands
+                .iter()
+                .map(|v| match bargs.iter().position(|a| a == v) {
+                    Some(j) => Ok(inits[j]),
+                    None => self.val(*v, op),
+                })
+                .collect::<R<_>>()?;
+            let init = match self.fold_lin(b, vals[0], vals[1], ty) {
+                Some(v @ Val::Const(..)) => v,
+                _ => {
+                    let aop = super::binop(b)
+                        .ok_or_else(|| self.diag(rot.op, b.name(), "not modelled".into()))?;
+                    let ins = vals
+                        .iter()
+                        .map(|v| self.operand_of(*v, op))
+                        .collect::<R<Vec<_>>>()?;
+                    Val::Stream(self.add1(NodeKind::Op(aop), ins, ty, od.loc.line))
+                }
+            };
+            lane_tys.push(ty);
+            init_streams.push(self.stream_of(init, ty, trigger, op)?);
+        }
+        for v in &live {
+            lane_tys.push(self.ty_of(*v)?);
+            if let Some(Val::Stream(e)) = self.env.get(v) {
+                init_streams.push(*e);
+            }
+        }
+        if let Some(g) = gid_init {
+            lane_tys.push(Ty::I32);
+            init_streams.push(g);
+        }
+        let lanes = lane_tys.len();
+        let nc = bargs.len();
+        let nr = rotations.len();
+
+        // The route: merge, body, split.
+        let (merge, mo) = self.add(NodeKind::Merge, Vec::new(), &lane_tys, line);
+        let idx = self.loops.len();
+        self.loops.push(LoopInfo {
+            line,
+            nodes: vec![merge],
+            lanes,
+            rotated: nr,
+        });
+        self.open_loops.push(idx);
+        self.depth += 1;
+        self.loop_depth += 1;
+        for (k, &a) in bargs.iter().enumerate() {
+            self.env.insert(a, Val::Stream(mo[k]));
+        }
+        for (k, rot) in rotations.iter().enumerate() {
+            self.env
+                .insert(f.ops[rot.op].results[0], Val::Stream(mo[nc + k]));
+            self.skip.insert(rot.op);
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(mo[nc + nr + k]));
+        }
+        // Without a lane for it, the thread index outside the route is not
+        // in step with the elements inside.
+        self.gid = if carry_gid {
+            GidState::Stream(mo[lanes - 1])
+        } else {
+            GidState::Reordered
+        };
+        // Streams fed back after a region must ride through loops nested
+        // in it: the lanes that bypass the body and the rotated values.
+        let mut after_later = later.clone();
+        after_later.extend(live.iter().copied());
+        let mut inner_later = after_later.clone();
+        uses_of(f, &f.regions[after].ops, &mut inner_later);
+        inner_later.extend(rotations.iter().map(|r| r.next));
+        let term = self.lower_region(before, &inner_later)?;
+        let cond = self.val(term[0], op)?;
+        let c = match self.operand_of(cond, op)? {
+            Operand::Stream(e) => e,
+            Operand::Lmu(_) => {
+                return Err(self.diag(
+                    op,
+                    "while",
+                    "the loop condition is a constant: the route would never (or always) exit"
+                        .into(),
+                ))
+            }
+        };
+        let mut data = Vec::new();
+        for (k, &v) in term[1..].iter().enumerate() {
+            let ty = self.ty_of(aargs.get(k).copied().unwrap_or(v))?;
+            let val = self.val(v, op)?;
+            data.push(self.stream_of(val, ty, Some(mo[0]), op)?);
+        }
+        for (k, rot) in rotations.iter().enumerate() {
+            let val = self.val(rot.next, op)?;
+            data.push(self.stream_of(val, lane_tys[nc + k], Some(mo[0]), op)?);
+        }
+        for v in &live {
+            let Some(Val::Stream(e)) = self.env.get(v).copied() else {
+                continue;
+            };
+            data.push(e);
+        }
+        if carry_gid {
+            if let GidState::Stream(e) = self.gid {
+                data.push(e);
+            }
+        }
+        let nv = term.len() - 1;
+        let split_tys: Vec<Ty> = data.iter().map(|e| self.g.edge(*e).ty).collect();
+        let ins: Vec<Operand> = std::iter::once(c)
+            .chain(data.iter().copied())
+            .map(Operand::Stream)
+            .collect();
+        let both: Vec<Ty> = split_tys.iter().chain(&split_tys).copied().collect();
+        let (_, so) = self.add(NodeKind::Split, ins, &both, line);
+        let (t, fl) = so.split_at(data.len());
+
+        // After region: next values from the taken side.
+        for (k, &a) in aargs.iter().enumerate() {
+            self.env.insert(a, Val::Stream(t[k]));
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(t[nv + nr + k]));
+        }
+        if carry_gid {
+            self.gid = GidState::Stream(t[data.len() - 1]);
+        }
+        let next = self.lower_region(after, &after_later)?;
+        let mut feedback = Vec::new();
+        for (k, &v) in next.iter().enumerate() {
+            let val = self.val(v, op)?;
+            feedback.push(self.stream_of(val, lane_tys[k], Some(t[0]), op)?);
+        }
+        feedback.extend_from_slice(&t[nv..nv + nr]);
+        // Lanes that ride along, as loops nested in the after region left
+        // them.
+        for v in &live {
+            let val = self.val(*v, op)?;
+            let ty = self.ty_of(*v)?;
+            feedback.push(self.stream_of(val, ty, Some(t[0]), op)?);
+        }
+        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
+            feedback.push(e);
+        }
+        if feedback.len() != lanes {
+            return Err(self.diag(
+                op,
+                "while",
+                format!(
+                    "internal: {} feedback lanes for {lanes} merge lanes",
+                    feedback.len()
+                ),
+            ));
+        }
+        self.g.nodes[merge.0 as usize].inputs = feedback
+            .iter()
+            .chain(&init_streams)
+            .copied()
+            .map(Operand::Stream)
+            .collect();
+        self.depth -= 1;
+        self.loop_depth -= 1;
+        self.open_loops.pop();
+
+        // Leaving: results and the lanes that rode along.
+        for (k, &r) in d.results.iter().enumerate() {
+            self.env.insert(r, Val::Stream(fl[k]));
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(fl[nv + nr + k]));
+        }
+        self.gid = if carry_gid {
+            GidState::Stream(fl[data.len() - 1])
+        } else {
+            GidState::Reordered
+        };
+        Ok(())
+    }
+
+    /// Gives every stream exactly one consumer: copies for fan-out,
+    /// discards for results nobody reads.
+    pub(super) fn fan_out(&mut self) {
+        let mut member: Vec<Vec<usize>> = vec![Vec::new(); self.g.nodes.len()];
+        for (k, l) in self.loops.iter().enumerate() {
+            for n in &l.nodes {
+                member[n.0 as usize].push(k);
+            }
+        }
+        let consumers = self.g.consumers();
+        for (i, c) in consumers.iter().enumerate() {
+            let e = EdgeId(i as u32);
+            let (producer, _) = self.g.edge(e).from;
+            let line = self.g.node(producer).line;
+            let new: Option<NodeId> = match c.len() {
+                0 => Some(
+                    self.g
+                        .add(NodeKind::Discard, vec![Operand::Stream(e)], &[], line)
+                        .0,
+                ),
+                1 => None,
+                n => {
+                    let ty = self.g.edge(e).ty;
+                    let (id, outs) =
+                        self.g
+                            .add(NodeKind::Copy, vec![Operand::Stream(e)], &vec![ty; n], line);
+                    for (&(node, port), out) in c.iter().zip(outs) {
+                        self.g.nodes[node.0 as usize].inputs[port as usize] = Operand::Stream(out);
+                    }
+                    Some(id)
+                }
+            };
+            if let Some(id) = new {
+                for &k in &member[producer.0 as usize] {
+                    self.loops[k].nodes.push(id);
+                }
+            }
+        }
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// `for iv = lb; iv < ub; iv += step` with carried values: a closed
+    /// route whose merge holds the induction variable and the carried
+    /// values; the test comes first (zero trips possible), then the body.
+    pub(super) fn lower_for(&mut self, op: Op, unsigned: bool, later: &HashSet<Value>) -> R<()> {
+        let f = self.f;
+        let d = f.ops[op].clone();
+        let line = d.loc.line;
+        if unsigned {
+            return Err(self.diag(
+                op,
+                "for loop",
+                "unsigned loop bounds are not modelled (RACER compares signed)".into(),
+            ));
+        }
+        let body = d.regions[0];
+        let bargs = f.regions[body].args.clone();
+        let (lb, ub, step) = (d.operands[0], d.operands[1], d.operands[2]);
+        let inits_v = &d.operands[3..];
+
+        let mut inner_defs = HashSet::new();
+        defs_of(f, &[op], &mut inner_defs);
+        let mut inner_uses = HashSet::new();
+        uses_of(f, &f.regions[body].ops, &mut inner_uses);
+        inner_uses.insert(ub);
+        inner_uses.insert(step);
+        let mut live: Vec<Value> = inner_uses
+            .iter()
+            .chain(later.iter())
+            .copied()
+            .filter(|v| !inner_defs.contains(v) && matches!(self.env.get(v), Some(Val::Stream(_))))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        live.sort();
+        let carry_gid = (!self.open_loops.is_empty() && matches!(self.gid, GidState::Stream(_)))
+            || inner_uses
+                .iter()
+                .any(|v| !inner_defs.contains(v) && self.env.get(v).is_some_and(Val::needs_gid));
+
+        let mut init_vals = vec![self.val(lb, op)?];
+        for v in inits_v {
+            init_vals.push(self.val(*v, op)?);
+        }
+        let mut trigger = init_vals
+            .iter()
+            .chain(live.iter().filter_map(|v| self.env.get(v)))
+            .find_map(|v| match v {
+                Val::Stream(e) => Some(*e),
+                _ => None,
+            });
+        if trigger.is_none() {
+            trigger = Some(self.gid_stream(op)?);
+        }
+        let gid_init = if carry_gid {
+            Some(self.gid_stream(op)?)
+        } else {
+            None
+        };
+        let mut lane_tys = Vec::new();
+        let mut init_streams = Vec::new();
+        for (k, &a) in bargs.iter().enumerate() {
+            let ty = self.ty_of(a)?;
+            lane_tys.push(ty);
+            init_streams.push(self.stream_of(init_vals[k], ty, trigger, op)?);
+        }
+        for v in &live {
+            lane_tys.push(self.ty_of(*v)?);
+            if let Some(Val::Stream(e)) = self.env.get(v) {
+                init_streams.push(*e);
+            }
+        }
+        if let Some(g) = gid_init {
+            lane_tys.push(Ty::I32);
+            init_streams.push(g);
+        }
+        let lanes = lane_tys.len();
+        let nc = bargs.len();
+
+        let (merge, mo) = self.add(NodeKind::Merge, Vec::new(), &lane_tys, line);
+        let idx = self.loops.len();
+        self.loops.push(LoopInfo {
+            line,
+            nodes: vec![merge],
+            lanes,
+            rotated: 0,
+        });
+        self.open_loops.push(idx);
+        self.depth += 1;
+        self.loop_depth += 1;
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(mo[nc + k]));
+        }
+        // Without a lane for it, the thread index outside the route is not
+        // in step with the elements inside.
+        self.gid = if carry_gid {
+            GidState::Stream(mo[lanes - 1])
+        } else {
+            GidState::Reordered
+        };
+        // The test: iv < ub.
+        let ubv = self.val(ub, op)?;
+        let ubo = self.operand_of(ubv, op)?;
+        let iv_ty = lane_tys[0];
+        let c = self.add1(
+            NodeKind::Op(crate::graph::ArithOp::ICmp(crate::graph::Pred::Lt)),
+            vec![Operand::Stream(mo[0]), ubo],
+            Ty::I1,
+            line,
+        );
+        let data: Vec<EdgeId> = mo.clone();
+        let both: Vec<Ty> = lane_tys.iter().chain(&lane_tys).copied().collect();
+        let ins: Vec<Operand> = std::iter::once(c)
+            .chain(data.iter().copied())
+            .map(Operand::Stream)
+            .collect();
+        let (_, so) = self.add(NodeKind::Split, ins, &both, line);
+        let (t, fl) = so.split_at(lanes);
+
+        // Body on the taken side.
+        for (k, &a) in bargs.iter().enumerate() {
+            self.env.insert(a, Val::Stream(t[k]));
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(t[nc + k]));
+        }
+        if carry_gid {
+            self.gid = GidState::Stream(t[lanes - 1]);
+        }
+        // The induction variable, the step and the bypassing lanes are
+        // used after the body: loops nested in it must carry them.
+        let mut body_later = later.clone();
+        body_later.extend(live.iter().copied());
+        body_later.insert(bargs[0]);
+        body_later.insert(step);
+        let next = self.lower_region(body, &body_later)?;
+        let stepv = self.val(step, op)?;
+        let stepo = self.operand_of(stepv, op)?;
+        let ivo = self.operand(bargs[0], op)?;
+        let iv_next = self.add1(
+            NodeKind::Op(crate::graph::ArithOp::IAdd),
+            vec![ivo, stepo],
+            iv_ty,
+            line,
+        );
+        let mut feedback = vec![iv_next];
+        for (k, &v) in next.iter().enumerate() {
+            let val = self.val(v, op)?;
+            feedback.push(self.stream_of(val, lane_tys[k + 1], Some(t[0]), op)?);
+        }
+        for v in &live {
+            let val = self.val(*v, op)?;
+            let ty = self.ty_of(*v)?;
+            feedback.push(self.stream_of(val, ty, Some(t[0]), op)?);
+        }
+        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
+            feedback.push(e);
+        }
+        if feedback.len() != lanes {
+            return Err(self.diag(
+                op,
+                "for loop",
+                format!(
+                    "internal: {} feedback lanes for {lanes} merge lanes",
+                    feedback.len()
+                ),
+            ));
+        }
+        self.g.nodes[merge.0 as usize].inputs = feedback
+            .iter()
+            .chain(&init_streams)
+            .copied()
+            .map(Operand::Stream)
+            .collect();
+        self.depth -= 1;
+        self.loop_depth -= 1;
+        self.open_loops.pop();
+
+        for (k, &r) in d.results.iter().enumerate() {
+            self.env.insert(r, Val::Stream(fl[k + 1]));
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(fl[nc + k]));
+        }
+        self.gid = if carry_gid {
+            GidState::Stream(fl[lanes - 1])
+        } else {
+            GidState::Reordered
+        };
+        Ok(())
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// An `if` whose arms only compute, as a route: a split on the
+    /// condition, each arm on its side, and a priority merge of the two
+    /// sides' results. Threads may overtake each other between split and
+    /// merge (the arms differ in length), so every stream used inside or
+    /// after the branch rides through it as a lane, as through a loop.
+    pub(super) fn lower_if_split(&mut self, op: Op, later: &HashSet<Value>) -> R<()> {
+        let f = self.f;
+        let d = f.ops[op].clone();
+        let line = d.loc.line;
+        let cond = self.val(d.operands[0], op)?;
+        let c = match self.operand_of(cond, op)? {
+            Operand::Stream(e) => e,
+            Operand::Lmu(_) => {
+                return Err(self.diag(
+                    op,
+                    "if",
+                    "internal: constant condition reached the split form".into(),
+                ))
+            }
+        };
+        let mut inner_defs = HashSet::new();
+        defs_of(f, &[op], &mut inner_defs);
+        let mut inner_uses = HashSet::new();
+        for &r in &d.regions {
+            uses_of(f, &f.regions[r].ops, &mut inner_uses);
+        }
+        let mut live: Vec<Value> = inner_uses
+            .iter()
+            .chain(later.iter())
+            .copied()
+            .filter(|v| !inner_defs.contains(v) && matches!(self.env.get(v), Some(Val::Stream(_))))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        live.sort();
+        let uses_gid = inner_uses
+            .iter()
+            .chain(later.iter())
+            .any(|v| !inner_defs.contains(v) && self.env.get(v).is_some_and(Val::needs_gid));
+        let gid_before = self.gid;
+        let carry_gid =
+            matches!(self.gid, GidState::Stream(_)) && (uses_gid || !self.open_loops.is_empty());
+        // Lane 0 is the condition itself: every thread has it, so each
+        // side has a stream to trigger its constants.
+        let (_, cc) = self.add(
+            NodeKind::Copy,
+            vec![Operand::Stream(c)],
+            &[Ty::I1, Ty::I1],
+            line,
+        );
+        let mut data = vec![cc[1]];
+        for v in &live {
+            if let Some(Val::Stream(e)) = self.env.get(v) {
+                data.push(*e);
+            }
+        }
+        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
+            data.push(e);
+        }
+        let tys: Vec<Ty> = data.iter().map(|e| self.g.edge(*e).ty).collect();
+        let both: Vec<Ty> = tys.iter().chain(&tys).copied().collect();
+        let ins: Vec<Operand> = std::iter::once(cc[0])
+            .chain(data.iter().copied())
+            .map(Operand::Stream)
+            .collect();
+        let (_, so) = self.add(NodeKind::Split, ins, &both, line);
+        let lanes = data.len();
+        let sides = [so[..lanes].to_vec(), so[lanes..].to_vec()];
+        let mut outs: Vec<Vec<EdgeId>> = Vec::new();
+        let mut arm_later = later.clone();
+        arm_later.extend(live.iter().copied());
+        self.depth += 1;
+        self.loop_depth += 1;
+        for (arm, side) in d.regions.iter().zip(&sides) {
+            for (k, v) in live.iter().enumerate() {
+                self.env.insert(*v, Val::Stream(side[1 + k]));
+            }
+            self.gid = if carry_gid {
+                GidState::Stream(side[lanes - 1])
+            } else {
+                GidState::Reordered
+            };
+            let vals = self.lower_region(*arm, &arm_later)?;
+            let mut out = Vec::new();
+            for (k, &v) in vals.iter().enumerate() {
+                let ty = self.ty_of(d.results[k])?;
+                let val = self.val(v, op)?;
+                out.push(self.stream_of(val, ty, Some(side[0]), op)?);
+            }
+            for v in &live {
+                let val = self.val(*v, op)?;
+                let ty = self.ty_of(*v)?;
+                out.push(self.stream_of(val, ty, Some(side[0]), op)?);
+            }
+            if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
+                out.push(e);
+            }
+            // The condition lane ends here.
+            self.add(NodeKind::Discard, vec![Operand::Stream(side[0])], &[], line);
+            outs.push(out);
+        }
+        self.depth -= 1;
+        self.loop_depth -= 1;
+        let out_tys: Vec<Ty> = outs[0].iter().map(|e| self.g.edge(*e).ty).collect();
+        let ins: Vec<Operand> = outs[0]
+            .iter()
+            .chain(&outs[1])
+            .copied()
+            .map(Operand::Stream)
+            .collect();
+        let (_, mo) = self.add(NodeKind::Merge, ins, &out_tys, line);
+        let nr = d.results.len();
+        for (k, &r) in d.results.iter().enumerate() {
+            self.env.insert(r, Val::Stream(mo[k]));
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(mo[nr + k]));
+        }
+        self.gid = if carry_gid {
+            GidState::Stream(mo[mo.len() - 1])
+        } else if matches!(gid_before, GidState::Unused) {
+            GidState::Unused
+        } else {
+            GidState::Reordered
+        };
+        Ok(())
+    }
+}

@@ -1,0 +1,389 @@
+//! Placement of a stream graph on one processing block, route lengths,
+//! and replication over the array.
+//!
+//! Rules (docs/racer.md, "Placement"):
+//! - Each operator takes a slot of a PE's resource class; a PE holds at
+//!   most its capacity per class (thesis L1023-1029). Classes of operators
+//!   the thesis' table does not list are mapped to the nearest unit
+//!   (assumed): logic to the integer ALU, conversions to the FP adder,
+//!   constant splats to the output MUX (a branching slot).
+//! - Forward streams go down and right (thesis L890): a consumer sits in a
+//!   row and column no smaller than each producer's; ops chained inside
+//!   one PE are allowed (the FPU's units are connected, L896).
+//! - Conditional splits sit on "G" elements, and a loop's back edge
+//!   leaves the block through a routing element and re-enters at the
+//!   merge (closed routes need G elements, L838, L890).
+//! - Sources and sinks are memory-unit ports, not PEs.
+//!
+//! Route stages: one per PE-to-PE hop (`route.stages_per_hop`, at least
+//! one); a back edge adds the routing element's stages. The graph is then
+//! re-balanced.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::balance::balance;
+use crate::graph::{Graph, NodeId, NodeKind, Operand, Ty};
+use crate::machine::Machine;
+
+/// A PE position inside the block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pe {
+    /// Row (0 = top).
+    pub row: u32,
+    /// Column (0 = left).
+    pub col: u32,
+}
+
+/// Where each node went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    /// Per node: its PE (the bottom-right corner of its parts), or `None`
+    /// for memory-unit ports.
+    pub at: Vec<Option<Pe>>,
+    /// Per node: the PEs it occupies (several for wide merges and splits).
+    pub parts: Vec<Vec<Pe>>,
+    /// Resource use per PE and class.
+    pub used: BTreeMap<Pe, BTreeMap<&'static str, u32>>,
+    /// Registers the re-balancing added after routing.
+    pub balance_stages: u64,
+}
+
+impl Placement {
+    /// PEs with at least one operator.
+    pub fn pes_used(&self) -> usize {
+        self.used
+            .values()
+            .filter(|u| u.values().any(|&k| k > 0))
+            .count()
+    }
+}
+
+/// Why a graph does not fit a block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlaceError {
+    /// The node that found no PE.
+    pub node: u32,
+    /// Why.
+    pub message: String,
+}
+
+impl fmt::Display for PlaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "node n{}: {}", self.node, self.message)
+    }
+}
+
+impl std::error::Error for PlaceError {}
+
+/// The PE resource class and slots a node takes, if it takes a PE.
+pub fn demand(kind: &NodeKind, outputs: usize) -> Option<(&'static str, u32)> {
+    Some(match kind {
+        NodeKind::Source { .. } | NodeKind::Sink { .. } | NodeKind::Discard => return None,
+        NodeKind::Op(op) => match op.class() {
+            "fmul" => ("fmul", 1),
+            // Conversions run on the FP adder (assumed).
+            "fadd" | "fsub" | "convert" => ("fadd", 1),
+            "compare" => ("compare", 1),
+            // A constant per trigger element is the output MUX choosing
+            // an LMU word (assumed).
+            "const" => ("branch", 1),
+            _ => ("iadd", 1),
+        },
+        NodeKind::Copy => ("branch", 1),
+        NodeKind::Split => ("branch", (outputs / 2) as u32),
+        NodeKind::Merge => ("merge", outputs as u32),
+        NodeKind::Sync => ("sync", outputs as u32),
+        // A delay line is pipeline registers on a route.
+        NodeKind::Delay { .. } => ("sync", 1),
+    })
+}
+
+fn is_feedback(g: &Graph, node: usize, port: usize) -> bool {
+    matches!(g.nodes[node].kind, NodeKind::Merge) && port < g.nodes[node].outputs.len()
+}
+
+/// A PE scan order.
+type ScanKey = fn(&Pe) -> (u32, u32, u32);
+
+/// Places `g` on one block of `m` and sets its route stages; on success
+/// `g` is routed and re-balanced. Greedy in dependence order; PEs are
+/// tried in a few scan orders (diagonals first, rows, columns) and the
+/// first order that fits everything wins.
+///
+/// With `only`, just those nodes go on the block; the other operators are
+/// treated like memory-unit ports outside it (used to place one loop).
+pub fn place(g: &mut Graph, m: &Machine, only: Option<&[NodeId]>) -> Result<Placement, PlaceError> {
+    crate::graph::verify(g).map_err(|e| PlaceError {
+        node: e.node.map_or(0, |n| n.0),
+        message: e.to_string(),
+    })?;
+    let orders: [ScanKey; 4] = [
+        |p| (p.row + p.col, p.row, p.col),
+        |p| (p.row + p.col, p.col, p.row),
+        |p| (p.row, p.col, 0),
+        |p| (p.col, p.row, 0),
+    ];
+    let mut first_err = None;
+    for key in orders {
+        let mut pes: Vec<Pe> = (0..m.block_rows)
+            .flat_map(|row| (0..m.block_cols).map(move |col| Pe { row, col }))
+            .collect();
+        pes.sort_by_key(key);
+        match place_in_order(g, m, &pes, only) {
+            Ok(p) => return Ok(p),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_err.unwrap_or(PlaceError {
+        node: 0,
+        message: "no scan order".into(),
+    }))
+}
+
+fn place_in_order(
+    g: &mut Graph,
+    m: &Machine,
+    pes: &[Pe],
+    only: Option<&[NodeId]>,
+) -> Result<Placement, PlaceError> {
+    // Order: forward edges only (the balance pass checks the same).
+    let n = g.nodes.len();
+    let consumers = g.consumers();
+    let mut pending: Vec<usize> = (0..n)
+        .map(|i| {
+            g.nodes[i]
+                .inputs
+                .iter()
+                .enumerate()
+                .filter(|(k, o)| matches!(o, Operand::Stream(_)) && !is_feedback(g, i, *k))
+                .count()
+        })
+        .collect();
+    let mut ready: Vec<usize> = (0..n).filter(|&i| pending[i] == 0).collect();
+    let mut order = Vec::new();
+    while let Some(i) = ready.pop() {
+        order.push(i);
+        for e in &g.nodes[i].outputs {
+            for &(c, port) in &consumers[e.0 as usize] {
+                let c = c.0 as usize;
+                if is_feedback(g, c, port as usize) {
+                    continue;
+                }
+                pending[c] -= 1;
+                if pending[c] == 0 {
+                    ready.push(c);
+                }
+            }
+        }
+    }
+    if order.len() != n {
+        return Err(PlaceError {
+            node: 0,
+            message: "the graph has a cycle not closed by a merge".into(),
+        });
+    }
+    // Place in order: the nearest PE to the top-left that respects the
+    // producers' positions, the G rule and the capacities.
+    let mut at: Vec<Option<Pe>> = vec![None; n];
+    let mut parts: Vec<Vec<Pe>> = vec![Vec::new(); n];
+    let mut used: BTreeMap<Pe, BTreeMap<&'static str, u32>> = BTreeMap::new();
+    for &i in &order {
+        let node = &g.nodes[i];
+        let Some((class, k)) = demand(&node.kind, node.outputs.len()) else {
+            continue;
+        };
+        if only.is_some_and(|o| !o.contains(&NodeId(i as u32))) {
+            continue;
+        }
+        let cap = m.pe_capacity.get(class).copied().unwrap_or(0);
+        if cap == 0 {
+            return Err(PlaceError {
+                node: i as u32,
+                message: format!("a PE has no {class} slot"),
+            });
+        }
+        let (mut r0, mut c0) = (0, 0);
+        for (port, o) in node.inputs.iter().enumerate() {
+            if let Operand::Stream(e) = o {
+                if is_feedback(g, i, port) {
+                    continue;
+                }
+                if let Some(p) = at[g.edge(*e).from.0 .0 as usize] {
+                    r0 = r0.max(p.row);
+                    c0 = c0.max(p.col);
+                }
+            }
+        }
+        let needs_g = matches!(node.kind, NodeKind::Split);
+        // A merge or split wider than a PE is spread over several PEs
+        // that decide together: one explicit synchronisation slot per
+        // part (an assumption; the thesis counts 11 synchronisations for
+        // its Mandelbrot loop without saying where they sit).
+        let mut left = k;
+        let mut here = Vec::new();
+        while left > 0 {
+            let take = left.min(cap);
+            let sync = u32::from(k > cap);
+            let sync_cap = m.pe_capacity.get("sync").copied().unwrap_or(0);
+            let spot = pes.iter().copied().find(|p| {
+                let u = used.get(p);
+                let have = |c: &str| u.and_then(|u| u.get(c)).copied().unwrap_or(0);
+                p.row >= r0
+                    && p.col >= c0
+                    && (!needs_g || m.is_g(p.row, p.col))
+                    && have(class) + take <= cap
+                    && have("sync") + sync <= sync_cap
+                    && !here.contains(p)
+            });
+            let Some(p) = spot else {
+                return Err(PlaceError {
+                    node: i as u32,
+                    message: format!(
+                        "no PE at or below/right of ({r0},{c0}) has {take} free {class} slot(s){}",
+                        if needs_g { " on a G element" } else { "" }
+                    ),
+                });
+            };
+            let u = used.entry(p).or_default();
+            *u.entry(class).or_insert(0) += take;
+            if sync > 0 {
+                *u.entry("sync").or_insert(0) += sync;
+            }
+            here.push(p);
+            left -= take;
+        }
+        // Downstream nodes must sit below/right of every part.
+        let row = here.iter().map(|p| p.row).max().unwrap_or(0);
+        let col = here.iter().map(|p| p.col).max().unwrap_or(0);
+        at[i] = Some(Pe { row, col });
+        parts[i] = here;
+    }
+    // Routes.
+    for (e, cons) in consumers.iter().enumerate() {
+        let from = g.edges[e].from.0 .0 as usize;
+        let Some(&(to, port)) = cons.first() else {
+            continue;
+        };
+        let to = to.0 as usize;
+        let hops = match (at[from], at[to]) {
+            (Some(a), Some(b)) if is_feedback(g, to, port as usize) => {
+                // Out of the block at the bottom/right, round through a
+                // routing element, back in at the top/left.
+                (m.block_rows - a.row) + (m.block_cols - a.col) + b.row + b.col
+            }
+            (Some(a), Some(b)) => (b.row - a.row) + (b.col - a.col),
+            // Memory-unit ports sit outside the block.
+            (Some(a), None) => (m.block_rows - a.row) + (m.block_cols - a.col),
+            (None, Some(b)) => b.row + b.col + 1,
+            (None, None) => 1,
+        };
+        let mut stages = hops.max(1) * m.route_stages_per_hop;
+        if at[to].is_some() && is_feedback(g, to, port as usize) {
+            stages += m.re_stages;
+        }
+        g.edges[e].route_stages = stages;
+    }
+    let balance_stages = balance(g, m).map_err(|e| PlaceError {
+        node: e.nodes.first().copied().unwrap_or(0),
+        message: e.to_string(),
+    })?;
+    Ok(Placement {
+        at,
+        parts,
+        used,
+        balance_stages,
+    })
+}
+
+/// Copies of a one-block program over the array: the blocks' top-left PE
+/// coordinates, limited by the array's I/O ports (4 x M for an M x M
+/// array, thesis L832). A port carries one stream element of
+/// `stream.bits` (4 x 32 bits, L806), so a replica needs as many ports as
+/// its memory-unit streams' words fill, inputs and outputs apart (each
+/// value takes at least one 32-bit word).
+pub fn replicate(g: &Graph, m: &Machine) -> Vec<Pe> {
+    let word_bits = |t: Ty| {
+        if matches!(t, Ty::F64 | Ty::I64) {
+            64
+        } else {
+            32
+        }
+    };
+    let mut in_bits = 0u32;
+    let mut out_bits = 0u32;
+    for n in &g.nodes {
+        match (&n.kind, n.outputs.first(), n.inputs.first()) {
+            (NodeKind::Source { .. }, Some(e), _) => in_bits += word_bits(g.edge(*e).ty),
+            (NodeKind::Sink { .. }, _, Some(Operand::Stream(e))) => {
+                out_bits += word_bits(g.edge(*e).ty)
+            }
+            _ => {}
+        }
+    }
+    let ports_per_replica =
+        (in_bits.div_ceil(m.stream_bits) + out_bits.div_ceil(m.stream_bits)).max(1);
+    let ports = 2 * (m.array_rows + m.array_cols);
+    let by_ports = ports / ports_per_replica;
+    (0..m.array_rows / m.block_rows)
+        .flat_map(|br| (0..m.array_cols / m.block_cols).map(move |bc| (br, bc)))
+        .take(by_ports as usize)
+        .map(|(br, bc)| Pe {
+            row: br * m.block_rows,
+            col: bc * m.block_cols,
+        })
+        .collect()
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{ArithOp, Scalar, Ty};
+
+    fn chain(k: usize) -> Graph {
+        let mut g = Graph::new("chain");
+        let mut e = g.add1(NodeKind::Source { name: "x".into() }, vec![], Ty::F64, 0);
+        for _ in 0..k {
+            e = g.add1(
+                NodeKind::Op(ArithOp::FMul),
+                vec![Operand::Stream(e), Operand::Lmu(Scalar::F64(1.0))],
+                Ty::F64,
+                0,
+            );
+        }
+        g.add(
+            NodeKind::Sink {
+                name: "y".into(),
+                sort: false,
+            },
+            vec![Operand::Stream(e)],
+            &[],
+            0,
+        );
+        g
+    }
+
+    #[test]
+    fn a_chain_runs_down_the_diagonal_and_routes_are_set() {
+        let m = Machine::racer_v1();
+        let mut g = chain(7);
+        let p = place(&mut g, &m, None).expect("fits");
+        assert_eq!(p.pes_used(), 7);
+        // Every consumer sits below/right of its producer, one hop away.
+        for w in p.at.windows(2) {
+            if let [Some(a), Some(b)] = w {
+                assert_eq!((b.row - a.row) + (b.col - a.col), 1);
+            }
+        }
+        assert!(g.edges.iter().all(|e| e.route_stages >= 1));
+    }
+
+    #[test]
+    fn more_multipliers_in_a_chain_than_a_block_path_holds_is_rejected() {
+        // A down/right path through a 4 x 4 block visits at most 7 PEs.
+        let m = Machine::racer_v1();
+        let e = place(&mut chain(8), &m, None).expect_err("does not fit");
+        assert!(e.message.contains("fmul"), "{e}");
+    }
+}
