@@ -249,3 +249,87 @@ fn thread_per_output_matmul_gets_the_last_rows_shape() {
     );
     assert!(c.fpu_occupancy() > 0.9);
 }
+
+/// Runs `name` (a, b, c pointers, then n) dealt out to `cores` cores, one
+/// program per core on one TCDM (as the runtime's device runs a launch),
+/// and returns c and each core's cycles.
+fn run_shared(name: &str, grid: u32, block: u32, n: usize, cores: u32) -> (Vec<f64>, Vec<u64>) {
+    use cucc_snitch::compile::CoreShare;
+    let m = cpuify(name, None);
+    let total = (grid * block) as usize;
+    let a: Vec<f64> = (0..total).map(|i| i as f64 * 0.75).collect();
+    let b: Vec<f64> = (0..total).map(|i| 2.0 - i as f64 * 0.5).collect();
+    let (aa, ba, ca) = (TCDM, TCDM + 8 * total as u32, TCDM + 16 * total as u32);
+    let mut tcdm = None;
+    let mut cycles = Vec::new();
+    for core in 0..cores {
+        let share = CoreShare { core, cores };
+        if share.blocks(grid) == 0 {
+            continue;
+        }
+        let mut known_ints = [None; 8];
+        known_ints[3] = Some(n as i32);
+        let opts = Options {
+            launch: Some(LaunchDims {
+                grid: [grid, 1, 1],
+                block: [block, 1, 1],
+            }),
+            known_ints,
+            share: (cores > 1).then_some(share),
+            ..Options::default()
+        };
+        let p = compile_with(&m, name, &opts)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .program;
+        let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+        let mut mach = Machine::new(ModelParams::default(), &words);
+        match tcdm.take() {
+            Some(t) => mach.tcdm = t,
+            None => {
+                mach.tcdm.write_f64s(aa, &a).expect("fits");
+                mach.tcdm.write_f64s(ba, &b).expect("fits");
+                mach.tcdm.write_f64s(ca, &vec![-1.0; total]).expect("fits");
+            }
+        }
+        let mut args = vec![aa, ba, ca];
+        args.extend((p.arg_slots() > 3).then_some(n as u32));
+        let c = p
+            .run(&mut mach, &args, 10_000_000)
+            .unwrap_or_else(|e| panic!("{e}"));
+        cycles.push(c.cycles);
+        tcdm = Some(mach.tcdm);
+    }
+    let t = tcdm.unwrap_or_else(|| panic!("no core ran"));
+    (t.read_f64s(ca, total).expect("in bounds"), cycles)
+}
+
+/// Eight cores, each with its round-robin share of 20 blocks, compute
+/// what one core computes alone; each runs fewer cycles than the one.
+#[test]
+fn grid_shares_on_eight_cores_equal_one_core() {
+    let (one, c1) = run_shared("cuda_vadd", 20, 16, 320, 1);
+    let (eight, c8) = run_shared("cuda_vadd", 20, 16, 320, 8);
+    assert_eq!(one, eight);
+    assert_eq!(c8.len(), 8);
+    assert!(c8.iter().all(|&c| c < c1[0]), "{c8:?} vs {c1:?}");
+}
+
+/// With a guard and a partial last block (n = 100 over 13 blocks of 8),
+/// the core holding the last block peels it; the others are uniform.
+#[test]
+fn grid_shares_with_a_partial_last_block_equal_one_core() {
+    let (one, _) = run_shared("cuda_vadd_guard", 13, 8, 100, 1);
+    let (eight, _) = run_shared("cuda_vadd_guard", 13, 8, 100, 8);
+    assert_eq!(one, eight);
+    assert_eq!(one[99], 99.0 * 0.75 + 2.0 - 99.0 * 0.5);
+    assert_eq!(one[100], -1.0);
+}
+
+/// Fewer blocks than cores: the cores without one run nothing.
+#[test]
+fn grid_shares_with_fewer_blocks_than_cores() {
+    let (one, _) = run_shared("cuda_vadd", 3, 32, 96, 1);
+    let (eight, c8) = run_shared("cuda_vadd", 3, 32, 96, 8);
+    assert_eq!(one, eight);
+    assert_eq!(c8.len(), 3);
+}

@@ -18,7 +18,7 @@ use reject::rejection;
 use super::lir::{Access, Affine, Count, FOp, Fmt, Func, Loop, Node, ParamKind, Var, F, FV};
 use super::Diagnostic;
 use cucc_ir::{
-    BinOp, CastOp, FloatKind, Function, Loc, Module, Op, OpKind, Region, Type, UnOp, Value,
+    BinOp, CastOp, FloatKind, Function, Level, Loc, Module, Op, OpKind, Region, Type, UnOp, Value,
 };
 use std::collections::HashMap;
 
@@ -58,6 +58,7 @@ pub fn lower(
         prologue: Vec::new(),
         launch: options.launch,
         known_ints: options.known_ints,
+        share: options.share,
         counts: HashMap::new(),
         undecided: false,
     };
@@ -88,6 +89,8 @@ struct Lowerer<'a> {
     launch: Option<super::LaunchDims>,
     /// Integer arguments known at compile time.
     known_ints: [Option<i32>; 8],
+    /// The one core's share of the grid to compile, if not all of it.
+    share: Option<super::CoreShare>,
     /// Constant loop counts, by loop number.
     counts: HashMap<u32, u32>,
     /// Set when a condition could not be decided over the loops' ranges
@@ -548,11 +551,12 @@ impl<'a> Lowerer<'a> {
     fn parallel(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
         let data = &self.func.ops[op];
         let loc = data.loc;
+        let grid = matches!(data.kind, OpKind::Parallel { level: Level::Grid });
         let region = data.regions[0];
         let ubs = data.operands.clone();
         let args = self.func.regions[region].args.clone();
         let mut counts = Vec::new();
-        for (&ub, &iv) in ubs.iter().zip(&args) {
+        for &ub in &ubs {
             let a = self.affine(ub, loc)?;
             let count =
                 match (a.as_constant(), a.terms.as_slice()) {
@@ -568,20 +572,47 @@ impl<'a> Lowerer<'a> {
                         ))
                     }
                 };
+            counts.push(count);
+        }
+        // Each iteration variable is `offset + stride · loop`: the identity,
+        // except along the dimension a core's share of the grid is taken.
+        let mut maps = vec![(0i64, 1i64); counts.len()];
+        if let (true, Some(share)) = (grid, self.share) {
+            let mut statics = [1u32; 3];
+            for (d, c) in counts.iter().enumerate().take(3) {
+                match c {
+                    Count::Static(n) => statics[d] = *n,
+                    Count::Param(_) => {
+                        return Err(self.err(
+                            loc,
+                            "grid share",
+                            "a core's share of the grid needs the launch shape",
+                        ))
+                    }
+                }
+            }
+            let d = super::split_dimension(statics);
+            if d < counts.len() {
+                counts[d] = Count::Static(share.blocks(statics[d]));
+                maps[d] = (i64::from(share.core), i64::from(share.cores));
+            }
+        }
+        let mut ids = Vec::new();
+        for ((&iv, &count), &(offset, stride)) in args.iter().zip(&counts).zip(&maps) {
             let id = self.out.new_loop();
             if let Count::Static(n) = count {
                 self.counts.insert(id, n);
             }
-            self.ints.insert(iv, Affine::var(Var::Loop(id)));
-            counts.push((id, count));
+            self.ints.insert(iv, iteration(id, offset, stride));
+            ids.push((id, count));
         }
         self.undecided = false;
         match self.region(region) {
             Ok(inner) => {
-                body.extend(nest(inner, &counts));
+                body.extend(nest(inner, &ids));
                 Ok(())
             }
-            Err(e) if self.undecided => self.peel_last(region, &args, &counts, body, e),
+            Err(e) if self.undecided => self.peel_last(region, &args, &ids, &maps, body, e),
             Err(e) => Err(e),
         }
     }
@@ -596,6 +627,7 @@ impl<'a> Lowerer<'a> {
         region: Region,
         args: &[Value],
         counts: &[(u32, Count)],
+        maps: &[(i64, i64)],
         body: &mut Vec<Node>,
         first_error: Diagnostic,
     ) -> Result<(), Diagnostic> {
@@ -614,7 +646,8 @@ impl<'a> Lowerer<'a> {
         head[d] = (id, Count::Static(n - 1));
         self.counts.insert(id, n - 1);
         self.forget(region);
-        self.ints.insert(args[d], Affine::var(Var::Loop(id)));
+        self.ints
+            .insert(args[d], iteration(id, maps[d].0, maps[d].1));
         let inner = self.region(region)?;
         body.extend(nest(inner, &head));
         // The last iteration.
@@ -627,12 +660,15 @@ impl<'a> Lowerer<'a> {
             if let Count::Static(m) = c {
                 self.counts.insert(id, m);
             }
-            self.ints.insert(args[k], Affine::var(Var::Loop(id)));
+            self.ints
+                .insert(args[k], iteration(id, maps[k].0, maps[k].1));
             tail.push((id, c));
         }
         self.forget(region);
-        self.ints
-            .insert(args[d], Affine::constant(i64::from(n - 1)));
+        self.ints.insert(
+            args[d],
+            Affine::constant(maps[d].0 + maps[d].1 * i64::from(n - 1)),
+        );
         let inner = self.region(region)?;
         body.extend(nest(inner, &tail));
         Ok(())
@@ -657,6 +693,14 @@ impl<'a> Lowerer<'a> {
                 self.forget(inner);
             }
         }
+    }
+}
+
+/// Iteration `offset + stride · l` of loop `l`.
+fn iteration(l: u32, offset: i64, stride: i64) -> Affine {
+    Affine {
+        constant: offset,
+        terms: vec![(Var::Loop(l), stride)],
     }
 }
 
