@@ -333,3 +333,55 @@ fn grid_shares_with_fewer_blocks_than_cores() {
     assert_eq!(one, eight);
     assert_eq!(c8.len(), 3);
 }
+
+/// A call of C's `fma` (what PTX's `fma.rn.f64` becomes) compiles to
+/// `fmadd.d`, with C's result.
+#[test]
+fn fma_calls_compile_to_fmadd() {
+    let m = cpuify("cuda_axpy_fma", Some(FOR_SNITCH));
+    let mut known_ints = [None; 8];
+    known_ints[3] = Some(64);
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [2, 1, 1],
+            block: [32, 1, 1],
+        }),
+        known_ints,
+        ..Options::default()
+    };
+    let p = compile_with(&m, "cuda_axpy_fma", &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", cucc_ir::print_module(&m)))
+        .program;
+    let x: Vec<f64> = (0..64).map(|i| 0.1 * i as f64 - 2.0).collect();
+    let y: Vec<f64> = (0..64).map(|i| 1.0 / (1.0 + i as f64)).collect();
+    let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+    let mut mach = Machine::new(ModelParams::default(), &words);
+    let (xa, ya) = (TCDM, TCDM + 8 * 64);
+    mach.tcdm.write_f64s(xa, &x).expect("fits");
+    mach.tcdm.write_f64s(ya, &y).expect("fits");
+    let a = 0.3f64.to_bits();
+    let c = p
+        .run(
+            &mut mach,
+            &[xa, ya, a as u32, (a >> 32) as u32, 64],
+            1_000_000,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<f64> = x
+        .iter()
+        .zip(&y)
+        .map(|(x, y)| 0.3f64.mul_add(*x, *y).max(*y))
+        .collect();
+    assert_eq!(mach.tcdm.read_f64s(ya, 64).expect("in bounds"), want);
+    assert_eq!(c.count("fmadd.d"), 64, "{}", p.asm);
+    assert_eq!(c.count("fmax.d"), 64, "{}", p.asm);
+}
+
+/// One block per core, the last one partial.
+#[test]
+fn grid_shares_of_one_block_each_with_a_partial_last_block() {
+    let (one, _) = run_shared("cuda_vadd_guard", 4, 32, 100, 1);
+    let (eight, c8) = run_shared("cuda_vadd_guard", 4, 32, 100, 8);
+    assert_eq!(one, eight);
+    assert_eq!(c8.len(), 4);
+}

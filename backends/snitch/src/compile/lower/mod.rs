@@ -18,7 +18,8 @@ use reject::rejection;
 use super::lir::{Access, Affine, Count, FOp, Fmt, Func, Loop, Node, ParamKind, Var, F, FV};
 use super::Diagnostic;
 use cucc_ir::{
-    BinOp, CastOp, FloatKind, Function, Level, Loc, Module, Op, OpKind, Region, Type, UnOp, Value,
+    BinOp, Callee, CastOp, FloatKind, Function, Level, Loc, Module, Op, OpKind, Region, Type, UnOp,
+    Value,
 };
 use std::collections::HashMap;
 
@@ -305,6 +306,9 @@ impl<'a> Lowerer<'a> {
                 let src = self.float(*v, loc)?;
                 body.push(Node::Store { src, fmt, at });
             }
+            OpKind::Call(Callee::Extern(name)) if is_fp_intrinsic(name) => {
+                self.fp_call(op, body)?
+            }
             OpKind::For { unsigned: _ } => self.for_loop(op, body)?,
             OpKind::If => self.if_constant(op, body)?,
             OpKind::Parallel { .. } => self.parallel(op, body)?,
@@ -370,6 +374,39 @@ impl<'a> Lowerer<'a> {
         };
         body.push(Node::Arith {
             op: fop,
+            fmt,
+            dst: F::V(dst),
+            srcs,
+        });
+        self.floats.insert(r, dst);
+        Ok(())
+    }
+
+    /// A call of C's `fma`/`fmaf`: `fmadd`, one rounding, as the C
+    /// function (PTX's `fma.rn` arrives as such a call; `fmax`/`fmin` are
+    /// IR ops of their own).
+    fn fp_call(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
+        let data = &self.func.ops[op];
+        let loc = data.loc;
+        let OpKind::Call(Callee::Extern(name)) = &data.kind else {
+            return Err(self.err(loc, "call", "malformed op"));
+        };
+        let Some(r) = data.results.first().copied() else {
+            return Err(self.err(loc, name, "malformed op"));
+        };
+        let fmt = self.fmt_of(r, loc)?;
+        let fits = matches!((name.as_str(), fmt), ("fma", Fmt::D) | ("fmaf", Fmt::S));
+        if !fits || data.operands.len() != 3 {
+            return Err(self.err(loc, name, "a call the Snitch compiler does not take"));
+        }
+        let operands = data.operands.clone();
+        let mut srcs = Vec::new();
+        for v in operands {
+            srcs.push(self.float(v, loc)?);
+        }
+        let dst = self.out.new_f();
+        body.push(Node::Arith {
+            op: FOp::Madd,
             fmt,
             dst: F::V(dst),
             srcs,
@@ -603,7 +640,7 @@ impl<'a> Lowerer<'a> {
             if let Count::Static(n) = count {
                 self.counts.insert(id, n);
             }
-            self.ints.insert(iv, iteration(id, offset, stride));
+            self.ints.insert(iv, iteration(id, count, offset, stride));
             ids.push((id, count));
         }
         self.undecided = false;
@@ -646,8 +683,10 @@ impl<'a> Lowerer<'a> {
         head[d] = (id, Count::Static(n - 1));
         self.counts.insert(id, n - 1);
         self.forget(region);
-        self.ints
-            .insert(args[d], iteration(id, maps[d].0, maps[d].1));
+        self.ints.insert(
+            args[d],
+            iteration(id, Count::Static(n - 1), maps[d].0, maps[d].1),
+        );
         let inner = self.region(region)?;
         body.extend(nest(inner, &head));
         // The last iteration.
@@ -661,7 +700,7 @@ impl<'a> Lowerer<'a> {
                 self.counts.insert(id, m);
             }
             self.ints
-                .insert(args[k], iteration(id, maps[k].0, maps[k].1));
+                .insert(args[k], iteration(id, c, maps[k].0, maps[k].1));
             tail.push((id, c));
         }
         self.forget(region);
@@ -696,8 +735,18 @@ impl<'a> Lowerer<'a> {
     }
 }
 
-/// Iteration `offset + stride · l` of loop `l`.
-fn iteration(l: u32, offset: i64, stride: i64) -> Affine {
+/// The C math functions [`Lowerer::fp_call`] takes.
+fn is_fp_intrinsic(name: &str) -> bool {
+    matches!(name, "fma" | "fmaf")
+}
+
+/// Iteration `offset + stride · l` of loop `l` (of `count` iterations):
+/// the constant `offset` when the loop runs once, so that what depends on
+/// it is decided (a core's single block of a grid share, say).
+fn iteration(l: u32, count: Count, offset: i64, stride: i64) -> Affine {
+    if count == Count::Static(1) {
+        return Affine::constant(offset);
+    }
     Affine {
         constant: offset,
         terms: vec![(Var::Loop(l), stride)],
