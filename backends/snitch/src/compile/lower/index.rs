@@ -97,6 +97,9 @@ impl Lowerer<'_> {
                     offset,
                 }
             }
+            // The same address in another space (the frontends' generic
+            // pointers to a `ptr<global>` parameter).
+            (OpKind::Cast(CastOp::SpaceCast), [src]) => self.pointer(*src, at)?,
             (kind, _) => {
                 let (construct, why) = rejection(kind);
                 return Err(self.err(

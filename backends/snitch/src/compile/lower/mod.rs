@@ -249,7 +249,7 @@ impl<'a> Lowerer<'a> {
             // Integer arithmetic and address computation are evaluated
             // when an address or bound needs them.
             OpKind::Binary(b, _) if !b.is_float() => {}
-            OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => {}
+            OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc | CastOp::SpaceCast) => {}
             OpKind::PtrIndex { .. } | OpKind::GridDim(_) | OpKind::BlockDim(_) => {}
             // Integer comparisons are evaluated when an `if` needs them.
             OpKind::Cmp(p) if !p.is_float() => {}
