@@ -760,3 +760,30 @@ fn private_allocas(func: &Function, region: Region) -> usize {
         })
         .count()
 }
+
+/// Rewrites every `while` of `func` in the frontends' shape of a counted C
+/// `for` (or do-while) into a `for` op, innermost first; returns how many.
+/// For code generators that need counted loops (the Snitch compiler);
+/// cpuify's own passes rewrite only the loops they interchange.
+pub fn counted_whiles_to_for(types: &mut cucc_ir::Types, func: &mut cucc_ir::Function) -> usize {
+    let mut tried = std::collections::HashSet::new();
+    let mut done = 0;
+    loop {
+        // Innermost first: the walk lists a loop before the ops inside it.
+        let next = func
+            .walk()
+            .into_iter()
+            .rev()
+            .find(|&(_, op)| func.ops[op].kind == OpKind::While && !tried.contains(&op));
+        let Some((region, op)) = next else {
+            return done;
+        };
+        tried.insert(op);
+        if canonical_for::while_to_for(types, func, region, op)
+            .or_else(|| canonical_for::do_while_to_for(types, func, region, op))
+            .is_some()
+        {
+            done += 1;
+        }
+    }
+}
