@@ -385,3 +385,59 @@ fn grid_shares_of_one_block_each_with_a_partial_last_block() {
     assert_eq!(one, eight);
     assert_eq!(c8.len(), 4);
 }
+
+/// PTX's pointers: `u64` parameters used only as the bases of integer
+/// addresses that `inttoptr` turns into pointers are buffers; with the
+/// runtime's `noalias` facts they stream.
+#[test]
+fn integer_address_parameters_are_buffers() {
+    let mut m = cpuify("ptx_axpy", None);
+    assert_eq!(
+        cucc_snitch::compile::buffer_params(&m, "ptx_axpy"),
+        Some(vec![true, true, false, false])
+    );
+    let mut known_ints = [None; 8];
+    known_ints[3] = Some(60);
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [2, 1, 1],
+            block: [32, 1, 1],
+        }),
+        known_ints,
+        ..Options::default()
+    };
+    let x: Vec<f64> = (0..64).map(|i| 0.5 * i as f64 - 3.0).collect();
+    let y: Vec<f64> = (0..64).map(|i| 2.0 / (1.0 + i as f64)).collect();
+    let want: Vec<f64> = (0..64)
+        .map(|i| {
+            if i < 60 {
+                1.25f64.mul_add(x[i], y[i])
+            } else {
+                y[i]
+            }
+        })
+        .collect();
+    for noalias in [false, true] {
+        let fid = m.function("ptx_axpy").unwrap_or_else(|| panic!("kernel"));
+        for p in m.functions[fid].params.iter_mut().take(2) {
+            p.noalias = noalias;
+        }
+        let p = compile_with(&m, "ptx_axpy", &opts)
+            .unwrap_or_else(|e| panic!("{e}\n{}", cucc_ir::print_module(&m)))
+            .program;
+        assert_eq!(p.asm.contains("scfgwi"), noalias, "{}", p.asm);
+        let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+        let mut mach = Machine::new(ModelParams::default(), &words);
+        let (xa, ya) = (TCDM, TCDM + 8 * 64);
+        mach.tcdm.write_f64s(xa, &x).expect("fits");
+        mach.tcdm.write_f64s(ya, &y).expect("fits");
+        let a = 1.25f64.to_bits();
+        p.run(
+            &mut mach,
+            &[xa, ya, a as u32, (a >> 32) as u32, 60],
+            1_000_000,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(mach.tcdm.read_f64s(ya, 64).expect("in bounds"), want);
+    }
+}

@@ -146,11 +146,14 @@ fn pipelined(id: ModuleId, source: &Source, which: u8) -> Pipelined {
 /// The parameters of `kernel` in `module`, if it has that kernel.
 fn signature_in(module: &Module, kernel: &str) -> Option<Signature> {
     let f = &module.functions[module.function(kernel)?];
+    // Pointers, and PTX's `u64` parameters used only as addresses.
+    let buffers = cucc_snitch::compile::buffer_params(module, kernel)?;
     let params = f.regions[f.body]
         .args
         .iter()
-        .map(|&a| match &module.types[f.values[a].ty] {
-            Type::Ptr(_) => ArgKind::Ptr,
+        .zip(buffers)
+        .map(|(&a, buffer)| match &module.types[f.values[a].ty] {
+            _ if buffer => ArgKind::Ptr,
             Type::Int(bits) => ArgKind::Int(u32::from(*bits)),
             Type::Float(FloatKind::F32) => ArgKind::F32,
             Type::Float(FloatKind::F64) => ArgKind::F64,

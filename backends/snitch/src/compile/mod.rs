@@ -86,6 +86,24 @@ impl CoreShare {
     }
 }
 
+/// Which parameters of `kernel` the device passes as buffers: pointers,
+/// and 64-bit integers used only as addresses (PTX's `u64` pointer
+/// parameters). `None` if there is no such kernel.
+pub fn buffer_params(module: &Module, kernel: &str) -> Option<Vec<bool>> {
+    let func = &module.functions[module.function(kernel)?];
+    let users = lower::users_of(func);
+    let args = &func.regions[func.body].args;
+    Some(
+        args.iter()
+            .map(|&a| match module.types[func.values[a].ty] {
+                cucc_ir::Type::Ptr(_) => true,
+                cucc_ir::Type::Int(64) => lower::address_values(func, &users, a).is_some(),
+                _ => false,
+            })
+            .collect(),
+    )
+}
+
 /// The grid dimension a launch is dealt out along: the outermost one
 /// (z, then y, then x) with more than one block; x for a single block.
 pub fn split_dimension(grid: [u32; 3]) -> usize {

@@ -100,6 +100,7 @@ impl Lowerer<'_> {
             // The same address in another space (the frontends' generic
             // pointers to a `ptr<global>` parameter).
             (OpKind::Cast(CastOp::SpaceCast), [src]) => self.pointer(*src, at)?,
+            (OpKind::Cast(CastOp::IntToPtr), [addr]) => self.address(*addr, at)?,
             (kind, _) => {
                 let (construct, why) = rejection(kind);
                 return Err(self.err(
@@ -111,6 +112,41 @@ impl Lowerer<'_> {
         };
         self.ptrs.insert(v, access.clone());
         Ok(access)
+    }
+
+    /// The access an integer address makes: a buffer's address parameter
+    /// plus or minus byte offsets ([`Lowerer::address_param`]).
+    fn address(&mut self, v: Value, loc: Loc) -> Result<Access, Diagnostic> {
+        let Some(&buf) = self.addresses.get(&v) else {
+            return Err(self.err(
+                loc,
+                "inttoptr",
+                "an address not derived from a kernel parameter",
+            ));
+        };
+        let ValueDef::Result { op, .. } = self.func.values[v].def else {
+            return Ok(Access {
+                buf,
+                offset: Affine::default(),
+            });
+        };
+        let data = &self.func.ops[op];
+        let at = data.loc;
+        let (base, other, sign) = match (&data.kind, data.operands.as_slice()) {
+            (OpKind::Binary(BinOp::Add, _), [x, y]) if self.addresses.contains_key(x) => {
+                (*x, *y, 1)
+            }
+            (OpKind::Binary(BinOp::Add, _), [x, y]) => (*y, *x, 1),
+            (OpKind::Binary(BinOp::Sub, _), [x, y]) => (*x, *y, -1),
+            _ => return Err(self.err(at, "address", "malformed address")),
+        };
+        let base = self.address(base, at)?;
+        let off = self.affine(other, at)?;
+        let offset = base
+            .offset
+            .add_scaled(&off, sign)
+            .ok_or_else(|| self.err(at, "address", "offset overflows"))?;
+        Ok(Access { buf, offset })
     }
 
     /// The integer value `v` as an affine function of loop numbers and

@@ -29,12 +29,7 @@ pub fn lower(
     func: &Function,
     options: &super::Options,
 ) -> Result<Func, Diagnostic> {
-    let mut users: HashMap<Value, Vec<Op>> = HashMap::new();
-    for (op, data) in func.ops.iter() {
-        for &v in &data.operands {
-            users.entry(v).or_default().push(op);
-        }
-    }
+    let users = users_of(func);
     let mut l = Lowerer {
         module,
         func,
@@ -60,6 +55,7 @@ pub fn lower(
         launch: options.launch,
         known_ints: options.known_ints,
         share: options.share,
+        addresses: HashMap::new(),
         counts: HashMap::new(),
         undecided: false,
     };
@@ -92,6 +88,9 @@ struct Lowerer<'a> {
     known_ints: [Option<i32>; 8],
     /// The one core's share of the grid to compile, if not all of it.
     share: Option<super::CoreShare>,
+    /// Integers that are addresses into a buffer (PTX passes pointers as
+    /// `u64` parameters and computes addresses in integers), by buffer.
+    addresses: HashMap<Value, usize>,
     /// Constant loop counts, by loop number.
     counts: HashMap<u32, u32>,
     /// Set when a condition could not be decided over the loops' ranges
@@ -136,6 +135,10 @@ impl<'a> Lowerer<'a> {
                     );
                     ParamKind::Ptr
                 }
+                Type::Int(64) if self.address_param(a) => {
+                    self.out.noalias &= self.func.params[i].noalias;
+                    ParamKind::Ptr
+                }
                 Type::Int(_) => {
                     let value = match self.known_ints.get(i).copied().flatten() {
                         Some(k) => Affine::constant(i64::from(k)),
@@ -165,6 +168,25 @@ impl<'a> Lowerer<'a> {
             self.out.params.push(kind);
         }
         Ok(())
+    }
+
+    /// Whether 64-bit integer parameter `a` is a buffer's address
+    /// ([`address_values`]); records the integers derived from it.
+    fn address_param(&mut self, a: Value) -> bool {
+        let buf = self.func.regions[self.func.body]
+            .args
+            .iter()
+            .position(|&x| x == a)
+            .unwrap_or(usize::MAX);
+        match address_values(self.func, &self.users, a) {
+            Some(derived) => {
+                for v in derived {
+                    self.addresses.insert(v, buf);
+                }
+                true
+            }
+            None => false,
+        }
     }
 
     fn implicit(&mut self, kind: ParamKind) -> usize {
@@ -249,7 +271,9 @@ impl<'a> Lowerer<'a> {
             // Integer arithmetic and address computation are evaluated
             // when an address or bound needs them.
             OpKind::Binary(b, _) if !b.is_float() => {}
-            OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc | CastOp::SpaceCast) => {}
+            OpKind::Cast(
+                CastOp::SExt | CastOp::ZExt | CastOp::Trunc | CastOp::SpaceCast | CastOp::IntToPtr,
+            ) => {}
             OpKind::PtrIndex { .. } | OpKind::GridDim(_) | OpKind::BlockDim(_) => {}
             // Integer comparisons are evaluated when an `if` needs them.
             OpKind::Cmp(p) if !p.is_float() => {}
@@ -733,6 +757,49 @@ impl<'a> Lowerer<'a> {
             }
         }
     }
+}
+
+/// Every op of the function's body using each value (the arena may hold
+/// ops that passes removed from it).
+pub(crate) fn users_of(func: &Function) -> HashMap<Value, Vec<Op>> {
+    let mut users: HashMap<Value, Vec<Op>> = HashMap::new();
+    for (_, op) in func.walk() {
+        for &v in &func.ops[op].operands {
+            users.entry(v).or_default().push(op);
+        }
+    }
+    users
+}
+
+/// If integer `a` is a buffer's address (PTX passes pointers as `u64`
+/// parameters: `ld.param.u64`, `cvta.to.global`, `add.s64`, then an
+/// access), the integers derived from it: it is used, and only as the base
+/// of sums and differences that end in `inttoptr`.
+pub(crate) fn address_values(
+    func: &Function,
+    users: &HashMap<Value, Vec<Op>>,
+    a: Value,
+) -> Option<Vec<Value>> {
+    let mut derived = vec![a];
+    let mut i = 0;
+    let mut accessed = false;
+    while let Some(&v) = derived.get(i) {
+        i += 1;
+        for &user in users.get(&v).map(Vec::as_slice).unwrap_or(&[]) {
+            let data = &func.ops[user];
+            match (&data.kind, data.operands.as_slice()) {
+                (OpKind::Cast(CastOp::IntToPtr), _) => accessed = true,
+                (OpKind::Binary(BinOp::Add, _), [x, y]) if (*x == v) != (*y == v) => {
+                    derived.extend(data.results.first().copied())
+                }
+                (OpKind::Binary(BinOp::Sub, _), [x, y]) if *x == v && *y != v => {
+                    derived.extend(data.results.first().copied())
+                }
+                _ => return None,
+            }
+        }
+    }
+    accessed.then_some(derived)
 }
 
 /// The C math functions [`Lowerer::fp_call`] takes.
