@@ -12,7 +12,7 @@
 mod index;
 mod reject;
 
-use index::sign_extend;
+use index::{product, sign_extend};
 use reject::rejection;
 
 use super::lir::{Access, Affine, Count, FOp, Fmt, Func, Loop, Node, ParamKind, Var, F, FV};
@@ -56,6 +56,7 @@ pub fn lower(
         known_ints: options.known_ints,
         share: options.share,
         addresses: HashMap::new(),
+        carried_addresses: HashMap::new(),
         counts: HashMap::new(),
         undecided: false,
     };
@@ -91,6 +92,8 @@ struct Lowerer<'a> {
     /// Integers that are addresses into a buffer (PTX passes pointers as
     /// `u64` parameters and computes addresses in integers), by buffer.
     addresses: HashMap<Value, usize>,
+    /// Addresses carried around loops (`base + step · iteration`).
+    carried_addresses: HashMap<Value, Access>,
     /// Constant loop counts, by loop number.
     counts: HashMap<u32, u32>,
     /// Set when a condition could not be decided over the loops' ranges
@@ -561,15 +564,28 @@ impl<'a> Lowerer<'a> {
                 terms: vec![(Var::Loop(id), step_c)],
             },
         );
-        // Loop-carried FP values live in one register updated in place.
+        // Loop-carried FP values live in one register updated in place;
+        // integers must be induction variables (`x = x + invariant`).
+        let yielded = match self.func.regions[region].ops.last() {
+            Some(&last) => self.func.ops[last].operands.clone(),
+            None => Vec::new(),
+        };
         let mut regs = Vec::new();
-        for (&init, &arg) in inits.iter().zip(carried) {
+        for (k, (&init, &arg)) in inits.iter().zip(carried).enumerate() {
             if !self.ty(arg).is_float() {
-                return Err(self.err(
+                let result = results.get(k).copied();
+                self.induction(
+                    id,
+                    region,
+                    count,
+                    init,
+                    arg,
+                    yielded.get(k).copied(),
+                    result,
                     loc,
-                    "integer loop-carried value",
-                    "only FP values can be carried around a loop",
-                ));
+                )?;
+                regs.push(None);
+                continue;
             }
             let fmt = self.fmt_of(arg, loc)?;
             let src = self.float(init, loc)?;
@@ -581,12 +597,13 @@ impl<'a> Lowerer<'a> {
                 srcs: vec![src],
             });
             self.floats.insert(arg, dst);
-            regs.push((dst, fmt));
+            regs.push(Some((dst, fmt)));
         }
         let mut inner = self.region(region)?;
         if let Some(&last) = self.func.regions[region].ops.last() {
             let yielded = self.func.ops[last].operands.clone();
-            for (&y, &(dst, fmt)) in yielded.iter().zip(&regs) {
+            for (&y, reg) in yielded.iter().zip(&regs) {
+                let Some((dst, fmt)) = *reg else { continue };
                 let src = self.float(y, loc)?;
                 inner.push(Node::Arith {
                     op: FOp::Mov,
@@ -596,8 +613,10 @@ impl<'a> Lowerer<'a> {
                 });
             }
         }
-        for (&r, &(dst, _)) in results.iter().zip(&regs) {
-            self.floats.insert(r, dst);
+        for (&r, reg) in results.iter().zip(&regs) {
+            if let Some((dst, _)) = *reg {
+                self.floats.insert(r, dst);
+            }
         }
         body.push(Node::Loop(Loop {
             id,
@@ -606,6 +625,101 @@ impl<'a> Lowerer<'a> {
             frep: false,
             ctl: None,
         }));
+        Ok(())
+    }
+
+    /// An integer carried around loop `id`: `arg` starts as `init` and
+    /// the body yields `arg ± step` with `step` invariant, so it is
+    /// `init + step · iteration` (an address when `init` is one: nvcc
+    /// strength-reduces indexing into pointer increments); the loop's
+    /// `result` is its value after `count` iterations.
+    #[allow(clippy::too_many_arguments)]
+    fn induction(
+        &mut self,
+        id: u32,
+        region: Region,
+        count: Count,
+        init: Value,
+        arg: Value,
+        next: Option<Value>,
+        result: Option<Value>,
+        loc: Loc,
+    ) -> Result<(), Diagnostic> {
+        let reject = |s: &Self| {
+            s.err(
+                loc,
+                "integer loop-carried value",
+                "only FP values and integers stepped by an invariant amount can be carried around a loop",
+            )
+        };
+        let Some(next) = next else {
+            return Err(reject(self));
+        };
+        // The step: `next` with `arg` a symbol, less the symbol (nvcc adds
+        // the stride in several steps). What was computed with the symbol
+        // is forgotten afterwards.
+        let sym = Affine::var(Var::Param(usize::MAX));
+        let is_address = self.addresses.contains_key(&init);
+        let delta = if is_address {
+            let buf = self.addresses[&init];
+            self.carried_addresses.insert(
+                arg,
+                Access {
+                    buf,
+                    offset: sym.clone(),
+                },
+            );
+            let next = self.address(next, loc);
+            self.carried_addresses.remove(&arg);
+            next.map(|a| a.offset)
+        } else {
+            self.ints.insert(arg, sym.clone());
+            let next = self.affine(next, loc);
+            self.ints.remove(&arg);
+            next
+        };
+        self.forget(region);
+        let step = delta?
+            .add_scaled(&sym, -1)
+            .filter(|d| d.coeff(Var::Param(usize::MAX)) == 0 && !d.uses_loop(id))
+            .ok_or_else(|| reject(self))?;
+        let iteration = Affine::var(Var::Loop(id));
+        let after = match count {
+            Count::Static(n) => Some(Affine::constant(i64::from(n))),
+            Count::Param(_) => None,
+        };
+        let at = |base: &Affine, k: &Affine| -> Option<Affine> {
+            base.add_scaled(&product(&step, k)?, 1)
+        };
+        if self.addresses.contains_key(&init) {
+            let base = self.address(init, loc)?;
+            let offset = at(&base.offset, &iteration).ok_or_else(|| reject(self))?;
+            self.carried_addresses.insert(
+                arg,
+                Access {
+                    buf: base.buf,
+                    offset,
+                },
+            );
+            if let (Some(r), Some(n)) = (result, after) {
+                let offset = at(&base.offset, &n).ok_or_else(|| reject(self))?;
+                self.carried_addresses.insert(
+                    r,
+                    Access {
+                        buf: base.buf,
+                        offset,
+                    },
+                );
+            }
+        } else {
+            let base = self.affine(init, loc)?;
+            let value = at(&base, &iteration).ok_or_else(|| reject(self))?;
+            self.ints.insert(arg, value);
+            if let (Some(r), Some(n)) = (result, after) {
+                let value = at(&base, &n).ok_or_else(|| reject(self))?;
+                self.ints.insert(r, value);
+            }
+        }
         Ok(())
     }
 
@@ -785,10 +899,24 @@ pub(crate) fn address_values(
     let mut accessed = false;
     while let Some(&v) = derived.get(i) {
         i += 1;
+        if derived[..i - 1].contains(&v) {
+            continue;
+        }
         for &user in users.get(&v).map(Vec::as_slice).unwrap_or(&[]) {
             let data = &func.ops[user];
             match (&data.kind, data.operands.as_slice()) {
                 (OpKind::Cast(CastOp::IntToPtr), _) => accessed = true,
+                // Carried around a loop: the loop's argument and result.
+                (OpKind::For { .. }, [lb, ub, step, inits @ ..])
+                    if ![lb, ub, step].contains(&&v) =>
+                {
+                    for (k, _) in inits.iter().enumerate().filter(|(_, &i)| i == v) {
+                        let region = data.regions[0];
+                        derived.extend(func.regions[region].args.get(k + 1).copied());
+                        derived.extend(data.results.get(k).copied());
+                    }
+                }
+                (OpKind::Yield, _) => {}
                 (OpKind::Binary(BinOp::Add, _), [x, y]) if (*x == v) != (*y == v) => {
                     derived.extend(data.results.first().copied())
                 }
