@@ -6,10 +6,17 @@ use cucc_snitch::sim::{Machine, ModelParams};
 
 const TCDM: u32 = 0x1000_0000;
 
-fn cpuify(name: &str, passes: Option<&[&str]>) -> cucc_ir::Module {
+fn kernel_text(name: &str) -> String {
     let path = format!("{}/tests/kernels/{name}.cuir", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let mut m = cucc_ir::parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn cpuify(name: &str, passes: Option<&[&str]>) -> cucc_ir::Module {
+    cpuify_text(&kernel_text(name), passes)
+}
+
+fn cpuify_text(text: &str, passes: Option<&[&str]>) -> cucc_ir::Module {
+    let mut m = cucc_ir::parse_module(text).unwrap_or_else(|e| panic!("{e}"));
     let options = cucc_cpuify::pipeline::Options {
         enabled: passes.map(|p| p.iter().map(|s| s.to_string()).collect()),
         ..cucc_cpuify::pipeline::Options::verifying()
@@ -440,4 +447,60 @@ fn integer_address_parameters_are_buffers() {
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(mach.tcdm.read_f64s(ya, 64).expect("in bounds"), want);
     }
+}
+
+/// nvcc's strength-reduced loops: an address and a counter carried around
+/// the loop are induction variables, and the trip count folds from the
+/// known argument.
+#[test]
+fn carried_addresses_are_induction_variables() {
+    let m = cpuify("ptx_row_sums", Some(FOR_SNITCH));
+    let (rows, k) = (4usize, 12usize);
+    let mut known_ints = [None; 8];
+    known_ints[2] = Some(k as i32);
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [1, 1, 1],
+            block: [rows as u32, 1, 1],
+        }),
+        known_ints,
+        ..Options::default()
+    };
+    let p = compile_with(&m, "ptx_row_sums", &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", cucc_ir::print_module(&m)))
+        .program;
+    let x: Vec<f64> = (0..rows * k).map(|i| 0.25 * i as f64 - 1.0).collect();
+    let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+    let mut mach = Machine::new(ModelParams::default(), &words);
+    let (xa, za) = (TCDM, TCDM + 8 * (rows * k) as u32);
+    mach.tcdm.write_f64s(xa, &x).expect("fits");
+    p.run(&mut mach, &[xa, za, k as u32], 1_000_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<f64> = (0..rows)
+        .map(|r| x[r * k..(r + 1) * k].iter().fold(0.0, |s, v| s + v))
+        .collect();
+    assert_eq!(mach.tcdm.read_f64s(za, rows).expect("in bounds"), want);
+}
+
+/// An integer carried around a loop that is not stepped by an invariant
+/// amount is rejected, naming the construct and the loop.
+#[test]
+fn carried_integers_that_are_not_induction_variables_are_rejected() {
+    let text = kernel_text("ptx_row_sums").replace("%nn = add %n, %two", "%nn = mul %n, %two");
+    let m = cpuify_text(&text, Some(FOR_SNITCH));
+    let mut known_ints = [None; 8];
+    known_ints[2] = Some(12);
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [1, 1, 1],
+            block: [4, 1, 1],
+        }),
+        known_ints,
+        ..Options::default()
+    };
+    let d = compile_with(&m, "ptx_row_sums", &opts)
+        .err()
+        .unwrap_or_else(|| panic!("compiled"));
+    assert_eq!(d.construct, "integer loop-carried value", "{d}");
+    assert!(d.location.starts_with("ptx_row_sums.ptx:5:3"), "{d}");
 }
