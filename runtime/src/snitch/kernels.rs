@@ -85,11 +85,13 @@ pub struct Key {
 }
 
 type Pipelined = Arc<Result<Module, String>>;
+/// A compiled launch, or the compiler's diagnostic.
+pub type Outcome = Arc<Result<Compiled, String>>;
 
 /// Modules after each pipeline (0: [`FOR_SNITCH`], 1: cpuify's default).
 static MODULES: Mutex<Option<HashMap<(ModuleId, u8), Pipelined>>> = Mutex::new(None);
 /// Compiled launches, or the diagnostic.
-static PROGRAMS: Mutex<Option<HashMap<Key, Arc<Result<Compiled, String>>>>> = Mutex::new(None);
+static PROGRAMS: Mutex<Option<HashMap<Key, Outcome>>> = Mutex::new(None);
 
 /// The name diagnostics give PTX: the program's, with `.ptx`.
 fn ptx_file_name() -> String {
@@ -172,7 +174,7 @@ pub fn signature(id: ModuleId, source: &Source, kernel: &str) -> Result<Signatur
 
 /// Compiles `key`'s kernel for every core that has blocks (or returns the
 /// cached result).
-pub fn compile(key: &Key, source: &Source) -> Arc<Result<Compiled, String>> {
+pub fn compile(key: &Key, source: &Source) -> Outcome {
     if let Some(c) = lock(&PROGRAMS).get_or_insert_with(HashMap::new).get(key) {
         return Arc::clone(c);
     }
@@ -309,7 +311,7 @@ kernel @vadd(%a: ptr<global>, %b: ptr<global>, %c: ptr<global>, %n: i32) loc(0:1
         let src = Source::Ir(VADD.into());
         let with = compile(&key(true, 1, 128), &src);
         let without = compile(&key(false, 1, 128), &src);
-        let asm = |c: &Arc<Result<Compiled, String>>| match c.as_ref() {
+        let asm = |c: &Outcome| match c.as_ref() {
             Ok(c) => c.cores[0]
                 .as_ref()
                 .map(|p| p.program.asm.clone())

@@ -293,7 +293,7 @@ fn sign_extend(v: u64, bits: u32) -> i64 {
 struct Run {
     name: String,
     mangled: String,
-    compiled: Arc<Result<Compiled, String>>,
+    compiled: kernels::Outcome,
     regions: Vec<Region>,
     words: Vec<u32>,
     profiled: bool,
