@@ -239,6 +239,10 @@ pub(crate) unsafe fn launch(
                 words.push(values[i] as u32);
                 words.push((values[i] >> 32) as u32);
             }
+            // Narrow integers sign-extended, as the compiler's constants.
+            ArgKind::Int(_) => {
+                words.push(sign_extend(values[i], k.param_sizes[i].min(8) * 8) as u32)
+            }
             _ => words.push(values[i] as u32),
         }
     }
