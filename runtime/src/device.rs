@@ -174,39 +174,47 @@ fn cpu_clock_khz() -> c_int {
         .map_or(2_000_000, |mhz| (mhz * 1000.0) as c_int)
 }
 
-fn check_device(device: c_int) -> CudaResult {
-    if device == 0 {
-        Ok(())
-    } else {
-        Err(Error::InvalidDevice)
-    }
+/// The properties of device `device`.
+fn properties_of(device: c_int) -> CudaResult<&'static cudaDeviceProp> {
+    Ok(match crate::devices::kind(device)? {
+        crate::devices::DeviceKind::Cpu => properties(),
+        crate::devices::DeviceKind::Snitch => crate::snitch::properties(),
+    })
 }
 
-/// One device: the CPU.
+/// The devices `CUCC_DEVICE`/`CUCC_DEVICES` list (the CPU alone by
+/// default; `crate::devices`).
 ///
 /// # Safety
 /// `count` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDeviceCount(count: *mut c_int) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    api(|| unsafe { write_out(count, 1) })
+    api(|| {
+        let n = crate::devices::list()?.len();
+        // SAFETY: forwarded contract.
+        unsafe { write_out(count, n as c_int) }
+    })
 }
 
-/// Selects device 0 (any other ordinal is `cudaErrorInvalidDevice`).
+/// Makes a listed device the calling thread's current one
+/// (`cudaErrorInvalidDevice` for other ordinals).
 #[no_mangle]
 pub extern "C" fn cudaSetDevice(device: c_int) -> cudaError_t {
     crate::driver::context::runtime_holds_primary();
-    api(|| check_device(device))
+    api(|| crate::devices::set_current(device))
 }
 
-/// The current device: always 0.
+/// The calling thread's current device (0 until `cudaSetDevice`).
 ///
 /// # Safety
 /// `device` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    api(|| unsafe { write_out(device, 0) })
+    api(|| {
+        crate::devices::list()?;
+        // SAFETY: forwarded contract.
+        unsafe { write_out(device, crate::devices::current()) }
+    })
 }
 
 /// Waits for all work on all streams; returns a sticky error if one occurred.
@@ -255,9 +263,9 @@ pub extern "C" fn cudaThreadExit() -> cudaError_t {
 /// `prop` must be NULL or point to a writable `cudaDeviceProp`.
 unsafe fn get_properties(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
     api(|| {
-        check_device(device)?;
+        let p = properties_of(device)?;
         // SAFETY: the caller's contract.
-        unsafe { write_out(prop, *properties()) }
+        unsafe { write_out(prop, *p) }
     })
 }
 
@@ -289,8 +297,10 @@ pub unsafe extern "C" fn cudaGetDeviceProperties_v2(
 }
 
 /// The value of one `cudaDeviceAttr`, read from the properties.
-fn attribute(attr: c_int) -> CudaResult<c_int> {
-    let p = properties();
+fn attribute(attr: c_int, device: c_int) -> CudaResult<c_int> {
+    let p = properties_of(device)?;
+    // `clockRate` and `memoryClockRate` (kHz), which CUDA 13's struct lacks.
+    let clock = p.reserved[0];
     let v = match attr {
         1 => p.maxThreadsPerBlock,
         2..=4 => p.maxThreadsDim[(attr - 2) as usize],
@@ -300,7 +310,7 @@ fn attribute(attr: c_int) -> CudaResult<c_int> {
         10 => p.warpSize,
         11 => to_int(p.memPitch),
         12 => p.regsPerBlock,
-        13 => cpu_clock_khz(), // as `clockRate` (the CPU clock in kHz)
+        13 => clock, // as `clockRate`
         14 => to_int(p.textureAlignment),
         15 => 1,
         16 => p.multiProcessorCount,
@@ -318,7 +328,7 @@ fn attribute(attr: c_int) -> CudaResult<c_int> {
         33 => p.pciBusID,
         34 => p.pciDeviceID,
         35 => p.tccDriver,
-        36 => cpu_clock_khz(), // as `memoryClockRate`
+        36 => p.reserved[5], // as `memoryClockRate`
         37 => p.memoryBusWidth,
         38 => p.l2CacheSize,
         39 => p.maxThreadsPerMultiProcessor,
@@ -373,8 +383,7 @@ pub unsafe extern "C" fn cudaDeviceGetAttribute(
     device: c_int,
 ) -> cudaError_t {
     api(|| {
-        check_device(device)?;
-        let v = attribute(attr)?;
+        let v = attribute(attr, device)?;
         // SAFETY: forwarded contract.
         unsafe { write_out(value, v) }
     })

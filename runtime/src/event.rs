@@ -96,9 +96,19 @@ pub unsafe extern "C" fn cudaEventCreateWithFlags(
     })
 }
 
+/// The clock a record made now reads: a simulated device's when it is
+/// current (streams have no device here; the record takes the device
+/// current at `cudaEventRecord`), else the host's.
+fn clock_of_current_device() -> CudaResult<Option<fn() -> u64>> {
+    Ok(match crate::devices::current_kind()? {
+        crate::devices::DeviceKind::Cpu => None,
+        crate::devices::DeviceKind::Snitch => Some(crate::snitch::clock_ns as fn() -> u64),
+    })
+}
+
 fn record(event: cudaEvent_t, stream: &Arc<Stream>) -> CudaResult {
     let event = lookup_event(event)?;
-    let completion = Completion::new();
+    let completion = Completion::with_clock(clock_of_current_device()?);
     *lock(&event.current) = Some(Arc::clone(&completion));
     let ticket = submit_completion(stream, Arc::clone(&completion))?;
     completion.set_source(stream, ticket);
@@ -176,6 +186,20 @@ pub unsafe extern "C" fn cudaEventElapsedTime(
             (Some(s), Some(e)) => (s, e),
             _ => return Err(Error::InvalidResourceHandle),
         };
+        // Records on different devices (a simulated clock and the host's,
+        // or two clocks) have no common time base, as in CUDA.
+        if s.simulated() != e.simulated() {
+            return Err(Error::InvalidResourceHandle);
+        }
+        if s.simulated() {
+            let (s, e) = match (s.sim_time(), e.sim_time()) {
+                (Some(s), Some(e)) => (s, e),
+                _ => return Err(Error::NotReady),
+            };
+            let millis = (e as f64 - s as f64) / 1e6;
+            // SAFETY: checked non-null; caller promises validity.
+            return unsafe { write_out(ms, millis as c_float) };
+        }
         let (s, e) = match (s.get(), e.get()) {
             (Some(s), Some(e)) => (s, e),
             _ => return Err(Error::NotReady),

@@ -28,14 +28,11 @@ pub unsafe extern "C" fn cudaChooseDevice(
 }
 
 fn check_ordinal(d: c_int) -> CudaResult {
-    if d == 0 {
-        Ok(())
-    } else {
-        Err(Error::InvalidDevice)
-    }
+    crate::devices::kind(d).map(drop)
 }
 
-/// No device can access a peer: there is only one device.
+/// No device can access a peer (the peer-access calls are not implemented;
+/// every device's memory is host memory, reachable by copies).
 ///
 /// # Safety
 /// `can` must be NULL or valid for a write.
@@ -106,8 +103,8 @@ pub extern "C" fn cudaMemPrefetchAsync(
             return Err(Error::InvalidValue);
         }
         // cudaCpuDeviceId is -1.
-        if device != 0 && device != -1 {
-            return Err(Error::InvalidDevice);
+        if device != -1 {
+            check_ordinal(device)?;
         }
         Ok(())
     })

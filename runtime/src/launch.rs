@@ -158,6 +158,13 @@ unsafe fn launch(
     let f = function(func)?;
     let k = f.kernel()?;
     validate(grid, block, shared as u64, &f, &k)?;
+    match crate::devices::current_kind()? {
+        crate::devices::DeviceKind::Cpu => {}
+        crate::devices::DeviceKind::Snitch => {
+            // SAFETY: the caller's contract for `args`.
+            return unsafe { crate::snitch::launch(&f, &k, grid, block, args, shared, stream) };
+        }
+    }
     // SAFETY: the caller's contract for `args`.
     let params = unsafe { Params::capture(args, &k.param_sizes)? };
     let textures = crate::texture::launch_snapshot();

@@ -785,9 +785,9 @@ pub extern "C" fn cudaMemcpyPeer(
     count: usize,
 ) -> cudaError_t {
     api_dev(|| {
-        if dst_device != 0 || src_device != 0 {
-            return Err(Error::InvalidDevice);
-        }
+        // Every device's memory is the host's (unified).
+        crate::devices::kind(dst_device)?;
+        crate::devices::kind(src_device)?;
         // SAFETY: both sides are device memory, which `memcpy` checks against
         // the allocation table.
         unsafe {
@@ -816,9 +816,9 @@ pub extern "C" fn cudaMemcpyPeerAsync(
     stream: cudaStream_t,
 ) -> cudaError_t {
     api_dev(|| {
-        if dst_device != 0 || src_device != 0 {
-            return Err(Error::InvalidDevice);
-        }
+        // Every device's memory is the host's (unified).
+        crate::devices::kind(dst_device)?;
+        crate::devices::kind(src_device)?;
         // SAFETY: both sides are device memory, which `memcpy` checks against
         // the allocation table.
         unsafe {

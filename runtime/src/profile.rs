@@ -131,15 +131,36 @@ struct ApiStats {
     bytes: u64,
 }
 
+/// A simulated device's kernel: launches and the model's counters.
+#[derive(Default, Clone)]
+struct SimStats {
+    clock_hz: u64,
+    launches: u64,
+    /// The slowest core's cycles, summed over launches.
+    cycles: u64,
+    /// Every core's cycles, summed over cores and launches.
+    core_cycles: u64,
+    fpu_issues: u64,
+    issues: u64,
+    cores: u64,
+    blocks: u64,
+    threads: u64,
+    /// Host time the simulation took.
+    host: Duration,
+}
+
 struct Data {
     start: Option<Instant>,
     kernels: Option<HashMap<String, KernelStats>>,
+    /// By (device, kernel).
+    simulated: Option<HashMap<(&'static str, String), SimStats>>,
     api: [ApiStats; CATEGORIES],
 }
 
 static DATA: Mutex<Data> = Mutex::new(Data {
     start: None,
     kernels: None,
+    simulated: None,
     api: [ApiStats {
         calls: 0,
         total: Duration::ZERO,
@@ -161,6 +182,36 @@ pub fn kernel(name: &str, blocks: u64, threads: u64, elapsed: Duration) {
     stats.max = stats.max.max(elapsed);
     stats.blocks += blocks;
     stats.threads += threads;
+}
+
+/// Records one finished launch on a simulated device: its counters
+/// (`crate::snitch::LaunchCounters`) and the host time the simulation took.
+#[allow(clippy::too_many_arguments)]
+pub fn simulated_kernel(
+    device: &'static str,
+    clock_hz: u64,
+    name: &str,
+    blocks: u64,
+    threads: u64,
+    c: &crate::snitch::LaunchCounters,
+    host: Duration,
+) {
+    let mut data = lock(&DATA);
+    let s = data
+        .simulated
+        .get_or_insert_with(HashMap::new)
+        .entry((device, name.to_owned()))
+        .or_default();
+    s.clock_hz = clock_hz;
+    s.launches += 1;
+    s.cycles += c.cycles;
+    s.core_cycles += c.core_cycles;
+    s.fpu_issues += c.fpu_issues;
+    s.issues += c.issues;
+    s.cores += u64::from(c.cores);
+    s.blocks += blocks;
+    s.threads += threads;
+    s.host += host;
 }
 
 /// Records one call (or one executed copy or set) of `category`.
@@ -224,8 +275,15 @@ pub fn report() -> String {
         .flatten()
         .map(|(n, s)| (n.clone(), s.clone()))
         .collect();
+    let mut simulated: Vec<((&'static str, String), SimStats)> = data
+        .simulated
+        .iter()
+        .flatten()
+        .map(|(k, s)| (k.clone(), s.clone()))
+        .collect();
     let api = data.api;
     drop(data);
+    simulated.sort_by(|a, b| b.1.cycles.cmp(&a.1.cycles).then_with(|| a.0.cmp(&b.0)));
     kernels.sort_by(|a, b| b.1.total.cmp(&a.1.total).then_with(|| a.0.cmp(&b.0)));
     let launches: u64 = kernels.iter().map(|(_, s)| s.launches).sum();
     let _ = writeln!(
@@ -260,6 +318,7 @@ pub fn report() -> String {
             demangle(name)
         );
     }
+    render_simulated(&mut out, &simulated);
     let _ = writeln!(
         out,
         "==cucc profile== API (copies and sets: time copying or setting; others: time in the call):"
@@ -290,6 +349,48 @@ pub fn report() -> String {
         );
     }
     out
+}
+
+/// The simulated devices' kernels: model time and counters (the kernel
+/// table above lists their launches with the host time the simulation took).
+fn render_simulated(out: &mut String, rows: &[((&'static str, String), SimStats)]) {
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "==cucc profile== simulated kernels (model time: the slowest core's cycles; counters summed over cores):"
+    );
+    let _ = writeln!(
+        out,
+        "{:<7} {:>12} {:>9} {:>14} {:>14} {:>14} {:>8} {:>6} {:>6}  Name",
+        "Device",
+        "Time(us)",
+        "Launches",
+        "Cycles",
+        "CoreCycles",
+        "FPUIssues",
+        "FPUOcc",
+        "IPC",
+        "Cores"
+    );
+    for ((device, name), s) in rows {
+        let us = s.cycles as f64 * 1e6 / s.clock_hz.max(1) as f64;
+        let _ = writeln!(
+            out,
+            "{:<7} {:>12.3} {:>9} {:>14} {:>14} {:>14} {:>8.3} {:>6.3} {:>6.2}  {}",
+            device,
+            us,
+            s.launches,
+            s.cycles,
+            s.core_cycles,
+            s.fpu_issues,
+            s.fpu_issues as f64 / s.core_cycles.max(1) as f64,
+            s.issues as f64 / s.core_cycles.max(1) as f64,
+            s.cores as f64 / s.launches.max(1) as f64,
+            demangle(name)
+        );
+    }
 }
 
 fn percent(part: f64, whole: f64) -> f64 {

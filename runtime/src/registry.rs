@@ -150,6 +150,26 @@ impl Function {
         };
         Ok(Arc::clone(self.kernel.get_or_init(|| found)))
     }
+
+    /// The device module holding the kernel (JIT-compiling a foreign image
+    /// first), whose recorded source a simulated device compiles.
+    pub fn module_id(&self) -> CudaResult<ModuleId> {
+        match self.image {
+            Image::Cucc(id) => Ok(id),
+            Image::Foreign(key) => {
+                let ids = foreign_modules(key)?;
+                let reg = read();
+                ids.into_iter()
+                    .find(|id| {
+                        reg.modules
+                            .get(id)
+                            .is_some_and(|m| m.kernels.contains_key(&self.device_name))
+                    })
+                    .ok_or(Error::InvalidDeviceFunction)
+            }
+            Image::Invalid => Err(Error::InvalidKernelImage),
+        }
+    }
 }
 
 struct Var {
@@ -495,6 +515,16 @@ pub unsafe extern "C" fn __cucc_register_module_ir(
     ir: *const c_char,
     len: usize,
 ) {
+    // Simulated devices compile kernels from this text.
+    if crate::devices::any_simulated() && !ir.is_null() {
+        // SAFETY: forwarded contract.
+        if let Some(id) = unsafe { module_id(module_id_ptr) } {
+            // SAFETY: caller promises `len` readable bytes.
+            let bytes = unsafe { std::slice::from_raw_parts(ir as *const u8, len) };
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            crate::kernel_ir::record(id, crate::kernel_ir::Source::Ir(text));
+        }
+    }
     if crate::sanitize::mode() == crate::sanitize::Sanitize::Off {
         return;
     }

@@ -52,6 +52,10 @@ fn runs_what_it_waits_for() -> bool {
 /// spin briefly, then sleep ([`Signal`]).
 pub struct Completion {
     at: OnceLock<Instant>,
+    /// A simulated device's clock (nanoseconds), read at completion
+    /// instead of the host's: events on that device report model time.
+    clock: Option<fn() -> u64>,
+    sim_at: OnceLock<u64>,
     done: AtomicBool,
     signal: Signal,
     /// The stream and ticket of the record, so that a waiting host thread
@@ -60,10 +64,13 @@ pub struct Completion {
 }
 
 impl Completion {
-    /// A fresh, incomplete record.
-    pub(crate) fn new() -> Arc<Completion> {
+    /// A fresh, incomplete record; with `clock` (a simulated device's
+    /// nanoseconds), it also reads that clock when it completes.
+    pub(crate) fn with_clock(clock: Option<fn() -> u64>) -> Arc<Completion> {
         Arc::new(Completion {
             at: OnceLock::new(),
+            clock,
+            sim_at: OnceLock::new(),
             done: AtomicBool::new(false),
             signal: Signal::new(),
             source: OnceLock::new(),
@@ -78,6 +85,9 @@ impl Completion {
 
     /// Marks the record complete now and wakes its waiters.
     pub(crate) fn complete(&self) {
+        if let Some(clock) = self.clock {
+            let _ = self.sim_at.set(clock());
+        }
         let _ = self.at.set(Instant::now());
         self.done.store(true, Ordering::Release);
         self.signal.notify_all();
@@ -93,6 +103,21 @@ impl Completion {
         self.signal
             .wait_until(spin_budget(), || self.done.load(Ordering::Acquire));
         self.get().unwrap_or_else(Instant::now)
+    }
+
+    /// Whether the record reads a simulated clock.
+    pub fn simulated(&self) -> bool {
+        self.clock.is_some()
+    }
+
+    /// The simulated clock at completion (nanoseconds), if completed and
+    /// simulated.
+    pub fn sim_time(&self) -> Option<u64> {
+        if self.done.load(Ordering::Acquire) {
+            self.sim_at.get().copied()
+        } else {
+            None
+        }
     }
 
     /// The completion time, if completed.

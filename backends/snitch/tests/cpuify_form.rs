@@ -6,10 +6,17 @@ use cucc_snitch::sim::{Machine, ModelParams};
 
 const TCDM: u32 = 0x1000_0000;
 
-fn cpuify(name: &str, passes: Option<&[&str]>) -> cucc_ir::Module {
+fn kernel_text(name: &str) -> String {
     let path = format!("{}/tests/kernels/{name}.cuir", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let mut m = cucc_ir::parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn cpuify(name: &str, passes: Option<&[&str]>) -> cucc_ir::Module {
+    cpuify_text(&kernel_text(name), passes)
+}
+
+fn cpuify_text(text: &str, passes: Option<&[&str]>) -> cucc_ir::Module {
+    let mut m = cucc_ir::parse_module(text).unwrap_or_else(|e| panic!("{e}"));
     let options = cucc_cpuify::pipeline::Options {
         enabled: passes.map(|p| p.iter().map(|s| s.to_string()).collect()),
         ..cucc_cpuify::pipeline::Options::verifying()
@@ -248,4 +255,252 @@ fn thread_per_output_matmul_gets_the_last_rows_shape() {
         p.asm
     );
     assert!(c.fpu_occupancy() > 0.9);
+}
+
+/// Runs `name` (a, b, c pointers, then n) dealt out to `cores` cores, one
+/// program per core on one TCDM (as the runtime's device runs a launch),
+/// and returns c and each core's cycles.
+fn run_shared(name: &str, grid: u32, block: u32, n: usize, cores: u32) -> (Vec<f64>, Vec<u64>) {
+    use cucc_snitch::compile::CoreShare;
+    let m = cpuify(name, None);
+    let total = (grid * block) as usize;
+    let a: Vec<f64> = (0..total).map(|i| i as f64 * 0.75).collect();
+    let b: Vec<f64> = (0..total).map(|i| 2.0 - i as f64 * 0.5).collect();
+    let (aa, ba, ca) = (TCDM, TCDM + 8 * total as u32, TCDM + 16 * total as u32);
+    let mut tcdm = None;
+    let mut cycles = Vec::new();
+    for core in 0..cores {
+        let share = CoreShare { core, cores };
+        if share.blocks(grid) == 0 {
+            continue;
+        }
+        let mut known_ints = [None; 8];
+        known_ints[3] = Some(n as i32);
+        let opts = Options {
+            launch: Some(LaunchDims {
+                grid: [grid, 1, 1],
+                block: [block, 1, 1],
+            }),
+            known_ints,
+            share: (cores > 1).then_some(share),
+            ..Options::default()
+        };
+        let p = compile_with(&m, name, &opts)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .program;
+        let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+        let mut mach = Machine::new(ModelParams::default(), &words);
+        match tcdm.take() {
+            Some(t) => mach.tcdm = t,
+            None => {
+                mach.tcdm.write_f64s(aa, &a).expect("fits");
+                mach.tcdm.write_f64s(ba, &b).expect("fits");
+                mach.tcdm.write_f64s(ca, &vec![-1.0; total]).expect("fits");
+            }
+        }
+        let mut args = vec![aa, ba, ca];
+        args.extend((p.arg_slots() > 3).then_some(n as u32));
+        let c = p
+            .run(&mut mach, &args, 10_000_000)
+            .unwrap_or_else(|e| panic!("{e}"));
+        cycles.push(c.cycles);
+        tcdm = Some(mach.tcdm);
+    }
+    let t = tcdm.unwrap_or_else(|| panic!("no core ran"));
+    (t.read_f64s(ca, total).expect("in bounds"), cycles)
+}
+
+/// Eight cores, each with its round-robin share of 20 blocks, compute
+/// what one core computes alone; each runs fewer cycles than the one.
+#[test]
+fn grid_shares_on_eight_cores_equal_one_core() {
+    let (one, c1) = run_shared("cuda_vadd", 20, 16, 320, 1);
+    let (eight, c8) = run_shared("cuda_vadd", 20, 16, 320, 8);
+    assert_eq!(one, eight);
+    assert_eq!(c8.len(), 8);
+    assert!(c8.iter().all(|&c| c < c1[0]), "{c8:?} vs {c1:?}");
+}
+
+/// With a guard and a partial last block (n = 100 over 13 blocks of 8),
+/// the core holding the last block peels it; the others are uniform.
+#[test]
+fn grid_shares_with_a_partial_last_block_equal_one_core() {
+    let (one, _) = run_shared("cuda_vadd_guard", 13, 8, 100, 1);
+    let (eight, _) = run_shared("cuda_vadd_guard", 13, 8, 100, 8);
+    assert_eq!(one, eight);
+    assert_eq!(one[99], 99.0 * 0.75 + 2.0 - 99.0 * 0.5);
+    assert_eq!(one[100], -1.0);
+}
+
+/// Fewer blocks than cores: the cores without one run nothing.
+#[test]
+fn grid_shares_with_fewer_blocks_than_cores() {
+    let (one, _) = run_shared("cuda_vadd", 3, 32, 96, 1);
+    let (eight, c8) = run_shared("cuda_vadd", 3, 32, 96, 8);
+    assert_eq!(one, eight);
+    assert_eq!(c8.len(), 3);
+}
+
+/// A call of C's `fma` (what PTX's `fma.rn.f64` becomes) compiles to
+/// `fmadd.d`, with C's result.
+#[test]
+fn fma_calls_compile_to_fmadd() {
+    let m = cpuify("cuda_axpy_fma", Some(FOR_SNITCH));
+    let mut known_ints = [None; 8];
+    known_ints[3] = Some(64);
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [2, 1, 1],
+            block: [32, 1, 1],
+        }),
+        known_ints,
+        ..Options::default()
+    };
+    let p = compile_with(&m, "cuda_axpy_fma", &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", cucc_ir::print_module(&m)))
+        .program;
+    let x: Vec<f64> = (0..64).map(|i| 0.1 * i as f64 - 2.0).collect();
+    let y: Vec<f64> = (0..64).map(|i| 1.0 / (1.0 + i as f64)).collect();
+    let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+    let mut mach = Machine::new(ModelParams::default(), &words);
+    let (xa, ya) = (TCDM, TCDM + 8 * 64);
+    mach.tcdm.write_f64s(xa, &x).expect("fits");
+    mach.tcdm.write_f64s(ya, &y).expect("fits");
+    let a = 0.3f64.to_bits();
+    let c = p
+        .run(
+            &mut mach,
+            &[xa, ya, a as u32, (a >> 32) as u32, 64],
+            1_000_000,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<f64> = x
+        .iter()
+        .zip(&y)
+        .map(|(x, y)| 0.3f64.mul_add(*x, *y).max(*y))
+        .collect();
+    assert_eq!(mach.tcdm.read_f64s(ya, 64).expect("in bounds"), want);
+    assert_eq!(c.count("fmadd.d"), 64, "{}", p.asm);
+    assert_eq!(c.count("fmax.d"), 64, "{}", p.asm);
+}
+
+/// One block per core, the last one partial.
+#[test]
+fn grid_shares_of_one_block_each_with_a_partial_last_block() {
+    let (one, _) = run_shared("cuda_vadd_guard", 4, 32, 100, 1);
+    let (eight, c8) = run_shared("cuda_vadd_guard", 4, 32, 100, 8);
+    assert_eq!(one, eight);
+    assert_eq!(c8.len(), 4);
+}
+
+/// PTX's pointers: `u64` parameters used only as the bases of integer
+/// addresses that `inttoptr` turns into pointers are buffers; with the
+/// runtime's `noalias` facts they stream.
+#[test]
+fn integer_address_parameters_are_buffers() {
+    let mut m = cpuify("ptx_axpy", None);
+    assert_eq!(
+        cucc_snitch::compile::buffer_params(&m, "ptx_axpy"),
+        Some(vec![true, true, false, false])
+    );
+    let mut known_ints = [None; 8];
+    known_ints[3] = Some(60);
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [2, 1, 1],
+            block: [32, 1, 1],
+        }),
+        known_ints,
+        ..Options::default()
+    };
+    let x: Vec<f64> = (0..64).map(|i| 0.5 * i as f64 - 3.0).collect();
+    let y: Vec<f64> = (0..64).map(|i| 2.0 / (1.0 + i as f64)).collect();
+    let want: Vec<f64> = (0..64)
+        .map(|i| {
+            if i < 60 {
+                1.25f64.mul_add(x[i], y[i])
+            } else {
+                y[i]
+            }
+        })
+        .collect();
+    for noalias in [false, true] {
+        let fid = m.function("ptx_axpy").unwrap_or_else(|| panic!("kernel"));
+        for p in m.functions[fid].params.iter_mut().take(2) {
+            p.noalias = noalias;
+        }
+        let p = compile_with(&m, "ptx_axpy", &opts)
+            .unwrap_or_else(|e| panic!("{e}\n{}", cucc_ir::print_module(&m)))
+            .program;
+        assert_eq!(p.asm.contains("scfgwi"), noalias, "{}", p.asm);
+        let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+        let mut mach = Machine::new(ModelParams::default(), &words);
+        let (xa, ya) = (TCDM, TCDM + 8 * 64);
+        mach.tcdm.write_f64s(xa, &x).expect("fits");
+        mach.tcdm.write_f64s(ya, &y).expect("fits");
+        let a = 1.25f64.to_bits();
+        p.run(
+            &mut mach,
+            &[xa, ya, a as u32, (a >> 32) as u32, 60],
+            1_000_000,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(mach.tcdm.read_f64s(ya, 64).expect("in bounds"), want);
+    }
+}
+
+/// nvcc's strength-reduced loops: an address and a counter carried around
+/// the loop are induction variables, and the trip count folds from the
+/// known argument.
+#[test]
+fn carried_addresses_are_induction_variables() {
+    let m = cpuify("ptx_row_sums", Some(FOR_SNITCH));
+    let (rows, k) = (4usize, 12usize);
+    let mut known_ints = [None; 8];
+    known_ints[2] = Some(k as i32);
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [1, 1, 1],
+            block: [rows as u32, 1, 1],
+        }),
+        known_ints,
+        ..Options::default()
+    };
+    let p = compile_with(&m, "ptx_row_sums", &opts)
+        .unwrap_or_else(|e| panic!("{e}\n{}", cucc_ir::print_module(&m)))
+        .program;
+    let x: Vec<f64> = (0..rows * k).map(|i| 0.25 * i as f64 - 1.0).collect();
+    let words = p.encode().unwrap_or_else(|e| panic!("{e}"));
+    let mut mach = Machine::new(ModelParams::default(), &words);
+    let (xa, za) = (TCDM, TCDM + 8 * (rows * k) as u32);
+    mach.tcdm.write_f64s(xa, &x).expect("fits");
+    p.run(&mut mach, &[xa, za, k as u32], 1_000_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<f64> = (0..rows)
+        .map(|r| x[r * k..(r + 1) * k].iter().fold(0.0, |s, v| s + v))
+        .collect();
+    assert_eq!(mach.tcdm.read_f64s(za, rows).expect("in bounds"), want);
+}
+
+/// An integer carried around a loop that is not stepped by an invariant
+/// amount is rejected, naming the construct and the loop.
+#[test]
+fn carried_integers_that_are_not_induction_variables_are_rejected() {
+    let text = kernel_text("ptx_row_sums").replace("%nn = add %n, %two", "%nn = mul %n, %two");
+    let m = cpuify_text(&text, Some(FOR_SNITCH));
+    let mut known_ints = [None; 8];
+    known_ints[2] = Some(12);
+    let opts = Options {
+        launch: Some(LaunchDims {
+            grid: [1, 1, 1],
+            block: [4, 1, 1],
+        }),
+        known_ints,
+        ..Options::default()
+    };
+    let d = compile_with(&m, "ptx_row_sums", &opts)
+        .err()
+        .unwrap_or_else(|| panic!("compiled"));
+    assert_eq!(d.construct, "integer loop-carried value", "{d}");
+    assert!(d.location.starts_with("ptx_row_sums.ptx:5:3"), "{d}");
 }

@@ -95,7 +95,18 @@ pub fn c_compiler() -> String {
 /// variables are registered under. Under `CUCC_SANITIZE` the kernels carry
 /// the mode's checks (a different cache entry).
 pub fn load_ptx(ptx: &str) -> Result<ModuleId, JitError> {
-    load(ptx, "ptx", None, translator())
+    let id = load(ptx, "ptx", None, translator())?;
+    // Simulated devices compile kernels from the PTX themselves.
+    if crate::devices::any_simulated() {
+        crate::kernel_ir::record(id, crate::kernel_ir::Source::Ptx(ptx.to_string()));
+    }
+    Ok(id)
+}
+
+/// Translates PTX to a cucc IR module with the JIT's translator (the PTX
+/// frontend, or a test's replacement), as the JIT does before cpuify.
+pub fn translate_ptx(ptx: &str, file: &str) -> Result<cucc_ir::Module, String> {
+    translator()(ptx, file)
 }
 
 /// Rebuilds the kernels of a cucc device object from the IR text it

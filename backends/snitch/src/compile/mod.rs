@@ -57,6 +57,57 @@ pub struct Options {
     /// bounds guards such as `if (i < n)` can be decided. They are still
     /// passed.
     pub known_ints: [Option<i32>; 8],
+    /// Compile only one core's share of the grid (the runtime runs a
+    /// launch on the cluster's cores side by side, one program each);
+    /// `None`: every block. Needs [`Options::launch`].
+    pub share: Option<CoreShare>,
+}
+
+/// One core's share of a launch's blocks: along the grid's outermost
+/// dimension with more than one block ([`split_dimension`]), the blocks
+/// `core`, `core + cores`, `core + 2·cores`, … (round robin, so a partial
+/// last block lands on one core and the others stay uniform).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CoreShare {
+    /// This core, `0..cores`.
+    pub core: u32,
+    /// Cores the grid is dealt out to.
+    pub cores: u32,
+}
+
+impl CoreShare {
+    /// Blocks of that dimension this core runs (0 when it has none).
+    pub fn blocks(self, n: u32) -> u32 {
+        if self.cores == 0 || self.core >= n {
+            0
+        } else {
+            (n - self.core).div_ceil(self.cores)
+        }
+    }
+}
+
+/// Which parameters of `kernel` the device passes as buffers: pointers,
+/// and 64-bit integers used only as addresses (PTX's `u64` pointer
+/// parameters). `None` if there is no such kernel.
+pub fn buffer_params(module: &Module, kernel: &str) -> Option<Vec<bool>> {
+    let func = &module.functions[module.function(kernel)?];
+    let users = lower::users_of(func);
+    let args = &func.regions[func.body].args;
+    Some(
+        args.iter()
+            .map(|&a| match module.types[func.values[a].ty] {
+                cucc_ir::Type::Ptr(_) => true,
+                cucc_ir::Type::Int(64) => lower::address_values(func, &users, a).is_some(),
+                _ => false,
+            })
+            .collect(),
+    )
+}
+
+/// The grid dimension a launch is dealt out along: the outermost one
+/// (z, then y, then x) with more than one block; x for a single block.
+pub fn split_dimension(grid: [u32; 3]) -> usize {
+    (0..3).rev().find(|&d| grid[d] > 1).unwrap_or(0)
 }
 
 /// A launch's grid and block dimensions (x, y, z).
@@ -80,6 +131,7 @@ impl Default for Options {
             max_unroll: 8,
             launch: None,
             known_ints: [None; 8],
+            share: None,
         }
     }
 }
@@ -97,6 +149,7 @@ impl Options {
             max_unroll: 8,
             launch: None,
             known_ints: [None; 8],
+            share: None,
         }
     }
 

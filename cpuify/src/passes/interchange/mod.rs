@@ -760,3 +760,80 @@ fn private_allocas(func: &Function, region: Region) -> usize {
         })
         .count()
 }
+
+/// Rewrites every `while` of `func` in the frontends' shape of a counted C
+/// `for` (or do-while) into a `for` op, innermost first; returns how many.
+/// For code generators that need counted loops (the Snitch compiler);
+/// cpuify's own passes rewrite only the loops they interchange.
+pub fn counted_whiles_to_for(types: &mut cucc_ir::Types, func: &mut cucc_ir::Function) -> usize {
+    let mut tried = std::collections::HashSet::new();
+    let mut done = 0;
+    loop {
+        // Innermost first: the walk lists a loop before the ops inside it.
+        let next = func
+            .walk()
+            .into_iter()
+            .rev()
+            .find(|&(_, op)| func.ops[op].kind == OpKind::While && !tried.contains(&op));
+        let Some((region, op)) = next else {
+            return done;
+        };
+        tried.insert(op);
+        if canonical_for::while_to_for(types, func, region, op)
+            .or_else(|| canonical_for::do_while_to_for(types, func, region, op))
+            .is_some()
+        {
+            done += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod counted_while_tests {
+    use super::counted_whiles_to_for;
+
+    /// The frontends' `for (int i = 0; i < n; i++)` (a `while` after
+    /// mem2reg) becomes a `for` carrying the sum; a loop of another shape
+    /// stays a `while`.
+    #[test]
+    fn counted_whiles_become_fors() {
+        let text = r#"file "k.cu"
+
+kernel @k(%p: ptr<global>, %n: i32) loc(0:1:1) {
+  %c0 = const 0 : i32
+  %c1 = const 1 : i32
+  %two = const 2 : i32
+  %z = const 0.0 : f64
+  %i, %s = while (%a = %c0, %acc = %z) -> (i32, f64) {
+    %more = cmp slt %a, %n : i1
+    condition %more, %a, %acc
+  } do (%b: i32, %acc1: f64) {
+    %q = ptr.index f64 %p, %b : ptr<global>
+    %v = load %q : f64
+    %acc2 = fadd %acc1, %v : f64
+    %b2 = add nsw %b, %c1 : i32
+    yield %b2, %acc2
+  }
+  store %p, %s
+  %h = while (%x = %n) -> (i32) {
+    %pos = cmp sgt %x, %c0 : i1
+    condition %pos, %x
+  } do (%y: i32) {
+    %y2 = sdiv %y, %two : i32
+    yield %y2
+  }
+  return
+}
+"#;
+        let mut m = cucc_ir::parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+        let id = m.function("k").unwrap_or_else(|| panic!("kernel"));
+        let cucc_ir::Module {
+            types, functions, ..
+        } = &mut m;
+        assert_eq!(counted_whiles_to_for(types, &mut functions[id]), 1);
+        cucc_ir::verify_module(&m).unwrap_or_else(|e| panic!("{e}"));
+        let out = cucc_ir::print_module(&m);
+        assert!(out.contains(" = for %"), "{out}");
+        assert_eq!(out.matches("while (").count(), 1, "{out}");
+    }
+}

@@ -97,6 +97,10 @@ impl Lowerer<'_> {
                     offset,
                 }
             }
+            // The same address in another space (the frontends' generic
+            // pointers to a `ptr<global>` parameter).
+            (OpKind::Cast(CastOp::SpaceCast), [src]) => self.pointer(*src, at)?,
+            (OpKind::Cast(CastOp::IntToPtr), [addr]) => self.address(*addr, at)?,
             (kind, _) => {
                 let (construct, why) = rejection(kind);
                 return Err(self.err(
@@ -108,6 +112,49 @@ impl Lowerer<'_> {
         };
         self.ptrs.insert(v, access.clone());
         Ok(access)
+    }
+
+    /// The access an integer address makes: a buffer's address parameter
+    /// plus or minus byte offsets ([`Lowerer::address_param`]).
+    pub(super) fn address(&mut self, v: Value, loc: Loc) -> Result<Access, Diagnostic> {
+        if let Some(a) = self.carried_addresses.get(&v) {
+            return Ok(a.clone());
+        }
+        let Some(&buf) = self.addresses.get(&v) else {
+            return Err(self.err(
+                loc,
+                "inttoptr",
+                "an address not derived from a kernel parameter",
+            ));
+        };
+        let ValueDef::Result { op, .. } = self.func.values[v].def else {
+            // The parameter itself (a carried address is known once its
+            // loop is lowered).
+            if self.func.regions[self.func.body].args.contains(&v) {
+                return Ok(Access {
+                    buf,
+                    offset: Affine::default(),
+                });
+            }
+            return Err(self.err(loc, "address", "an address carried in an unsupported way"));
+        };
+        let data = &self.func.ops[op];
+        let at = data.loc;
+        let (base, other, sign) = match (&data.kind, data.operands.as_slice()) {
+            (OpKind::Binary(BinOp::Add, _), [x, y]) if self.addresses.contains_key(x) => {
+                (*x, *y, 1)
+            }
+            (OpKind::Binary(BinOp::Add, _), [x, y]) => (*y, *x, 1),
+            (OpKind::Binary(BinOp::Sub, _), [x, y]) => (*x, *y, -1),
+            _ => return Err(self.err(at, "address", "malformed address")),
+        };
+        let base = self.address(base, at)?;
+        let off = self.affine(other, at)?;
+        let offset = base
+            .offset
+            .add_scaled(&off, sign)
+            .ok_or_else(|| self.err(at, "address", "offset overflows"))?;
+        Ok(Access { buf, offset })
     }
 
     /// The integer value `v` as an affine function of loop numbers and
@@ -180,7 +227,22 @@ impl Lowerer<'_> {
                     "an index or bound read from memory is not affine",
                 ))
             }
-            (OpKind::Binary(b, _), _) => return Err(non_affine(self, b.name())),
+            // Other integer ops of constants (the launch shape and the
+            // integer arguments are constants): folded at the op's width.
+            (OpKind::Binary(b, _), [x, y]) => {
+                let width = match self.ty(v) {
+                    cucc_ir::Type::Int(w) => *w,
+                    _ => return Err(non_affine(self, b.name())),
+                };
+                let (x, y) = (self.affine(*x, at)?, self.affine(*y, at)?);
+                match (x.as_constant(), y.as_constant()) {
+                    (Some(x), Some(y)) => match fold(*b, x, y, width) {
+                        Some(c) => Affine::constant(c),
+                        None => return Err(non_affine(self, b.name())),
+                    },
+                    _ => return Err(non_affine(self, b.name())),
+                }
+            }
             (kind, _) => {
                 let (construct, why) = rejection(kind);
                 return Err(self.err(at, &construct, why));
@@ -189,6 +251,32 @@ impl Lowerer<'_> {
         self.ints.insert(v, a.clone());
         Ok(a)
     }
+}
+
+/// `x b y` for integers of `width` bits, as a signed value; `None` when it
+/// is undefined (division by zero, a shift by the width or more).
+fn fold(b: BinOp, x: i64, y: i64, width: u8) -> Option<i64> {
+    let w = u32::from(width.clamp(1, 64));
+    let mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let (ux, uy) = (x as u64 & mask, y as u64 & mask);
+    let (sx, sy) = (sign_extend(ux, width), sign_extend(uy, width));
+    let r: u64 = match b {
+        BinOp::SDiv => sx.checked_div(sy)? as u64,
+        BinOp::SRem => sx.checked_rem(sy)? as u64,
+        BinOp::UDiv => ux.checked_div(uy)?,
+        BinOp::URem => ux.checked_rem(uy)?,
+        BinOp::And => ux & uy,
+        BinOp::Or => ux | uy,
+        BinOp::Xor => ux ^ uy,
+        BinOp::LShr if uy < u64::from(w) => ux >> uy,
+        BinOp::AShr if uy < u64::from(w) => (sx >> uy) as u64,
+        BinOp::SMin => sx.min(sy) as u64,
+        BinOp::SMax => sx.max(sy) as u64,
+        BinOp::UMin => ux.min(uy),
+        BinOp::UMax => ux.max(uy),
+        _ => return None,
+    };
+    Some(sign_extend(r & mask, width))
 }
 
 fn dim(d: Dim) -> u8 {
@@ -205,7 +293,7 @@ pub(super) fn sign_extend(bits: u64, width: u8) -> i64 {
 
 /// `x · y` when one side is a constant or `k · parameter` and the other
 /// has no parameter terms.
-fn product(x: &Affine, y: &Affine) -> Option<Affine> {
+pub(super) fn product(x: &Affine, y: &Affine) -> Option<Affine> {
     if let Some(c) = x.as_constant() {
         return y.scale(c);
     }

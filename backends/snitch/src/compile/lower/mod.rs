@@ -12,13 +12,14 @@
 mod index;
 mod reject;
 
-use index::sign_extend;
+use index::{product, sign_extend};
 use reject::rejection;
 
 use super::lir::{Access, Affine, Count, FOp, Fmt, Func, Loop, Node, ParamKind, Var, F, FV};
 use super::Diagnostic;
 use cucc_ir::{
-    BinOp, CastOp, FloatKind, Function, Loc, Module, Op, OpKind, Region, Type, UnOp, Value,
+    BinOp, Callee, CastOp, FloatKind, Function, Level, Loc, Module, Op, OpKind, Region, Type, UnOp,
+    Value,
 };
 use std::collections::HashMap;
 
@@ -28,12 +29,7 @@ pub fn lower(
     func: &Function,
     options: &super::Options,
 ) -> Result<Func, Diagnostic> {
-    let mut users: HashMap<Value, Vec<Op>> = HashMap::new();
-    for (op, data) in func.ops.iter() {
-        for &v in &data.operands {
-            users.entry(v).or_default().push(op);
-        }
-    }
+    let users = users_of(func);
     let mut l = Lowerer {
         module,
         func,
@@ -58,6 +54,9 @@ pub fn lower(
         prologue: Vec::new(),
         launch: options.launch,
         known_ints: options.known_ints,
+        share: options.share,
+        addresses: HashMap::new(),
+        carried_addresses: HashMap::new(),
         counts: HashMap::new(),
         undecided: false,
     };
@@ -88,6 +87,13 @@ struct Lowerer<'a> {
     launch: Option<super::LaunchDims>,
     /// Integer arguments known at compile time.
     known_ints: [Option<i32>; 8],
+    /// The one core's share of the grid to compile, if not all of it.
+    share: Option<super::CoreShare>,
+    /// Integers that are addresses into a buffer (PTX passes pointers as
+    /// `u64` parameters and computes addresses in integers), by buffer.
+    addresses: HashMap<Value, usize>,
+    /// Addresses carried around loops (`base + step · iteration`).
+    carried_addresses: HashMap<Value, Access>,
     /// Constant loop counts, by loop number.
     counts: HashMap<u32, u32>,
     /// Set when a condition could not be decided over the loops' ranges
@@ -132,6 +138,10 @@ impl<'a> Lowerer<'a> {
                     );
                     ParamKind::Ptr
                 }
+                Type::Int(64) if self.address_param(a) => {
+                    self.out.noalias &= self.func.params[i].noalias;
+                    ParamKind::Ptr
+                }
                 Type::Int(_) => {
                     let value = match self.known_ints.get(i).copied().flatten() {
                         Some(k) => Affine::constant(i64::from(k)),
@@ -161,6 +171,25 @@ impl<'a> Lowerer<'a> {
             self.out.params.push(kind);
         }
         Ok(())
+    }
+
+    /// Whether 64-bit integer parameter `a` is a buffer's address
+    /// ([`address_values`]); records the integers derived from it.
+    fn address_param(&mut self, a: Value) -> bool {
+        let buf = self.func.regions[self.func.body]
+            .args
+            .iter()
+            .position(|&x| x == a)
+            .unwrap_or(usize::MAX);
+        match address_values(self.func, &self.users, a) {
+            Some(derived) => {
+                for v in derived {
+                    self.addresses.insert(v, buf);
+                }
+                true
+            }
+            None => false,
+        }
     }
 
     fn implicit(&mut self, kind: ParamKind) -> usize {
@@ -245,7 +274,9 @@ impl<'a> Lowerer<'a> {
             // Integer arithmetic and address computation are evaluated
             // when an address or bound needs them.
             OpKind::Binary(b, _) if !b.is_float() => {}
-            OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => {}
+            OpKind::Cast(
+                CastOp::SExt | CastOp::ZExt | CastOp::Trunc | CastOp::SpaceCast | CastOp::IntToPtr,
+            ) => {}
             OpKind::PtrIndex { .. } | OpKind::GridDim(_) | OpKind::BlockDim(_) => {}
             // Integer comparisons are evaluated when an `if` needs them.
             OpKind::Cmp(p) if !p.is_float() => {}
@@ -301,6 +332,9 @@ impl<'a> Lowerer<'a> {
                 let at = self.pointer(*p, loc)?;
                 let src = self.float(*v, loc)?;
                 body.push(Node::Store { src, fmt, at });
+            }
+            OpKind::Call(Callee::Extern(name)) if is_fp_intrinsic(name) => {
+                self.fp_call(op, body)?
             }
             OpKind::For { unsigned: _ } => self.for_loop(op, body)?,
             OpKind::If => self.if_constant(op, body)?,
@@ -367,6 +401,39 @@ impl<'a> Lowerer<'a> {
         };
         body.push(Node::Arith {
             op: fop,
+            fmt,
+            dst: F::V(dst),
+            srcs,
+        });
+        self.floats.insert(r, dst);
+        Ok(())
+    }
+
+    /// A call of C's `fma`/`fmaf`: `fmadd`, one rounding, as the C
+    /// function (PTX's `fma.rn` arrives as such a call; `fmax`/`fmin` are
+    /// IR ops of their own).
+    fn fp_call(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
+        let data = &self.func.ops[op];
+        let loc = data.loc;
+        let OpKind::Call(Callee::Extern(name)) = &data.kind else {
+            return Err(self.err(loc, "call", "malformed op"));
+        };
+        let Some(r) = data.results.first().copied() else {
+            return Err(self.err(loc, name, "malformed op"));
+        };
+        let fmt = self.fmt_of(r, loc)?;
+        let fits = matches!((name.as_str(), fmt), ("fma", Fmt::D) | ("fmaf", Fmt::S));
+        if !fits || data.operands.len() != 3 {
+            return Err(self.err(loc, name, "a call the Snitch compiler does not take"));
+        }
+        let operands = data.operands.clone();
+        let mut srcs = Vec::new();
+        for v in operands {
+            srcs.push(self.float(v, loc)?);
+        }
+        let dst = self.out.new_f();
+        body.push(Node::Arith {
+            op: FOp::Madd,
             fmt,
             dst: F::V(dst),
             srcs,
@@ -497,15 +564,28 @@ impl<'a> Lowerer<'a> {
                 terms: vec![(Var::Loop(id), step_c)],
             },
         );
-        // Loop-carried FP values live in one register updated in place.
+        // Loop-carried FP values live in one register updated in place;
+        // integers must be induction variables (`x = x + invariant`).
+        let yielded = match self.func.regions[region].ops.last() {
+            Some(&last) => self.func.ops[last].operands.clone(),
+            None => Vec::new(),
+        };
         let mut regs = Vec::new();
-        for (&init, &arg) in inits.iter().zip(carried) {
+        for (k, (&init, &arg)) in inits.iter().zip(carried).enumerate() {
             if !self.ty(arg).is_float() {
-                return Err(self.err(
+                let result = results.get(k).copied();
+                self.induction(
+                    id,
+                    region,
+                    count,
+                    init,
+                    arg,
+                    yielded.get(k).copied(),
+                    result,
                     loc,
-                    "integer loop-carried value",
-                    "only FP values can be carried around a loop",
-                ));
+                )?;
+                regs.push(None);
+                continue;
             }
             let fmt = self.fmt_of(arg, loc)?;
             let src = self.float(init, loc)?;
@@ -517,12 +597,13 @@ impl<'a> Lowerer<'a> {
                 srcs: vec![src],
             });
             self.floats.insert(arg, dst);
-            regs.push((dst, fmt));
+            regs.push(Some((dst, fmt)));
         }
         let mut inner = self.region(region)?;
         if let Some(&last) = self.func.regions[region].ops.last() {
             let yielded = self.func.ops[last].operands.clone();
-            for (&y, &(dst, fmt)) in yielded.iter().zip(&regs) {
+            for (&y, reg) in yielded.iter().zip(&regs) {
+                let Some((dst, fmt)) = *reg else { continue };
                 let src = self.float(y, loc)?;
                 inner.push(Node::Arith {
                     op: FOp::Mov,
@@ -532,8 +613,10 @@ impl<'a> Lowerer<'a> {
                 });
             }
         }
-        for (&r, &(dst, _)) in results.iter().zip(&regs) {
-            self.floats.insert(r, dst);
+        for (&r, reg) in results.iter().zip(&regs) {
+            if let Some((dst, _)) = *reg {
+                self.floats.insert(r, dst);
+            }
         }
         body.push(Node::Loop(Loop {
             id,
@@ -545,14 +628,110 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// An integer carried around loop `id`: `arg` starts as `init` and
+    /// the body yields `arg ± step` with `step` invariant, so it is
+    /// `init + step · iteration` (an address when `init` is one: nvcc
+    /// strength-reduces indexing into pointer increments); the loop's
+    /// `result` is its value after `count` iterations.
+    #[allow(clippy::too_many_arguments)]
+    fn induction(
+        &mut self,
+        id: u32,
+        region: Region,
+        count: Count,
+        init: Value,
+        arg: Value,
+        next: Option<Value>,
+        result: Option<Value>,
+        loc: Loc,
+    ) -> Result<(), Diagnostic> {
+        let reject = |s: &Self| {
+            s.err(
+                loc,
+                "integer loop-carried value",
+                "only FP values and integers stepped by an invariant amount can be carried around a loop",
+            )
+        };
+        let Some(next) = next else {
+            return Err(reject(self));
+        };
+        // The step: `next` with `arg` a symbol, less the symbol (nvcc adds
+        // the stride in several steps). What was computed with the symbol
+        // is forgotten afterwards.
+        let sym = Affine::var(Var::Param(usize::MAX));
+        let is_address = self.addresses.contains_key(&init);
+        let delta = if is_address {
+            let buf = self.addresses[&init];
+            self.carried_addresses.insert(
+                arg,
+                Access {
+                    buf,
+                    offset: sym.clone(),
+                },
+            );
+            let next = self.address(next, loc);
+            self.carried_addresses.remove(&arg);
+            next.map(|a| a.offset)
+        } else {
+            self.ints.insert(arg, sym.clone());
+            let next = self.affine(next, loc);
+            self.ints.remove(&arg);
+            next
+        };
+        self.forget(region);
+        let step = delta?
+            .add_scaled(&sym, -1)
+            .filter(|d| d.coeff(Var::Param(usize::MAX)) == 0 && !d.uses_loop(id))
+            .ok_or_else(|| reject(self))?;
+        let iteration = Affine::var(Var::Loop(id));
+        let after = match count {
+            Count::Static(n) => Some(Affine::constant(i64::from(n))),
+            Count::Param(_) => None,
+        };
+        let at = |base: &Affine, k: &Affine| -> Option<Affine> {
+            base.add_scaled(&product(&step, k)?, 1)
+        };
+        if self.addresses.contains_key(&init) {
+            let base = self.address(init, loc)?;
+            let offset = at(&base.offset, &iteration).ok_or_else(|| reject(self))?;
+            self.carried_addresses.insert(
+                arg,
+                Access {
+                    buf: base.buf,
+                    offset,
+                },
+            );
+            if let (Some(r), Some(n)) = (result, after) {
+                let offset = at(&base.offset, &n).ok_or_else(|| reject(self))?;
+                self.carried_addresses.insert(
+                    r,
+                    Access {
+                        buf: base.buf,
+                        offset,
+                    },
+                );
+            }
+        } else {
+            let base = self.affine(init, loc)?;
+            let value = at(&base, &iteration).ok_or_else(|| reject(self))?;
+            self.ints.insert(arg, value);
+            if let (Some(r), Some(n)) = (result, after) {
+                let value = at(&base, &n).ok_or_else(|| reject(self))?;
+                self.ints.insert(r, value);
+            }
+        }
+        Ok(())
+    }
+
     fn parallel(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
         let data = &self.func.ops[op];
         let loc = data.loc;
+        let grid = matches!(data.kind, OpKind::Parallel { level: Level::Grid });
         let region = data.regions[0];
         let ubs = data.operands.clone();
         let args = self.func.regions[region].args.clone();
         let mut counts = Vec::new();
-        for (&ub, &iv) in ubs.iter().zip(&args) {
+        for &ub in &ubs {
             let a = self.affine(ub, loc)?;
             let count =
                 match (a.as_constant(), a.terms.as_slice()) {
@@ -568,20 +747,47 @@ impl<'a> Lowerer<'a> {
                         ))
                     }
                 };
+            counts.push(count);
+        }
+        // Each iteration variable is `offset + stride · loop`: the identity,
+        // except along the dimension a core's share of the grid is taken.
+        let mut maps = vec![(0i64, 1i64); counts.len()];
+        if let (true, Some(share)) = (grid, self.share) {
+            let mut statics = [1u32; 3];
+            for (d, c) in counts.iter().enumerate().take(3) {
+                match c {
+                    Count::Static(n) => statics[d] = *n,
+                    Count::Param(_) => {
+                        return Err(self.err(
+                            loc,
+                            "grid share",
+                            "a core's share of the grid needs the launch shape",
+                        ))
+                    }
+                }
+            }
+            let d = super::split_dimension(statics);
+            if d < counts.len() {
+                counts[d] = Count::Static(share.blocks(statics[d]));
+                maps[d] = (i64::from(share.core), i64::from(share.cores));
+            }
+        }
+        let mut ids = Vec::new();
+        for ((&iv, &count), &(offset, stride)) in args.iter().zip(&counts).zip(&maps) {
             let id = self.out.new_loop();
             if let Count::Static(n) = count {
                 self.counts.insert(id, n);
             }
-            self.ints.insert(iv, Affine::var(Var::Loop(id)));
-            counts.push((id, count));
+            self.ints.insert(iv, iteration(id, count, offset, stride));
+            ids.push((id, count));
         }
         self.undecided = false;
         match self.region(region) {
             Ok(inner) => {
-                body.extend(nest(inner, &counts));
+                body.extend(nest(inner, &ids));
                 Ok(())
             }
-            Err(e) if self.undecided => self.peel_last(region, &args, &counts, body, e),
+            Err(e) if self.undecided => self.peel_last(region, &args, &ids, &maps, body, e),
             Err(e) => Err(e),
         }
     }
@@ -596,6 +802,7 @@ impl<'a> Lowerer<'a> {
         region: Region,
         args: &[Value],
         counts: &[(u32, Count)],
+        maps: &[(i64, i64)],
         body: &mut Vec<Node>,
         first_error: Diagnostic,
     ) -> Result<(), Diagnostic> {
@@ -614,7 +821,10 @@ impl<'a> Lowerer<'a> {
         head[d] = (id, Count::Static(n - 1));
         self.counts.insert(id, n - 1);
         self.forget(region);
-        self.ints.insert(args[d], Affine::var(Var::Loop(id)));
+        self.ints.insert(
+            args[d],
+            iteration(id, Count::Static(n - 1), maps[d].0, maps[d].1),
+        );
         let inner = self.region(region)?;
         body.extend(nest(inner, &head));
         // The last iteration.
@@ -627,12 +837,15 @@ impl<'a> Lowerer<'a> {
             if let Count::Static(m) = c {
                 self.counts.insert(id, m);
             }
-            self.ints.insert(args[k], Affine::var(Var::Loop(id)));
+            self.ints
+                .insert(args[k], iteration(id, c, maps[k].0, maps[k].1));
             tail.push((id, c));
         }
         self.forget(region);
-        self.ints
-            .insert(args[d], Affine::constant(i64::from(n - 1)));
+        self.ints.insert(
+            args[d],
+            Affine::constant(maps[d].0 + maps[d].1 * i64::from(n - 1)),
+        );
         let inner = self.region(region)?;
         body.extend(nest(inner, &tail));
         Ok(())
@@ -657,6 +870,81 @@ impl<'a> Lowerer<'a> {
                 self.forget(inner);
             }
         }
+    }
+}
+
+/// Every op of the function's body using each value (the arena may hold
+/// ops that passes removed from it).
+pub(crate) fn users_of(func: &Function) -> HashMap<Value, Vec<Op>> {
+    let mut users: HashMap<Value, Vec<Op>> = HashMap::new();
+    for (_, op) in func.walk() {
+        for &v in &func.ops[op].operands {
+            users.entry(v).or_default().push(op);
+        }
+    }
+    users
+}
+
+/// If integer `a` is a buffer's address (PTX passes pointers as `u64`
+/// parameters: `ld.param.u64`, `cvta.to.global`, `add.s64`, then an
+/// access), the integers derived from it: it is used, and only as the base
+/// of sums and differences that end in `inttoptr`.
+pub(crate) fn address_values(
+    func: &Function,
+    users: &HashMap<Value, Vec<Op>>,
+    a: Value,
+) -> Option<Vec<Value>> {
+    let mut derived = vec![a];
+    let mut i = 0;
+    let mut accessed = false;
+    while let Some(&v) = derived.get(i) {
+        i += 1;
+        if derived[..i - 1].contains(&v) {
+            continue;
+        }
+        for &user in users.get(&v).map(Vec::as_slice).unwrap_or(&[]) {
+            let data = &func.ops[user];
+            match (&data.kind, data.operands.as_slice()) {
+                (OpKind::Cast(CastOp::IntToPtr), _) => accessed = true,
+                // Carried around a loop: the loop's argument and result.
+                (OpKind::For { .. }, [lb, ub, step, inits @ ..])
+                    if ![lb, ub, step].contains(&&v) =>
+                {
+                    for (k, _) in inits.iter().enumerate().filter(|(_, &i)| i == v) {
+                        let region = data.regions[0];
+                        derived.extend(func.regions[region].args.get(k + 1).copied());
+                        derived.extend(data.results.get(k).copied());
+                    }
+                }
+                (OpKind::Yield, _) => {}
+                (OpKind::Binary(BinOp::Add, _), [x, y]) if (*x == v) != (*y == v) => {
+                    derived.extend(data.results.first().copied())
+                }
+                (OpKind::Binary(BinOp::Sub, _), [x, y]) if *x == v && *y != v => {
+                    derived.extend(data.results.first().copied())
+                }
+                _ => return None,
+            }
+        }
+    }
+    accessed.then_some(derived)
+}
+
+/// The C math functions [`Lowerer::fp_call`] takes.
+fn is_fp_intrinsic(name: &str) -> bool {
+    matches!(name, "fma" | "fmaf")
+}
+
+/// Iteration `offset + stride · l` of loop `l` (of `count` iterations):
+/// the constant `offset` when the loop runs once, so that what depends on
+/// it is decided (a core's single block of a grid share, say).
+fn iteration(l: u32, count: Count, offset: i64, stride: i64) -> Affine {
+    if count == Count::Static(1) {
+        return Affine::constant(offset);
+    }
+    Affine {
+        constant: offset,
+        terms: vec![(Var::Loop(l), stride)],
     }
 }
 

@@ -1,0 +1,133 @@
+//! The device's launch path short of the CUDA entry points: compiled
+//! programs run on the cores over one TCDM.
+
+use super::kernels::{compile, Compiled, Key};
+use super::*;
+use crate::kernel_ir::Source;
+
+const SCALE: &str = r#"file "scale.cu"
+
+kernel @scale(%x: ptr<global>, %y: ptr<global>, %a: f64, %n: i32) loc(0:1:1) {
+  %tx = thread_id x : i32
+  %bx = block_id x : i32
+  %dx = block_dim x : i32
+  %0 = mul %bx, %dx : i32
+  %i = add %0, %tx : i32
+  %in = cmp slt %i, %n : i1
+  if %in {
+    %i64 = sext %i : i64
+    %xp = ptr.index f64 %x, %i64 : ptr<global>
+    %xv = load %xp : f64
+    %m = fmul %xv, %a : f64
+    %yp = ptr.index f64 %y, %i64 : ptr<global>
+    %yv = load %yp : f64
+    %s = fadd %m, %yv : f64
+    store %yp, %s
+    yield
+  } else {
+    yield
+  } loc(0:3:3)
+  return
+}
+"#;
+
+fn key(grid: u32, block: u32, n: i32, cores: u32) -> Key {
+    let mut known_ints = [None; 8];
+    known_ints[3] = Some(n);
+    Key {
+        module: [3; 16],
+        kernel: "scale".into(),
+        grid: [grid, 1, 1],
+        block: [block, 1, 1],
+        known_ints,
+        noalias: vec![true, true, false, false],
+        cores,
+    }
+}
+
+/// Runs `y = a·x + y` over `n` of `grid·block` elements and returns y and
+/// the counters.
+fn axpy(grid: u32, block: u32, n: usize, cores: u32) -> (Vec<f64>, LaunchCounters) {
+    let c = compile(
+        &key(grid, block, n as i32, cores),
+        &Source::Ir(SCALE.into()),
+    );
+    let c: &Compiled = c.as_ref().as_ref().unwrap_or_else(|e| panic!("{e}"));
+    let total = (grid * block) as usize;
+    let params = model();
+    let mut tcdm = cucc_snitch::sim::Tcdm::new(params.tcdm_base, params.tcdm_size);
+    let x: Vec<f64> = (0..total).map(|i| 0.5 + i as f64).collect();
+    let y: Vec<f64> = (0..total).map(|i| 3.0 - 0.25 * i as f64).collect();
+    let (xa, ya) = (params.tcdm_base, params.tcdm_base + 8 * total as u32);
+    tcdm.write_f64s(xa, &x).expect("fits");
+    tcdm.write_f64s(ya, &y).expect("fits");
+    let a = 1.5f64.to_bits();
+    let words = [xa, ya, a as u32, (a >> 32) as u32, n as u32];
+    let counters = run_cores(c, &mut tcdm, &words).unwrap_or_else(|e| panic!("{e:?}"));
+    (tcdm.read_f64s(ya, total).expect("in bounds"), counters)
+}
+
+/// The blocks dealt out to eight cores give what one core computes alone
+/// (and what the host computes with a fused multiply-add), faster.
+#[test]
+fn eight_cores_compute_what_one_core_computes() {
+    let (one, c1) = axpy(16, 32, 500, 1);
+    let (eight, c8) = axpy(16, 32, 500, CORES);
+    assert_eq!(one, eight);
+    for (i, v) in one.iter().enumerate() {
+        let want = if i < 500 {
+            (0.5 + i as f64).mul_add(1.5, 3.0 - 0.25 * i as f64)
+        } else {
+            3.0 - 0.25 * i as f64
+        };
+        assert_eq!(*v, want, "element {i}");
+    }
+    assert_eq!(c1.cores, 1);
+    assert_eq!(c8.cores, 8);
+    assert!(c8.cycles < c1.cycles, "{c8:?} vs {c1:?}");
+    assert!(c8.core_cycles >= c8.cycles);
+    assert!(c8.fpu_issues >= 500);
+}
+
+/// Fewer blocks than cores: only those cores run.
+#[test]
+fn cores_beyond_the_grid_stay_idle() {
+    let (one, _) = axpy(3, 16, 48, 1);
+    let (eight, c) = axpy(3, 16, 48, CORES);
+    assert_eq!(one, eight);
+    assert_eq!(c.cores, 3);
+}
+
+#[test]
+fn properties_describe_the_cluster() {
+    let p = properties();
+    let name: Vec<u8> = p
+        .name
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
+    assert_eq!(
+        String::from_utf8_lossy(&name),
+        "Snitch cluster (8 cores, simulated)"
+    );
+    assert_eq!(p.multiProcessorCount, 8);
+    assert_eq!(p.sharedMemPerBlock, 128 * 1024);
+    assert_eq!(p.reserved[0], 1_000_000);
+}
+
+#[test]
+fn sign_extension_of_narrow_integers() {
+    assert_eq!(sign_extend(0xffff_ffff, 32), -1);
+    assert_eq!(sign_extend(0x7fff_ffff, 32), i32::MAX as i64);
+    assert_eq!(sign_extend(0xff, 8), -1);
+    assert_eq!(sign_extend(u64::MAX, 64), -1);
+}
+
+#[test]
+fn the_clock_advances_in_model_time() {
+    let before = clock_ns();
+    CYCLES.fetch_add(2000, Ordering::AcqRel);
+    // 1 GHz: a cycle is a nanosecond.
+    assert!(clock_ns() >= before + 2000);
+}

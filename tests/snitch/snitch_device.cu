@@ -1,0 +1,226 @@
+// The simulated Snitch cluster as a CUDA device next to the CPU (run with
+// CUCC_DEVICES=cpu,snitch): a CPU-device kernel prepares data, f64 axpy,
+// relu and matmul kernels run on both devices and must agree bit for bit
+// (explicit fma, so both compute the same fused operations in the same
+// order), events time the Snitch kernels in simulated time, and a kernel
+// the Snitch compiler rejects (an atomic) or whose data outgrows the TCDM
+// fails its launch with a CUDA error instead of running on the CPU.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <cuda_runtime.h>
+
+#define CHECK(x)                                                              \
+  do {                                                                        \
+    cudaError_t e_ = (x);                                                     \
+    if (e_ != cudaSuccess) {                                                  \
+      printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #x,                  \
+             cudaGetErrorName(e_));                                           \
+      return 1;                                                               \
+    }                                                                         \
+  } while (0)
+
+#define EXPECT(c, ...)                                                        \
+  do {                                                                        \
+    if (!(c)) {                                                               \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                             \
+      printf(__VA_ARGS__);                                                    \
+      printf("\n");                                                           \
+      return 1;                                                               \
+    }                                                                         \
+  } while (0)
+
+// Integer-to-float conversions: CPU-device work (the Snitch compiler
+// takes none).
+__global__ void init(double *x, double *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    x[i] = (double)((i * 37) % 101) / 8.0 - 6.0;
+    y[i] = (double)((i * 13) % 29) / 4.0 - 3.0;
+  }
+}
+
+__global__ void axpy(const double *x, double *y, double a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = fma(a, x[i], y[i]);
+}
+
+__global__ void relu(const double *x, double *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = fmax(x[i], 0.0);
+}
+
+// C (rows x n) = A (rows x k) . B (k x n): block i computes row i, thread j
+// column j, the sum in a local.
+__global__ void matmul(const double *A, const double *B, double *C, int n,
+                       int k) {
+  int i = blockIdx.x, j = threadIdx.x;
+  double s = 0.0;
+  for (int l = 0; l < k; l++) s = fma(A[i * k + l], B[l * n + j], s);
+  C[i * n + j] = s;
+}
+
+// An atomic: the Snitch compiler rejects it (the guard is decided: the
+// atomic is the first construct it cannot take).
+__global__ void count_threads(int *count, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(count, 1);
+}
+
+static int device_named(const char *prefix, int count) {
+  for (int d = 0; d < count; d++) {
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, d) == cudaSuccess &&
+        strncmp(p.name, prefix, strlen(prefix)) == 0)
+      return d;
+  }
+  return -1;
+}
+
+// Runs axpy, relu and matmul on the current device into fresh outputs.
+static int run_all(const double *x, const double *y0, double *y, double *r,
+                   const double *A, const double *B, double *C, int n,
+                   int rows, int cols, int k) {
+  CHECK(cudaMemcpy(y, y0, n * sizeof(double), cudaMemcpyDeviceToDevice));
+  axpy<<<(n + 127) / 128, 128>>>(x, y, 0.75, n);
+  CHECK(cudaGetLastError());
+  relu<<<(n + 63) / 64, 64>>>(y, r, n);
+  CHECK(cudaGetLastError());
+  matmul<<<rows, cols>>>(A, B, C, cols, k);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  return 0;
+}
+
+int main() {
+  int count = 0;
+  CHECK(cudaGetDeviceCount(&count));
+  int snitch = device_named("Snitch", count);
+  int cpu = -1;
+  for (int d = 0; d < count; d++)
+    if (d != snitch) cpu = d;
+  EXPECT(snitch >= 0 && cpu >= 0,
+         "%d devices, Snitch at %d, CPU at %d: run with CUCC_DEVICES=cpu,snitch",
+         count, snitch, cpu);
+  cudaDeviceProp p;
+  CHECK(cudaGetDeviceProperties(&p, snitch));
+  int clock_khz = 0;
+  CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, snitch));
+  EXPECT(p.multiProcessorCount == 8 && p.sharedMemPerBlock == 128 * 1024 &&
+             clock_khz == 1000000,
+         "Snitch properties: %d cores, %zu bytes shared, %d kHz",
+         p.multiProcessorCount, p.sharedMemPerBlock, clock_khz);
+  printf("device %d: %s, %d cores, %zu-byte TCDM, %d MHz\n", snitch, p.name,
+         p.multiProcessorCount, p.sharedMemPerBlock, clock_khz / 1000);
+
+  const int n = 1000, rows = 8, cols = 16, k = 32;
+  double *x, *y0, *y[2], *r[2], *A, *B, *C[2];
+  CHECK(cudaSetDevice(cpu));
+  CHECK(cudaMalloc(&x, n * sizeof(double)));
+  CHECK(cudaMalloc(&y0, n * sizeof(double)));
+  CHECK(cudaMalloc(&A, rows * k * sizeof(double)));
+  CHECK(cudaMalloc(&B, k * cols * sizeof(double)));
+  for (int d = 0; d < 2; d++) {
+    CHECK(cudaMalloc(&y[d], n * sizeof(double)));
+    CHECK(cudaMalloc(&r[d], n * sizeof(double)));
+    CHECK(cudaMalloc(&C[d], rows * cols * sizeof(double)));
+  }
+  init<<<(n + 255) / 256, 256>>>(x, y0, n);
+  CHECK(cudaGetLastError());
+  init<<<1, rows * k>>>(A, A, rows * k);  // A twice: y's pattern wins
+  init<<<2, 256>>>(B, B, k * cols);
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+
+  // The same kernels on the CPU device, then on the Snitch device.
+  if (run_all(x, y0, y[0], r[0], A, B, C[0], n, rows, cols, k)) return 1;
+  CHECK(cudaSetDevice(snitch));
+  int current = -1;
+  CHECK(cudaGetDevice(&current));
+  EXPECT(current == snitch, "current device %d", current);
+  if (run_all(x, y0, y[1], r[1], A, B, C[1], n, rows, cols, k)) return 1;
+
+  static double h[2][1000], hr[2][1000], hc[2][rows * cols];
+  for (int d = 0; d < 2; d++) {
+    CHECK(cudaMemcpy(h[d], y[d], sizeof h[d], cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(hr[d], r[d], sizeof hr[d], cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(hc[d], C[d], sizeof hc[d], cudaMemcpyDeviceToHost));
+  }
+  EXPECT(memcmp(h[0], h[1], sizeof h[0]) == 0, "axpy results differ");
+  EXPECT(memcmp(hr[0], hr[1], sizeof hr[0]) == 0, "relu results differ");
+  EXPECT(memcmp(hc[0], hc[1], sizeof hc[0]) == 0, "matmul results differ");
+  // And they are right: spot checks against the host.
+  double hx[1000], hy0[1000];
+  CHECK(cudaMemcpy(hx, x, sizeof hx, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(hy0, y0, sizeof hy0, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++) {
+    double want = fma(0.75, hx[i], hy0[i]);
+    EXPECT(h[1][i] == want, "axpy[%d] = %g, want %g", i, h[1][i], want);
+    EXPECT(hr[1][i] == fmax(want, 0.0), "relu[%d]", i);
+  }
+  printf("axpy, relu (%d elements) and matmul (%dx%d . %dx%d) agree with "
+         "the CPU device\n",
+         n, rows, k, k, cols);
+
+  // Events on the Snitch device report simulated time: the same launch
+  // twice takes exactly twice as long.
+  cudaEvent_t e0, e1, e2;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  CHECK(cudaEventCreate(&e2));
+  CHECK(cudaEventRecord(e0, 0));
+  matmul<<<rows, cols>>>(A, B, C[1], cols, k);
+  CHECK(cudaEventRecord(e1, 0));
+  matmul<<<rows, cols>>>(A, B, C[1], cols, k);
+  CHECK(cudaEventRecord(e2, 0));
+  CHECK(cudaEventSynchronize(e2));
+  float t1 = 0, t2 = 0;
+  CHECK(cudaEventElapsedTime(&t1, e0, e1));
+  CHECK(cudaEventElapsedTime(&t2, e0, e2));
+  EXPECT(t1 > 0 && fabs(t2 - 2 * t1) <= 1e-6 * t2,
+         "simulated times %g and %g ms", t1, t2);
+  printf("matmul on the Snitch: %.0f simulated cycles at %d MHz\n",
+         t1 * 1e-3 * clock_khz * 1e3, clock_khz / 1000);
+
+  // A CPU-device kernel consumes the Snitch's output.
+  CHECK(cudaSetDevice(cpu));
+  relu<<<(n + 63) / 64, 64>>>(y[1], r[0], n);
+  CHECK(cudaMemcpy(hr[0], r[0], sizeof hr[0], cudaMemcpyDeviceToHost));
+  EXPECT(memcmp(hr[0], hr[1], sizeof hr[0]) == 0, "CPU relu of Snitch axpy");
+
+  // Rejected: an atomic. The launch fails; nothing runs on the CPU.
+  int *cnt;
+  CHECK(cudaMalloc(&cnt, sizeof(int)));
+  CHECK(cudaMemset(cnt, 0, sizeof(int)));
+  CHECK(cudaSetDevice(snitch));
+  count_threads<<<(n + 127) / 128, 128>>>(cnt, n);
+  cudaError_t e = cudaGetLastError();
+  EXPECT(e == cudaErrorNoKernelImageForDevice, "atomic kernel: %s",
+         cudaGetErrorName(e));
+  int host_cnt = -1;
+  CHECK(cudaMemcpy(&host_cnt, cnt, sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT(host_cnt == 0, "the rejected kernel ran: count %d", host_cnt);
+  CHECK(cudaSetDevice(cpu));
+  count_threads<<<(n + 127) / 128, 128>>>(cnt, n);
+  CHECK(cudaMemcpy(&host_cnt, cnt, sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT(host_cnt == n, "CPU count %d, want %d", host_cnt, n);
+  printf("atomic kernel rejected on the Snitch (%s), runs on the CPU\n",
+         cudaGetErrorName(e));
+
+  // Too big for the TCDM: 2 x 80 KiB.
+  const int big = 10240;
+  double *bx, *by;
+  CHECK(cudaMalloc(&bx, big * sizeof(double)));
+  CHECK(cudaMalloc(&by, big * sizeof(double)));
+  CHECK(cudaSetDevice(snitch));
+  axpy<<<big / 128, 128>>>(bx, by, 2.0, big);
+  e = cudaGetLastError();
+  EXPECT(e == cudaErrorLaunchOutOfResources, "oversized launch: %s",
+         cudaGetErrorName(e));
+  CHECK(cudaDeviceSynchronize());
+  printf("160 KiB of buffers rejected on the Snitch (%s)\n",
+         cudaGetErrorName(e));
+
+  printf("PASS snitch_device\n");
+  return 0;
+}

@@ -1,0 +1,176 @@
+//! The simulated Snitch cluster as a CUDA device: `tests/snitch/snitch_device.cu`
+//! (CPU-device and Snitch-device kernels in one program, results compared,
+//! events in simulated time, a rejected and an oversized launch) built by
+//! `cucc` (kernels compiled for the Snitch from the IR embedded in the
+//! object) and by NVIDIA's nvcc run under `cucc run` (kernels compiled
+//! for the Snitch from the PTX), each run with `CUCC_DEVICES=cpu,snitch`
+//! and `CUCC_PROFILE=1`. Also: without the variable the device is not
+//! listed, and an unknown device name is an error naming it.
+
+#[allow(dead_code)]
+mod common;
+use common::{find_nvcc, root, text};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn build_runtime() {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "-q", "-p", "cucc-runtime", "-p", "cucc-libcuda"])
+        .current_dir(root())
+        .status()
+        .expect("cargo build runtime");
+    assert!(status.success());
+}
+
+fn source() -> PathBuf {
+    root().join("tests/snitch/snitch_device.cu")
+}
+
+fn out_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cucc-snitch-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("tmp");
+    d
+}
+
+/// Runs `exe` (directly, or under `cucc run`) with `env`.
+fn run(exe: &Path, under_cucc: bool, cache: &Path, env: &[(&str, &str)]) -> Output {
+    let mut cmd = if under_cucc {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_cucc"));
+        c.arg("run").arg(exe);
+        c
+    } else {
+        Command::new(exe)
+    };
+    cmd.env("CUCC_CACHE_DIR", cache)
+        .env("CUCC_NUM_THREADS", "2")
+        .env_remove("CUCC_DEVICE")
+        .env_remove("CUCC_DEVICES");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run program")
+}
+
+/// What every build must show with both devices listed.
+fn check_mixed_run(out: &Output, diag_file: &str) {
+    let all = text(out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{all}");
+    assert!(stdout.contains("PASS snitch_device"), "{all}");
+    assert!(
+        stdout.contains("Snitch cluster (8 cores, simulated), 8 cores, 131072-byte TCDM, 1000 MHz"),
+        "{all}"
+    );
+    // The rejected launch names the kernel and prints the compiler's
+    // diagnostic: file, line, construct.
+    assert!(
+        stderr.contains("count_threads") && stderr.contains("cannot run on the Snitch cluster"),
+        "{all}"
+    );
+    let diag = stderr
+        .lines()
+        .find(|l| l.contains(": error: ") && l.contains("atomic"))
+        .unwrap_or_else(|| panic!("no atomic diagnostic:\n{all}"));
+    assert!(diag.contains(diag_file), "{diag}");
+    // The oversized launch names the sizes.
+    assert!(
+        stderr.contains("needs ") && stderr.contains("131072-byte TCDM"),
+        "{all}"
+    );
+    assert!(stderr.contains("(argument 0: 81920 bytes)"), "{all}");
+    // The profile lists the Snitch kernels with their counters.
+    assert!(
+        stderr.contains("==cucc profile== simulated kernels"),
+        "{all}"
+    );
+    let row = stderr
+        .lines()
+        .find(|l| l.starts_with("snitch") && l.contains("matmul"))
+        .unwrap_or_else(|| panic!("no matmul profile row:\n{all}"));
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    // Device, time, launches (the run and the two timed ones), cycles,
+    // core cycles, FPU issues, occupancy, IPC, cores.
+    assert_eq!(fields[2], "3", "{row}");
+    let fpu: u64 = fields[5].parse().unwrap_or(0);
+    // 8 x 16 outputs of 32 fused multiply-adds, three launches.
+    assert!(fpu >= 3 * 8 * 16 * 32, "{row}");
+    assert_eq!(fields[8], "8.00", "{row}");
+}
+
+#[test]
+fn cucc_built_program_mixes_cpu_and_snitch_devices() {
+    build_runtime();
+    let dir = out_dir("cucc");
+    let exe = dir.join("snitch_device");
+    let build = Command::new(env!("CARGO_BIN_EXE_cucc"))
+        .arg("-O2")
+        .arg(source())
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("run cucc");
+    assert!(build.status.success(), "{}", text(&build));
+    let cache = dir.join("cache");
+    let both = [("CUCC_DEVICES", "cpu,snitch"), ("CUCC_PROFILE", "1")];
+    check_mixed_run(&run(&exe, false, &cache, &both), "snitch_device.cu:");
+    // By default only the CPU is listed: the program says so and fails.
+    let alone = run(&exe, false, &cache, &[]);
+    assert_eq!(alone.status.code(), Some(1), "{}", text(&alone));
+    assert!(
+        String::from_utf8_lossy(&alone.stdout).contains("1 devices, Snitch at -1"),
+        "{}",
+        text(&alone)
+    );
+    // An unknown name: a message naming it, and no device at all.
+    let bad = run(&exe, false, &cache, &[("CUCC_DEVICE", "gpu")]);
+    assert_eq!(bad.status.code(), Some(1), "{}", text(&bad));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("CUCC_DEVICE: unknown device `gpu`"),
+        "{}",
+        text(&bad)
+    );
+    assert!(
+        String::from_utf8_lossy(&bad.stdout).contains("cudaErrorNoDevice"),
+        "{}",
+        text(&bad)
+    );
+}
+
+#[test]
+fn nvcc_built_program_mixes_cpu_and_snitch_devices() {
+    let Some(nvcc) = find_nvcc() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "nvcc not found: run scripts/setup.sh (installs it in .venv) or set CUCC_NVCC"
+        );
+        eprintln!("note: nvcc not found (scripts/setup.sh installs it); skipping");
+        return;
+    };
+    build_runtime();
+    let nvcc_lib = nvcc
+        .parent()
+        .and_then(Path::parent)
+        .map(|p| p.join("lib"))
+        .expect("nvcc's lib dir");
+    // `cucc run` names the runtime's soname in its directory first.
+    let named = Command::new(env!("CARGO_BIN_EXE_cucc"))
+        .args(["run", "/bin/true"])
+        .output()
+        .expect("cucc run");
+    assert!(named.status.success(), "{}", text(&named));
+    let dir = out_dir("nvcc");
+    let exe = dir.join("snitch_device");
+    let build = Command::new(&nvcc)
+        .args(["-arch=sm_80", "-cudart", "shared", "-o"])
+        .arg(&exe)
+        .arg(source())
+        .arg(format!("-L{}", nvcc_lib.display()))
+        .output()
+        .expect("run nvcc");
+    assert!(build.status.success(), "{}", text(&build));
+    let cache = dir.join("cache");
+    let both = [("CUCC_DEVICES", "cpu,snitch"), ("CUCC_PROFILE", "1")];
+    check_mixed_run(&run(&exe, true, &cache, &both), "snitch_device.ptx:");
+}
