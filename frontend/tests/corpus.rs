@@ -3427,3 +3427,65 @@ fn warp_sync_legacy() {
     d.launch("reduce_loop", nb as u32, 32, &[p(pd), p(po)]);
     assert_eq!(d.get::<i32>(po, nb), sums(32)[..nb].to_vec(), "reduce_loop");
 }
+
+#[test]
+fn narrow_float_conversions() {
+    let m = load("narrow_float_conversions");
+    let mut d = Dev::new(&m);
+    let fs: Vec<f32> = vec![
+        300.5,
+        -200.0,
+        70000.0,
+        -70000.0,
+        1e10,
+        -1e10,
+        255.9,
+        -1.5,
+        128.0,
+        -129.0,
+        65535.5,
+        65536.0,
+        3e9,
+        f32::NAN,
+        f32::INFINITY,
+        -0.5,
+    ];
+    let n = fs.len();
+    let gs: Vec<f64> = fs.iter().map(|&x| f64::from(x) * 1.5).collect();
+    let (pf, pg) = (d.buf(&fs), d.buf(&gs));
+    let (pa, pb) = (d.zeros::<i8>(n), d.zeros::<u8>(n));
+    let (pc, pd) = (d.zeros::<i16>(n), d.zeros::<u16>(n));
+    let (pe, ph) = (d.zeros::<i8>(n), d.zeros::<u16>(n));
+    d.launch(
+        "narrow",
+        1,
+        32,
+        &[
+            p(pf),
+            p(pg),
+            p(pa),
+            p(pb),
+            p(pc),
+            p(pd),
+            p(pe),
+            p(ph),
+            i(n as i32),
+        ],
+    );
+    // Rust's `as` saturates at the 32-bit limits and maps NaN to 0, as
+    // PTX's cvt.rzi does; the low bits are kept.
+    let s32 = |x: f64| x as i32;
+    let u32_ = |x: f64| x as u32;
+    let want_a: Vec<i8> = fs.iter().map(|&x| s32(f64::from(x)) as i8).collect();
+    let want_b: Vec<u8> = fs.iter().map(|&x| u32_(f64::from(x)) as u8).collect();
+    let want_c: Vec<i16> = fs.iter().map(|&x| s32(f64::from(x)) as i16).collect();
+    let want_d: Vec<u16> = fs.iter().map(|&x| u32_(f64::from(x)) as u16).collect();
+    let want_e: Vec<i8> = gs.iter().map(|&x| s32(x) as i8).collect();
+    let want_h: Vec<u16> = gs.iter().map(|&x| u32_(x) as u16).collect();
+    assert_eq!(d.get::<i8>(pa, n), want_a, "signed char");
+    assert_eq!(d.get::<u8>(pb, n), want_b, "unsigned char");
+    assert_eq!(d.get::<i16>(pc, n), want_c, "short");
+    assert_eq!(d.get::<u16>(pd, n), want_d, "unsigned short");
+    assert_eq!(d.get::<i8>(pe, n), want_e, "signed char from double");
+    assert_eq!(d.get::<u16>(ph, n), want_h, "unsigned short from double");
+}

@@ -218,11 +218,23 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     b.cast(CastOp::UiToFp, v, tt)
                 }
             }
-            (Type::Float(_), Type::Int(_)) => {
-                if to.is_signed() {
-                    b.cast(CastOp::FpToSi, v, tt)
+            (Type::Float(_), Type::Int(bits)) => {
+                // Into 8 and 16 bits nvcc converts to 32 bits (saturating)
+                // and keeps the low bits: (signed char)300.5f is 44.
+                let (via, narrow) = if *bits > 1 && *bits < 32 {
+                    (b.types.i32(), true)
                 } else {
-                    b.cast(CastOp::FpToUi, v, tt)
+                    (tt, false)
+                };
+                let w = if to.is_signed() {
+                    b.cast(CastOp::FpToSi, v, via)
+                } else {
+                    b.cast(CastOp::FpToUi, v, via)
+                };
+                if narrow {
+                    b.cast(CastOp::Trunc, w, tt)
+                } else {
+                    w
                 }
             }
             (Type::Float(x), Type::Float(y)) => {
