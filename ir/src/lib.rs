@@ -27,6 +27,8 @@ pub mod intrinsics;
 pub mod link;
 pub mod loc;
 pub mod module;
+#[macro_use]
+mod op_table;
 pub mod ops;
 pub mod text;
 pub mod types;
