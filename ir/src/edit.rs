@@ -81,7 +81,8 @@ pub fn add_region_arg(func: &mut Function, region: Region, ty: crate::TypeId) ->
     v
 }
 
-/// Takes `op` out of `region`'s op list. Returns false if it was not there.
+/// Takes `op` out of `region`'s op list. Returns false if it was not there
+/// ([`Function::unlink_op`] instead treats that as a bug).
 pub fn remove_op(func: &mut Function, region: Region, op: Op) -> bool {
     let ops = &mut func.regions[region].ops;
     match ops.iter().position(|&o| o == op) {

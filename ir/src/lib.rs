@@ -30,6 +30,7 @@ pub mod module;
 #[macro_use]
 mod op_table;
 pub mod ops;
+mod splice;
 pub mod text;
 pub mod types;
 pub mod verify;
