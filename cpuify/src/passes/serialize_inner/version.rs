@@ -415,7 +415,7 @@ fn at_least(
     value: Value,
     least: i64,
 ) -> Value {
-    let at = position(func, region, p).unwrap_or(0);
+    let at = func.op_index(region, p);
     let mut b = Builder::new(types, func);
     b.set_loc(b.func.ops[p].loc);
     b.set_insertion_at(region, at);
