@@ -217,11 +217,7 @@ pub(super) fn version(
         b.set_insertion_at(grid, 0);
         b.alloca(Space::Private, i1)
     });
-    let at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == p)
-        .unwrap_or(0);
+    let at = func.op_index(region, p);
     let mut b = Builder::new(types, func);
     b.set_loc(loc);
     b.set_insertion_at(region, at);
