@@ -302,9 +302,5 @@ pub(super) fn version(
 /// The index just before `p` in `region` (where the ops built before it
 /// end).
 fn at_end_of(func: &Function, region: Region, p: Op) -> usize {
-    func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == p)
-        .unwrap_or(func.regions[region].ops.len())
+    func.op_index(region, p)
 }
