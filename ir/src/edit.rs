@@ -1,4 +1,6 @@
 //! Editing helpers for passes: use replacement, op removal, region cloning.
+//! Inserting and replacing ops next to an op handle are methods of
+//! [`Function`] (`insert_before`, `replace_op`, ...).
 //!
 //! Ops and values are never deleted from their arenas; removing an op takes
 //! it out of its region's list, which is what makes it dead.
