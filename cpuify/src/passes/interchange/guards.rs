@@ -172,7 +172,7 @@ pub(super) fn fold(func: &mut Function, guards: &[Guard]) {
         let Some(region) = parents.region_of(g) else {
             continue;
         };
-        let Some(at) = func.regions[region].ops.iter().position(|&o| o == g) else {
+        let Some(at) = func.find_op(region, g) else {
             continue;
         };
         let r = func.ops[g].regions[branch];

@@ -279,7 +279,7 @@ fn fold_extensions(types: &mut Types, func: &mut Function, arg: Value, wide: Val
                     let Some(r) = parents.region_of(ext) else {
                         continue;
                     };
-                    let Some(at) = func.regions[r].ops.iter().position(|&o| o == ext) else {
+                    let Some(at) = func.find_op(r, ext) else {
                         continue;
                     };
                     let mut b = Builder::new(types, func);
