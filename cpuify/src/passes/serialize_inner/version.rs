@@ -450,5 +450,5 @@ fn describe(kind: &Kind) -> String {
 
 /// Index of `op` in `region`.
 fn position(func: &Function, region: Region, op: Op) -> Option<usize> {
-    func.regions[region].ops.iter().position(|&o| o == op)
+    func.find_op(region, op)
 }
