@@ -59,6 +59,30 @@ impl<'a> Builder<'a> {
         self.pos = Some(index);
     }
 
+    /// Inserts further ops just before `anchor` in `region` (ops then go in
+    /// order, all before `anchor`).
+    ///
+    /// # Panics
+    ///
+    /// If `anchor` is not in `region` (see [`Function::op_index`]).
+    #[track_caller]
+    pub fn set_insertion_before(&mut self, region: Region, anchor: Op) {
+        let at = self.func.op_index(region, anchor);
+        self.set_insertion_at(region, at);
+    }
+
+    /// Inserts further ops just after `anchor` in `region` (ops then go in
+    /// order, all after `anchor`).
+    ///
+    /// # Panics
+    ///
+    /// If `anchor` is not in `region` (see [`Function::op_index`]).
+    #[track_caller]
+    pub fn set_insertion_after(&mut self, region: Region, anchor: Op) {
+        let at = self.func.op_index(region, anchor) + 1;
+        self.set_insertion_at(region, at);
+    }
+
     /// The region ops are inserted into.
     pub fn insertion_region(&self) -> Region {
         self.region

@@ -1,4 +1,6 @@
 //! Editing helpers for passes: use replacement, op removal, region cloning.
+//! Inserting and replacing ops next to an op handle are methods of
+//! [`Function`] (`insert_before`, `replace_op`, ...).
 //!
 //! Ops and values are never deleted from their arenas; removing an op takes
 //! it out of its region's list, which is what makes it dead.
@@ -81,7 +83,8 @@ pub fn add_region_arg(func: &mut Function, region: Region, ty: crate::TypeId) ->
     v
 }
 
-/// Takes `op` out of `region`'s op list. Returns false if it was not there.
+/// Takes `op` out of `region`'s op list. Returns false if it was not there
+/// ([`Function::unlink_op`] instead treats that as a bug).
 pub fn remove_op(func: &mut Function, region: Region, op: Op) -> bool {
     let ops = &mut func.regions[region].ops;
     match ops.iter().position(|&o| o == op) {

@@ -28,7 +28,10 @@ pub mod link;
 pub mod loc;
 pub mod lockstep;
 pub mod module;
+#[macro_use]
+mod op_table;
 pub mod ops;
+mod splice;
 pub mod text;
 pub mod types;
 pub mod verify;

@@ -5,6 +5,11 @@
 //! [`OpData`](crate::func::OpData). The operand, result and region shapes of
 //! every kind are documented on its variant and checked by the verifier;
 //! `docs/ir.md` gives the full semantics.
+//!
+//! `OpKind` is declared by the op table below (`op_table!`): one row per op
+//! gives its variant, text name, flags, arities, region count and text
+//! syntax, and everything that is bookkeeping about ops is generated from
+//! it (see `docs/add-an-op.md`).
 
 use crate::module::FuncId;
 use crate::module::GlobalId;
@@ -498,36 +503,138 @@ pub enum Callee {
     Extern(String),
 }
 
+/// How many operands or results an op takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arity {
+    /// Exactly this many.
+    Exact(usize),
+    /// At least this many (`AtLeast(0)`: any number, checked elsewhere if
+    /// at all, e.g. a call's against its callee).
+    AtLeast(usize),
+    /// Between the two, inclusive.
+    Between(usize, usize),
+}
+
+use Arity::{AtLeast, Between, Exact};
+
+impl Arity {
+    /// True if an op may have `n` of them.
+    pub fn accepts(self, n: usize) -> bool {
+        match self {
+            Arity::Exact(k) => n == k,
+            Arity::AtLeast(k) => n >= k,
+            Arity::Between(lo, hi) => (lo..=hi).contains(&n),
+        }
+    }
+}
+
+/// An arity in the op table: fixed, or computed from the op's attributes.
+trait ArityRule {
+    fn arity(&self, kind: &OpKind) -> Arity;
+}
+
+impl ArityRule for Arity {
+    fn arity(&self, _: &OpKind) -> Arity {
+        *self
+    }
+}
+
+impl<F: Fn(&OpKind) -> Arity> ArityRule for F {
+    fn arity(&self, kind: &OpKind) -> Arity {
+        self(kind)
+    }
+}
+
+/// How an op is written in the text format, after its result names and
+/// mnemonic; the parser and printer dispatch on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpSyntax {
+    /// `mnemonic %operands : types`: the mnemonic alone gives the kind.
+    Plain,
+    /// `mnemonic attrs %operands : types`, the attributes written by a
+    /// per-op hook of the parser and printer.
+    Attrs,
+    /// `mnemonic ... : types` with everything between written by a per-op
+    /// hook (a constant's literal, a call's callee and arguments).
+    Custom,
+    /// A header naming region arguments, then the regions in braces.
+    Structured,
+}
+
+/// What a mnemonic tells the parser before it reads any attribute.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpHead {
+    /// The whole kind, with any attribute the mnemonic does not fix at its
+    /// default (e.g. a binary op's flags).
+    Kind(OpKind),
+    /// Only the op: its attributes follow in the text.
+    Code(OpCode),
+}
+
+impl OpHead {
+    /// The op the mnemonic names.
+    pub fn code(&self) -> OpCode {
+        match self {
+            OpHead::Kind(k) => k.code(),
+            OpHead::Code(c) => *c,
+        }
+    }
+}
+
+op_table! {
 /// Opcode and attributes of an op.
 ///
 /// Operand/result/region shapes are given as `(operands) -> results [regions]`.
-#[derive(Clone, Debug, PartialEq)]
-pub enum OpKind {
+enum OpKind {
     // ---- values -------------------------------------------------------
     /// `() -> T`: a constant. `bits` holds the value's bit pattern: the
     /// integer zero-extended, the float's IEEE bits, or 0 for a null pointer.
     Const {
         /// Raw bits, zero-extended to 64 bits.
         bits: u64,
+    } => {
+        name: "const", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Custom,
     },
     /// `() -> T`: an unspecified value (uninitialised memory promoted to SSA).
-    Undef,
+    Undef => {
+        name: "undef", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Plain,
+    },
     /// `(a, b) -> T`, with overflow flags (only integer `add`, `sub` and
     /// `mul` may carry any).
-    Binary(BinOp, ArithFlags),
+    Binary(BinOp, ArithFlags) => {
+        name: (BinOp), flags: [pure],
+        operands: Exact(2), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `(a) -> T`.
-    Unary(UnOp),
+    Unary(UnOp) => {
+        name: (UnOp), flags: [pure],
+        operands: Exact(1), results: Exact(1), regions: 0, syntax: Plain,
+    },
     /// `(a, b) -> i1`.
-    Cmp(CmpPred),
+    Cmp(CmpPred) => {
+        name: "cmp", flags: [pure],
+        operands: Exact(2), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `(a) -> T`.
-    Cast(CastOp),
+    Cast(CastOp) => {
+        name: (CastOp), flags: [pure],
+        operands: Exact(1), results: Exact(1), regions: 0, syntax: Plain,
+    },
     /// `(cond: i1, a, b) -> T`.
-    Select,
+    Select => {
+        name: "select", flags: [pure],
+        operands: Exact(3), results: Exact(1), regions: 0, syntax: Plain,
+    },
 
     // ---- control flow -------------------------------------------------
     /// `(cond: i1) -> Ts [then, else]`: both regions take no arguments and
     /// end in `yield` of values of types `Ts`.
-    If,
+    If => {
+        name: "if", flags: [],
+        operands: Exact(1), results: AtLeast(0), regions: 2, syntax: Structured,
+    },
     /// `(lb, ub, step, init...) -> Ts [body(iv, carried...)]`: for
     /// `iv = lb; iv < ub; iv += step` (compared signed unless `unsigned`);
     /// `step` must be positive. The body yields the next carried values; the
@@ -536,11 +643,17 @@ pub enum OpKind {
     For {
         /// Compare `iv < ub` as unsigned.
         unsigned: bool,
+    } => {
+        name: "for", flags: [],
+        operands: AtLeast(3), results: AtLeast(0), regions: 1, syntax: Structured,
     },
     /// `(init...) -> Ts [before(args...), after(args...)]`: `before` ends in
     /// `condition(c, vals...)`; if `c` holds, `after` runs with `vals` and
     /// yields the next arguments of `before`; otherwise `vals` are the results.
-    While,
+    While => {
+        name: "while", flags: [],
+        operands: AtLeast(0), results: AtLeast(0), regions: 2, syntax: Structured,
+    },
     /// `(ub...) -> () [body(iv...)]`: runs the body for every index vector
     /// `0 <= iv < ub` (1 to 3 dimensions, one integer type), as concurrent
     /// iterations of the given level. Barriers inside bind to it as the
@@ -548,16 +661,31 @@ pub enum OpKind {
     Parallel {
         /// What the iterations are.
         level: Level,
+    } => {
+        name: "parallel", flags: [],
+        operands: Between(1, 3), results: Exact(0), regions: 1, syntax: Structured,
     },
     /// `(vals...) -> ()`: terminates an `if`, `for`, `while`-after or
     /// `parallel` region.
-    Yield,
+    Yield => {
+        name: "yield", flags: [terminator],
+        operands: AtLeast(0), results: Exact(0), regions: 0, syntax: Plain,
+    },
     /// `(c: i1, vals...) -> ()`: terminates a `while` before-region.
-    Condition,
+    Condition => {
+        name: "condition", flags: [terminator],
+        operands: AtLeast(0), results: Exact(0), regions: 0, syntax: Plain,
+    },
     /// `(vals...) -> ()`: returns from the function.
-    Return,
+    Return => {
+        name: "return", flags: [terminator],
+        operands: AtLeast(0), results: Exact(0), regions: 0, syntax: Plain,
+    },
     /// `(args...) -> results`: calls a module function or a known extern.
-    Call(Callee),
+    Call(Callee) => {
+        name: "call", flags: [],
+        operands: AtLeast(0), results: AtLeast(0), regions: 0, syntax: Custom,
+    },
 
     // ---- memory ---------------------------------------------------------
     /// `() -> ptr<space>`: reserves storage for one `ty`. A private alloca
@@ -571,6 +699,9 @@ pub enum OpKind {
         space: Space,
         /// What is allocated.
         ty: TypeId,
+    } => {
+        name: "alloca", flags: [],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Attrs,
     },
     /// `(ptr) -> T`: reads a scalar.
     Load {
@@ -582,17 +713,26 @@ pub enum OpKind {
         /// pass proves such addresses stay within the guard bytes the
         /// runtime keeps around shared scratch (docs/design.md).
         speculative: bool,
+    } => {
+        name: "load", flags: [],
+        operands: Exact(1), results: Exact(1), regions: 0, syntax: Attrs,
     },
     /// `(ptr, value) -> ()`: writes a scalar.
     Store {
         /// C `volatile`.
         volatile: bool,
+    } => {
+        name: "store", flags: [],
+        operands: Exact(2), results: Exact(0), regions: 0, syntax: Attrs,
     },
     /// `(base: ptr, index: int) -> ptr`: `base + index * size_of(elem)`, the
     /// index read as signed.
     PtrIndex {
         /// The element type whose size scales the index.
         elem: TypeId,
+    } => {
+        name: "ptr.index", flags: [pure],
+        operands: Exact(2), results: Exact(1), regions: 0, syntax: Attrs,
     },
     /// `(base: ptr) -> ptr`: the address of field `field` of the struct at `base`.
     PtrField {
@@ -600,84 +740,176 @@ pub enum OpKind {
         ty: TypeId,
         /// Field position.
         field: u32,
+    } => {
+        name: "ptr.field", flags: [pure],
+        operands: Exact(1), results: Exact(1), regions: 0, syntax: Attrs,
     },
     /// `() -> ptr<space of global>`: address of a module global (for shared
     /// globals, the executing block's instance).
-    GlobalAddr(GlobalId),
+    GlobalAddr(GlobalId) => {
+        name: "global.addr", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `() -> ptr<shared>`: the executing block's dynamic shared memory
     /// (`extern __shared__`), sized by the launch.
-    DynamicShared,
+    DynamicShared => {
+        name: "shared.dynamic", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Plain,
+    },
     /// `(dst: ptr, src: ptr, len: i64) -> ()`: copies bytes (no overlap).
-    Memcpy,
+    Memcpy => {
+        name: "memcpy", flags: [],
+        operands: Exact(3), results: Exact(0), regions: 0, syntax: Plain,
+    },
     /// `(dst: ptr, byte: i8, len: i64) -> ()`: fills bytes.
-    Memset,
+    Memset => {
+        name: "memset", flags: [],
+        operands: Exact(3), results: Exact(0), regions: 0, syntax: Plain,
+    },
     /// `(ptr, len: i64) -> ()`: a hint that `[ptr, ptr + len)` will be read
     /// soon (`prefetch`). No effect on memory or values; the range need not
     /// be valid.
-    Prefetch,
+    Prefetch => {
+        name: "prefetch", flags: [],
+        operands: Exact(2), results: Exact(0), regions: 0, syntax: Plain,
+    },
     /// `(ptr, v) -> T`: atomic read-modify-write, returns the old value.
     AtomicRmw {
         /// The operation.
         op: AtomicOp,
         /// Visibility scope.
         scope: MemScope,
+    } => {
+        name: "atomic.rmw", flags: [],
+        operands: Exact(2), results: Exact(1), regions: 0, syntax: Attrs,
     },
     /// `(ptr, expected, new) -> T`: atomic compare-and-swap, returns the old value.
     AtomicCas {
         /// Visibility scope.
         scope: MemScope,
+    } => {
+        name: "atomic.cas", flags: [],
+        operands: Exact(3), results: Exact(1), regions: 0, syntax: Attrs,
     },
     /// `() -> ()`: memory fence (`__threadfence*`).
     Fence {
         /// Visibility scope.
         scope: MemScope,
+    } => {
+        name: "fence", flags: [],
+        operands: Exact(0), results: Exact(0), regions: 0, syntax: Attrs,
     },
 
     // ---- GPU ------------------------------------------------------------
     /// `() -> i32`: `threadIdx.d`.
-    ThreadId(Dim),
+    ThreadId(Dim) => {
+        name: "thread_id", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `() -> i32`: `blockIdx.d`.
-    BlockId(Dim),
+    BlockId(Dim) => {
+        name: "block_id", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `() -> i32`: `blockDim.d`.
-    BlockDim(Dim),
+    BlockDim(Dim) => {
+        name: "block_dim", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `() -> i32`: `gridDim.d`.
-    GridDim(Dim),
+    GridDim(Dim) => {
+        name: "grid_dim", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `() -> i32`: lane within the warp (linear thread id mod 32).
-    LaneId,
+    LaneId => {
+        name: "lane_id", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Plain,
+    },
     /// `() -> i32`: 32.
-    WarpSize,
+    WarpSize => {
+        name: "warp_size", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Plain,
+    },
     /// `() -> ()` for block scope (`__syncthreads`), `(mask: i32) -> ()`
     /// for warp scope (`__syncwarp`).
-    Barrier(BarrierScope),
+    Barrier(BarrierScope) => {
+        name: "barrier",
+        flags: [],
+        operands: |k: &OpKind| match k {
+            OpKind::Barrier(BarrierScope::Warp) => Exact(1),
+            _ => Exact(0),
+        },
+        results: Exact(0),
+        regions: 0,
+        syntax: Attrs,
+    },
     /// `(pred: i1) -> i32|i1`: block barrier reducing a predicate.
-    BarrierReduce(BarrierReduceKind),
+    BarrierReduce(BarrierReduceKind) => {
+        name: "barrier.reduce", flags: [],
+        operands: Exact(1), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `(mask: i32, value, lane_or_delta: i32, width: i32) -> T`.
-    Shuffle(ShuffleMode),
+    Shuffle(ShuffleMode) => {
+        name: "shuffle", flags: [],
+        operands: Exact(4), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `(mask: i32, pred: i1) -> i32|i1`.
-    Vote(VoteKind),
+    Vote(VoteKind) => {
+        name: "vote", flags: [],
+        operands: Exact(2), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `() -> i32`: the mask of the lanes executing this op together.
-    ActiveMask,
+    ActiveMask => {
+        name: "activemask", flags: [],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Plain,
+    },
     /// `(handle: i64, coords...) -> T x 1..4`: texture fetch through a
     /// handle the runtime resolves (a texture object, or `texref`).
     /// Coordinates are `i32` for `fetch1d`, `f32` otherwise.
-    TexFetch(TexKind),
+    TexFetch(TexKind) => {
+        name: "tex.fetch",
+        flags: [],
+        operands: |k: &OpKind| match k {
+            OpKind::TexFetch(kind) => Exact(1 + kind.coords()),
+            _ => Exact(1),
+        },
+        results: |k: &OpKind| match k {
+            OpKind::TexFetch(TexKind::Fetch1DLane) => Exact(1),
+            _ => Between(1, 4),
+        },
+        regions: 0,
+        syntax: Attrs,
+    },
     /// `() -> i64`: the handle of a legacy texture reference (a global of
     /// kind texture).
-    TexRef(GlobalId),
+    TexRef(GlobalId) => {
+        name: "tex.ref", flags: [pure],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Attrs,
+    },
     /// `(ptrs...) -> i1`: true when every pointer points into a live
     /// allocation the host made for the device (`cudaMalloc`), no two into
     /// the same one. Pointers into distinct allocations cannot reach each
     /// other's bytes, so code guarded by it may treat them as `noalias`.
-    AllocDistinct,
+    AllocDistinct => {
+        name: "alloc.distinct", flags: [pure],
+        operands: AtLeast(1), results: Exact(1), regions: 0, syntax: Plain,
+    },
     /// `() -> i32` (`clock`) or `() -> i64` (`clock64`): a cycle counter.
     Clock {
         /// 64-bit counter.
         wide: bool,
+    } => {
+        name: [(Clock { wide: false }) "clock", (Clock { wide: true }) "clock64"], flags: [],
+        operands: Exact(0), results: Exact(1), regions: 0, syntax: Plain,
     },
     /// `(args...) -> ()`: device `printf` with a C format string.
     Printf {
         /// The format string, unescaped.
         format: String,
+    } => {
+        name: "printf", flags: [],
+        operands: AtLeast(0), results: Exact(0), regions: 0, syntax: Custom,
     },
     /// `() -> ()`: aborts the kernel with a message (failed `assert`, `__trap`).
     Trap {
@@ -686,65 +918,17 @@ pub enum OpKind {
         /// A failed `assert` (CUDA reports `cudaErrorAssert`) rather than a
         /// `__trap()` (`cudaErrorLaunchFailure`).
         assert: bool,
+    } => {
+        name: "trap", flags: [],
+        operands: Exact(0), results: Exact(0), regions: 0, syntax: Attrs,
     },
+}
 }
 
 impl OpKind {
-    /// The op's text-format mnemonic (attributes are printed separately).
-    pub fn mnemonic(&self) -> &'static str {
-        match self {
-            OpKind::Const { .. } => "const",
-            OpKind::Undef => "undef",
-            OpKind::Binary(op, _) => op.name(),
-            OpKind::Unary(op) => op.name(),
-            OpKind::Cmp(_) => "cmp",
-            OpKind::Cast(op) => op.name(),
-            OpKind::Select => "select",
-            OpKind::If => "if",
-            OpKind::For { .. } => "for",
-            OpKind::While => "while",
-            OpKind::Parallel { .. } => "parallel",
-            OpKind::Yield => "yield",
-            OpKind::Condition => "condition",
-            OpKind::Return => "return",
-            OpKind::Call(_) => "call",
-            OpKind::Alloca { .. } => "alloca",
-            OpKind::Load { .. } => "load",
-            OpKind::Store { .. } => "store",
-            OpKind::PtrIndex { .. } => "ptr.index",
-            OpKind::PtrField { .. } => "ptr.field",
-            OpKind::GlobalAddr(_) => "global.addr",
-            OpKind::DynamicShared => "shared.dynamic",
-            OpKind::Memcpy => "memcpy",
-            OpKind::Memset => "memset",
-            OpKind::Prefetch => "prefetch",
-            OpKind::AtomicRmw { .. } => "atomic.rmw",
-            OpKind::AtomicCas { .. } => "atomic.cas",
-            OpKind::Fence { .. } => "fence",
-            OpKind::ThreadId(_) => "thread_id",
-            OpKind::BlockId(_) => "block_id",
-            OpKind::BlockDim(_) => "block_dim",
-            OpKind::GridDim(_) => "grid_dim",
-            OpKind::LaneId => "lane_id",
-            OpKind::WarpSize => "warp_size",
-            OpKind::Barrier(_) => "barrier",
-            OpKind::BarrierReduce(_) => "barrier.reduce",
-            OpKind::Shuffle(_) => "shuffle",
-            OpKind::Vote(_) => "vote",
-            OpKind::ActiveMask => "activemask",
-            OpKind::TexFetch(_) => "tex.fetch",
-            OpKind::TexRef(_) => "tex.ref",
-            OpKind::AllocDistinct => "alloc.distinct",
-            OpKind::Clock { wide: false } => "clock",
-            OpKind::Clock { wide: true } => "clock64",
-            OpKind::Printf { .. } => "printf",
-            OpKind::Trap { .. } => "trap",
-        }
-    }
-
     /// True for ops that end a region.
     pub fn is_terminator(&self) -> bool {
-        matches!(self, OpKind::Yield | OpKind::Condition | OpKind::Return)
+        self.code().is_terminator()
     }
 
     /// True for ops that synchronise threads (block or warp barriers, and
@@ -774,37 +958,12 @@ impl OpKind {
 
     /// Number of regions this kind carries.
     pub fn region_count(&self) -> usize {
-        match self {
-            OpKind::If | OpKind::While => 2,
-            OpKind::For { .. } | OpKind::Parallel { .. } => 1,
-            _ => 0,
-        }
+        self.code().region_count()
     }
 
     /// True if the op has no effect besides producing its results, so it may
     /// be removed when unused, hoisted or duplicated.
     pub fn is_pure(&self) -> bool {
-        matches!(
-            self,
-            OpKind::Const { .. }
-                | OpKind::Undef
-                | OpKind::Binary(..)
-                | OpKind::Unary(_)
-                | OpKind::Cmp(_)
-                | OpKind::Cast(_)
-                | OpKind::Select
-                | OpKind::PtrIndex { .. }
-                | OpKind::PtrField { .. }
-                | OpKind::GlobalAddr(_)
-                | OpKind::DynamicShared
-                | OpKind::ThreadId(_)
-                | OpKind::BlockId(_)
-                | OpKind::BlockDim(_)
-                | OpKind::GridDim(_)
-                | OpKind::LaneId
-                | OpKind::WarpSize
-                | OpKind::TexRef(_)
-                | OpKind::AllocDistinct
-        )
+        self.code().is_pure()
     }
 }

@@ -607,7 +607,7 @@ fn continue_constants(func: &mut Function) -> bool {
         let loc = func.ops[w].loc;
         let kop = func.new_op(OpKind::Const { bits }, vec![], &[ty], vec![], loc);
         let kv = func.ops[kop].results[0];
-        let Some(at) = func.regions[region].ops.iter().position(|&o| o == w) else {
+        let Some(at) = func.find_op(region, w) else {
             continue;
         };
         func.regions[region].ops.insert(at + 1, kop);

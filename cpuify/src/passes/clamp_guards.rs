@@ -772,9 +772,5 @@ pub(crate) fn region_inert(func: &Function, region: Region) -> bool {
 }
 
 fn position(func: &Function, region: Region, op: Op) -> usize {
-    func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0)
+    func.op_index(region, op)
 }

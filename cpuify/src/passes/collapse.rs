@@ -153,11 +153,7 @@ struct Launch {
 
 impl Launch {
     fn take(func: &Function, grid_op: Op, block_op: Op) -> Launch {
-        let at = func.regions[func.body]
-            .ops
-            .iter()
-            .position(|&o| o == grid_op)
-            .unwrap_or(0);
+        let at = func.op_index(func.body, grid_op);
         let grid_region = func.ops[grid_op].regions[0];
         let block_region = func.ops[block_op].regions[0];
         let keep = |o: &Op| *o != block_op && func.ops[*o].kind != OpKind::Yield;

@@ -58,7 +58,7 @@ pub fn flatten_threads(
             continue;
         }
         let ubs = func.ops[p].operands.clone();
-        let Some(at) = func.regions[region].ops.iter().position(|&o| o == p) else {
+        let Some(at) = func.find_op(region, p) else {
             continue;
         };
         let loc = func.ops[p].loc;

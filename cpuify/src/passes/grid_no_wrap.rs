@@ -54,7 +54,7 @@ pub fn grid_no_wrap(
             continue;
         };
         let loc = func.ops[p].loc;
-        let Some(at) = func.regions[region].ops.iter().position(|&o| o == p) else {
+        let Some(at) = func.find_op(region, p) else {
             continue;
         };
         let (then_r, else_r) = {

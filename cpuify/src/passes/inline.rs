@@ -93,9 +93,7 @@ pub fn inline_calls(module: &mut Module, fid: FuncId) -> Result<(), CpuifyError>
                 .iter()
                 .map(|v| *map.get(v).unwrap_or(v))
                 .collect();
-            let ops = &mut func.regions[region].ops;
-            let pos = ops.iter().position(|&o| o == call).unwrap_or(ops.len());
-            ops.splice(pos..pos, copies);
+            func.insert_before(region, call, copies);
             let results = func.ops[call].results.clone();
             let renames: HashMap<_, _> = results.into_iter().zip(returned).collect();
             replace_uses_map(func, &renames);

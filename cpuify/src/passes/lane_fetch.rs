@@ -60,11 +60,7 @@ pub fn lane_fetch(
             continue;
         }
         let loc = func.ops[op].loc;
-        let at = func.regions[region]
-            .ops
-            .iter()
-            .position(|&o| o == op)
-            .unwrap_or(0);
+        let at = func.op_index(region, op);
         let (h, i) = (func.ops[fetch].operands[0], func.ops[fetch].operands[1]);
         let ty = func.value_type(func.ops[op].results[0]);
         let lane = {

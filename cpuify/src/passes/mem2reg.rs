@@ -451,12 +451,7 @@ fn forward_addresses(func: &mut Function) {
             if let Some(&(sel_region, _)) = walk.iter().find(|&&(_, o)| o == sel) {
                 func.regions[sel_region].ops.retain(|&o| o != sel);
             }
-            let at = func.regions[region]
-                .ops
-                .iter()
-                .position(|&o| o == load)
-                .unwrap_or(0);
-            func.regions[region].ops[at] = new_if;
+            func.replace_op(region, load, new_if);
             let old = func.ops[load].results[0];
             let new = func.ops[new_if].results[0];
             replace_all_uses(func, old, new);

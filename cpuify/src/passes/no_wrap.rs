@@ -124,7 +124,7 @@ pub(crate) fn condition(
     let body = func.ops[p].regions[0];
     let ivs = func.regions[body].args.clone();
     let ubs = func.ops[p].operands.clone();
-    let at = func.regions[region].ops.iter().position(|&o| o == p)?;
+    let at = func.find_op(region, p)?;
     let loc = func.ops[p].loc;
     let mut b = Builder::new(types, func);
     b.set_loc(loc);

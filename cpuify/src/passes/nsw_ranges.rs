@@ -264,7 +264,7 @@ pub fn nsw_ranges(
             .find(|&(_, o)| o == op)
             .map(|(r, _)| r);
         let Some(region) = region else { continue };
-        let Some(at) = func.regions[region].ops.iter().position(|&o| o == op) else {
+        let Some(at) = func.find_op(region, op) else {
             continue;
         };
         let factor = {

@@ -343,12 +343,7 @@ fn apply(module: &mut Module, fid: FuncId, region: Region, l: Op, ops: &[Op], ru
     }
     let body = func.ops[l].regions[0];
     func.regions[body].ops.retain(|o| !ops.contains(o));
-    let at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == l)
-        .unwrap_or(0);
-    func.regions[region].ops.splice(at..at, ops.iter().copied());
+    func.insert_before(region, l, ops.iter().copied());
 }
 
 fn report(module: &Module, fid: FuncId, remarks: &mut Remarks, l: Op, kind: LoopKind, ops: &[Op]) {

@@ -388,11 +388,7 @@ pub(super) fn defined_in(func: &Function, region: Region) -> HashSet<Value> {
 }
 
 fn position(func: &Function, region: Region, op: Op) -> usize {
-    func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0)
+    func.op_index(region, op)
 }
 
 /// Questions about the address computations of one thread loop.

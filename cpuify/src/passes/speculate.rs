@@ -93,7 +93,7 @@ pub fn speculate(
         // adds work there (srad_v2's halo `if`s); a shared load moved out
         // of its `if` is what lets gcc vectorise it with an alias check.
         if kind == "serial loop nest" && st.loads + st.split == 0 {
-            if let Some(at) = func.regions[region].ops.iter().position(|&o| o == p) {
+            if let Some(at) = func.find_op(region, p) {
                 func.regions[region].ops[at] = original;
             }
             continue;
@@ -105,7 +105,7 @@ pub fn speculate(
                 "addresses checked once before the loop"
             }
             Check::Refused => {
-                if let Some(at) = func.regions[region].ops.iter().position(|&o| o == p) {
+                if let Some(at) = func.find_op(region, p) {
                     func.regions[region].ops[at] = original;
                 }
                 remarks.add(
@@ -417,7 +417,7 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
                 .all(|&pi| lin(types, func, p, func.ops[pi].operands[1], 0).is_some())
             && lin(types, func, p, a, 0).is_some()
             && lin(types, func, p, b, 0).is_some();
-        let Some(at) = func.regions[r].ops.iter().position(|&o| o == load) else {
+        let Some(at) = func.find_op(r, load) else {
             continue;
         };
         if !bounded {
@@ -664,7 +664,7 @@ fn guard_checks(types: &mut Types, func: &mut Function, region: Region, p: Op) -
         bounds.push((lo, hi, addr.size));
     }
     let mut cond = None;
-    let Some(at) = func.regions[region].ops.iter().position(|&o| o == p) else {
+    let Some(at) = func.find_op(region, p) else {
         return Check::Refused;
     };
     let mut b = Builder::new(types, func);
@@ -718,7 +718,7 @@ fn version(
     original: Op,
     cond: Value,
 ) {
-    let Some(at) = func.regions[region].ops.iter().position(|&o| o == p) else {
+    let Some(at) = func.find_op(region, p) else {
         return;
     };
     let loc = func.ops[p].loc;

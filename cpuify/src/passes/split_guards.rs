@@ -258,7 +258,7 @@ fn split(
     g: &Guard,
 ) -> Option<Op> {
     let body = func.ops[p].regions[0];
-    let at = func.regions[region].ops.iter().position(|&o| o == after)? + 1;
+    let at = func.find_op(region, after)? + 1;
     let loc = func.ops[g.op].loc;
     let ubs = func.ops[p].operands.clone();
     let ivs = func.regions[body].args.clone();

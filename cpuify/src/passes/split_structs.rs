@@ -168,7 +168,7 @@ fn rewrite(
 ) {
     let loc = func.ops[alloca].loc;
     let pty = func.value_type(func.ops[alloca].results[0]);
-    let Some(first) = func.regions[region].ops.iter().position(|&o| o == alloca) else {
+    let Some(first) = func.find_op(region, alloca) else {
         return;
     };
     let parents = func.parents();

@@ -85,7 +85,7 @@ fn only_tested_against_zero(func: &Function, op: Op) -> bool {
 /// Replaces remainder `op` (in `region`) by its mask form; `zero_tested`:
 /// its value only meets comparisons with zero, so the sign fix-up is moot.
 fn rewrite(types: &mut Types, func: &mut Function, region: Region, op: Op, zero_tested: bool) {
-    let Some(at) = func.regions[region].ops.iter().position(|&o| o == op) else {
+    let Some(at) = func.find_op(region, op) else {
         return;
     };
     let data = func.ops[op].clone();

@@ -197,7 +197,7 @@ fn divisibility(func: &Function, body: Region, iv: Value, tested: Value) -> Opti
 
 /// Rewrites the bounds of `for` loop `op` (in `region`) for `atom`.
 fn stride(types: &mut Types, func: &mut Function, region: Region, op: Op, atom: Atom) {
-    let Some(at) = func.regions[region].ops.iter().position(|&o| o == op) else {
+    let Some(at) = func.find_op(region, op) else {
         return;
     };
     let (lb, ub, step) = {

@@ -132,11 +132,7 @@ fn unroll_loop(
     let Some((&yield_op, inner)) = body_ops.split_last() else {
         return;
     };
-    let mut at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0);
+    let mut at = func.op_index(region, op);
     let loc = func.ops[op].loc;
     for i in 0..trip {
         let iv = {

@@ -56,7 +56,7 @@ pub fn fuse_wide_shuffles(types: &Types, func: &mut Function) -> bool {
         let result = func.ops[or].results[0];
         let ty = func.value_type(m.whole);
         let fused = func.new_op(kind, operands, &[ty], vec![], loc);
-        let at = func.regions[region].ops.iter().position(|&o| o == or);
+        let at = func.find_op(region, or);
         let Some(at) = at else {
             continue;
         };

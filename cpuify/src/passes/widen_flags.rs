@@ -237,9 +237,5 @@ fn widen(types: &mut Types, func: &mut Function, f: &Flags) {
 
 /// Index of `op` in `region`.
 fn position(func: &Function, region: cucc_ir::Region, op: Op) -> usize {
-    func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(0)
+    func.op_index(region, op)
 }

@@ -34,7 +34,7 @@ mod parse_op;
 mod print;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::module::{FuncId, Module};
 use std::fmt;

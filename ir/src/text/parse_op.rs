@@ -34,6 +34,19 @@ impl OpParts {
     }
 }
 
+/// The op table names `code` with a syntax this parser has no hook for:
+/// an inconsistency in the IR crate, reported rather than panicking on.
+fn no_hook(at: &Token, code: OpCode, what: &str) -> ParseError {
+    error_at(
+        at,
+        format!(
+            "internal error: no parser for {what} of `{}` (OpKind::{})",
+            code.mnemonics().join("`/`"),
+            code.variant_name()
+        ),
+    )
+}
+
 fn barrier_scope(s: &str) -> Option<BarrierScope> {
     match s {
         "block" => Some(BarrierScope::Block),
@@ -150,6 +163,8 @@ impl Parser {
         Ok(r)
     }
 
+    /// The op after its mnemonic: the op table says which parts are plain
+    /// (operands, result types) and which a per-op hook reads.
     fn op_parts(
         &mut self,
         fs: &mut FnState,
@@ -157,131 +172,153 @@ impl Parser {
         mn_tok: &Token,
         depth: u32,
     ) -> Result<OpParts, ParseError> {
-        let kind = match mnemonic {
-            "const" => {
-                let lit = self.peek().clone();
-                let Tok::Word(text) = &lit.tok else {
-                    return Err(self.expected("a constant literal"));
-                };
-                self.bump();
-                let result_types = self.result_types()?;
-                let bits = parse_const(&self.module.types, result_types.first().copied(), text)
-                    .map_err(|m| error_at(&lit, m))?;
-                return Ok(OpParts::plain(
-                    OpKind::Const { bits },
-                    Vec::new(),
-                    result_types,
-                ));
+        let Some(head) = OpKind::from_mnemonic(mnemonic) else {
+            return Err(error_at(mn_tok, format!("unknown op `{mnemonic}`")));
+        };
+        let kind = match (head.code().syntax(), head) {
+            (OpSyntax::Plain, OpHead::Kind(kind)) => kind,
+            (OpSyntax::Attrs, head) => self.attrs(head, mn_tok)?,
+            (OpSyntax::Custom | OpSyntax::Structured, head) => {
+                return self.custom(head.code(), fs, mn_tok, depth)
             }
-            "undef" => OpKind::Undef,
-            "cmp" => OpKind::Cmp(self.keyword("comparison predicate", CmpPred::from_name)?),
-            "select" => OpKind::Select,
-            "if" => return self.if_op(fs, depth),
-            "for" => return self.for_op(fs, depth),
-            "while" => return self.while_op(fs, depth),
-            "parallel" => return self.parallel_op(fs, depth),
-            "yield" => OpKind::Yield,
-            "condition" => OpKind::Condition,
-            "return" => OpKind::Return,
-            "call" => return self.call_op(fs),
-            "alloca" => {
+            (OpSyntax::Plain, OpHead::Code(code)) => {
+                return Err(no_hook(mn_tok, code, "a kind without attributes"))
+            }
+        };
+        let operands = self.operands(fs)?;
+        let result_types = self.result_types()?;
+        Ok(OpParts::plain(kind, operands, result_types))
+    }
+
+    /// The attributes of an op of [`OpSyntax::Attrs`], between its mnemonic
+    /// and its operands.
+    fn attrs(&mut self, head: OpHead, mn_tok: &Token) -> Result<OpKind, ParseError> {
+        let code = match head {
+            OpHead::Kind(OpKind::Binary(op, _)) => {
+                // The verifier rejects `nsw` where it does not apply.
+                let nsw = self.eat_word("nsw");
+                return Ok(OpKind::Binary(op, ArithFlags { nsw }));
+            }
+            OpHead::Kind(kind) => return Err(no_hook(mn_tok, kind.code(), "attributes")),
+            OpHead::Code(code) => code,
+        };
+        Ok(match code {
+            OpCode::Cmp => OpKind::Cmp(self.keyword("comparison predicate", CmpPred::from_name)?),
+            OpCode::Alloca => {
                 let space = self.keyword("memory space", Space::from_name)?;
                 let ty = self.ty()?;
                 OpKind::Alloca { space, ty }
             }
-            "load" => OpKind::Load {
+            OpCode::Load => OpKind::Load {
                 volatile: self.eat_word("volatile"),
                 speculative: self.eat_word("speculative"),
             },
-            "store" => OpKind::Store {
+            OpCode::Store => OpKind::Store {
                 volatile: self.eat_word("volatile"),
             },
-            "ptr.index" => OpKind::PtrIndex { elem: self.ty()? },
-            "ptr.field" => {
+            OpCode::PtrIndex => OpKind::PtrIndex { elem: self.ty()? },
+            OpCode::PtrField => {
                 let ty = self.ty()?;
                 self.expect(&Tok::LBracket, "`[` before the field index")?;
                 let field = self.uint("a field index")?;
                 self.expect(&Tok::RBracket, "`]` after the field index")?;
                 OpKind::PtrField { ty, field }
             }
-            "global.addr" => OpKind::GlobalAddr(self.global_ref()?),
-            "tex.ref" => OpKind::TexRef(self.global_ref()?),
-            "shared.dynamic" => OpKind::DynamicShared,
-            "memcpy" => OpKind::Memcpy,
-            "memset" => OpKind::Memset,
-            "prefetch" => OpKind::Prefetch,
-            "atomic.rmw" => {
+            OpCode::GlobalAddr => OpKind::GlobalAddr(self.global_ref()?),
+            OpCode::TexRef => OpKind::TexRef(self.global_ref()?),
+            OpCode::AtomicRmw => {
                 let op = self.keyword("atomic operation", AtomicOp::from_name)?;
                 let scope = self.keyword("memory scope", MemScope::from_name)?;
                 OpKind::AtomicRmw { op, scope }
             }
-            "atomic.cas" => OpKind::AtomicCas {
+            OpCode::AtomicCas => OpKind::AtomicCas {
                 scope: self.keyword("memory scope", MemScope::from_name)?,
             },
-            "fence" => OpKind::Fence {
+            OpCode::Fence => OpKind::Fence {
                 scope: self.keyword("memory scope", MemScope::from_name)?,
             },
-            "thread_id" => OpKind::ThreadId(self.keyword("dimension", Dim::from_name)?),
-            "block_id" => OpKind::BlockId(self.keyword("dimension", Dim::from_name)?),
-            "block_dim" => OpKind::BlockDim(self.keyword("dimension", Dim::from_name)?),
-            "grid_dim" => OpKind::GridDim(self.keyword("dimension", Dim::from_name)?),
-            "lane_id" => OpKind::LaneId,
-            "warp_size" => OpKind::WarpSize,
-            "barrier" => OpKind::Barrier(self.keyword("barrier scope", barrier_scope)?),
-            "barrier.reduce" => OpKind::BarrierReduce(
+            OpCode::ThreadId => OpKind::ThreadId(self.keyword("dimension", Dim::from_name)?),
+            OpCode::BlockId => OpKind::BlockId(self.keyword("dimension", Dim::from_name)?),
+            OpCode::BlockDim => OpKind::BlockDim(self.keyword("dimension", Dim::from_name)?),
+            OpCode::GridDim => OpKind::GridDim(self.keyword("dimension", Dim::from_name)?),
+            OpCode::Barrier => OpKind::Barrier(self.keyword("barrier scope", barrier_scope)?),
+            OpCode::BarrierReduce => OpKind::BarrierReduce(
                 self.keyword("barrier reduction", BarrierReduceKind::from_name)?,
             ),
-            "shuffle" => OpKind::Shuffle(self.keyword("shuffle mode", ShuffleMode::from_name)?),
-            "vote" => OpKind::Vote(self.keyword("vote kind", VoteKind::from_name)?),
-            "activemask" => OpKind::ActiveMask,
-            "tex.fetch" => {
+            OpCode::Shuffle => {
+                OpKind::Shuffle(self.keyword("shuffle mode", ShuffleMode::from_name)?)
+            }
+            OpCode::Vote => OpKind::Vote(self.keyword("vote kind", VoteKind::from_name)?),
+            OpCode::TexFetch => {
                 OpKind::TexFetch(self.keyword("texture fetch kind", TexKind::from_name)?)
             }
-            "alloc.distinct" => OpKind::AllocDistinct,
-            "clock" => OpKind::Clock { wide: false },
-            "clock64" => OpKind::Clock { wide: true },
-            "printf" => {
-                let format = self.string("a format string")?;
-                let operands = if self.same_line() && self.eat(&Tok::Comma) {
-                    let ops = self.operands(fs)?;
-                    if ops.is_empty() {
-                        return Err(self.expected("a value after `,`"));
-                    }
-                    ops
-                } else {
-                    Vec::new()
-                };
-                let result_types = self.result_types()?;
-                return Ok(OpParts::plain(
-                    OpKind::Printf { format },
-                    operands,
-                    result_types,
-                ));
-            }
-            "trap" => {
+            OpCode::Trap => {
                 let assert = self.eat_word("assert");
                 OpKind::Trap {
                     message: self.string("a message string")?,
                     assert,
                 }
             }
-            other => {
-                if let Some(op) = BinOp::from_name(other) {
-                    // The verifier rejects `nsw` where it does not apply.
-                    let nsw = self.eat_word("nsw");
-                    OpKind::Binary(op, ArithFlags { nsw })
-                } else if let Some(op) = UnOp::from_name(other) {
-                    OpKind::Unary(op)
-                } else if let Some(op) = CastOp::from_name(other) {
-                    OpKind::Cast(op)
-                } else {
-                    return Err(error_at(mn_tok, format!("unknown op `{other}`")));
-                }
-            }
+            other => return Err(no_hook(mn_tok, other, "attributes")),
+        })
+    }
+
+    /// An op of [`OpSyntax::Custom`] or [`OpSyntax::Structured`], after its
+    /// mnemonic.
+    fn custom(
+        &mut self,
+        code: OpCode,
+        fs: &mut FnState,
+        mn_tok: &Token,
+        depth: u32,
+    ) -> Result<OpParts, ParseError> {
+        match code {
+            OpCode::Const => self.const_op(),
+            OpCode::Call => self.call_op(fs),
+            OpCode::Printf => self.printf_op(fs),
+            OpCode::If => self.if_op(fs, depth),
+            OpCode::For => self.for_op(fs, depth),
+            OpCode::While => self.while_op(fs, depth),
+            OpCode::Parallel => self.parallel_op(fs, depth),
+            other => Err(no_hook(mn_tok, other, "its text")),
+        }
+    }
+
+    /// `const literal : T`: the literal is read in the light of `T`.
+    fn const_op(&mut self) -> Result<OpParts, ParseError> {
+        let lit = self.peek().clone();
+        let Tok::Word(text) = &lit.tok else {
+            return Err(self.expected("a constant literal"));
         };
-        let operands = self.operands(fs)?;
+        self.bump();
         let result_types = self.result_types()?;
-        Ok(OpParts::plain(kind, operands, result_types))
+        let bits = parse_const(&self.module.types, result_types.first().copied(), text)
+            .map_err(|m| error_at(&lit, m))?;
+        Ok(OpParts::plain(
+            OpKind::Const { bits },
+            Vec::new(),
+            result_types,
+        ))
+    }
+
+    /// `printf "format"[, %args...]`.
+    fn printf_op(&mut self, fs: &FnState) -> Result<OpParts, ParseError> {
+        let format = self.string("a format string")?;
+        let operands = if self.same_line() && self.eat(&Tok::Comma) {
+            let ops = self.operands(fs)?;
+            if ops.is_empty() {
+                return Err(self.expected("a value after `,`"));
+            }
+            ops
+        } else {
+            Vec::new()
+        };
+        let result_types = self.result_types()?;
+        Ok(OpParts::plain(
+            OpKind::Printf { format },
+            operands,
+            result_types,
+        ))
     }
 
     /// `call @f(args) : T...` or `call extern @name(args) : T...`.

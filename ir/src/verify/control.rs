@@ -3,7 +3,7 @@
 //! every region.
 
 use super::handles::Owner;
-use super::ops::{Arity::*, Class, Shape};
+use super::ops::{Class, Shape};
 use super::{plural, FuncCx};
 use crate::func::{Op, Region};
 use crate::ops::OpKind;
@@ -25,7 +25,7 @@ pub(super) fn check_op(s: &mut Shape<'_, '_>) {
     let regions_ok = s.data.regions.len() == s.data.kind.region_count();
     match &s.data.kind {
         OpKind::If => {
-            if s.counts(Exact(1), AtLeast(0)) {
+            if s.counts() {
                 s.operand_is(0, "cond", Class::I1);
             }
             if regions_ok {
@@ -34,7 +34,7 @@ pub(super) fn check_op(s: &mut Shape<'_, '_>) {
             }
         }
         OpKind::For { .. } => {
-            if !s.counts(AtLeast(3), AtLeast(0)) {
+            if !s.counts() {
                 return;
             }
             let inits = s.data.operands.len() - 3;
@@ -67,7 +67,7 @@ pub(super) fn check_op(s: &mut Shape<'_, '_>) {
             region_args(s, 1, &results, "the result types");
         }
         OpKind::Parallel { .. } => {
-            if !s.counts(Between(1, 3), Exact(0)) {
+            if !s.counts() {
                 return;
             }
             if s.operand_is(0, "ub", Class::Int) {

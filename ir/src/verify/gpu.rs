@@ -3,28 +3,10 @@
 //!
 //! Where these ops may appear is checked by `placement`.
 
-use super::ops::{Arity, Class, Shape};
+use super::ops::{Class, Shape};
 use crate::module::GlobalKind;
 use crate::ops::{BarrierReduceKind, BarrierScope, OpKind, TexKind, VoteKind};
 use crate::types::{FloatKind, Type};
-
-/// Operand and result counts of a GPU op.
-fn arity(kind: &OpKind) -> (Arity, Arity) {
-    use Arity::*;
-    match kind {
-        OpKind::Barrier(BarrierScope::Block) | OpKind::Trap { .. } => (Exact(0), Exact(0)),
-        OpKind::Barrier(BarrierScope::Warp) => (Exact(1), Exact(0)),
-        OpKind::BarrierReduce(_) => (Exact(1), Exact(1)),
-        OpKind::Shuffle(_) => (Exact(4), Exact(1)),
-        OpKind::Vote(_) => (Exact(2), Exact(1)),
-        OpKind::TexFetch(TexKind::Fetch1DLane) => (Exact(3), Exact(1)),
-        OpKind::TexFetch(kind) => (Exact(1 + kind.coords()), Between(1, 4)),
-        OpKind::Printf { .. } => (AtLeast(0), Exact(0)),
-        OpKind::AllocDistinct => (AtLeast(1), Exact(1)),
-        // Ids, dimensions, activemask, tex.ref, clocks.
-        _ => (Exact(0), Exact(1)),
-    }
-}
 
 /// Checks a GPU op (or `printf`/`trap`).
 pub(super) fn check(s: &mut Shape<'_, '_>) {
@@ -36,8 +18,7 @@ pub(super) fn check(s: &mut Shape<'_, '_>) {
             s.err(m);
         }
     }
-    let (operands, results) = arity(kind);
-    if !s.counts(operands, results) {
+    if !s.counts() {
         return;
     }
     match kind {

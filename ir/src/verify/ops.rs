@@ -1,10 +1,12 @@
 //! Op shapes: operand, result and region counts and types of each op kind,
-//! as documented on [`OpKind`]. Values, casts and memory ops are checked
-//! here; GPU ops, calls and structured ops have their own modules.
+//! as documented on [`OpKind`]. The counts come from the op table
+//! ([`OpKind::operand_arity`] and friends); the types are checked by hand,
+//! values, casts and memory ops here, GPU ops, calls and structured ops in
+//! their own modules.
 
 use super::{calls, control, gpu, plural, FuncCx};
 use crate::func::{Op, OpData};
-use crate::ops::{AtomicOp, CastOp, OpKind};
+use crate::ops::{Arity, AtomicOp, CastOp, OpKind};
 use crate::types::{Space, Type, TypeId};
 use crate::GlobalKind;
 
@@ -13,38 +15,25 @@ pub(super) fn check(cx: &mut FuncCx<'_>) {
     for i in 0..cx.layout.order.len() {
         let op = cx.layout.order[i];
         let data = &cx.func.ops[op];
-        let mut s = Shape { cx, op, data };
+        let mut s = Shape {
+            cx,
+            op,
+            data,
+            counted: None,
+        };
         s.regions_count();
         s.kind();
+        // Ops with nothing else to check still get the op table's counts.
+        s.counts();
     }
 }
 
-/// How many operands or results an op takes.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Arity {
-    /// Exactly this many.
-    Exact(usize),
-    /// At least this many.
-    AtLeast(usize),
-    /// Between the two, inclusive.
-    Between(usize, usize),
-}
-
-impl Arity {
-    fn accepts(self, n: usize) -> bool {
-        match self {
-            Arity::Exact(k) => n == k,
-            Arity::AtLeast(k) => n >= k,
-            Arity::Between(lo, hi) => (lo..=hi).contains(&n),
-        }
-    }
-
-    fn describe(self, thing: &str) -> String {
-        match self {
-            Arity::Exact(k) => plural(k, thing),
-            Arity::AtLeast(k) => format!("at least {}", plural(k, thing)),
-            Arity::Between(lo, hi) => format!("{lo} to {hi} {thing}s"),
-        }
+/// `2 operands`, `at least 1 result`, `1 to 4 results`.
+fn describe(arity: Arity, thing: &str) -> String {
+    match arity {
+        Arity::Exact(k) => plural(k, thing),
+        Arity::AtLeast(k) => format!("at least {}", plural(k, thing)),
+        Arity::Between(lo, hi) => format!("{lo} to {hi} {thing}s"),
     }
 }
 
@@ -120,6 +109,8 @@ pub(super) struct Shape<'c, 'a> {
     pub cx: &'c mut FuncCx<'a>,
     pub op: Op,
     pub data: &'a OpData,
+    /// The outcome of [`Shape::counts`], once run.
+    counted: Option<bool>,
 }
 
 impl Shape<'_, '_> {
@@ -149,25 +140,33 @@ impl Shape<'_, '_> {
         self.data.results.iter().map(|&v| self.cx.ty(v)).collect()
     }
 
-    /// Checks the operand and result counts; false (reported) if either is off.
-    pub fn counts(&mut self, operands: Arity, results: Arity) -> bool {
+    /// Checks the operand and result counts against the op table; false
+    /// (reported) if either is off. Reports once however often it is asked,
+    /// so a kind's check may run it where its other errors should follow.
+    pub fn counts(&mut self) -> bool {
+        if let Some(ok) = self.counted {
+            return ok;
+        }
         let mut ok = true;
+        let operands = self.data.kind.operand_arity();
         let n = self.data.operands.len();
         if !operands.accepts(n) {
             self.err(format!(
                 "expected {}, found {n}",
-                operands.describe("operand")
+                describe(operands, "operand")
             ));
             ok = false;
         }
+        let results = self.data.kind.result_arity();
         let n = self.data.results.len();
         if !results.accepts(n) {
             self.err(format!(
                 "expected {}, found {n}",
-                results.describe("result")
+                describe(results, "result")
             ));
             ok = false;
         }
+        self.counted = Some(ok);
         ok
     }
 
@@ -266,17 +265,15 @@ impl Shape<'_, '_> {
     }
 
     fn kind(&mut self) {
-        use Arity::*;
         let data = self.data;
         match &data.kind {
             OpKind::Const { bits } => {
-                if self.counts(Exact(0), Exact(1)) {
+                if self.counts() {
                     self.constant(*bits);
                 }
             }
-            OpKind::Undef => {
-                self.counts(Exact(0), Exact(1));
-            }
+            // The op table's counts are all there is to check.
+            OpKind::Undef | OpKind::Fence { .. } => {}
             OpKind::Binary(op, flags) => {
                 let class = if op.is_float() {
                     Class::Float
@@ -288,7 +285,7 @@ impl Shape<'_, '_> {
                         "`nsw` applies only to integer `add`, `sub` and `mul`, not `{op}`"
                     ));
                 }
-                if self.counts(Exact(2), Exact(1)) {
+                if self.counts() {
                     self.operand_is(0, "a", class);
                     self.operand_same(1, "b", 0, "operand 0");
                     let ty = self.operand(0);
@@ -301,7 +298,7 @@ impl Shape<'_, '_> {
                 } else {
                     Class::Int
                 };
-                if self.counts(Exact(1), Exact(1)) {
+                if self.counts() {
                     self.operand_is(0, "", class);
                     let ty = self.operand(0);
                     self.result_eq(0, ty, "the type of operand 0");
@@ -313,7 +310,7 @@ impl Shape<'_, '_> {
                 } else {
                     Class::IntOrPtr
                 };
-                if self.counts(Exact(2), Exact(1)) {
+                if self.counts() {
                     let why = format!("predicate {}", pred.name());
                     self.operand_is_for(0, "a", class, &why);
                     self.operand_same(1, "b", 0, "operand 0");
@@ -321,12 +318,12 @@ impl Shape<'_, '_> {
                 }
             }
             OpKind::Cast(op) => {
-                if self.counts(Exact(1), Exact(1)) {
+                if self.counts() {
                     self.cast(*op);
                 }
             }
             OpKind::Select => {
-                if self.counts(Exact(3), Exact(1)) {
+                if self.counts() {
                     self.operand_is(0, "cond", Class::I1);
                     self.operand_same(2, "b", 1, "operand 1");
                     let ty = self.operand(1);
@@ -336,10 +333,8 @@ impl Shape<'_, '_> {
             OpKind::If | OpKind::For { .. } | OpKind::While | OpKind::Parallel { .. } => {
                 control::check_op(self)
             }
-            OpKind::Yield | OpKind::Condition | OpKind::Return => {
-                // Operand types depend on the enclosing region: see `control`.
-                self.counts(AtLeast(0), Exact(0));
-            }
+            // Operand types depend on the enclosing region: see `control`.
+            OpKind::Yield | OpKind::Condition | OpKind::Return => {}
             OpKind::Call(callee) => calls::check(self, callee),
             OpKind::Alloca { space, ty: _ } => {
                 if !matches!(space, Space::Private | Space::Shared) {
@@ -347,22 +342,22 @@ impl Shape<'_, '_> {
                         "alloca space must be private or shared, found {space}"
                     ));
                 }
-                if self.counts(Exact(0), Exact(1)) {
+                if self.counts() {
                     self.result_is(0, Class::Is(Type::Ptr(*space)));
                 }
             }
             OpKind::Load { .. } => {
-                if self.counts(Exact(1), Exact(1)) {
+                if self.counts() {
                     self.operand_is(0, "ptr", Class::Ptr);
                 }
             }
             OpKind::Store { .. } => {
-                if self.counts(Exact(2), Exact(0)) {
+                if self.counts() {
                     self.operand_is(0, "ptr", Class::Ptr);
                 }
             }
             OpKind::PtrIndex { .. } => {
-                if self.counts(Exact(2), Exact(1)) {
+                if self.counts() {
                     self.operand_is(0, "base", Class::Ptr);
                     self.operand_is(1, "index", Class::Int);
                     let ty = self.operand(0);
@@ -371,7 +366,7 @@ impl Shape<'_, '_> {
             }
             OpKind::PtrField { ty, field } => {
                 self.ptr_field(*ty, *field);
-                if self.counts(Exact(1), Exact(1)) {
+                if self.counts() {
                     self.operand_is(0, "base", Class::Ptr);
                     let ty = self.operand(0);
                     self.result_eq(0, ty, "the type of operand 0");
@@ -385,31 +380,31 @@ impl Shape<'_, '_> {
                         global.name
                     ));
                 }
-                if self.counts(Exact(0), Exact(1)) {
+                if self.counts() {
                     self.result_is(0, Class::Is(Type::Ptr(global.space)));
                 }
             }
             OpKind::DynamicShared => {
-                if self.counts(Exact(0), Exact(1)) {
+                if self.counts() {
                     self.result_is(0, Class::Is(Type::Ptr(Space::Shared)));
                 }
             }
             OpKind::Memcpy => {
-                if self.counts(Exact(3), Exact(0)) {
+                if self.counts() {
                     self.operand_is(0, "dst", Class::Ptr);
                     self.operand_is(1, "src", Class::Ptr);
                     self.operand_is(2, "len", Class::I64);
                 }
             }
             OpKind::Memset => {
-                if self.counts(Exact(3), Exact(0)) {
+                if self.counts() {
                     self.operand_is(0, "dst", Class::Ptr);
                     self.operand_is(1, "byte", Class::Is(Type::Int(8)));
                     self.operand_is(2, "len", Class::I64);
                 }
             }
             OpKind::Prefetch => {
-                if self.counts(Exact(2), Exact(0)) {
+                if self.counts() {
                     self.operand_is(0, "ptr", Class::Ptr);
                     self.operand_is(1, "len", Class::I64);
                 }
@@ -419,7 +414,7 @@ impl Shape<'_, '_> {
                     AtomicOp::FAdd | AtomicOp::FMin | AtomicOp::FMax => Class::Float,
                     _ => Class::Int,
                 };
-                if self.counts(Exact(2), Exact(1)) {
+                if self.counts() {
                     self.operand_is(0, "ptr", Class::Ptr);
                     let why = format!("atomic {}", op.name());
                     self.operand_is_for(1, "value", class, &why);
@@ -428,16 +423,13 @@ impl Shape<'_, '_> {
                 }
             }
             OpKind::AtomicCas { .. } => {
-                if self.counts(Exact(3), Exact(1)) {
+                if self.counts() {
                     self.operand_is(0, "ptr", Class::Ptr);
                     self.operand_is(1, "expected", Class::Int);
                     self.operand_same(2, "new", 1, "operand 1");
                     let ty = self.operand(1);
                     self.result_eq(0, ty, "the type of operand 1");
                 }
-            }
-            OpKind::Fence { .. } => {
-                self.counts(Exact(0), Exact(0));
             }
             _ => gpu::check(self),
         }

@@ -3,7 +3,7 @@
 
 use super::{verify_function, verify_module};
 use crate::builder::Builder;
-use crate::func::{Function, FunctionKind, Op, ParamAttrs, Value, ValueDef};
+use crate::func::{Function, FunctionKind, Op, ParamAttrs, Value, ValueData, ValueDef};
 use crate::loc::Loc;
 use crate::module::{FuncId, Global, GlobalId, GlobalKind, Module};
 use crate::ops::*;
@@ -1389,4 +1389,80 @@ fn rejects_operand_with_bad_type_handle() {
             "in @k: add: operand 1: value 0: type handle 40 is out of range (1 types)",
         ]
     );
+}
+
+/// A count `arity` rejects: one past its bound, or one short of its minimum.
+fn rejected(arity: Arity) -> Option<usize> {
+    match arity {
+        Arity::Exact(k) | Arity::Between(_, k) => Some(k + 1),
+        Arity::AtLeast(0) => None,
+        Arity::AtLeast(k) => Some(k - 1),
+    }
+}
+
+/// Every op of the table with a bounded operand or result count, given a
+/// count the table rejects, gets an error naming the op and the count.
+#[test]
+fn arity_errors_name_the_op() {
+    let base = crate::text::tests::everything();
+    let mut checked = std::collections::BTreeSet::new();
+    let mut unbounded = std::collections::BTreeSet::new();
+    for (fid, f) in base.functions.iter() {
+        for (_, op) in f.walk() {
+            let kind = f.ops[op].kind.clone();
+            let code = kind.code();
+            let mut cases = Vec::new();
+            if let Some(n) = rejected(kind.operand_arity()) {
+                cases.push(("operand", n));
+            }
+            // Results can only be added: a dropped result would leave its
+            // value dangling, which stops the verifier before op shapes.
+            if let Some(n) = rejected(kind.result_arity()).filter(|&n| n > f.ops[op].results.len())
+            {
+                cases.push(("result", n));
+            }
+            if cases.is_empty() {
+                unbounded.insert(code);
+            }
+            for (what, n) in cases {
+                let mut m = base.clone();
+                let g = &mut m.functions[fid];
+                let filler = g.values.handles().next().expect("a value");
+                if what == "operand" {
+                    g.ops[op].operands.resize(n, filler);
+                } else {
+                    let ty = g.values[filler].ty;
+                    while g.ops[op].results.len() < n {
+                        let index = g.ops[op].results.len() as u32;
+                        let v = g.values.append(ValueData {
+                            ty,
+                            def: ValueDef::Result { op, index },
+                            name: None,
+                        });
+                        g.ops[op].results.push(v);
+                    }
+                }
+                let errors = verify_module(&m).expect_err("bad count").errors;
+                let hit = errors.iter().find(|e| {
+                    e.op == Some(op)
+                        && e.message.starts_with("expected ")
+                        && e.message.contains(what)
+                        && e.message.ends_with(&format!(", found {n}"))
+                });
+                let Some(e) = hit else {
+                    panic!("{kind:?} with {n} {what}s: no count error in {errors:#?}");
+                };
+                assert_eq!(e.mnemonic, Some(kind.mnemonic()));
+                assert!(e
+                    .to_string()
+                    .contains(&format!("{}: expected ", kind.mnemonic())));
+                checked.insert(code);
+            }
+        }
+    }
+    // Only ops whose counts the table leaves open (checked against a
+    // signature or the enclosing region instead) escape.
+    let escaped: Vec<_> = unbounded.difference(&checked).collect();
+    assert_eq!(escaped, [&OpCode::While, &OpCode::Call]);
+    assert_eq!(checked.len() + escaped.len(), OpCode::ALL.len());
 }

@@ -359,11 +359,8 @@ impl Distributor<'_> {
     }
 
     /// Index of `op` in `region`.
+    #[track_caller]
     pub(crate) fn position(&self, region: Region, op: Op) -> usize {
-        self.func.regions[region]
-            .ops
-            .iter()
-            .position(|&o| o == op)
-            .unwrap_or(0)
+        self.func.op_index(region, op)
     }
 }

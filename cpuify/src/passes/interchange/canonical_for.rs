@@ -86,7 +86,7 @@ pub(crate) fn while_to_for(
         return None;
     }
     // The step as a constant before the loop.
-    let at = func.regions[region].ops.iter().position(|&o| o == w)?;
+    let at = func.find_op(region, w)?;
     let step = {
         let mut b = cucc_ir::Builder::new(types, func);
         b.set_loc(loc);
@@ -158,7 +158,7 @@ fn hoist_invariant(func: &mut Function, region: Region, w: Op, before: Region) {
         return;
     }
     func.regions[before].ops.retain(|o| !moved.contains(o));
-    if let Some(at) = func.regions[region].ops.iter().position(|&o| o == w) {
+    if let Some(at) = func.find_op(region, w) {
         func.regions[region].ops.splice(at..at, moved);
     }
 }
@@ -303,7 +303,7 @@ pub(crate) fn do_while_to_for(
     let bargs = func.regions[before].args.clone();
     let ty = func.value_type(xs[sigma[k]]);
     hoist_invariant(func, region, w, before);
-    let at = func.regions[region].ops.iter().position(|&o| o == w)?;
+    let at = func.find_op(region, w)?;
     // The trip count, in 64 bits: ((init - s) mod 2^32) / s + 1.
     let (lb, trip, step) = {
         let mut b = cucc_ir::Builder::new(types, func);
@@ -320,7 +320,7 @@ pub(crate) fn do_while_to_for(
         let zero = b.const_int(i64t, 0);
         (zero, trip, one)
     };
-    let at = func.regions[region].ops.iter().position(|&o| o == w)?;
+    let at = func.find_op(region, w)?;
     // Results no argument receives are carried too, so the last trip's
     // value comes out; their initial value is never read.
     let extra: Vec<usize> = (0..xs.len()).filter(|i| !sigma.contains(i)).collect();
@@ -331,7 +331,7 @@ pub(crate) fn do_while_to_for(
         func.regions[region].ops.insert(at, z);
         extra_inits.push(func.ops[z].results[0]);
     }
-    let at = func.regions[region].ops.iter().position(|&o| o == w)?;
+    let at = func.find_op(region, w)?;
     // The body: the before region over fresh arguments (iv first), ending
     // in a yield of each argument's next value.
     let i64t = types.i64();

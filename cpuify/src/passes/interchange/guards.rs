@@ -172,7 +172,7 @@ pub(super) fn fold(func: &mut Function, guards: &[Guard]) {
         let Some(region) = parents.region_of(g) else {
             continue;
         };
-        let Some(at) = func.regions[region].ops.iter().position(|&o| o == g) else {
+        let Some(at) = func.find_op(region, g) else {
             continue;
         };
         let r = func.ops[g].regions[branch];
@@ -217,11 +217,7 @@ pub(super) fn version(
         b.set_insertion_at(grid, 0);
         b.alloca(Space::Private, i1)
     });
-    let at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == p)
-        .unwrap_or(0);
+    let at = func.op_index(region, p);
     let mut b = Builder::new(types, func);
     b.set_loc(loc);
     b.set_insertion_at(region, at);
@@ -306,9 +302,5 @@ pub(super) fn version(
 /// The index just before `p` in `region` (where the ops built before it
 /// end).
 fn at_end_of(func: &Function, region: Region, p: Op) -> usize {
-    func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == p)
-        .unwrap_or(func.regions[region].ops.len())
+    func.op_index(region, p)
 }

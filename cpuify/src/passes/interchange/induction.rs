@@ -203,14 +203,9 @@ fn rewrite_one(types: &mut Types, func: &mut Function, region: Region, f: Op, k:
     replace_all_uses(func, arg, narrow);
 
     // After the loop: the value of the last trip's update.
-    let at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == f)
-        .map_or(func.regions[region].ops.len(), |i| i + 1);
     let mut b = Builder::new(types, func);
     b.set_loc(loc);
-    b.set_insertion_at(region, at);
+    b.set_insertion_after(region, f);
     let ub64 = to64(&mut b, ub, widen);
     let lb64 = to64(&mut b, lb, widen);
     let step64 = to64(&mut b, step_v, widen);
@@ -284,7 +279,7 @@ fn fold_extensions(types: &mut Types, func: &mut Function, arg: Value, wide: Val
                     let Some(r) = parents.region_of(ext) else {
                         continue;
                     };
-                    let Some(at) = func.regions[r].ops.iter().position(|&o| o == ext) else {
+                    let Some(at) = func.find_op(r, ext) else {
                         continue;
                     };
                     let mut b = Builder::new(types, func);

@@ -399,13 +399,9 @@ fn try_loop(
     Ok((done, refused))
 }
 
-/// Index of `op` in `region` (its end if absent).
+/// Index of `op` in `region`.
 fn position(func: &Function, region: Region, op: Op) -> usize {
-    func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == op)
-        .unwrap_or(func.regions[region].ops.len())
+    func.op_index(region, op)
 }
 
 /// What the interchange of a thread loop's loops must be versioned on.

@@ -455,11 +455,7 @@ pub(super) fn materialise(
     if checks.is_empty() {
         return None;
     }
-    let at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == p)
-        .unwrap_or(func.regions[region].ops.len());
+    let at = func.op_index(region, p);
     let loc = func.ops[p].loc;
     let extents = func.ops[p].operands.clone();
     let mut b = Builder::new(types, func);

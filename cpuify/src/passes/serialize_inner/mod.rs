@@ -435,11 +435,7 @@ fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p:
     let ivs = func.regions[body].args.clone();
     let ubs = func.ops[p].operands.clone();
     let loc = func.ops[p].loc;
-    let at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == p)
-        .unwrap_or(0);
+    let at = func.op_index(region, p);
     let (zero, one) = {
         let ty = func.value_type(ivs[0]);
         let mut b = Builder::new(types, func);
@@ -475,10 +471,5 @@ fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p:
             loc,
         );
     }
-    let at = func.regions[region]
-        .ops
-        .iter()
-        .position(|&o| o == p)
-        .unwrap_or(0);
-    func.regions[region].ops[at] = inner;
+    func.replace_op(region, p, inner);
 }

@@ -415,7 +415,7 @@ fn at_least(
     value: Value,
     least: i64,
 ) -> Value {
-    let at = position(func, region, p).unwrap_or(0);
+    let at = func.op_index(region, p);
     let mut b = Builder::new(types, func);
     b.set_loc(b.func.ops[p].loc);
     b.set_insertion_at(region, at);
@@ -450,5 +450,5 @@ fn describe(kind: &Kind) -> String {
 
 /// Index of `op` in `region`.
 fn position(func: &Function, region: Region, op: Op) -> Option<usize> {
-    func.regions[region].ops.iter().position(|&o| o == op)
+    func.find_op(region, op)
 }
