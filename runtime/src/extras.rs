@@ -93,26 +93,6 @@ pub extern "C" fn cudaProfilerStop() -> cudaError_t {
     0
 }
 
-/// Managed memory is host memory: prefetching has nothing to move.
-#[no_mangle]
-pub extern "C" fn cudaMemPrefetchAsync(
-    ptr: *const c_void,
-    _count: usize,
-    device: c_int,
-    _stream: cudaStream_t,
-) -> cudaError_t {
-    api(|| {
-        if ptr.is_null() {
-            return Err(Error::InvalidValue);
-        }
-        // cudaCpuDeviceId is -1.
-        if device != 0 && device != -1 {
-            return Err(Error::InvalidDevice);
-        }
-        Ok(())
-    })
-}
-
 /// Fills a pitched 3-D region one slice at a time.
 ///
 /// Safe: each slice is checked against the allocation table.

@@ -29,8 +29,12 @@
 //! The process-wide state, its locks and the order they are taken in are
 //! listed in one place: `docs/runtime.md`, "Global state and lock order".
 //!
-//! Not implemented yet: surfaces, mipmapped and layered arrays, graphs, memory
-//! pools and cooperative launches.
+//! [`mempool`] is stream-ordered allocation, [`graph`] and [`capture`] are
+//! CUDA graphs and stream capture, [`launch_ex`] is `cudaLaunchKernelExC`;
+//! [`unsupported`] exports the rest of NVIDIA's entry points as
+//! `cudaErrorNotSupported`.
+//!
+//! Not implemented yet: surfaces, mipmapped and layered arrays.
 
 #![deny(missing_docs)]
 #![warn(clippy::dbg_macro, clippy::todo)]
@@ -40,6 +44,7 @@ pub mod arena;
 pub mod array;
 pub mod bigstack;
 pub mod bulk;
+pub mod capture;
 pub mod device;
 pub mod driver;
 pub mod errors;
@@ -49,16 +54,22 @@ pub mod fatbin;
 pub mod fault;
 pub mod ffi;
 pub mod gl_interop;
+pub mod graph;
 pub mod host;
 pub mod host_pages;
 pub mod jit;
 pub(crate) mod job;
 pub mod kernel;
 pub mod launch;
+pub mod launch_ex;
 pub mod log;
+pub mod memadvise;
 pub mod memory;
+pub mod mempool;
 pub mod pool;
 pub mod profile;
+pub mod ptsz;
+pub mod queries;
 pub mod registry;
 pub mod sample;
 pub mod sanitize;
@@ -69,5 +80,6 @@ pub mod streaming;
 pub(crate) mod sync;
 pub mod texture;
 pub mod texture_abi;
+pub mod unsupported;
 
 pub use errors::{cudaError_t, Error};

@@ -1,0 +1,288 @@
+//! Small queries with a direct CPU answer: the device's PCI bus id (the
+//! one device has the ids its properties report, all zero), kernel names
+//! and parameter counts from the registry, stream ids and devices, and
+//! device initialisation.
+
+use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
+use crate::ffi::cudaStream_t;
+use crate::stream::{resolve, resolve_ptsz};
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
+use std::sync::Mutex;
+
+/// The device's bus id as CUDA formats it: `domain:bus:device.function`.
+fn bus_id() -> String {
+    let p = crate::device::properties();
+    format!(
+        "{:04x}:{:02x}:{:02x}.0",
+        p.pciDomainID, p.pciBusID, p.pciDeviceID
+    )
+}
+
+/// Parses `[domain:]bus:device[.function]` (hexadecimal) into
+/// (domain, bus, device).
+fn parse_bus_id(s: &str) -> Option<(u32, u32, u32)> {
+    let s = s.trim();
+    let (head, _function) = match s.rsplit_once('.') {
+        Some((h, f)) if !f.is_empty() && u32::from_str_radix(f, 16).is_ok() => (h, Some(f)),
+        Some(_) => return None,
+        None => (s, None),
+    };
+    let parts: Vec<&str> = head.split(':').collect();
+    let hex = |t: &str| u32::from_str_radix(t, 16).ok();
+    match parts.as_slice() {
+        [d, b, v] => Some((hex(d)?, hex(b)?, hex(v)?)),
+        [b, v] => Some((0, hex(b)?, hex(v)?)),
+        _ => None,
+    }
+}
+
+/// Writes the device's PCI bus id (`len` counts the terminating NUL).
+///
+/// # Safety
+/// `out` must be NULL or writable for `len` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGetPCIBusId(
+    out: *mut c_char,
+    len: c_int,
+    device: c_int,
+) -> cudaError_t {
+    api(|| {
+        if device != 0 {
+            return Err(Error::InvalidDevice);
+        }
+        let id = bus_id();
+        if out.is_null() || len <= id.len() as c_int {
+            return Err(Error::InvalidValue);
+        }
+        // SAFETY: `len` bytes are writable and the id and its NUL fit.
+        unsafe {
+            std::ptr::copy_nonoverlapping(id.as_ptr() as *const c_char, out, id.len());
+            out.add(id.len()).write(0);
+        }
+        Ok(())
+    })
+}
+
+/// The device with a PCI bus id (the one device, if the id is its own).
+///
+/// # Safety
+/// `device` NULL or writable; `id` NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(
+    device: *mut c_int,
+    id: *const c_char,
+) -> cudaError_t {
+    api(|| {
+        if id.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        // SAFETY: checked non-null; caller promises a C string.
+        let s = unsafe { CStr::from_ptr(id) }.to_string_lossy();
+        let wanted = parse_bus_id(&s).ok_or(Error::InvalidValue)?;
+        let p = crate::device::properties();
+        if wanted
+            != (
+                p.pciDomainID as u32,
+                p.pciBusID as u32,
+                p.pciDeviceID as u32,
+            )
+        {
+            return Err(Error::InvalidDevice);
+        }
+        // SAFETY: forwarded contract.
+        unsafe { write_out(device, 0) }
+    })
+}
+
+/// Names handed out by `cudaFuncGetName`, kept for the process's life.
+static NAMES: Mutex<Vec<CString>> = Mutex::new(Vec::new());
+
+/// The kernel's (mangled) device name, valid for the process's life.
+///
+/// # Safety
+/// `name` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncGetName(
+    name: *mut *const c_char,
+    func: *const c_void,
+) -> cudaError_t {
+    api(|| {
+        if name.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        let f = crate::registry::function(func)?;
+        let c = CString::new(f.device_name.clone()).map_err(|_| Error::InvalidDeviceFunction)?;
+        let mut names = crate::sync::lock(&NAMES);
+        let ptr = match names.iter().find(|n| **n == c) {
+            Some(n) => n.as_ptr(),
+            None => {
+                names.push(c);
+                names.last().map_or(std::ptr::null(), |n| n.as_ptr())
+            }
+        };
+        // SAFETY: checked non-null.
+        unsafe { name.write(ptr) };
+        Ok(())
+    })
+}
+
+fn param_sizes(func: *const c_void) -> CudaResult<Vec<u32>> {
+    Ok(crate::registry::function(func)?
+        .kernel()?
+        .param_sizes
+        .clone())
+}
+
+/// The number of parameters a kernel takes.
+///
+/// # Safety
+/// `count` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncGetParamCount(
+    func: *const c_void,
+    count: *mut usize,
+) -> cudaError_t {
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { write_out(count, param_sizes(func)?.len()) })
+}
+
+/// A parameter's offset and size in the kernel's parameter buffer (each
+/// parameter aligned to its size, up to 8 bytes; 16-byte vector types are
+/// not told apart).
+///
+/// # Safety
+/// `offset` and `size` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncGetParamInfo(
+    func: *const c_void,
+    index: usize,
+    offset: *mut usize,
+    size: *mut usize,
+) -> cudaError_t {
+    api_dev(|| {
+        let sizes = param_sizes(func)?;
+        if index >= sizes.len() {
+            return Err(Error::InvalidValue);
+        }
+        let mut at = 0usize;
+        for (i, &s) in sizes.iter().enumerate() {
+            let align = (s as usize).clamp(1, 8).next_power_of_two();
+            at = at.next_multiple_of(align);
+            if i == index {
+                break;
+            }
+            at += s as usize;
+        }
+        // SAFETY: forwarded contract.
+        unsafe {
+            write_out(offset, at)?;
+            write_out(size, sizes[index] as usize)
+        }
+    })
+}
+
+/// A stream's process-unique id (its handle).
+///
+/// # Safety
+/// `id` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetId(stream: cudaStream_t, id: *mut u64) -> cudaError_t {
+    // SAFETY: forwarded contract.
+    api(|| unsafe { write_out(id, resolve(stream)?.handle() as u64) })
+}
+
+/// `cudaStreamGetId` with per-thread default stream semantics.
+///
+/// # Safety
+/// `id` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetId_ptsz(stream: cudaStream_t, id: *mut u64) -> cudaError_t {
+    // SAFETY: forwarded contract.
+    api(|| unsafe { write_out(id, resolve_ptsz(stream)?.handle() as u64) })
+}
+
+/// Every stream belongs to device 0.
+///
+/// # Safety
+/// `device` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetDevice(
+    stream: cudaStream_t,
+    device: *mut c_int,
+) -> cudaError_t {
+    api(|| {
+        resolve(stream)?;
+        // SAFETY: forwarded contract.
+        unsafe { write_out(device, 0) }
+    })
+}
+
+/// `cudaStreamGetDevice` with per-thread default stream semantics.
+///
+/// # Safety
+/// `device` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamGetDevice_ptsz(
+    stream: cudaStream_t,
+    device: *mut c_int,
+) -> cudaError_t {
+    api(|| {
+        resolve_ptsz(stream)?;
+        // SAFETY: forwarded contract.
+        unsafe { write_out(device, 0) }
+    })
+}
+
+/// Initialises the device: nothing to do beyond checking the arguments.
+#[no_mangle]
+pub extern "C" fn cudaInitDevice(
+    device: c_int,
+    device_flags: c_uint,
+    flags: c_uint,
+) -> cudaError_t {
+    api(|| {
+        if device != 0 {
+            return Err(Error::InvalidDevice);
+        }
+        // cudaInitDeviceFlagsAreValid (1) is the only flag.
+        if flags & !1 != 0 || device_flags & !0x1f != 0 {
+            return Err(Error::InvalidValue);
+        }
+        Ok(())
+    })
+}
+
+/// Accepts a device list that names only device 0.
+///
+/// # Safety
+/// `devices` must point to `len` readable ints when `len > 0`.
+#[no_mangle]
+pub unsafe extern "C" fn cudaSetValidDevices(devices: *mut c_int, len: c_int) -> cudaError_t {
+    api(|| {
+        if len < 0 || (len > 0 && devices.is_null()) {
+            return Err(Error::InvalidValue);
+        }
+        for i in 0..len as usize {
+            // SAFETY: the caller's array.
+            if unsafe { devices.add(i).read() } != 0 {
+                return Err(Error::InvalidDevice);
+            }
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bus_ids_parse_in_cuda_forms() {
+        assert_eq!(parse_bus_id("0000:00:00.0"), Some((0, 0, 0)));
+        assert_eq!(parse_bus_id("0001:1a:03"), Some((1, 0x1a, 3)));
+        assert_eq!(parse_bus_id("1a:03.0"), Some((0, 0x1a, 3)));
+        assert_eq!(parse_bus_id("zz:03.0"), None);
+        assert_eq!(parse_bus_id("00:00."), None);
+        assert_eq!(parse_bus_id(""), None);
+    }
+}
