@@ -1,10 +1,12 @@
 //! Small queries with a direct CPU answer: the device's PCI bus id (the
 //! one device has the ids its properties report, all zero), kernel names
-//! and parameter counts from the registry, stream ids and devices, and
-//! device initialisation.
+//! and parameter counts from the registry, stream ids and devices,
+//! device initialisation, and hints and flags that are no-ops on a CPU
+//! once validated (attaching managed memory, L2 persistence, RDMA flushes).
 
 use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
 use crate::ffi::cudaStream_t;
+use crate::memory::Kind;
 use crate::stream::{resolve, resolve_ptsz};
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::sync::Mutex;
@@ -269,6 +271,156 @@ pub unsafe extern "C" fn cudaSetValidDevices(devices: *mut c_int, len: c_int) ->
             }
         }
         Ok(())
+    })
+}
+
+/// Host memory the runtime knows is page-locked, mapped and portable: all
+/// of it is reachable from the one device.
+///
+/// # Safety
+/// `flags` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void) -> cudaError_t {
+    api_dev(|| {
+        match crate::memory::find(host as usize) {
+            Some((_, a)) if matches!(a.kind, Kind::PinnedHost | Kind::Registered) => {}
+            _ => return Err(Error::InvalidValue),
+        }
+        // cudaHostAllocPortable | cudaHostAllocMapped.
+        // SAFETY: forwarded contract.
+        unsafe { write_out(flags, 1 | 2) }
+    })
+}
+
+fn attach(
+    stream: CudaResult<std::sync::Arc<crate::stream::Stream>>,
+    ptr: *mut c_void,
+    len: usize,
+    flags: c_uint,
+) -> CudaResult {
+    stream?;
+    // Exactly one of cudaMemAttachGlobal, Host, Single.
+    if !matches!(flags, 1 | 2 | 4) {
+        return Err(Error::InvalidValue);
+    }
+    match crate::memory::find(ptr as usize) {
+        Some((start, a))
+            if a.kind == Kind::Managed
+                && (len == 0 || (start == ptr as usize && len == a.size)) =>
+        {
+            Ok(())
+        }
+        _ => Err(Error::InvalidValue),
+    }
+}
+
+/// Managed memory is host memory, visible to every stream and the host
+/// alike: attaching it changes nothing once validated.
+#[no_mangle]
+pub extern "C" fn cudaStreamAttachMemAsync(
+    stream: cudaStream_t,
+    ptr: *mut c_void,
+    len: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| attach(resolve(stream), ptr, len, flags))
+}
+
+/// `cudaStreamAttachMemAsync` with per-thread default stream semantics.
+#[no_mangle]
+pub extern "C" fn cudaStreamAttachMemAsync_ptsz(
+    stream: cudaStream_t,
+    ptr: *mut c_void,
+    len: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    api_dev(|| attach(resolve_ptsz(stream), ptr, len, flags))
+}
+
+/// There is no persisting L2 set-aside to reset.
+#[no_mangle]
+pub extern "C" fn cudaCtxResetPersistingL2Cache() -> cudaError_t {
+    api_dev(|| Ok(()))
+}
+
+/// Writes of other devices into this one's memory: there are none to flush.
+#[no_mangle]
+pub extern "C" fn cudaDeviceFlushGPUDirectRDMAWrites(target: c_int, scope: c_int) -> cudaError_t {
+    api_dev(|| {
+        if target != 0 || !matches!(scope, 100 | 200) {
+            return Err(Error::InvalidValue);
+        }
+        Ok(())
+    })
+}
+
+/// The dynamic shared memory a block may use: a core runs one block at a
+/// time, so the kernel's current limit whatever the block count.
+///
+/// # Safety
+/// `size` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(
+    size: *mut usize,
+    func: *const c_void,
+    num_blocks: c_int,
+    block_size: c_int,
+) -> cudaError_t {
+    api_dev(|| {
+        if size.is_null() || num_blocks < 1 || !(1..=1024).contains(&block_size) {
+            return Err(Error::InvalidValue);
+        }
+        let mut attrs = crate::ffi::cudaFuncAttributes::default();
+        // SAFETY: a local to write into.
+        let code = unsafe { crate::launch::cudaFuncGetAttributes(&mut attrs, func) };
+        if code != 0 {
+            return Err(Error::from_code(code).unwrap_or(Error::Unknown));
+        }
+        // SAFETY: checked non-null.
+        unsafe { size.write(attrs.maxDynamicSharedSizeBytes.max(0) as usize) };
+        Ok(())
+    })
+}
+
+/// The widest 1D linear texture: the properties' `maxTexture1DLinear`.
+///
+/// # Safety
+/// `width` NULL or writable; `desc` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGetTexture1DLinearMaxWidth(
+    width: *mut usize,
+    desc: *const crate::ffi::cudaChannelFormatDesc,
+    device: c_int,
+) -> cudaError_t {
+    api(|| {
+        if device != 0 {
+            return Err(Error::InvalidDevice);
+        }
+        if desc.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        // SAFETY: forwarded contract.
+        unsafe { write_out(width, 1usize << 27) }
+    })
+}
+
+/// Peer attributes need two distinct devices; there is one.
+///
+/// # Safety
+/// `value` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGetP2PAttribute(
+    value: *mut c_int,
+    attr: c_int,
+    src: c_int,
+    dst: c_int,
+) -> cudaError_t {
+    api(|| {
+        if value.is_null() || !(1..=5).contains(&attr) {
+            return Err(Error::InvalidValue);
+        }
+        let _ = (src, dst);
+        Err(Error::InvalidDevice)
     })
 }
 

@@ -90,6 +90,14 @@ int main() {
     EXPECT(cudaDeviceGetByPCIBusId(&dev, "not a bus id") == cudaErrorInvalidValue);
     cudaGetLastError();
 
+    // One device: no peer attributes; one block per core: the whole limit.
+    int value = 0;
+    EXPECT(cudaDeviceGetP2PAttribute(&value, cudaDevP2PAttrAccessSupported, 0, 0) == cudaErrorInvalidDevice);
+    size_t smem = 0;
+    EXPECT(cudaOccupancyAvailableDynamicSMemPerBlock(&smem, (const void *)saxpy, 4, 128) == cudaSuccess);
+    EXPECT(smem >= 48 * 1024);
+    cudaGetLastError();
+
     // No CPU meaning: cudaErrorNotSupported, recorded as the last error.
     cudaIpcMemHandle_t handle;
     EXPECT(cudaIpcGetMemHandle(&handle, x) == cudaErrorNotSupported);

@@ -126,6 +126,16 @@ int main() {
     EXPECT(cudaMemPrefetchAsync(u, 16, other, 0, s) == cudaErrorInvalidDevice);
     EXPECT(cudaMemAdvise(u, 16, cudaMemAdviseSetAccessedBy, other) == cudaErrorInvalidDevice);
     EXPECT(cudaMemAdvise(u, 16, (cudaMemoryAdvise)42, dev) == cudaErrorInvalidValue);
+    // Attaching managed memory to a stream: validated, nothing to change.
+    EXPECT(cudaStreamAttachMemAsync(s, u, 0, cudaMemAttachSingle) == cudaSuccess);
+    EXPECT(cudaStreamAttachMemAsync(s, u, 0, 3) == cudaErrorInvalidValue);
+    EXPECT(cudaStreamAttachMemAsync(s, h, 0, cudaMemAttachHost) == cudaErrorInvalidValue);
+    int *pinned;
+    cudaMallocHost(&pinned, 64);
+    unsigned int hflags = 0;
+    EXPECT(cudaHostGetFlags(&hflags, pinned) == cudaSuccess && (hflags & cudaHostAllocMapped));
+    EXPECT(cudaHostGetFlags(&hflags, h) == cudaErrorInvalidValue);
+    cudaFreeHost(pinned);
     cudaGetLastError();
     cudaFree(u);
     cudaStreamDestroy(s);
