@@ -28,6 +28,8 @@ use std::sync::{Arc, Mutex};
 
 struct Capture {
     graph: usize,
+    /// Whether the capture made the graph (else the program gave it).
+    made_graph: bool,
     origin: usize,
     invalid: bool,
 }
@@ -238,6 +240,7 @@ fn begin(stream: &Arc<Stream>, graph: Option<usize>, deps: Vec<usize>, mode: c_i
         if c.streams.contains_key(&h) {
             return Err(Error::IllegalState);
         }
+        let made_graph = graph.is_none();
         let graph = graph.unwrap_or_else(crate::graph::create);
         c.next += 1;
         let id = c.next;
@@ -245,6 +248,7 @@ fn begin(stream: &Arc<Stream>, graph: Option<usize>, deps: Vec<usize>, mode: c_i
             id,
             Capture {
                 graph,
+                made_graph,
                 origin: h,
                 invalid: false,
             },
@@ -265,7 +269,7 @@ fn begin(stream: &Arc<Stream>, graph: Option<usize>, deps: Vec<usize>, mode: c_i
 
 fn end(stream: &Arc<Stream>) -> CudaResult<usize> {
     let h = stream.handle();
-    let (graph, invalid) = with(|c| {
+    let (graph, made, invalid) = with(|c| {
         let id = c.streams.get(&h).ok_or(Error::IllegalState)?.capture;
         let cap = c.captures.get(&id).ok_or(Error::IllegalState)?;
         if cap.origin != h {
@@ -276,10 +280,12 @@ fn end(stream: &Arc<Stream>) -> CudaResult<usize> {
         ACTIVE.fetch_sub(before - c.streams.len(), Ordering::SeqCst);
         c.events.retain(|_, (cid, _)| *cid != id);
         let cap = c.captures.remove(&id).ok_or(Error::IllegalState)?;
-        Ok((cap.graph, cap.invalid))
+        Ok((cap.graph, cap.invalid && cap.made_graph, cap.invalid))
     })?;
     if invalid {
-        crate::graph::destroy(graph);
+        if made {
+            crate::graph::destroy(graph);
+        }
         return Err(Error::StreamCaptureInvalidated);
     }
     Ok(graph)

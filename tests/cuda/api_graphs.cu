@@ -92,6 +92,20 @@ int main() {
     EXPECT(cudaStreamEndCapture(s, &bad) != cudaSuccess);
     cudaGetLastError();
 
+    // Capture into a graph of our own: it survives an invalidated capture.
+    cudaGraph_t mine, out = nullptr;
+    EXPECT(cudaGraphCreate(&mine, 0) == cudaSuccess);
+    EXPECT(cudaStreamBeginCaptureToGraph(s, mine, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed) == cudaSuccess);
+    add<<<1, 32, 0, s>>>(d, 1, 32);
+    EXPECT(cudaStreamEndCapture(s, &out) == cudaSuccess && out == mine);
+    EXPECT(cudaGraphGetNodes(mine, nullptr, &count) == cudaSuccess && count == 1);
+    EXPECT(cudaStreamBeginCaptureToGraph(s, mine, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed) == cudaSuccess);
+    EXPECT(cudaStreamSynchronize(s) == cudaErrorStreamCaptureUnsupported);
+    EXPECT(cudaStreamEndCapture(s, &out) == cudaErrorStreamCaptureInvalidated);
+    EXPECT(cudaGraphGetNodes(mine, nullptr, &count) == cudaSuccess && count == 1);
+    EXPECT(cudaGraphDestroy(mine) == cudaSuccess);
+    cudaGetLastError();
+
     // --- Explicit construction: memset -> kernel -> memcpy -> host node.
     cudaGraph_t g2;
     EXPECT(cudaGraphCreate(&g2, 0) == cudaSuccess);
