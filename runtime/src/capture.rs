@@ -2,8 +2,8 @@
 //! `cudaStreamEndCapture`, work submitted to a capturing stream becomes
 //! nodes of a graph ([`crate::graph`]) instead of running.
 //!
-//! The entry points that can be recorded (kernel launches, 1D/2D copies and
-//! sets, host functions, event records and waits) ask [`record`] first;
+//! The entry points that can be recorded (kernel launches, 1D/2D/3D copies,
+//! 1D/2D sets, host functions, event records and waits) ask [`record`] first;
 //! each node depends on the stream's last recorded nodes. An event recorded
 //! in a capturing stream remembers those nodes, and a stream that waits for
 //! it joins the capture with them as its dependencies (CUDA's fork and

@@ -56,6 +56,13 @@ int main() {
     EXPECT(cudaStreamWaitEvent(s, join, 0) == cudaSuccess);
     add<<<(n + 127) / 128, 128, 0, s>>>(d, 1, n);
     EXPECT(cudaLaunchHostFunc(s, count_call, &host_calls) == cudaSuccess);
+    // A 3D copy of linear memory: d's first 100 ints over e's last 100.
+    cudaMemcpy3DParms p3 = {};
+    p3.srcPtr = make_cudaPitchedPtr(d, 400, 400, 1);
+    p3.dstPtr = make_cudaPitchedPtr(e + 900, 400, 400, 1);
+    p3.extent = make_cudaExtent(400, 1, 1);
+    p3.kind = cudaMemcpyDeviceToDevice;
+    EXPECT(cudaMemcpy3DAsync(&p3, s) == cudaSuccess);
     unsigned long long id = 0;
     cudaGraph_t captured_graph = nullptr;
     size_t ndeps = 0;
@@ -67,7 +74,7 @@ int main() {
     EXPECT(cudaStreamEndCapture(s, &g) == cudaSuccess && g == captured_graph);
     EXPECT(cudaStreamIsCapturing(s2, &st) == cudaSuccess && st == cudaStreamCaptureStatusNone);
     size_t count = 0;
-    EXPECT(cudaGraphGetNodes(g, nullptr, &count) == cudaSuccess && count == 6);
+    EXPECT(cudaGraphGetNodes(g, nullptr, &count) == cudaSuccess && count == 7);
     size_t roots = 0;
     EXPECT(cudaGraphGetRootNodes(g, nullptr, &roots) == cudaSuccess && roots == 1);
 
@@ -80,7 +87,9 @@ int main() {
         cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
         EXPECT(h[0] == 6 && h[n - 1] == 6);
         cudaMemcpy(h, e, sizeof h, cudaMemcpyDeviceToHost);
-        EXPECT(h[0] == 15 && h[n - 1] == 15);
+        EXPECT(h[0] == 15 && h[899] == 15);
+        // Rows 900..999 of e were overwritten by d's first 100 values.
+        EXPECT(h[900] == 6 && h[n - 1] == 6);
     }
     EXPECT(host_calls == 3);
 
