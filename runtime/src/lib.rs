@@ -47,6 +47,7 @@ pub mod bulk;
 pub mod capture;
 pub mod device;
 pub mod driver;
+pub mod entry_points;
 pub mod errors;
 pub mod event;
 pub mod extras;

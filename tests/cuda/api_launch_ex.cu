@@ -98,6 +98,14 @@ int main() {
     EXPECT(smem >= 48 * 1024);
     cudaGetLastError();
 
+    // Driver functions by name.
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    EXPECT(cudaGetDriverEntryPointByVersion("cuMemAlloc", &fn, 13000, cudaEnableDefault, &found) == cudaSuccess);
+    EXPECT(fn != nullptr && found == cudaDriverEntryPointSuccess);
+    EXPECT(cudaGetDriverEntryPointByVersion("cuNoSuchFunction", &fn, 13000, cudaEnableDefault, &found) == cudaSuccess);
+    EXPECT(fn == nullptr && found == cudaDriverEntryPointSymbolNotFound);
+
     // No CPU meaning: cudaErrorNotSupported, recorded as the last error.
     cudaIpcMemHandle_t handle;
     EXPECT(cudaIpcGetMemHandle(&handle, x) == cudaErrorNotSupported);
