@@ -77,6 +77,7 @@ pub mod sanitize;
 pub mod signal;
 pub mod static_cudart;
 pub mod stream;
+pub mod stream_attrs;
 pub mod streaming;
 pub(crate) mod sync;
 pub mod texture;

@@ -98,6 +98,31 @@ int main() {
     EXPECT(smem >= 48 * 1024);
     cudaGetLastError();
 
+    // Stream attributes: recorded, validated, reported back.
+    cudaStreamAttrValue av;
+    memset(&av, 0, sizeof av);
+    EXPECT(cudaStreamGetAttribute(s, cudaStreamAttributePriority, &av) == cudaSuccess && av.priority == 0);
+    av.accessPolicyWindow.base_ptr = x;
+    av.accessPolicyWindow.num_bytes = 4096;
+    av.accessPolicyWindow.hitRatio = 0.5f;
+    av.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    av.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    EXPECT(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &av) == cudaSuccess);
+    cudaStreamAttrValue back;
+    memset(&back, 0, sizeof back);
+    EXPECT(cudaStreamGetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &back) == cudaSuccess);
+    EXPECT(back.accessPolicyWindow.num_bytes == 4096 && back.accessPolicyWindow.hitRatio == 0.5f);
+    av.accessPolicyWindow.hitRatio = 2.0f;
+    EXPECT(cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &av) == cudaErrorInvalidValue);
+    cudaStream_t s2;
+    cudaStreamCreate(&s2);
+    EXPECT(cudaStreamCopyAttributes(s2, s) == cudaSuccess);
+    memset(&back, 0, sizeof back);
+    EXPECT(cudaStreamGetAttribute(s2, cudaStreamAttributeAccessPolicyWindow, &back) == cudaSuccess);
+    EXPECT(back.accessPolicyWindow.base_ptr == x);
+    cudaStreamDestroy(s2);
+    cudaGetLastError();
+
     // Driver functions by name.
     void *fn = nullptr;
     cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
