@@ -373,6 +373,9 @@ struct State {
     graphs: HashMap<usize, Graph>,
     nodes: HashMap<usize, Node>,
     execs: HashMap<usize, Exec>,
+    /// Launch attributes set on kernel nodes (recorded and reported back:
+    /// none changes how a kernel runs here), by node and attribute id.
+    attrs: HashMap<usize, HashMap<c_int, [u64; 8]>>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -471,6 +474,7 @@ impl State {
     }
 
     fn destroy_node(&mut self, node: usize) {
+        self.attrs.remove(&node);
         if let Some(n) = self.nodes.remove(&node) {
             if let Op::Child(c) = n.op {
                 self.destroy_graph(c);
@@ -489,6 +493,7 @@ impl State {
     fn destroy_graph(&mut self, graph: usize) {
         if let Some(g) = self.graphs.remove(&graph) {
             for n in g.nodes {
+                self.attrs.remove(&n);
                 if let Some(node) = self.nodes.remove(&n) {
                     if let Op::Child(c) = node.op {
                         self.destroy_graph(c);
@@ -2125,6 +2130,102 @@ pub unsafe extern "C" fn cudaGraphExecUpdate(
         } else {
             Err(Error::GraphExecUpdateFailure)
         }
+    })
+}
+
+/// Launch attributes CUDA accepts on kernel nodes: access policy window,
+/// cooperative, cluster dimension and scheduling, priority, memory-sync
+/// domain map and domain, shared memory carveout, NVLink scheduling.
+fn kernel_node_attribute(id: c_int) -> CudaResult {
+    match id {
+        1 | 2 | 4 | 5 | 8 | 9 | 10 | 14 | 16 => Ok(()),
+        13 => {
+            crate::unsupported::note("device-updatable kernel nodes");
+            Err(Error::NotSupported)
+        }
+        _ => Err(Error::InvalidValue),
+    }
+}
+
+/// Reads a kernel node's attribute (what was set, else zeros: CUDA's
+/// defaults for these).
+///
+/// # Safety
+/// `value` NULL or writable for 64 bytes.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphKernelNodeGetAttribute(
+    node: cudaGraphNode_t,
+    id: c_int,
+    value: *mut c_void,
+) -> cudaError_t {
+    api(|| {
+        kernel_node_attribute(id)?;
+        if value.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        let v = with_state(|s| -> CudaResult<[u64; 8]> {
+            match s.nodes.get(&(node as usize)) {
+                Some(n) if n.op.node_type() == 0 => {}
+                _ => return Err(Error::InvalidValue),
+            }
+            Ok(s.attrs
+                .get(&(node as usize))
+                .and_then(|a| a.get(&id).copied())
+                .unwrap_or([0; 8]))
+        })?;
+        // SAFETY: checked non-null; a value is 64 bytes.
+        unsafe { std::ptr::copy_nonoverlapping(v.as_ptr() as *const u8, value as *mut u8, 64) };
+        Ok(())
+    })
+}
+
+/// Sets a kernel node's attribute (recorded).
+///
+/// # Safety
+/// `value` NULL or readable for 64 bytes.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGraphKernelNodeSetAttribute(
+    node: cudaGraphNode_t,
+    id: c_int,
+    value: *const c_void,
+) -> cudaError_t {
+    api(|| {
+        kernel_node_attribute(id)?;
+        if value.is_null() {
+            return Err(Error::InvalidValue);
+        }
+        let mut v = [0u64; 8];
+        // SAFETY: checked non-null; a value is 64 bytes.
+        unsafe { std::ptr::copy_nonoverlapping(value as *const u8, v.as_mut_ptr() as *mut u8, 64) };
+        with_state(|s| {
+            match s.nodes.get(&(node as usize)) {
+                Some(n) if n.op.node_type() == 0 => {}
+                _ => return Err(Error::InvalidValue),
+            }
+            s.attrs.entry(node as usize).or_default().insert(id, v);
+            Ok(())
+        })
+    })
+}
+
+/// Gives kernel node `dst` the attributes of kernel node `src`.
+#[no_mangle]
+pub extern "C" fn cudaGraphKernelNodeCopyAttributes(
+    dst: cudaGraphNode_t,
+    src: cudaGraphNode_t,
+) -> cudaError_t {
+    api(|| {
+        with_state(|s| {
+            for n in [dst, src] {
+                match s.nodes.get(&(n as usize)) {
+                    Some(x) if x.op.node_type() == 0 => {}
+                    _ => return Err(Error::InvalidValue),
+                }
+            }
+            let values = s.attrs.get(&(src as usize)).cloned().unwrap_or_default();
+            s.attrs.insert(dst as usize, values);
+            Ok(())
+        })
     })
 }
 

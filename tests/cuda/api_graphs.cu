@@ -140,6 +140,15 @@ int main() {
     cudaHostNodeParams hp = {count_call, &host_calls};
     EXPECT(cudaGraphAddHostNode(&nhost, g2, &ncopy, 1, &hp) == cudaSuccess);
     EXPECT(cudaGraphAddEmptyNode(&nempty, g2, &nhost, 1) == cudaSuccess);
+    // Kernel-node attributes are recorded and read back.
+    cudaKernelNodeAttrValue kav = {};
+    kav.priority = 3;
+    EXPECT(cudaGraphKernelNodeSetAttribute(nkern, cudaKernelNodeAttributePriority, &kav) == cudaSuccess);
+    cudaKernelNodeAttrValue kback = {};
+    EXPECT(cudaGraphKernelNodeGetAttribute(nkern, cudaKernelNodeAttributePriority, &kback) == cudaSuccess);
+    EXPECT(kback.priority == 3);
+    EXPECT(cudaGraphKernelNodeSetAttribute(nset, cudaKernelNodeAttributePriority, &kav) == cudaErrorInvalidValue);
+    cudaGetLastError();
     cudaGraphNodeType type;
     EXPECT(cudaGraphNodeGetType(nkern, &type) == cudaSuccess && type == cudaGraphNodeTypeKernel);
     EXPECT(cudaGraphNodeGetType(nset, &type) == cudaSuccess && type == cudaGraphNodeTypeMemset);
