@@ -36,7 +36,6 @@ typedef struct cudaExternalSemaphoreWaitParams cudaExternalSemaphoreWaitParams;
 typedef struct cudaExternalSemaphoreSignalNodeParams cudaExternalSemaphoreSignalNodeParams;
 typedef struct cudaExternalSemaphoreWaitNodeParams cudaExternalSemaphoreWaitNodeParams;
 typedef struct cudaMemAllocNodeParams cudaMemAllocNodeParams;
-typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 typedef struct cudaArraySparseProperties cudaArraySparseProperties;
 typedef struct cudaArrayMemoryRequirements cudaArrayMemoryRequirements;
 typedef struct cudaMemPoolPtrExportData cudaMemPoolPtrExportData;
@@ -408,6 +407,91 @@ struct cudaHostNodeParams {
     cudaHostFn_t fn;
     void *userData;
 };
+
+enum cudaKernelFunctionType {
+    cudaKernelFunctionTypeUnspecified = 0,
+    cudaKernelFunctionTypeDeviceEntry = 1,
+    cudaKernelFunctionTypeKernel = 2,
+    cudaKernelFunctionTypeFunction = 3
+};
+enum cudaGraphChildGraphNodeOwnership {
+    cudaGraphChildGraphOwnershipClone = 0,
+    cudaGraphChildGraphOwnershipMove = 1,
+    cudaGraphChildGraphOwnershipInvalid = -1
+};
+
+struct cudaKernelNodeParamsV2 {
+    union {
+        void *func;
+        cudaKernel_t kern;
+        cudaFunction_t cuFunc;
+    };
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;
+    void **extra;
+    cudaExecutionContext_t ctx;
+    enum cudaKernelFunctionType functionType;
+};
+
+struct cudaMemcpyNodeParams {
+    int flags;
+    int reserved;
+    cudaExecutionContext_t ctx;
+    struct cudaMemcpy3DParms copyParams;
+};
+
+struct cudaMemsetParamsV2 {
+    void *dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+    cudaExecutionContext_t ctx;
+};
+
+struct cudaHostNodeParamsV2 {
+    cudaHostFn_t fn;
+    void *userData;
+    unsigned int syncMode;
+    cudaExecutionContext_t ctx;
+};
+
+struct cudaChildGraphNodeParams {
+    cudaGraph_t graph;
+    enum cudaGraphChildGraphNodeOwnership ownership;
+};
+
+struct cudaEventRecordNodeParams {
+    cudaEvent_t event;
+    cudaExecutionContext_t ctx;
+};
+
+struct cudaEventWaitNodeParams {
+    cudaEvent_t event;
+};
+
+/* The generic node description (256 bytes). Node kinds the CPU runtime does
+ * not support (external semaphores, memory alloc/free, conditional, batched
+ * copies) have no member here; their calls return cudaErrorNotSupported. */
+struct cudaGraphNodeParams {
+    enum cudaGraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        struct cudaKernelNodeParamsV2 kernel;
+        struct cudaMemcpyNodeParams memcpy;
+        struct cudaMemsetParamsV2 memset;
+        struct cudaHostNodeParamsV2 host;
+        struct cudaChildGraphNodeParams graph;
+        struct cudaEventWaitNodeParams eventWait;
+        struct cudaEventRecordNodeParams eventRecord;
+    };
+    long long reserved2;
+};
+typedef struct cudaGraphNodeParams cudaGraphNodeParams;
 
 typedef struct cudaGraphExecUpdateResultInfo_st {
     enum cudaGraphExecUpdateResult result;

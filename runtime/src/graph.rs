@@ -182,7 +182,7 @@ impl KernelOp {
 
     /// # Safety
     /// As [`KernelOp::capture`], for `p.kernel_params`.
-    unsafe fn from_params(p: &cudaKernelNodeParams) -> CudaResult<Self> {
+    pub(crate) unsafe fn from_params(p: &cudaKernelNodeParams) -> CudaResult<Self> {
         if !p.extra.is_null() {
             crate::unsupported::note("kernel node arguments packed in `extra`");
             return Err(Error::NotSupported);
@@ -191,7 +191,7 @@ impl KernelOp {
         unsafe { KernelOp::capture(p.func, p.grid, p.block, p.shared as usize, p.kernel_params) }
     }
 
-    fn params(&self) -> cudaKernelNodeParams {
+    pub(crate) fn params(&self) -> cudaKernelNodeParams {
         cudaKernelNodeParams {
             func: self.func as *mut c_void,
             grid: self.grid,
@@ -215,6 +215,11 @@ pub(crate) struct MemsetOp {
 }
 
 impl MemsetOp {
+    /// The parameters as `cudaMemsetParams`.
+    pub(crate) fn to_params(self) -> cudaMemsetParams {
+        self.params()
+    }
+
     /// A byte fill (`cudaMemset*Async` captured).
     pub(crate) fn bytes(dst: usize, pitch: usize, value: u8, width: usize, height: usize) -> Self {
         MemsetOp {
@@ -227,7 +232,7 @@ impl MemsetOp {
         }
     }
 
-    fn from_params(p: &cudaMemsetParams) -> CudaResult<Self> {
+    pub(crate) fn from_params(p: &cudaMemsetParams) -> CudaResult<Self> {
         let op = MemsetOp {
             dst: p.dst as usize,
             pitch: p.pitch,
@@ -501,6 +506,19 @@ impl State {
                 }
             }
         }
+    }
+
+    /// Whether `target` is `graph` or a child graph inside it.
+    fn reaches(&self, graph: usize, target: usize) -> bool {
+        graph == target
+            || self.graphs.get(&graph).is_some_and(|g| {
+                g.nodes.iter().any(|n| match self.nodes.get(n) {
+                    Some(Node {
+                        op: Op::Child(c), ..
+                    }) => self.reaches(*c, target),
+                    _ => false,
+                })
+            })
     }
 
     /// The nodes of `graph` in a dependency-respecting order (creation
@@ -935,7 +953,7 @@ pub unsafe extern "C" fn cudaGraphAddMemsetNode(
     })
 }
 
-fn host_op(p: *const cudaHostNodeParams) -> CudaResult<Op> {
+pub(crate) fn host_op(p: *const cudaHostNodeParams) -> CudaResult<Op> {
     if p.is_null() {
         return Err(Error::InvalidValue);
     }
@@ -1012,7 +1030,7 @@ pub unsafe extern "C" fn cudaGraphAddChildGraphNode(
     })
 }
 
-fn event_op(event: cudaEvent_t, record: bool) -> CudaResult<Op> {
+pub(crate) fn event_op(event: cudaEvent_t, record: bool) -> CudaResult<Op> {
     crate::event::lookup_event(event)?;
     Ok(if record {
         Op::EventRecord(event as usize)
@@ -1493,7 +1511,7 @@ pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(
     })
 }
 
-fn memcpy_params(op: &Op) -> cudaMemcpy3DParms {
+pub(crate) fn memcpy_params(op: &Op) -> cudaMemcpy3DParms {
     let pitched = |ptr: usize, pitch: usize, width: usize, height: usize| cudaPitchedPtr {
         ptr: ptr as *mut c_void,
         pitch,
@@ -1935,7 +1953,7 @@ pub extern "C" fn cudaGraphUpload_ptsz(exec: cudaGraphExec_t, stream: cudaStream
 }
 
 /// Replaces the op of the step made from `node` in `exec`.
-fn exec_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, new: Op) -> CudaResult {
+pub(crate) fn exec_set(exec: cudaGraphExec_t, node: cudaGraphNode_t, new: Op) -> CudaResult {
     with_state(|s| {
         let e = s
             .execs
@@ -2227,6 +2245,60 @@ pub extern "C" fn cudaGraphKernelNodeCopyAttributes(
             Ok(())
         })
     })
+}
+
+/// A child-graph op: a copy of `child`, or `child` itself when the node
+/// takes ownership (`move`; the graph must be the program's own).
+pub(crate) fn child_op(parent: usize, child: usize, take: bool) -> CudaResult<Op> {
+    with_state(|s| {
+        match s.graphs.get(&child) {
+            Some(g) if !g.owned && child != parent => {}
+            _ => return Err(Error::InvalidValue),
+        }
+        if take {
+            // Moving a graph that holds the parent would make a cycle.
+            if s.reaches(child, parent) {
+                return Err(Error::InvalidValue);
+            }
+            if let Some(g) = s.graphs.get_mut(&child) {
+                g.owned = true;
+            }
+            return Ok(Op::Child(child));
+        }
+        Ok(Op::Child(s.clone_graph(child, true)?.0))
+    })
+}
+
+/// A copy of a node's op.
+pub(crate) fn node_op(node: cudaGraphNode_t) -> CudaResult<Op> {
+    with_state(|s| s.nodes.get(&(node as usize)).map(|n| n.op.clone())).ok_or(Error::InvalidValue)
+}
+
+/// Replaces a node's op with one of the same type.
+pub(crate) fn set_node_op(node: cudaGraphNode_t, new: Op) -> CudaResult {
+    with_op(node, new.node_type(), |op| {
+        *op = new;
+        Ok(())
+    })
+}
+
+/// Adds `op` to `graph` after `deps` and writes the node's handle.
+///
+/// # Safety
+/// As [`add_with`].
+pub(crate) unsafe fn add_op(
+    out: *mut cudaGraphNode_t,
+    graph: cudaGraph_t,
+    deps: *const cudaGraphNode_t,
+    edges: *const c_void,
+    n: usize,
+    op: impl FnOnce() -> CudaResult<Op>,
+) -> CudaResult {
+    // SAFETY: forwarded contract.
+    unsafe {
+        check_edge_data(edges, n)?;
+        add_with(out, graph, deps, n, op)
+    }
 }
 
 /// Adds a captured op after the stream's current dependencies.

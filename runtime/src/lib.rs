@@ -56,6 +56,7 @@ pub mod fault;
 pub mod ffi;
 pub mod gl_interop;
 pub mod graph;
+pub mod graph_params;
 pub mod host;
 pub mod host_pages;
 pub mod jit;

@@ -208,6 +208,53 @@ int main() {
     EXPECT(info.result == cudaGraphExecUpdateErrorTopologyChanged);
     cudaGetLastError();
 
+    // The generic node API: a memset and a kernel node, read back, updated.
+    cudaGraph_t g4;
+    EXPECT(cudaGraphCreate(&g4, 0) == cudaSuccess);
+    cudaGraphNodeParams np = {};
+    np.type = cudaGraphNodeTypeMemset;
+    np.memset.dst = d;
+    np.memset.value = 2;
+    np.memset.elementSize = 4;
+    np.memset.width = n;
+    np.memset.height = 1;
+    cudaGraphNode_t gset, gkern;
+    EXPECT(cudaGraphAddNode(&gset, g4, nullptr, nullptr, 0, &np) == cudaSuccess);
+    int kv4 = 40;
+    void *kargs4[] = {&kp, &kv4, &kn};
+    cudaGraphNodeParams kp4 = {};
+    kp4.type = cudaGraphNodeTypeKernel;
+    kp4.kernel.func = (void *)add;
+    kp4.kernel.gridDim = dim3((n + 127) / 128);
+    kp4.kernel.blockDim = dim3(128);
+    kp4.kernel.kernelParams = kargs4;
+    EXPECT(cudaGraphAddNode(&gkern, g4, &gset, nullptr, 1, &kp4) == cudaSuccess);
+    cudaGraphNodeParams got = {};
+    EXPECT(cudaGraphNodeGetParams(gkern, &got) == cudaSuccess && got.type == cudaGraphNodeTypeKernel);
+    EXPECT(got.kernel.func == (void *)add && *(int *)got.kernel.kernelParams[1] == 40);
+    EXPECT(cudaGraphNodeGetParams(gset, &got) == cudaSuccess && got.type == cudaGraphNodeTypeMemset);
+    EXPECT(got.memset.value == 2 && got.memset.width == (size_t)n);
+    cudaGraphExec_t ge4;
+    EXPECT(cudaGraphInstantiate(&ge4, g4, 0) == cudaSuccess);
+    EXPECT(cudaGraphLaunch(ge4, s) == cudaSuccess);
+    EXPECT(cudaStreamSynchronize(s) == cudaSuccess);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    EXPECT(h[0] == 42 && h[n - 1] == 42);
+    kv4 = 50;
+    EXPECT(cudaGraphExecNodeSetParams(ge4, gkern, &kp4) == cudaSuccess);
+    EXPECT(cudaGraphLaunch(ge4, s) == cudaSuccess);
+    EXPECT(cudaStreamSynchronize(s) == cudaSuccess);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    EXPECT(h[0] == 52 && h[n - 1] == 52);
+    np.memset.value = 9;
+    EXPECT(cudaGraphNodeSetParams(gset, &np) == cudaSuccess);
+    EXPECT(cudaGraphNodeGetParams(gset, &got) == cudaSuccess && got.memset.value == 9);
+    // A node of another type cannot take these parameters.
+    EXPECT(cudaGraphNodeSetParams(gkern, &np) == cudaErrorInvalidValue);
+    cudaGetLastError();
+    EXPECT(cudaGraphExecDestroy(ge4) == cudaSuccess);
+    EXPECT(cudaGraphDestroy(g4) == cudaSuccess);
+
     // A child graph node runs the captured graph's copy.
     cudaGraph_t parent;
     cudaGraphCreate(&parent, 0);
