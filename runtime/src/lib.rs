@@ -29,8 +29,11 @@
 //! The process-wide state, its locks and the order they are taken in are
 //! listed in one place: `docs/runtime.md`, "Global state and lock order".
 //!
-//! [`mempool`] is stream-ordered allocation, [`graph`] and [`capture`] are
-//! CUDA graphs and stream capture, [`launch_ex`] is `cudaLaunchKernelExC`;
+//! [`mempool`] is stream-ordered allocation ([`memadvise`] the memory
+//! hints), [`graph`] (with [`graph_params`], the generic node API) and
+//! [`capture`] are CUDA graphs and stream capture, [`launch_ex`] is
+//! `cudaLaunchKernelExC`, [`stream_attrs`] stream attributes, [`queries`]
+//! and [`entry_points`] small queries, [`ptsz`] the per-thread-stream forms;
 //! [`unsupported`] exports the rest of NVIDIA's entry points as
 //! `cudaErrorNotSupported`.
 //!
