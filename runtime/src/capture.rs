@@ -134,6 +134,67 @@ pub(crate) unsafe fn kernel(
     })
 }
 
+/// Records a 1D copy (`cudaMemcpyAsync` and the copies built on it).
+pub(crate) fn memcpy_1d(
+    stream: &Arc<Stream>,
+    dst: usize,
+    src: usize,
+    count: usize,
+    kind: c_int,
+) -> Option<CudaResult> {
+    record(stream, || {
+        Ok(Op::Memcpy1D {
+            dst,
+            src,
+            count,
+            kind,
+        })
+    })
+}
+
+/// Records a pitched 2D copy; `shape` is `[dpitch, spitch, width, height]`.
+pub(crate) fn memcpy_2d(
+    stream: &Arc<Stream>,
+    dst: usize,
+    src: usize,
+    shape: [usize; 4],
+    kind: c_int,
+) -> Option<CudaResult> {
+    let [dpitch, spitch, width, height] = shape;
+    record(stream, || {
+        Ok(Op::Memcpy2D {
+            dst,
+            dpitch,
+            src,
+            spitch,
+            width,
+            height,
+            kind,
+        })
+    })
+}
+
+/// Records a host function (`cudaLaunchHostFunc`).
+pub(crate) fn host_func(stream: &Arc<Stream>, func: usize, data: usize) -> Option<CudaResult> {
+    record(stream, || Ok(Op::Host { func, data }))
+}
+
+/// Records a byte fill of a pitched region.
+pub(crate) fn memset_2d(
+    stream: &Arc<Stream>,
+    ptr: usize,
+    pitch: usize,
+    value: u8,
+    width: usize,
+    height: usize,
+) -> Option<CudaResult> {
+    record(stream, || {
+        Ok(Op::Memset(crate::graph::MemsetOp::bytes(
+            ptr, pitch, value, width, height,
+        )))
+    })
+}
+
 /// Fails work that cannot be recorded while `stream` captures, and
 /// invalidates the capture.
 pub(crate) fn refuse_if_capturing(stream: &Stream) -> CudaResult {
@@ -306,15 +367,6 @@ fn status(stream: &Stream) -> (c_int, u64, usize) {
             None => (0, 0, 0),
         }
     })
-}
-
-/// `cudaStreamSynchronize` and friends on a capturing stream.
-pub(crate) fn refuse_sync(stream: &Stream) -> CudaResult {
-    if status(stream).0 == 0 {
-        Ok(())
-    } else {
-        refuse_if_capturing(stream)
-    }
 }
 
 /// Starts capturing `stream` into a new graph.

@@ -210,15 +210,7 @@ unsafe fn memcpy(
     if src_dev {
         check_device_range(src, count)?;
     }
-    let op = || {
-        Ok(crate::graph::Op::Memcpy1D {
-            dst,
-            src,
-            count,
-            kind,
-        })
-    };
-    if let Some(r) = crate::capture::record(stream, op) {
+    if let Some(r) = crate::capture::memcpy_1d(stream, dst, src, count, kind) {
         return r;
     }
     let pageable_dst = !dst_dev && is_pageable(dst);
@@ -265,19 +257,8 @@ unsafe fn memcpy_2d(
     if src_dev {
         check_device_range(src, pitched_extent(spitch, width, height)?)?;
     }
-    let op = || {
-        let (dpitch, spitch) = (dpitch, spitch);
-        Ok(crate::graph::Op::Memcpy2D {
-            dst,
-            dpitch,
-            src,
-            spitch,
-            width,
-            height,
-            kind,
-        })
-    };
-    if let Some(r) = crate::capture::record(stream, op) {
+    let shape = [dpitch, spitch, width, height];
+    if let Some(r) = crate::capture::memcpy_2d(stream, dst, src, shape, kind) {
         return r;
     }
     let pageable = (!dst_dev && is_pageable(dst)) || (!src_dev && is_pageable(src));
@@ -313,16 +294,7 @@ fn memset_2d(
         return Ok(());
     }
     check_device_range(ptr, pitched_extent(pitch, width, height)?)?;
-    let op = || {
-        Ok(crate::graph::Op::Memset(crate::graph::MemsetOp::bytes(
-            ptr,
-            pitch,
-            value as u8,
-            width,
-            height,
-        )))
-    };
-    if let Some(r) = crate::capture::record(stream, op) {
+    if let Some(r) = crate::capture::memset_2d(stream, ptr, pitch, value as u8, width, height) {
         return r;
     }
     let dst = Addr(ptr);

@@ -684,7 +684,7 @@ pub(crate) fn run_sync(stream: &Arc<Stream>, work: impl FnOnce() + Send + 'stati
 /// streams it waits for), on the calling thread.
 pub fn synchronize(stream: &Arc<Stream>) -> CudaResult {
     let _p = crate::profile::Scope::new(crate::profile::Category::Synchronize);
-    crate::capture::refuse_sync(stream)?;
+    crate::capture::refuse_if_capturing(stream)?;
     if is_legacy(stream) {
         for dep in implicit_deps(stream) {
             dep.wait();
@@ -914,11 +914,7 @@ pub unsafe extern "C" fn cudaStreamAddCallback_ptsz(
 /// before it has run.
 unsafe fn launch_host_func(s: &Arc<Stream>, f: HostFn, data: *mut c_void) -> CudaResult {
     let f = f.ok_or(Error::InvalidValue)?;
-    let op = || {
-        let (func, data) = (f as usize, data as usize);
-        Ok(crate::graph::Op::Host { func, data })
-    };
-    if let Some(r) = crate::capture::record(s, op) {
+    if let Some(r) = crate::capture::host_func(s, f as usize, data as usize) {
         return r;
     }
     let data = SendPtr(data);
