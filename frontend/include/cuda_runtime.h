@@ -92,6 +92,31 @@ template <class T> static __inline__ __host__ cudaError_t cudaGetSymbolSize(size
 template <class T> static __inline__ __host__ cudaError_t cudaLaunchKernel(T *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem = 0, cudaStream_t stream = 0) {
     return ::cudaLaunchKernel((const void *)func, gridDim, blockDim, args, sharedMem, stream);
 }
+/* Extended launch: the arguments are converted to the kernel's parameter
+ * types first, then passed by address (a trailing NULL keeps the array
+ * non-empty for kernels without parameters). */
+template <typename... ExpTypes, typename... ActTypes>
+static __inline__ __host__ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(ExpTypes...), ActTypes &&...args) {
+    return [&](ExpTypes... converted) {
+        void *argv[sizeof...(ExpTypes) + 1] = {((void *)&converted)..., 0};
+        return ::cudaLaunchKernelExC(config, (const void *)kernel, argv);
+    }(static_cast<ActTypes &&>(args)...);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, T *kernel, void **args) {
+    return ::cudaLaunchKernelExC(config, (const void *)kernel, args);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaStream_t stream) {
+    return ::cudaMallocAsync((void **)(void *)ptr, size, stream);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    return ::cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool, stream);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaMallocFromPoolAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+    return ::cudaMallocFromPoolAsync((void **)(void *)ptr, size, memPool, stream);
+}
+template <class T> static __inline__ __host__ cudaError_t cudaFuncGetName(const char **name, T *func) {
+    return ::cudaFuncGetName(name, (const void *)func);
+}
 template <class T> static __inline__ __host__ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *func) {
     return ::cudaFuncGetAttributes(attr, (const void *)func);
 }

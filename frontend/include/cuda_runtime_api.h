@@ -87,7 +87,7 @@ extern cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaSt
 extern cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
 extern cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream __CUCC_DEFAULT(0));
 extern cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
-extern cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice, cudaStream_t stream __CUCC_DEFAULT(0));
+extern cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream __CUCC_DEFAULT(0));
 
 /* Arrays. */
 extern cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width, size_t height __CUCC_DEFAULT(0), unsigned int flags __CUCC_DEFAULT(0));
@@ -163,6 +163,9 @@ extern cudaError_t cudaGetTextureReference(const struct textureReference **texre
 /* Profiler control. */
 extern cudaError_t cudaProfilerStart(void);
 extern cudaError_t cudaProfilerStop(void);
+
+/* The rest of CUDA 13's runtime API: graphs, capture, pools, ... */
+#include "__cucc_runtime_more.h"
 
 #ifdef __cplusplus
 }

@@ -565,4 +565,6 @@ struct cudaDeviceProp {
     int reserved[48];
 };
 
+#include "__cucc_runtime_types.h"
+
 #endif

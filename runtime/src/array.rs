@@ -608,6 +608,10 @@ unsafe fn memcpy_3d(p: *const cudaMemcpy3DParms, stream: &Arc<Stream>) -> CudaRe
     let p = unsafe { *p };
     let src = end(p.srcArray, p.srcPtr)?;
     let dst = end(p.dstArray, p.dstPtr)?;
+    if let Some(r) = crate::capture::record(stream, || Ok(crate::graph::Op::Memcpy3D(Box::new(p))))
+    {
+        return r;
+    }
     // With an array involved, x extents and array positions count texels.
     let texel = match (&src, &dst) {
         (End::Array(a), End::Array(b)) => {

@@ -175,7 +175,7 @@ fn cpu_clock_khz() -> c_int {
 }
 
 /// The properties of device `device`.
-fn properties_of(device: c_int) -> CudaResult<&'static cudaDeviceProp> {
+pub(crate) fn properties_of(device: c_int) -> CudaResult<&'static cudaDeviceProp> {
     Ok(match crate::devices::kind(device)? {
         crate::devices::DeviceKind::Cpu => properties(),
         crate::devices::DeviceKind::Snitch => crate::snitch::properties(),

@@ -93,6 +93,7 @@ cuda_errors! {
     PeerAccessUnsupported = 217, "cudaErrorPeerAccessUnsupported", "peer access is not supported between these devices";
     InvalidPtx = 218, "cudaErrorInvalidPtx", "the PTX could not be translated";
     InvalidResourceHandle = 400, "cudaErrorInvalidResourceHandle", "invalid resource handle";
+    IllegalState = 401, "cudaErrorIllegalState", "the resource is not in a state that allows the operation";
     SymbolNotFound = 500, "cudaErrorSymbolNotFound", "named symbol not found";
     NotReady = 600, "cudaErrorNotReady", "the asynchronous work has not completed yet";
     IllegalAddress = 700, "cudaErrorIllegalAddress", "a kernel accessed an illegal address";
@@ -103,6 +104,13 @@ cuda_errors! {
     LaunchFailure = 719, "cudaErrorLaunchFailure", "the kernel trapped while executing";
     NotPermitted = 800, "cudaErrorNotPermitted", "operation not permitted";
     NotSupported = 801, "cudaErrorNotSupported", "operation not supported";
+    StreamCaptureUnsupported = 900, "cudaErrorStreamCaptureUnsupported", "the operation cannot be recorded while the stream is being captured";
+    StreamCaptureInvalidated = 901, "cudaErrorStreamCaptureInvalidated", "the stream capture was invalidated by an earlier error";
+    StreamCaptureUnmatched = 903, "cudaErrorStreamCaptureUnmatched", "the capture was not begun in this stream";
+    StreamCaptureUnjoined = 904, "cudaErrorStreamCaptureUnjoined", "a stream forked from the capture was not joined back";
+    StreamCaptureImplicit = 906, "cudaErrorStreamCaptureImplicit", "the operation would synchronise implicitly with a capturing stream";
+    StreamCaptureWrongThread = 908, "cudaErrorStreamCaptureWrongThread", "the capture was begun by another thread";
+    GraphExecUpdateFailure = 910, "cudaErrorGraphExecUpdateFailure", "the graph update was not performed because the graphs differ";
     Unknown = 999, "cudaErrorUnknown", "unknown error";
 }
 

@@ -107,6 +107,9 @@ fn clock_of_current_device() -> CudaResult<Option<fn() -> u64>> {
 }
 
 fn record(event: cudaEvent_t, stream: &Arc<Stream>) -> CudaResult {
+    if let Some(r) = crate::capture::event_record(event, stream) {
+        return r;
+    }
     let event = lookup_event(event)?;
     let completion = Completion::with_clock(clock_of_current_device()?);
     *lock(&event.current) = Some(Arc::clone(&completion));
@@ -229,6 +232,9 @@ pub extern "C" fn cudaEventDestroy(event: cudaEvent_t) -> cudaError_t {
 fn wait_event(s: &Arc<Stream>, event: cudaEvent_t, flags: c_uint) -> CudaResult {
     if flags & !1 != 0 {
         return Err(Error::InvalidValue);
+    }
+    if let Some(r) = crate::capture::event_wait(s, event) {
+        return r;
     }
     let event = lookup_event(event)?;
     match event.current_record() {

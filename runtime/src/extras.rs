@@ -90,26 +90,6 @@ pub extern "C" fn cudaProfilerStop() -> cudaError_t {
     0
 }
 
-/// Managed memory is host memory: prefetching has nothing to move.
-#[no_mangle]
-pub extern "C" fn cudaMemPrefetchAsync(
-    ptr: *const c_void,
-    _count: usize,
-    device: c_int,
-    _stream: cudaStream_t,
-) -> cudaError_t {
-    api(|| {
-        if ptr.is_null() {
-            return Err(Error::InvalidValue);
-        }
-        // cudaCpuDeviceId is -1.
-        if device != -1 {
-            check_ordinal(device)?;
-        }
-        Ok(())
-    })
-}
-
 /// Fills a pitched 3-D region one slice at a time.
 ///
 /// Safe: each slice is checked against the allocation table.

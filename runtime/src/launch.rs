@@ -155,6 +155,10 @@ unsafe fn launch(
     shared: usize,
     stream: &Arc<Stream>,
 ) -> CudaResult {
+    // SAFETY: the caller's contract for `args`.
+    if let Some(r) = unsafe { crate::capture::kernel(stream, func, grid, block, args, shared) } {
+        return r;
+    }
     let f = function(func)?;
     let k = f.kernel()?;
     validate(grid, block, shared as u64, &f, &k)?;

@@ -29,8 +29,15 @@
 //! The process-wide state, its locks and the order they are taken in are
 //! listed in one place: `docs/runtime.md`, "Global state and lock order".
 //!
-//! Not implemented yet: surfaces, mipmapped and layered arrays, graphs, memory
-//! pools and cooperative launches.
+//! [`mempool`] is stream-ordered allocation ([`memadvise`] the memory
+//! hints), [`graph`] (with [`graph_params`], the generic node API) and
+//! [`capture`] are CUDA graphs and stream capture, [`launch_ex`] is
+//! `cudaLaunchKernelExC`, [`stream_attrs`] stream attributes, [`queries`]
+//! and [`entry_points`] small queries, [`ptsz`] the per-thread-stream forms;
+//! [`unsupported`] exports the rest of NVIDIA's entry points as
+//! `cudaErrorNotSupported`.
+//!
+//! Not implemented yet: surfaces, mipmapped and layered arrays.
 
 #![deny(missing_docs)]
 #![warn(clippy::dbg_macro, clippy::todo)]
@@ -40,9 +47,11 @@ pub mod arena;
 pub mod array;
 pub mod bigstack;
 pub mod bulk;
+pub mod capture;
 pub mod device;
 pub mod devices;
 pub mod driver;
+pub mod entry_points;
 pub mod errors;
 pub mod event;
 pub mod extras;
@@ -50,6 +59,8 @@ pub mod fatbin;
 pub mod fault;
 pub mod ffi;
 pub mod gl_interop;
+pub mod graph;
+pub mod graph_params;
 pub mod host;
 pub mod host_pages;
 pub mod jit;
@@ -57,10 +68,15 @@ pub(crate) mod job;
 pub mod kernel;
 pub mod kernel_ir;
 pub mod launch;
+pub mod launch_ex;
 pub mod log;
+pub mod memadvise;
 pub mod memory;
+pub mod mempool;
 pub mod pool;
 pub mod profile;
+pub mod ptsz;
+pub mod queries;
 pub mod registry;
 pub mod sample;
 pub mod sanitize;
@@ -68,9 +84,11 @@ pub mod signal;
 pub mod snitch;
 pub mod static_cudart;
 pub mod stream;
+pub mod stream_attrs;
 pub mod streaming;
 pub(crate) mod sync;
 pub mod texture;
 pub mod texture_abi;
+pub mod unsupported;
 
 pub use errors::{cudaError_t, Error};

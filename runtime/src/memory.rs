@@ -35,7 +35,7 @@ pub const ALLOC_ALIGN: usize = 256;
 /// Row alignment of pitched allocations.
 pub const PITCH_ALIGN: usize = 256;
 
-fn allocate(size: usize, kind: Kind) -> CudaResult<*mut c_void> {
+pub(crate) fn allocate(size: usize, kind: Kind) -> CudaResult<*mut c_void> {
     let _p = crate::profile::Scope::new(crate::profile::Category::Malloc);
     let commit = size >= bulk::COMMIT_BYTES && bulk::commit_enabled();
     // A mapping of its own, between guards, apart from the host heap.
@@ -49,7 +49,7 @@ fn allocate(size: usize, kind: Kind) -> CudaResult<*mut c_void> {
 }
 
 /// Frees an owned allocation of one of `kinds` that starts exactly at `ptr`.
-fn release(ptr: usize, kinds: &[Kind]) -> CudaResult {
+pub(crate) fn release(ptr: usize, kinds: &[Kind]) -> CudaResult {
     let _p = crate::profile::Scope::new(crate::profile::Category::Free);
     let mut table = table_write();
     let size = match table.get(&ptr) {
@@ -66,6 +66,7 @@ fn release(ptr: usize, kinds: &[Kind]) -> CudaResult {
 
 /// Frees every owned allocation (`cudaDeviceReset`); variable storage stays.
 pub fn release_all() {
+    crate::mempool::reset();
     let mut table = table_write();
     let owned: Vec<(usize, Alloc)> = table
         .iter()
@@ -209,6 +210,9 @@ unsafe fn memcpy(
     if src_dev {
         check_device_range(src, count)?;
     }
+    if let Some(r) = crate::capture::memcpy_1d(stream, dst, src, count, kind) {
+        return r;
+    }
     let pageable_dst = !dst_dev && is_pageable(dst);
     let pageable = pageable_dst || (!src_dev && is_pageable(src));
     let category = crate::profile::Category::memcpy(dst_dev, src_dev);
@@ -253,6 +257,10 @@ unsafe fn memcpy_2d(
     if src_dev {
         check_device_range(src, pitched_extent(spitch, width, height)?)?;
     }
+    let shape = [dpitch, spitch, width, height];
+    if let Some(r) = crate::capture::memcpy_2d(stream, dst, src, shape, kind) {
+        return r;
+    }
     let pageable = (!dst_dev && is_pageable(dst)) || (!src_dev && is_pageable(src));
     let rows = bulk::Rows {
         dpitch,
@@ -286,6 +294,9 @@ fn memset_2d(
         return Ok(());
     }
     check_device_range(ptr, pitched_extent(pitch, width, height)?)?;
+    if let Some(r) = crate::capture::memset_2d(stream, ptr, pitch, value as u8, width, height) {
+        return r;
+    }
     let dst = Addr(ptr);
     let work = move || {
         let d = dst;
@@ -344,7 +355,9 @@ pub extern "C" fn cudaFree(dev_ptr: *mut c_void) -> cudaError_t {
             return Ok(());
         }
         synchronize_all()?;
-        release(dev_ptr as usize, &[Kind::Device, Kind::Managed])
+        release(dev_ptr as usize, &[Kind::Device, Kind::Managed])?;
+        crate::mempool::forget(dev_ptr as usize);
+        Ok(())
     })
 }
 

@@ -653,6 +653,7 @@ fn implicit_deps(stream: &Stream) -> Vec<Dep> {
 /// Submits `work` to `stream` after the stream's implicit dependencies and
 /// `extra`; returns its ticket.
 pub(crate) fn submit_with(stream: &Arc<Stream>, extra: Option<Dep>, work: Work) -> CudaResult<u64> {
+    crate::capture::refuse_if_capturing(stream)?;
     let mut deps = implicit_deps(stream);
     deps.extend(extra);
     Ok(stream.push(deps, work, true))
@@ -697,6 +698,7 @@ pub(crate) fn submit_completion(stream: &Arc<Stream>, c: Arc<Completion>) -> Cud
 /// itself ([`Stream::wait_for`]), so the stream thread is not woken. Returns
 /// the sticky error if the context broke meanwhile.
 pub(crate) fn run_sync(stream: &Arc<Stream>, work: impl FnOnce() + Send + 'static) -> CudaResult {
+    crate::capture::refuse_if_capturing(stream)?;
     let deps = implicit_deps(stream);
     let ticket = stream.push(deps, Work::Call(Box::new(work)), !runs_what_it_waits_for());
     stream.wait_for(ticket);
@@ -707,6 +709,7 @@ pub(crate) fn run_sync(stream: &Arc<Stream>, work: impl FnOnce() + Send + 'stati
 /// streams it waits for), on the calling thread.
 pub fn synchronize(stream: &Arc<Stream>) -> CudaResult {
     let _p = crate::profile::Scope::new(crate::profile::Category::Synchronize);
+    crate::capture::refuse_if_capturing(stream)?;
     if is_legacy(stream) {
         for dep in implicit_deps(stream) {
             dep.wait();
@@ -936,6 +939,9 @@ pub unsafe extern "C" fn cudaStreamAddCallback_ptsz(
 /// before it has run.
 unsafe fn launch_host_func(s: &Arc<Stream>, f: HostFn, data: *mut c_void) -> CudaResult {
     let f = f.ok_or(Error::InvalidValue)?;
+    if let Some(r) = crate::capture::host_func(s, f as usize, data as usize) {
+        return r;
+    }
     let data = SendPtr(data);
     submit_user(s, move || {
         let d = data;

@@ -39,7 +39,10 @@ int main() {
         x[i] = (float)i;
         y[i] = 1.0f;
     }
-    EXPECT(cudaMemPrefetchAsync(x, n * sizeof(float), 0, 0) == cudaSuccess);
+    struct cudaMemLocation here = {};
+    here.type = cudaMemLocationTypeDevice;
+    here.id = 0;
+    EXPECT(cudaMemPrefetchAsync(x, n * sizeof(float), here, 0, 0) == cudaSuccess);
 
     // The pre-CUDA-9 launch protocol.
     float a = 2.0f;

@@ -90,6 +90,9 @@ fn build_properties() -> cudaDeviceProp {
         *dst = *src as c_char;
     }
     p.uuid = uuid;
+    // A PCI address of its own, so bus-id queries tell the devices apart:
+    // the CPU's bus, the next device number.
+    p.pciDeviceID += 1;
     let tcdm = params.tcdm_size;
     p.multiProcessorCount = CORES as c_int;
     p.sharedMemPerBlock = tcdm;
