@@ -281,6 +281,22 @@ fn dot_product_runs_one_fmadd_under_frep() {
     assert_eq!(out[2], Arg::F64(vec![0.0]));
 }
 
+/// Static instructions of a program's only loop: an FREP loop's repeated
+/// body, or a counted loop from its back branch's target to the branch.
+fn loop_body(p: &Program) -> usize {
+    use cucc_snitch::isa::Inst;
+    let mut bodies = p.insts.iter().filter_map(|i| match i {
+        Inst::Frep { count, .. } => Some(usize::from(*count)),
+        Inst::Branch { offset, .. } if *offset < 0 => Some((-offset / 4) as usize + 1),
+        _ => None,
+    });
+    let body = bodies
+        .next()
+        .unwrap_or_else(|| panic!("no loop:\n{}", p.asm));
+    assert!(bodies.next().is_none(), "more than one loop:\n{}", p.asm);
+    body
+}
+
 #[test]
 fn dot_product_loop_shrinks_as_in_figure_3_1() {
     let text = module_text("dot");
@@ -296,22 +312,36 @@ fn dot_product_loop_shrinks_as_in_figure_3_1() {
             &[Arg::F64(x), Arg::F64(y), Arg::F64(vec![0.0]), Arg::Int(64)],
         );
         assert_eq!(out[2], Arg::F64(vec![want]));
-        // Instructions executed per element, setup excluded.
-        (c.snitch_issues + c.snitch_fseq_offloads) as f64 / 64.0
+        // Instructions executed per element, setup included.
+        let dynamic = (c.snitch_issues + c.snitch_fseq_offloads) as f64 / 64.0;
+        (loop_body(&p), dynamic, p.asm)
     };
-    let base = loop_len(Options::none());
-    let streams = loop_len(Options {
-        streams: true,
+    // Fig. 3.1: 2 `fld`, `fmadd.d`, 3 `addi` (two pointers and the
+    // counter), `bnez`; then streams leave `fmadd.d`, `addi`, `bnez`; then
+    // FREP repeats the `fmadd.d` alone.
+    let base = Options {
+        strength_reduce: true,
         ..Options::none()
-    });
-    let frep = loop_len(Options {
+    };
+    let streams = Options {
         streams: true,
+        ..base
+    };
+    let frep = Options {
         frep: true,
-        ..Options::none()
-    });
-    eprintln!("dot: {base:.2} / {streams:.2} / {frep:.2} instructions per element");
-    assert!(base > streams && streams > frep, "{base} {streams} {frep}");
-    assert!(frep < 0.5, "{frep}");
+        ..streams
+    };
+    let (b, bd, basm) = loop_len(base);
+    let (s, sd, sasm) = loop_len(streams);
+    let (f, fd, fasm) = loop_len(frep);
+    eprintln!(
+        "dot: loop body {b} / {s} / {f} instructions; {bd:.2} / {sd:.2} / {fd:.2} executed per element"
+    );
+    assert_eq!((b, s, f), (7, 3, 1), "\n{basm}\n{sasm}\n{fasm}");
+    assert!(bd > sd && sd > fd, "{bd} {sd} {fd}");
+    // Without strength reduction each access recomputes its address.
+    let (plain, pd, pasm) = loop_len(Options::none());
+    assert!(plain > b && pd > bd, "{plain} {pd}\n{pasm}");
 }
 
 #[test]
@@ -487,6 +517,8 @@ fn all_subsets() -> Vec<Options> {
                 fuse_fill: bit(3),
                 unroll_and_jam: bit(4),
                 pack_f32: bit(5),
+                // Both ways across the subsets without doubling them.
+                strength_reduce: mask % 3 != 0,
                 max_unroll: 8,
                 ..Options::default()
             }

@@ -1,28 +1,32 @@
 //! Makes the integer work explicit: parameter registers, addresses of the
 //! remaining loads and stores (computed from the loop counters at each
 //! access, as a straightforward lowering does: a `mul` or shift per term,
-//! no strength reduction), loop counters, and the `scfgwi` writes that
-//! configure each stream before its region, with the SSR switch around it.
+//! unless [`super::strength_reduce`] is on), loop counters, and the
+//! `scfgwi` writes that configure each stream before its region, with the
+//! SSR switch around it.
 
-use super::lir::{Access, Count, Func, LoopCtl, Node, ParamKind, StreamCfg, Var, XV};
+use super::lir::{Access, Affine, Count, Func, LoopCtl, Node, ParamKind, StreamCfg, Var, XV};
+use super::strength_reduce::{self, Walk};
 use crate::isa::{ImmOp, RegOp};
 use crate::stream::{Dim, Direction, StreamPattern};
 use std::collections::{HashMap, HashSet};
 
-/// Runs the step (always on). Fails only on an internal inconsistency
-/// (an address naming a loop that has no counter).
-pub fn run(f: &mut Func) -> Result<(), String> {
+/// Runs the step (always on); `strength_reduce` makes loop accesses walk
+/// pointers. Fails only on an internal inconsistency (an address naming a
+/// loop that has no counter).
+pub fn run(f: &mut Func, strength_reduce: bool) -> Result<(), String> {
     f.param_regs = (0..f.params.len()).map(|_| f.new_x()).collect();
     f.param_hi = (0..f.params.len())
         .map(|i| (f.params[i] == ParamKind::F64).then(|| f.new_x()))
         .collect();
     let mut used = HashSet::new();
-    collect_used(&f.body, &mut used);
+    collect_used(&f.body, None, strength_reduce, &mut used);
     let body = std::mem::take(&mut f.body);
     let mut m = Materializer {
         f,
         ivs: HashMap::new(),
         used,
+        strength_reduce,
         error: None,
     };
     let out = m.body(body);
@@ -33,26 +37,43 @@ pub fn run(f: &mut Func) -> Result<(), String> {
     }
 }
 
-fn note(at: &Access, used: &mut HashSet<u32>) {
+/// Notes the loops whose iteration number `at` needs in a register (all
+/// but `walked`, the loop whose pointer walk covers it).
+fn note(at: &Access, walked: Option<u32>, used: &mut HashSet<u32>) {
     for (v, _) in &at.offset.terms {
         if let Var::Loop(l) | Var::LoopParam(l, _) = v {
-            used.insert(*l);
+            if Some(*l) != walked {
+                used.insert(*l);
+            }
         }
     }
 }
 
-fn collect_used(body: &[Node], used: &mut HashSet<u32>) {
-    super::lir::walk(body, &mut |n| match n {
-        Node::Load { at, .. } | Node::Store { at, .. } => note(at, used),
-        Node::Streams { cfgs, .. } => cfgs.iter().for_each(|c| note(&c.start, used)),
-        _ => {}
-    });
+/// The loops whose iteration number some address needs; `inside` is the
+/// innermost loop around `body` that is not an FREP loop.
+fn collect_used(body: &[Node], inside: Option<u32>, sr: bool, used: &mut HashSet<u32>) {
+    for n in body {
+        match n {
+            Node::Load { at, .. } | Node::Store { at, .. } => {
+                let walked = inside.filter(|&l| sr && strength_reduce::stride(at, l).is_some());
+                note(at, walked, used);
+            }
+            Node::Streams { cfgs, body } => {
+                cfgs.iter().for_each(|c| note(&c.start, None, used));
+                collect_used(body, None, sr, used);
+            }
+            Node::IfPositive { body, .. } => collect_used(body, None, sr, used),
+            Node::Loop(l) => collect_used(&l.body, (!l.frep).then_some(l.id), sr, used),
+            _ => {}
+        }
+    }
 }
 
 struct Materializer<'a> {
     f: &'a mut Func,
     ivs: HashMap<u32, XV>,
     used: HashSet<u32>,
+    strength_reduce: bool,
     error: Option<String>,
 }
 
@@ -114,6 +135,11 @@ impl Materializer<'_> {
                 }
             }
             Node::Loop(mut l) => {
+                let walks = if self.strength_reduce && !l.frep {
+                    self.walk_pointers(&mut l.body, l.id, out)
+                } else {
+                    Vec::new()
+                };
                 let counter = self.f.new_x();
                 let up = self.used.contains(&l.id) && !l.frep;
                 let count_reg = |s: &Self| match l.count {
@@ -186,10 +212,88 @@ impl Materializer<'_> {
                 l.ctl = Some(ctl);
                 let body = std::mem::take(&mut l.body);
                 l.body = self.body(body);
+                for w in &walks {
+                    l.body.push(Node::IImm {
+                        op: ImmOp::Addi,
+                        dst: w.ptr,
+                        a: w.ptr,
+                        imm: w.stride,
+                    });
+                }
                 out.push(Node::Loop(l));
             }
             other => out.push(other),
         }
+    }
+
+    /// Gives the accesses of loop `l`'s body that qualify pointer walks
+    /// (set up in `out`, before the loop) and rewrites them as loads and
+    /// stores at those pointers; the caller bumps the pointers.
+    fn walk_pointers(&mut self, body: &mut [Node], l: u32, out: &mut Vec<Node>) -> Vec<Walk> {
+        let mut walks: Vec<Walk> = Vec::new();
+        for n in body.iter_mut() {
+            let Some((at, stride, elem)) = strength_reduce::walked(n, l) else {
+                continue;
+            };
+            let (ptr, offset) = match walks.iter().find_map(|w| Some((w.ptr, w.offset_of(&at)?))) {
+                Some(found) => found,
+                None => {
+                    // The address at iteration 0: the loop's term dropped.
+                    let start = Access {
+                        buf: at.buf,
+                        offset: Affine {
+                            constant: at.offset.constant,
+                            terms: at
+                                .offset
+                                .terms
+                                .iter()
+                                .filter(|(v, _)| *v != Var::Loop(l))
+                                .copied()
+                                .collect(),
+                        },
+                    };
+                    let (base, imm) = self.address(&start, elem, out);
+                    // A parameter's register may serve other accesses:
+                    // walk a copy. A computed address is walked in place.
+                    let ptr = if imm == 0 && !self.f.param_regs.contains(&base) {
+                        base
+                    } else {
+                        let ptr = self.f.new_x();
+                        out.push(Node::IImm {
+                            op: ImmOp::Addi,
+                            dst: ptr,
+                            a: base,
+                            imm,
+                        });
+                        ptr
+                    };
+                    walks.push(Walk {
+                        buf: at.buf,
+                        terms: at.offset.terms.clone(),
+                        base: at.offset.constant,
+                        ptr,
+                        stride,
+                    });
+                    (ptr, 0)
+                }
+            };
+            *n = match std::mem::replace(n, Node::SsrEnable(false)) {
+                Node::Load { dst, fmt, .. } => Node::LoadAt {
+                    dst,
+                    fmt,
+                    base: ptr,
+                    offset,
+                },
+                Node::Store { src, fmt, .. } => Node::StoreAt {
+                    src,
+                    fmt,
+                    base: ptr,
+                    offset,
+                },
+                other => other,
+            };
+        }
+        walks
     }
 
     /// Integer code for `param + offset`, in the reference lowering's

@@ -4,8 +4,9 @@
 //! ([`lir`]); the optimisation passes follow, each behind a switch of
 //! [`Options`], in a fixed order: scalar replacement, fill fusion,
 //! unroll-and-jam, f32 packing, streams, FREP. `materialize` then makes
-//! addresses, loop control and stream configuration explicit integer code,
-//! `regalloc` maps virtual registers without spilling, and `emit` writes
+//! addresses (walking pointers under [`strength_reduce`]), loop control and
+//! stream configuration explicit integer code, `regalloc` maps virtual
+//! registers without spilling, and `emit` writes
 //! instructions. The switches reproduce the rows of the Ficarelli thesis'
 //! Table 3.2 when turned on in its order ([`Options::table_3_2`]).
 
@@ -19,6 +20,7 @@ pub mod pack;
 pub mod regalloc;
 pub mod scalar_replace;
 pub mod streams;
+pub mod strength_reduce;
 pub mod unroll_jam;
 mod util;
 
@@ -45,6 +47,10 @@ pub struct Options {
     pub unroll_and_jam: bool,
     /// Unit-stride f32 loops work on two lanes per 64-bit register.
     pub pack_f32: bool,
+    /// Loop accesses walk pointer registers bumped by their stride instead
+    /// of recomputing `base + i·stride` (off in Table 3.2's rows, which
+    /// follow the reference lowering).
+    pub strength_reduce: bool,
     /// Largest unroll-and-jam factor.
     pub max_unroll: u32,
     /// Launch dimensions known at compile time: `gridDim`/`blockDim` reads
@@ -128,6 +134,7 @@ impl Default for Options {
             fuse_fill: true,
             unroll_and_jam: true,
             pack_f32: true,
+            strength_reduce: true,
             max_unroll: 8,
             launch: None,
             known_ints: [None; 8],
@@ -146,6 +153,7 @@ impl Options {
             fuse_fill: false,
             unroll_and_jam: false,
             pack_f32: false,
+            strength_reduce: false,
             max_unroll: 8,
             launch: None,
             known_ints: [None; 8],
@@ -154,13 +162,14 @@ impl Options {
     }
 
     /// The pass names, in pipeline order, as [`Options::with_passes`] takes them.
-    pub const PASS_NAMES: [&'static str; 6] = [
+    pub const PASS_NAMES: [&'static str; 7] = [
         "scalar-replacement",
         "fuse-fill",
         "unroll-and-jam",
         "pack-f32",
         "streams",
         "frep",
+        "strength-reduce",
     ];
 
     /// These options with exactly the passes of a comma-separated list
@@ -174,6 +183,7 @@ impl Options {
             fuse_fill: false,
             unroll_and_jam: false,
             pack_f32: false,
+            strength_reduce: false,
             ..self
         };
         for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -186,6 +196,7 @@ impl Options {
                     o.fuse_fill = all.fuse_fill;
                     o.unroll_and_jam = all.unroll_and_jam;
                     o.pack_f32 = all.pack_f32;
+                    o.strength_reduce = all.strength_reduce;
                 }
                 "none" => {}
                 "scalar-replacement" => o.scalar_replacement = true,
@@ -194,6 +205,7 @@ impl Options {
                 "pack-f32" => o.pack_f32 = true,
                 "streams" => o.streams = true,
                 "frep" => o.frep = true,
+                "strength-reduce" => o.strength_reduce = true,
                 other => {
                     return Err(format!(
                         "unknown Snitch pass `{other}` (known: {}, or all/none)",
@@ -422,9 +434,21 @@ pub fn compile_with(
         construct: "code generation".into(),
         message,
     };
-    materialize::run(&mut f).map_err(codegen)?;
+    // Pointer walks keep a register per access stream live across their
+    // loop: when that leaves too few registers, the reference addresses
+    // (which need none across the loop) are the fallback, not a spill.
+    let symbolic = options.strength_reduce.then(|| f.clone());
+    materialize::run(&mut f, options.strength_reduce).map_err(codegen)?;
+    let alloc = match (regalloc::allocate(&f), symbolic) {
+        (Err(_), Some(mut plain)) => {
+            materialize::run(&mut plain, false).map_err(codegen)?;
+            f = plain;
+            regalloc::allocate(&f)
+        }
+        (result, _) => result,
+    };
     stages.push(("materialize".to_string(), f.to_string()));
-    let alloc = regalloc::allocate(&f).map_err(|e| Diagnostic {
+    let alloc = alloc.map_err(|e| Diagnostic {
         location: module.describe_loc(func.loc),
         kernel: kernel.into(),
         construct: "register allocation".into(),

@@ -292,7 +292,7 @@ fn packing_skips_odd_counts() {
 #[test]
 fn materialize_and_allocate_the_baseline() {
     let mut f = lir(SUM_F32);
-    materialize::run(&mut f).unwrap_or_else(|e| panic!("{e}"));
+    materialize::run(&mut f, false).unwrap_or_else(|e| panic!("{e}"));
     let alloc = regalloc::allocate(&f).unwrap_or_else(|e| panic!("{e}"));
     // Parameters stay in a0 and a1; everything fits in a few temporaries.
     assert_eq!(alloc.x[&f.param_regs[0]], crate::isa::XReg::A0);
@@ -339,4 +339,50 @@ fn pass_lists_name_the_switches() {
     for name in Options::PASS_NAMES {
         assert!(Options::none().with_passes(name).is_ok(), "{name}");
     }
+}
+
+/// Strength reduction: the inner loop's accesses walk pointers (the one
+/// that also depends on the outer loop starts from an address computed
+/// before the inner loop; the invariant ones keep theirs), so the inner
+/// counter counts down while the outer one stays the iteration number.
+#[test]
+fn strength_reduction_walks_pointers() {
+    let mut f = lir(MATMUL);
+    materialize::run(&mut f, true).unwrap_or_else(|e| panic!("{e}"));
+    regalloc::allocate(&f).unwrap_or_else(|e| panic!("{e}"));
+    check(
+        &f,
+        "
+%f0 = const.d 0.0
+%x4 = addi %x2, 0
+%x5 = li 4
+loop i0 < 4 ctl(%x5) {
+  store.d 0(%x4), %f0
+  %x4 = addi %x4, 8
+}
+%x6 = li 0
+%x7 = li 4
+loop i1 < 4 ctl(%x6, %x7, up) {
+  %x8 = addi %x0, 0
+  %x10 = li 8
+  %x9 = mul %x6, %x10
+  %x11 = add %x1, %x9
+  %x12 = li 16
+  loop i2 < 16 ctl(%x12) {
+    %f1 = load.d 0(%x8)
+    %f2 = load.d 0(%x11)
+    %x14 = li 8
+    %x13 = mul %x6, %x14
+    %x15 = add %x2, %x13
+    %f3 = load.d 0(%x15)
+    %f4 = fmadd.d %f1, %f2, %f3
+    %x17 = li 8
+    %x16 = mul %x6, %x17
+    %x18 = add %x2, %x16
+    store.d 0(%x18), %f4
+    %x8 = addi %x8, 8
+    %x11 = addi %x11, 32
+  }
+}",
+    );
 }
