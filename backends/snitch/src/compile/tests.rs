@@ -339,6 +339,11 @@ fn pass_lists_name_the_switches() {
     for name in Options::PASS_NAMES {
         assert!(Options::none().with_passes(name).is_ok(), "{name}");
     }
+    // Table 3.2 follows the reference lowering: no pointer walks.
+    assert!(Options::none()
+        .with_passes("strength-reduce")
+        .is_ok_and(|o| o.strength_reduce));
+    assert!(Options::table_3_2().iter().all(|(_, o)| !o.strength_reduce));
 }
 
 /// Strength reduction: the inner loop's accesses walk pointers (the one
@@ -383,6 +388,112 @@ loop i1 < 4 ctl(%x6, %x7, up) {
     %x8 = addi %x8, 8
     %x11 = addi %x11, 32
   }
+}",
+    );
+}
+
+/// Eight buffers walked in a nest: the pointers, live across the inner
+/// loop next to the parameters the outer loop still needs, are more than
+/// the integer pool holds, so compilation falls back to the reference
+/// addresses (nothing kept across the loop) rather than failing or spilling.
+#[test]
+fn strength_reduction_falls_back_when_registers_run_out() {
+    let mut loads = String::new();
+    let mut sum = "v0".to_string();
+    for b in 0..7 {
+        loads += &format!(
+            "      %p{b} = ptr.index f64 %b{b}, %o : ptr<global>\n      %v{b} = load %p{b} : f64\n"
+        );
+        if b > 0 {
+            loads += &format!("      %s{b} = fadd %{sum}, %v{b} : f64\n");
+            sum = format!("s{b}");
+        }
+    }
+    let params: Vec<String> = (0..7)
+        .map(|b| format!("%b{b}: ptr<global> noalias"))
+        .collect();
+    let text = format!(
+        r#"
+file "w.cu"
+device @k({}, %y: ptr<global> noalias) {{
+  %c0 = const 0 : i32
+  %c1 = const 1 : i32
+  %n = const 4 : i32
+  %m = const 16 : i32
+  for %i = %c0 to %n step %c1 {{
+    for %j = %c0 to %m step %c1 {{
+      %r = mul %i, %m : i32
+      %o = add %r, %j : i32
+{loads}      %yp = ptr.index f64 %y, %o : ptr<global>
+      store %yp, %{sum}
+      yield
+    }}
+    yield
+  }}
+  return
+}}
+"#,
+        params.join(", ")
+    );
+    let m = cucc_ir::parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = lir(&text);
+    materialize::run(&mut f, true).unwrap_or_else(|e| panic!("{e}"));
+    let err = regalloc::allocate(&f).err();
+    assert!(
+        err.as_ref().is_some_and(|e| e.class == "integer"),
+        "{err:?}"
+    );
+    let compile = |strength_reduce| {
+        let o = Options {
+            strength_reduce,
+            ..Options::none()
+        };
+        compile_with(&m, "k", &o)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .program
+    };
+    assert_eq!(compile(true).insts, compile(false).insts);
+}
+
+/// Accesses of one buffer a constant apart share a pointer (the second
+/// at an immediate offset); a loop counted by a parameter counts down.
+#[test]
+fn strength_reduction_shares_a_pointer_between_neighbours() {
+    let text = r#"
+file "n.cu"
+device @k(%x: ptr<global> noalias, %y: ptr<global> noalias, %n: i32) {
+  %c0 = const 0 : i32
+  %c1 = const 1 : i32
+  for %i = %c0 to %n step %c1 {
+    %xp = ptr.index f64 %x, %i : ptr<global>
+    %a = load %xp : f64
+    %i1 = add %i, %c1 : i32
+    %xq = ptr.index f64 %x, %i1 : ptr<global>
+    %b = load %xq : f64
+    %s = fadd %a, %b : f64
+    %yp = ptr.index f64 %y, %i : ptr<global>
+    store %yp, %s
+    yield
+  }
+  return
+}
+"#;
+    let mut f = lir(text);
+    materialize::run(&mut f, true).unwrap_or_else(|e| panic!("{e}"));
+    regalloc::allocate(&f).unwrap_or_else(|e| panic!("{e}"));
+    check(
+        &f,
+        "
+%x3 = addi %x0, 0
+%x4 = addi %x1, 0
+%x5 = addi %x2, 0
+loop i0 < p2 ctl(%x5) {
+  %f0 = load.d 0(%x3)
+  %f1 = load.d 8(%x3)
+  %f2 = fadd.d %f0, %f1
+  store.d 0(%x4), %f2
+  %x3 = addi %x3, 8
+  %x4 = addi %x4, 8
 }",
     );
 }
