@@ -17,7 +17,8 @@
 //! - [`run`]: buffers bound to memory-unit streams and results written
 //!   back;
 //! - [`life`]: the thesis' Game of Life graph;
-//! - [`dump`]: text and SVG pictures of a placed graph.
+//! - [`dump`]: text and SVG pictures of a placed graph;
+//! - [`launch`]: one launch as a device runs it (prepare, replicate, run).
 
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
@@ -26,6 +27,7 @@ pub mod dump;
 #[cfg(test)]
 mod figures;
 pub mod graph;
+pub mod launch;
 pub mod life;
 pub mod lower;
 pub mod machine;

@@ -1,0 +1,120 @@
+use super::*;
+use crate::lower::Arg;
+
+fn mandel_module() -> Module {
+    let kept = include_str!("../../tests/kernels/mandelbrot.cuir");
+    cucc_ir::parse_module(kept).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn opts(grid: u32, block: u32, width: i64) -> Options {
+    Options {
+        grid,
+        block,
+        args: vec![
+            Arg::Buffer,
+            Arg::F64(-2.0),
+            Arg::F64(-1.0),
+            Arg::F64(0.1),
+            Arg::F64(0.1),
+            Arg::Int(width),
+        ],
+        rotate: true,
+        split_branches: false,
+    }
+}
+
+fn reference(n: usize, width: usize) -> Vec<Scalar> {
+    (0..n)
+        .map(|i| {
+            let x = -2.0 + (i % width) as f64 * 0.1;
+            let y = -1.0 + (i / width) as f64 * 0.1;
+            let (mut z1, mut z2, mut iter) = (0.0f64, 0.0f64, 0i64);
+            loop {
+                let a = z1 * z1 - z2 * z2 + x;
+                let b = 2.0 * z1 * z2 + y;
+                z1 = a;
+                z2 = b;
+                let len = z1 * z1 + z2 * z2;
+                iter += 1;
+                if !(iter < 200 && len < 16.0) {
+                    break;
+                }
+            }
+            Scalar::Int(iter)
+        })
+        .collect()
+}
+
+#[test]
+fn shares_cover_the_range_in_order() {
+    assert_eq!(shares(10, 4), vec![0..3, 3..6, 6..8, 8..10]);
+    assert_eq!(shares(3, 64), vec![0..1, 1..2, 2..3]);
+    assert_eq!(shares(0, 64), Vec::<Range<u64>>::new());
+    assert_eq!(shares(5, 0), vec![0..5]);
+}
+
+/// 64 replicas on slices of the launch give the reference's counts, and
+/// the launch is faster than one replica doing everything.
+#[test]
+fn replicas_compute_the_reference_and_share_the_time() {
+    let m = Machine::racer_v1();
+    let p = prepare(&mandel_module(), "mandelbrot", &opts(4, 64, 32), &m)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.replicas.len(), 64);
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [(0, vec![Scalar::Int(0); 256])].into();
+    let r = p
+        .run(&m, &mut bufs, 10_000_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bufs[&0], reference(256, 32));
+    assert_eq!(r.replicas, 64);
+    assert_eq!(r.elements_out, 256);
+    assert!(r.elements_in >= 256, "{r:?}");
+    assert!(r.pe_utilisation > 0.0 && r.pe_utilisation <= 1.0, "{r:?}");
+    assert!(
+        r.route_utilisation > 0.0 && r.route_utilisation <= 1.0,
+        "{r:?}"
+    );
+    let mut one = p.clone();
+    one.replicas.truncate(1);
+    let mut bufs1: BTreeMap<usize, Vec<Scalar>> = [(0, vec![Scalar::Int(0); 256])].into();
+    let r1 = one
+        .run(&m, &mut bufs1, 10_000_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bufs1, bufs);
+    assert!(r1.cycles > r.cycles, "{r1:?} vs {r:?}");
+}
+
+#[test]
+fn a_write_outside_the_buffer_is_a_bind_error() {
+    let m = Machine::racer_v1();
+    let p = prepare(&mandel_module(), "mandelbrot", &opts(1, 64, 8), &m)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [(0, vec![Scalar::Int(0); 10])].into();
+    match p.run(&m, &mut bufs, 10_000_000) {
+        Err(RunError::Bind(e)) => assert!(e.contains("parameter 0"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_cycle_limit_is_a_simulator_error_naming_the_replica() {
+    let m = Machine::racer_v1();
+    let p = prepare(&mandel_module(), "mandelbrot", &opts(1, 64, 8), &m)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [(0, vec![Scalar::Int(0); 64])].into();
+    match p.run(&m, &mut bufs, 10) {
+        Err(e @ RunError::Sim { replica: 0, .. }) => {
+            assert!(e.to_string().contains("threads 0..1"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn buffer_types_come_from_the_streams() {
+    let m = Machine::racer_v1();
+    let p = prepare(&mandel_module(), "mandelbrot", &opts(1, 64, 8), &m)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let t = buffer_types(&p.lowered).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(t, [(0, crate::graph::Ty::I32)].into());
+}
