@@ -121,10 +121,13 @@ struct Key {
 
 type Outcome = Arc<Result<Prepared, String>>;
 
-static MODULES: Mutex<Option<HashMap<ModuleId, Arc<Result<Module, String>>>>> = Mutex::new(None);
+/// A kernel module parsed from its recorded source, or why not.
+type Parsed = Arc<Result<Module, String>>;
+
+static MODULES: Mutex<Option<HashMap<ModuleId, Parsed>>> = Mutex::new(None);
 static PREPARED: Mutex<Option<HashMap<Key, Outcome>>> = Mutex::new(None);
 
-fn module(id: ModuleId, source: &crate::kernel_ir::Source) -> Arc<Result<Module, String>> {
+fn module(id: ModuleId, source: &crate::kernel_ir::Source) -> Parsed {
     if let Some(m) = lock(&MODULES).get_or_insert_with(HashMap::new).get(&id) {
         return Arc::clone(m);
     }

@@ -130,7 +130,7 @@ fn a_short_buffer_is_an_illegal_address() {
         split_branches: false,
     };
     let p = prepare(&m, "scale", &opts, machine()).unwrap_or_else(|e| panic!("{e}"));
-    let x = vec![0.0f64; 10];
+    let x = [0.0f64; 10];
     let mut y = vec![0.0f64; 64];
     let bound = vec![
         Bound {

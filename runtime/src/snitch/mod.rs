@@ -390,7 +390,7 @@ impl Run {
                 continue;
             };
             // SAFETY: the range copied in at launch, still allocated.
-            unsafe { copy_back_changes(r.host, old, &new) };
+            unsafe { copy_back_changes(r.host, old, new) };
         }
         CYCLES.fetch_add(counters.cycles, Ordering::AcqRel);
         if self.profiled {
