@@ -3,8 +3,9 @@
 //! generations on the CPU device and the RACER device, compared bit for
 //! bit; events in simulated time; a rejected atomic) built by `cucc` and
 //! run with the RACER device listed in several ways, `cucc --racer-dump`
-//! on the same file, and the nvcc-built program under `cucc run`, whose
-//! PTX the RACER lowering does not take yet (docs/racer.md).
+//! on the same file, and the nvcc-built program under `cucc run`
+//! (Mandelbrot from PTX matches; Life's PTX does not fit a block,
+//! docs/racer.md).
 
 #[allow(dead_code)]
 mod common;
@@ -190,11 +191,14 @@ fn racer_dump_writes_text_and_svg_per_kernel() {
     assert!(t.contains("merge/7") && t.contains("split/7"), "{t}");
 }
 
-/// nvcc's PTX for the Mandelbrot kernel has fused multiply-adds and an
-/// unsigned loop compare, which the RACER lowering does not model: the
-/// launch fails with the diagnostic (it does not run on the CPU).
+/// The nvcc-built program under `cucc run`: the Mandelbrot kernel's PTX
+/// (fused multiply-adds, an unsigned loop compare, byte addresses on `u64`
+/// parameters) runs on the RACER device and matches the CPU device; nvcc
+/// re-associates Life's neighbour sum into a chain of seven additions,
+/// whose graph does not fit one block, so that launch fails with the
+/// placement's diagnostic (docs/racer.md).
 #[test]
-fn nvcc_built_program_reports_what_the_lowering_does_not_take() {
+fn nvcc_built_mandelbrot_matches_and_life_reports_placement() {
     let Some(nvcc) = find_nvcc() else {
         assert!(
             std::env::var_os("CI").is_none(),
@@ -225,16 +229,28 @@ fn nvcc_built_program_reports_what_the_lowering_does_not_take() {
         .expect("run nvcc");
     assert!(build.status.success(), "{}", text(&build));
     let cache = dir.join("cache");
-    let out = run(&exe, true, &cache, &[("CUCC_DEVICES", "cpu,racer")]);
+    let out = run(
+        &exe,
+        true,
+        &cache,
+        &[("CUCC_DEVICES", "cpu,racer"), ("CUCC_PROFILE", "1")],
+    );
     let all = text(&out);
     assert_eq!(out.status.code(), Some(1), "{all}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("racer_device.ptx:") && stderr.contains("_Z10mandelbrotPiddddi"),
+        stdout.contains("Mandelbrot: RACER matches the CPU"),
+        "{all}"
+    );
+    let m = racer_row(&stderr, "mandelbrot");
+    assert_eq!(m[4], "3072", "{m:?}");
+    assert!(
+        stderr.contains("_Z4lifePKiPiii: placement: the stream graph does not fit one block"),
         "{all}"
     );
     assert!(
-        stderr.contains("kernel `mandelbrot(int*, double, double, double, double, int)` cannot run on the RACER array"),
+        stderr.contains("kernel `life(int const*, int*, int, int)` cannot run on the RACER array"),
         "{all}"
     );
     assert!(

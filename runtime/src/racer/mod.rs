@@ -131,13 +131,32 @@ fn module(id: ModuleId, source: &crate::kernel_ir::Source) -> Parsed {
     if let Some(m) = lock(&MODULES).get_or_insert_with(HashMap::new).get(&id) {
         return Arc::clone(m);
     }
-    let built = Arc::new(crate::kernel_ir::parse(source));
+    let built = Arc::new(crate::kernel_ir::parse(source).and_then(scalar_passes));
     Arc::clone(
         lock(&MODULES)
             .get_or_insert_with(HashMap::new)
             .entry(id)
             .or_insert(built),
     )
+}
+
+/// Runs the lowering's own scalar passes (inline, mem2reg, canonicalize)
+/// on every kernel up front, so that PTX's parameters, which the
+/// translation keeps in private variables, are seen used as addresses.
+fn scalar_passes(mut m: Module) -> Result<Module, String> {
+    let kernels: Vec<_> = m
+        .functions
+        .iter()
+        .filter(|(_, f)| f.kind == cucc_ir::FunctionKind::Kernel)
+        .map(|(id, _)| id)
+        .collect();
+    let mut remarks = cucc_cpuify::remarks::Remarks::default();
+    for id in kernels {
+        cucc_cpuify::passes::inline_calls(&mut m, id).map_err(|e| e.to_string())?;
+        cucc_cpuify::passes::mem2reg(&mut m, id, &mut remarks).map_err(|e| e.to_string())?;
+        cucc_cpuify::passes::canonicalize(&mut m, id).map_err(|e| e.to_string())?;
+    }
+    Ok(m)
 }
 
 /// What each kernel parameter is, as the lowering takes it.
@@ -293,7 +312,7 @@ pub(crate) unsafe fn launch(
             eprintln!("{diag}");
             return Err(fail(
                 Error::NoKernelImageForDevice,
-                "the RACER lowering rejected it (above)",
+                "the RACER lowering or placement rejected it (above)",
             ));
         }
     };

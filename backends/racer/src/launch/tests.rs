@@ -118,3 +118,110 @@ fn buffer_types_come_from_the_streams() {
     let t = buffer_types(&p.lowered).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(t, [(0, crate::graph::Ty::I32)].into());
 }
+
+/// What nvcc's PTX looks like after translation: `u64` parameters used
+/// as byte addresses, `fma`, an unsigned compare.
+const PTX_SHAPED: &str = r#"file "k.ptx"
+
+kernel @k(%x: i64, %y: i64, %z: i64) loc(0:1:1) {
+  %tx = thread_id x : i32
+  %bx = block_id x : i32
+  %dx = block_dim x : i32
+  %0 = mul %bx, %dx : i32
+  %i = add %0, %tx : i32
+  %i64 = sext %i : i64
+  %eight = const 8 : i64
+  %off = mul %i64, %eight : i64
+  %xa = add %x, %off : i64
+  %xp = inttoptr %xa : ptr<global>
+  %xv = load %xp : f64 loc(0:3:3)
+  %m = call extern @fma(%xv, %xv, %xv) : f64 loc(0:4:3)
+  %ya = add %off, %y : i64
+  %yp = inttoptr %ya : ptr<global>
+  store %yp, %m loc(0:5:3)
+  %lim = const 5 : i32
+  %small = cmp ult %i, %lim : i1 loc(0:6:3)
+  %w = zext %small : i32
+  %four = const 4 : i64
+  %zo = mul %i64, %four : i64
+  %za = add %z, %zo : i64
+  %zp = inttoptr %za : ptr<global>
+  store %zp, %w loc(0:7:3)
+  return
+}
+"#;
+
+#[test]
+fn byte_addresses_fma_and_unsigned_compares_lower() {
+    let m = cucc_ir::parse_module(PTX_SHAPED).unwrap_or_else(|e| panic!("{e}"));
+    let machine = Machine::racer_v1();
+    let opts = Options {
+        grid: 2,
+        block: 4,
+        args: vec![Arg::Buffer; 3],
+        rotate: true,
+        split_branches: false,
+    };
+    let p = prepare(&m, "k", &opts, &machine).unwrap_or_else(|e| panic!("{e}"));
+    let text = crate::graph::print(&p.lowered.graph);
+    // The compare depends on the thread index alone: the memory unit
+    // computes it (offload); the multiply-add stays on the array.
+    assert!(text.contains("fma"), "{text}");
+    let x: Vec<f64> = (0..8).map(|k| k as f64 * 0.3 - 1.0).collect();
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [
+        (0, x.iter().map(|&v| Scalar::F64(v)).collect()),
+        (1, vec![Scalar::F64(0.0); 8]),
+        (2, vec![Scalar::Int(9); 8]),
+    ]
+    .into();
+    p.run(&machine, &mut bufs, 100_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<Scalar> = x.iter().map(|&v| Scalar::F64(v.mul_add(v, v))).collect();
+    assert_eq!(bufs[&1], want);
+    let small: Vec<Scalar> = (0..8).map(|k| Scalar::Int(i64::from(k < 5))).collect();
+    assert_eq!(bufs[&2], small);
+    assert_eq!(
+        buffer_types(&p.lowered),
+        Ok([
+            (0, crate::graph::Ty::F64),
+            (1, crate::graph::Ty::F64),
+            (2, crate::graph::Ty::I32)
+        ]
+        .into())
+    );
+}
+
+#[test]
+fn a_byte_address_between_elements_is_a_diagnostic() {
+    let text = PTX_SHAPED.replace("%eight = const 8 : i64", "%eight = const 6 : i64");
+    let m = cucc_ir::parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options {
+        grid: 1,
+        block: 4,
+        args: vec![Arg::Buffer; 3],
+        rotate: true,
+        split_branches: false,
+    };
+    match prepare(&m, "k", &opts, &Machine::racer_v1()) {
+        Err(PrepareError::Lower(d)) => {
+            assert_eq!(d.construct, "gather", "{d}");
+            assert!(d.location.ends_with(":3:3"), "{d}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn unsigned_compares_order_negative_values_last() {
+    use crate::graph::{ArithOp, Pred, Ty};
+    let lt = |a: i64, b: i64| {
+        crate::sim::eval(
+            ArithOp::UCmp(Pred::Lt),
+            &[Scalar::Int(a), Scalar::Int(b)],
+            Ty::I1,
+        )
+    };
+    assert_eq!(lt(-1, 1), Scalar::Int(0));
+    assert_eq!(lt(1, -1), Scalar::Int(1));
+    assert_eq!(lt(i64::from(i32::MIN), -1), Scalar::Int(1));
+}
