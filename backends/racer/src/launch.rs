@@ -1,5 +1,6 @@
 //! One kernel launch on the modelled array, as a CUDA device does it:
-//! lower, move the tag-only operators into the memory units, place the
+//! lower, re-associate integer addition chains, move the tag-only
+//! operators into the memory units, place the
 //! graph on one block, replicate it over the array, and run each replica
 //! on its share of the threads.
 //!
@@ -68,6 +69,7 @@ pub fn prepare(
     m: &Machine,
 ) -> Result<Prepared, PrepareError> {
     let mut lowered = crate::lower::compile(module, kernel, opts).map_err(PrepareError::Lower)?;
+    crate::reassoc::balance_add_trees(&mut lowered.graph);
     crate::offload::offload_index_functions(&mut lowered);
     let placement =
         crate::place::place(&mut lowered.graph, m, None).map_err(|e| PrepareError::Place {

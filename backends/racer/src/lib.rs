@@ -12,6 +12,7 @@
 //! - [`lower`]: per-thread kernels (after cpuify's scalar passes) to
 //!   stream graphs, with diagnostics for what a stream graph cannot do;
 //! - [`offload`]: tag-only functions moved into the memory units;
+//! - [`reassoc`]: integer addition chains as balanced trees;
 //! - [`balance`] and [`place`]: route registers, placement on a block,
 //!   replication over the array;
 //! - [`run`]: buffers bound to memory-unit streams and results written
@@ -33,5 +34,6 @@ pub mod lower;
 pub mod machine;
 pub mod offload;
 pub mod place;
+pub mod reassoc;
 pub mod run;
 pub mod sim;

@@ -1078,6 +1078,20 @@ impl<'a> Lowerer<'a> {
                 )));
             }
         }
+        // `c ? 1 : 0` on integers is `c` widened (PTX's `selp` after a
+        // compare): a conversion, not a select on the integer ALU.
+        if ty != Ty::F64
+            && matches!(a, Val::Const(Scalar::Int(1), _))
+            && matches!(b, Val::Const(Scalar::Int(0), _))
+        {
+            let p = self.operand_of(c, op)?;
+            return Ok(Val::Stream(self.add1(
+                NodeKind::Op(ArithOp::IntCast),
+                vec![p],
+                ty,
+                line,
+            )));
+        }
         let ins = vec![
             self.operand_of(c, op)?,
             self.operand_of(a, op)?,
@@ -1184,18 +1198,21 @@ impl<'a> Lowerer<'a> {
     /// `if (i < n) { ... }` with `i` a thread index, `n` known and nothing
     /// after it: the threads that take the branch are a prefix of the
     /// launch, so the memory units generate only those indices and the
-    /// arm runs unconditionally. Returns whether the `if` was one.
+    /// arm runs unconditionally. Also the inverted form PTX gives,
+    /// `if (i >= n) {} else { ... }`. Returns whether the `if` was one.
     fn bounds_guard(&mut self, op: Op, later: &HashSet<Value>) -> R<bool> {
         let d = self.f.ops[op].clone();
         let Ok(Val::LinCmp(p, a, b)) = self.val(d.operands[0], op) else {
             return Ok(false);
         };
-        let else_empty = self.f.regions[d.regions[1]].ops.len() == 1;
-        if !d.results.is_empty()
-            || !else_empty
-            || !later.is_empty()
-            || self.depth > 0
-            || !self.outputs.is_empty()
+        let empty = |r: usize| self.f.regions[d.regions[r]].ops.len() == 1;
+        // The arm that runs, and whether it runs where the condition fails.
+        let (arm, inverted) = match (empty(0), empty(1)) {
+            (_, true) => (0, false),
+            (true, false) => (1, true),
+            (false, false) => return Ok(false),
+        };
+        if !d.results.is_empty() || !later.is_empty() || self.depth > 0 || !self.outputs.is_empty()
         {
             return Ok(false);
         }
@@ -1203,14 +1220,15 @@ impl<'a> Lowerer<'a> {
         let at = |l: Lin, t: i64| l.bid * (t / block) + l.tid * (t % block) + l.k;
         let taken = |t: i64| {
             let (x, y) = (at(a, t), at(b, t));
-            match p {
-                Pred::Lt => x < y,
-                Pred::Le => x <= y,
-                Pred::Gt => x > y,
-                Pred::Ge => x >= y,
-                Pred::Eq => x == y,
-                Pred::Ne => x != y,
-            }
+            inverted
+                != match p {
+                    Pred::Lt => x < y,
+                    Pred::Le => x <= y,
+                    Pred::Gt => x > y,
+                    Pred::Ge => x >= y,
+                    Pred::Eq => x == y,
+                    Pred::Ne => x != y,
+                }
         };
         let n = self.active as i64;
         let k = (0..n).find(|&t| !taken(t)).unwrap_or(n);
@@ -1218,7 +1236,7 @@ impl<'a> Lowerer<'a> {
             return Ok(false);
         }
         self.active = k as u64;
-        self.lower_region(d.regions[0], later)?;
+        self.lower_region(d.regions[arm], later)?;
         Ok(true)
     }
 }
