@@ -344,8 +344,7 @@ fn a_read_in_a_branch_arm_is_done_for_every_thread() {
 /// The CUDA Game of Life as a device launches it: placed on one block,
 /// replicated, each replica on a slice of the cells; the generations
 /// match the reference bit for bit. `life.cu` does not fit one block
-/// (the first test below shows why); `life_tree.cu` is the same rule in
-/// a form that does.
+/// (the next test); `life_tree.cu` is the same rule in a form that does.
 #[test]
 fn game_of_life_from_cuda_placed_and_replicated_matches_the_reference() {
     use cucc_racer::life::Grid;
@@ -391,9 +390,10 @@ fn game_of_life_from_cuda_placed_and_replicated_matches_the_reference() {
     }
 }
 
-/// `life.cu`'s chain of additions and select-based rule need more
-/// integer-ALU PEs along one down/right path than a block has: the launch
-/// reports placement, not a wrong result.
+/// `life.cu`, even with its sum re-associated into a tree, puts more
+/// operators on integer-ALU slots (the rule's `and`/`or`, the select for
+/// the border columns) than the greedy placer fits on one block: the
+/// launch reports placement, not a wrong result.
 #[test]
 fn life_with_a_chain_of_additions_does_not_fit_one_block() {
     let opts = Options {

@@ -225,3 +225,65 @@ fn unsigned_compares_order_negative_values_last() {
     assert_eq!(lt(1, -1), Scalar::Int(1));
     assert_eq!(lt(i64::from(i32::MIN), -1), Scalar::Int(1));
 }
+
+/// PTX's bounds guard, `if (i >= n) {} else { ... }`, shortens the launch
+/// like `if (i < n)`; `c ? 1 : 0` is a conversion, not a select.
+const INVERTED_GUARD: &str = r#"file "g.ptx"
+
+kernel @g(%x: ptr<global>, %y: ptr<global>, %n: i32) loc(0:1:1) {
+  %tx = thread_id x : i32
+  %bx = block_id x : i32
+  %dx = block_dim x : i32
+  %0 = mul %bx, %dx : i32
+  %i = add %0, %tx : i32
+  %out = cmp sge %i, %n : i1
+  if %out {
+    yield
+  } else {
+    %i64 = sext %i : i64
+    %xp = ptr.index i32 %x, %i64 : ptr<global>
+    %xv = load %xp : i32
+    %three = const 3 : i32
+    %big = cmp sgt %xv, %three : i1
+    %one = const 1 : i32
+    %zero = const 0 : i32
+    %w = select %big, %one, %zero : i32
+    %yp = ptr.index i32 %y, %i64 : ptr<global>
+    store %yp, %w
+    yield
+  } loc(0:3:3)
+  return
+}
+"#;
+
+#[test]
+fn an_inverted_bounds_guard_shortens_the_launch() {
+    let m = cucc_ir::parse_module(INVERTED_GUARD).unwrap_or_else(|e| panic!("{e}"));
+    let machine = Machine::racer_v1();
+    let opts = Options {
+        grid: 2,
+        block: 8,
+        args: vec![Arg::Buffer, Arg::Buffer, Arg::Int(11)],
+        rotate: true,
+        split_branches: false,
+    };
+    let p = prepare(&m, "g", &opts, &machine).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.lowered.threads, 11);
+    let text = crate::graph::print(&p.lowered.graph);
+    assert!(
+        text.contains("intcast") && !text.contains("select"),
+        "{text}"
+    );
+    // Only 11 elements of x: the guard keeps the reads inside it.
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [
+        (0, (0..11).map(Scalar::Int).collect()),
+        (1, vec![Scalar::Int(-7); 16]),
+    ]
+    .into();
+    p.run(&machine, &mut bufs, 100_000)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let want: Vec<Scalar> = (0..16)
+        .map(|k| Scalar::Int(if k >= 11 { -7 } else { i64::from(k > 3) }))
+        .collect();
+    assert_eq!(bufs[&1], want);
+}

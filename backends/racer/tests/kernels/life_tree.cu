@@ -1,8 +1,8 @@
 // The Game of Life generation of life.cu in a form that fits one 4 x 4
-// block: the neighbour count summed as a tree (life.cu's chain of seven
-// additions is a path of seven PEs by itself), the rule as
+// block: the neighbour count summed as a tree, the rule as
 // `(s | x) == 3` (3 neighbours, or 2 and alive), and the border columns
-// left alone by a conditional store instead of a select.
+// left alone by a conditional store instead of a select (life.cu's rule
+// and select need more integer-ALU slots than the placer fits).
 __global__ void life_tree(const int *in, int *out, int wp, int n) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) {
