@@ -191,3 +191,77 @@ fn properties_describe_the_array() {
     assert_eq!(p.sharedMemPerBlock, 0);
     assert_eq!(clock_hz(), 700_000_000);
 }
+
+/// A simulator stop is the launch's failure, with the replica and the
+/// simulator's message: here a hand-built graph whose two streams of one
+/// buffer are out of step, so an adder joins elements of different
+/// threads.
+#[test]
+fn a_simulator_stop_is_a_launch_failure_naming_the_replica() {
+    use cucc_racer::graph::{ArithOp, Graph, NodeKind, Operand};
+    use cucc_racer::lower::{Lowered, MemStream};
+    let mut g = Graph::new("t");
+    let a = g.add1(NodeKind::Source { name: "a".into() }, vec![], Ty::I32, 1);
+    let b = g.add1(NodeKind::Source { name: "b".into() }, vec![], Ty::I32, 1);
+    let s = g.add1(
+        NodeKind::Op(ArithOp::IAdd),
+        vec![Operand::Stream(a), Operand::Stream(b)],
+        Ty::I32,
+        2,
+    );
+    g.add(
+        NodeKind::Sink {
+            name: "out".into(),
+            sort: true,
+        },
+        vec![Operand::Stream(s)],
+        &[],
+        3,
+    );
+    let placement =
+        cucc_racer::place::place(&mut g, machine(), None).unwrap_or_else(|e| panic!("{e}"));
+    let stream = |name: &str, param, lead| MemStream {
+        name: name.into(),
+        param: Some(param),
+        offset: 0,
+        ty: Ty::I32,
+        lead,
+    };
+    let p = Prepared {
+        lowered: Lowered {
+            graph: g,
+            // `a` is sent one element ahead, and no delay line drops it.
+            inputs: vec![stream("a", 0, 1), stream("b", 0, 0)],
+            outputs: vec![stream("out", 1, 0)],
+            loops: vec![],
+            threads: 4,
+            index_functions: vec![],
+        },
+        placement,
+        replicas: vec![cucc_racer::place::Pe { row: 0, col: 0 }],
+    };
+    let x = [1i32, 2, 3, 4, 5];
+    let mut y = [0i32; 4];
+    let bound = vec![
+        Bound {
+            param: 0,
+            host: x.as_ptr() as usize,
+            len: 20,
+            ty: Ty::I32,
+        },
+        Bound {
+            param: 1,
+            host: y.as_mut_ptr() as usize,
+            len: 16,
+            ty: Ty::I32,
+        },
+    ];
+    match run_bound(&p, &bound) {
+        Err((Error::LaunchFailure, e)) => {
+            assert!(e.contains("replica 0 (threads 0..4)"), "{e}");
+            assert!(e.contains("different tags"), "{e}");
+        }
+        other => panic!("{:?}", other.map(|r| r.cycles)),
+    }
+    assert_eq!(y, [0; 4], "nothing written back");
+}
