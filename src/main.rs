@@ -7,6 +7,7 @@ mod device;
 mod ir_run;
 mod jit;
 mod nvcc;
+mod racer_dump;
 mod run;
 mod scratch;
 mod toolkit;
@@ -27,6 +28,11 @@ cucc options: --emit=ir (print the kernels' IR) --cpuify=all|none|PASS,... --pri
   pass) --keep --device-ir=FILE (take the device half from an IR file instead of the .cu
   file's kernels) --cpu-arch=native|portable|MARCH (the CPU the device code is compiled for;
   default $CUCC_CPU_ARCH, else native)
+  --racer-dump[=DIR|FILE] FILE.cu [--racer-launch=GRID,BLOCK] [--racer-arg=POS=VALUE]...
+                      write each kernel's RACER stream graph, placed on one block, as text
+                      and SVG (DIR, default `.`: FILE.KERNEL.racer.txt/.svg; FILE: all text
+                      there, SVGs beside it); the graph is built for a nominal launch
+                      (default 1,64; integer arguments default to the thread count)
 
 commands:
   install --prefix DIR [--link]
@@ -81,6 +87,19 @@ fn main() -> ExitCode {
             }
         },
         "ir-verify" => ir_verify(&args[1..]),
+        _ if args
+            .iter()
+            .any(|a| a == "--racer-dump" || a.starts_with("--racer-dump=")) =>
+        {
+            match racer_dump::parse(&args) {
+                Ok(o) if racer_dump::main(&o) => ExitCode::SUCCESS,
+                Ok(_) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("cucc: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         "install" => ExitCode::from(toolkit::install_main(&args[1..]).clamp(0, 255) as u8),
         "run" => ExitCode::from(run::main(&args[1..]).clamp(0, 255) as u8),
         _ => ExitCode::from(nvcc::main(&args).clamp(0, 255) as u8),

@@ -179,6 +179,7 @@ pub(crate) fn properties_of(device: c_int) -> CudaResult<&'static cudaDeviceProp
     Ok(match crate::devices::kind(device)? {
         crate::devices::DeviceKind::Cpu => properties(),
         crate::devices::DeviceKind::Snitch => crate::snitch::properties(),
+        crate::devices::DeviceKind::Racer => crate::racer::properties(),
     })
 }
 

@@ -10,7 +10,8 @@
 //! fails with `cudaErrorNoDevice` rather than running on a device the user
 //! did not ask for. Each kind is a [`DeviceKind`]; a new simulated device
 //! adds a variant and a name here and its launch path next to
-//! [`crate::snitch`].
+//! [`crate::snitch`] and [`crate::racer`] (`CUCC_DEVICE=racer`), sharing
+//! [`crate::sim_device`].
 
 use std::cell::Cell;
 use std::sync::OnceLock;
@@ -25,17 +26,21 @@ pub enum DeviceKind {
     /// The simulated Snitch cluster (`cucc-snitch`): kernels compiled to
     /// Snitch code and run on its cycle model.
     Snitch,
+    /// The simulated RACER array processor (`cucc-racer`): kernels lowered
+    /// to stream graphs and run on its handshake simulator.
+    Racer,
 }
 
 impl DeviceKind {
     /// Every kind, for listing names in messages.
-    pub const ALL: [DeviceKind; 2] = [DeviceKind::Cpu, DeviceKind::Snitch];
+    pub const ALL: [DeviceKind; 3] = [DeviceKind::Cpu, DeviceKind::Snitch, DeviceKind::Racer];
 
     /// The name `CUCC_DEVICE`/`CUCC_DEVICES` use.
     pub fn name(self) -> &'static str {
         match self {
             DeviceKind::Cpu => "cpu",
             DeviceKind::Snitch => "snitch",
+            DeviceKind::Racer => "racer",
         }
     }
 
@@ -160,6 +165,19 @@ mod tests {
     }
 
     #[test]
+    fn racer_is_listed_alone_or_with_the_others() {
+        assert_eq!(
+            parse(Some("racer"), None),
+            Ok(vec![DeviceKind::Racer, DeviceKind::Cpu])
+        );
+        assert_eq!(
+            parse(None, Some("cpu,racer,snitch")),
+            Ok(vec![DeviceKind::Cpu, DeviceKind::Racer, DeviceKind::Snitch])
+        );
+        assert!(DeviceKind::Racer.simulated());
+    }
+
+    #[test]
     fn cucc_devices_gives_the_order_and_wins() {
         assert_eq!(
             parse(Some("snitch"), Some("cpu, snitch")),
@@ -173,8 +191,9 @@ mod tests {
         let e = parse(Some("gpu"), None).err().unwrap_or_default();
         assert!(e.contains("CUCC_DEVICE: unknown device `gpu`"), "{e}");
         assert!(e.contains("cpu, snitch"), "{e}");
-        let e = parse(None, Some("cpu,racer")).err().unwrap_or_default();
-        assert!(e.contains("CUCC_DEVICES: unknown device `racer`"), "{e}");
+        let e = parse(None, Some("cpu,tpu")).err().unwrap_or_default();
+        assert!(e.contains("CUCC_DEVICES: unknown device `tpu`"), "{e}");
+        assert!(e.contains("cpu, snitch, racer"), "{e}");
         let e = parse(None, Some("cpu,cpu")).err().unwrap_or_default();
         assert!(e.contains("listed twice"), "{e}");
     }

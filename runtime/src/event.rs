@@ -103,6 +103,7 @@ fn clock_of_current_device() -> CudaResult<Option<fn() -> u64>> {
     Ok(match crate::devices::current_kind()? {
         crate::devices::DeviceKind::Cpu => None,
         crate::devices::DeviceKind::Snitch => Some(crate::snitch::clock_ns as fn() -> u64),
+        crate::devices::DeviceKind::Racer => Some(crate::racer::clock_ns as fn() -> u64),
     })
 }
 

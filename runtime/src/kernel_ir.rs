@@ -37,6 +37,26 @@ pub fn get(id: &ModuleId) -> Option<Arc<Source>> {
     lock(&SOURCES).as_ref()?.get(id).cloned()
 }
 
+/// The name diagnostics give PTX: the program's, with `.ptx`.
+fn ptx_file_name() -> String {
+    let exe = std::env::current_exe().ok();
+    let name = exe
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map_or("program".into(), |n| n.to_string_lossy().into_owned());
+    format!("{name}.ptx")
+}
+
+/// `source` as IR, before any of cpuify's passes: the embedded text
+/// parsed, or PTX translated as the JIT translates it. Each simulated
+/// device runs the passes its compiler wants on it.
+pub fn parse(source: &Source) -> Result<cucc_ir::Module, String> {
+    match source {
+        Source::Ir(text) => cucc_ir::parse_module(text).map_err(|e| e.to_string()),
+        Source::Ptx(ptx) => crate::jit::translate_ptx(ptx, &ptx_file_name()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

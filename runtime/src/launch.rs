@@ -168,6 +168,10 @@ unsafe fn launch(
             // SAFETY: the caller's contract for `args`.
             return unsafe { crate::snitch::launch(&f, &k, grid, block, args, shared, stream) };
         }
+        crate::devices::DeviceKind::Racer => {
+            // SAFETY: the caller's contract for `args`.
+            return unsafe { crate::racer::launch(&f, &k, grid, block, args, shared, stream) };
+        }
     }
     // SAFETY: the caller's contract for `args`.
     let params = unsafe { Params::capture(args, &k.param_sizes)? };

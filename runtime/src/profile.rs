@@ -149,8 +149,25 @@ struct SimStats {
     host: Duration,
 }
 
+/// A RACER kernel: launches and the array's counters.
+#[derive(Default, Clone)]
+struct RacerStats {
+    clock_hz: u64,
+    launches: u64,
+    /// The slowest replica's cycles, summed over launches.
+    cycles: u64,
+    elements_in: u64,
+    elements_out: u64,
+    replicas: u64,
+    /// Utilisations weighted by each launch's cycles.
+    pe_weighted: f64,
+    route_weighted: f64,
+}
+
 struct Data {
     start: Option<Instant>,
+    /// RACER kernels by name.
+    racer: Option<HashMap<String, RacerStats>>,
     kernels: Option<HashMap<String, KernelStats>>,
     /// By (device, kernel).
     simulated: Option<HashMap<(&'static str, String), SimStats>>,
@@ -161,6 +178,7 @@ static DATA: Mutex<Data> = Mutex::new(Data {
     start: None,
     kernels: None,
     simulated: None,
+    racer: None,
     api: [ApiStats {
         calls: 0,
         total: Duration::ZERO,
@@ -212,6 +230,25 @@ pub fn simulated_kernel(
     s.blocks += blocks;
     s.threads += threads;
     s.host += host;
+}
+
+/// Records one finished launch on the RACER device
+/// (`cucc_racer::launch::Report`); the host time goes to the kernel table.
+pub fn racer_kernel(clock_hz: u64, name: &str, r: &cucc_racer::launch::Report, _host: Duration) {
+    let mut data = lock(&DATA);
+    let s = data
+        .racer
+        .get_or_insert_with(HashMap::new)
+        .entry(name.to_owned())
+        .or_default();
+    s.clock_hz = clock_hz;
+    s.launches += 1;
+    s.cycles += r.cycles;
+    s.elements_in += r.elements_in;
+    s.elements_out += r.elements_out;
+    s.replicas += u64::from(r.replicas);
+    s.pe_weighted += r.pe_utilisation * r.cycles as f64;
+    s.route_weighted += r.route_utilisation * r.cycles as f64;
 }
 
 /// Records one call (or one executed copy or set) of `category`.
@@ -281,8 +318,15 @@ pub fn report() -> String {
         .flatten()
         .map(|(k, s)| (k.clone(), s.clone()))
         .collect();
+    let mut racer: Vec<(String, RacerStats)> = data
+        .racer
+        .iter()
+        .flatten()
+        .map(|(k, s)| (k.clone(), s.clone()))
+        .collect();
     let api = data.api;
     drop(data);
+    racer.sort_by(|a, b| b.1.cycles.cmp(&a.1.cycles).then_with(|| a.0.cmp(&b.0)));
     simulated.sort_by(|a, b| b.1.cycles.cmp(&a.1.cycles).then_with(|| a.0.cmp(&b.0)));
     kernels.sort_by(|a, b| b.1.total.cmp(&a.1.total).then_with(|| a.0.cmp(&b.0)));
     let launches: u64 = kernels.iter().map(|(_, s)| s.launches).sum();
@@ -319,6 +363,7 @@ pub fn report() -> String {
         );
     }
     render_simulated(&mut out, &simulated);
+    render_racer(&mut out, &racer);
     let _ = writeln!(
         out,
         "==cucc profile== API (copies and sets: time copying or setting; others: time in the call):"
@@ -388,6 +433,40 @@ fn render_simulated(out: &mut String, rows: &[((&'static str, String), SimStats)
             s.fpu_issues as f64 / s.core_cycles.max(1) as f64,
             s.issues as f64 / s.core_cycles.max(1) as f64,
             s.cores as f64 / s.launches.max(1) as f64,
+            demangle(name)
+        );
+    }
+}
+
+/// The RACER kernels: model time (the slowest replica), memory-unit
+/// elements, and how busy the placed operators and routes were.
+fn render_racer(out: &mut String, rows: &[(String, RacerStats)]) {
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "==cucc profile== RACER kernels (model time: the slowest replica's cycles; utilisation: firings per operator and element-hops per route register over the run's element slots):"
+    );
+    let _ = writeln!(
+        out,
+        "{:>12} {:>9} {:>14} {:>12} {:>12} {:>8} {:>7} {:>7}  Name",
+        "Time(us)", "Launches", "Cycles", "ElementsIn", "ElementsOut", "Replicas", "PE%", "Route%"
+    );
+    for (name, s) in rows {
+        let us = s.cycles as f64 * 1e6 / s.clock_hz.max(1) as f64;
+        let w = s.cycles.max(1) as f64;
+        let _ = writeln!(
+            out,
+            "{:>12.3} {:>9} {:>14} {:>12} {:>12} {:>8.1} {:>7.2} {:>7.2}  {}",
+            us,
+            s.launches,
+            s.cycles,
+            s.elements_in,
+            s.elements_out,
+            s.replicas as f64 / s.launches.max(1) as f64,
+            s.pe_weighted * 100.0 / w,
+            s.route_weighted * 100.0 / w,
             demangle(name)
         );
     }

@@ -105,6 +105,9 @@ pub enum ArithOp {
     FMul,
     /// FP divide.
     FDiv,
+    /// Fused multiply-add `a * b + c`, one rounding (the PE's multiply-add;
+    /// nvcc contracts `a * b + c` into it).
+    Fma,
     /// Integer add.
     IAdd,
     /// Integer subtract.
@@ -119,6 +122,8 @@ pub enum ArithOp {
     ICmp(Pred),
     /// FP compare (ordered).
     FCmp(Pred),
+    /// Unsigned integer compare.
+    UCmp(Pred),
     /// Boolean and.
     And,
     /// Boolean or.
@@ -154,6 +159,7 @@ impl ArithOp {
             ArithOp::FSub => "fsub".into(),
             ArithOp::FMul => "fmul".into(),
             ArithOp::FDiv => "fdiv".into(),
+            ArithOp::Fma => "fma".into(),
             ArithOp::IAdd => "iadd".into(),
             ArithOp::ISub => "isub".into(),
             ArithOp::IMul => "imul".into(),
@@ -161,6 +167,7 @@ impl ArithOp {
             ArithOp::SRem => "srem".into(),
             ArithOp::ICmp(q) => format!("icmp.{}", p(q)),
             ArithOp::FCmp(q) => format!("fcmp.{}", p(q)),
+            ArithOp::UCmp(q) => format!("ucmp.{}", p(q)),
             ArithOp::And => "and".into(),
             ArithOp::Or => "or".into(),
             ArithOp::Xor => "xor".into(),
@@ -178,6 +185,7 @@ impl ArithOp {
             ArithOp::FSub,
             ArithOp::FMul,
             ArithOp::FDiv,
+            ArithOp::Fma,
             ArithOp::IAdd,
             ArithOp::ISub,
             ArithOp::IMul,
@@ -198,14 +206,14 @@ impl ArithOp {
         let preds = [Pred::Lt, Pred::Le, Pred::Gt, Pred::Ge, Pred::Eq, Pred::Ne];
         preds
             .into_iter()
-            .flat_map(|p| [ArithOp::ICmp(p), ArithOp::FCmp(p)])
+            .flat_map(|p| [ArithOp::ICmp(p), ArithOp::FCmp(p), ArithOp::UCmp(p)])
             .find(|o| o.mnemonic() == s)
     }
 
     /// Number of operands.
     pub fn arity(self) -> usize {
         match self {
-            ArithOp::Select => 3,
+            ArithOp::Select | ArithOp::Fma => 3,
             ArithOp::SiToFp | ArithOp::FpToSi | ArithOp::IntCast => 1,
             _ => 2,
         }
@@ -216,9 +224,11 @@ impl ArithOp {
         match self {
             ArithOp::FAdd => "fadd",
             ArithOp::FSub => "fsub",
-            ArithOp::FMul | ArithOp::FDiv => "fmul",
+            // The multiply-add runs on the multiplier (assumed: the thesis
+            // counts one multiply-add per PE, L1041).
+            ArithOp::FMul | ArithOp::FDiv | ArithOp::Fma => "fmul",
             ArithOp::IAdd | ArithOp::ISub | ArithOp::IMul | ArithOp::SDiv | ArithOp::SRem => "iadd",
-            ArithOp::ICmp(_) | ArithOp::FCmp(_) => "compare",
+            ArithOp::ICmp(_) | ArithOp::FCmp(_) | ArithOp::UCmp(_) => "compare",
             ArithOp::And | ArithOp::Or | ArithOp::Xor | ArithOp::Select => "logic",
             ArithOp::SiToFp | ArithOp::FpToSi | ArithOp::IntCast => "convert",
             ArithOp::Splat => "const",
@@ -623,7 +633,14 @@ fn check_op_types(op: ArithOp, ity: &dyn Fn(usize) -> Option<Ty>, out: Ty) -> Re
             is_int(ity(0)) && is_int(ity(1)) && out != Ty::F64,
             "operands and result must be integers",
         ),
-        ArithOp::ICmp(_) => want(
+        ArithOp::Fma => want(
+            ity(0) == Some(Ty::F64)
+                && ity(1) == Some(Ty::F64)
+                && ity(2) == Some(Ty::F64)
+                && out == Ty::F64,
+            "operands and result must be f64",
+        ),
+        ArithOp::ICmp(_) | ArithOp::UCmp(_) => want(
             is_int(ity(0)) && is_int(ity(1)) && out == Ty::I1,
             "integer operands, i1 result",
         ),

@@ -12,12 +12,14 @@
 //! - [`lower`]: per-thread kernels (after cpuify's scalar passes) to
 //!   stream graphs, with diagnostics for what a stream graph cannot do;
 //! - [`offload`]: tag-only functions moved into the memory units;
+//! - [`reassoc`]: integer addition chains as balanced trees;
 //! - [`balance`] and [`place`]: route registers, placement on a block,
 //!   replication over the array;
 //! - [`run`]: buffers bound to memory-unit streams and results written
 //!   back;
 //! - [`life`]: the thesis' Game of Life graph;
-//! - [`dump`]: text and SVG pictures of a placed graph.
+//! - [`dump`]: text and SVG pictures of a placed graph;
+//! - [`launch`]: one launch as a device runs it (prepare, replicate, run).
 
 #![warn(clippy::print_stdout, clippy::dbg_macro, clippy::todo)]
 
@@ -26,10 +28,12 @@ pub mod dump;
 #[cfg(test)]
 mod figures;
 pub mod graph;
+pub mod launch;
 pub mod life;
 pub mod lower;
 pub mod machine;
 pub mod offload;
 pub mod place;
+pub mod reassoc;
 pub mod run;
 pub mod sim;

@@ -14,6 +14,17 @@ pub fn bind(
     l: &Lowered,
     buffers: &BTreeMap<usize, Vec<Scalar>>,
 ) -> Result<BTreeMap<String, Vec<Token>>, String> {
+    bind_range(l, buffers, 0..l.threads)
+}
+
+/// [`bind`] for the threads `tags` alone (one replica's share): the same
+/// elements, each buffer stream primed with the `lead` elements before
+/// the share's first tag.
+pub fn bind_range(
+    l: &Lowered,
+    buffers: &BTreeMap<usize, Vec<Scalar>>,
+    tags: std::ops::Range<u64>,
+) -> Result<BTreeMap<String, Vec<Token>>, String> {
     let mut out = BTreeMap::new();
     for s in &l.inputs {
         let index = l
@@ -22,13 +33,15 @@ pub fn bind(
             .find(|(n, _)| *n == s.name)
             .map(|(_, f)| f);
         let data: Vec<Token> = match (s.param, index) {
-            (None, Some(f)) => (0..l.threads)
+            (None, Some(f)) => tags
+                .clone()
                 .map(|t| Token {
                     tag: t,
                     value: f.eval(t),
                 })
                 .collect(),
-            (None, None) => (0..l.threads)
+            (None, None) => tags
+                .clone()
                 .map(|t| Token {
                     tag: t,
                     value: Scalar::Int(t as i64),
@@ -40,7 +53,7 @@ pub fn bind(
                     .ok_or(format!("no buffer bound to parameter {p}"))?;
                 // Leading elements prime delay lines; their tags wrap
                 // below 0 and never reach a join.
-                (0..l.threads + s.lead)
+                (tags.start..tags.end + s.lead)
                     .map(|j| {
                         let k = j as i64 + s.offset;
                         let tag = (j as i64 - s.lead as i64) as u64;

@@ -340,3 +340,70 @@ fn a_read_in_a_branch_arm_is_done_for_every_thread() {
     let e = cucc_racer::run::bind(&l, &short).expect_err("short buffer");
     assert!(e.contains("parameter 1"), "{e}");
 }
+
+/// The CUDA Game of Life as a device launches it: placed on one block,
+/// replicated, each replica on a slice of the cells; the generations
+/// match the reference bit for bit. `life.cu` does not fit one block
+/// (the next test); `life_tree.cu` is the same rule in a form that does.
+#[test]
+fn game_of_life_from_cuda_placed_and_replicated_matches_the_reference() {
+    use cucc_racer::life::Grid;
+    let (w, h) = (24usize, 16usize);
+    let wp = w + 2;
+    let n = h * wp - 2;
+    let opts = Options {
+        grid: n.div_ceil(32) as u32,
+        block: 32,
+        args: vec![
+            Arg::Buffer,
+            Arg::Buffer,
+            Arg::Int(wp as i64),
+            Arg::Int(n as i64),
+        ],
+        rotate: true,
+        split_branches: false,
+    };
+    let m = Machine::racer_v1();
+    let p = cucc_racer::launch::prepare(&module("life_tree"), "life_tree", &opts, &m)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(p.replicas.len() > 1, "{}", p.replicas.len());
+    let cells: Vec<i32> = (0..w * h).map(|k| i32::from(k % 7 < 3)).collect();
+    let mut reference = Grid { w, h, cells };
+    let padded = |g: &Grid| -> Vec<Scalar> {
+        let mut v = vec![Scalar::Int(0); (h + 2) * wp];
+        for r in 0..h {
+            for c in 0..w {
+                v[(r + 1) * wp + c + 1] = Scalar::Int(g.cells[r * w + c] as i64);
+            }
+        }
+        v
+    };
+    let mut state = padded(&reference);
+    for gen in 0..20 {
+        let mut bufs: BTreeMap<usize, Vec<Scalar>> =
+            [(0, state.clone()), (1, vec![Scalar::Int(0); (h + 2) * wp])].into();
+        p.run(&m, &mut bufs, 1_000_000)
+            .unwrap_or_else(|e| panic!("{e}"));
+        reference = reference.step_reference();
+        assert_eq!(bufs[&1], padded(&reference), "generation {gen}");
+        state = bufs[&1].clone();
+    }
+}
+
+/// `life.cu`, even with its sum re-associated into a tree, puts more
+/// operators on integer-ALU slots (the rule's `and`/`or`, the select for
+/// the border columns) than the greedy placer fits on one block: the
+/// launch reports placement, not a wrong result.
+#[test]
+fn life_with_a_chain_of_additions_does_not_fit_one_block() {
+    let opts = Options {
+        grid: 13,
+        block: 32,
+        args: vec![Arg::Buffer, Arg::Buffer, Arg::Int(26), Arg::Int(414)],
+        rotate: true,
+        split_branches: false,
+    };
+    let e = cucc_racer::launch::prepare(&module("life"), "life", &opts, &Machine::racer_v1())
+        .expect_err("does not fit");
+    assert!(e.to_string().contains("does not fit one block"), "{e}");
+}

@@ -93,16 +93,6 @@ static MODULES: Mutex<Option<HashMap<(ModuleId, u8), Pipelined>>> = Mutex::new(N
 /// Compiled launches, or the diagnostic.
 static PROGRAMS: Mutex<Option<HashMap<Key, Outcome>>> = Mutex::new(None);
 
-/// The name diagnostics give PTX: the program's, with `.ptx`.
-fn ptx_file_name() -> String {
-    let exe = std::env::current_exe().ok();
-    let name = exe
-        .as_ref()
-        .and_then(|p| p.file_name())
-        .map_or("program".into(), |n| n.to_string_lossy().into_owned());
-    format!("{name}.ptx")
-}
-
 /// `source` as IR, through pipeline `which`.
 fn pipelined(id: ModuleId, source: &Source, which: u8) -> Pipelined {
     if let Some(m) = lock(&MODULES)
@@ -114,10 +104,7 @@ fn pipelined(id: ModuleId, source: &Source, which: u8) -> Pipelined {
     // Built with no lock held (translation can take a while); a racing
     // thread's equal result may win the insert.
     let built = (|| -> Result<Module, String> {
-        let mut module = match source {
-            Source::Ir(text) => cucc_ir::parse_module(text).map_err(|e| e.to_string())?,
-            Source::Ptx(ptx) => crate::jit::translate_ptx(ptx, &ptx_file_name())?,
-        };
+        let mut module = crate::kernel_ir::parse(source)?;
         let options = cucc_cpuify::pipeline::Options {
             enabled: (which == 0).then(|| FOR_SNITCH.iter().map(|s| s.to_string()).collect()),
             ..Default::default()

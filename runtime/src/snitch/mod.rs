@@ -37,6 +37,7 @@ use crate::errors::{set_sticky, CudaResult, Error};
 use crate::ffi::{cudaDeviceProp, cudaUUID_t, Dim3};
 use crate::kernel::KernelImpl;
 use crate::registry::Function;
+use crate::sim_device::{copy_back_changes, read_args, sign_extend};
 use crate::stream::Stream;
 use kernels::{ArgKind, Compiled, Key};
 use placement::{PlaceError, PtrArg, Region, Reserve};
@@ -263,39 +264,6 @@ pub(crate) unsafe fn launch(
     Ok(())
 }
 
-/// Reads each argument's value (up to 8 bytes, zero-extended).
-///
-/// # Safety
-/// As [`launch`]'s `args`.
-unsafe fn read_args(args: *mut *mut c_void, sizes: &[u32]) -> CudaResult<Vec<u64>> {
-    if !sizes.is_empty() && args.is_null() {
-        return Err(Error::InvalidValue);
-    }
-    let mut out = Vec::with_capacity(sizes.len());
-    for (i, &size) in sizes.iter().enumerate() {
-        // SAFETY: the caller promises `sizes.len()` pointers.
-        let src = unsafe { *args.add(i) } as *const u8;
-        if src.is_null() && size != 0 {
-            return Err(Error::InvalidValue);
-        }
-        let mut bytes = [0u8; 8];
-        let n = (size as usize).min(8);
-        // SAFETY: the pointer holds `size` readable bytes.
-        unsafe { std::ptr::copy_nonoverlapping(src, bytes.as_mut_ptr(), n) };
-        out.push(u64::from_le_bytes(bytes));
-    }
-    Ok(out)
-}
-
-/// `v`'s low `bits` bits as a signed number.
-fn sign_extend(v: u64, bits: u32) -> i64 {
-    if bits == 0 || bits >= 64 {
-        return v as i64;
-    }
-    let shift = 64 - bits;
-    ((v << shift) as i64) >> shift
-}
-
 /// A queued run: everything the stream task needs.
 struct Run {
     name: String,
@@ -424,27 +392,8 @@ impl Run {
             let Ok(new) = tcdm.read_bytes(r.tcdm, r.len) else {
                 continue;
             };
-            // Only what the kernel changed goes back: other bytes of the
-            // range may belong to work the program runs meanwhile.
-            let mut i = 0;
-            while i < r.len {
-                if new[i] == old[i] {
-                    i += 1;
-                    continue;
-                }
-                let start = i;
-                while i < r.len && new[i] != old[i] {
-                    i += 1;
-                }
-                // SAFETY: inside the range copied in.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        new[start..i].as_ptr(),
-                        (r.host + start) as *mut u8,
-                        i - start,
-                    )
-                };
-            }
+            // SAFETY: the range copied in at launch, still allocated.
+            unsafe { copy_back_changes(r.host, old, new) };
         }
         CYCLES.fetch_add(counters.cycles, Ordering::AcqRel);
         if self.profiled {

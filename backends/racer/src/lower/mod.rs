@@ -260,6 +260,9 @@ enum Val {
     Buffer(usize),
     /// `buffer + index` not yet loaded or stored through.
     Addr(usize, Lin),
+    /// `buffer + byte offset` as an integer address (PTX's `u64` pointer
+    /// parameters): an [`Val::Addr`] once the access size is known.
+    Bytes(usize, Lin),
     /// A signed comparison of two thread-index expressions, kept symbolic
     /// so a bounds guard can shorten the launch instead of being computed.
     LinCmp(Pred, Lin, Lin),
@@ -362,6 +365,8 @@ fn lower_function(m: &Module, fid: FuncId, opts: &Options, plan: &Plan) -> R<Low
         let ty = &m.types[f.values[v].ty];
         let val = match (ty, a) {
             (Type::Ptr(_), Arg::Buffer) => Val::Buffer(k),
+            // PTX passes pointers as `u64` and computes byte addresses.
+            (Type::Int(64), Arg::Buffer) => Val::Buffer(k),
             (Type::Int(_), Arg::Int(x)) => Val::Const(Scalar::Int(*x), l.ty_of(v)?),
             (Type::Float(FloatKind::F64), Arg::F64(x)) => Val::Const(Scalar::F64(*x), Ty::F64),
             _ => {
@@ -435,6 +440,36 @@ fn binop(b: BinOp) -> Option<ArithOp> {
     })
 }
 
+/// `buffer + offset` or `address + offset` on integers, with the offset a
+/// thread-index expression or constant in bytes.
+fn byte_address(x: Val, y: Val) -> Option<Val> {
+    let off = |v: Val| match v {
+        Val::Lin(l) => Some(l),
+        Val::Const(Scalar::Int(k), ty) => Some(Lin {
+            bid: 0,
+            tid: 0,
+            k,
+            ty,
+        }),
+        _ => None,
+    };
+    match (x, y) {
+        (Val::Buffer(p), o) | (o, Val::Buffer(p)) => off(o).map(|l| Val::Bytes(p, l)),
+        (Val::Bytes(p, a), o) | (o, Val::Bytes(p, a)) => off(o).map(|l| {
+            Val::Bytes(
+                p,
+                Lin {
+                    bid: a.bid + l.bid,
+                    tid: a.tid + l.tid,
+                    k: a.k + l.k,
+                    ty: a.ty,
+                },
+            )
+        }),
+        _ => None,
+    }
+}
+
 fn pred(p: CmpPred) -> Option<ArithOp> {
     Some(match p {
         CmpPred::Eq => ArithOp::ICmp(Pred::Eq),
@@ -443,6 +478,10 @@ fn pred(p: CmpPred) -> Option<ArithOp> {
         CmpPred::Sle => ArithOp::ICmp(Pred::Le),
         CmpPred::Sgt => ArithOp::ICmp(Pred::Gt),
         CmpPred::Sge => ArithOp::ICmp(Pred::Ge),
+        CmpPred::Ult => ArithOp::UCmp(Pred::Lt),
+        CmpPred::Ule => ArithOp::UCmp(Pred::Le),
+        CmpPred::Ugt => ArithOp::UCmp(Pred::Gt),
+        CmpPred::Uge => ArithOp::UCmp(Pred::Ge),
         CmpPred::FOeq => ArithOp::FCmp(Pred::Eq),
         CmpPred::FOne => ArithOp::FCmp(Pred::Ne),
         CmpPred::FOlt => ArithOp::FCmp(Pred::Lt),
@@ -586,7 +625,7 @@ impl<'a> Lowerer<'a> {
                 let y = self.operand_of(Val::Lin(b), op)?;
                 Ok(Operand::Stream(self.add1(NodeKind::Op(ArithOp::ICmp(p)), vec![x, y], Ty::I1, line)))
             }
-            Val::Buffer(_) | Val::Addr(..) => Err(self.diag(op, "pointer arithmetic", "a pointer used as a value: only `buffer[thread index + constant]` loads and stores are streams".into())),
+            Val::Buffer(_) | Val::Addr(..) | Val::Bytes(..) => Err(self.diag(op, "pointer arithmetic", "a pointer used as a value: only `buffer[thread index + constant]` loads and stores are streams".into())),
         }
     }
 
@@ -692,6 +731,12 @@ impl<'a> Lowerer<'a> {
                 let ty = self.ty_of(r)?;
                 let x = self.val(d.operands[0], op)?;
                 let y = self.val(d.operands[1], op)?;
+                if b == BinOp::Add {
+                    if let Some(v) = byte_address(x, y) {
+                        set(self, v);
+                        return Ok(());
+                    }
+                }
                 if let Some(v) = self.fold_lin(b, x, y, ty) {
                     set(self, v);
                     return Ok(());
@@ -711,7 +756,7 @@ impl<'a> Lowerer<'a> {
                     return Ok(());
                 }
                 let Some(aop) = pred(p) else {
-                    return Err(self.diag(op, &format!("cmp {}", p.name()), "unsigned and unordered comparisons are not modelled".into()));
+                    return Err(self.diag(op, &format!("cmp {}", p.name()), "unordered comparisons are not modelled".into()));
                 };
                 let lin = |v: Val| match v {
                     Val::Lin(l) => Some(l),
@@ -731,6 +776,7 @@ impl<'a> Lowerer<'a> {
                 let x = self.val(d.operands[0], op)?;
                 match c {
                     CastOp::SpaceCast => set(self, x),
+                    CastOp::IntToPtr | CastOp::PtrToInt if matches!(x, Val::Buffer(_) | Val::Bytes(..)) => set(self, x),
                     CastOp::SExt | CastOp::Trunc | CastOp::ZExt => {
                         let ty = self.ty_of(r)?;
                         let v = match x {
@@ -788,7 +834,7 @@ impl<'a> Lowerer<'a> {
             OpKind::Load { .. } => {
                 let Some(r) = result else { return Ok(()) };
                 let ty = self.ty_of(r)?;
-                let (p, off) = self.stream_address(op, d.operands[0], "load", "gather")?;
+                let (p, off) = self.stream_address(op, d.operands[0], "load", "gather", ty)?;
                 if self.loop_depth > 0 {
                     return Err(self.diag(op, "load in a loop", "a memory unit streams each buffer element once per thread, in tag order; reads inside loops are not modelled".into()));
                 }
@@ -823,7 +869,8 @@ impl<'a> Lowerer<'a> {
                 set(self, Val::Stream(e));
             }
             OpKind::Store { .. } => {
-                let (p, off) = self.stream_address(op, d.operands[0], "store", "scatter")?;
+                let stored = self.ty_of(d.operands[1])?;
+                let (p, off) = self.stream_address(op, d.operands[0], "store", "scatter", stored)?;
                 if self.loop_depth > 0 {
                     return Err(self.diag(op, "store in a loop", "repeated writes are not lowered; the memory unit receives at most one element per thread and store".into()));
                 }
@@ -849,6 +896,11 @@ impl<'a> Lowerer<'a> {
                 self.add(NodeKind::Sink { name: name.clone(), sort: true }, vec![Operand::Stream(e)], &[], line);
                 self.outputs.push(MemStream { name, param: Some(p), offset: off, ty, lead: 0 });
             }
+            OpKind::Call(cucc_ir::Callee::Extern(ref name)) if name == "fma" && d.operands.len() == 3 => {
+                let Some(r) = result else { return Ok(()) };
+                let ty = self.ty_of(r)?;
+                self.emit(op, ArithOp::Fma, &d.operands, ty, line)?;
+            }
             OpKind::AtomicRmw { .. } | OpKind::AtomicCas { .. } => return Err(self.diag(op, "atomic", "atomics need a shared read-modify-write memory; RACER's memory units stream and sort".into())),
             OpKind::Barrier(_) | OpKind::BarrierReduce(_) => return Err(self.diag(op, "barrier", "threads are elements of one stream; there is no block to synchronise".into())),
             OpKind::Shuffle(_) | OpKind::Vote(_) | OpKind::ActiveMask | OpKind::LaneId | OpKind::WarpSize => return Err(self.diag(op, "warp function", "there are no warps on a stream processor".into())),
@@ -871,8 +923,35 @@ impl<'a> Lowerer<'a> {
             .unwrap_or(base)
     }
 
-    fn stream_address(&self, op: Op, ptr: Value, what: &str, gather: &str) -> R<(usize, i64)> {
-        match self.val(ptr, op)? {
+    fn stream_address(
+        &self,
+        op: Op,
+        ptr: Value,
+        what: &str,
+        gather: &str,
+        ty: Ty,
+    ) -> R<(usize, i64)> {
+        let mut v = self.val(ptr, op)?;
+        if let Val::Bytes(p, l) = v {
+            let size = match ty {
+                Ty::I1 => 1,
+                Ty::I32 => 4,
+                Ty::I64 | Ty::F64 => 8,
+            };
+            if l.bid % size != 0 || l.tid % size != 0 || l.k % size != 0 {
+                return Err(self.diag(op, gather, format!("the {what} byte address is not a whole number of {size}-byte elements from the buffer")));
+            }
+            v = Val::Addr(
+                p,
+                Lin {
+                    bid: l.bid / size,
+                    tid: l.tid / size,
+                    k: l.k / size,
+                    ty: l.ty,
+                },
+            );
+        }
+        match v {
             Val::Addr(p, l) => match self.gid_affine(l) {
                 Some((1, k)) => Ok((p, k)),
                 Some((0, _)) => Err(self.diag(op, &format!("uniform {what}"), format!("every thread would {what} the same element; a memory unit streams one element per thread"))),
@@ -999,6 +1078,20 @@ impl<'a> Lowerer<'a> {
                 )));
             }
         }
+        // `c ? 1 : 0` on integers is `c` widened (PTX's `selp` after a
+        // compare): a conversion, not a select on the integer ALU.
+        if ty != Ty::F64
+            && matches!(a, Val::Const(Scalar::Int(1), _))
+            && matches!(b, Val::Const(Scalar::Int(0), _))
+        {
+            let p = self.operand_of(c, op)?;
+            return Ok(Val::Stream(self.add1(
+                NodeKind::Op(ArithOp::IntCast),
+                vec![p],
+                ty,
+                line,
+            )));
+        }
         let ins = vec![
             self.operand_of(c, op)?,
             self.operand_of(a, op)?,
@@ -1105,18 +1198,21 @@ impl<'a> Lowerer<'a> {
     /// `if (i < n) { ... }` with `i` a thread index, `n` known and nothing
     /// after it: the threads that take the branch are a prefix of the
     /// launch, so the memory units generate only those indices and the
-    /// arm runs unconditionally. Returns whether the `if` was one.
+    /// arm runs unconditionally. Also the inverted form PTX gives,
+    /// `if (i >= n) {} else { ... }`. Returns whether the `if` was one.
     fn bounds_guard(&mut self, op: Op, later: &HashSet<Value>) -> R<bool> {
         let d = self.f.ops[op].clone();
         let Ok(Val::LinCmp(p, a, b)) = self.val(d.operands[0], op) else {
             return Ok(false);
         };
-        let else_empty = self.f.regions[d.regions[1]].ops.len() == 1;
-        if !d.results.is_empty()
-            || !else_empty
-            || !later.is_empty()
-            || self.depth > 0
-            || !self.outputs.is_empty()
+        let empty = |r: usize| self.f.regions[d.regions[r]].ops.len() == 1;
+        // The arm that runs, and whether it runs where the condition fails.
+        let (arm, inverted) = match (empty(0), empty(1)) {
+            (_, true) => (0, false),
+            (true, false) => (1, true),
+            (false, false) => return Ok(false),
+        };
+        if !d.results.is_empty() || !later.is_empty() || self.depth > 0 || !self.outputs.is_empty()
         {
             return Ok(false);
         }
@@ -1124,14 +1220,15 @@ impl<'a> Lowerer<'a> {
         let at = |l: Lin, t: i64| l.bid * (t / block) + l.tid * (t % block) + l.k;
         let taken = |t: i64| {
             let (x, y) = (at(a, t), at(b, t));
-            match p {
-                Pred::Lt => x < y,
-                Pred::Le => x <= y,
-                Pred::Gt => x > y,
-                Pred::Ge => x >= y,
-                Pred::Eq => x == y,
-                Pred::Ne => x != y,
-            }
+            inverted
+                != match p {
+                    Pred::Lt => x < y,
+                    Pred::Le => x <= y,
+                    Pred::Gt => x > y,
+                    Pred::Ge => x >= y,
+                    Pred::Eq => x == y,
+                    Pred::Ne => x != y,
+                }
         };
         let n = self.active as i64;
         let k = (0..n).find(|&t| !taken(t)).unwrap_or(n);
@@ -1139,7 +1236,7 @@ impl<'a> Lowerer<'a> {
             return Ok(false);
         }
         self.active = k as u64;
-        self.lower_region(d.regions[0], later)?;
+        self.lower_region(d.regions[arm], later)?;
         Ok(true)
     }
 }

@@ -560,6 +560,10 @@ pub fn eval(op: ArithOp, v: &[Scalar], ty: Ty) -> Scalar {
         ArithOp::FSub => Scalar::F64(float(a) - float(b)),
         ArithOp::FMul => Scalar::F64(float(a) * float(b)),
         ArithOp::FDiv => Scalar::F64(float(a) / float(b)),
+        ArithOp::Fma => Scalar::F64(float(a).mul_add(
+            float(b),
+            float(v.get(2).copied().unwrap_or(Scalar::F64(0.0))),
+        )),
         ArithOp::IAdd => i(int(a).wrapping_add(int(b))),
         ArithOp::ISub => i(int(a).wrapping_sub(int(b))),
         ArithOp::IMul => i(int(a).wrapping_mul(int(b))),
@@ -567,6 +571,9 @@ pub fn eval(op: ArithOp, v: &[Scalar], ty: Ty) -> Scalar {
         ArithOp::SRem => i(int(a).checked_rem(int(b)).unwrap_or(0)),
         ArithOp::ICmp(p) => bool_(cmp(p, int(a), int(b))),
         ArithOp::FCmp(p) => bool_(cmp(p, float(a), float(b))),
+        // Integers are kept sign-extended from their width, which keeps
+        // the unsigned order of any one width when read as u64.
+        ArithOp::UCmp(p) => bool_(cmp(p, int(a) as u64, int(b) as u64)),
         ArithOp::And => i(int(a) & int(b)),
         ArithOp::Or => i(int(a) | int(b)),
         ArithOp::Xor => i(int(a) ^ int(b)),
