@@ -8,46 +8,20 @@
 
 #[allow(dead_code)]
 mod common;
-use common::{find_nvcc, root, text};
+use common::{build_runtime, find_nvcc, fresh_dir, root, run_with_devices, text};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn build_runtime() {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "cucc-runtime", "-p", "cucc-libcuda"])
-        .current_dir(root())
-        .status()
-        .expect("cargo build runtime");
-    assert!(status.success());
-}
 
 fn source() -> PathBuf {
     root().join("tests/racer/racer_device.cu")
 }
 
 fn out_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cucc-racer-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("tmp");
-    d
+    fresh_dir("racer", tag)
 }
 
 fn run(exe: &Path, under_cucc: bool, cache: &Path, env: &[(&str, &str)]) -> Output {
-    let mut cmd = if under_cucc {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_cucc"));
-        c.arg("run").arg(exe);
-        c
-    } else {
-        Command::new(exe)
-    };
-    cmd.env("CUCC_CACHE_DIR", cache)
-        .env("CUCC_NUM_THREADS", "2")
-        .env_remove("CUCC_DEVICE")
-        .env_remove("CUCC_DEVICES");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("run program")
+    run_with_devices(exe, under_cucc, cache, env)
 }
 
 fn build_with_cucc(dir: &Path) -> PathBuf {

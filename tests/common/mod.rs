@@ -43,3 +43,47 @@ pub fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     )
 }
+
+/// Builds the runtime and the driver-API library the programs load (for
+/// the simulated-device tests, which run programs directly).
+pub fn build_runtime() {
+    let status = std::process::Command::new(env!("CARGO"))
+        .args(["build", "-q", "-p", "cucc-runtime", "-p", "cucc-libcuda"])
+        .current_dir(root())
+        .status()
+        .expect("cargo build runtime");
+    assert!(status.success());
+}
+
+/// A fresh scratch directory `cucc-<what>-<tag>-<pid>`.
+pub fn fresh_dir(what: &str, tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("cucc-{what}-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("tmp");
+    d
+}
+
+/// Runs `exe` (directly, or under `cucc run`) with `env`, the device
+/// variables cleared first and the JIT cache in `cache`.
+pub fn run_with_devices(
+    exe: &std::path::Path,
+    under_cucc: bool,
+    cache: &std::path::Path,
+    env: &[(&str, &str)],
+) -> std::process::Output {
+    let mut cmd = if under_cucc {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_cucc"));
+        c.arg("run").arg(exe);
+        c
+    } else {
+        std::process::Command::new(exe)
+    };
+    cmd.env("CUCC_CACHE_DIR", cache)
+        .env("CUCC_NUM_THREADS", "2")
+        .env_remove("CUCC_DEVICE")
+        .env_remove("CUCC_DEVICES");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run program")
+}
