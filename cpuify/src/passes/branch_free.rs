@@ -31,7 +31,7 @@
 //! a node that missed the cache, ran 1.7x slower).
 
 use crate::error::CpuifyError;
-use crate::passes::predicate_barriers::speculable;
+use crate::passes::predicate_barriers::{constant_shift, speculable};
 use crate::remarks::Remarks;
 use cucc_ir::edit::replace_all_uses;
 use cucc_ir::{
@@ -219,7 +219,7 @@ impl Converter<'_> {
         let mut cost = 0;
         for &o in ops {
             let kind = &self.func.ops[o].kind;
-            let cheap = (speculable(self.func, o) || self.constant_shift(o))
+            let cheap = (speculable(self.func, o) || constant_shift(self.types, self.func, o))
                 && !matches!(kind, OpKind::Alloca { .. } | OpKind::AllocDistinct);
             if !cheap {
                 let effects = !kind.is_pure()
@@ -246,23 +246,6 @@ impl Converter<'_> {
             return Err("an arm holds more than 4 operations");
         }
         Ok(())
-    }
-
-    /// True for a shift by a constant below the operand's width (defined
-    /// whatever the shifted value).
-    fn constant_shift(&self, o: Op) -> bool {
-        let data = &self.func.ops[o];
-        let OpKind::Binary(BinOp::Shl | BinOp::LShr | BinOp::AShr, _) = data.kind else {
-            return false;
-        };
-        let bits = self.types[self.func.value_type(data.results[0])].int_bits();
-        match (
-            data.operands.get(1).and_then(|&a| self.func.const_bits(a)),
-            bits,
-        ) {
-            (Some(k), Some(bits)) => k < u64::from(bits),
-            _ => false,
-        }
     }
 
     /// The `i1` arguments of the regions of `while` `op`.

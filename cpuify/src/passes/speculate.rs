@@ -34,14 +34,18 @@
 //! Stores stay under their `if`s (gcc masks them).
 
 use crate::error::CpuifyError;
-use crate::passes::predicate_barriers::speculable;
+use crate::passes::predicate_barriers::{constant_shift, speculable};
 use crate::remarks::Remarks;
 use cucc_ir::edit::{clone_op, replace_all_uses};
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, CastOp, CmpPred, FuncId, Function, FunctionKind, Level, Module, Op,
-    OpKind, Region, Space, Type, Types, Value, ValueDef,
+    ArithFlags, BinOp, Builder, Callee, CastOp, CmpPred, FuncId, Function, FunctionKind, Level,
+    Module, Op, OpKind, Region, Type, Types, Value, ValueDef,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+mod affine;
+
+use affine::{address, lin, materialize, Lin};
 
 /// Readable bytes before and after shared scratch (the runtime's
 /// `SCRATCH_GUARD`).
@@ -54,6 +58,13 @@ struct Stats {
     selects: usize,
     split: usize,
     loads: usize,
+    widened: usize,
+    /// 32-bit values the split loads' 64-bit indices equal only if they
+    /// fit `i32`; the bounds check tests them.
+    narrow: Vec<Lin>,
+    /// Ops whose `nsw` holds wherever they run (the 64-bit indices above,
+    /// exact by the check), kept when they are hoisted.
+    exact: HashSet<Op>,
 }
 
 /// If-converts the block-level thread loops of `fid` (launch form);
@@ -89,6 +100,7 @@ pub fn speculate(
         if st.hoisted + st.selects + st.split == 0 {
             continue;
         }
+        widen_indices(types, func, p, &mut st);
         // A serial nest gets no `ivdep`: if-converted arithmetic alone only
         // adds work there (srad_v2's halo `if`s); a shared load moved out
         // of its `if` is what lets gcc vectorise it with an alias check.
@@ -98,7 +110,7 @@ pub fn speculate(
             }
             continue;
         }
-        let how = match guard_checks(types, func, region, p) {
+        let how = match guard_checks(types, func, region, p, &st.narrow) {
             Check::Proved => "addresses proved in bounds",
             Check::Runtime(cond) => {
                 version(types, func, region, p, original, cond);
@@ -125,8 +137,9 @@ pub fn speculate(
             loc,
             format!(
                 "{} if-converted: {} op(s) moved out of `if`s, {} `if`(s) made selects, \
-                 {} clamped shared load(s) split; {how}",
-                kind, st.hoisted, st.selects, st.split
+                 {} clamped shared load(s) split, {} wrapping 32-bit index(es) recomputed in \
+                 64 bits; {how}",
+                kind, st.hoisted, st.selects, st.split, st.widened
             ),
         );
     }
@@ -306,10 +319,13 @@ fn hoist(
             ValueDef::Result { op, .. } => func.regions[sub].ops.contains(&op),
         };
         let ready = !func.ops[o].operands.iter().any(|&v| inside(func, v));
-        let pure = speculable(func, o) && !matches!(func.ops[o].kind, OpKind::Alloca { .. });
+        let pure = (speculable(func, o) || constant_shift(types, func, o) || fused(func, o))
+            && !matches!(func.ops[o].kind, OpKind::Alloca { .. });
         if ready && (pure || (!wrote && shared_load(types, func, p, o))) {
             if let OpKind::Binary(_, flags) = &mut func.ops[o].kind {
-                *flags = ArithFlags::NONE;
+                if !st.exact.contains(&o) {
+                    *flags = ArithFlags::NONE;
+                }
             }
             if let OpKind::Load { speculative, .. } = &mut func.ops[o].kind {
                 *speculative = true;
@@ -342,13 +358,26 @@ fn may_write(func: &Function, o: Op) -> bool {
             } | OpKind::Yield
                 | OpKind::If
                 | OpKind::Condition
-        ));
+        )
+        || math_call(func, o));
     own || data.regions.iter().any(|&r| {
         func.regions[r]
             .ops
             .iter()
             .any(|&inner| may_write(func, inner))
     })
+}
+
+/// True if `o` calls a known math function: no effect on memory (the C
+/// is compiled without `errno` for math).
+fn math_call(func: &Function, o: Op) -> bool {
+    matches!(&func.ops[o].kind, OpKind::Call(Callee::Extern(n)) if cucc_ir::intrinsics::lookup(n).is_some())
+}
+
+/// True if `o` is a fused multiply-add (PTX's `fma.rn`): one instruction,
+/// no trap, as cheap to speculate as the arithmetic around it.
+fn fused(func: &Function, o: Op) -> bool {
+    matches!(&func.ops[o].kind, OpKind::Call(Callee::Extern(n)) if n == "fma" || n == "fmaf")
 }
 
 /// True if `o` is a non-volatile load from a shared alloca at an address
@@ -363,9 +392,11 @@ fn shared_load(types: &Types, func: &Function, p: Op, o: Op) -> bool {
     ) && address(types, func, p, func.ops[o].operands[0]).is_some()
 }
 
-/// A load from a shared alloca through `ptr.index %base, select(c, a, b)`
-/// (possibly through a `sext`, anywhere in the address's chain of
-/// `ptr.index`es) becomes two speculative loads and a `select`.
+/// A load from a shared alloca whose index (anywhere in the address's
+/// chain of `ptr.index`es) is computed from one clamp — `select(c, a, b)`,
+/// `smin(a, b)` or `smax(a, b)` — through `sext`s, sums, differences,
+/// products and shifts becomes two speculative loads, at the index
+/// computed from `a` and from `b`, and a `select` of their values.
 fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut Stats) {
     let body = func.ops[p].regions[0];
     let mut walk = Vec::new();
@@ -381,7 +412,7 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
             continue;
         }
         // The chain of `ptr.index`es from the load's address outwards, to
-        // the first whose index is a `select`.
+        // the first whose index is computed from a clamp.
         let mut chain: Vec<Op> = Vec::new();
         let mut ptr = func.ops[load].operands[0];
         let mut found = None;
@@ -390,37 +421,21 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
                 break;
             }
             chain.push(pi);
-            let idx = func.ops[pi].operands[1];
-            let (sel_v, sext) = match func.defining_op(idx).map(|d| &func.ops[d]) {
-                Some(d) if d.kind == OpKind::Cast(CastOp::SExt) => (d.operands[0], true),
-                _ => (idx, false),
-            };
-            if let Some(sel) = func.defining_op(sel_v) {
-                if func.ops[sel].kind == OpKind::Select {
-                    found = Some((sel, sext));
-                    break;
-                }
+            let mut path = Vec::new();
+            if let Some(clamp) = find_clamp(func, p, func.ops[pi].operands[1], &mut path, 0) {
+                found = Some((clamp, path));
+                break;
             }
             ptr = func.ops[pi].operands[0];
         }
-        let Some((sel, sext)) = found else {
+        let Some((clamp, path)) = found else {
             continue;
         };
         let Some(&outer) = chain.last() else {
             continue;
         };
-        let [c, a, b] = [0, 1, 2].map(|k| func.ops[sel].operands[k]);
         let base = func.ops[outer].operands[0];
-        let bounded = address(types, func, p, base).is_some()
-            && chain[..chain.len() - 1]
-                .iter()
-                .all(|&pi| lin(types, func, p, func.ops[pi].operands[1], 0).is_some())
-            && lin(types, func, p, a, 0).is_some()
-            && lin(types, func, p, b, 0).is_some();
-        let Some(at) = func.find_op(r, load) else {
-            continue;
-        };
-        if !bounded {
+        if address(types, func, p, base).is_none() {
             continue;
         }
         let steps: Vec<(cucc_ir::TypeId, Value)> = chain
@@ -433,84 +448,193 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
         if steps.len() != chain.len() {
             continue;
         }
-        let ity = func.value_type(func.ops[outer].operands[1]);
+        let Some(at) = func.find_op(r, load) else {
+            continue;
+        };
+        let [x, y] = [0, 1].map(|k| func.ops[clamp].operands[k]);
+        let clamped = func.ops[clamp].results[0];
+        let (cond, a, b) = match func.ops[clamp].kind {
+            OpKind::Select => (Some(x), y, func.ops[clamp].operands[2]),
+            _ => (None, x, y),
+        };
         let old = func.ops[load].results[0];
         let lty = func.value_type(old);
         let loc = func.ops[load].loc;
+        let (start, before) = (at, func.regions[r].ops.len());
+        // The index computed from `pick`, the ops on `path` cloned.
+        let rebuild = |func: &mut Function, pick: Value| -> (Vec<Op>, Value) {
+            let mut map = HashMap::from([(clamped, pick)]);
+            let mut ops = Vec::new();
+            let mut v = pick;
+            for &o in &path {
+                let c = clone_op(func, o, &mut map);
+                v = func.ops[c].results[0];
+                ops.push(c);
+            }
+            (ops, v)
+        };
+        let (ops_a, ia) = rebuild(func, a);
+        let (ops_b, ib) = rebuild(func, b);
+        func.regions[r]
+            .ops
+            .splice(at..at, ops_a.into_iter().chain(ops_b));
+        let at = at + (func.regions[r].ops.len() - before);
+        // An index computed in 32 bits that may wrap is recomputed in 64
+        // bits, exact where the wrapping form fits `i32` (which the
+        // bounds check then tests): gcc sees an affine address.
+        let mut narrow = Vec::new();
         let mut bld = Builder::new(types, func);
         bld.set_loc(loc);
         bld.set_insertion_at(r, at);
-        let mut one = |x: Value| {
-            let i = if sext {
-                bld.cast(CastOp::SExt, x, ity)
-            } else {
-                x
-            };
+        let mut exact = Vec::new();
+        let mut widened = 0;
+        let mut widen = |bld: &mut Builder<'_>, i: Value| {
+            let mut found = Vec::new();
+            match lin(bld.types, bld.func, p, i, 0, &mut found) {
+                Some(l) if l.wraps || !found.is_empty() => {
+                    let len = bld.func.regions[r].ops.len();
+                    let Some(m) = materialize(bld, &l) else {
+                        return i;
+                    };
+                    // The new ops sit just before the insertion point.
+                    let grown = bld.func.regions[r].ops.len() - len;
+                    let end = bld.func.find_op(r, load).unwrap_or(0);
+                    exact.extend(bld.func.regions[r].ops[end - grown..end].iter().copied());
+                    if l.wraps {
+                        found.push(l);
+                    }
+                    narrow.extend(found);
+                    widened += 1;
+                    m
+                }
+                _ => i,
+            }
+        };
+        let ia = widen(&mut bld, ia);
+        let ib = widen(&mut bld, ib);
+        let cond = cond.unwrap_or_else(|| match bld.func.ops[clamp].kind {
+            OpKind::Binary(BinOp::SMin, _) => bld.cmp(CmpPred::Slt, a, b),
+            _ => bld.cmp(CmpPred::Sgt, a, b),
+        });
+        let mut one = |i: Value| {
             let (outer_elem, _) = steps[steps.len() - 1];
             let mut q = bld.ptr_index(base, i, outer_elem);
             for &(elem, idx) in steps[..steps.len() - 1].iter().rev() {
                 q = bld.ptr_index(q, idx, elem);
             }
-            bld.op1(
+            let l = bld.op1(
                 OpKind::Load {
                     volatile: false,
                     speculative: true,
                 },
                 vec![q],
                 lty,
-            )
+            );
+            (q, l)
         };
-        let la = one(a);
-        let lb = one(b);
-        let v = bld.select(c, la, lb);
+        let (qa, la) = one(ia);
+        let (qb, lb) = one(ib);
+        let v = bld.select(cond, la, lb);
+        if address(types, func, p, qa).is_none() || address(types, func, p, qb).is_none() {
+            // Not affine: take the new ops out again.
+            if let Some(end) = func.find_op(r, load) {
+                func.regions[r].ops.drain(start..end);
+            }
+            continue;
+        }
         replace_all_uses(func, old, v);
         func.regions[r].ops.retain(|&o| o != load);
+        st.narrow.extend(narrow);
+        st.exact.extend(exact);
+        st.widened += widened;
         st.split += 1;
     }
 }
 
-/// A shared address `alloca + Σ scale·index`: the alloca's size and the
-/// terms.
-struct Address {
-    size: i64,
-    terms: Vec<(Lin, i64)>,
-}
-
-/// `iv[d]? + Σ sign·invariant + c` (invariants defined outside the loop).
-#[derive(Clone, Default)]
-struct Lin {
-    iv: Option<Value>,
-    parts: Vec<(Value, i64)>,
-    c: i64,
-}
-
-/// Decomposes `ptr` into a shared alloca outside `p` and bounded terms
-/// (`None` if it is anything else).
-fn address(types: &Types, func: &Function, p: Op, mut ptr: Value) -> Option<Address> {
-    let mut terms = Vec::new();
-    for _ in 0..16 {
-        let d = func.defining_op(ptr)?;
-        let data = &func.ops[d];
-        match data.kind {
-            OpKind::PtrIndex { elem } => {
-                let scale = i64::try_from(types.size_of(elem)).ok()?;
-                terms.push((lin(types, func, p, data.operands[1], 0)?, scale));
-                ptr = data.operands[0];
+/// Recomputes in 64 bits (with `nsw`) every 32-bit index of a speculative
+/// load's address that may wrap, recording the values that must fit
+/// `i32` for the bounds check: the loop only runs in this form when they
+/// do, where both forms are equal, and gcc then sees affine addresses.
+fn widen_indices(types: &mut Types, func: &mut Function, p: Op, st: &mut Stats) {
+    let mut walk = Vec::new();
+    func.walk_region(func.ops[p].regions[0], &mut walk);
+    let mut indexes = Vec::new();
+    for &(_, o) in &walk {
+        if !matches!(
+            func.ops[o].kind,
+            OpKind::Load {
+                speculative: true,
+                ..
             }
-            OpKind::Alloca {
-                space: Space::Shared,
-                ty,
-            } => {
-                if inside_loop(func, p, d) {
-                    return None;
-                }
-                let size = i64::try_from(types.size_of(ty)).ok()?;
-                return Some(Address { size, terms });
+        ) {
+            continue;
+        }
+        let mut ptr = func.ops[o].operands[0];
+        while let Some(pi) = func.defining_op(ptr) {
+            if !matches!(func.ops[pi].kind, OpKind::PtrIndex { .. }) {
+                break;
             }
-            _ => return None,
+            if inside_loop(func, p, pi) && !indexes.contains(&pi) {
+                indexes.push(pi);
+            }
+            ptr = func.ops[pi].operands[0];
         }
     }
-    None
+    for pi in indexes {
+        let Some(&(r, _)) = walk.iter().find(|&&(_, o)| o == pi) else {
+            continue;
+        };
+        let idx = func.ops[pi].operands[1];
+        let mut found = Vec::new();
+        let Some(l) = lin(types, func, p, idx, 0, &mut found) else {
+            continue;
+        };
+        if !l.wraps && found.is_empty() {
+            continue;
+        }
+        let Some(at) = func.find_op(r, pi) else {
+            continue;
+        };
+        let mut b = Builder::new(types, func);
+        b.set_loc(b.func.ops[pi].loc);
+        b.set_insertion_at(r, at);
+        let Some(m) = materialize(&mut b, &l) else {
+            continue;
+        };
+        if l.wraps {
+            found.push(l);
+        }
+        func.ops[pi].operands[1] = m;
+        st.narrow.extend(found);
+        st.widened += 1;
+    }
+}
+
+/// The clamp (`select`, `smin`, `smax` inside `p`) `v` is computed from
+/// through `sext`, `add`, `sub`, `mul` and `shl` ops inside `p`; `path`
+/// gets those ops, the clamp's user first.
+fn find_clamp(func: &Function, p: Op, v: Value, path: &mut Vec<Op>, depth: u32) -> Option<Op> {
+    if depth > 8 {
+        return None;
+    }
+    let d = func.defining_op(v)?;
+    if !inside_loop(func, p, d) {
+        return None;
+    }
+    match func.ops[d].kind {
+        OpKind::Select | OpKind::Binary(BinOp::SMin | BinOp::SMax, _) => Some(d),
+        OpKind::Cast(CastOp::SExt)
+        | OpKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl, _) => {
+            for &x in &func.ops[d].operands {
+                if let Some(c) = find_clamp(func, p, x, path, depth + 1) {
+                    path.push(d);
+                    return Some(c);
+                }
+            }
+            None
+        }
+        _ => None,
+    }
 }
 
 /// True if `op` lies inside loop `p`.
@@ -518,70 +642,6 @@ fn inside_loop(func: &Function, p: Op, op: Op) -> bool {
     let mut walk = Vec::new();
     func.walk_region(func.ops[p].regions[0], &mut walk);
     walk.iter().any(|&(_, o)| o == op)
-}
-
-/// `v` as a [`Lin`]: constants, `p`'s ivs, values defined outside `p`,
-/// `sext`s and `nsw` sums and differences of those (exact: no wrap), with
-/// at most one iv, added.
-fn lin(types: &Types, func: &Function, p: Op, v: Value, depth: u32) -> Option<Lin> {
-    if depth > 8 {
-        return None;
-    }
-    let body = func.ops[p].regions[0];
-    if iv_bound(func, p, v).is_some() {
-        return Some(Lin {
-            iv: Some(v),
-            ..Lin::default()
-        });
-    }
-    if let Some(bits) = func.const_bits(v) {
-        let Type::Int(w) = types[func.value_type(v)] else {
-            return None;
-        };
-        let sh = 64 - u32::from(w).min(64);
-        let c = ((bits << sh) as i64) >> sh;
-        return Some(Lin {
-            c,
-            ..Lin::default()
-        });
-    }
-    let outside = match func.values[v].def {
-        ValueDef::Arg { region, .. } => {
-            let mut walk = Vec::new();
-            func.walk_region(body, &mut walk);
-            region != body
-                && !walk
-                    .iter()
-                    .any(|&(_, o)| func.ops[o].regions.contains(&region))
-        }
-        ValueDef::Result { op, .. } => !inside_loop(func, p, op),
-    };
-    if outside {
-        return matches!(types[func.value_type(v)], Type::Int(32 | 64)).then(|| Lin {
-            parts: vec![(v, 1)],
-            ..Lin::default()
-        });
-    }
-    let def = func.defining_op(v)?;
-    let data = &func.ops[def];
-    match data.kind {
-        OpKind::Cast(CastOp::SExt) => lin(types, func, p, data.operands[0], depth + 1),
-        OpKind::Binary(op @ (BinOp::Add | BinOp::Sub), flags) if flags.nsw => {
-            let a = lin(types, func, p, data.operands[0], depth + 1)?;
-            let b = lin(types, func, p, data.operands[1], depth + 1)?;
-            let sign = if op == BinOp::Sub { -1 } else { 1 };
-            if b.iv.is_some() && (sign < 0 || a.iv.is_some()) {
-                return None;
-            }
-            let mut out = a;
-            out.iv = out.iv.or(b.iv);
-            out.parts
-                .extend(b.parts.into_iter().map(|(x, s)| (x, s * sign)));
-            out.c = out.c.checked_add(b.c.checked_mul(sign)?)?;
-            Some(out)
-        }
-        _ => None,
-    }
 }
 
 /// The outcome of bounding the speculative loads' addresses.
@@ -603,12 +663,20 @@ struct Sum {
 
 /// Builds, before `p`, the test that every speculative load of `p` stays
 /// within its alloca and the guard bytes.
-fn guard_checks(types: &mut Types, func: &mut Function, region: Region, p: Op) -> Check {
+fn guard_checks(
+    types: &mut Types,
+    func: &mut Function,
+    region: Region,
+    p: Op,
+    narrow: &[Lin],
+) -> Check {
     let body = func.ops[p].regions[0];
     let mut walk = Vec::new();
     func.walk_region(body, &mut walk);
-    // Per load: (lowest byte, one past the highest, alloca size).
-    let mut bounds: Vec<(Sum, Sum, i64)> = Vec::new();
+    // Per load: (lowest byte, one past the highest, and their limits),
+    // and per 32-bit value its address needs exact: (lowest, highest,
+    // i32's limits).
+    let mut bounds: Vec<(Sum, Sum, i64, i64)> = Vec::new();
     for (_, o) in walk {
         if !matches!(
             func.ops[o].kind,
@@ -633,35 +701,25 @@ fn guard_checks(types: &mut Types, func: &mut Function, region: Region, p: Op) -
             },
         );
         for (l, scale) in &addr.terms {
-            let Some(c) = l.c.checked_mul(*scale) else {
+            if extend_range(func, p, l, *scale, &mut lo, &mut hi).is_none() {
                 return Check::Refused;
-            };
-            lo.c = lo.c.saturating_add(c);
-            hi.c = hi.c.saturating_add(c);
-            for &(v, s) in &l.parts {
-                lo.dynamic.push((v, s * scale));
-                hi.dynamic.push((v, s * scale));
-            }
-            if let Some(iv) = l.iv {
-                // iv in [0, ub - 1].
-                let Some(ubv) = iv_bound(func, p, iv) else {
-                    return Check::Refused;
-                };
-                match func.const_bits(ubv).and_then(|ub| i64::try_from(ub).ok()) {
-                    Some(ub) => {
-                        let Some(top) = (ub - 1).checked_mul(*scale) else {
-                            return Check::Refused;
-                        };
-                        hi.c = hi.c.saturating_add(top);
-                    }
-                    None => {
-                        hi.dynamic.push((ubv, *scale));
-                        hi.c = hi.c.saturating_sub(*scale);
-                    }
-                }
             }
         }
-        bounds.push((lo, hi, addr.size));
+        bounds.push((lo, hi, -GUARD, addr.size + GUARD));
+        for l in &addr.narrow {
+            let (mut lo, mut hi) = (Sum::default(), Sum::default());
+            if extend_range(func, p, l, 1, &mut lo, &mut hi).is_none() {
+                return Check::Refused;
+            }
+            bounds.push((lo, hi, i64::from(i32::MIN), i64::from(i32::MAX)));
+        }
+    }
+    for l in narrow {
+        let (mut lo, mut hi) = (Sum::default(), Sum::default());
+        if extend_range(func, p, l, 1, &mut lo, &mut hi).is_none() {
+            return Check::Refused;
+        }
+        bounds.push((lo, hi, i64::from(i32::MIN), i64::from(i32::MAX)));
     }
     let mut cond = None;
     let Some(at) = func.find_op(region, p) else {
@@ -671,8 +729,8 @@ fn guard_checks(types: &mut Types, func: &mut Function, region: Region, p: Op) -
     let loc = b.func.ops[p].loc;
     b.set_loc(loc);
     b.set_insertion_at(region, at);
-    for (lo, hi, size) in bounds {
-        let checks = [(lo, CmpPred::Sge, -GUARD), (hi, CmpPred::Sle, size + GUARD)];
+    for (lo, hi, min, max) in bounds {
+        let checks = [(lo, CmpPred::Sge, min), (hi, CmpPred::Sle, max)];
         for (sum, pred, limit) in checks {
             if sum.dynamic.is_empty() {
                 let ok = match pred {
@@ -707,6 +765,40 @@ fn guard_checks(types: &mut Types, func: &mut Function, region: Region, p: Op) -
         None => Check::Proved,
         Some(c) => Check::Runtime(c),
     }
+}
+
+/// Adds `scale · l` over the iterations of `p` to the range `[lo, hi]`:
+/// each iv runs over `[0, ub - 1]`, taken at the end its coefficient
+/// favours. `None` if a bound is unknown or the constants overflow.
+fn extend_range(
+    func: &Function,
+    p: Op,
+    l: &Lin,
+    scale: i64,
+    lo: &mut Sum,
+    hi: &mut Sum,
+) -> Option<()> {
+    let c = l.c.checked_mul(scale)?;
+    lo.c = lo.c.checked_add(c)?;
+    hi.c = hi.c.checked_add(c)?;
+    for &(v, s) in &l.parts {
+        let s = s.checked_mul(scale)?;
+        lo.dynamic.push((v, s));
+        hi.dynamic.push((v, s));
+    }
+    for &(iv, k) in &l.ivs {
+        let coef = k.checked_mul(scale)?;
+        let side = if coef >= 0 { &mut *hi } else { &mut *lo };
+        let ubv = iv_bound(func, p, iv)?;
+        match func.const_bits(ubv).and_then(|ub| i64::try_from(ub).ok()) {
+            Some(ub) => side.c = side.c.checked_add((ub - 1).checked_mul(coef)?)?,
+            None => {
+                side.dynamic.push((ubv, coef));
+                side.c = side.c.checked_sub(coef)?;
+            }
+        }
+    }
+    Some(())
 }
 
 /// Replaces `p` by `if cond { p } else { original }`.

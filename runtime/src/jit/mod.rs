@@ -242,15 +242,31 @@ fn translate(
         if checks != crate::sanitize::Sanitize::Off {
             options = options.for_checks();
         }
+        // `CUCC_JIT_PRINT_IR=all` or `=PASS,PASS` prints the module after
+        // those passes, as `cucc --print-ir-after-all` / `--print-ir-after`.
+        if let Ok(list) = std::env::var("CUCC_JIT_PRINT_IR") {
+            if list == "all" {
+                options.print_after_all = true;
+            } else if !list.is_empty() {
+                options.print_after = list.split(',').map(|p| p.trim().to_string()).collect();
+                cucc_cpuify::pipeline::check_pass_names(&options.print_after)
+                    .map_err(|e| format!("CUCC_JIT_PRINT_IR: {e}"))?;
+            }
+        }
         cucc_cpuify::pipeline::run_reporting(
             &mut module,
             &options,
             &mut remarks,
-            &mut |_, _| {},
+            &mut |pass, m| eprintln!("; IR after {pass}\n{}", cucc_ir::print_module(m)),
             times,
             Some(progress),
         )
         .map_err(|e| format!("{file}: {e}"))?;
+        // `CUCC_JIT_REMARKS` prints what each pass did or why not, as
+        // `cucc --remarks` does for a source build.
+        if std::env::var_os("CUCC_JIT_REMARKS").is_some_and(|v| !v.is_empty() && v != "0") {
+            eprint!("{}", remarks.render(&module));
+        }
         progress.phase("emit_c");
         let emitted = times
             .time("emit_c", || emit(&module, id, checks))

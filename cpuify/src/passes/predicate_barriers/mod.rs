@@ -55,7 +55,7 @@ use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::{
     BarrierScope, BinOp, Callee, CastOp, FuncId, Function, FunctionKind, Level, Module, Op, OpKind,
-    Region, Space, Value,
+    Region, Space, Types, Value,
 };
 use std::collections::HashSet;
 
@@ -172,6 +172,20 @@ pub(crate) fn speculable(func: &Function, op: Op) -> bool {
         OpKind::Cast(c) => !matches!(c, CastOp::FpToSi | CastOp::FpToUi),
         OpKind::Alloca { space, .. } => *space == Space::Private,
         k => k.is_pure(),
+    }
+}
+
+/// True if `o` is a shift by a constant below its width: it cannot fail,
+/// so it may be speculated like the ops [`speculable`] accepts.
+pub(crate) fn constant_shift(types: &Types, func: &Function, o: Op) -> bool {
+    let data = &func.ops[o];
+    let OpKind::Binary(BinOp::Shl | BinOp::LShr | BinOp::AShr, _) = data.kind else {
+        return false;
+    };
+    let bits = types[func.value_type(data.results[0])].int_bits();
+    match (data.operands.get(1).and_then(|&a| func.const_bits(a)), bits) {
+        (Some(k), Some(bits)) => k < u64::from(bits),
+        _ => false,
     }
 }
 
