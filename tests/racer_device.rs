@@ -171,7 +171,7 @@ fn racer_dump_writes_text_and_svg_per_kernel() {
     let t = std::fs::read_to_string(dir.join("d/racer_device.mandelbrot.racer.txt"))
         .unwrap_or_default();
     assert!(t.contains("launch 48 x 64, 64 replicas"), "{t}");
-    assert!(t.contains("merge/7") && t.contains("split/7"), "{t}");
+    assert!(t.contains("merge/5") && t.contains("split/5"), "{t}");
 }
 
 /// The nvcc-built program under `cucc run`: the kernels come from PTX

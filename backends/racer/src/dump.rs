@@ -171,7 +171,7 @@ mod tests {
         let p = place(&mut l.graph, &m, Some(&nodes)).expect("fits");
         let t = dump_text(&l.graph, &p, &m);
         assert!(
-            t.starts_with("block 4x4 of a 32x32 array, 7 PEs used\n"),
+            t.starts_with("block 4x4 of a 32x32 array, 9 PEs used\n"),
             "{t}"
         );
         assert_eq!(t.lines().filter(|l| l.starts_with("  (")).count(), 16);

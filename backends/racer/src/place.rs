@@ -39,7 +39,7 @@ pub struct Pe {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Placement {
     /// Per node: its PE (the bottom-right corner of its parts), or `None`
-    /// for memory-unit ports.
+    /// for memory-unit ports and nodes left off the block.
     pub at: Vec<Option<Pe>>,
     /// Per node: the PEs it occupies (several for wide merges and splits).
     pub parts: Vec<Vec<Pe>>,
@@ -103,13 +103,84 @@ fn is_feedback(g: &Graph, node: usize, port: usize) -> bool {
     matches!(g.nodes[node].kind, NodeKind::Merge) && port < g.nodes[node].outputs.len()
 }
 
+/// Lanes of a node steering several streams (merge, sync, split), or
+/// `None` for nodes that take one PE whole.
+fn lanes(node: &crate::graph::Node) -> Option<usize> {
+    match node.kind {
+        NodeKind::Merge | NodeKind::Sync => Some(node.outputs.len()),
+        NodeKind::Split => Some(node.outputs.len() / 2),
+        _ => None,
+    }
+}
+
+/// Whether input `port` of `node` feeds part `part` (parts hold `cap`
+/// lanes each; a split's condition feeds every part).
+pub(crate) fn input_in_part(node: &crate::graph::Node, port: usize, cap: u32, part: usize) -> bool {
+    let Some(n) = lanes(node) else {
+        return true;
+    };
+    let lane = match node.kind {
+        NodeKind::Merge => port % n,
+        NodeKind::Split if port == 0 => return true,
+        NodeKind::Split => port - 1,
+        _ => port,
+    };
+    lane / cap as usize == part
+}
+
+pub(crate) fn part_cap(node: &crate::graph::Node, m: &Machine) -> u32 {
+    demand(&node.kind, node.outputs.len())
+        .and_then(|(class, _)| m.pe_capacity.get(class).copied())
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// The PE that drives output `port` of node `i`, if it is on the block.
+pub(crate) fn port_pe(
+    g: &Graph,
+    parts: &[Vec<Pe>],
+    m: &Machine,
+    i: usize,
+    port: usize,
+) -> Option<Pe> {
+    let node = &g.nodes[i];
+    let lane = match (lanes(node), &node.kind) {
+        (Some(n), NodeKind::Split) => port % n.max(1),
+        (Some(_), _) => port,
+        (None, _) => 0,
+    };
+    let p = &parts[i];
+    let k = if lanes(node).is_some() {
+        lane / part_cap(node, m) as usize
+    } else {
+        0
+    };
+    p.get(k).or(p.last()).copied()
+}
+
+/// The PE that receives input `port` of node `i` (a split's condition:
+/// its farthest part), if it is on the block.
+fn in_port_pe(g: &Graph, parts: &[Vec<Pe>], m: &Machine, i: usize, port: usize) -> Option<Pe> {
+    let node = &g.nodes[i];
+    let p = &parts[i];
+    if lanes(node).is_none() || (matches!(node.kind, NodeKind::Split) && port == 0) {
+        return p.iter().copied().max_by_key(|q| q.row + q.col);
+    }
+    let cap = part_cap(node, m) as usize;
+    (0..p.len())
+        .find(|&k| input_in_part(node, port, cap as u32, k))
+        .and_then(|k| p.get(k))
+        .copied()
+}
+
 /// A PE scan order.
 type ScanKey = fn(&Pe) -> (u32, u32, u32);
 
 /// Places `g` on one block of `m` and sets its route stages; on success
-/// `g` is routed and re-balanced. Greedy in dependence order; PEs are
-/// tried in a few scan orders (diagonals first, rows, columns) and the
-/// first order that fits everything wins.
+/// `g` is routed and re-balanced. Greedy in dependence order (depth first,
+/// then breadth first); PEs are tried in a few scan orders (diagonals
+/// first, rows, columns) and the first combination that fits everything
+/// wins.
 ///
 /// With `only`, just those nodes go on the block; the other operators are
 /// treated like memory-unit ports outside it (used to place one loop).
@@ -125,15 +196,17 @@ pub fn place(g: &mut Graph, m: &Machine, only: Option<&[NodeId]>) -> Result<Plac
         |p| (p.col, p.row, 0),
     ];
     let mut first_err = None;
-    for key in orders {
-        let mut pes: Vec<Pe> = (0..m.block_rows)
-            .flat_map(|row| (0..m.block_cols).map(move |col| Pe { row, col }))
-            .collect();
-        pes.sort_by_key(key);
-        match place_in_order(g, m, &pes, only) {
-            Ok(p) => return Ok(p),
-            Err(e) => {
-                first_err.get_or_insert(e);
+    for breadth_first in [false, true] {
+        for key in orders {
+            let mut pes: Vec<Pe> = (0..m.block_rows)
+                .flat_map(|row| (0..m.block_cols).map(move |col| Pe { row, col }))
+                .collect();
+            pes.sort_by_key(key);
+            match place_in_order(g, m, &pes, only, breadth_first) {
+                Ok(p) => return Ok(p),
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
             }
         }
     }
@@ -148,6 +221,7 @@ fn place_in_order(
     m: &Machine,
     pes: &[Pe],
     only: Option<&[NodeId]>,
+    breadth_first: bool,
 ) -> Result<Placement, PlaceError> {
     // Order: forward edges only (the balance pass checks the same).
     let n = g.nodes.len();
@@ -162,9 +236,16 @@ fn place_in_order(
                 .count()
         })
         .collect();
-    let mut ready: Vec<usize> = (0..n).filter(|&i| pending[i] == 0).collect();
+    let mut ready: std::collections::VecDeque<usize> =
+        (0..n).filter(|&i| pending[i] == 0).collect();
     let mut order = Vec::new();
-    while let Some(i) = ready.pop() {
+    // Depth first (the last node made ready next) keeps chains together;
+    // breadth first places by distance from the inputs.
+    while let Some(i) = if breadth_first {
+        ready.pop_front()
+    } else {
+        ready.pop_back()
+    } {
         order.push(i);
         for e in &g.nodes[i].outputs {
             for &(c, port) in &consumers[e.0 as usize] {
@@ -174,7 +255,7 @@ fn place_in_order(
                 }
                 pending[c] -= 1;
                 if pending[c] == 0 {
-                    ready.push(c);
+                    ready.push_back(c);
                 }
             }
         }
@@ -186,7 +267,9 @@ fn place_in_order(
         });
     }
     // Place in order: the nearest PE to the top-left that respects the
-    // producers' positions, the G rule and the capacities.
+    // producers' positions, the G rule and the capacities. A node wider
+    // than a PE's slots is placed part by part, each part holding a run of
+    // lanes and needing only the producers of its own lanes above/left.
     let mut at: Vec<Option<Pe>> = vec![None; n];
     let mut parts: Vec<Vec<Pe>> = vec![Vec::new(); n];
     let mut used: BTreeMap<Pe, BTreeMap<&'static str, u32>> = BTreeMap::new();
@@ -205,29 +288,23 @@ fn place_in_order(
                 message: format!("a PE has no {class} slot"),
             });
         }
-        let (mut r0, mut c0) = (0, 0);
-        for (port, o) in node.inputs.iter().enumerate() {
-            if let Operand::Stream(e) = o {
-                if is_feedback(g, i, port) {
+        let needs_g = matches!(node.kind, NodeKind::Split);
+        let nparts = k.div_ceil(cap).max(1) as usize;
+        let mut here: Vec<Pe> = Vec::new();
+        for part in 0..nparts {
+            let take = (k - part as u32 * cap).min(cap);
+            let (mut r0, mut c0) = (0, 0);
+            for (port, o) in node.inputs.iter().enumerate() {
+                let Operand::Stream(e) = o else { continue };
+                if is_feedback(g, i, port) || !input_in_part(node, port, cap, part) {
                     continue;
                 }
-                if let Some(p) = at[g.edge(*e).from.0 .0 as usize] {
+                let (from, out_port) = g.edge(*e).from;
+                if let Some(p) = port_pe(g, &parts, m, from.0 as usize, out_port as usize) {
                     r0 = r0.max(p.row);
                     c0 = c0.max(p.col);
                 }
             }
-        }
-        let needs_g = matches!(node.kind, NodeKind::Split);
-        // A merge or split wider than a PE is spread over several PEs
-        // that decide together: one explicit synchronisation slot per
-        // part (an assumption; the thesis counts 11 synchronisations for
-        // its Mandelbrot loop without saying where they sit).
-        let mut left = k;
-        let mut here = Vec::new();
-        while left > 0 {
-            let take = left.min(cap);
-            let sync = u32::from(k > cap);
-            let sync_cap = m.pe_capacity.get("sync").copied().unwrap_or(0);
             let spot = pes.iter().copied().find(|p| {
                 let u = used.get(p);
                 let have = |c: &str| u.and_then(|u| u.get(c)).copied().unwrap_or(0);
@@ -235,7 +312,6 @@ fn place_in_order(
                     && p.col >= c0
                     && (!needs_g || m.is_g(p.row, p.col))
                     && have(class) + take <= cap
-                    && have("sync") + sync <= sync_cap
                     && !here.contains(p)
             });
             let Some(p) = spot else {
@@ -247,15 +323,9 @@ fn place_in_order(
                     ),
                 });
             };
-            let u = used.entry(p).or_default();
-            *u.entry(class).or_insert(0) += take;
-            if sync > 0 {
-                *u.entry("sync").or_insert(0) += sync;
-            }
+            *used.entry(p).or_default().entry(class).or_insert(0) += take;
             here.push(p);
-            left -= take;
         }
-        // Downstream nodes must sit below/right of every part.
         let row = here.iter().map(|p| p.row).max().unwrap_or(0);
         let col = here.iter().map(|p| p.col).max().unwrap_or(0);
         at[i] = Some(Pe { row, col });
@@ -263,12 +333,15 @@ fn place_in_order(
     }
     // Routes.
     for (e, cons) in consumers.iter().enumerate() {
-        let from = g.edges[e].from.0 .0 as usize;
+        let (from, out_port) = g.edges[e].from;
+        let from = from.0 as usize;
         let Some(&(to, port)) = cons.first() else {
             continue;
         };
         let to = to.0 as usize;
-        let hops = match (at[from], at[to]) {
+        let a = port_pe(g, &parts, m, from, out_port as usize);
+        let b = in_port_pe(g, &parts, m, to, port as usize);
+        let hops = match (a, b) {
             (Some(a), Some(b)) if is_feedback(g, to, port as usize) => {
                 // Out of the block at the bottom/right, round through a
                 // routing element, back in at the top/left.
@@ -281,7 +354,7 @@ fn place_in_order(
             (None, None) => 1,
         };
         let mut stages = hops.max(1) * m.route_stages_per_hop;
-        if at[to].is_some() && is_feedback(g, to, port as usize) {
+        if b.is_some() && is_feedback(g, to, port as usize) {
             stages += m.re_stages;
         }
         g.edges[e].route_stages = stages;

@@ -407,3 +407,68 @@ fn life_with_a_chain_of_additions_does_not_fit_one_block() {
         .expect_err("does not fit");
     assert!(e.to_string().contains("does not fit one block"), "{e}");
 }
+
+#[test]
+fn a_do_while_whose_first_test_is_unknown_runs_the_body_first() {
+    let n = 128usize;
+    let l = lower("do_while", "countdown", 2, 64, vec![Arg::Buffer; 2])
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!l.loops[0].test_first);
+    let xs: Vec<i64> = (0..n as i64).map(|k| k - 40).collect();
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [
+        (0, xs.iter().map(|&v| Scalar::Int(v)).collect()),
+        (1, vec![Scalar::Int(0); n]),
+    ]
+    .into();
+    run(&l, &mut bufs);
+    let want: Vec<Scalar> = xs
+        .iter()
+        .map(|&x0| {
+            let (mut x, mut k) = (x0, 0);
+            loop {
+                x -= 3;
+                k += 1;
+                if x <= 0 {
+                    break Scalar::Int(k);
+                }
+            }
+        })
+        .collect();
+    assert_eq!(bufs[&1], want);
+}
+
+#[test]
+fn a_do_while_whose_first_test_holds_runs_test_first() {
+    let n = 128usize;
+    let l =
+        lower("do_while", "series", 2, 64, vec![Arg::Buffer; 3]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(l.loops[0].test_first);
+    // z, w, k and y; w also rides out on a lane of its own.
+    assert_eq!(l.loops[0].lanes, 4);
+    let c = l.loop_counts(0);
+    assert_eq!(c["branch"], 5, "{c:?}");
+    let ys: Vec<f64> = (0..n).map(|k| k as f64 * 0.75 - 20.0).collect();
+    let mut bufs: BTreeMap<usize, Vec<Scalar>> = [
+        (0, ys.iter().map(|&v| Scalar::F64(v)).collect()),
+        (1, vec![Scalar::F64(0.0); n]),
+        (2, vec![Scalar::Int(0); n]),
+    ]
+    .into();
+    run(&l, &mut bufs);
+    let (mut ws, mut ks) = (Vec::new(), Vec::new());
+    for &y in &ys {
+        let (mut z, mut w, mut k) = (1.0f64, 0.0f64, 0i64);
+        loop {
+            w += z;
+            z = z * 0.5 + y;
+            k += 1;
+            if !(z < 100.0 && k < 50) {
+                break;
+            }
+        }
+        ws.push(Scalar::F64(w));
+        ks.push(Scalar::Int(k));
+    }
+    assert_eq!(bufs[&1], ws);
+    assert_eq!(bufs[&2], ks);
+}
