@@ -89,7 +89,8 @@ fn mandelbrot_loop_fits_one_block_and_replicates_over_the_array() {
     }
     // Two memory-unit streams per replica (tid in, counts out) over the
     // 128 I/O ports of a 32 x 32 array: all 64 blocks.
-    assert_eq!(replicate(&f.lowered.graph, &m).len(), 64);
+    assert_eq!(p.blocks, (1, 1));
+    assert_eq!(replicate(&f.lowered.graph, &m, p).len(), 64);
     // Forward streams only go down and right: every part of a node sits
     // at or below/right of the producers of the lanes it holds.
     let g = &f.lowered.graph;
@@ -215,12 +216,40 @@ fn whole_mandelbrot_graph_fits_one_block_with_coordinates_from_the_memory_units(
     assert_eq!(names, vec!["index0", "index1"]);
     let p = place(&mut l.graph, &m, None).unwrap_or_else(|e| panic!("{e}"));
     assert!(p.pes_used() <= 16, "{}", p.pes_used());
-    assert_eq!(replicate(&l.graph, &m).len(), 64);
+    assert_eq!(p.blocks, (1, 1));
+    assert_eq!(replicate(&l.graph, &m, &p).len(), 64);
     let inputs =
         crate::run::bind(&l, &std::collections::BTreeMap::new()).unwrap_or_else(|e| panic!("{e}"));
     let out = crate::sim::Sim::new(&l.graph, &m, &inputs)
         .and_then(|s| s.run(10_000_000))
         .unwrap_or_else(|e| panic!("{e}"));
+    let got: Vec<i64> = out.sinks["arg0"]
+        .stored()
+        .iter()
+        .map(|t| match t.value {
+            crate::graph::Scalar::Int(x) => x,
+            crate::graph::Scalar::F64(x) => x as i64,
+        })
+        .collect();
+    assert_eq!(got, mandel_ref(&v));
+}
+
+/// Even with the pixel coordinates computed in the array (remainder,
+/// quotient, two conversions, two multiply-adds), the whole graph fits
+/// one block.
+#[test]
+fn whole_mandelbrot_graph_fits_one_block_without_offloading() {
+    let m = Machine::racer_v1();
+    let v = View {
+        w: 16,
+        h: 8,
+        ..VIEW
+    };
+    let mut l = lower_mandel(&v, true);
+    let p = place(&mut l.graph, &m, None).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.blocks, (1, 1));
+    assert!(p.pes_used() <= 16, "{}", p.pes_used());
+    let out = crate::lower::tests::run_mandel(&l, &m);
     let got: Vec<i64> = out.sinks["arg0"]
         .stored()
         .iter()

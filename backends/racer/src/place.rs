@@ -47,6 +47,9 @@ pub struct Placement {
     pub used: BTreeMap<Pe, BTreeMap<&'static str, u32>>,
     /// Registers the re-balancing added after routing.
     pub balance_stages: u64,
+    /// The region the graph occupies, in blocks (rows, columns); PE
+    /// positions count from its top-left corner.
+    pub blocks: (u32, u32),
 }
 
 impl Placement {
@@ -182,27 +185,65 @@ type ScanKey = fn(&Pe) -> (u32, u32, u32);
 /// first, rows, columns) and the first combination that fits everything
 /// wins.
 ///
-/// With `only`, just those nodes go on the block; the other operators are
-/// treated like memory-unit ports outside it (used to place one loop).
+/// The region is one block if the graph fits there, otherwise the
+/// smallest rectangle of blocks that it fits (fewest blocks, then the
+/// squarest): the rules are the same across block boundaries (streams
+/// enter a block at its top or left and leave at its bottom or right,
+/// L890), each crossing adding a routing element's stages (L1090), and
+/// every block has its own G elements.
+///
+/// With `only`, just those nodes go on the region; the other operators
+/// are treated like memory-unit ports outside it (used to place one loop).
 pub fn place(g: &mut Graph, m: &Machine, only: Option<&[NodeId]>) -> Result<Placement, PlaceError> {
     crate::graph::verify(g).map_err(|e| PlaceError {
         node: e.node.map_or(0, |n| n.0),
         message: e.to_string(),
     })?;
+    let (br, bc) = (
+        (m.array_rows / m.block_rows.max(1)).max(1),
+        (m.array_cols / m.block_cols.max(1)).max(1),
+    );
+    let mut shapes: Vec<(u32, u32)> = (1..=br)
+        .flat_map(|r| (1..=bc).map(move |c| (r, c)))
+        .collect();
+    shapes.sort_by_key(|&(r, c)| (r * c, r.max(c), r));
+    let mut first_err = None;
+    for shape in shapes {
+        match place_on(g, m, only, shape) {
+            Ok(p) => return Ok(p),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_err.unwrap_or(PlaceError {
+        node: 0,
+        message: "no region".into(),
+    }))
+}
+
+/// Places `g` on a region of `blocks` (rows, columns) blocks.
+pub fn place_on(
+    g: &mut Graph,
+    m: &Machine,
+    only: Option<&[NodeId]>,
+    blocks: (u32, u32),
+) -> Result<Placement, PlaceError> {
     let orders: [ScanKey; 4] = [
         |p| (p.row + p.col, p.row, p.col),
         |p| (p.row + p.col, p.col, p.row),
         |p| (p.row, p.col, 0),
         |p| (p.col, p.row, 0),
     ];
+    let (rows, cols) = (blocks.0 * m.block_rows, blocks.1 * m.block_cols);
     let mut first_err = None;
     for breadth_first in [false, true] {
         for key in orders {
-            let mut pes: Vec<Pe> = (0..m.block_rows)
-                .flat_map(|row| (0..m.block_cols).map(move |col| Pe { row, col }))
+            let mut pes: Vec<Pe> = (0..rows)
+                .flat_map(|row| (0..cols).map(move |col| Pe { row, col }))
                 .collect();
             pes.sort_by_key(key);
-            match place_in_order(g, m, &pes, only, breadth_first) {
+            match place_in_order(g, m, &pes, only, breadth_first, blocks) {
                 Ok(p) => return Ok(p),
                 Err(e) => {
                     first_err.get_or_insert(e);
@@ -222,7 +263,9 @@ fn place_in_order(
     pes: &[Pe],
     only: Option<&[NodeId]>,
     breadth_first: bool,
+    blocks: (u32, u32),
 ) -> Result<Placement, PlaceError> {
+    let (rows, cols) = (blocks.0 * m.block_rows, blocks.1 * m.block_cols);
     // Order: forward edges only (the balance pass checks the same).
     let n = g.nodes.len();
     let consumers = g.consumers();
@@ -343,19 +386,26 @@ fn place_in_order(
         let b = in_port_pe(g, &parts, m, to, port as usize);
         let hops = match (a, b) {
             (Some(a), Some(b)) if is_feedback(g, to, port as usize) => {
-                // Out of the block at the bottom/right, round through a
+                // Out of the region at the bottom/right, round through a
                 // routing element, back in at the top/left.
-                (m.block_rows - a.row) + (m.block_cols - a.col) + b.row + b.col
+                (rows - a.row) + (cols - a.col) + b.row + b.col
             }
             (Some(a), Some(b)) => (b.row - a.row) + (b.col - a.col),
-            // Memory-unit ports sit outside the block.
-            (Some(a), None) => (m.block_rows - a.row) + (m.block_cols - a.col),
+            // Memory-unit ports sit outside the region.
+            (Some(a), None) => (rows - a.row) + (cols - a.col),
             (None, Some(b)) => b.row + b.col + 1,
             (None, None) => 1,
         };
         let mut stages = hops.max(1) * m.route_stages_per_hop;
-        if b.is_some() && is_feedback(g, to, port as usize) {
-            stages += m.re_stages;
+        match (a, b) {
+            (Some(_), Some(_)) if is_feedback(g, to, port as usize) => stages += m.re_stages,
+            // From one block into the next through a routing element.
+            (Some(a), Some(b)) => {
+                let crossings = (b.row / m.block_rows - a.row / m.block_rows)
+                    + (b.col / m.block_cols - a.col / m.block_cols);
+                stages += crossings * m.re_stages;
+            }
+            _ => {}
         }
         g.edges[e].route_stages = stages;
     }
@@ -368,16 +418,21 @@ fn place_in_order(
         parts,
         used,
         balance_stages,
+        blocks,
     })
 }
 
-/// Copies of a one-block program over the array: the blocks' top-left PE
-/// coordinates, limited by the array's I/O ports (4 x M for an M x M
-/// array, thesis L832). A port carries one stream element of
-/// `stream.bits` (4 x 32 bits, L806), so a replica needs as many ports as
-/// its memory-unit streams' words fill, inputs and outputs apart (each
-/// value takes at least one 32-bit word).
-pub fn replicate(g: &Graph, m: &Machine) -> Vec<Pe> {
+/// Copies of a placed program over the array: the top-left PE of each
+/// copy of its region of blocks (tiling the array), limited by the
+/// array's I/O ports (4 x M for an M x M array, thesis L832). A port
+/// carries one stream element of `stream.bits` (4 x 32 bits, L806), so a
+/// replica needs as many ports as its memory-unit streams' words fill,
+/// inputs and outputs apart (each value takes at least one 32-bit word).
+pub fn replicate(g: &Graph, m: &Machine, p: &Placement) -> Vec<Pe> {
+    let (rows, cols) = (
+        p.blocks.0.max(1) * m.block_rows,
+        p.blocks.1.max(1) * m.block_cols,
+    );
     let word_bits = |t: Ty| {
         if matches!(t, Ty::F64 | Ty::I64) {
             64
@@ -400,12 +455,12 @@ pub fn replicate(g: &Graph, m: &Machine) -> Vec<Pe> {
         (in_bits.div_ceil(m.stream_bits) + out_bits.div_ceil(m.stream_bits)).max(1);
     let ports = 2 * (m.array_rows + m.array_cols);
     let by_ports = ports / ports_per_replica;
-    (0..m.array_rows / m.block_rows)
-        .flat_map(|br| (0..m.array_cols / m.block_cols).map(move |bc| (br, bc)))
+    (0..m.array_rows / rows)
+        .flat_map(|br| (0..m.array_cols / cols).map(move |bc| (br, bc)))
         .take(by_ports as usize)
         .map(|(br, bc)| Pe {
-            row: br * m.block_rows,
-            col: bc * m.block_cols,
+            row: br * rows,
+            col: bc * cols,
         })
         .collect()
 }
@@ -453,10 +508,23 @@ mod tests {
     }
 
     #[test]
-    fn more_multipliers_in_a_chain_than_a_block_path_holds_is_rejected() {
+    fn a_chain_longer_than_a_block_path_spans_two_blocks() {
         // A down/right path through a 4 x 4 block visits at most 7 PEs.
         let m = Machine::racer_v1();
-        let e = place(&mut chain(8), &m, None).expect_err("does not fit");
+        let e = place_on(&mut chain(8), &m, None, (1, 1)).expect_err("not on one block");
         assert!(e.message.contains("fmul"), "{e}");
+        let mut g = chain(8);
+        let p = place(&mut g, &m, None).expect("fits two blocks");
+        assert_eq!(p.blocks.0 * p.blocks.1, 2);
+        assert_eq!(p.pes_used(), 8);
+        // The stream from one block into the other passes a routing
+        // element; the others are one hop.
+        let stages: Vec<u32> = g.edges.iter().map(|e| e.route_stages).collect();
+        assert!(stages.contains(&(1 + m.re_stages)), "{stages:?}");
+        // Replicas tile the array with the two-block region.
+        assert_eq!(replicate(&g, &m, &p).len(), 32);
+        // A chain no region holds is still an error.
+        let mut long = chain(70);
+        assert!(place(&mut long, &m, None).is_err());
     }
 }
