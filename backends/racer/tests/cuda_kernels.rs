@@ -422,8 +422,9 @@ fn plain_life_spans_two_blocks_and_matches_100_generations() {
     // One block is too small: the same graph fails there.
     let mut g = p.lowered.graph.clone();
     assert!(cucc_racer::place::place_on(&mut g, &m, None, (1, 1)).is_err());
-    // Two of the 64 blocks per replica: 32 replicas.
+    // Two of the 64 blocks per replica: 32 replicas; 11 PEs used.
     assert_eq!(p.replicas.len(), 32);
+    assert_eq!(p.placement.pes_used(), 11);
     let crossing = p.lowered.graph.edges.iter().any(|e| {
         let from = p.placement.at[e.from.0 .0 as usize];
         from.is_some_and(|a| a.row >= m.block_rows || a.col >= m.block_cols)

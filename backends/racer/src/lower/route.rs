@@ -32,6 +32,9 @@ struct Snapshot {
     n_inputs: usize,
     n_outputs: usize,
     built: HashMap<super::OpKey, EdgeId>,
+    depth: u32,
+    loop_depth: u32,
+    guard: Option<Val>,
 }
 
 /// Whether every op (and everything nested in it) only computes.
@@ -773,6 +776,9 @@ impl<'a> Lowerer<'a> {
             n_inputs: self.inputs.len(),
             n_outputs: self.outputs.len(),
             built: self.built.clone(),
+            depth: self.depth,
+            loop_depth: self.loop_depth,
+            guard: self.guard,
         }
     }
 
@@ -784,6 +790,9 @@ impl<'a> Lowerer<'a> {
         self.inputs.truncate(s.n_inputs);
         self.outputs.truncate(s.n_outputs);
         self.built = s.built;
+        self.depth = s.depth;
+        self.loop_depth = s.loop_depth;
+        self.guard = s.guard;
     }
 
     /// Lowers the ops of region `r` that are in `subset`, in order.
