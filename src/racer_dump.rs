@@ -1,5 +1,6 @@
 //! `cucc --racer-dump[=PATH] FILE.cu`: each kernel of a CUDA file lowered
-//! to a RACER stream graph, placed on one block, and written as the text
+//! to a RACER stream graph, placed on one block (or the smallest
+//! rectangle of blocks it fits), and written as the text
 //! and SVG dumps of `cucc-racer` (where each operator sits).
 //!
 //! A stream graph is built for one launch, since the launch shape and the

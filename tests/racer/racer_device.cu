@@ -50,17 +50,19 @@ __global__ void mandelbrot(int *out, double x0, double y0, double dx,
 }
 
 // One Game of Life generation on a grid stored with a dead border (`wp`
-// cells a padded row; thread t computes padded cell t + wp + 1). The
-// neighbour count is a tree of additions and the rule `(s | x) == 3`, so
-// the stream graph fits one 4 x 4 block; border columns are not written.
+// cells a padded row; thread t computes padded cell t + wp + 1), written
+// plainly (backends/racer/tests/kernels/life.cu): its stream graph needs
+// two 4 x 4 blocks.
 __global__ void life(const int *in, int *out, int wp, int n) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) {
     int i = t + wp + 1;
-    int s = ((in[i - wp - 1] + in[i - wp]) + (in[i - wp + 1] + in[i - 1])) +
-            ((in[i + 1] + in[i + wp - 1]) + (in[i + wp] + in[i + wp + 1]));
+    int s = in[i - wp - 1] + in[i - wp] + in[i - wp + 1] + in[i - 1] +
+            in[i + 1] + in[i + wp - 1] + in[i + wp] + in[i + wp + 1];
+    int x = in[i];
     int c = i % wp;
-    if (c != 0 && c != wp - 1) out[i] = (s | in[i]) == 3;
+    int alive = (s == 3 || (s == 2 && x == 1)) ? 1 : 0;
+    out[i] = (c == 0 || c == wp - 1) ? 0 : alive;
   }
 }
 

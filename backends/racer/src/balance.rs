@@ -7,8 +7,9 @@
 //! this by choosing route lengths (RACER's routing elements have pipeline
 //! stages, thesis L914, L1090); this pass sets each edge's route stages so
 //! every input of a node arrives after the same number of registers,
-//! counted from the sources and, inside loops, from the merge. Merge
-//! feedback inputs are the loop's back edges and are not balanced.
+//! counted from the sources and, inside loops, from the merge. A merge's
+//! feedback inputs (the loop's back edges) are balanced among themselves:
+//! they leave the split together and must reach the merge together.
 
 use crate::graph::{EdgeId, Graph, NodeKind, Operand};
 use crate::machine::Machine;
@@ -105,6 +106,31 @@ pub fn balance(g: &mut Graph, m: &Machine) -> Result<u64, CycleError> {
             let extra = d - a;
             g.edges[e.0 as usize].route_stages += extra as u32;
             added += extra;
+        }
+    }
+    // A merge's feedback lanes leave the loop's split together; paths of
+    // different length back to the merge (an operator on one lane) would
+    // leave it waiting for the rest of a group, so they are padded too.
+    for i in 0..n {
+        let node = &g.nodes[i];
+        if !matches!(node.kind, NodeKind::Merge) {
+            continue;
+        }
+        let back: Vec<EdgeId> = node.inputs[..node.outputs.len()]
+            .iter()
+            .filter_map(|o| match o {
+                Operand::Stream(e) => Some(*e),
+                Operand::Lmu(_) => None,
+            })
+            .collect();
+        let arrive: Vec<u64> = back
+            .iter()
+            .map(|e| depth[g.edge(*e).from.0 .0 as usize] + len(g, *e))
+            .collect();
+        let d = arrive.iter().copied().max().unwrap_or(0);
+        for (e, a) in back.iter().zip(arrive) {
+            g.edges[e.0 as usize].route_stages += (d - a) as u32;
+            added += d - a;
         }
     }
     Ok(added)

@@ -31,16 +31,20 @@ fn is_back_edge(g: &Graph, node: usize, port: usize) -> bool {
 /// nodes placed there), followed by the routed graph in the IR's text
 /// form and the nodes left off the block.
 pub fn dump_text(g: &Graph, p: &Placement, m: &Machine) -> String {
+    let (rows, cols) = (p.blocks.0 * m.block_rows, p.blocks.1 * m.block_cols);
+    let region = if p.blocks == (1, 1) {
+        format!("block {rows}x{cols}")
+    } else {
+        format!("{}x{} blocks ({rows}x{cols} PEs)", p.blocks.0, p.blocks.1)
+    };
     let mut out = format!(
-        "block {}x{} of a {}x{} array, {} PEs used\n",
-        m.block_rows,
-        m.block_cols,
+        "{region} of a {}x{} array, {} PEs used\n",
         m.array_rows,
         m.array_cols,
         p.pes_used()
     );
-    for row in 0..m.block_rows {
-        for col in 0..m.block_cols {
+    for row in 0..rows {
+        for col in 0..cols {
             let here: Vec<String> = (0..g.nodes.len())
                 .filter(|&i| {
                     p.parts
@@ -82,8 +86,9 @@ fn esc(s: &str) -> String {
 pub fn dump_svg(g: &Graph, p: &Placement, m: &Machine) -> String {
     const CELL: u32 = 180;
     const PAD: u32 = 40;
-    let w = m.block_cols * CELL + 2 * PAD;
-    let h = m.block_rows * CELL + 2 * PAD;
+    let (rows, cols) = (p.blocks.0 * m.block_rows, p.blocks.1 * m.block_cols);
+    let w = cols * CELL + 2 * PAD;
+    let h = rows * CELL + 2 * PAD;
     let center = |pe: Pe| {
         (
             PAD + pe.col * CELL + CELL / 2,
@@ -94,8 +99,8 @@ pub fn dump_svg(g: &Graph, p: &Placement, m: &Machine) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"monospace\" font-size=\"11\">\n"
     );
     let _ = writeln!(s, "<title>{}</title>", esc(&g.name));
-    for row in 0..m.block_rows {
-        for col in 0..m.block_cols {
+    for row in 0..rows {
+        for col in 0..cols {
             let (x, y) = (PAD + col * CELL + 6, PAD + row * CELL + 6);
             let fill = if m.is_g(row, col) {
                 "#dde8f5"
@@ -171,7 +176,7 @@ mod tests {
         let p = place(&mut l.graph, &m, Some(&nodes)).expect("fits");
         let t = dump_text(&l.graph, &p, &m);
         assert!(
-            t.starts_with("block 4x4 of a 32x32 array, 7 PEs used\n"),
+            t.starts_with("block 4x4 of a 32x32 array, 9 PEs used\n"),
             "{t}"
         );
         assert_eq!(t.lines().filter(|l| l.starts_with("  (")).count(), 16);

@@ -108,6 +108,10 @@ pub enum ArithOp {
     /// Fused multiply-add `a * b + c`, one rounding (the PE's multiply-add;
     /// nvcc contracts `a * b + c` into it).
     Fma,
+    /// Multiply-add `a * b + c` with the product rounded before the add:
+    /// the PE's multiplier feeding its adder (L896, L1035), the same bits
+    /// as the two operations written apart.
+    FMulAdd,
     /// Integer add.
     IAdd,
     /// Integer subtract.
@@ -160,6 +164,7 @@ impl ArithOp {
             ArithOp::FMul => "fmul".into(),
             ArithOp::FDiv => "fdiv".into(),
             ArithOp::Fma => "fma".into(),
+            ArithOp::FMulAdd => "fmuladd".into(),
             ArithOp::IAdd => "iadd".into(),
             ArithOp::ISub => "isub".into(),
             ArithOp::IMul => "imul".into(),
@@ -186,6 +191,7 @@ impl ArithOp {
             ArithOp::FMul,
             ArithOp::FDiv,
             ArithOp::Fma,
+            ArithOp::FMulAdd,
             ArithOp::IAdd,
             ArithOp::ISub,
             ArithOp::IMul,
@@ -213,7 +219,7 @@ impl ArithOp {
     /// Number of operands.
     pub fn arity(self) -> usize {
         match self {
-            ArithOp::Select | ArithOp::Fma => 3,
+            ArithOp::Select | ArithOp::Fma | ArithOp::FMulAdd => 3,
             ArithOp::SiToFp | ArithOp::FpToSi | ArithOp::IntCast => 1,
             _ => 2,
         }
@@ -224,9 +230,9 @@ impl ArithOp {
         match self {
             ArithOp::FAdd => "fadd",
             ArithOp::FSub => "fsub",
-            // The multiply-add runs on the multiplier (assumed: the thesis
-            // counts one multiply-add per PE, L1041).
-            ArithOp::FMul | ArithOp::FDiv | ArithOp::Fma => "fmul",
+            // The multiply-adds run on the multiplier (assumed: the thesis
+            // counts one multiply-add per PE, L1035, L1041).
+            ArithOp::FMul | ArithOp::FDiv | ArithOp::Fma | ArithOp::FMulAdd => "fmul",
             ArithOp::IAdd | ArithOp::ISub | ArithOp::IMul | ArithOp::SDiv | ArithOp::SRem => "iadd",
             ArithOp::ICmp(_) | ArithOp::FCmp(_) | ArithOp::UCmp(_) => "compare",
             ArithOp::And | ArithOp::Or | ArithOp::Xor | ArithOp::Select => "logic",
@@ -426,6 +432,53 @@ impl Graph {
             *m.entry(class).or_insert(0) += k;
         }
         m
+    }
+
+    /// Drops the nodes marked in `dead` and their output streams, which
+    /// nothing may still consume; returns each old node's new handle.
+    pub fn remove_nodes(&mut self, dead: &[bool]) -> Vec<Option<NodeId>> {
+        let mut node_map = Vec::with_capacity(self.nodes.len());
+        let mut next = 0u32;
+        for i in 0..self.nodes.len() {
+            if dead.get(i).copied().unwrap_or(false) {
+                node_map.push(None);
+            } else {
+                node_map.push(Some(NodeId(next)));
+                next += 1;
+            }
+        }
+        let mut edge_map = Vec::with_capacity(self.edges.len());
+        let mut kept = Vec::new();
+        for e in &self.edges {
+            match node_map[e.from.0 .0 as usize] {
+                Some(n) => {
+                    edge_map.push(Some(EdgeId(kept.len() as u32)));
+                    kept.push(Edge {
+                        from: (n, e.from.1),
+                        ..e.clone()
+                    });
+                }
+                None => edge_map.push(None),
+            }
+        }
+        let remap = |e: EdgeId| edge_map[e.0 as usize].unwrap_or(EdgeId(u32::MAX));
+        let nodes = std::mem::take(&mut self.nodes);
+        for (i, mut n) in nodes.into_iter().enumerate() {
+            if node_map[i].is_none() {
+                continue;
+            }
+            for o in &mut n.inputs {
+                if let Operand::Stream(e) = o {
+                    *e = remap(*e);
+                }
+            }
+            for e in &mut n.outputs {
+                *e = remap(*e);
+            }
+            self.nodes.push(n);
+        }
+        self.edges = kept;
+        node_map
     }
 }
 
@@ -633,7 +686,7 @@ fn check_op_types(op: ArithOp, ity: &dyn Fn(usize) -> Option<Ty>, out: Ty) -> Re
             is_int(ity(0)) && is_int(ity(1)) && out != Ty::F64,
             "operands and result must be integers",
         ),
-        ArithOp::Fma => want(
+        ArithOp::Fma | ArithOp::FMulAdd => want(
             ity(0) == Some(Ty::F64)
                 && ity(1) == Some(Ty::F64)
                 && ity(2) == Some(Ty::F64)

@@ -1,8 +1,9 @@
 //! One kernel launch on the modelled array, as a CUDA device does it:
 //! lower, re-associate integer addition chains, move the tag-only
 //! operators into the memory units, place the
-//! graph on one block, replicate it over the array, and run each replica
-//! on its share of the threads.
+//! graph on one block (or the smallest region of blocks it fits),
+//! replicate it over the array, and run each replica on its share of the
+//! threads.
 //!
 //! The replicas are independent copies fed by their own memory-unit
 //! ports, so each is simulated alone on a contiguous slice of the thread
@@ -38,7 +39,7 @@ pub struct Prepared {
 pub enum PrepareError {
     /// The lowering rejected it.
     Lower(Diagnostic),
-    /// The graph does not fit one block.
+    /// The graph does not fit the array.
     Place {
         /// The kernel.
         kernel: String,
@@ -53,7 +54,7 @@ impl fmt::Display for PrepareError {
             PrepareError::Lower(d) => write!(f, "{d}"),
             PrepareError::Place { kernel, message } => write!(
                 f,
-                "{kernel}: placement: the stream graph does not fit one block: {message}"
+                "{kernel}: placement: the stream graph does not fit the array: {message}"
             ),
         }
     }
@@ -76,7 +77,7 @@ pub fn prepare(
             kernel: kernel.into(),
             message: e.to_string(),
         })?;
-    let replicas = crate::place::replicate(&lowered.graph, m);
+    let replicas = crate::place::replicate(&lowered.graph, m, &placement);
     Ok(Prepared {
         lowered,
         placement,

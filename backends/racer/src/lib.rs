@@ -11,6 +11,7 @@
 //! - [`sim`]: a cycle-level simulator of the half-speed handshake;
 //! - [`lower`]: per-thread kernels (after cpuify's scalar passes) to
 //!   stream graphs, with diagnostics for what a stream graph cannot do;
+//! - [`muladd`]: multiplies feeding one add as the PE's multiply-add;
 //! - [`offload`]: tag-only functions moved into the memory units;
 //! - [`reassoc`]: integer addition chains as balanced trees;
 //! - [`balance`] and [`place`]: route registers, placement on a block,
@@ -32,6 +33,7 @@ pub mod launch;
 pub mod life;
 pub mod lower;
 pub mod machine;
+pub mod muladd;
 pub mod offload;
 pub mod place;
 pub mod reassoc;

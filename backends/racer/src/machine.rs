@@ -367,10 +367,12 @@ impl Machine {
         (self.array_rows / self.block_rows) * (self.array_cols / self.block_cols)
     }
 
-    /// Whether the PE at (`row`, `col`) inside a block is a G element.
+    /// Whether the PE at (`row`, `col`), counted from the top-left of a
+    /// block or of a region of blocks, is a G element (every block has
+    /// its own).
     pub fn is_g(&self, row: u32, col: u32) -> bool {
-        (self.g_elements.bottom_row && row + 1 == self.block_rows)
-            || (self.g_elements.right_column && col + 1 == self.block_cols)
+        (self.g_elements.bottom_row && row % self.block_rows.max(1) + 1 == self.block_rows)
+            || (self.g_elements.right_column && col % self.block_cols.max(1) + 1 == self.block_cols)
     }
 
     /// The parameter `key` as written, if present.

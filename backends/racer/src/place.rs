@@ -39,7 +39,7 @@ pub struct Pe {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Placement {
     /// Per node: its PE (the bottom-right corner of its parts), or `None`
-    /// for memory-unit ports.
+    /// for memory-unit ports and nodes left off the block.
     pub at: Vec<Option<Pe>>,
     /// Per node: the PEs it occupies (several for wide merges and splits).
     pub parts: Vec<Vec<Pe>>,
@@ -47,6 +47,9 @@ pub struct Placement {
     pub used: BTreeMap<Pe, BTreeMap<&'static str, u32>>,
     /// Registers the re-balancing added after routing.
     pub balance_stages: u64,
+    /// The region the graph occupies, in blocks (rows, columns); PE
+    /// positions count from its top-left corner.
+    pub blocks: (u32, u32),
 }
 
 impl Placement {
@@ -103,37 +106,148 @@ fn is_feedback(g: &Graph, node: usize, port: usize) -> bool {
     matches!(g.nodes[node].kind, NodeKind::Merge) && port < g.nodes[node].outputs.len()
 }
 
+/// Lanes of a node steering several streams (merge, sync, split), or
+/// `None` for nodes that take one PE whole.
+fn lanes(node: &crate::graph::Node) -> Option<usize> {
+    match node.kind {
+        NodeKind::Merge | NodeKind::Sync => Some(node.outputs.len()),
+        NodeKind::Split => Some(node.outputs.len() / 2),
+        _ => None,
+    }
+}
+
+/// Whether input `port` of `node` feeds part `part` (parts hold `cap`
+/// lanes each; a split's condition feeds every part).
+pub(crate) fn input_in_part(node: &crate::graph::Node, port: usize, cap: u32, part: usize) -> bool {
+    let Some(n) = lanes(node) else {
+        return true;
+    };
+    let lane = match node.kind {
+        NodeKind::Merge => port % n,
+        NodeKind::Split if port == 0 => return true,
+        NodeKind::Split => port - 1,
+        _ => port,
+    };
+    lane / cap as usize == part
+}
+
+pub(crate) fn part_cap(node: &crate::graph::Node, m: &Machine) -> u32 {
+    demand(&node.kind, node.outputs.len())
+        .and_then(|(class, _)| m.pe_capacity.get(class).copied())
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// The PE that drives output `port` of node `i`, if it is on the block.
+pub(crate) fn port_pe(
+    g: &Graph,
+    parts: &[Vec<Pe>],
+    m: &Machine,
+    i: usize,
+    port: usize,
+) -> Option<Pe> {
+    let node = &g.nodes[i];
+    let lane = match (lanes(node), &node.kind) {
+        (Some(n), NodeKind::Split) => port % n.max(1),
+        (Some(_), _) => port,
+        (None, _) => 0,
+    };
+    let p = &parts[i];
+    let k = if lanes(node).is_some() {
+        lane / part_cap(node, m) as usize
+    } else {
+        0
+    };
+    p.get(k).or(p.last()).copied()
+}
+
+/// The PE that receives input `port` of node `i` (a split's condition:
+/// its farthest part), if it is on the block.
+fn in_port_pe(g: &Graph, parts: &[Vec<Pe>], m: &Machine, i: usize, port: usize) -> Option<Pe> {
+    let node = &g.nodes[i];
+    let p = &parts[i];
+    if lanes(node).is_none() || (matches!(node.kind, NodeKind::Split) && port == 0) {
+        return p.iter().copied().max_by_key(|q| q.row + q.col);
+    }
+    let cap = part_cap(node, m) as usize;
+    (0..p.len())
+        .find(|&k| input_in_part(node, port, cap as u32, k))
+        .and_then(|k| p.get(k))
+        .copied()
+}
+
 /// A PE scan order.
 type ScanKey = fn(&Pe) -> (u32, u32, u32);
 
 /// Places `g` on one block of `m` and sets its route stages; on success
-/// `g` is routed and re-balanced. Greedy in dependence order; PEs are
-/// tried in a few scan orders (diagonals first, rows, columns) and the
-/// first order that fits everything wins.
+/// `g` is routed and re-balanced. Greedy in dependence order (depth first,
+/// then breadth first); PEs are tried in a few scan orders (diagonals
+/// first, rows, columns) and the first combination that fits everything
+/// wins.
 ///
-/// With `only`, just those nodes go on the block; the other operators are
-/// treated like memory-unit ports outside it (used to place one loop).
+/// The region is one block if the graph fits there, otherwise the
+/// smallest rectangle of blocks that it fits (fewest blocks, then the
+/// squarest): the rules are the same across block boundaries (streams
+/// enter a block at its top or left and leave at its bottom or right,
+/// L890), each crossing adding a routing element's stages (L1090), and
+/// every block has its own G elements.
+///
+/// With `only`, just those nodes go on the region; the other operators
+/// are treated like memory-unit ports outside it (used to place one loop).
 pub fn place(g: &mut Graph, m: &Machine, only: Option<&[NodeId]>) -> Result<Placement, PlaceError> {
     crate::graph::verify(g).map_err(|e| PlaceError {
         node: e.node.map_or(0, |n| n.0),
         message: e.to_string(),
     })?;
+    let (br, bc) = (
+        (m.array_rows / m.block_rows.max(1)).max(1),
+        (m.array_cols / m.block_cols.max(1)).max(1),
+    );
+    let mut shapes: Vec<(u32, u32)> = (1..=br)
+        .flat_map(|r| (1..=bc).map(move |c| (r, c)))
+        .collect();
+    shapes.sort_by_key(|&(r, c)| (r * c, r.max(c), r));
+    let mut first_err = None;
+    for shape in shapes {
+        match place_on(g, m, only, shape) {
+            Ok(p) => return Ok(p),
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    Err(first_err.unwrap_or(PlaceError {
+        node: 0,
+        message: "no region".into(),
+    }))
+}
+
+/// Places `g` on a region of `blocks` (rows, columns) blocks.
+pub fn place_on(
+    g: &mut Graph,
+    m: &Machine,
+    only: Option<&[NodeId]>,
+    blocks: (u32, u32),
+) -> Result<Placement, PlaceError> {
     let orders: [ScanKey; 4] = [
         |p| (p.row + p.col, p.row, p.col),
         |p| (p.row + p.col, p.col, p.row),
         |p| (p.row, p.col, 0),
         |p| (p.col, p.row, 0),
     ];
+    let (rows, cols) = (blocks.0 * m.block_rows, blocks.1 * m.block_cols);
     let mut first_err = None;
-    for key in orders {
-        let mut pes: Vec<Pe> = (0..m.block_rows)
-            .flat_map(|row| (0..m.block_cols).map(move |col| Pe { row, col }))
-            .collect();
-        pes.sort_by_key(key);
-        match place_in_order(g, m, &pes, only) {
-            Ok(p) => return Ok(p),
-            Err(e) => {
-                first_err.get_or_insert(e);
+    for breadth_first in [false, true] {
+        for key in orders {
+            let mut pes: Vec<Pe> = (0..rows)
+                .flat_map(|row| (0..cols).map(move |col| Pe { row, col }))
+                .collect();
+            pes.sort_by_key(key);
+            match place_in_order(g, m, &pes, only, breadth_first, blocks) {
+                Ok(p) => return Ok(p),
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
             }
         }
     }
@@ -148,7 +262,10 @@ fn place_in_order(
     m: &Machine,
     pes: &[Pe],
     only: Option<&[NodeId]>,
+    breadth_first: bool,
+    blocks: (u32, u32),
 ) -> Result<Placement, PlaceError> {
+    let (rows, cols) = (blocks.0 * m.block_rows, blocks.1 * m.block_cols);
     // Order: forward edges only (the balance pass checks the same).
     let n = g.nodes.len();
     let consumers = g.consumers();
@@ -162,9 +279,16 @@ fn place_in_order(
                 .count()
         })
         .collect();
-    let mut ready: Vec<usize> = (0..n).filter(|&i| pending[i] == 0).collect();
+    let mut ready: std::collections::VecDeque<usize> =
+        (0..n).filter(|&i| pending[i] == 0).collect();
     let mut order = Vec::new();
-    while let Some(i) = ready.pop() {
+    // Depth first (the last node made ready next) keeps chains together;
+    // breadth first places by distance from the inputs.
+    while let Some(i) = if breadth_first {
+        ready.pop_front()
+    } else {
+        ready.pop_back()
+    } {
         order.push(i);
         for e in &g.nodes[i].outputs {
             for &(c, port) in &consumers[e.0 as usize] {
@@ -174,7 +298,7 @@ fn place_in_order(
                 }
                 pending[c] -= 1;
                 if pending[c] == 0 {
-                    ready.push(c);
+                    ready.push_back(c);
                 }
             }
         }
@@ -186,7 +310,9 @@ fn place_in_order(
         });
     }
     // Place in order: the nearest PE to the top-left that respects the
-    // producers' positions, the G rule and the capacities.
+    // producers' positions, the G rule and the capacities. A node wider
+    // than a PE's slots is placed part by part, each part holding a run of
+    // lanes and needing only the producers of its own lanes above/left.
     let mut at: Vec<Option<Pe>> = vec![None; n];
     let mut parts: Vec<Vec<Pe>> = vec![Vec::new(); n];
     let mut used: BTreeMap<Pe, BTreeMap<&'static str, u32>> = BTreeMap::new();
@@ -205,29 +331,23 @@ fn place_in_order(
                 message: format!("a PE has no {class} slot"),
             });
         }
-        let (mut r0, mut c0) = (0, 0);
-        for (port, o) in node.inputs.iter().enumerate() {
-            if let Operand::Stream(e) = o {
-                if is_feedback(g, i, port) {
+        let needs_g = matches!(node.kind, NodeKind::Split);
+        let nparts = k.div_ceil(cap).max(1) as usize;
+        let mut here: Vec<Pe> = Vec::new();
+        for part in 0..nparts {
+            let take = (k - part as u32 * cap).min(cap);
+            let (mut r0, mut c0) = (0, 0);
+            for (port, o) in node.inputs.iter().enumerate() {
+                let Operand::Stream(e) = o else { continue };
+                if is_feedback(g, i, port) || !input_in_part(node, port, cap, part) {
                     continue;
                 }
-                if let Some(p) = at[g.edge(*e).from.0 .0 as usize] {
+                let (from, out_port) = g.edge(*e).from;
+                if let Some(p) = port_pe(g, &parts, m, from.0 as usize, out_port as usize) {
                     r0 = r0.max(p.row);
                     c0 = c0.max(p.col);
                 }
             }
-        }
-        let needs_g = matches!(node.kind, NodeKind::Split);
-        // A merge or split wider than a PE is spread over several PEs
-        // that decide together: one explicit synchronisation slot per
-        // part (an assumption; the thesis counts 11 synchronisations for
-        // its Mandelbrot loop without saying where they sit).
-        let mut left = k;
-        let mut here = Vec::new();
-        while left > 0 {
-            let take = left.min(cap);
-            let sync = u32::from(k > cap);
-            let sync_cap = m.pe_capacity.get("sync").copied().unwrap_or(0);
             let spot = pes.iter().copied().find(|p| {
                 let u = used.get(p);
                 let have = |c: &str| u.and_then(|u| u.get(c)).copied().unwrap_or(0);
@@ -235,7 +355,6 @@ fn place_in_order(
                     && p.col >= c0
                     && (!needs_g || m.is_g(p.row, p.col))
                     && have(class) + take <= cap
-                    && have("sync") + sync <= sync_cap
                     && !here.contains(p)
             });
             let Some(p) = spot else {
@@ -247,15 +366,9 @@ fn place_in_order(
                     ),
                 });
             };
-            let u = used.entry(p).or_default();
-            *u.entry(class).or_insert(0) += take;
-            if sync > 0 {
-                *u.entry("sync").or_insert(0) += sync;
-            }
+            *used.entry(p).or_default().entry(class).or_insert(0) += take;
             here.push(p);
-            left -= take;
         }
-        // Downstream nodes must sit below/right of every part.
         let row = here.iter().map(|p| p.row).max().unwrap_or(0);
         let col = here.iter().map(|p| p.col).max().unwrap_or(0);
         at[i] = Some(Pe { row, col });
@@ -263,26 +376,36 @@ fn place_in_order(
     }
     // Routes.
     for (e, cons) in consumers.iter().enumerate() {
-        let from = g.edges[e].from.0 .0 as usize;
+        let (from, out_port) = g.edges[e].from;
+        let from = from.0 as usize;
         let Some(&(to, port)) = cons.first() else {
             continue;
         };
         let to = to.0 as usize;
-        let hops = match (at[from], at[to]) {
+        let a = port_pe(g, &parts, m, from, out_port as usize);
+        let b = in_port_pe(g, &parts, m, to, port as usize);
+        let hops = match (a, b) {
             (Some(a), Some(b)) if is_feedback(g, to, port as usize) => {
-                // Out of the block at the bottom/right, round through a
+                // Out of the region at the bottom/right, round through a
                 // routing element, back in at the top/left.
-                (m.block_rows - a.row) + (m.block_cols - a.col) + b.row + b.col
+                (rows - a.row) + (cols - a.col) + b.row + b.col
             }
             (Some(a), Some(b)) => (b.row - a.row) + (b.col - a.col),
-            // Memory-unit ports sit outside the block.
-            (Some(a), None) => (m.block_rows - a.row) + (m.block_cols - a.col),
+            // Memory-unit ports sit outside the region.
+            (Some(a), None) => (rows - a.row) + (cols - a.col),
             (None, Some(b)) => b.row + b.col + 1,
             (None, None) => 1,
         };
         let mut stages = hops.max(1) * m.route_stages_per_hop;
-        if at[to].is_some() && is_feedback(g, to, port as usize) {
-            stages += m.re_stages;
+        match (a, b) {
+            (Some(_), Some(_)) if is_feedback(g, to, port as usize) => stages += m.re_stages,
+            // From one block into the next through a routing element.
+            (Some(a), Some(b)) => {
+                let crossings = (b.row / m.block_rows - a.row / m.block_rows)
+                    + (b.col / m.block_cols - a.col / m.block_cols);
+                stages += crossings * m.re_stages;
+            }
+            _ => {}
         }
         g.edges[e].route_stages = stages;
     }
@@ -295,16 +418,21 @@ fn place_in_order(
         parts,
         used,
         balance_stages,
+        blocks,
     })
 }
 
-/// Copies of a one-block program over the array: the blocks' top-left PE
-/// coordinates, limited by the array's I/O ports (4 x M for an M x M
-/// array, thesis L832). A port carries one stream element of
-/// `stream.bits` (4 x 32 bits, L806), so a replica needs as many ports as
-/// its memory-unit streams' words fill, inputs and outputs apart (each
-/// value takes at least one 32-bit word).
-pub fn replicate(g: &Graph, m: &Machine) -> Vec<Pe> {
+/// Copies of a placed program over the array: the top-left PE of each
+/// copy of its region of blocks (tiling the array), limited by the
+/// array's I/O ports (4 x M for an M x M array, thesis L832). A port
+/// carries one stream element of `stream.bits` (4 x 32 bits, L806), so a
+/// replica needs as many ports as its memory-unit streams' words fill,
+/// inputs and outputs apart (each value takes at least one 32-bit word).
+pub fn replicate(g: &Graph, m: &Machine, p: &Placement) -> Vec<Pe> {
+    let (rows, cols) = (
+        p.blocks.0.max(1) * m.block_rows,
+        p.blocks.1.max(1) * m.block_cols,
+    );
     let word_bits = |t: Ty| {
         if matches!(t, Ty::F64 | Ty::I64) {
             64
@@ -327,12 +455,12 @@ pub fn replicate(g: &Graph, m: &Machine) -> Vec<Pe> {
         (in_bits.div_ceil(m.stream_bits) + out_bits.div_ceil(m.stream_bits)).max(1);
     let ports = 2 * (m.array_rows + m.array_cols);
     let by_ports = ports / ports_per_replica;
-    (0..m.array_rows / m.block_rows)
-        .flat_map(|br| (0..m.array_cols / m.block_cols).map(move |bc| (br, bc)))
+    (0..m.array_rows / rows)
+        .flat_map(|br| (0..m.array_cols / cols).map(move |bc| (br, bc)))
         .take(by_ports as usize)
         .map(|(br, bc)| Pe {
-            row: br * m.block_rows,
-            col: bc * m.block_cols,
+            row: br * rows,
+            col: bc * cols,
         })
         .collect()
 }
@@ -380,10 +508,23 @@ mod tests {
     }
 
     #[test]
-    fn more_multipliers_in_a_chain_than_a_block_path_holds_is_rejected() {
+    fn a_chain_longer_than_a_block_path_spans_two_blocks() {
         // A down/right path through a 4 x 4 block visits at most 7 PEs.
         let m = Machine::racer_v1();
-        let e = place(&mut chain(8), &m, None).expect_err("does not fit");
+        let e = place_on(&mut chain(8), &m, None, (1, 1)).expect_err("not on one block");
         assert!(e.message.contains("fmul"), "{e}");
+        let mut g = chain(8);
+        let p = place(&mut g, &m, None).expect("fits two blocks");
+        assert_eq!(p.blocks.0 * p.blocks.1, 2);
+        assert_eq!(p.pes_used(), 8);
+        // The stream from one block into the other passes a routing
+        // element; the others are one hop.
+        let stages: Vec<u32> = g.edges.iter().map(|e| e.route_stages).collect();
+        assert!(stages.contains(&(1 + m.re_stages)), "{stages:?}");
+        // Replicas tile the array with the two-block region.
+        assert_eq!(replicate(&g, &m, &p).len(), 32);
+        // A chain no region holds is still an error.
+        let mut long = chain(70);
+        assert!(place(&mut long, &m, None).is_err());
     }
 }

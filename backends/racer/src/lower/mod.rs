@@ -127,6 +127,9 @@ pub struct LoopInfo {
     pub lanes: usize,
     /// Of which carried values that loop rotation added.
     pub rotated: usize,
+    /// Lowered test-first: the condition is evaluated on the merged
+    /// values at the top of the route (see `lower_while`).
+    pub test_first: bool,
 }
 
 /// A lowered kernel.
@@ -317,6 +320,25 @@ struct Lowerer<'a> {
     guard: Option<Val>,
     /// The stream of each run already created.
     runs: BTreeMap<(usize, i64), EdgeId>,
+    /// Operators already built, by operator, operands and result type:
+    /// the same operator on the same streams is the same stream.
+    built: HashMap<OpKey, EdgeId>,
+}
+
+/// An operator node's identity for sharing: mnemonic, result type and
+/// operands (streams by handle, constants by bits).
+type OpKey = (String, Ty, Vec<(u8, u64)>);
+
+fn op_key(op: ArithOp, ins: &[Operand], ty: Ty) -> OpKey {
+    let ins = ins
+        .iter()
+        .map(|o| match o {
+            Operand::Stream(e) => (0, u64::from(e.0)),
+            Operand::Lmu(Scalar::Int(v)) => (1, *v as u64),
+            Operand::Lmu(Scalar::F64(v)) => (2, v.to_bits()),
+        })
+        .collect();
+    (op.mnemonic(), ty, ins)
 }
 
 type R<T> = Result<T, Diagnostic>;
@@ -343,6 +365,7 @@ fn lower_function(m: &Module, fid: FuncId, opts: &Options, plan: &Plan) -> R<Low
         loops: Vec::new(),
         open_loops: Vec::new(),
         skip: HashSet::new(),
+        built: HashMap::new(),
         depth: 0,
         active: opts.grid as u64 * opts.block as u64,
     };
@@ -382,20 +405,22 @@ fn lower_function(m: &Module, fid: FuncId, opts: &Options, plan: &Plan) -> R<Low
     let body = f.body;
     l.lower_region(body, &HashSet::new())?;
     l.fan_out();
-    crate::graph::verify(&l.g).map_err(|e| Diagnostic {
-        location: m.describe_loc(f.loc),
-        kernel: l.kernel.clone(),
-        construct: "graph".into(),
-        message: format!("internal: lowered graph does not verify: {e}"),
-    })?;
-    Ok(Lowered {
+    let mut out = Lowered {
         graph: l.g,
         inputs: l.inputs,
         outputs: l.outputs,
         loops: l.loops,
         threads: l.active,
         index_functions: Vec::new(),
-    })
+    };
+    crate::muladd::fuse_multiply_adds(&mut out);
+    crate::graph::verify(&out.graph).map_err(|e| Diagnostic {
+        location: m.describe_loc(f.loc),
+        kernel: f.name.clone(),
+        construct: "graph".into(),
+        message: format!("internal: lowered graph does not verify: {e}"),
+    })?;
+    Ok(out)
 }
 
 /// Values used by `ops` and everything nested in them.
@@ -543,7 +568,33 @@ impl<'a> Lowerer<'a> {
     }
 
     fn add1(&mut self, kind: NodeKind, ins: Vec<Operand>, ty: Ty, line: u32) -> EdgeId {
-        self.add(kind, ins, &[ty], line).1[0]
+        // An operator is a function of its operand streams: built twice
+        // (a loop condition evaluated on the merged values next to the
+        // body's own operations on them) it is built once.
+        let key = match &kind {
+            NodeKind::Op(op) => Some(op_key(*op, &ins, ty)),
+            _ => None,
+        };
+        if let Some(e) = key.as_ref().and_then(|k| self.built.get(k)) {
+            return *e;
+        }
+        let e = self.add(kind, ins, &[ty], line).1[0];
+        if let Some(k) = key {
+            self.built.insert(k, e);
+        }
+        e
+    }
+
+    /// Streams that one steering decision moves together (a merge's lanes,
+    /// a split's condition and lanes) paired first by an explicit
+    /// synchronisation; one stream needs none.
+    fn synced(&mut self, streams: Vec<EdgeId>, line: u32) -> Vec<EdgeId> {
+        if streams.len() < 2 {
+            return streams;
+        }
+        let tys: Vec<Ty> = streams.iter().map(|e| self.g.edge(*e).ty).collect();
+        let ins = streams.into_iter().map(Operand::Stream).collect();
+        self.add(NodeKind::Sync, ins, &tys, line).1
     }
 
     fn gid_stream(&mut self, op: Op) -> R<EdgeId> {

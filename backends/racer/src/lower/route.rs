@@ -1,11 +1,64 @@
 //! Loops as closed routes, and fan-out of multiply-used streams.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use cucc_ir::{Op, OpKind, Value};
+use cucc_ir::{Op, OpKind, Region, Value};
 
 use super::{defs_of, uses_of, GidState, LoopInfo, Lowerer, Val, R};
 use crate::graph::{EdgeId, NodeId, NodeKind, Operand, Ty};
+
+/// A do-while loop lowered test-first (`Lowerer::test_first`).
+struct TestFirst {
+    /// Ops computing the condition from the next values.
+    cond_ops: HashSet<Op>,
+    /// Ops computing the next values sent round from before the split.
+    pre_ops: HashSet<Op>,
+    /// Ops computing the next values after the split.
+    post_ops: HashSet<Op>,
+    /// Per carried value: its current value rides through the split and
+    /// the next one is computed on the taken side (its exit value is used
+    /// after the loop and its next value needs no other carried value).
+    post: Vec<bool>,
+    /// Per carried value: its exit value is used after the loop.
+    live_out: Vec<bool>,
+}
+
+/// The lowerer's state, kept to undo a trial lowering.
+struct Snapshot {
+    g: crate::graph::Graph,
+    env: HashMap<Value, Val>,
+    loops: Vec<LoopInfo>,
+    gid: GidState,
+    n_inputs: usize,
+    n_outputs: usize,
+    built: HashMap<super::OpKey, EdgeId>,
+    depth: u32,
+    loop_depth: u32,
+    guard: Option<Val>,
+}
+
+/// Whether every op (and everything nested in it) only computes.
+fn only_computes(f: &cucc_ir::Function, ops: &[Op]) -> bool {
+    ops.iter().all(|&o| {
+        let d = &f.ops[o];
+        let ok = matches!(
+            d.kind,
+            OpKind::Const { .. }
+                | OpKind::Binary(..)
+                | OpKind::Unary(_)
+                | OpKind::Cmp(_)
+                | OpKind::Cast(_)
+                | OpKind::Select
+                | OpKind::Yield
+                | OpKind::If
+                | OpKind::Condition
+        );
+        ok && d
+            .regions
+            .iter()
+            .all(|r| only_computes(f, &f.regions[*r].ops))
+    })
+}
 
 /// An op on carried values whose counterpart on the next values exists:
 /// it becomes a carried lane.
@@ -92,6 +145,11 @@ impl<'a> Lowerer<'a> {
     }
 
     pub(super) fn lower_while(&mut self, op: Op, later: &HashSet<Value>) -> R<()> {
+        if self.opts.rotate {
+            if let Some(tf) = self.test_first(op, later) {
+                return self.lower_while_test_first(op, later, tf);
+            }
+        }
         let f = self.f;
         let d = f.ops[op].clone();
         let line = d.loc.line;
@@ -208,8 +266,10 @@ impl<'a> Lowerer<'a> {
             nodes: vec![merge],
             lanes,
             rotated: nr,
+            test_first: false,
         });
         self.open_loops.push(idx);
+        let mo = self.synced(mo, line);
         self.depth += 1;
         self.loop_depth += 1;
         for (k, &a) in bargs.iter().enumerate() {
@@ -272,13 +332,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let nv = term.len() - 1;
-        let split_tys: Vec<Ty> = data.iter().map(|e| self.g.edge(*e).ty).collect();
-        let ins: Vec<Operand> = std::iter::once(c)
-            .chain(data.iter().copied())
-            .map(Operand::Stream)
-            .collect();
-        let both: Vec<Ty> = split_tys.iter().chain(&split_tys).copied().collect();
-        let (_, so) = self.add(NodeKind::Split, ins, &both, line);
+        let so = self.split(c, &data, line);
         let (t, fl) = so.split_at(data.len());
 
         // After region: next values from the taken side.
@@ -470,8 +524,10 @@ impl<'a> Lowerer<'a> {
             nodes: vec![merge],
             lanes,
             rotated: 0,
+            test_first: false,
         });
         self.open_loops.push(idx);
+        let mo = self.synced(mo, line);
         self.depth += 1;
         self.loop_depth += 1;
         for (k, v) in live.iter().enumerate() {
@@ -494,13 +550,7 @@ impl<'a> Lowerer<'a> {
             Ty::I1,
             line,
         );
-        let data: Vec<EdgeId> = mo.clone();
-        let both: Vec<Ty> = lane_tys.iter().chain(&lane_tys).copied().collect();
-        let ins: Vec<Operand> = std::iter::once(c)
-            .chain(data.iter().copied())
-            .map(Operand::Stream)
-            .collect();
-        let (_, so) = self.add(NodeKind::Split, ins, &both, line);
+        let so = self.split(c, &mo, line);
         let (t, fl) = so.split_at(lanes);
 
         // Body on the taken side.
@@ -637,13 +687,7 @@ impl<'a> Lowerer<'a> {
         if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
             data.push(e);
         }
-        let tys: Vec<Ty> = data.iter().map(|e| self.g.edge(*e).ty).collect();
-        let both: Vec<Ty> = tys.iter().chain(&tys).copied().collect();
-        let ins: Vec<Operand> = std::iter::once(cc[0])
-            .chain(data.iter().copied())
-            .map(Operand::Stream)
-            .collect();
-        let (_, so) = self.add(NodeKind::Split, ins, &both, line);
+        let so = self.split(cc[0], &data, line);
         let lanes = data.len();
         let sides = [so[..lanes].to_vec(), so[lanes..].to_vec()];
         let mut outs: Vec<Vec<EdgeId>> = Vec::new();
@@ -689,6 +733,7 @@ impl<'a> Lowerer<'a> {
             .map(Operand::Stream)
             .collect();
         let (_, mo) = self.add(NodeKind::Merge, ins, &out_tys, line);
+        let mo = self.synced(mo, line);
         let nr = d.results.len();
         for (k, &r) in d.results.iter().enumerate() {
             self.env.insert(r, Val::Stream(mo[k]));
@@ -700,6 +745,434 @@ impl<'a> Lowerer<'a> {
             GidState::Stream(mo[mo.len() - 1])
         } else if matches!(gid_before, GidState::Unused) {
             GidState::Unused
+        } else {
+            GidState::Reordered
+        };
+        Ok(())
+    }
+}
+
+impl<'a> Lowerer<'a> {
+    /// A split of `data` on `c`: outputs `[taken.., not taken..]`. With two
+    /// or more lanes the condition and the lanes are synchronised first.
+    fn split(&mut self, c: EdgeId, data: &[EdgeId], line: u32) -> Vec<EdgeId> {
+        let mut ins = vec![c];
+        ins.extend_from_slice(data);
+        if data.len() >= 2 {
+            ins = self.synced(ins, line);
+        }
+        let tys: Vec<Ty> = data.iter().map(|e| self.g.edge(*e).ty).collect();
+        let both: Vec<Ty> = tys.iter().chain(&tys).copied().collect();
+        let ins = ins.into_iter().map(Operand::Stream).collect();
+        self.add(NodeKind::Split, ins, &both, line).1
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            g: self.g.clone(),
+            env: self.env.clone(),
+            loops: self.loops.clone(),
+            gid: self.gid,
+            n_inputs: self.inputs.len(),
+            n_outputs: self.outputs.len(),
+            built: self.built.clone(),
+            depth: self.depth,
+            loop_depth: self.loop_depth,
+            guard: self.guard,
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        self.g = s.g;
+        self.env = s.env;
+        self.loops = s.loops;
+        self.gid = s.gid;
+        self.inputs.truncate(s.n_inputs);
+        self.outputs.truncate(s.n_outputs);
+        self.built = s.built;
+        self.depth = s.depth;
+        self.loop_depth = s.loop_depth;
+        self.guard = s.guard;
+    }
+
+    /// Lowers the ops of region `r` that are in `subset`, in order.
+    fn lower_subset(&mut self, r: Region, subset: &HashSet<Op>, later: &HashSet<Value>) -> R<()> {
+        let ops: Vec<Op> = self.f.regions[r]
+            .ops
+            .iter()
+            .copied()
+            .filter(|o| subset.contains(o))
+            .collect();
+        for (i, &op) in ops.iter().enumerate() {
+            let mut after = later.clone();
+            if !self.f.ops[op].regions.is_empty() {
+                uses_of(self.f, &ops[i + 1..], &mut after);
+            }
+            self.lower_op(op, &after)?;
+        }
+        Ok(())
+    }
+
+    /// Whether a do-while loop can run test-first, and how.
+    ///
+    /// `do { s = B(s) } while (C(s))` from `s0` is `while (C(s)) s = B(s)`
+    /// when `C(s0)` holds. If the condition reads only the next values
+    /// (and loop invariants), the route can then evaluate it on the values
+    /// its merge delivers, next to the body: the operations the two share
+    /// (Mandelbrot's squares, needed by `len` and by the next `z`) are
+    /// built once, and only the source's carried values circulate. A
+    /// carried value whose exit value is used after the loop rides through
+    /// the split as it is and is advanced on the taken side when that
+    /// needs no other carried value (Mandelbrot's `iter`); otherwise its
+    /// next value is computed before the split (and its current one takes
+    /// a lane of its own if it is used after the loop).
+    fn test_first(&mut self, op: cucc_ir::Op, later: &HashSet<Value>) -> Option<TestFirst> {
+        let f = self.f;
+        let d = &f.ops[op];
+        let (before, after) = (d.regions[0], d.regions[1]);
+        let bargs = &f.regions[before].args;
+        let aregion = &f.regions[after];
+        let trivial = aregion.ops.len() == 1
+            && f.ops[aregion.ops[0]].operands == aregion.args
+            && aregion.args.len() == bargs.len();
+        let bops = &f.regions[before].ops;
+        let &term = bops.last()?;
+        if !trivial
+            || f.ops[term].kind != OpKind::Condition
+            || f.ops[term].operands.len() != bargs.len() + 1
+            || !only_computes(f, bops)
+        {
+            return None;
+        }
+        let cond = f.ops[term].operands[0];
+        let next = &f.ops[term].operands[1..];
+        // Definitions by the region's top-level ops.
+        let mut def: HashMap<Value, Op> = HashMap::new();
+        for &o in bops {
+            for &r in &f.ops[o].results {
+                def.insert(r, o);
+            }
+        }
+        // Every next value is computed in the body, and no two coincide.
+        let distinct: HashSet<&Value> = next.iter().collect();
+        if distinct.len() != next.len() || next.iter().any(|v| !def.contains_key(v)) {
+            return None;
+        }
+        // Ops a value needs, stopping at `stop`; and the carried values read.
+        let slice = |from: Value, stop: &HashSet<Value>| -> (HashSet<Op>, HashSet<usize>) {
+            let mut ops = HashSet::new();
+            let mut reads = HashSet::new();
+            let mut work = vec![from];
+            let mut seen = HashSet::new();
+            while let Some(v) = work.pop() {
+                if stop.contains(&v) || !seen.insert(v) {
+                    continue;
+                }
+                if let Some(j) = bargs.iter().position(|a| *a == v) {
+                    reads.insert(j);
+                } else if let Some(&o) = def.get(&v) {
+                    if ops.insert(o) {
+                        let mut u = HashSet::new();
+                        uses_of(f, &[o], &mut u);
+                        work.extend(u);
+                    }
+                }
+            }
+            (ops, reads)
+        };
+        let next_set: HashSet<Value> = next.iter().copied().collect();
+        let (cond_ops, cond_reads) = slice(cond, &next_set);
+        if !cond_reads.is_empty() {
+            return None;
+        }
+        let nc = bargs.len();
+        let slices: Vec<(HashSet<Op>, HashSet<usize>)> =
+            next.iter().map(|&v| slice(v, &HashSet::new())).collect();
+        let live_out: Vec<bool> = d.results.iter().map(|r| later.contains(r)).collect();
+        let mut post = live_out.clone();
+        loop {
+            let mut changed = false;
+            for j in 0..nc {
+                if post[j] && slices[j].1.iter().any(|&i| !post[i]) {
+                    post[j] = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut pre_ops = HashSet::new();
+        let mut post_ops = HashSet::new();
+        for j in 0..nc {
+            if post[j] {
+                post_ops.extend(slices[j].0.iter().copied());
+            } else {
+                pre_ops.extend(slices[j].0.iter().copied());
+            }
+        }
+        // The first test must hold for the initial values: evaluate the
+        // condition on them and undo whatever that built.
+        let inits: Vec<Val> = d
+            .operands
+            .iter()
+            .filter_map(|v| self.env.get(v).copied())
+            .collect();
+        if inits.len() != nc {
+            return None;
+        }
+        let snap = self.snapshot();
+        for (j, v) in next.iter().enumerate() {
+            self.env.insert(*v, inits[j]);
+        }
+        let holds = self
+            .lower_subset(before, &cond_ops, &HashSet::new())
+            .ok()
+            .and_then(|_| self.env.get(&cond).copied());
+        let holds = matches!(holds, Some(Val::Const(s, _)) if crate::sim::truth(s))
+            && self.g.nodes.len() == snap.g.nodes.len();
+        self.restore(snap);
+        if !holds {
+            return None;
+        }
+        Some(TestFirst {
+            cond_ops,
+            pre_ops,
+            post_ops,
+            post,
+            live_out,
+        })
+    }
+
+    /// A do-while loop as a test-first route (see [`Self::test_first`]):
+    /// merge of the carried values, the condition on them and the body's
+    /// next values, a split sending the next values round or the current
+    /// ones out.
+    fn lower_while_test_first(&mut self, op: Op, later: &HashSet<Value>, tf: TestFirst) -> R<()> {
+        let f = self.f;
+        let d = f.ops[op].clone();
+        let line = d.loc.line;
+        let before = d.regions[0];
+        let bargs = f.regions[before].args.clone();
+        let term = *f.regions[before]
+            .ops
+            .last()
+            .ok_or_else(|| self.diag(op, "while", "internal: empty loop region".into()))?;
+        let cond = f.ops[term].operands[0];
+        let next: Vec<Value> = f.ops[term].operands[1..].to_vec();
+        let nc = bargs.len();
+
+        let mut inner_defs = HashSet::new();
+        defs_of(f, &[op], &mut inner_defs);
+        let mut inner_uses = HashSet::new();
+        uses_of(f, &f.regions[before].ops, &mut inner_uses);
+        let mut live: Vec<Value> = inner_uses
+            .iter()
+            .chain(later.iter())
+            .copied()
+            .filter(|v| !inner_defs.contains(v) && matches!(self.env.get(v), Some(Val::Stream(_))))
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        live.sort();
+        let lin_inside = inner_uses
+            .iter()
+            .any(|v| !inner_defs.contains(v) && self.env.get(v).is_some_and(Val::needs_gid));
+        let carry_gid =
+            lin_inside || (!self.open_loops.is_empty() && matches!(self.gid, GidState::Stream(_)));
+
+        let inits: Vec<Val> = d
+            .operands
+            .iter()
+            .map(|v| self.val(*v, op))
+            .collect::<R<_>>()?;
+        let mut trigger = inits
+            .iter()
+            .chain(live.iter().filter_map(|v| self.env.get(v)))
+            .find_map(|v| match v {
+                Val::Stream(e) => Some(*e),
+                _ => None,
+            });
+        if trigger.is_none() {
+            trigger = Some(self.gid_stream(op)?);
+        }
+        let gid_init = if carry_gid {
+            Some(self.gid_stream(op)?)
+        } else {
+            None
+        };
+        let mut lane_tys = Vec::new();
+        let mut init_streams = Vec::new();
+        for (k, &a) in bargs.iter().enumerate() {
+            let ty = self.ty_of(a)?;
+            lane_tys.push(ty);
+            init_streams.push(self.stream_of(inits[k], ty, trigger, op)?);
+        }
+        for v in &live {
+            lane_tys.push(self.ty_of(*v)?);
+            if let Some(Val::Stream(e)) = self.env.get(v) {
+                init_streams.push(*e);
+            }
+        }
+        if let Some(g) = gid_init {
+            lane_tys.push(Ty::I32);
+            init_streams.push(g);
+        }
+        let lanes = lane_tys.len();
+
+        let (merge, mo) = self.add(NodeKind::Merge, Vec::new(), &lane_tys, line);
+        let idx = self.loops.len();
+        self.loops.push(LoopInfo {
+            line,
+            nodes: vec![merge],
+            lanes,
+            rotated: 0,
+            test_first: true,
+        });
+        self.open_loops.push(idx);
+        let mo = self.synced(mo, line);
+        self.depth += 1;
+        self.loop_depth += 1;
+        for (k, &a) in bargs.iter().enumerate() {
+            self.env.insert(a, Val::Stream(mo[k]));
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(mo[nc + k]));
+        }
+        self.gid = if carry_gid {
+            GidState::Stream(mo[lanes - 1])
+        } else {
+            GidState::Reordered
+        };
+
+        // Values used after the condition: the carried ones, the
+        // invariants, and what the body and the code after the loop read.
+        let mut after_cond: HashSet<Value> = later.clone();
+        after_cond.extend(bargs.iter().copied());
+        after_cond.extend(live.iter().copied());
+        let body_ops: Vec<Op> = tf.pre_ops.union(&tf.post_ops).copied().collect();
+        uses_of(f, &body_ops, &mut after_cond);
+        for v in &next {
+            after_cond.remove(v);
+        }
+        // The condition on the merged values.
+        for (j, v) in next.iter().enumerate() {
+            let cur = self.val(bargs[j], op)?;
+            self.env.insert(*v, cur);
+        }
+        self.lower_subset(before, &tf.cond_ops, &after_cond)?;
+        let c = match self.operand(cond, op)? {
+            Operand::Stream(e) => e,
+            Operand::Lmu(_) => {
+                return Err(self.diag(
+                    op,
+                    "while",
+                    "the loop condition is a constant: the route would never (or always) exit"
+                        .into(),
+                ))
+            }
+        };
+        // Next values computed before the split.
+        let mut after_pre = later.clone();
+        after_pre.extend(bargs.iter().copied());
+        after_pre.extend(live.iter().copied());
+        let post_list: Vec<Op> = tf.post_ops.iter().copied().collect();
+        uses_of(f, &post_list, &mut after_pre);
+        self.lower_subset(before, &tf.pre_ops, &after_pre)?;
+        let trig = Some(c);
+        let mut data = Vec::new();
+        let mut lane_of = vec![0usize; nc];
+        for j in 0..nc {
+            lane_of[j] = data.len();
+            let v = if tf.post[j] { bargs[j] } else { next[j] };
+            let val = self.val(v, op)?;
+            data.push(self.stream_of(val, lane_tys[j], trig, op)?);
+        }
+        let mut exit_lane = vec![None; nc];
+        for j in 0..nc {
+            if tf.live_out[j] && !tf.post[j] {
+                exit_lane[j] = Some(data.len());
+                let val = self.val(bargs[j], op)?;
+                data.push(self.stream_of(val, lane_tys[j], trig, op)?);
+            }
+        }
+        let first_live = data.len();
+        for v in &live {
+            let Some(Val::Stream(e)) = self.env.get(v).copied() else {
+                continue;
+            };
+            data.push(e);
+        }
+        if carry_gid {
+            if let GidState::Stream(e) = self.gid {
+                data.push(e);
+            }
+        }
+        let so = self.split(c, &data, line);
+        let (t, fl) = so.split_at(data.len());
+
+        // Taken side: the carried values advanced after the split.
+        for j in 0..nc {
+            if tf.post[j] {
+                self.env.insert(bargs[j], Val::Stream(t[lane_of[j]]));
+            }
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(t[first_live + k]));
+        }
+        if carry_gid {
+            self.gid = GidState::Stream(t[data.len() - 1]);
+        }
+        let mut after_post = later.clone();
+        after_post.extend(live.iter().copied());
+        self.lower_subset(before, &tf.post_ops, &after_post)?;
+        let mut feedback = Vec::new();
+        for j in 0..nc {
+            if tf.post[j] {
+                let val = self.val(next[j], op)?;
+                feedback.push(self.stream_of(val, lane_tys[j], Some(t[0]), op)?);
+            } else {
+                feedback.push(t[lane_of[j]]);
+            }
+        }
+        for v in &live {
+            let val = self.val(*v, op)?;
+            let ty = self.ty_of(*v)?;
+            feedback.push(self.stream_of(val, ty, Some(t[0]), op)?);
+        }
+        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
+            feedback.push(e);
+        }
+        if feedback.len() != lanes {
+            return Err(self.diag(
+                op,
+                "while",
+                format!(
+                    "internal: {} feedback lanes for {lanes} merge lanes",
+                    feedback.len()
+                ),
+            ));
+        }
+        self.g.nodes[merge.0 as usize].inputs = feedback
+            .iter()
+            .chain(&init_streams)
+            .copied()
+            .map(Operand::Stream)
+            .collect();
+        self.depth -= 1;
+        self.loop_depth -= 1;
+        self.open_loops.pop();
+
+        // Leaving: the exit values and the lanes that rode along.
+        for (j, &r) in d.results.iter().enumerate() {
+            let k = exit_lane[j].unwrap_or(lane_of[j]);
+            self.env.insert(r, Val::Stream(fl[k]));
+        }
+        for (k, v) in live.iter().enumerate() {
+            self.env.insert(*v, Val::Stream(fl[first_live + k]));
+        }
+        self.gid = if carry_gid {
+            GidState::Stream(fl[data.len() - 1])
         } else {
             GidState::Reordered
         };

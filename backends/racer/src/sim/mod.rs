@@ -143,6 +143,8 @@ pub fn node_latency(m: &Machine, kind: &NodeKind) -> u32 {
     let l = &m.latency;
     match kind {
         NodeKind::Source { .. } | NodeKind::Sink { .. } | NodeKind::Discard => 0,
+        // The product passes the multiplier, then the adder (assumed).
+        NodeKind::Op(ArithOp::FMulAdd) => l.fmul + l.fadd,
         NodeKind::Op(op) => match op.class() {
             "fmul" => l.fmul,
             "fadd" | "fsub" => l.fadd,
@@ -564,6 +566,10 @@ pub fn eval(op: ArithOp, v: &[Scalar], ty: Ty) -> Scalar {
             float(b),
             float(v.get(2).copied().unwrap_or(Scalar::F64(0.0))),
         )),
+        ArithOp::FMulAdd => {
+            let p = float(a) * float(b);
+            Scalar::F64(p + float(v.get(2).copied().unwrap_or(Scalar::F64(0.0))))
+        }
         ArithOp::IAdd => i(int(a).wrapping_add(int(b))),
         ArithOp::ISub => i(int(a).wrapping_sub(int(b))),
         ArithOp::IMul => i(int(a).wrapping_mul(int(b))),
