@@ -117,6 +117,39 @@ static inline cucc_tex_view cucc_tex_view_of(const cucc_launch *l, uint64_t h, i
   v.width = d->width;
   return v;
 }
+/* A linear texture of 8- or 16-bit integer channels read as stored, for
+ * fetches of 32-bit integers (PTX's `tex` always returns 32-bit elements):
+ * each channel is sign- or zero-extended as its format says, which is what
+ * the general path computes. `width` is 0 for any other texture. */
+typedef struct cucc_tex_wview {
+  const char *data;
+  uint64_t width;
+  uint64_t texel;
+  uint8_t bytes, sign;
+} cucc_tex_wview;
+static inline cucc_tex_wview cucc_tex_wview_of(const cucc_launch *l, uint64_t h, unsigned nres) {
+  cucc_tex_wview v = {0, 0, 0, 0, 0};
+  const cucc_tex_api *a = l->tex;
+  if (!a || h >= a->count) return v;
+  const cucc_tex_desc *d = &a->descs[h];
+  if (d->state == 0 || (d->raw_kind != 2 && d->raw_kind != 3) || d->format == 2 ||
+      d->read_normalized != 0 || d->channels < nres)
+    return v;
+  v.data = d->data;
+  v.width = d->width;
+  v.texel = d->texel_size;
+  v.bytes = d->raw_kind == 3 ? 1 : 2;
+  v.sign = d->format == 0;
+  return v;
+}
+static inline uint32_t cucc_tex_widen(cucc_tex_wview v, uint64_t i, uint64_t c) {
+  const char *p = v.data + i * v.texel + c * v.bytes;
+  if (v.bytes == 1)
+    return v.sign ? (uint32_t)(int32_t) * (const int8_t *)p : (uint32_t) * (const uint8_t *)p;
+  uint16_t h;
+  memcpy(&h, p, 2);
+  return v.sign ? (uint32_t)(int32_t)(int16_t)h : (uint32_t)h;
+}
 /* A view's fetch outside the view (out of range, or a texture it does not
  * cover), out of line so the fast path stays small. */
 static __attribute__((noinline, cold, unused)) int cucc_tex_fetch_cold(

@@ -1439,6 +1439,14 @@ impl<'m> Writer<'m> {
                 k * size
             ));
         }
+        if out_kind == 1 {
+            self.line(&format!("}} else if ({index} < {view}_w.width) {{"));
+            for (k, name) in names.iter().enumerate() {
+                self.line(&format!(
+                    "  {name} = cucc_tex_widen({view}_w, {index}, {k});"
+                ));
+            }
+        }
         self.line("} else {");
         let buf = format!("{}_tex", names[0]);
         self.line(&format!("  {cty} {buf}[4];"));
@@ -1493,6 +1501,12 @@ impl<'m> Writer<'m> {
                     "  memcpy(&{name}, {view}.data + {index} * {} + (uint64_t){lane_var} * {size}, {size});",
                     4 * size
                 ));
+                if out_kind == 1 {
+                    self.line(&format!("}} else if ({index} < {view}_w.width) {{"));
+                    self.line(&format!(
+                        "  {name} = cucc_tex_widen({view}_w, {index}, {lane_var});"
+                    ));
+                }
                 self.line("} else {");
                 self.line(&format!("  {cty} {buf}[4];"));
                 self.line(&format!("  {general}"));
@@ -1542,6 +1556,14 @@ impl<'m> Writer<'m> {
                 "  const cucc_tex_view {name} = cucc_tex_view_of(launch, {}, {out_kind}, {n}u);",
                 self.n(h)
             );
+            // 32-bit integer fetches of 8- and 16-bit texels (PTX's).
+            if out_kind == 1 {
+                let _ = writeln!(
+                    head,
+                    "  const cucc_tex_wview {name}_w = cucc_tex_wview_of(launch, {}, {n}u);",
+                    self.n(h)
+                );
+            }
             self.tex_views.insert(key, name);
         }
     }
