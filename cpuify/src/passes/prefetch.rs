@@ -366,8 +366,36 @@ pub(super) fn from_parameter(func: &Function, mut v: Value) -> bool {
                     OpKind::PtrIndex { .. }
                     | OpKind::PtrField { .. }
                     | OpKind::Cast(CastOp::SpaceCast) => v = d.operands[0],
+                    OpKind::Cast(CastOp::IntToPtr) => {
+                        return int_from_parameter(func, d.operands[0], 0)
+                    }
                     _ => return false,
                 }
+            }
+        }
+    }
+}
+
+/// True if integer `v` is an address computed from a parameter (PTX passes
+/// pointers as `u64`) by adding and subtracting offsets.
+fn int_from_parameter(func: &Function, v: Value, depth: u32) -> bool {
+    if depth > 12 {
+        return false;
+    }
+    match func.values[v].def {
+        // A prefetch cannot fault: an integer parameter taken for the
+        // base costs a useless prefetch at worst.
+        ValueDef::Arg { region, .. } => region == func.body,
+        ValueDef::Result { op, .. } => {
+            let d = &func.ops[op];
+            match d.kind {
+                OpKind::Binary(BinOp::Add, _) => d
+                    .operands
+                    .iter()
+                    .any(|&o| int_from_parameter(func, o, depth + 1)),
+                OpKind::Binary(BinOp::Sub, _) => int_from_parameter(func, d.operands[0], depth + 1),
+                OpKind::Cast(CastOp::PtrToInt) => from_parameter(func, d.operands[0]),
+                _ => false,
             }
         }
     }
@@ -440,6 +468,8 @@ impl Analysis<'_> {
             OpKind::PtrField { .. } | OpKind::Cast(CastOp::SpaceCast) => {
                 self.byte_step(types, d.operands[0])
             }
+            // An integer address (PTX's): its step is in bytes.
+            OpKind::Cast(CastOp::IntToPtr) => self.int_step(d.operands[0]),
             _ => (!self.varies(addr)).then_some(0),
         }
     }
