@@ -5,7 +5,9 @@
 //! `scfgwi` writes that configure each stream before its region, with the
 //! SSR switch around it.
 
-use super::lir::{Access, Affine, Count, Func, LoopCtl, Node, ParamKind, StreamCfg, Var, XV};
+use super::lir::{
+    Access, Affine, Count, Func, LoopCtl, Node, ParamKind, StreamCfg, Var, LOCAL, XV,
+};
 use super::strength_reduce::{self, Walk};
 use crate::isa::{ImmOp, RegOp};
 use crate::stream::{Dim, Direction, StreamPattern};
@@ -302,7 +304,25 @@ impl Materializer<'_> {
     /// with another `mul` and added to the base. Returns the base register
     /// and a 12-bit immediate offset.
     fn address(&mut self, at: &Access, elem: i64, out: &mut Vec<Node>) -> (XV, i32) {
-        let base = self.f.param_regs[at.buf];
+        // A local's base is its TCDM address, a constant: the offset's
+        // constant joins it in one `li`.
+        let local = at
+            .buf
+            .checked_sub(LOCAL)
+            .and_then(|k| self.f.locals.get(k))
+            .map(|l| l.addr);
+        let (base, constant) = match local {
+            Some(l) => {
+                let base = self.f.new_x();
+                let addr = i64::from(l) + at.offset.constant;
+                out.push(Node::Li {
+                    dst: base,
+                    imm: addr as i32,
+                });
+                (base, 0)
+            }
+            None => (self.f.param_regs[at.buf], at.offset.constant),
+        };
         let elem = if at.offset.terms.iter().all(|(_, c)| c % elem == 0) {
             elem
         } else {
@@ -343,7 +363,7 @@ impl Materializer<'_> {
                 }
             });
         }
-        let (offset, rest) = split_imm(at.offset.constant);
+        let (offset, rest) = split_imm(constant);
         let addr = match sum {
             None => base,
             Some(s) => {

@@ -67,6 +67,14 @@ pub struct Options {
     /// launch on the cluster's cores side by side, one program each);
     /// `None`: every block. Needs [`Options::launch`].
     pub share: Option<CoreShare>,
+    /// The TCDM address where this core's local memory ends: the
+    /// kernel's `__shared__` arrays, dynamic shared memory and cpuify's
+    /// private arrays are laid out just below it ([`Program::local_bytes`]
+    /// says how far). `None`: kernels with local memory are rejected.
+    pub local_top: Option<u32>,
+    /// Bytes of dynamic shared memory (`extern __shared__`) the launch
+    /// gives each block.
+    pub dynamic_shared: u32,
 }
 
 /// One core's share of a launch's blocks: along the grid's outermost
@@ -139,6 +147,8 @@ impl Default for Options {
             launch: None,
             known_ints: [None; 8],
             share: None,
+            local_top: None,
+            dynamic_shared: 0,
         }
     }
 }
@@ -158,6 +168,8 @@ impl Options {
             launch: None,
             known_ints: [None; 8],
             share: None,
+            local_top: None,
+            dynamic_shared: 0,
         }
     }
 
@@ -284,6 +296,11 @@ pub struct Program {
     /// Integer registers the code mentions besides `zero`, `ra` and `sp`
     /// (Table 3.2 counts them against 15).
     pub int_regs: usize,
+    /// Bytes of local memory below [`Options::local_top`] the code uses
+    /// (0 without local memory).
+    pub local_bytes: u32,
+    /// The local memory: what each piece is, its size and TCDM address.
+    pub locals: Vec<lir::Local>,
 }
 
 /// A failure running a compiled kernel.
@@ -470,6 +487,8 @@ pub fn compile_with(
             asm,
             fp_regs,
             int_regs,
+            local_bytes: f.locals.iter().map(|l| l.bytes).sum(),
+            locals: f.locals.clone(),
         },
         stages,
     })

@@ -101,6 +101,9 @@ impl Lowerer<'_> {
             // pointers to a `ptr<global>` parameter).
             (OpKind::Cast(CastOp::SpaceCast), [src]) => self.pointer(*src, at)?,
             (OpKind::Cast(CastOp::IntToPtr), [addr]) => self.address(*addr, at)?,
+            (OpKind::Alloca { .. } | OpKind::DynamicShared, []) if self.local_top.is_some() => {
+                self.local_access(op, at)?
+            }
             (kind, _) => {
                 let (construct, why) = rejection(kind);
                 return Err(self.err(

@@ -10,6 +10,7 @@
 //! silent fallback would hide why a kernel cannot run on the device.
 
 mod index;
+mod locals;
 mod reject;
 
 use index::{product, sign_extend};
@@ -45,6 +46,7 @@ pub fn lower(
             param_regs: Vec::new(),
             param_hi: Vec::new(),
             zero: None,
+            locals: Vec::new(),
         },
         param_index: HashMap::new(),
         ints: HashMap::new(),
@@ -59,14 +61,18 @@ pub fn lower(
         carried_addresses: HashMap::new(),
         counts: HashMap::new(),
         undecided: false,
+        local_top: options.local_top,
+        dynamic_shared: options.dynamic_shared,
+        local_of: HashMap::new(),
+        local_private: Vec::new(),
     };
     l.params()?;
     let body = l.region(func.body)?;
-    let mut out = l.out;
-    let mut all = l.prologue;
+    let mut all = std::mem::take(&mut l.prologue);
     all.extend(body);
-    out.body = all;
-    Ok(out)
+    l.out.body = all;
+    l.lay_out_locals()?;
+    Ok(l.out)
 }
 
 struct Lowerer<'a> {
@@ -99,6 +105,15 @@ struct Lowerer<'a> {
     /// Set when a condition could not be decided over the loops' ranges
     /// (the enclosing `parallel` may then peel its last iteration).
     undecided: bool,
+    /// Where the core's local memory ends, if it may have any.
+    local_top: Option<u32>,
+    /// Bytes of dynamic shared memory per block.
+    dynamic_shared: u32,
+    /// Each alloca's local (`None`: the dynamic shared memory), so that a
+    /// region lowered twice (a peeled iteration) uses the same one.
+    local_of: HashMap<Option<Op>, usize>,
+    /// Whether each local is a private array (sized by its accesses).
+    local_private: Vec<bool>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -278,6 +293,8 @@ impl<'a> Lowerer<'a> {
                 CastOp::SExt | CastOp::ZExt | CastOp::Trunc | CastOp::SpaceCast | CastOp::IntToPtr,
             ) => {}
             OpKind::PtrIndex { .. } | OpKind::GridDim(_) | OpKind::BlockDim(_) => {}
+            // Local memory is placed when an access first uses it.
+            OpKind::Alloca { .. } | OpKind::DynamicShared if self.local_top.is_some() => {}
             // Integer comparisons are evaluated when an `if` needs them.
             OpKind::Cmp(p) if !p.is_float() => {}
             // Integer selects too (cpuify's clamped bounds).
