@@ -42,6 +42,7 @@ fn key(grid: u32, block: u32, n: i32, cores: u32) -> Key {
         known_ints,
         noalias: vec![true, true, false, false],
         cores,
+        dynamic_shared: 0,
     }
 }
 

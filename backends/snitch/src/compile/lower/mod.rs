@@ -12,6 +12,7 @@
 mod index;
 mod locals;
 mod reject;
+mod while_loop;
 
 use index::{product, sign_extend};
 use reject::rejection;
@@ -354,6 +355,7 @@ impl<'a> Lowerer<'a> {
                 self.fp_call(op, body)?
             }
             OpKind::For { unsigned: _ } => self.for_loop(op, body)?,
+            OpKind::While => self.while_loop(op, body)?,
             OpKind::If => self.if_constant(op, body)?,
             OpKind::Parallel { .. } => self.parallel(op, body)?,
             OpKind::Yield => {}
