@@ -76,7 +76,10 @@ fn check_mixed_run(out: &Output, diag_file: &str) {
             "{all}"
         );
     }
-    assert!(stdout.contains("8 x 16 KiB of shared memory rejected"), "{all}");
+    assert!(
+        stdout.contains("8 x 16 KiB of shared memory rejected"),
+        "{all}"
+    );
     assert!(
         stderr.contains("big_reverse") && stderr.contains("131072 of shared memory"),
         "{all}"
