@@ -9,7 +9,7 @@
 use super::super::lir::{walk, Access, Affine, Count, Local, Node, Var, LOCAL};
 use super::super::Diagnostic;
 use super::Lowerer;
-use cucc_ir::{Loc, Op, OpKind, Space};
+use cucc_ir::{Loc, Op, OpKind, Space, Value};
 use std::collections::HashMap;
 
 impl Lowerer<'_> {
@@ -66,6 +66,58 @@ impl Lowerer<'_> {
             buf: LOCAL + k,
             offset: Affine::default(),
         })
+    }
+
+    /// An integer store into local memory at a constant offset of a value
+    /// that no loop changes (every thread of cpuify's thread loop stores
+    /// the same trip count, say): remembered instead of stored, so loads
+    /// after it read the value. Storing another value there later is
+    /// rejected: the loads could not tell which one they read. Returns
+    /// whether the store was taken.
+    pub(super) fn uniform_int_store(
+        &mut self,
+        p: Value,
+        v: Value,
+        loc: Loc,
+    ) -> Result<bool, Diagnostic> {
+        let Some(slot) = self.local_slot(p, loc) else {
+            return Ok(false);
+        };
+        let Ok(value) = self.affine(v, loc) else {
+            return Ok(false);
+        };
+        if value
+            .terms
+            .iter()
+            .any(|(v, _)| matches!(v, Var::Loop(_) | Var::LoopParam(..)))
+        {
+            return Ok(false);
+        }
+        match self.int_memory.get(&slot) {
+            Some(old) if *old != value => Err(self.err(
+                loc,
+                "integer store",
+                "local memory holding an integer is stored with another value; only one value per location is tracked",
+            )),
+            _ => {
+                self.int_memory.insert(slot, value);
+                Ok(true)
+            }
+        }
+    }
+
+    /// What an integer load from local memory reads, when a store
+    /// [`Lowerer::uniform_int_store`] took wrote it.
+    pub(super) fn uniform_int_load(&mut self, p: Value, loc: Loc) -> Option<Affine> {
+        let slot = self.local_slot(p, loc)?;
+        self.int_memory.get(&slot).cloned()
+    }
+
+    /// The local and constant offset `p` points at, if it does.
+    fn local_slot(&mut self, p: Value, loc: Loc) -> Option<(usize, i64)> {
+        let at = self.pointer(p, loc).ok()?;
+        let k = at.buf.checked_sub(LOCAL)?;
+        Some((k, at.offset.as_constant()?))
     }
 
     /// Sizes the locals and gives each its address below the local top.

@@ -66,6 +66,7 @@ pub fn lower(
         dynamic_shared: options.dynamic_shared,
         local_of: HashMap::new(),
         local_private: Vec::new(),
+        int_memory: HashMap::new(),
     };
     l.params()?;
     let body = l.region(func.body)?;
@@ -115,6 +116,10 @@ struct Lowerer<'a> {
     local_of: HashMap<Option<Op>, usize>,
     /// Whether each local is a private array (sized by its accesses).
     local_private: Vec<bool>,
+    /// Integers stored in local memory at constant offsets, all threads
+    /// and iterations storing the same value (cpuify's carrier of a loop
+    /// counter across a barrier): what a later load reads.
+    int_memory: HashMap<(usize, i64), Affine>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -323,6 +328,12 @@ impl<'a> Lowerer<'a> {
                 if *volatile {
                     return Err(self.err(loc, "volatile load", "streams reorder memory accesses"));
                 }
+                if self.ty(r).is_int() {
+                    if let Some(value) = self.uniform_int_load(*p, loc) {
+                        self.ints.insert(r, value);
+                        return Ok(());
+                    }
+                }
                 if !self.ty(r).is_float() {
                     return Err(self.err(
                         loc,
@@ -342,6 +353,9 @@ impl<'a> Lowerer<'a> {
                 };
                 if *volatile {
                     return Err(self.err(loc, "volatile store", "streams reorder memory accesses"));
+                }
+                if self.ty(*v).is_int() && self.uniform_int_store(*p, *v, loc)? {
+                    return Ok(());
                 }
                 if !self.ty(*v).is_float() {
                     return Err(self.err(loc, "integer store", "only f32/f64 data is stored"));
