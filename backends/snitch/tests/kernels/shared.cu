@@ -1,5 +1,5 @@
 // Kernels with shared memory for the Snitch compiler's tests
-// (tests/local_memory.rs); shared.cuir is `cucc --emit=ir shared.cu`.
+// (tests/local_memory.rs): shared.cuir is `cucc --emit=ir shared.cu`, shared.ptx `nvcc -ptx -arch=sm_80 shared.cu`.
 #define T 8
 
 // C = A . B (n x n, n a multiple of T), tiles staged in shared memory.
