@@ -717,3 +717,67 @@ loop i2 < 3 {
     let e = lower::lower(&m, &m.functions[id], &o).err();
     assert_eq!(e.map(|e| e.construct), Some("integer store".to_string()));
 }
+
+/// The tile is written by one thread loop and read by the next: no region
+/// around the block loop can stream it, so each thread loop gets its own,
+/// streaming the tile in both.
+#[test]
+fn streams_go_around_thread_loops_apart_for_a_staged_tile() {
+    let text = r#"
+file "s.cu"
+launch @k(%x: ptr<global> noalias, %y: ptr<global> noalias) {
+  %c4 = const 4 : i32
+  %c31 = const 31 : i32
+  %nt = const 32 : i32
+  parallel<grid> (%b) in (%c4) {
+    %t = alloca shared [32 x f64] : ptr<shared>
+    %base = mul %b, %nt : i32
+    parallel<block> (%i) in (%nt) {
+      %g = add %base, %i : i32
+      %xp = ptr.index f64 %x, %g : ptr<global>
+      %v = load %xp : f64
+      %tp = ptr.index f64 %t, %i : ptr<shared>
+      store %tp, %v
+      yield
+    }
+    parallel<block> (%j) in (%nt) {
+      %r = sub %c31, %j : i32
+      %tq = ptr.index f64 %t, %r : ptr<shared>
+      %a = load %tq : f64
+      %g2 = add %base, %j : i32
+      %yp = ptr.index f64 %y, %g2 : ptr<global>
+      store %yp, %a
+      yield
+    }
+    yield
+  }
+  return
+}
+"#;
+    let mut f = lir_locals(text, 0x1000_1000, 0);
+    assert!(streams::run(&mut f));
+    check(
+        &f,
+        "
+local l0 = 256 bytes at 0x10000f00 (shared t)
+%f2 = const.d 0.0
+loop i0 < 4 {
+  streams {
+    ft0 read p0[256*i0] [32x8]
+    ft1 write l0[0] [32x8]
+  } do {
+    loop i1 < 32 {
+      ft1 = fmv.d ft0
+    }
+  }
+  streams {
+    ft0 read l0[248] [32x-8]
+    ft1 write p1[256*i0] [32x8]
+  } do {
+    loop i2 < 32 {
+      ft1 = fmv.d ft0
+    }
+  }
+}",
+    );
+}
