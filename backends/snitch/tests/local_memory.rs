@@ -213,19 +213,49 @@ fn stencil(m: &cucc_ir::Module) {
     assert_eq!(out[1], want);
 }
 
-/// What the streams cannot express keeps its diagnostic: the tree
-/// reduction's halving loop (`s >>= 1`, no trip count), the gather's
+/// The tree reduction: its `s >>= 1` loop (no constant step) is unrolled
+/// at compile time, and each level's `if (t < s)` splits the thread loop
+/// at `s` (the second part does nothing).
+#[test]
+fn tree_reduction_through_shared_memory() {
+    for ptx in [false, true] {
+        let m = source(ptx);
+        let blocks = 4usize;
+        let o = options([blocks as u32, 1, 1], [64, 1, 1], &[], 0);
+        let p = compile(&m, "_Z9block_sumPKdPd", &o);
+        let input = data(64 * blocks, 5);
+        let out = run(&p, &[input.clone(), vec![0.0; blocks]], &[]);
+        let want: Vec<f64> = input
+            .chunks(64)
+            .map(|c| {
+                let mut part = c.to_vec();
+                let mut s = 32;
+                while s > 0 {
+                    for t in 0..s {
+                        part[t] += part[t + s];
+                    }
+                    s >>= 1;
+                }
+                part[0]
+            })
+            .collect();
+        assert_eq!(out[1], want, "ptx: {ptx}");
+    }
+}
+
+/// What the streams cannot express keeps its diagnostic: a guard that
+/// changes from one thread to the next (`t % 2 == 0`), the gather's
 /// data-dependent index.
 #[test]
 fn run_time_choices_and_data_indices_are_rejected_with_their_line() {
     let m = module();
     let o = options([2, 1, 1], [64, 1, 1], &[], 0);
-    let e = compile_with(&m, "_Z9block_sumPKdPd", &o)
+    let e = compile_with(&m, "_Z5evensPKdPd", &o)
         .err()
         .unwrap_or_else(|| panic!("compiled"));
     let text = e.to_string();
-    assert!(text.starts_with("shared.cu:47:"), "{text}");
-    assert!(text.contains("while"), "{text}");
+    assert!(text.starts_with("shared.cu:69:"), "{text}");
+    assert!(text.contains(": if: "), "{text}");
     let e = compile_with(&m, "_Z6gatherPKiPKdPd", &o)
         .err()
         .unwrap_or_else(|| panic!("compiled"));

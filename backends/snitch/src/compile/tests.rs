@@ -653,16 +653,34 @@ loop i0 < 3 {
 store.d p0[48], %f0
 store.d p0[64], %f0",
     );
-    // A halving counter has no constant step: rejected, naming the loop.
+    // A halving counter has no constant step: its four trips unroll.
     let halving = text
         .replace("%b2 = add %b, %m2 : i32", "%b2 = ashr %b, %c2 : i32")
         .replace("%c8 = const 8", "%c8 = const 64");
-    let m = cucc_ir::parse_module(&halving).unwrap_or_else(|e| panic!("{e}"));
+    check(
+        &lir(&halving),
+        "
+%f0 = const.d 1.0
+store.d p0[0], %f0
+store.d p0[16], %f0
+store.d p0[32], %f0
+store.d p0[48], %f0
+store.d p0[64], %f0",
+    );
+    // A counter from an argument the compiler does not know: rejected,
+    // naming the loop.
+    let unknown = text
+        .replace(
+            "device @k(%x: ptr<global> noalias)",
+            "device @k(%x: ptr<global> noalias, %start: i32)",
+        )
+        .replace("(%a = %c0, %b = %c8)", "(%a = %c0, %b = %start)");
+    let m = cucc_ir::parse_module(&unknown).unwrap_or_else(|e| panic!("{e}"));
     let id = m.function("k").unwrap_or_else(|| panic!("no kernel k"));
     let e = lower::lower(&m, &m.functions[id], &Options::default()).err();
     let e = e.unwrap_or_else(|| panic!("lowered"));
     assert_eq!(e.construct, "while", "{e}");
-    assert!(e.message.contains("constant step"), "{e}");
+    assert!(e.message.contains("start is not known"), "{e}");
 }
 
 /// cpuify carries a value every thread computes alike across a barrier in
@@ -779,5 +797,56 @@ loop i0 < 4 {
     }
   }
 }",
+    );
+}
+
+/// `if (i < 3)` in a thread loop of 8: the loop splits at 3, the taken arm
+/// runs in the first part and the empty second part is dropped; with a
+/// guard that changes more than once the `if` stays rejected.
+#[test]
+fn a_guard_on_the_thread_index_splits_the_thread_loop() {
+    let text = r#"
+file "g.cu"
+launch @k(%x: ptr<global> noalias) {
+  %c1 = const 1 : i32
+  %c3 = const 3 : i32
+  %nt = const 8 : i32
+  %one = const 1.0 : f64
+  parallel<grid> (%b) in (%c1) {
+    parallel<block> (%i) in (%nt) {
+      %lt = cmp slt %i, %c3 : i1
+      if %lt {
+        %xp = ptr.index f64 %x, %i : ptr<global>
+        store %xp, %one
+        yield
+      } else {
+        yield
+      } loc(0:4:7)
+      yield
+    }
+    yield
+  }
+  return
+}
+"#;
+    check(
+        &lir(text),
+        "
+%f0 = const.d 1.0
+loop i2 < 3 {
+  store.d p0[8*i2], %f0
+}",
+    );
+    let odd = text.replace(
+        "%lt = cmp slt %i, %c3 : i1",
+        "%r = and %i, %c1 : i32\n      %lt = cmp eq %r, %c1 : i1",
+    );
+    let m = cucc_ir::parse_module(&odd).unwrap_or_else(|e| panic!("{e}"));
+    let id = m.function("k").unwrap_or_else(|| panic!("no kernel k"));
+    let e = lower::lower(&m, &m.functions[id], &Options::default()).err();
+    let e = e.unwrap_or_else(|| panic!("lowered"));
+    assert_eq!(
+        (e.construct.as_str(), e.location.as_str()),
+        ("if", "g.cu:4:7")
     );
 }

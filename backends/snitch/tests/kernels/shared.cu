@@ -59,3 +59,12 @@ __global__ void gather(const int *idx, const double *in, double *out) {
   __syncthreads();
   out[t] = tile[idx[t] & 63];
 }
+
+// Even threads only: a guard that changes from one thread to the next.
+__global__ void evens(const double *in, double *out) {
+  __shared__ double tile[64];
+  int t = threadIdx.x;
+  tile[t] = in[t];
+  __syncthreads();
+  if (t % 2 == 0) out[t] = tile[t + 1];
+}

@@ -62,6 +62,7 @@ pub fn lower(
         carried_addresses: HashMap::new(),
         counts: HashMap::new(),
         undecided: false,
+        split_hint: None,
         local_top: options.local_top,
         dynamic_shared: options.dynamic_shared,
         local_of: HashMap::new(),
@@ -107,6 +108,10 @@ struct Lowerer<'a> {
     /// Set when a condition could not be decided over the loops' ranges
     /// (the enclosing `parallel` may then peel its last iteration).
     undecided: bool,
+    /// An undecided `if` that holds on one side of an iteration of one
+    /// loop and fails on the other: (loop, first iteration of the second
+    /// part), for the enclosing `parallel` to split at.
+    split_hint: Option<(u32, u32)>,
     /// Where the core's local memory ends, if it may have any.
     local_top: Option<u32>,
     /// Bytes of dynamic shared memory per block.
@@ -511,6 +516,7 @@ impl<'a> Lowerer<'a> {
         let results = data.results.clone();
         let Some(taken) = self.condition(c) else {
             self.undecided = true;
+            self.split_hint = self.split_point(c);
             let (construct, why) = rejection(&OpKind::If);
             return Err(self.err(loc, &construct, why));
         };
@@ -815,14 +821,79 @@ impl<'a> Lowerer<'a> {
             ids.push((id, count));
         }
         self.undecided = false;
+        self.split_hint = None;
         match self.region(region) {
             Ok(inner) => {
                 body.extend(nest(inner, &ids));
                 Ok(())
             }
-            Err(e) if self.undecided => self.peel_last(region, &args, &ids, &maps, body, e),
+            Err(e) if self.undecided => {
+                if let Some(parts) = self.split_at_hint(region, &args, &ids, &maps, 0)? {
+                    body.extend(parts);
+                    return Ok(());
+                }
+                self.peel_last(region, &args, &ids, &maps, body, e)
+            }
             Err(e) => Err(e),
         }
+    }
+
+    /// Lowers a `parallel` whose body has an `if` on one of its iteration
+    /// variables that holds below a point and fails from it on (a tree
+    /// reduction's `if (tid < s)` with `s` known) as two parts, split at
+    /// that point, each lowered again (and split again if another such
+    /// `if` remains). `None` when the hint is not about these loops.
+    fn split_at_hint(
+        &mut self,
+        region: Region,
+        args: &[Value],
+        dims: &[(u32, Count)],
+        maps: &[(i64, i64)],
+        depth: u32,
+    ) -> Result<Option<Vec<Node>>, Diagnostic> {
+        let Some((l, k)) = self.split_hint else {
+            return Ok(None);
+        };
+        let Some(d) = dims.iter().position(|&(id, _)| id == l) else {
+            return Ok(None);
+        };
+        let Count::Static(n) = dims[d].1 else {
+            return Ok(None);
+        };
+        if k == 0 || k >= n || depth >= 16 {
+            return Ok(None);
+        }
+        self.split_hint = None;
+        let mut out = Vec::new();
+        for (lo, count) in [(0, k), (k, n - k)] {
+            let mut part = Vec::new();
+            let mut part_maps = maps.to_vec();
+            part_maps[d].0 = maps[d].0 + maps[d].1 * i64::from(lo);
+            self.forget(region);
+            for (j, &(_, c)) in dims.iter().enumerate() {
+                let c = if j == d { Count::Static(count) } else { c };
+                let id = self.out.new_loop();
+                if let Count::Static(m) = c {
+                    self.counts.insert(id, m);
+                }
+                self.ints
+                    .insert(args[j], iteration(id, c, part_maps[j].0, part_maps[j].1));
+                part.push((id, c));
+            }
+            self.undecided = false;
+            self.split_hint = None;
+            match self.region(region) {
+                Ok(inner) => out.extend(nest(inner, &part)),
+                Err(e) if self.undecided => {
+                    match self.split_at_hint(region, args, &part, &part_maps, depth + 1)? {
+                        Some(nodes) => out.extend(nodes),
+                        None => return Err(e),
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Some(out))
     }
 
     /// Lowers a `parallel` whose body made a choice that depends on which

@@ -6,7 +6,9 @@
 //! zero), and cpuify's barrier fission keeps it: the `before` region holds
 //! the thread loops, the `after` region the copies of the values that
 //! cross the test. It runs as a counted loop of `before; after`, then
-//! `before` once more (the trip whose test fails).
+//! `before` once more (the trip whose test fails). When the values do not
+//! move by constant steps (a tree reduction's `s >>= 1`), up to 64 trips
+//! are unrolled instead, each with its values as constants.
 
 use super::super::lir::{Affine, Count, Loop, Node, Var};
 use super::super::Diagnostic;
@@ -15,6 +17,9 @@ use cucc_ir::{Op, OpKind, Value};
 
 /// Trips beyond which the compiler gives up evaluating a condition.
 const MAX_TRIPS: usize = 1 << 16;
+/// Trips of a loop whose values do not move by constant steps that are
+/// unrolled (a reduction's `s >>= 1` takes a handful).
+const MAX_UNROLLED: usize = 64;
 
 impl Lowerer<'_> {
     pub(super) fn while_loop(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
@@ -121,10 +126,32 @@ impl Lowerer<'_> {
             Some(step)
         };
         let (Some(bstep), Some(astep)) = (steps(&into_before), steps(&into_after)) else {
-            return Err(reject(
-                self,
-                "a carried integer does not move by a constant step",
-            ));
+            // A few trips of another progression (`s >>= 1`) are unrolled,
+            // each with its values as constants.
+            if trips > MAX_UNROLLED {
+                return Err(reject(
+                    self,
+                    "a carried integer does not move by a constant step, and it runs more than 64 trips",
+                ));
+            }
+            for i in 0..=trips {
+                for (&a, &v) in bargs.iter().zip(&into_before[i]) {
+                    self.ints.insert(a, Affine::constant(v));
+                }
+                body.extend(self.region_but_last(before)?);
+                self.forget(before);
+                if i < trips {
+                    for (&a, &v) in aargs.iter().zip(&into_after[i]) {
+                        self.ints.insert(a, Affine::constant(v));
+                    }
+                    body.extend(self.region_but_last(after)?);
+                    self.forget(after);
+                }
+            }
+            for (&r, &v) in results.iter().zip(&into_after[trips]) {
+                self.ints.insert(r, Affine::constant(v));
+            }
+            return Ok(());
         };
         let at = |seq: &[Vec<i64>], step: &[i64], k: usize, l: Option<u32>| -> Affine {
             match l {
