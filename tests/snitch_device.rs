@@ -66,6 +66,10 @@ fn check_mixed_run(out: &Output, diag_file: &str) {
         "{all}"
     );
     assert!(
+        stdout.contains("tree reduction (8 blocks) agrees with the CPU device"),
+        "{all}"
+    );
+    assert!(
         stdout.contains("8 x 16 KiB of shared memory rejected"),
         "{all}"
     );
@@ -73,7 +77,7 @@ fn check_mixed_run(out: &Output, diag_file: &str) {
         stderr.contains("big_reverse") && stderr.contains("131072 of shared memory"),
         "{all}"
     );
-    for kernel in ["matmul_tiled(", "stencil("] {
+    for kernel in ["matmul_tiled(", "stencil(", "block_sum("] {
         assert!(
             stderr
                 .lines()

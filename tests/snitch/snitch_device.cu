@@ -5,8 +5,8 @@
 // order), events time the Snitch kernels in simulated time, and a kernel
 // the Snitch compiler rejects (an atomic) or whose data outgrows the TCDM
 // fails its launch with a CUDA error instead of running on the CPU. Shared
-// memory: a tiled matmul and a stencil in dynamic shared memory agree bit
-// for bit too; shared memory for eight cores that outgrows the TCDM is
+// memory: a tiled matmul, a stencil in dynamic shared memory and a tree
+// reduction agree bit for bit too; shared memory for eight cores that outgrows the TCDM is
 // rejected.
 #include <cmath>
 #include <cstdio>
@@ -93,6 +93,20 @@ __global__ void stencil(const double *in, double *out, double w0, double w1,
   tile[t + blockDim.x] = in[b + t + blockDim.x];
   __syncthreads();
   out[b + t] = fma(w2, tile[t + 2], fma(w1, tile[t + 1], w0 * tile[t]));
+}
+
+// A tree reduction per block: the halving loop runs unrolled on the
+// Snitch, each `if (t < s)` splits the thread loop.
+__global__ void block_sum(const double *in, double *out) {
+  extern __shared__ double part[];
+  int t = threadIdx.x;
+  part[t] = in[blockIdx.x * blockDim.x + t];
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) part[t] += part[t + s];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = part[0];
 }
 
 // 16 KiB of shared memory per block: eight cores' worth is the whole TCDM.
@@ -256,7 +270,7 @@ int main() {
   {
     const int mn = 32, sn = 512, sb = 64;
     const size_t mbytes = mn * mn * sizeof(double);
-    double *ma, *mb, *mc[2], *sx, *sy[2];
+    double *ma, *mb, *mc[2], *sx, *sy[2], *bs[2];
     CHECK(cudaSetDevice(cpu));
     CHECK(cudaMalloc(&ma, mbytes));
     CHECK(cudaMalloc(&mb, mbytes));
@@ -264,6 +278,7 @@ int main() {
     for (int d = 0; d < 2; d++) {
       CHECK(cudaMalloc(&mc[d], mbytes));
       CHECK(cudaMalloc(&sy[d], sn * sizeof(double)));
+      CHECK(cudaMalloc(&bs[d], sn / sb * sizeof(double)));
     }
     init<<<(mn * mn + 255) / 256, 256>>>(ma, mb, mn * mn);
     init<<<(sn + sb + 255) / 256, 256>>>(sx, sx, sn + sb);
@@ -276,13 +291,16 @@ int main() {
       stencil<<<sn / sb, sb, 2 * sb * sizeof(double)>>>(sx, sy[d], 0.25,
                                                        -1.5, 0.75);
       CHECK(cudaGetLastError());
+      block_sum<<<sn / sb, sb, sb * sizeof(double)>>>(sx, bs[d]);
+      CHECK(cudaGetLastError());
       CHECK(cudaDeviceSynchronize());
     }
     static double hm[2][mn * mn], hs[2][sn], ha[mn * mn], hb[mn * mn],
-        hin[sn + sb];
+        hin[sn + sb], hbs[2][sn / sb];
     for (int d = 0; d < 2; d++) {
       CHECK(cudaMemcpy(hm[d], mc[d], mbytes, cudaMemcpyDeviceToHost));
       CHECK(cudaMemcpy(hs[d], sy[d], sizeof hs[d], cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(hbs[d], bs[d], sizeof hbs[d], cudaMemcpyDeviceToHost));
     }
     CHECK(cudaMemcpy(ha, ma, mbytes, cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(hb, mb, mbytes, cudaMemcpyDeviceToHost));
@@ -305,6 +323,19 @@ int main() {
            mn, mn);
     printf("shared memory: stencil (%d, dynamic) agrees with the CPU device\n",
            sn);
+    EXPECT(memcmp(hbs[0], hbs[1], sizeof hbs[0]) == 0,
+           "block sums differ");
+    for (int b = 0; b < sn / sb; b++) {
+      double part[sb];
+      for (int t = 0; t < sb; t++) part[t] = hin[b * sb + t];
+      for (int s = sb / 2; s > 0; s >>= 1)
+        for (int t = 0; t < s; t++) part[t] += part[t + s];
+      EXPECT(hbs[1][b] == part[0], "block_sum[%d] = %g, want %g", b,
+             hbs[1][b], part[0]);
+    }
+    printf("shared memory: tree reduction (%d blocks) agrees with the CPU "
+           "device\n",
+           sn / sb);
 
     // Shared memory for eight cores' blocks that outgrows the TCDM.
     double *bin, *bout;
