@@ -5,7 +5,10 @@
 //! parameter; `parallel` loops, run one iteration after another), whose
 //! bodies load and store f32/f64 data through pointer parameters at offsets
 //! affine in the loop variables and integer parameters, and compute with
-//! FP arithmetic; an `if` decided at compile time runs its taken arm.
+//! FP arithmetic; an `if` decided at compile time runs its taken arm, one
+//! on a thread index that changes once splits its loop there; a `while`
+//! whose trip count can be evaluated runs counted or unrolled; shared
+//! memory and cpuify's private arrays are local memory (`locals.rs`).
 //! Everything else is rejected with the construct and its source location: that is what SSR streams and FREP can express, and a
 //! silent fallback would hide why a kernel cannot run on the device.
 
