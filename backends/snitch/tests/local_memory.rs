@@ -277,3 +277,40 @@ fn local_memory_needs_a_top() {
         .unwrap_or_else(|| panic!("compiled"));
     assert!(e.to_string().contains("alloca"), "{e}");
 }
+
+/// Every subset of the passes computes the same tiled matmul and tree
+/// reduction (the passes treat local memory as buffers of their own).
+/// Without streams the tiled matmul's five nested loops and its reference
+/// addresses need more integer registers than the allocator has unless
+/// the loop bounds are loaded at each latch (the compiler's last
+/// fallback): every subset compiles.
+#[test]
+fn every_pass_subset_agrees() {
+    let m = module();
+    let n = 16usize;
+    let (a, b) = (data(n * n, 6), data(n * n, 7));
+    let input = data(128, 8);
+    let names = Options::PASS_NAMES;
+    let mut first: Option<(Vec<f64>, Vec<f64>)> = None;
+    for mask in 0u32..1 << names.len() {
+        let list: Vec<&str> = (0..names.len())
+            .filter(|&k| mask & (1 << k) != 0)
+            .map(|k| names[k])
+            .collect();
+        let o = options([2, 2, 1], [8, 8, 1], &[(3, n as i32)], 0)
+            .with_passes(&list.join(","))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let p = compile(&m, "_Z12matmul_tiledPKdS0_Pdi", &o);
+        let mm = run(&p, &[a.clone(), b.clone(), vec![0.0; n * n]], &[n as u32]);
+        let o = options([2, 1, 1], [64, 1, 1], &[], 0)
+            .with_passes(&list.join(","))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let p = compile(&m, "_Z9block_sumPKdPd", &o);
+        let sums = run(&p, &[input.clone(), vec![0.0; 2]], &[]);
+        let got = (mm[2].clone(), sums[1].clone());
+        match &first {
+            None => first = Some(got),
+            Some(want) => assert_eq!(&got, want, "passes {list:?}"),
+        }
+    }
+}

@@ -17,6 +17,15 @@ use std::collections::{HashMap, HashSet};
 /// pointers. Fails only on an internal inconsistency (an address naming a
 /// loop that has no counter).
 pub fn run(f: &mut Func, strength_reduce: bool) -> Result<(), String> {
+    run_with(f, strength_reduce, false)
+}
+
+/// [`run`], with `remat_bounds` loading each counting loop's constant
+/// bound at the end of every iteration instead of once before the loop:
+/// an instruction per iteration for a register that is not live across
+/// the loop (deep nests with reference addresses run out of registers
+/// otherwise).
+pub fn run_with(f: &mut Func, strength_reduce: bool, remat_bounds: bool) -> Result<(), String> {
     f.param_regs = (0..f.params.len()).map(|_| f.new_x()).collect();
     f.param_hi = (0..f.params.len())
         .map(|i| (f.params[i] == ParamKind::F64).then(|| f.new_x()))
@@ -29,6 +38,7 @@ pub fn run(f: &mut Func, strength_reduce: bool) -> Result<(), String> {
         ivs: HashMap::new(),
         used,
         strength_reduce,
+        remat_bounds,
         error: None,
     };
     let out = m.body(body);
@@ -76,6 +86,7 @@ struct Materializer<'a> {
     ivs: HashMap<u32, XV>,
     used: HashSet<u32>,
     strength_reduce: bool,
+    remat_bounds: bool,
     error: Option<String>,
 }
 
@@ -143,6 +154,7 @@ impl Materializer<'_> {
                     Vec::new()
                 };
                 let counter = self.f.new_x();
+                let mut latch_bound = None;
                 let up = self.used.contains(&l.id) && !l.frep;
                 let count_reg = |s: &Self| match l.count {
                     Count::Param(p) => Some(s.f.param_regs[p]),
@@ -176,10 +188,15 @@ impl Materializer<'_> {
                     let bound = match l.count {
                         Count::Static(c) => {
                             let b = self.f.new_x();
-                            out.push(Node::Li {
+                            let li = Node::Li {
                                 dst: b,
                                 imm: c as i32,
-                            });
+                            };
+                            if self.remat_bounds {
+                                latch_bound = Some(li);
+                            } else {
+                                out.push(li);
+                            }
                             b
                         }
                         Count::Param(p) => self.f.param_regs[p],
@@ -222,6 +239,7 @@ impl Materializer<'_> {
                         imm: w.stride,
                     });
                 }
+                l.body.extend(latch_bound);
                 out.push(Node::Loop(l));
             }
             other => out.push(other),

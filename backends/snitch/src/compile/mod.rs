@@ -453,16 +453,34 @@ pub fn compile_with(
     };
     // Pointer walks keep a register per access stream live across their
     // loop: when that leaves too few registers, the reference addresses
-    // (which need none across the loop) are the fallback, not a spill.
-    let symbolic = options.strength_reduce.then(|| f.clone());
-    materialize::run(&mut f, options.strength_reduce).map_err(codegen)?;
-    let alloc = match (regalloc::allocate(&f), symbolic) {
-        (Err(_), Some(mut plain)) => {
-            materialize::run(&mut plain, false).map_err(codegen)?;
-            f = plain;
-            regalloc::allocate(&f)
+    // (which need none across the loop) are the fallback, not a spill;
+    // then the same two with loop bounds loaded at each latch instead of
+    // held across the loop (deep nests: a tiled matmul's five loops).
+    let symbolic = f.clone();
+    let mut tries = vec![(options.strength_reduce, false)];
+    if options.strength_reduce {
+        tries.push((false, false));
+    }
+    tries.push((options.strength_reduce, true));
+    if options.strength_reduce {
+        tries.push((false, true));
+    }
+    let mut first = None;
+    for (sr, remat) in tries {
+        let mut g = symbolic.clone();
+        materialize::run_with(&mut g, sr, remat).map_err(codegen)?;
+        let result = regalloc::allocate(&g);
+        let done = result.is_ok();
+        if done || first.is_none() {
+            f = g;
+            first = Some(result);
         }
-        (result, _) => result,
+        if done {
+            break;
+        }
+    }
+    let Some(alloc) = first else {
+        return Err(codegen("no materialization was tried".into()));
     };
     stages.push(("materialize".to_string(), f.to_string()));
     let alloc = alloc.map_err(|e| Diagnostic {

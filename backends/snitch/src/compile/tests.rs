@@ -850,3 +850,20 @@ loop i2 < 3 {
         ("if", "g.cu:4:7")
     );
 }
+
+/// With `remat_bounds` a counting loop's constant bound is loaded at the
+/// end of each iteration, so no register holds it across the loop.
+#[test]
+fn bounds_loaded_at_the_latch() {
+    let mut f = lir(MATMUL);
+    materialize::run_with(&mut f, false, true).unwrap_or_else(|e| panic!("{e}"));
+    let text = f.to_string();
+    // The first loop's bound (4) is the last node of its body.
+    let first = text
+        .split("loop i0 < 4")
+        .nth(1)
+        .and_then(|rest| rest.split('}').next())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(first.trim_end().ends_with("= li 4"), "{text}");
+    regalloc::allocate(&f).unwrap_or_else(|e| panic!("{e}"));
+}
