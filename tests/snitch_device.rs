@@ -1,6 +1,7 @@
 //! The simulated Snitch cluster as a CUDA device: `tests/snitch/snitch_device.cu`
 //! (CPU-device and Snitch-device kernels in one program, results compared,
-//! events in simulated time, a rejected and an oversized launch) built by
+//! events in simulated time, shared-memory kernels, a rejected and an
+//! oversized launch) built by
 //! `cucc` (kernels compiled for the Snitch from the IR embedded in the
 //! object) and by NVIDIA's nvcc run under `cucc run` (kernels compiled
 //! for the Snitch from the PTX), each run with `CUCC_DEVICES=cpu,snitch`
@@ -53,6 +54,37 @@ fn check_mixed_run(out: &Output, diag_file: &str) {
         "{all}"
     );
     assert!(stderr.contains("(argument 0: 81920 bytes)"), "{all}");
+    // Shared memory: the tiled matmul and the dynamic-shared stencil ran
+    // (the program compared them with the CPU device's), and eight cores'
+    // 16 KiB blocks were rejected naming the shared memory.
+    assert!(
+        stdout.contains("stencil (512, dynamic) agrees with the CPU device"),
+        "{all}"
+    );
+    assert!(
+        stdout.contains("tiled matmul (32x32) agrees with the CPU device"),
+        "{all}"
+    );
+    assert!(
+        stdout.contains("tree reduction (8 blocks) agrees with the CPU device"),
+        "{all}"
+    );
+    assert!(
+        stdout.contains("8 x 16 KiB of shared memory rejected"),
+        "{all}"
+    );
+    assert!(
+        stderr.contains("big_reverse") && stderr.contains("131072 of shared memory"),
+        "{all}"
+    );
+    for kernel in ["matmul_tiled(", "stencil(", "block_sum("] {
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.starts_with("snitch") && l.contains(kernel)),
+            "no {kernel} profile row:\n{all}"
+        );
+    }
     // The profile lists the Snitch kernels with their counters.
     assert!(
         stderr.contains("==cucc profile== simulated kernels"),
@@ -60,7 +92,7 @@ fn check_mixed_run(out: &Output, diag_file: &str) {
     );
     let row = stderr
         .lines()
-        .find(|l| l.starts_with("snitch") && l.contains("matmul"))
+        .find(|l| l.starts_with("snitch") && l.contains("matmul("))
         .unwrap_or_else(|| panic!("no matmul profile row:\n{all}"));
     let fields: Vec<&str> = row.split_whitespace().collect();
     // Device, time, launches (the run and the two timed ones), cycles,

@@ -4,7 +4,10 @@
 // (explicit fma, so both compute the same fused operations in the same
 // order), events time the Snitch kernels in simulated time, and a kernel
 // the Snitch compiler rejects (an atomic) or whose data outgrows the TCDM
-// fails its launch with a CUDA error instead of running on the CPU.
+// fails its launch with a CUDA error instead of running on the CPU. Shared
+// memory: a tiled matmul, a stencil in dynamic shared memory and a tree
+// reduction agree bit for bit too; shared memory for eight cores that outgrows the TCDM is
+// rejected.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -58,6 +61,61 @@ __global__ void matmul(const double *A, const double *B, double *C, int n,
   double s = 0.0;
   for (int l = 0; l < k; l++) s = fma(A[i * k + l], B[l * n + j], s);
   C[i * n + j] = s;
+}
+
+// Shared memory. C (n x n) = A . B in 8 x 8 tiles staged in shared memory
+// between barriers; the sum lives across them (cpuify keeps it in a
+// per-thread array, which the Snitch places in the TCDM beside the tiles).
+#define TILE 8
+__global__ void matmul_tiled(const double *A, const double *B, double *C,
+                             int n) {
+  __shared__ double As[TILE][TILE], Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  double s = 0.0;
+  for (int t = 0; t < n / TILE; t++) {
+    As[ty][tx] = A[row * n + t * TILE + tx];
+    Bs[ty][tx] = B[(t * TILE + ty) * n + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; k++) s = fma(As[ty][k], Bs[k][tx], s);
+    __syncthreads();
+  }
+  C[row * n + col] = s;
+}
+
+// A 3-point stencil from a tile of 2 * blockDim.x elements in dynamic
+// shared memory (in holds blockDim.x more elements than out).
+__global__ void stencil(const double *in, double *out, double w0, double w1,
+                        double w2) {
+  extern __shared__ double tile[];
+  int t = threadIdx.x, b = blockIdx.x * blockDim.x;
+  tile[t] = in[b + t];
+  tile[t + blockDim.x] = in[b + t + blockDim.x];
+  __syncthreads();
+  out[b + t] = fma(w2, tile[t + 2], fma(w1, tile[t + 1], w0 * tile[t]));
+}
+
+// A tree reduction per block: the halving loop runs unrolled on the
+// Snitch, each `if (t < s)` splits the thread loop.
+__global__ void block_sum(const double *in, double *out) {
+  extern __shared__ double part[];
+  int t = threadIdx.x;
+  part[t] = in[blockIdx.x * blockDim.x + t];
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) part[t] += part[t + s];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = part[0];
+}
+
+// 16 KiB of shared memory per block: eight cores' worth is the whole TCDM.
+__global__ void big_reverse(const double *in, double *out) {
+  __shared__ double tile[2048];
+  int t = threadIdx.x, b = blockIdx.x * 2048;
+  for (int j = 0; j < 32; j++) tile[t * 32 + j] = in[b + t * 32 + j];
+  __syncthreads();
+  for (int j = 0; j < 32; j++) out[b + t * 32 + j] = tile[2047 - t * 32 - j];
 }
 
 // An atomic: the Snitch compiler rejects it (the guard is decided: the
@@ -206,6 +264,92 @@ int main() {
   EXPECT(host_cnt == n, "CPU count %d, want %d", host_cnt, n);
   printf("atomic kernel rejected on the Snitch (%s), runs on the CPU\n",
          cudaGetErrorName(e));
+
+  // Shared memory: the tiled matmul (static tiles, barriers) and the
+  // stencil (dynamic shared memory) on both devices, bit for bit.
+  {
+    const int mn = 32, sn = 512, sb = 64;
+    const size_t mbytes = mn * mn * sizeof(double);
+    double *ma, *mb, *mc[2], *sx, *sy[2], *bs[2];
+    CHECK(cudaSetDevice(cpu));
+    CHECK(cudaMalloc(&ma, mbytes));
+    CHECK(cudaMalloc(&mb, mbytes));
+    CHECK(cudaMalloc(&sx, (sn + sb) * sizeof(double)));
+    for (int d = 0; d < 2; d++) {
+      CHECK(cudaMalloc(&mc[d], mbytes));
+      CHECK(cudaMalloc(&sy[d], sn * sizeof(double)));
+      CHECK(cudaMalloc(&bs[d], sn / sb * sizeof(double)));
+    }
+    init<<<(mn * mn + 255) / 256, 256>>>(ma, mb, mn * mn);
+    init<<<(sn + sb + 255) / 256, 256>>>(sx, sx, sn + sb);
+    CHECK(cudaDeviceSynchronize());
+    for (int d = 0; d < 2; d++) {
+      CHECK(cudaSetDevice(d == 0 ? cpu : snitch));
+      matmul_tiled<<<dim3(mn / TILE, mn / TILE), dim3(TILE, TILE)>>>(
+          ma, mb, mc[d], mn);
+      CHECK(cudaGetLastError());
+      stencil<<<sn / sb, sb, 2 * sb * sizeof(double)>>>(sx, sy[d], 0.25,
+                                                       -1.5, 0.75);
+      CHECK(cudaGetLastError());
+      block_sum<<<sn / sb, sb, sb * sizeof(double)>>>(sx, bs[d]);
+      CHECK(cudaGetLastError());
+      CHECK(cudaDeviceSynchronize());
+    }
+    static double hm[2][mn * mn], hs[2][sn], ha[mn * mn], hb[mn * mn],
+        hin[sn + sb], hbs[2][sn / sb];
+    for (int d = 0; d < 2; d++) {
+      CHECK(cudaMemcpy(hm[d], mc[d], mbytes, cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(hs[d], sy[d], sizeof hs[d], cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(hbs[d], bs[d], sizeof hbs[d], cudaMemcpyDeviceToHost));
+    }
+    CHECK(cudaMemcpy(ha, ma, mbytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(hb, mb, mbytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(hin, sx, sizeof hin, cudaMemcpyDeviceToHost));
+    EXPECT(memcmp(hm[0], hm[1], mbytes) == 0, "tiled matmul results differ");
+    EXPECT(memcmp(hs[0], hs[1], sizeof hs[0]) == 0, "stencil results differ");
+    for (int i = 0; i < mn; i++)
+      for (int j = 0; j < mn; j++) {
+        double want = 0.0;
+        for (int l = 0; l < mn; l++)
+          want = fma(ha[i * mn + l], hb[l * mn + j], want);
+        EXPECT(hm[1][i * mn + j] == want, "tiled matmul [%d][%d] = %g, want %g",
+               i, j, hm[1][i * mn + j], want);
+      }
+    for (int i = 0; i < sn; i++) {
+      double want = fma(0.75, hin[i + 2], fma(-1.5, hin[i + 1], 0.25 * hin[i]));
+      EXPECT(hs[1][i] == want, "stencil[%d] = %g, want %g", i, hs[1][i], want);
+    }
+    printf("shared memory: tiled matmul (%dx%d) agrees with the CPU device\n",
+           mn, mn);
+    printf("shared memory: stencil (%d, dynamic) agrees with the CPU device\n",
+           sn);
+    EXPECT(memcmp(hbs[0], hbs[1], sizeof hbs[0]) == 0,
+           "block sums differ");
+    for (int b = 0; b < sn / sb; b++) {
+      double part[sb];
+      for (int t = 0; t < sb; t++) part[t] = hin[b * sb + t];
+      for (int s = sb / 2; s > 0; s >>= 1)
+        for (int t = 0; t < s; t++) part[t] += part[t + s];
+      EXPECT(hbs[1][b] == part[0], "block_sum[%d] = %g, want %g", b,
+             hbs[1][b], part[0]);
+    }
+    printf("shared memory: tree reduction (%d blocks) agrees with the CPU "
+           "device\n",
+           sn / sb);
+
+    // Shared memory for eight cores' blocks that outgrows the TCDM.
+    double *bin, *bout;
+    CHECK(cudaMalloc(&bin, 8 * 2048 * sizeof(double)));
+    CHECK(cudaMalloc(&bout, 8 * 2048 * sizeof(double)));
+    CHECK(cudaSetDevice(snitch));
+    big_reverse<<<8, 64>>>(bin, bout);
+    cudaError_t be = cudaGetLastError();
+    EXPECT(be == cudaErrorLaunchOutOfResources, "oversized shared memory: %s",
+           cudaGetErrorName(be));
+    CHECK(cudaDeviceSynchronize());
+    printf("8 x 16 KiB of shared memory rejected on the Snitch (%s)\n",
+           cudaGetErrorName(be));
+  }
 
   // Too big for the TCDM: 2 x 80 KiB.
   const int big = 10240;

@@ -56,6 +56,17 @@ pub struct CoreProgram {
 pub struct Compiled {
     /// By core; `None` for cores without blocks.
     pub cores: Vec<Option<CoreProgram>>,
+    /// Bytes of local memory (shared and private arrays) all cores take
+    /// together, just below the stacks at the top of the TCDM.
+    pub local_bytes: usize,
+}
+
+/// Where core 0's local memory ends: below the cores' stacks at the top of
+/// the TCDM (each later core's ends where the previous one's begins).
+pub fn local_top() -> u32 {
+    let p = super::model();
+    let end = (u64::from(p.tcdm_base) + p.tcdm_size as u64) & !15;
+    (end - (super::STACK_PER_CORE * super::CORES as usize) as u64) as u32
 }
 
 /// A kernel's launch-independent facts.
@@ -82,6 +93,8 @@ pub struct Key {
     pub noalias: Vec<bool>,
     /// Cores the grid is dealt out to.
     pub cores: u32,
+    /// Bytes of dynamic shared memory per block.
+    pub dynamic_shared: u32,
 }
 
 type Pipelined = Arc<Result<Module, String>>;
@@ -207,6 +220,9 @@ fn compile_module(key: &Key, module: &Module) -> Result<Compiled, String> {
     }
     let dim = cucc_snitch::compile::split_dimension(key.grid);
     let mut cores = Vec::new();
+    // Each core's local memory below the previous core's.
+    let mut top = local_top();
+    let mut local_bytes = 0usize;
     for core in 0..key.cores {
         let share = CoreShare {
             core,
@@ -223,17 +239,21 @@ fn compile_module(key: &Key, module: &Module) -> Result<Compiled, String> {
             }),
             known_ints: key.known_ints,
             share: (key.cores > 1).then_some(share),
+            local_top: Some(top),
+            dynamic_shared: key.dynamic_shared,
             ..Options::default()
         };
         let program = compile_with(&module, &key.kernel, &options)
             .map_err(|d| d.to_string())?
             .program;
+        top = top.saturating_sub(program.local_bytes);
+        local_bytes += program.local_bytes as usize;
         let words = program
             .encode()
             .map_err(|e| format!("{}: encoding: {e}", key.kernel))?;
         cores.push(Some(CoreProgram { program, words }));
     }
-    Ok(Compiled { cores })
+    Ok(Compiled { cores, local_bytes })
 }
 
 #[cfg(test)]
@@ -278,6 +298,7 @@ kernel @vadd(%a: ptr<global>, %b: ptr<global>, %c: ptr<global>, %n: i32) loc(0:1
             known_ints,
             noalias: vec![noalias, noalias, noalias, false],
             cores,
+            dynamic_shared: 0,
         }
     }
 

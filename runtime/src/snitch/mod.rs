@@ -194,6 +194,12 @@ pub(crate) unsafe fn launch(
                 ),
             }
         })?;
+    let dynamic_shared = u32::try_from(shared).map_err(|_| {
+        fail(
+            Error::LaunchOutOfResources,
+            &format!("{shared} bytes of dynamic shared memory"),
+        )
+    })?;
     // Integer arguments become constants; the compiler's integers are 32-bit.
     let mut known_ints = [None; 8];
     let mut noalias = vec![false; sig.params.len()];
@@ -224,14 +230,32 @@ pub(crate) unsafe fn launch(
         known_ints,
         noalias,
         cores: CORES,
+        dynamic_shared,
     };
     let compiled = kernels::compile(&key, &source);
-    if let Err(diag) = compiled.as_ref() {
-        eprintln!("{diag}");
-        return Err(fail(
-            Error::NoKernelImageForDevice,
-            "the Snitch compiler rejected it (above)",
-        ));
+    let local_bytes = match compiled.as_ref() {
+        Ok(c) => c.local_bytes,
+        Err(diag) => {
+            eprintln!("{diag}");
+            return Err(fail(
+                Error::NoKernelImageForDevice,
+                "the Snitch compiler rejected it (above)",
+            ));
+        }
+    };
+    // The cores' local memory as compiled (shared memory, and the private
+    // arrays cpuify adds for values that live across barriers) must fit
+    // too, below the stacks and above the buffers.
+    if local_bytes > reserve.shared {
+        let exact = Reserve {
+            shared: local_bytes,
+            ..reserve
+        };
+        if let Err(PlaceError::TooBig(msg)) =
+            placement::place(&ptr_args, params.tcdm_base, params.tcdm_size, exact)
+        {
+            return Err(fail(Error::LaunchOutOfResources, &msg));
+        }
     }
     // Argument words, pointers as TCDM addresses.
     let mut words = Vec::new();

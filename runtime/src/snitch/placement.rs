@@ -124,7 +124,7 @@ pub fn place(
         }
         let _ = write!(
             msg,
-            ", {} of shared memory, {} of core stacks",
+            ", {} of shared memory (every core's blocks; with the per-thread arrays that carry values across barriers once compiled), {} of core stacks",
             reserve.shared, reserve.stacks
         );
         return Err(PlaceError::TooBig(msg));

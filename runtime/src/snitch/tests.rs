@@ -42,6 +42,7 @@ fn key(grid: u32, block: u32, n: i32, cores: u32) -> Key {
         known_ints,
         noalias: vec![true, true, false, false],
         cores,
+        dynamic_shared: 0,
     }
 }
 
@@ -130,4 +131,86 @@ fn the_clock_advances_in_model_time() {
     CYCLES.fetch_add(2000, Ordering::AcqRel);
     // 1 GHz: a cycle is a nanosecond.
     assert!(clock_ns() >= before + 2000);
+}
+
+/// Each block of 32 reverses its slice through shared memory: a static
+/// `__shared__` array, or (`dynamic`) the launch's dynamic shared memory.
+fn reverse_source(dynamic: bool) -> String {
+    let tile = if dynamic {
+        "%t = shared.dynamic : ptr<shared>"
+    } else {
+        "%t = global.addr @tile : ptr<shared>"
+    };
+    format!(
+        r#"file "rev.cu"
+
+global @tile : [32 x f64] shared
+
+kernel @rev(%x: ptr<global>, %y: ptr<global>) loc(0:1:1) {{
+  %tx = thread_id x : i32
+  %bx = block_id x : i32
+  %c32 = const 32 : i32
+  %c31 = const 31 : i32
+  %b0 = mul %bx, %c32 : i32
+  %i = add %b0, %tx : i32
+  %xp = ptr.index f64 %x, %i : ptr<global>
+  %v = load %xp : f64
+  {tile}
+  %tp = ptr.index f64 %t, %tx : ptr<shared>
+  store %tp, %v
+  barrier block
+  %r = sub %c31, %tx : i32
+  %tq = ptr.index f64 %t, %r : ptr<shared>
+  %w = load %tq : f64
+  %yp = ptr.index f64 %y, %i : ptr<global>
+  store %yp, %w
+  return
+}}
+"#
+    )
+}
+
+/// Shared memory on eight cores: each core's region lies below the
+/// previous one's, under the stacks, and the blocks compute what the host
+/// does.
+#[test]
+fn shared_memory_gets_a_region_per_core() {
+    for dynamic in [false, true] {
+        let blocks = 20u32;
+        let key = Key {
+            module: [11 + dynamic as u8; 16],
+            kernel: "rev".into(),
+            grid: [blocks, 1, 1],
+            block: [32, 1, 1],
+            known_ints: [None; 8],
+            noalias: vec![true, true],
+            cores: CORES,
+            dynamic_shared: if dynamic { 256 } else { 0 },
+        };
+        let c = compile(&key, &Source::Ir(reverse_source(dynamic)));
+        let c: &Compiled = c.as_ref().as_ref().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.local_bytes, 8 * 256);
+        let mut regions: Vec<(u32, u32)> = c
+            .cores
+            .iter()
+            .flatten()
+            .flat_map(|p| p.program.locals.iter().map(|l| (l.addr, l.bytes)))
+            .collect();
+        regions.sort_unstable();
+        for w in regions.windows(2) {
+            assert!(w[0].0 + w[0].1 <= w[1].0, "{regions:?}");
+        }
+        let last = regions.last().map_or(0, |r| r.0 + r.1);
+        assert_eq!(last, kernels::local_top());
+        let n = (blocks * 32) as usize;
+        let params = model();
+        let mut tcdm = cucc_snitch::sim::Tcdm::new(params.tcdm_base, params.tcdm_size);
+        let x: Vec<f64> = (0..n).map(|i| 0.5 + i as f64).collect();
+        let (xa, ya) = (params.tcdm_base, params.tcdm_base + 8 * n as u32);
+        tcdm.write_f64s(xa, &x).expect("fits");
+        run_cores(c, &mut tcdm, &[xa, ya]).unwrap_or_else(|e| panic!("{e:?}"));
+        let y = tcdm.read_f64s(ya, n).expect("in bounds");
+        let want: Vec<f64> = (0..n).map(|i| x[i / 32 * 32 + 31 - i % 32]).collect();
+        assert_eq!(y, want, "dynamic: {dynamic}");
+    }
 }

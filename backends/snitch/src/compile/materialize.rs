@@ -5,7 +5,9 @@
 //! `scfgwi` writes that configure each stream before its region, with the
 //! SSR switch around it.
 
-use super::lir::{Access, Affine, Count, Func, LoopCtl, Node, ParamKind, StreamCfg, Var, XV};
+use super::lir::{
+    Access, Affine, Count, Func, LoopCtl, Node, ParamKind, StreamCfg, Var, LOCAL, XV,
+};
 use super::strength_reduce::{self, Walk};
 use crate::isa::{ImmOp, RegOp};
 use crate::stream::{Dim, Direction, StreamPattern};
@@ -15,6 +17,15 @@ use std::collections::{HashMap, HashSet};
 /// pointers. Fails only on an internal inconsistency (an address naming a
 /// loop that has no counter).
 pub fn run(f: &mut Func, strength_reduce: bool) -> Result<(), String> {
+    run_with(f, strength_reduce, false)
+}
+
+/// [`run`], with `remat_bounds` loading each counting loop's constant
+/// bound at the end of every iteration instead of once before the loop:
+/// an instruction per iteration for a register that is not live across
+/// the loop (deep nests with reference addresses run out of registers
+/// otherwise).
+pub fn run_with(f: &mut Func, strength_reduce: bool, remat_bounds: bool) -> Result<(), String> {
     f.param_regs = (0..f.params.len()).map(|_| f.new_x()).collect();
     f.param_hi = (0..f.params.len())
         .map(|i| (f.params[i] == ParamKind::F64).then(|| f.new_x()))
@@ -27,6 +38,7 @@ pub fn run(f: &mut Func, strength_reduce: bool) -> Result<(), String> {
         ivs: HashMap::new(),
         used,
         strength_reduce,
+        remat_bounds,
         error: None,
     };
     let out = m.body(body);
@@ -74,6 +86,7 @@ struct Materializer<'a> {
     ivs: HashMap<u32, XV>,
     used: HashSet<u32>,
     strength_reduce: bool,
+    remat_bounds: bool,
     error: Option<String>,
 }
 
@@ -141,6 +154,7 @@ impl Materializer<'_> {
                     Vec::new()
                 };
                 let counter = self.f.new_x();
+                let mut latch_bound = None;
                 let up = self.used.contains(&l.id) && !l.frep;
                 let count_reg = |s: &Self| match l.count {
                     Count::Param(p) => Some(s.f.param_regs[p]),
@@ -174,10 +188,15 @@ impl Materializer<'_> {
                     let bound = match l.count {
                         Count::Static(c) => {
                             let b = self.f.new_x();
-                            out.push(Node::Li {
+                            let li = Node::Li {
                                 dst: b,
                                 imm: c as i32,
-                            });
+                            };
+                            if self.remat_bounds {
+                                latch_bound = Some(li);
+                            } else {
+                                out.push(li);
+                            }
                             b
                         }
                         Count::Param(p) => self.f.param_regs[p],
@@ -220,6 +239,7 @@ impl Materializer<'_> {
                         imm: w.stride,
                     });
                 }
+                l.body.extend(latch_bound);
                 out.push(Node::Loop(l));
             }
             other => out.push(other),
@@ -302,7 +322,25 @@ impl Materializer<'_> {
     /// with another `mul` and added to the base. Returns the base register
     /// and a 12-bit immediate offset.
     fn address(&mut self, at: &Access, elem: i64, out: &mut Vec<Node>) -> (XV, i32) {
-        let base = self.f.param_regs[at.buf];
+        // A local's base is its TCDM address, a constant: the offset's
+        // constant joins it in one `li`.
+        let local = at
+            .buf
+            .checked_sub(LOCAL)
+            .and_then(|k| self.f.locals.get(k))
+            .map(|l| l.addr);
+        let (base, constant) = match local {
+            Some(l) => {
+                let base = self.f.new_x();
+                let addr = i64::from(l) + at.offset.constant;
+                out.push(Node::Li {
+                    dst: base,
+                    imm: addr as i32,
+                });
+                (base, 0)
+            }
+            None => (self.f.param_regs[at.buf], at.offset.constant),
+        };
         let elem = if at.offset.terms.iter().all(|(_, c)| c % elem == 0) {
             elem
         } else {
@@ -343,7 +381,7 @@ impl Materializer<'_> {
                 }
             });
         }
-        let (offset, rest) = split_imm(at.offset.constant);
+        let (offset, rest) = split_imm(constant);
         let addr = match sum {
             None => base,
             Some(s) => {

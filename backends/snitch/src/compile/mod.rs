@@ -67,6 +67,14 @@ pub struct Options {
     /// launch on the cluster's cores side by side, one program each);
     /// `None`: every block. Needs [`Options::launch`].
     pub share: Option<CoreShare>,
+    /// The TCDM address where this core's local memory ends: the
+    /// kernel's `__shared__` arrays, dynamic shared memory and cpuify's
+    /// private arrays are laid out just below it ([`Program::local_bytes`]
+    /// says how far). `None`: kernels with local memory are rejected.
+    pub local_top: Option<u32>,
+    /// Bytes of dynamic shared memory (`extern __shared__`) the launch
+    /// gives each block.
+    pub dynamic_shared: u32,
 }
 
 /// One core's share of a launch's blocks: along the grid's outermost
@@ -139,6 +147,8 @@ impl Default for Options {
             launch: None,
             known_ints: [None; 8],
             share: None,
+            local_top: None,
+            dynamic_shared: 0,
         }
     }
 }
@@ -158,6 +168,8 @@ impl Options {
             launch: None,
             known_ints: [None; 8],
             share: None,
+            local_top: None,
+            dynamic_shared: 0,
         }
     }
 
@@ -284,6 +296,11 @@ pub struct Program {
     /// Integer registers the code mentions besides `zero`, `ra` and `sp`
     /// (Table 3.2 counts them against 15).
     pub int_regs: usize,
+    /// Bytes of local memory below [`Options::local_top`] the code uses
+    /// (0 without local memory).
+    pub local_bytes: u32,
+    /// The local memory: what each piece is, its size and TCDM address.
+    pub locals: Vec<lir::Local>,
 }
 
 /// A failure running a compiled kernel.
@@ -436,16 +453,34 @@ pub fn compile_with(
     };
     // Pointer walks keep a register per access stream live across their
     // loop: when that leaves too few registers, the reference addresses
-    // (which need none across the loop) are the fallback, not a spill.
-    let symbolic = options.strength_reduce.then(|| f.clone());
-    materialize::run(&mut f, options.strength_reduce).map_err(codegen)?;
-    let alloc = match (regalloc::allocate(&f), symbolic) {
-        (Err(_), Some(mut plain)) => {
-            materialize::run(&mut plain, false).map_err(codegen)?;
-            f = plain;
-            regalloc::allocate(&f)
+    // (which need none across the loop) are the fallback, not a spill;
+    // then the same two with loop bounds loaded at each latch instead of
+    // held across the loop (deep nests: a tiled matmul's five loops).
+    let symbolic = f.clone();
+    let mut tries = vec![(options.strength_reduce, false)];
+    if options.strength_reduce {
+        tries.push((false, false));
+    }
+    tries.push((options.strength_reduce, true));
+    if options.strength_reduce {
+        tries.push((false, true));
+    }
+    let mut first = None;
+    for (sr, remat) in tries {
+        let mut g = symbolic.clone();
+        materialize::run_with(&mut g, sr, remat).map_err(codegen)?;
+        let result = regalloc::allocate(&g);
+        let done = result.is_ok();
+        if done || first.is_none() {
+            f = g;
+            first = Some(result);
         }
-        (result, _) => result,
+        if done {
+            break;
+        }
+    }
+    let Some(alloc) = first else {
+        return Err(codegen("no materialization was tried".into()));
     };
     stages.push(("materialize".to_string(), f.to_string()));
     let alloc = alloc.map_err(|e| Diagnostic {
@@ -470,6 +505,8 @@ pub fn compile_with(
             asm,
             fp_regs,
             int_regs,
+            local_bytes: f.locals.iter().map(|l| l.bytes).sum(),
+            locals: f.locals.clone(),
         },
         stages,
     })

@@ -14,6 +14,11 @@
 //! transfer 64 bits; packing makes f32 loops streamable). Pointer
 //! parameters must be `noalias`, because read streams run ahead of the
 //! writes around them.
+//!
+//! The region goes around the outermost loop that has streamable buffers,
+//! unless streaming its inner nests apart (each a region of its own) moves
+//! more elements: a buffer written by one inner nest and read by the next
+//! (a tile staged in shared memory between barriers) streams only there.
 
 use super::lir::{walk, Access, Count, FOp, Fmt, Func, Loop, Node, StreamCfg, Var, F};
 use super::util;
@@ -60,6 +65,23 @@ fn streamify(body: &mut Vec<Node>) -> bool {
             changed |= streamify(&mut l.body);
             continue;
         }
+        // A buffer read in one inner nest and written in another (a tile
+        // staged in shared memory, then used) cannot stream at this
+        // level; streaming the inner nests apart, each in a region of its
+        // own, may move more elements than this level's region.
+        let mut apart = l.body.clone();
+        if streamify(&mut apart) {
+            let here: u64 = plan.iter().map(|(_, c)| elements(c)).sum();
+            let count = match l.count {
+                Count::Static(c) => u64::from(c),
+                Count::Param(_) => 1,
+            };
+            if streamed(&apart).saturating_mul(count) > here {
+                l.body = apart;
+                changed = true;
+                continue;
+            }
+        }
         let mut cfgs = Vec::new();
         for (k, (buf, cfg)) in plan.into_iter().enumerate() {
             let mover = k as u8;
@@ -83,6 +105,36 @@ fn streamify(body: &mut Vec<Node>) -> bool {
         changed = true;
     }
     changed | extend(body)
+}
+
+/// Elements a data mover's job delivers (a count that is an argument
+/// counts once).
+fn elements(c: &StreamCfg) -> u64 {
+    c.dims
+        .iter()
+        .map(|&(n, _)| u64::from(n.max(1)))
+        .product::<u64>()
+        .saturating_mul(u64::from(c.repeat.max(1)))
+}
+
+/// Elements the stream regions in `body` deliver per execution of it.
+fn streamed(body: &[Node]) -> u64 {
+    let mut total = 0u64;
+    for n in body {
+        match n {
+            Node::Streams { cfgs, .. } => total += cfgs.iter().map(elements).sum::<u64>(),
+            Node::Loop(l) => {
+                let count = match l.count {
+                    Count::Static(c) => u64::from(c),
+                    Count::Param(_) => 1,
+                };
+                total = total.saturating_add(streamed(&l.body).saturating_mul(count));
+            }
+            Node::IfPositive { body, .. } => total += streamed(body),
+            _ => {}
+        }
+    }
+    total
 }
 
 /// Widens a region over accesses that sit directly in the same body (the

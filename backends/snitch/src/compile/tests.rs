@@ -497,3 +497,373 @@ loop i0 < p2 ctl(%x5) {
 }",
     );
 }
+
+/// A block's shared tile, its dynamic shared memory and a private array
+/// of 1024 (cpuify's per-thread carrier) in launch form, one block of 4
+/// threads.
+const LOCALS: &str = r#"
+file "l.cu"
+launch @k(%x: ptr<global> noalias, %y: ptr<global> noalias) {
+  %c1 = const 1 : i32
+  %c3 = const 3 : i32
+  %nt = const 4 : i32
+  parallel<grid> (%b) in (%c1) {
+    %t = alloca shared [4 x f64] : ptr<shared>
+    %p = alloca private [1024 x f64] : ptr<private>
+    %d = shared.dynamic : ptr<shared>
+    parallel<block> (%i) in (%nt) {
+      %xp = ptr.index f64 %x, %i : ptr<global>
+      %v = load %xp : f64
+      %tp = ptr.index f64 %t, %i : ptr<shared>
+      store %tp, %v
+      %pp = ptr.index f64 %p, %i : ptr<private>
+      store %pp, %v
+      yield
+    }
+    parallel<block> (%j) in (%nt) {
+      %r = sub %c3, %j : i32
+      %tq = ptr.index f64 %t, %r : ptr<shared>
+      %a = load %tq : f64
+      %pq = ptr.index f64 %p, %j : ptr<private>
+      %c = load %pq : f64
+      %s = fadd %a, %c : f64
+      %dp = ptr.index f64 %d, %j : ptr<shared>
+      store %dp, %s
+      %e = load %dp : f64
+      %yp = ptr.index f64 %y, %j : ptr<global>
+      store %yp, %e
+      yield
+    }
+    yield
+  }
+  return
+}
+"#;
+
+fn lir_locals(text: &str, top: u32, dynamic: u32) -> Func {
+    let m = cucc_ir::parse_module(text).unwrap_or_else(|e| panic!("{e}"));
+    let id = m.function("k").unwrap_or_else(|| panic!("no kernel k"));
+    let o = Options {
+        local_top: Some(top),
+        dynamic_shared: dynamic,
+        ..Options::default()
+    };
+    let mut f = lower::lower(&m, &m.functions[id], &o).unwrap_or_else(|e| panic!("{e}"));
+    util::simplify_loops(&mut f.body);
+    util::coalesce_moves(&mut f);
+    f
+}
+
+/// Locals are buffers of their own, laid out below the top in order of
+/// first use; the private array keeps only the 32 bytes its accesses
+/// reach, shared memory its declared size.
+#[test]
+fn locals_lower_to_buffers_below_the_top() {
+    let f = lir_locals(LOCALS, 0x1000_1000, 64);
+    check(
+        &f,
+        "
+local l0 = 32 bytes at 0x1000_0f80 (shared t)
+local l1 = 32 bytes at 0x1000_0fa0 (private p)
+local l2 = 64 bytes at 0x1000_0fc0 (dynamic shared)
+loop i1 < 4 {
+  %f0 = load.d p0[8*i1]
+  store.d l0[8*i1], %f0
+  store.d l1[8*i1], %f0
+}
+loop i2 < 4 {
+  %f1 = load.d l0[-8*i2 + 24]
+  %f2 = load.d l1[8*i2]
+  %f3 = fadd.d %f1, %f2
+  store.d l2[8*i2], %f3
+  %f4 = load.d l2[8*i2]
+  store.d p1[8*i2], %f4
+}"
+        .replace("_", "")
+        .as_str(),
+    );
+}
+
+/// A local's address is a constant: one `li` holds it with the offset's
+/// constant, and pointer walks start from there.
+#[test]
+fn local_addresses_are_constants() {
+    let mut f = lir_locals(LOCALS, 0x1000_1000, 64);
+    materialize::run(&mut f, true).unwrap_or_else(|e| panic!("{e}"));
+    let text = f.to_string();
+    // The reversed read starts at the tile's last element.
+    assert!(text.contains(&format!("li {}", 0x1000_0f80 + 24)), "{text}");
+    assert!(text.contains("addi %x") && text.contains(", -8"), "{text}");
+}
+
+/// Local memory that does not fit below the top is reported, as is a
+/// kernel with local memory compiled without a top.
+#[test]
+fn locals_need_room_and_a_top() {
+    let m = cucc_ir::parse_module(LOCALS).unwrap_or_else(|e| panic!("{e}"));
+    let id = m.function("k").unwrap_or_else(|| panic!("no kernel k"));
+    let o = Options {
+        local_top: Some(64),
+        dynamic_shared: 64,
+        ..Options::default()
+    };
+    let e = lower::lower(&m, &m.functions[id], &o).err();
+    let e = e.unwrap_or_else(|| panic!("fits"));
+    assert_eq!(e.construct, "local memory", "{e}");
+    assert!(e.message.contains("128 bytes"), "{e}");
+    let e = lower::lower(&m, &m.functions[id], &Options::default()).err();
+    assert_eq!(e.map(|e| e.construct), Some("alloca".to_string()));
+}
+
+/// nvcc's rotated loop: the body before the test, a counter stepped down
+/// by two to zero, another up by two. Evaluated at compile time it runs
+/// 3 trips of `before; after` and `before` once more.
+#[test]
+fn a_while_with_a_computable_trip_count_becomes_a_counted_loop() {
+    let text = r#"
+file "w.cu"
+device @k(%x: ptr<global> noalias) {
+  %c0 = const 0 : i32
+  %c2 = const 2 : i32
+  %m2 = const -2 : i32
+  %c8 = const 8 : i32
+  %one = const 1.0 : f64
+  %i, %n = while (%a = %c0, %b = %c8) -> (i32, i32) {
+    %xp = ptr.index f64 %x, %a : ptr<global>
+    store %xp, %one
+    %a2 = add %a, %c2 : i32
+    %b2 = add %b, %m2 : i32
+    %go = cmp ne %b2, %c0 : i1
+    condition %go, %a2, %b2
+  } do (%a3: i32, %b3: i32) {
+    yield %a3, %b3
+  }
+  %last = ptr.index f64 %x, %i : ptr<global>
+  store %last, %one
+  return
+}
+"#;
+    check(
+        &lir(text),
+        "
+%f0 = const.d 1.0
+loop i0 < 3 {
+  store.d p0[16*i0], %f0
+}
+store.d p0[48], %f0
+store.d p0[64], %f0",
+    );
+    // A halving counter has no constant step: its four trips unroll.
+    let halving = text
+        .replace("%b2 = add %b, %m2 : i32", "%b2 = ashr %b, %c2 : i32")
+        .replace("%c8 = const 8", "%c8 = const 64");
+    check(
+        &lir(&halving),
+        "
+%f0 = const.d 1.0
+store.d p0[0], %f0
+store.d p0[16], %f0
+store.d p0[32], %f0
+store.d p0[48], %f0
+store.d p0[64], %f0",
+    );
+    // A counter from an argument the compiler does not know: rejected,
+    // naming the loop.
+    let unknown = text
+        .replace(
+            "device @k(%x: ptr<global> noalias)",
+            "device @k(%x: ptr<global> noalias, %start: i32)",
+        )
+        .replace("(%a = %c0, %b = %c8)", "(%a = %c0, %b = %start)");
+    let m = cucc_ir::parse_module(&unknown).unwrap_or_else(|e| panic!("{e}"));
+    let id = m.function("k").unwrap_or_else(|| panic!("no kernel k"));
+    let e = lower::lower(&m, &m.functions[id], &Options::default()).err();
+    let e = e.unwrap_or_else(|| panic!("lowered"));
+    assert_eq!(e.construct, "while", "{e}");
+    assert!(e.message.contains("start is not known"), "{e}");
+}
+
+/// cpuify carries a value every thread computes alike across a barrier in
+/// a per-thread integer: the store is remembered, the later load reads
+/// it (here as a loop bound); a second, different value is rejected.
+#[test]
+fn an_integer_all_threads_store_alike_is_tracked() {
+    let text = r#"
+file "u.cu"
+launch @k(%x: ptr<global> noalias) {
+  %c1 = const 1 : i32
+  %c3 = const 3 : i32
+  %nt = const 4 : i32
+  %one = const 1.0 : f64
+  parallel<grid> (%b) in (%c1) {
+    %n = alloca private i32 : ptr<private>
+    parallel<block> (%i) in (%nt) {
+      store %n, %c3
+      yield
+    }
+    %m = load %n : i32
+    %c0 = const 0 : i32
+    for %j = %c0 to %m step %c1 {
+      %xp = ptr.index f64 %x, %j : ptr<global>
+      store %xp, %one
+      yield
+    }
+    yield
+  }
+  return
+}
+"#;
+    check(
+        &lir_locals(text, 0x1000_1000, 0),
+        "
+local l0 = 8 bytes at 0x10000ff8 (private n)
+%f0 = const.d 1.0
+loop i2 < 3 {
+  store.d p0[8*i2], %f0
+}",
+    );
+    let twice = text.replace(
+        "      store %n, %c3\n",
+        "      store %n, %c3\n      store %n, %nt\n",
+    );
+    let m = cucc_ir::parse_module(&twice).unwrap_or_else(|e| panic!("{e}"));
+    let id = m.function("k").unwrap_or_else(|| panic!("no kernel k"));
+    let o = Options {
+        local_top: Some(0x1000_1000),
+        ..Options::default()
+    };
+    let e = lower::lower(&m, &m.functions[id], &o).err();
+    assert_eq!(e.map(|e| e.construct), Some("integer store".to_string()));
+}
+
+/// The tile is written by one thread loop and read by the next: no region
+/// around the block loop can stream it, so each thread loop gets its own,
+/// streaming the tile in both.
+#[test]
+fn streams_go_around_thread_loops_apart_for_a_staged_tile() {
+    let text = r#"
+file "s.cu"
+launch @k(%x: ptr<global> noalias, %y: ptr<global> noalias) {
+  %c4 = const 4 : i32
+  %c31 = const 31 : i32
+  %nt = const 32 : i32
+  parallel<grid> (%b) in (%c4) {
+    %t = alloca shared [32 x f64] : ptr<shared>
+    %base = mul %b, %nt : i32
+    parallel<block> (%i) in (%nt) {
+      %g = add %base, %i : i32
+      %xp = ptr.index f64 %x, %g : ptr<global>
+      %v = load %xp : f64
+      %tp = ptr.index f64 %t, %i : ptr<shared>
+      store %tp, %v
+      yield
+    }
+    parallel<block> (%j) in (%nt) {
+      %r = sub %c31, %j : i32
+      %tq = ptr.index f64 %t, %r : ptr<shared>
+      %a = load %tq : f64
+      %g2 = add %base, %j : i32
+      %yp = ptr.index f64 %y, %g2 : ptr<global>
+      store %yp, %a
+      yield
+    }
+    yield
+  }
+  return
+}
+"#;
+    let mut f = lir_locals(text, 0x1000_1000, 0);
+    assert!(streams::run(&mut f));
+    check(
+        &f,
+        "
+local l0 = 256 bytes at 0x10000f00 (shared t)
+%f2 = const.d 0.0
+loop i0 < 4 {
+  streams {
+    ft0 read p0[256*i0] [32x8]
+    ft1 write l0[0] [32x8]
+  } do {
+    loop i1 < 32 {
+      ft1 = fmv.d ft0
+    }
+  }
+  streams {
+    ft0 read l0[248] [32x-8]
+    ft1 write p1[256*i0] [32x8]
+  } do {
+    loop i2 < 32 {
+      ft1 = fmv.d ft0
+    }
+  }
+}",
+    );
+}
+
+/// `if (i < 3)` in a thread loop of 8: the loop splits at 3, the taken arm
+/// runs in the first part and the empty second part is dropped; with a
+/// guard that changes more than once the `if` stays rejected.
+#[test]
+fn a_guard_on_the_thread_index_splits_the_thread_loop() {
+    let text = r#"
+file "g.cu"
+launch @k(%x: ptr<global> noalias) {
+  %c1 = const 1 : i32
+  %c3 = const 3 : i32
+  %nt = const 8 : i32
+  %one = const 1.0 : f64
+  parallel<grid> (%b) in (%c1) {
+    parallel<block> (%i) in (%nt) {
+      %lt = cmp slt %i, %c3 : i1
+      if %lt {
+        %xp = ptr.index f64 %x, %i : ptr<global>
+        store %xp, %one
+        yield
+      } else {
+        yield
+      } loc(0:4:7)
+      yield
+    }
+    yield
+  }
+  return
+}
+"#;
+    check(
+        &lir(text),
+        "
+%f0 = const.d 1.0
+loop i2 < 3 {
+  store.d p0[8*i2], %f0
+}",
+    );
+    let odd = text.replace(
+        "%lt = cmp slt %i, %c3 : i1",
+        "%r = and %i, %c1 : i32\n      %lt = cmp eq %r, %c1 : i1",
+    );
+    let m = cucc_ir::parse_module(&odd).unwrap_or_else(|e| panic!("{e}"));
+    let id = m.function("k").unwrap_or_else(|| panic!("no kernel k"));
+    let e = lower::lower(&m, &m.functions[id], &Options::default()).err();
+    let e = e.unwrap_or_else(|| panic!("lowered"));
+    assert_eq!(
+        (e.construct.as_str(), e.location.as_str()),
+        ("if", "g.cu:4:7")
+    );
+}
+
+/// With `remat_bounds` a counting loop's constant bound is loaded at the
+/// end of each iteration, so no register holds it across the loop.
+#[test]
+fn bounds_loaded_at_the_latch() {
+    let mut f = lir(MATMUL);
+    materialize::run_with(&mut f, false, true).unwrap_or_else(|e| panic!("{e}"));
+    let text = f.to_string();
+    // The first loop's bound (4) is the last node of its body.
+    let first = text
+        .split("loop i0 < 4")
+        .nth(1)
+        .and_then(|rest| rest.split('}').next())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(first.trim_end().ends_with("= li 4"), "{text}");
+    regalloc::allocate(&f).unwrap_or_else(|e| panic!("{e}"));
+}

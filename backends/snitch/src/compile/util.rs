@@ -162,8 +162,10 @@ fn forward_in(body: &mut Vec<Node>, uses: &HashMap<FV, usize>, defs: &HashMap<FV
     false
 }
 
-/// Removes loops that run once (their variable is 0) and loops that never
-/// run, so later passes see the real nest.
+/// Removes loops that run once (their variable is 0), loops that never
+/// run and loops with nothing left in them (a thread loop whose only work
+/// was an integer store the lowering tracks), so later passes see the
+/// real nest.
 pub fn simplify_loops(body: &mut Vec<Node>) {
     let mut out = Vec::with_capacity(body.len());
     for mut n in body.drain(..) {
@@ -171,6 +173,7 @@ pub fn simplify_loops(body: &mut Vec<Node>) {
             Node::Loop(l) => {
                 simplify_loops(&mut l.body);
                 match l.count {
+                    _ if l.body.is_empty() => {}
                     Count::Static(0) => {}
                     Count::Static(1) => {
                         let id = l.id;

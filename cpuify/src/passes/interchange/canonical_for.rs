@@ -144,7 +144,8 @@ pub(crate) fn while_to_for(
 fn hoist_invariant(func: &mut Function, region: Region, w: Op, before: Region) {
     let mut moved = Vec::new();
     for &op in &func.regions[before].ops {
-        let ok = crate::passes::predicate_barriers::speculable(func, op)
+        let ok = (crate::passes::predicate_barriers::speculable(func, op)
+            || divides_by_positive_constant(func, op))
             && !matches!(func.ops[op].kind, OpKind::Alloca { .. })
             && func.ops[op]
                 .operands
@@ -161,6 +162,20 @@ fn hoist_invariant(func: &mut Function, region: Region, w: Op, before: Region) {
     if let Some(at) = func.find_op(region, w) {
         func.regions[region].ops.splice(at..at, moved);
     }
+}
+
+/// True if `op` divides (or takes the remainder) by a constant in
+/// 1..2^31: it cannot trap, wherever it runs (`t < n / 8`).
+fn divides_by_positive_constant(func: &Function, op: Op) -> bool {
+    let data = &func.ops[op];
+    matches!(
+        data.kind,
+        OpKind::Binary(BinOp::SDiv | BinOp::UDiv | BinOp::SRem | BinOp::URem, _)
+    ) && data
+        .operands
+        .get(1)
+        .and_then(|&d| func.const_bits(d))
+        .is_some_and(|b| (1..1 << 31).contains(&b))
 }
 
 /// True if `v` is a result of one of `ops`.

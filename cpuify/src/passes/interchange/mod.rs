@@ -832,4 +832,48 @@ kernel @k(%p: ptr<global>, %n: i32) loc(0:1:1) {
         assert!(out.contains(" = for %"), "{out}");
         assert_eq!(out.matches("while (").count(), 1, "{out}");
     }
+
+    /// `for (t = 0; t < n / 8; t++)`: the bound's division by a positive
+    /// constant cannot trap, so it moves before the loop, which becomes a
+    /// `for`; a division by a variable stays in the condition.
+    #[test]
+    fn a_bound_divided_by_a_constant_is_hoisted() {
+        let text = |d: &str| {
+            format!(
+                r#"file "k.cu"
+
+kernel @k(%p: ptr<global>, %n: i32, %m: i32) loc(0:1:1) {{
+  %c0 = const 0 : i32
+  %c1 = const 1 : i32
+  %c8 = const 8 : i32
+  %i = while (%a = %c0) -> (i32) {{
+    %ub = sdiv %n, {d} : i32
+    %more = cmp slt %a, %ub : i1
+    condition %more, %a
+  }} do (%b: i32) {{
+    %q = ptr.index f64 %p, %b : ptr<global>
+    %v = load %q : f64
+    store %q, %v
+    %b2 = add nsw %b, %c1 : i32
+    yield %b2
+  }}
+  return
+}}
+"#
+            )
+        };
+        for (d, fors) in [("%c8", 1), ("%m", 0)] {
+            let mut m = cucc_ir::parse_module(&text(d)).unwrap_or_else(|e| panic!("{e}"));
+            let id = m.function("k").unwrap_or_else(|| panic!("kernel"));
+            let cucc_ir::Module {
+                types, functions, ..
+            } = &mut m;
+            assert_eq!(
+                counted_whiles_to_for(types, &mut functions[id]),
+                fors,
+                "{d}"
+            );
+            cucc_ir::verify_module(&m).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
 }

@@ -207,10 +207,16 @@ impl Affine {
     }
 }
 
+/// Buffer numbers from this one on name the kernel's local memory
+/// ([`Func::locals`]: `LOCAL + k` is local `k`), below it the pointer
+/// parameters. Both are opaque to the passes: a local is disjoint from
+/// every other buffer.
+pub const LOCAL: usize = 1 << 16;
+
 /// A memory access: `param[buf] + offset` bytes, `bytes` wide.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Access {
-    /// The pointer parameter.
+    /// The pointer parameter, or local `buf - LOCAL`.
     pub buf: usize,
     /// Byte offset from it.
     pub offset: Affine,
@@ -431,6 +437,21 @@ impl ParamKind {
     }
 }
 
+/// Local memory of the kernel (a `__shared__` array, the block's dynamic
+/// shared memory, or a private array cpuify made to carry per-thread values
+/// across a barrier), at a fixed TCDM address of the core's own region: the
+/// core runs its blocks, and their threads, one after another, so one
+/// instance serves them all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Local {
+    /// What it is, for listings: `shared NAME`, `private NAME`, `dynamic shared`.
+    pub what: String,
+    /// Bytes reserved.
+    pub bytes: u32,
+    /// Its TCDM address.
+    pub addr: u32,
+}
+
 /// A kernel in the lowering IR.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Func {
@@ -440,6 +461,8 @@ pub struct Func {
     pub params: Vec<ParamKind>,
     /// Whether pointer parameters are known not to alias (`noalias` on all).
     pub noalias: bool,
+    /// Local memory, accessed as buffers `LOCAL + k`.
+    pub locals: Vec<Local>,
     /// The body.
     pub body: Vec<Node>,
     /// Next free FP virtual register.

@@ -46,7 +46,10 @@ impl fmt::Display for Affine {
 
 impl fmt::Display for Access {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "p{}[{}]", self.buf, self.offset)
+        match self.buf.checked_sub(LOCAL) {
+            Some(k) => write!(f, "l{k}[{}]", self.offset),
+            None => write!(f, "p{}[{}]", self.buf, self.offset),
+        }
     }
 }
 
@@ -198,6 +201,13 @@ pub fn print_body(out: &mut String, body: &[Node], depth: usize) {
 impl fmt::Display for Func {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::new();
+        for (k, l) in self.locals.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "local l{k} = {} bytes at {:#x} ({})",
+                l.bytes, l.addr, l.what
+            );
+        }
         print_body(&mut out, &self.body, 0);
         f.write_str(&out)
     }

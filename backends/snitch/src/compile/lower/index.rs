@@ -57,6 +57,62 @@ impl Lowerer<'_> {
         }
     }
 
+    /// For an integer comparison of values affine in one loop of constant
+    /// count, undecided over its range: the iteration from which its value
+    /// changes, if it changes once (`tid < s`: at `s`).
+    pub(super) fn split_point(&mut self, v: Value) -> Option<(u32, u32)> {
+        let ValueDef::Result { op, .. } = self.func.values[v].def else {
+            return None;
+        };
+        let data = &self.func.ops[op];
+        let (OpKind::Cmp(pred), [a, b]) = (&data.kind, data.operands.as_slice()) else {
+            return None;
+        };
+        let (pred, a, b, loc) = (*pred, *a, *b, data.loc);
+        if pred.is_float() {
+            return None;
+        }
+        let x = self.affine(a, loc).ok()?;
+        let y = self.affine(b, loc).ok()?;
+        let mut loop_id = None;
+        for &(var, _) in x.terms.iter().chain(&y.terms) {
+            match (var, loop_id) {
+                (Var::Loop(l), None) => loop_id = Some(l),
+                (Var::Loop(l), Some(m)) if l == m => {}
+                _ => return None,
+            }
+        }
+        let l = loop_id?;
+        let n = *self.counts.get(&l)?;
+        if n > 1 << 20 {
+            return None;
+        }
+        let at = |a: &Affine, i: i64| a.constant + a.coeff(Var::Loop(l)) * i;
+        use cucc_ir::CmpPred as P;
+        let holds = |i: i64| {
+            let (x, y) = (at(&x, i), at(&y, i));
+            let (ux, uy) = (x as u64, y as u64);
+            match pred {
+                P::Eq => x == y,
+                P::Ne => x != y,
+                P::Slt => x < y,
+                P::Sle => x <= y,
+                P::Sgt => x > y,
+                P::Sge => x >= y,
+                P::Ult => ux < uy,
+                P::Ule => ux <= uy,
+                P::Ugt => ux > uy,
+                P::Uge => ux >= uy,
+                _ => false,
+            }
+        };
+        let first = holds(0);
+        let k = (1..i64::from(n)).find(|&i| holds(i) != first)?;
+        (k..i64::from(n))
+            .all(|i| holds(i) != first)
+            .then_some((l, k as u32))
+    }
+
     /// The least and greatest values of `a` over the loops' iterations
     /// (loops of constant count only; parameters are unknown).
     pub(super) fn range(&self, a: &Affine) -> Option<(i64, i64)> {
@@ -101,6 +157,9 @@ impl Lowerer<'_> {
             // pointers to a `ptr<global>` parameter).
             (OpKind::Cast(CastOp::SpaceCast), [src]) => self.pointer(*src, at)?,
             (OpKind::Cast(CastOp::IntToPtr), [addr]) => self.address(*addr, at)?,
+            (OpKind::Alloca { .. } | OpKind::DynamicShared, []) if self.local_top.is_some() => {
+                self.local_access(op, at)?
+            }
             (kind, _) => {
                 let (construct, why) = rejection(kind);
                 return Err(self.err(
@@ -211,6 +270,12 @@ impl Lowerer<'_> {
                         "a choice made at run time (a bound clamped by a guard that does not hold for every iteration) is not affine",
                     ));
                 }
+            },
+            // A constant not visited yet (a `while` condition evaluated
+            // before its region is lowered).
+            (OpKind::Const { bits }, []) => match self.ty(v) {
+                cucc_ir::Type::Int(w) => Affine::constant(sign_extend(*bits, *w)),
+                _ => return Err(non_affine(self, "const")),
             },
             (OpKind::GridDim(d), []) => match self.launch {
                 Some(l) => Affine::constant(i64::from(l.grid[d.index()])),

@@ -5,12 +5,17 @@
 //! parameter; `parallel` loops, run one iteration after another), whose
 //! bodies load and store f32/f64 data through pointer parameters at offsets
 //! affine in the loop variables and integer parameters, and compute with
-//! FP arithmetic; an `if` decided at compile time runs its taken arm.
+//! FP arithmetic; an `if` decided at compile time runs its taken arm, one
+//! on a thread index that changes once splits its loop there; a `while`
+//! whose trip count can be evaluated runs counted or unrolled; shared
+//! memory and cpuify's private arrays are local memory (`locals.rs`).
 //! Everything else is rejected with the construct and its source location: that is what SSR streams and FREP can express, and a
 //! silent fallback would hide why a kernel cannot run on the device.
 
 mod index;
+mod locals;
 mod reject;
+mod while_loop;
 
 use index::{product, sign_extend};
 use reject::rejection;
@@ -45,6 +50,7 @@ pub fn lower(
             param_regs: Vec::new(),
             param_hi: Vec::new(),
             zero: None,
+            locals: Vec::new(),
         },
         param_index: HashMap::new(),
         ints: HashMap::new(),
@@ -59,14 +65,20 @@ pub fn lower(
         carried_addresses: HashMap::new(),
         counts: HashMap::new(),
         undecided: false,
+        split_hint: None,
+        local_top: options.local_top,
+        dynamic_shared: options.dynamic_shared,
+        local_of: HashMap::new(),
+        local_private: Vec::new(),
+        int_memory: HashMap::new(),
     };
     l.params()?;
     let body = l.region(func.body)?;
-    let mut out = l.out;
-    let mut all = l.prologue;
+    let mut all = std::mem::take(&mut l.prologue);
     all.extend(body);
-    out.body = all;
-    Ok(out)
+    l.out.body = all;
+    l.lay_out_locals()?;
+    Ok(l.out)
 }
 
 struct Lowerer<'a> {
@@ -99,6 +111,23 @@ struct Lowerer<'a> {
     /// Set when a condition could not be decided over the loops' ranges
     /// (the enclosing `parallel` may then peel its last iteration).
     undecided: bool,
+    /// An undecided `if` that holds on one side of an iteration of one
+    /// loop and fails on the other: (loop, first iteration of the second
+    /// part), for the enclosing `parallel` to split at.
+    split_hint: Option<(u32, u32)>,
+    /// Where the core's local memory ends, if it may have any.
+    local_top: Option<u32>,
+    /// Bytes of dynamic shared memory per block.
+    dynamic_shared: u32,
+    /// Each alloca's local (`None`: the dynamic shared memory), so that a
+    /// region lowered twice (a peeled iteration) uses the same one.
+    local_of: HashMap<Option<Op>, usize>,
+    /// Whether each local is a private array (sized by its accesses).
+    local_private: Vec<bool>,
+    /// Integers stored in local memory at constant offsets, all threads
+    /// and iterations storing the same value (cpuify's carrier of a loop
+    /// counter across a barrier): what a later load reads.
+    int_memory: HashMap<(usize, i64), Affine>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -278,6 +307,8 @@ impl<'a> Lowerer<'a> {
                 CastOp::SExt | CastOp::ZExt | CastOp::Trunc | CastOp::SpaceCast | CastOp::IntToPtr,
             ) => {}
             OpKind::PtrIndex { .. } | OpKind::GridDim(_) | OpKind::BlockDim(_) => {}
+            // Local memory is placed when an access first uses it.
+            OpKind::Alloca { .. } | OpKind::DynamicShared if self.local_top.is_some() => {}
             // Integer comparisons are evaluated when an `if` needs them.
             OpKind::Cmp(p) if !p.is_float() => {}
             // Integer selects too (cpuify's clamped bounds).
@@ -305,6 +336,12 @@ impl<'a> Lowerer<'a> {
                 if *volatile {
                     return Err(self.err(loc, "volatile load", "streams reorder memory accesses"));
                 }
+                if self.ty(r).is_int() {
+                    if let Some(value) = self.uniform_int_load(*p, loc) {
+                        self.ints.insert(r, value);
+                        return Ok(());
+                    }
+                }
                 if !self.ty(r).is_float() {
                     return Err(self.err(
                         loc,
@@ -325,6 +362,9 @@ impl<'a> Lowerer<'a> {
                 if *volatile {
                     return Err(self.err(loc, "volatile store", "streams reorder memory accesses"));
                 }
+                if self.ty(*v).is_int() && self.uniform_int_store(*p, *v, loc)? {
+                    return Ok(());
+                }
                 if !self.ty(*v).is_float() {
                     return Err(self.err(loc, "integer store", "only f32/f64 data is stored"));
                 }
@@ -337,6 +377,7 @@ impl<'a> Lowerer<'a> {
                 self.fp_call(op, body)?
             }
             OpKind::For { unsigned: _ } => self.for_loop(op, body)?,
+            OpKind::While => self.while_loop(op, body)?,
             OpKind::If => self.if_constant(op, body)?,
             OpKind::Parallel { .. } => self.parallel(op, body)?,
             OpKind::Yield => {}
@@ -478,6 +519,7 @@ impl<'a> Lowerer<'a> {
         let results = data.results.clone();
         let Some(taken) = self.condition(c) else {
             self.undecided = true;
+            self.split_hint = self.split_point(c);
             let (construct, why) = rejection(&OpKind::If);
             return Err(self.err(loc, &construct, why));
         };
@@ -782,14 +824,79 @@ impl<'a> Lowerer<'a> {
             ids.push((id, count));
         }
         self.undecided = false;
+        self.split_hint = None;
         match self.region(region) {
             Ok(inner) => {
                 body.extend(nest(inner, &ids));
                 Ok(())
             }
-            Err(e) if self.undecided => self.peel_last(region, &args, &ids, &maps, body, e),
+            Err(e) if self.undecided => {
+                if let Some(parts) = self.split_at_hint(region, &args, &ids, &maps, 0)? {
+                    body.extend(parts);
+                    return Ok(());
+                }
+                self.peel_last(region, &args, &ids, &maps, body, e)
+            }
             Err(e) => Err(e),
         }
+    }
+
+    /// Lowers a `parallel` whose body has an `if` on one of its iteration
+    /// variables that holds below a point and fails from it on (a tree
+    /// reduction's `if (tid < s)` with `s` known) as two parts, split at
+    /// that point, each lowered again (and split again if another such
+    /// `if` remains). `None` when the hint is not about these loops.
+    fn split_at_hint(
+        &mut self,
+        region: Region,
+        args: &[Value],
+        dims: &[(u32, Count)],
+        maps: &[(i64, i64)],
+        depth: u32,
+    ) -> Result<Option<Vec<Node>>, Diagnostic> {
+        let Some((l, k)) = self.split_hint else {
+            return Ok(None);
+        };
+        let Some(d) = dims.iter().position(|&(id, _)| id == l) else {
+            return Ok(None);
+        };
+        let Count::Static(n) = dims[d].1 else {
+            return Ok(None);
+        };
+        if k == 0 || k >= n || depth >= 16 {
+            return Ok(None);
+        }
+        self.split_hint = None;
+        let mut out = Vec::new();
+        for (lo, count) in [(0, k), (k, n - k)] {
+            let mut part = Vec::new();
+            let mut part_maps = maps.to_vec();
+            part_maps[d].0 = maps[d].0 + maps[d].1 * i64::from(lo);
+            self.forget(region);
+            for (j, &(_, c)) in dims.iter().enumerate() {
+                let c = if j == d { Count::Static(count) } else { c };
+                let id = self.out.new_loop();
+                if let Count::Static(m) = c {
+                    self.counts.insert(id, m);
+                }
+                self.ints
+                    .insert(args[j], iteration(id, c, part_maps[j].0, part_maps[j].1));
+                part.push((id, c));
+            }
+            self.undecided = false;
+            self.split_hint = None;
+            match self.region(region) {
+                Ok(inner) => out.extend(nest(inner, &part)),
+                Err(e) if self.undecided => {
+                    match self.split_at_hint(region, args, &part, &part_maps, depth + 1)? {
+                        Some(nodes) => out.extend(nodes),
+                        None => return Err(e),
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Some(out))
     }
 
     /// Lowers a `parallel` whose body made a choice that depends on which
