@@ -384,9 +384,18 @@ impl<'a, 'm> Test<'a, 'm> {
             (Some(v), _) | (_, Some(v)) => Some(v),
             _ => None,
         };
-        let (Some(da), Some(db)) = (self.domain(&pa), self.domain(&pb)) else {
+        let (Some(mut da), Some(mut db)) = (self.domain(&pa), self.domain(&pb)) else {
             return false;
         };
+        // The `if`s around each access bound its coordinates
+        // (`if (tid < 64) s[tid] += s[tid + 64]`: reads above 64, writes
+        // below).
+        for (dom, op) in [(&mut da, a.op), (&mut db, b.op)] {
+            for (d, (lo, hi)) in self.bounds(op).into_iter().enumerate() {
+                dom[d].0 = dom[d].0.max(lo);
+                dom[d].1 = dom[d].1.min(hi);
+            }
+        }
         if da.iter().chain(&db).any(|&(lo, hi)| lo > hi) {
             return true;
         }
@@ -528,6 +537,46 @@ impl<'a, 'm> Test<'a, 'm> {
         Some(pins)
     }
 
+    /// Bounds `[lo, hi]` on each coordinate that the `if`s between `op`
+    /// and the loop's body impose (comparisons of a coordinate with a
+    /// small constant; unbounded where there are none).
+    fn bounds(&self, op: Op) -> [(i64, i64); 3] {
+        let func = self.func;
+        let parents = self.fx.affine().parents();
+        let body = func.ops[self.p].regions[0];
+        let ivs = &func.regions[body].args;
+        let mut out = [(i64::MIN, i64::MAX); 3];
+        let mut cur = op;
+        while let Some(region) = parents.region_of(cur) {
+            if region == body {
+                break;
+            }
+            let Some(owner) = parents.op_of(region) else {
+                break;
+            };
+            let data = &func.ops[owner];
+            if data.kind == OpKind::If {
+                let then = data.regions.first() == Some(&region);
+                if let Some(&c) = data.operands.first() {
+                    let mut atoms = Vec::new();
+                    if then {
+                        conjuncts(func, c, &mut atoms);
+                    } else {
+                        disjuncts(func, c, &mut atoms);
+                    }
+                    for atom in atoms {
+                        if let Some((d, lo, hi)) = range_of(func, ivs, atom, then) {
+                            out[d].0 = out[d].0.max(lo);
+                            out[d].1 = out[d].1.min(hi);
+                        }
+                    }
+                }
+            }
+            cur = owner;
+        }
+        out
+    }
+
     /// Each coordinate's range `[lo, hi]` under `pins` (empty when
     /// `lo > hi`); `None` if one is unknown.
     fn domain(&self, pins: &[Option<i64>; 3]) -> Option<[(i64, i64); 3]> {
@@ -588,6 +637,74 @@ pub(crate) fn pin_of(
     // Thread coordinates are below 1024: a constant that reads as
     // negative or huge pins to no thread, which `domain` sees as empty.
     Some((d, i64::try_from(raw).unwrap_or(-1)))
+}
+
+/// `(d, lo, hi)` if `atom` being `holds` means `lo <= ivs[d] <= hi`: an
+/// ordered comparison (signed, or unsigned: coordinates are not negative)
+/// of the coordinate, or its zero or sign extension, with a constant in
+/// `[0, 2^31)`.
+fn range_of(func: &Function, ivs: &[Value], atom: Value, holds: bool) -> Option<(usize, i64, i64)> {
+    use CmpPred::*;
+    let data = &func.ops[func.defining_op(atom)?];
+    let OpKind::Cmp(pred) = data.kind else {
+        return None;
+    };
+    if data.operands.len() != 2 {
+        return None;
+    }
+    let coord = |v: Value| {
+        let v = match func.defining_op(v).map(|o| &func.ops[o]) {
+            Some(d) if matches!(d.kind, OpKind::Cast(CastOp::ZExt | CastOp::SExt)) => d.operands[0],
+            _ => v,
+        };
+        ivs.iter().position(|&iv| iv == v)
+    };
+    let (a, b) = (data.operands[0], data.operands[1]);
+    // `coord pred k`, the comparison turned around when the coordinate is
+    // on the right.
+    let (d, k, pred) = match (coord(a), coord(b)) {
+        (Some(d), None) => (d, b, pred),
+        (None, Some(d)) => {
+            let swapped = match pred {
+                Slt => Sgt,
+                Sle => Sge,
+                Sgt => Slt,
+                Sge => Sle,
+                Ult => Ugt,
+                Ule => Uge,
+                Ugt => Ult,
+                Uge => Ule,
+                _ => return None,
+            };
+            (d, a, swapped)
+        }
+        _ => return None,
+    };
+    let k = i64::try_from(func.const_bits(k)?)
+        .ok()
+        .filter(|k| (0..1 << 31).contains(k))?;
+    let pred = if holds {
+        pred
+    } else {
+        match pred {
+            Slt => Sge,
+            Sle => Sgt,
+            Sgt => Sle,
+            Sge => Slt,
+            Ult => Uge,
+            Ule => Ugt,
+            Ugt => Ule,
+            Uge => Ult,
+            _ => return None,
+        }
+    };
+    Some(match pred {
+        Slt | Ult => (d, i64::MIN, k - 1),
+        Sle | Ule => (d, i64::MIN, k),
+        Sgt | Ugt => (d, k + 1, i64::MAX),
+        Sge | Uge => (d, k, i64::MAX),
+        _ => return None,
+    })
 }
 
 /// An offset split for the test: `v · P(t) + Q(t) + fixed`, with the
