@@ -81,6 +81,18 @@ impl ModCx<'_> {
     }
 }
 
+/// The value of an `n` operand: an integer constant, possibly a template
+/// argument.
+fn immediate(e: &Node) -> Option<i64> {
+    super::records::const_int_of(e).or_else(|| match &e.kind {
+        crate::ast::Kind::SubstNonTypeTemplateParmExpr => e.inner.last().and_then(immediate),
+        crate::ast::Kind::ImplicitCastExpr | crate::ast::Kind::ParenExpr => {
+            e.inner.first().and_then(immediate)
+        }
+        _ => None,
+    })
+}
+
 /// True for the instructions that read or write memory.
 fn accesses_memory(op: Opcode) -> bool {
     matches!(
@@ -154,7 +166,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 .map_err(|m| Diagnostic::at(expr, m))?;
             match c {
                 Constraint::Imm => {
-                    let Some(v) = super::records::const_int_of(expr) else {
+                    let Some(v) = immediate(expr) else {
                         return self.err(
                             expr,
                             "an \"n\" operand must be an integer constant expression",
@@ -216,7 +228,8 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let (ptx, user_lines) = asm_function(&fname, &slots, &body, &loc);
         // Check and lower the PTX now, so errors point at this statement.
         let fail = |m: String| Diagnostic::at(s, m);
-        let parsed = cucc_ptx::parse::parse(&ptx).map_err(|e| fail(e.message))?;
+        let parsed =
+            cucc_ptx::parse::parse(&ptx).map_err(|e| fail(format!("inline PTX: {}", e.message)))?;
         let mut touches_memory = false;
         for f in &parsed.functions {
             for st in f.body.iter().flatten() {
@@ -229,8 +242,8 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 }
             }
         }
-        let mut unit =
-            cucc_ptx::lower::lower_module(&parsed, "inline PTX").map_err(|e| fail(e.message))?;
+        let mut unit = cucc_ptx::lower::lower_module(&parsed, "inline PTX")
+            .map_err(|e| fail(format!("inline PTX: {}", e.message)))?;
         let ids: Vec<_> = unit.functions.handles().collect();
         for f in ids {
             unit.functions[f].linkage = Linkage::External;
@@ -244,6 +257,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         decl.linkage = Linkage::Import;
         decl.loc = self.loc;
         let id = self.mc.module.add_function(decl);
+        self.at(s);
         if fence {
             self.asm_fence();
         }
