@@ -3525,7 +3525,11 @@ fn inline_asm_ref(i: usize, u: &[u32]) -> Vec<u32> {
         c.reverse_bits(),
         wide as u32,
         (wide >> 32) as u32,
-        if sh == 0 { u32::MAX } else { 31 - sh.leading_zeros() },
+        if sh == 0 {
+            u32::MAX
+        } else {
+            31 - sh.leading_zeros()
+        },
         a ^ 0x5a5a_5a5a,
         (a ^ 0x5a5a_5a5a).wrapping_add(1),
         u[(i + 3) % n],

@@ -210,6 +210,71 @@ pub fn substitute(
     Ok(out)
 }
 
+/// A register declared in a `{ }` block of `body` under the same name as
+/// one declared in an enclosing block. The PTX frontend's registers are
+/// function-wide (a later declaration replaces an earlier one), so an
+/// outer register used after such a block would read the inner one.
+pub fn shadowed_register(body: &str) -> Option<String> {
+    let mut scopes: Vec<Vec<String>> = vec![Vec::new()];
+    let mut stmt = String::new();
+    let mut end_stmt = |stmt: &mut String, scopes: &mut Vec<Vec<String>>| -> Option<String> {
+        let t = std::mem::take(stmt);
+        let t = t.trim();
+        let Some(rest) = t.strip_prefix(".reg") else {
+            return None;
+        };
+        let mut names = rest.trim_start();
+        // Skip `.type` (and `.v2`-style) words.
+        while let Some(r) = names.strip_prefix('.') {
+            let k = r.find(char::is_whitespace).unwrap_or(r.len());
+            names = r[k..].trim_start();
+        }
+        for n in names.split(',') {
+            let n = n.split('<').next().unwrap_or("").trim().to_string();
+            if n.is_empty() {
+                continue;
+            }
+            let outer = scopes.len().saturating_sub(1);
+            if scopes[..outer].iter().any(|s| s.contains(&n)) {
+                return Some(n);
+            }
+            if let Some(s) = scopes.last_mut() {
+                s.push(n);
+            }
+        }
+        None
+    };
+    for line in body.lines() {
+        let line = line.split("//").next().unwrap_or("");
+        for c in line.chars() {
+            match c {
+                '{' => {
+                    if let Some(n) = end_stmt(&mut stmt, &mut scopes) {
+                        return Some(n);
+                    }
+                    scopes.push(Vec::new());
+                }
+                '}' => {
+                    if let Some(n) = end_stmt(&mut stmt, &mut scopes) {
+                        return Some(n);
+                    }
+                    if scopes.len() > 1 {
+                        scopes.pop();
+                    }
+                }
+                ';' => {
+                    if let Some(n) = end_stmt(&mut stmt, &mut scopes) {
+                        return Some(n);
+                    }
+                }
+                c => stmt.push(c),
+            }
+        }
+        stmt.push(' ');
+    }
+    None
+}
+
 /// A cursor over the statement's text.
 struct Cur<'t> {
     s: &'t [u8],
@@ -488,6 +553,18 @@ mod tests {
         let ops: Vec<String> = (0..12).map(|k| format!("%a{k}")).collect();
         let names = vec![None; 12];
         assert_eq!(substitute("%11 %1", &ops, &names, 0).unwrap(), "%a11 %a1");
+    }
+
+    #[test]
+    fn finds_shadowed_registers_only() {
+        let siblings = "{ .reg .u32 t; add.u32 t, %a, 1; }\n{ .reg .u32 t, u; mov.u32 u, t; }";
+        assert_eq!(shadowed_register(siblings), None);
+        let nested =
+            "{ .reg .pred p; // outer\n { .reg .b32 x, p; setp.eq.u32 p, x, 0; } @p bra L; }";
+        assert_eq!(shadowed_register(nested).as_deref(), Some("p"));
+        let ranges = ".reg .b64 %rd<4>;\n{ .reg .b64 %rd<2>; }";
+        assert_eq!(shadowed_register(ranges).as_deref(), Some("%rd"));
+        assert_eq!(shadowed_register("mov.u32 %0, %%laneid;"), None);
     }
 
     #[test]

@@ -224,6 +224,12 @@ impl<'m, 'a> FnCx<'m, 'a> {
             asm_syntax::substitute(&asm.template, &texts, &names, uid)
                 .map_err(|m| Diagnostic::at(s, m))?
         };
+        if let Some(r) = asm_syntax::shadowed_register(&body) {
+            return self.err(
+                s,
+                format!("inline PTX: register `{r}` is declared again in an inner `{{ }}` block; shadowing is not supported (rename it)"),
+            );
+        }
         let loc = DiagLoc::of(s);
         let (ptx, user_lines) = asm_function(&fname, &slots, &body, &loc);
         // Check and lower the PTX now, so errors point at this statement.
