@@ -217,12 +217,10 @@ pub fn substitute(
 pub fn shadowed_register(body: &str) -> Option<String> {
     let mut scopes: Vec<Vec<String>> = vec![Vec::new()];
     let mut stmt = String::new();
-    let mut end_stmt = |stmt: &mut String, scopes: &mut Vec<Vec<String>>| -> Option<String> {
+    let end_stmt = |stmt: &mut String, scopes: &mut Vec<Vec<String>>| -> Option<String> {
         let t = std::mem::take(stmt);
         let t = t.trim();
-        let Some(rest) = t.strip_prefix(".reg") else {
-            return None;
-        };
+        let rest = t.strip_prefix(".reg")?;
         let mut names = rest.trim_start();
         // Skip `.type` (and `.v2`-style) words.
         while let Some(r) = names.strip_prefix('.') {

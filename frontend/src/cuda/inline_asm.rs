@@ -248,12 +248,8 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 }
             }
         }
-        let mut unit = cucc_ptx::lower::lower_module(&parsed, "inline PTX")
+        let unit = cucc_ptx::lower::lower_module(&parsed, "inline PTX")
             .map_err(|e| fail(format!("inline PTX: {}", e.message)))?;
-        let ids: Vec<_> = unit.functions.handles().collect();
-        for f in ids {
-            unit.functions[f].linkage = Linkage::External;
-        }
         self.mc.asm_units.push(unit);
         // The call, between fences where memory order matters.
         let fence = asm.clobbers_memory() || (asm.volatile && touches_memory);
@@ -450,9 +446,16 @@ fn asm_function(
 /// Gives every inline-PTX function declared in `module` its body from the
 /// PTX frontend's `units`. Other imports of `module` (functions of other
 /// translation units under separate compilation) are left as they are.
-pub fn link(module: &mut Module, units: &[Module]) -> Result<(), String> {
+pub fn link(module: &mut Module, mut units: Vec<Module>) -> Result<(), String> {
     if units.is_empty() {
         return Ok(());
+    }
+    // The linker copies external definitions only.
+    for unit in &mut units {
+        let ids: Vec<_> = unit.functions.handles().collect();
+        for f in ids {
+            unit.functions[f].linkage = Linkage::External;
+        }
     }
     // The linker resolves every import: hide the others while it runs.
     let others: Vec<_> = module
@@ -476,4 +479,108 @@ pub fn link(module: &mut Module, units: &[Module]) -> Result<(), String> {
         module.functions[id].linkage = Linkage::Import;
     }
     r.map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cucc_ir::{Function, FunctionKind};
+
+    fn first_inst(ptx_body: &str) -> cucc_ptx::inst::Inst {
+        let text = format!(
+            ".version 7.0\n.target sm_80\n.address_size 64\n.visible .func f()\n{{\n.reg .b32 %r;\n.reg .b64 %rd;\n{ptx_body}\n}}\n"
+        );
+        let m = cucc_ptx::parse::parse(&text).expect("parses");
+        let body = m.functions[0].body.as_ref().expect("body");
+        body.iter()
+            .find_map(|s| match s {
+                Stmt::Inst(i) => Some(i.clone()),
+                _ => None,
+            })
+            .expect("an instruction")
+    }
+
+    #[test]
+    fn refuses_state_spaces_the_operands_cannot_name() {
+        for (ptx, ok) in [
+            ("ld.global.nc.u32 %r, [%rd];", true),
+            ("st.global.cs.u32 [%rd], %r;", true),
+            ("ld.u32 %r, [%rd];", true),
+            ("ld.shared.u32 %r, [%rd];", false),
+            ("st.local.u32 [%rd], %r;", false),
+            ("cvta.to.shared.u64 %rd, %rd;", false),
+            ("ret;", false),
+            ("exit;", false),
+        ] {
+            let i = first_inst(ptx);
+            assert_eq!(check_inst(&i).is_ok(), ok, "{ptx}: {:?}", check_inst(&i));
+        }
+        assert!(accesses_memory(first_inst("ld.global.u32 %r, [%rd];").op));
+        assert!(!accesses_memory(first_inst("add.u32 %r, %r, 1;").op));
+    }
+
+    #[test]
+    fn link_fills_only_inline_ptx_imports() {
+        let mut m = Module::new();
+        let mut other = Function::new("other_unit_fn", FunctionKind::Device, &[], &[]);
+        other.linkage = Linkage::Import;
+        let other = m.add_function(other);
+        let mut asm = Function::new("__cucc_asm_0", FunctionKind::Device, &[], &[]);
+        asm.linkage = Linkage::Import;
+        let asm = m.add_function(asm);
+        let unit = cucc_ptx::lower_ptx(
+            ".version 7.0\n.target sm_80\n.address_size 64\n.visible .func __cucc_asm_0()\n{\nmembar.gl;\n}\n",
+            "inline PTX",
+        )
+        .expect("lowers");
+        link(&mut m, vec![unit]).expect("links");
+        assert_eq!(m.functions[other].linkage, Linkage::Import);
+        assert_eq!(m.functions[asm].linkage, Linkage::Internal);
+        let body = m.functions[asm].body;
+        let has_fence = m.functions[asm].regions[body]
+            .ops
+            .iter()
+            .any(|&o| matches!(m.functions[asm].ops[o].kind, OpKind::Fence { .. }));
+        assert!(has_fence);
+    }
+
+    #[test]
+    fn generated_function_loads_reads_and_stores_writes() {
+        let t = asm_syntax::parse("asm(\"add.u32 %0, %0, %1;\" : \"+r\"(x) : \"l\"(p))").unwrap();
+        assert_eq!(t.outputs.len() + t.inputs.len(), 2);
+        let v = Value::new;
+        let slots = [
+            Slot {
+                class: RegClass::B32,
+                ptr: v(0),
+                out: None,
+                read: true,
+            },
+            Slot {
+                class: RegClass::B64,
+                ptr: v(1),
+                out: None,
+                read: false,
+            },
+        ];
+        let loc = DiagLoc {
+            file: "a.cu".into(),
+            line: 7,
+            col: 3,
+        };
+        let (text, lines) = asm_function("__cucc_asm_3", &slots, "mov.u32 %cuccop0, 1;", &loc);
+        assert!(text
+            .contains(".visible .func __cucc_asm_3(.param .b32 __cucc_p0, .param .b64 __cucc_p1)"));
+        assert!(text.contains("ld.param.b32 %cuccop0, [__cucc_p0];"));
+        assert!(!text.contains("[__cucc_p1]"));
+        assert!(text.contains(".loc 1 7 3"));
+        let body_line = text
+            .lines()
+            .position(|l| l == "mov.u32 %cuccop0, 1;")
+            .unwrap() as u32
+            + 1;
+        assert!(lines.contains(&body_line));
+        assert!(!lines.contains(&(body_line - 2)));
+        assert!(cucc_ptx::parse::parse(&text).is_ok());
+    }
 }

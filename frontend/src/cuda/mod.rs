@@ -182,7 +182,7 @@ fn lower_unit_in(
     }
     // Inline PTX bodies come in after the export: they stay internal.
     let units = std::mem::take(&mut cx.asm_units);
-    if let Err(e) = inline_asm::link(&mut cx.module, &units) {
+    if let Err(e) = inline_asm::link(&mut cx.module, units) {
         cx.errors.push(Diagnostic::new(
             DiagLoc {
                 file: main_file.to_string(),
