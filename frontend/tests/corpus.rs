@@ -3489,3 +3489,76 @@ fn narrow_float_conversions() {
     assert_eq!(d.get::<i8>(pe, n), want_e, "signed char from double");
     assert_eq!(d.get::<u16>(ph, n), want_h, "unsigned short from double");
 }
+
+/// The host-side reference of `inline_asm.cu`'s results for thread `i`.
+fn inline_asm_ref(i: usize, u: &[u32]) -> Vec<u32> {
+    let n = u.len();
+    let (a, b, c, d) = (u[i], u[(i + 1) % n], u[(i + 5) % n], u[(i + 2) % n]);
+    let lane = (i % 32) as u32;
+    let warp = (i / 32) * 32;
+    let byte_perm = |x: u32, y: u32, s: u32| {
+        let v = (u64::from(y) << 32) | u64::from(x);
+        (0..4).fold(0u32, |r, k| {
+            r | ((((v >> (8 * ((s >> (4 * k)) & 7))) & 0xff) as u32) << (8 * k))
+        })
+    };
+    let c64 = (u64::from(d) << 32) | u64::from(c);
+    let sum = ((u64::from(b) << 32) | u64::from(a)).wrapping_add(c64);
+    let wide = u64::from(a) * u64::from(b) + c64;
+    let sh = a >> (i % 32);
+    let m = (i & 15) as u32;
+    let ballot = (0..32).fold(0u32, |r, j| r | ((u[warp + j] & 1) << j));
+    let acc = c64.wrapping_add(u64::from(a));
+    let sv = -i64::from(a & 0xff) as u64;
+    vec![
+        lane,
+        (a >> (i % 32)) & 0xff,
+        byte_perm(a, b, c & 0x7777),
+        (a & b) | (a & c) | (b & c),
+        sum as u32,
+        (sum >> 32) as u32,
+        ((u64::from(a) * u64::from(b)) >> 32) as u32,
+        a.wrapping_add(b),
+        u[warp + ((lane as usize + 1) & 31)],
+        (a.wrapping_mul(b) ^ a) >> 3,
+        a.count_ones() + b.leading_zeros(),
+        c.reverse_bits(),
+        wide as u32,
+        (wide >> 32) as u32,
+        if sh == 0 {
+            u32::MAX
+        } else {
+            31 - sh.leading_zeros()
+        },
+        a ^ 0x5a5a_5a5a,
+        (a ^ 0x5a5a_5a5a).wrapping_add(1),
+        u[(i + 3) % n],
+        ((a & 0x3ff) as f32).to_bits(),
+        2 * (a & 0xffff) + 1,
+        ballot,
+        u32::MAX,
+        1,
+        m * (m + 1) / 2,
+        (acc ^ (acc >> 32)) as u32,
+        ((sv >> 32) as u32) ^ (sv as u32),
+    ]
+}
+
+#[test]
+fn inline_asm() {
+    let m = load("inline_asm");
+    let mut d = Dev::new(&m);
+    let n = 64usize;
+    let mut state = 77u32;
+    let u: Vec<u32> = (0..n)
+        .map(|_| {
+            let s = lcg(&mut state, 1664525, 1013904223);
+            s ^ (s >> 11)
+        })
+        .collect();
+    let nb = 26;
+    let (pu, pout) = (d.buf(&u), d.zeros::<u32>(nb * n));
+    d.launch("asm_kernel", 2, 32, &[p(pu), p(pout), i(n as i32)]);
+    let want: Vec<u32> = (0..n).flat_map(|k| inline_asm_ref(k, &u)).collect();
+    same("asm_kernel", &d.get::<u32>(pout, nb * n), &want);
+}

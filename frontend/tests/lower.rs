@@ -187,15 +187,106 @@ fn recursion_is_diagnosed() {
 }
 
 #[test]
-fn inline_assembly_is_diagnosed() {
-    let src =
-        "__global__ void k(int *o) { int x; asm(\"mov.u32 %0, 1;\" : \"=r\"(x)); o[0] = x; }\n";
+fn inline_ptx_unsupported_instruction_is_diagnosed() {
+    let src = "__global__ void k(unsigned *o, const unsigned *p) {\n  unsigned x = 0;\n  asm volatile(\"cp.async.ca.shared.global [%0], [%1], 16;\" :: \"r\"(x), \"l\"(p));\n  o[0] = x;\n}\n";
     assert_eq!(
         diagnose("a.cu", src),
-        "a.cu:1:36: error: inline assembly is not supported in device code\n\
-         __global__ void k(int *o) { int x; asm(\"mov.u32 %0, 1;\" : \"=r\"(x)); o[0] = x; }\n\
-         \x20                                  ^\n"
+        "a.cu:3:3: error: inline PTX: unsupported instruction `cp.async.ca.shared.global`\n\
+         \x20 asm volatile(\"cp.async.ca.shared.global [%0], [%1], 16;\" :: \"r\"(x), \"l\"(p));\n\
+         \x20 ^\n"
     );
+}
+
+#[test]
+fn inline_ptx_limits_are_diagnosed() {
+    let shared = "__global__ void k(unsigned *o) { unsigned x = 0; asm(\"ld.shared.u32 %0, [%1];\" : \"=r\"(x) : \"r\"(x)); o[0] = x; }\n";
+    let e = diagnose("s.cu", shared);
+    assert!(
+        e.contains("s.cu:1:50: error: `ld.shared.u32` in inline PTX: the `.shared` state space is not supported"),
+        "{e}"
+    );
+    let ret = "__global__ void k(unsigned *o) { unsigned x = 0; asm(\"mov.u32 %0, 1; ret;\" : \"=r\"(x)); o[0] = x; }\n";
+    assert!(diagnose("r.cu", ret).contains("`ret` in inline PTX: leaving the asm early"));
+    let ms = "#define T \"mov.u32 %0, 1;\"\n__global__ void k(unsigned *o) { unsigned x; asm(T : \"=r\"(x)); o[0] = x; }\n";
+    assert!(diagnose("m.cu", ms).contains("string literal"));
+}
+
+#[test]
+fn inline_ptx_operands() {
+    // A tied input, named operands, an "n" template argument, 16-bit and
+    // 64-bit registers, a pointer in "l", a float in "f", a bool input,
+    // a basic asm statement and a local label made unique with `%=`.
+    let m = lower(
+        r#"
+template <int S>
+__device__ unsigned shifted(unsigned v) {
+  unsigned r;
+  asm("shl.b32 %0, %1, %2;" : "=r"(r) : "r"(v), "n"(S));
+  return r;
+}
+__global__ void k(unsigned *o, const unsigned *in) {
+  unsigned a = in[threadIdx.x];
+  unsigned t;
+  asm("add.u32 %0, %1, 7;" : "=r"(t) : "0"(a));
+  o[threadIdx.x * 8 + 0] = t;
+  unsigned s;
+  asm("sub.u32 %[out], %[x], %[y];" : [out] "=r"(s) : [x] "r"(a), [y] "r"(3u));
+  o[threadIdx.x * 8 + 1] = s;
+  o[threadIdx.x * 8 + 2] = shifted<4>(a);
+  unsigned short h = (unsigned short)a, h2;
+  asm("xor.b16 %0, %1, 0x00ff;" : "=h"(h2) : "h"(h));
+  o[threadIdx.x * 8 + 3] = h2;
+  unsigned long long q;
+  asm("mul.wide.u32 %0, %1, %1;" : "=l"(q) : "r"(a));
+  o[threadIdx.x * 8 + 4] = (unsigned)(q >> 32);
+  const unsigned *p;
+  asm("add.u64 %0, %1, 4;" : "=l"(p) : "l"(in + threadIdx.x));
+  o[threadIdx.x * 8 + 5] = *p;
+  float f;
+  asm("mul.rn.f32 %0, %1, 0f40000000;" : "=f"(f) : "f"((float)(a & 255)));
+  o[threadIdx.x * 8 + 6] = (unsigned)f;
+  bool odd = a & 1;
+  unsigned c = 0;
+  asm("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %1, 0;\n\t@p bra L%=;\n\tmov.u32 %0, 100;\nL%=:\n\t}" : "+r"(c) : "r"(odd));
+  asm volatile("membar.cta;");
+  o[threadIdx.x * 8 + 7] = c;
+}
+"#,
+    );
+    let k = kernel(&m, "k");
+    let mut it = Interpreter::new(&m);
+    let n = 32usize;
+    let input: Vec<u32> = (0..=n as u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x1234)
+        .collect();
+    let pin = it.memory.alloc(Space::Global, 4 * (n as u64 + 1));
+    let pout = it.memory.alloc(Space::Global, 4 * 8 * n as u64);
+    let bytes: Vec<u8> = input.iter().flat_map(|v| v.to_le_bytes()).collect();
+    it.memory.write(pin, &bytes).unwrap();
+    it.launch(
+        &k,
+        &LaunchConfig::linear(1, n as u32),
+        &[Arg::ptr(pout), Arg::ptr(pin)],
+    )
+    .unwrap();
+    let got = it.memory.read(pout, 4 * 8 * n as u64).unwrap();
+    for (i, &a) in input.iter().take(n).enumerate() {
+        let want = [
+            a.wrapping_add(7),
+            a.wrapping_sub(3),
+            a << 4,
+            u32::from(a as u16 ^ 0xff),
+            ((u64::from(a) * u64::from(a)) >> 32) as u32,
+            input[i + 1],
+            2 * (a & 255),
+            if a & 1 == 1 { 0 } else { 100 },
+        ];
+        for (k, w) in want.iter().enumerate() {
+            let at = 4 * (8 * i + k);
+            let g = u32::from_le_bytes(got[at..at + 4].try_into().unwrap());
+            assert_eq!(g, *w, "thread {i} result {k}");
+        }
+    }
 }
 
 #[test]

@@ -619,8 +619,9 @@ impl<'m, 'a> FnCx<'m, 'a> {
             Kind::CaseStmt | Kind::DefaultStmt => {
                 self.err(s, "case label outside the top level of its switch body is not supported in device code")
             }
-            Kind::Other(k) if &**k == "GCCAsmStmt" || &**k == "MSAsmStmt" => {
-                self.err(s, "inline assembly is not supported in device code")
+            Kind::Other(k) if &**k == "GCCAsmStmt" => self.asm_stmt(s),
+            Kind::Other(k) if &**k == "MSAsmStmt" => {
+                self.err(s, "Microsoft-style inline assembly is not supported in device code")
             }
             Kind::Other(k) if &**k == "CXXTryStmt" => {
                 self.err(s, "exceptions are not supported in device code")

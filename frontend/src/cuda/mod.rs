@@ -12,9 +12,11 @@
 //! - `func`: functions, locals and statements, made structured;
 //! - `expr`: expressions;
 //! - `builtins`: CUDA's built-in variables and intrinsics;
+//! - `asm_syntax`, `inline_asm`: inline PTX, lowered by the PTX frontend;
 //! - `diag`: clang-style diagnostics.
 
 pub mod aliases;
+pub mod asm_syntax;
 pub mod builtins;
 pub mod ctype;
 pub mod diag;
@@ -23,6 +25,7 @@ pub mod fnptr;
 pub mod func;
 pub mod globals;
 pub mod goto;
+pub mod inline_asm;
 pub mod lambda;
 pub mod library;
 pub mod records;
@@ -135,7 +138,7 @@ pub fn lower_source(name: &str, source: &str, opts: &LowerOptions) -> Result<Mod
         };
         let tu = TranslationUnit::read(json, &read_opts)
             .map_err(|e| Diagnostics::verbatim(e.to_string()))?;
-        lower_unit_with(&tu, name, opts.relocatable)
+        lower_unit_in(&tu, name, opts.relocatable, Some(&dir))
     })();
     let _ = std::fs::remove_dir_all(&dir);
     r.map_err(|mut d| {
@@ -157,13 +160,36 @@ pub fn lower_unit_with(
     main_file: &str,
     relocatable: bool,
 ) -> Result<Module, Diagnostics> {
+    lower_unit_in(tu, main_file, relocatable, None)
+}
+
+/// [`lower_unit_with`], for clang run in `dir` (file names in the AST are
+/// relative to it; `asm` statements are read from those files).
+fn lower_unit_in(
+    tu: &TranslationUnit,
+    main_file: &str,
+    relocatable: bool,
+    dir: Option<&Path>,
+) -> Result<Module, Diagnostics> {
     let library = library::fetch(tu, &tu.node_map());
     let mut cx = ModCx::new(tu, &library);
     cx.relocatable = relocatable;
+    cx.source_dir = dir.map(Path::to_path_buf);
     cx.module.file_id(main_file);
     cx.run();
     if relocatable {
         cx.export_device_functions(main_file);
+    }
+    // Inline PTX bodies come in after the export: they stay internal.
+    let units = std::mem::take(&mut cx.asm_units);
+    if let Err(e) = inline_asm::link(&mut cx.module, units) {
+        cx.errors.push(Diagnostic::new(
+            DiagLoc {
+                file: main_file.to_string(),
+                ..DiagLoc::default()
+            },
+            format!("internal error: linking inline PTX: {e}"),
+        ));
     }
     // Warp-synchronous code through volatile shared memory runs as the
     // lockstep it was written for.
@@ -245,6 +271,13 @@ pub struct ModCx<'a> {
     pub errors: Vec<Diagnostic>,
     /// Separate compilation: see [`LowerOptions::relocatable`].
     pub relocatable: bool,
+    /// The PTX frontend's modules of the inline-PTX functions, one per
+    /// `asm` statement ([`inline_asm`]), linked in after lowering.
+    pub asm_units: Vec<Module>,
+    /// Source files read for `asm` statements' text (`None`: unreadable).
+    pub source_texts: HashMap<String, Option<Vec<u8>>>,
+    /// The directory clang ran in, for relative file names.
+    pub source_dir: Option<PathBuf>,
 }
 
 impl<'a> ModCx<'a> {
@@ -290,6 +323,9 @@ impl<'a> ModCx<'a> {
             strings: HashMap::new(),
             errors: Vec::new(),
             relocatable: false,
+            asm_units: Vec::new(),
+            source_texts: HashMap::new(),
+            source_dir: None,
         }
     }
 
