@@ -138,6 +138,9 @@ pub struct Entry<'a> {
     pub uncompressed_len: u64,
     /// The stored payload (compressed bytes when compressed; without padding).
     pub payload: &'a [u8],
+    /// For PTX: the options nvcc recorded for `ptxas` (`--compile-only` for
+    /// relocatable device code); empty when there are none.
+    pub options: &'a [u8],
 }
 
 impl<'a> Entry<'a> {
@@ -172,6 +175,15 @@ impl<'a> Entry<'a> {
                 Ok(Cow::Owned(out))
             }
         }
+    }
+
+    /// Whether this is relocatable PTX (`nvcc -rdc=true`/`-dc`), which
+    /// nvcc marks by recording `--compile-only` among its `ptxas` options:
+    /// it must be device-linked with the program's other units.
+    pub fn relocatable(&self) -> bool {
+        String::from_utf8_lossy(self.options)
+            .split_whitespace()
+            .any(|o| o == "--compile-only" || o == "-c")
     }
 
     /// The PTX text of a PTX entry (trailing NULs removed).
@@ -307,6 +319,7 @@ fn parse_entry(data: &[u8], at: usize) -> Result<(Entry<'_>, usize), FatbinError
         (stored, uncompressed)
     };
     let payload = &data[payload_start..payload_start + payload_len as usize];
+    let options = entry_options(data, at, header_len as usize);
     Ok((
         Entry {
             offset: at,
@@ -317,9 +330,30 @@ fn parse_entry(data: &[u8], at: usize) -> Result<(Entry<'_>, usize), FatbinError
             compression,
             uncompressed_len,
             payload,
+            options,
         },
         next,
     ))
+}
+
+/// Options of the PTX entry at `at` whose header has `header_len` bytes: a
+/// header of 0x48 bytes or more records at 0x40 the offset (from the entry
+/// header) and at 0x44 the size of an options string inside the header.
+/// Options that would lie outside it are ignored (they only inform).
+fn entry_options(data: &[u8], at: usize, header_len: usize) -> &[u8] {
+    if EntryKind::from_raw(u16_at(data, at)) != EntryKind::Ptx || header_len < 0x48 {
+        return &[];
+    }
+    let offset = u32_at(data, at + 0x40) as usize;
+    let size = u32_at(data, at + 0x44) as usize;
+    match offset.checked_add(size) {
+        Some(end) if size > 0 && offset >= 0x48 && end <= header_len => {
+            let o = &data[at + offset..at + end];
+            let len = o.iter().position(|&b| b == 0).unwrap_or(o.len());
+            &o[..len]
+        }
+        _ => &[],
+    }
 }
 
 /// The PTX entry of the highest architecture (the latest ISA features), if any.

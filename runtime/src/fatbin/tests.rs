@@ -157,3 +157,19 @@ fn no_header_byte_makes_it_panic() {
         }
     }
 }
+
+#[test]
+fn relocatable_ptx_is_recognised() {
+    const RDC: &[u8] = include_bytes!("../../tests/data/fatbin/saxpy_rdc.fatbin");
+    let fb = parse(RDC).unwrap();
+    let p = best_ptx(&fb).unwrap();
+    assert_eq!(String::from_utf8_lossy(p.options).trim(), "--compile-only");
+    assert!(p.relocatable());
+    assert!(p.ptx_text().unwrap().contains(".visible .entry _Z5saxpyfPKfPfi("));
+    for data in [ZSTD, LZ4, PLAIN] {
+        let fb = parse(data).unwrap();
+        let p = best_ptx(&fb).unwrap();
+        assert!(p.options.is_empty());
+        assert!(!p.relocatable());
+    }
+}
