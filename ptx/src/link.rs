@@ -107,19 +107,6 @@ struct Scanned {
     max_file: u64,
 }
 
-/// The module-scope symbols `ptx` declares `.extern` (functions and
-/// non-shared variables) other than [`BUILTIN_FUNCTIONS`]: non-empty only
-/// for PTX that needs a device link.
-pub fn external_references(ptx: &str) -> Result<Vec<String>, LinkError> {
-    let s = scan(ptx).map_err(|e| LinkError(format!("{}:{}: {}", e.pos.line, e.pos.col, e.message)))?;
-    Ok(s.decls
-        .iter()
-        .filter(|d| d.linkage == Linkage::Extern && d.kind != Kind::Var(true))
-        .filter(|d| !(d.kind.is_function() && BUILTIN_FUNCTIONS.contains(&d.name.as_str())))
-        .map(|d| d.name.clone())
-        .collect())
-}
-
 /// Links `units` into one PTX module (text). One unit is returned as it is,
 /// once its external references are checked.
 pub fn link(units: &[Unit<'_>]) -> Result<String, LinkError> {
@@ -220,7 +207,7 @@ pub fn link(units: &[Unit<'_>]) -> Result<String, LinkError> {
                 None if decl.kind.is_function()
                     && BUILTIN_FUNCTIONS.contains(&decl.name.as_str()) => {}
                 None => unresolved.push(format!(
-                    "undefined {} `{}`, used by {}",
+                    "undefined {} `{}` (used by {}, defined by no unit)",
                     decl.kind.describe(),
                     decl.name,
                     describe(u)
@@ -231,7 +218,7 @@ pub fn link(units: &[Unit<'_>]) -> Result<String, LinkError> {
     if !unresolved.is_empty() {
         let all: Vec<String> = (0..units.len()).map(describe).collect();
         return Err(LinkError(format!(
-            "device link failed: {}; no unit defines it (units linked: {})",
+            "device link failed: {}; the units linked: {}",
             unresolved.join("; "),
             all.join(", ")
         )));
@@ -460,7 +447,10 @@ fn scan(ptx: &str) -> crate::Result<Scanned> {
                 }
             }
         }
-        Err(crate::Error::new(toks[i].pos, format!("`{open}` is not closed")))
+        Err(crate::Error::new(
+            toks[i].pos,
+            format!("`{open}` is not closed"),
+        ))
     };
     // `.file`/`.loc` numbers anywhere (in bodies too).
     for i in 0..toks.len() {
@@ -519,7 +509,9 @@ fn scan(ptx: &str) -> crate::Result<Scanned> {
                 continue;
             }
             ".pragma" => {
-                i = (i..toks.len()).find(|&j| is(j, ';')).map_or(toks.len(), |j| j + 1);
+                i = (i..toks.len())
+                    .find(|&j| is(j, ';'))
+                    .map_or(toks.len(), |j| j + 1);
                 continue;
             }
             _ => {}
@@ -536,7 +528,11 @@ fn scan(ptx: &str) -> crate::Result<Scanned> {
         }
         match word(i) {
             Some(k @ (".entry" | ".func")) => {
-                let kind = if k == ".entry" { Kind::Entry } else { Kind::Func };
+                let kind = if k == ".entry" {
+                    Kind::Entry
+                } else {
+                    Kind::Func
+                };
                 i += 1;
                 if kind == Kind::Func && is(i, '(') {
                     i = close(i, '(', ')')? + 1;
@@ -593,9 +589,7 @@ fn scan(ptx: &str) -> crate::Result<Scanned> {
                         Some(Tok::Punct('}' | ']' | ')' | '>')) => depth -= 1,
                         Some(Tok::Punct('=')) => in_init = true,
                         Some(Tok::Punct(',')) if depth == 0 => in_init = false,
-                        Some(Tok::Word(w))
-                            if !in_init && depth == 0 && !w.starts_with('.') =>
-                        {
+                        Some(Tok::Word(w)) if !in_init && depth == 0 && !w.starts_with('.') => {
                             names.push(w.clone())
                         }
                         _ => {}
@@ -617,7 +611,9 @@ fn scan(ptx: &str) -> crate::Result<Scanned> {
             }
             _ => {
                 // Something the parser will report; skip the statement.
-                i = (i..toks.len()).find(|&j| is(j, ';')).map_or(toks.len(), |j| j + 1);
+                i = (i..toks.len())
+                    .find(|&j| is(j, ';'))
+                    .map_or(toks.len(), |j| j + 1);
             }
         }
     }

@@ -165,7 +165,10 @@ fn relocatable_ptx_is_recognised() {
     let p = best_ptx(&fb).unwrap();
     assert_eq!(String::from_utf8_lossy(p.options).trim(), "--compile-only");
     assert!(p.relocatable());
-    assert!(p.ptx_text().unwrap().contains(".visible .entry _Z5saxpyfPKfPfi("));
+    assert!(p
+        .ptx_text()
+        .unwrap()
+        .contains(".visible .entry _Z5saxpyfPKfPfi("));
     for data in [ZSTD, LZ4, PLAIN] {
         let fb = parse(data).unwrap();
         let p = best_ptx(&fb).unwrap();

@@ -461,7 +461,8 @@ impl ForeignImage {
     fn jit(&self) -> Result<Vec<ModuleId>, JitError> {
         let mut units = Vec::new();
         let mut archs = Vec::new();
-        for &addr in &self.blobs {
+        let mut without_ptx = 0;
+        for (i, &addr) in self.blobs.iter().enumerate() {
             let bytes = read_fatbin(addr)?;
             let fb = fatbin::parse(&bytes).map_err(|err| JitError::Image { addr, err })?;
             archs.extend(fb.entries.iter().map(|e| e.arch));
@@ -480,8 +481,11 @@ impl ForeignImage {
                 });
                 units.push(devlink::UnitPtx {
                     text,
-                    marked: entry.relocatable(),
+                    relocatable: entry.relocatable(),
                 });
+            } else if i + 1 < self.blobs.len() {
+                // The last is the device-linked cubin, never with PTX.
+                without_ptx += 1;
             }
         }
         if units.is_empty() {
@@ -494,7 +498,7 @@ impl ForeignImage {
             )));
         }
         // Relocatable units (`-rdc=true`) are linked into one module.
-        devlink::modules(units)?
+        devlink::modules(units, without_ptx)?
             .iter()
             .map(|p| load_ptx(p))
             .collect()
