@@ -218,6 +218,13 @@ fn nvcc_rdc_programs_run_under_cucc_run() {
         nvcc_in(&args);
         exes.push((exe, pass));
     }
+    // With line information (the PTX carries `.file`/`.loc`, renumbered by
+    // the link).
+    let sources: Vec<String> = PROGRAMS[1].1.iter().map(|u| src(u)).collect();
+    let mut args = vec!["-rdc=true", "-lineinfo", "-o", "linked-lineinfo"];
+    args.extend(sources.iter().map(String::as_str));
+    nvcc_in(&args);
+    exes.push(("linked-lineinfo".into(), PROGRAMS[1].2));
     // nvcc's Makefile style: `-dlink`, then the host compiler links
     // (against libcudart.so.13, which `cucc run` serves).
     nvcc_in(&["-dlink", "main.o", "physics.o", "table.o", "-o", "dlink.o"]);
@@ -288,12 +295,14 @@ fn nvcc_rdc_programs_run_under_cucc_run() {
         "-o",
         "physics_sass.o",
     ]);
+    // (main.cu with line information, which names the file.)
+    nvcc_in(&["-dc", "-lineinfo", &src("main.cu"), "-o", "main_lineinfo.o"]);
     nvcc_in(&[
         "-cudart",
         "shared",
         "-o",
         "no-ptx",
-        "main.o",
+        "main_lineinfo.o",
         "physics_sass.o",
         "table.o",
     ]);
@@ -310,7 +319,7 @@ fn nvcc_rdc_programs_run_under_cucc_run() {
         "{err}"
     );
     assert!(err.contains("undefined variable `steps_taken`"), "{err}");
-    assert!(err.contains("(kernels _Z7advancePfif)"), "{err}");
+    assert!(err.contains("main.cu (kernels _Z7advancePfif)"), "{err}");
     assert!(err.contains("carries no PTX"), "{err}");
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -452,9 +452,10 @@ fn scan(ptx: &str) -> crate::Result<Scanned> {
             format!("`{open}` is not closed"),
         ))
     };
-    // `.file`/`.loc` numbers anywhere (in bodies too).
+    // `.file`/`.loc` numbers anywhere (in bodies too), and the file of a
+    // `.loc`'s `inlined_at`.
     for i in 0..toks.len() {
-        if matches!(word(i), Some(".file" | ".loc")) {
+        if matches!(word(i), Some(".file" | ".loc" | "inlined_at")) {
             if let Some(Tok::Num(n)) = toks.get(i + 1).map(|t| &t.tok) {
                 s.file_numbers.push(i + 1);
                 if word(i) == Some(".file") {

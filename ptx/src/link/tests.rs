@@ -205,13 +205,20 @@ fn dynamic_shared_arrays_of_two_units_are_renamed_apart() {
 #[test]
 fn file_numbers_are_shifted() {
     let with_file = |path: &str| {
-        format!(".version 9.5\n.target sm_80\n.address_size 64\n.file 1 \"{path}\"\n.visible .func f{}()\n{{\n\t.loc 1 7 3\n\tret;\n}}\n", path.len())
+        format!(".version 9.5\n.target sm_80\n.address_size 64\n.file 1 \"{path}\"\n.visible .func f{}()\n{{\n\t.loc 1 7 3, function_name $L__info_string0, inlined_at 1 2 1\n\tret;\n}}\n", path.len())
     };
     let (a, b) = (with_file("a.cu"), with_file("bb.cu"));
     let linked = link(&units(&[("a", &a), ("b", &b)])).expect("links");
     assert!(linked.contains(".file 1 \"a.cu\""), "{linked}");
     assert!(linked.contains(".file 2 \"bb.cu\""), "{linked}");
-    assert!(linked.contains(".loc 2 7 3"), "{linked}");
+    assert!(
+        linked.contains(".loc 2 7 3, function_name $L__info_string0, inlined_at 2 2 1"),
+        "{linked}"
+    );
+    assert!(
+        linked.contains(".loc 1 7 3, function_name $L__info_string0, inlined_at 1 2 1"),
+        "{linked}"
+    );
 }
 
 #[test]

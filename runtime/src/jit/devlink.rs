@@ -15,6 +15,9 @@ pub struct UnitPtx {
     /// Marked relocatable by nvcc (`--compile-only` among its options):
     /// only such units take part in the device link.
     pub relocatable: bool,
+    /// The source file, when nvcc recorded it (`-lineinfo`, `-G`): how
+    /// link errors name the unit.
+    pub source: String,
 }
 
 /// The PTX modules to load for `units`: each unit that is not relocatable
@@ -31,7 +34,13 @@ pub fn modules(units: Vec<UnitPtx>, without_ptx: usize) -> Result<Vec<String>, J
     }
     let names: Vec<String> = linked
         .iter()
-        .map(|(i, _)| format!("translation unit {} of {count}", i + 1))
+        .map(|(i, u)| {
+            if u.source.is_empty() {
+                format!("translation unit {} of {count}", i + 1)
+            } else {
+                u.source.clone()
+            }
+        })
         .collect();
     let parts: Vec<cucc_ptx::link::Unit<'_>> = linked
         .iter()
@@ -66,6 +75,7 @@ mod tests {
         UnitPtx {
             text: text.to_string(),
             relocatable,
+            source: String::new(),
         }
     }
 
@@ -100,5 +110,13 @@ mod tests {
             "{msg}"
         );
         assert_eq!(e.code(), crate::errors::Error::InvalidPtx);
+        // A recorded source file names the unit.
+        let mut user = unit(USER, true);
+        user.source = "user.cu".into();
+        let e = modules(vec![user, unit(LIB, false)], 0).expect_err("unresolved");
+        assert!(
+            e.to_string().contains("used by user.cu (kernels _Z1kv)"),
+            "{e}"
+        );
     }
 }

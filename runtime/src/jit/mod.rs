@@ -482,6 +482,7 @@ impl ForeignImage {
                 units.push(devlink::UnitPtx {
                     text,
                     relocatable: entry.relocatable(),
+                    source: String::from_utf8_lossy(entry.source).into_owned(),
                 });
             } else if i + 1 < self.blobs.len() {
                 // The last is the device-linked cubin, never with PTX.
