@@ -89,7 +89,7 @@ mod tests {
     fn relocatable_units_become_one_module() {
         let out = modules(vec![unit(USER, true), unit(LIB, true)], 0).expect("links");
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].matches("counter;").count(), 1, "{}", out[0]);
+        assert_eq!(out[0].matches(".u32 counter;").count(), 1, "{}", out[0]);
         // A unit nvcc did not mark stays a module of its own, whatever it
         // declares (the frontend reports what it cannot use).
         let out = modules(vec![unit(USER, false), unit(LIB, true)], 0).expect("loads");
