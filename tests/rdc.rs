@@ -261,6 +261,19 @@ fn nvcc_rdc_programs_run_under_cucc_run() {
     assert!(again.status.success(), "{}", common::text(&again));
     assert!(log.contains("JIT cache hit"), "{log}");
     assert!(!log.contains("translated in"), "{log}");
+    // Under the sanitizer the linked image is rebuilt with the checks.
+    let checked = Command::new(env!("CARGO_BIN_EXE_cucc"))
+        .arg("run")
+        .arg(d.join("linked-dc-static"))
+        .env("CUCC_CACHE_DIR", &cache)
+        .env("CUCC_SANITIZE", "memcheck")
+        .output()
+        .expect("cucc run");
+    let out = common::text(&checked);
+    assert!(checked.status.success(), "{out}");
+    assert!(out.contains("PASS rdc linked"), "{out}");
+    assert!(out.contains("ERROR SUMMARY: 0 errors"), "{out}");
+    assert!(!out.contains("run unchecked"), "{out}");
     // The cache key covers every unit of a linked image: the same main
     // object with a library unit built differently runs the new code, not
     // the image cached for the first build.
