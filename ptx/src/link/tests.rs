@@ -233,3 +233,35 @@ fn bad_text_is_an_error_naming_the_unit() {
     let e = link(&units(&[("u", "/* open")])).expect_err("lex error");
     assert!(e.0.starts_with("u:1:1:"), "{e}");
 }
+
+#[test]
+fn template_kernels_of_two_units_are_kept_once() {
+    let k = ".version 9.5\n.target sm_80\n.address_size 64\n.weak .entry _Z1kIiEvv()\n.maxntid 128, 1, 1\n{\n\tret;\n}\n";
+    let linked = link(&units(&[("a", k), ("b", k)])).expect("links");
+    assert_eq!(
+        linked.matches(".weak .entry _Z1kIiEvv()").count(),
+        1,
+        "{linked}"
+    );
+    let m = crate::lower_ptx(&linked, "linked.ptx").expect("lowers");
+    assert!(m.function("_Z1kIiEvv").is_some());
+}
+
+#[test]
+fn internal_kernels_of_one_name_are_an_error() {
+    let k = ".version 9.5\n.target sm_80\n.address_size 64\n.entry _ZL1kv()\n{\n\tret;\n}\n";
+    let e = link(&units(&[("a", k), ("b", k)])).expect_err("ambiguous");
+    assert!(e.0.contains("kernel `_ZL1kv` of a (kernels _ZL1kv)"), "{e}");
+}
+
+#[test]
+fn debug_sections_and_pragmas_are_not_declarations() {
+    let unit = |name: &str| {
+        format!(".version 9.5\n.target sm_80\n.address_size 64\n.pragma \"nounroll\";\n.visible .func {name}()\n{{\n\tret;\n}}\n.section .debug_str\n{{\n$L__info_string0:\n.b8 95,0\n}}\n")
+    };
+    let (a, b) = (unit("fa"), unit("fb"));
+    let linked = link(&units(&[("a", &a), ("b", &b)])).expect("links");
+    // The label in each debug section is not a symbol to rename.
+    assert_eq!(linked.matches("$L__info_string0:").count(), 2, "{linked}");
+    crate::lower_ptx(&linked, "linked.ptx").expect("lowers");
+}
