@@ -6,6 +6,7 @@
 //! are not relocatable stay modules of their own, as they always were.
 
 use super::JitError;
+use crate::log::{log, Level};
 
 /// One translation unit's PTX as the image's fat binaries hold it.
 #[derive(Debug)]
@@ -59,6 +60,12 @@ pub fn modules(units: Vec<UnitPtx>, without_ptx: usize) -> Result<Vec<String>, J
         };
         JitError::Link(format!("{e}{note}"))
     })?;
+    log(Level::Info, || {
+        format!(
+            "JIT: device-linked {} relocatable translation units into one module",
+            parts.len()
+        )
+    });
     out.push(text);
     Ok(out)
 }
