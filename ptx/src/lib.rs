@@ -18,6 +18,7 @@ pub mod ast;
 pub mod decode;
 pub mod inst;
 pub mod lex;
+pub mod link;
 pub mod lower;
 pub mod parse;
 pub mod structure;

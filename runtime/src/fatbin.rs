@@ -138,6 +138,12 @@ pub struct Entry<'a> {
     pub uncompressed_len: u64,
     /// The stored payload (compressed bytes when compressed; without padding).
     pub payload: &'a [u8],
+    /// The source file nvcc compiled (recorded with `-lineinfo` or `-G`);
+    /// empty when not recorded.
+    pub source: &'a [u8],
+    /// For PTX: the options nvcc recorded for `ptxas` (`--compile-only` for
+    /// relocatable device code); empty when there are none.
+    pub options: &'a [u8],
 }
 
 impl<'a> Entry<'a> {
@@ -172,6 +178,15 @@ impl<'a> Entry<'a> {
                 Ok(Cow::Owned(out))
             }
         }
+    }
+
+    /// Whether this is relocatable PTX (`nvcc -rdc=true`/`-dc`), which
+    /// nvcc marks by recording `--compile-only` among its `ptxas` options:
+    /// it must be device-linked with the program's other units.
+    pub fn relocatable(&self) -> bool {
+        String::from_utf8_lossy(self.options)
+            .split_whitespace()
+            .any(|o| o == "--compile-only" || o == "-c")
     }
 
     /// The PTX text of a PTX entry (trailing NULs removed).
@@ -307,6 +322,7 @@ fn parse_entry(data: &[u8], at: usize) -> Result<(Entry<'_>, usize), FatbinError
         (stored, uncompressed)
     };
     let payload = &data[payload_start..payload_start + payload_len as usize];
+    let (source, options) = header_strings(data, at, header_len as usize);
     Ok((
         Entry {
             offset: at,
@@ -317,9 +333,56 @@ fn parse_entry(data: &[u8], at: usize) -> Result<(Entry<'_>, usize), FatbinError
             compression,
             uncompressed_len,
             payload,
+            source,
+            options,
         },
         next,
     ))
+}
+
+/// The string of `size` bytes at `offset` from the entry header at `at`,
+/// if it lies inside the header (`header_len` bytes) past the fixed fields;
+/// without its NUL padding.
+fn header_string(data: &[u8], at: usize, header_len: usize, offset: usize, size: usize) -> &[u8] {
+    match offset.checked_add(size) {
+        Some(end) if size > 0 && offset >= MIN_ENTRY_HEADER_LEN && end <= header_len => {
+            let s = &data[at + offset..at + end];
+            &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())]
+        }
+        _ => &[],
+    }
+}
+
+/// The source file name and, for PTX, the `ptxas` options the entry header
+/// at `at` records after its fixed fields (`header_len` bytes in all). The
+/// name (nvcc `-lineinfo`, `-G`) is described at 0x20 (`u32` offset from
+/// the entry header, `u32` size); the options by an (offset, size) pair of
+/// `u32`s at 0x40, or after the name (NUL-terminated, padded to 8 bytes)
+/// when there is one. Anything outside the header is ignored: both only
+/// inform.
+fn header_strings(data: &[u8], at: usize, header_len: usize) -> (&[u8], &[u8]) {
+    let name_offset = u32_at(data, at + 0x20) as usize;
+    let name_size = u32_at(data, at + 0x24) as usize;
+    let name = header_string(data, at, header_len, name_offset, name_size);
+    if EntryKind::from_raw(u16_at(data, at)) != EntryKind::Ptx {
+        return (name, &[]);
+    }
+    let pair = if name.is_empty() {
+        MIN_ENTRY_HEADER_LEN
+    } else {
+        (name_offset + name_size + 1).next_multiple_of(8)
+    };
+    if pair.checked_add(8).is_none_or(|end| end > header_len) {
+        return (name, &[]);
+    }
+    let offset = u32_at(data, at + pair) as usize;
+    let size = u32_at(data, at + pair + 4) as usize;
+    let options = if offset >= pair + 8 {
+        header_string(data, at, header_len, offset, size)
+    } else {
+        &[]
+    };
+    (name, options)
 }
 
 /// The PTX entry of the highest architecture (the latest ISA features), if any.

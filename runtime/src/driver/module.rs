@@ -81,7 +81,7 @@ fn jit_error(e: JitError) -> CUresult {
     match e {
         JitError::Image { .. } => INVALID_IMAGE,
         JitError::NoPtx(_) => NO_BINARY_FOR_GPU,
-        JitError::Translate(_) | JitError::Build(_) => INVALID_PTX,
+        JitError::Translate(_) | JitError::Build(_) | JitError::Link(_) => INVALID_PTX,
     }
 }
 

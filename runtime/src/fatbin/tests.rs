@@ -157,3 +157,60 @@ fn no_header_byte_makes_it_panic() {
         }
     }
 }
+
+#[test]
+fn relocatable_ptx_is_recognised() {
+    const RDC: &[u8] = include_bytes!("../../tests/data/fatbin/saxpy_rdc.fatbin");
+    let fb = parse(RDC).unwrap();
+    let p = best_ptx(&fb).unwrap();
+    assert_eq!(String::from_utf8_lossy(p.options).trim(), "--compile-only");
+    assert!(p.relocatable());
+    assert!(p
+        .ptx_text()
+        .unwrap()
+        .contains(".visible .entry _Z5saxpyfPKfPfi("));
+    for data in [ZSTD, LZ4, PLAIN] {
+        let fb = parse(data).unwrap();
+        let p = best_ptx(&fb).unwrap();
+        assert!(p.options.is_empty());
+        assert!(!p.relocatable());
+    }
+    assert!(p.source.is_empty());
+    // With -lineinfo the header names the source first; the options follow.
+    const LINEINFO: &[u8] = include_bytes!("../../tests/data/fatbin/saxpy_rdc_lineinfo.fatbin");
+    let fb = parse(LINEINFO).unwrap();
+    let p = best_ptx(&fb).unwrap();
+    assert_eq!(p.source, b"saxpy.cu");
+    assert_eq!(
+        String::from_utf8_lossy(p.options).trim(),
+        "--compile-only  --generate-line-info"
+    );
+    assert!(p.relocatable());
+    assert_eq!(fb.entries[0].source, b"saxpy.cu", "the cubin's too");
+    assert!(fb.entries[0].options.is_empty());
+    // Names and options pointing outside the entry header are ignored,
+    // never read.
+    let at = ptx_entry_offset(LINEINFO);
+    for field in [0x20, 0x24, 0x50, 0x54] {
+        for v in [0u32, 1, 0x47, 0x7f, 0x80, 0x1000, u32::MAX] {
+            let mut d = LINEINFO.to_vec();
+            d[at + field..at + field + 4].copy_from_slice(&v.to_le_bytes());
+            let fb = parse(&d).unwrap();
+            let p = best_ptx(&fb).unwrap();
+            assert!(
+                p.options.len() + p.source.len() <= 0x80 - 0x40,
+                "{field:#x} = {v}"
+            );
+        }
+    }
+    let at = ptx_entry_offset(RDC);
+    for field in [0x40, 0x44] {
+        for v in [0u32, 1, 0x47, 0x5f, 0x60, 0x1000, u32::MAX] {
+            let mut d = RDC.to_vec();
+            d[at + field..at + field + 4].copy_from_slice(&v.to_le_bytes());
+            let fb = parse(&d).unwrap();
+            let p = best_ptx(&fb).unwrap();
+            assert!(p.options.len() <= 0x60 - 0x48, "{field:#x} = {v}");
+        }
+    }
+}

@@ -11,6 +11,7 @@
 //! the outcome, success or error, is kept. `docs/jit.md` has the details.
 
 pub mod cache;
+pub mod devlink;
 pub mod memread;
 
 use std::ffi::c_int;
@@ -66,6 +67,10 @@ pub enum JitError {
     /// The cache, the C compiler or the loader failed.
     #[error("{0}")]
     Build(String),
+    /// The relocatable units' device link failed (a symbol nobody
+    /// defines, two definitions of one).
+    #[error("{0}")]
+    Link(String),
 }
 
 impl JitError {
@@ -74,7 +79,7 @@ impl JitError {
         match self {
             JitError::Image { .. } => Error::InvalidKernelImage,
             JitError::NoPtx(_) => Error::NoKernelImageForDevice,
-            JitError::Translate(_) | JitError::Build(_) => Error::InvalidPtx,
+            JitError::Translate(_) | JitError::Build(_) | JitError::Link(_) => Error::InvalidPtx,
         }
     }
 }
@@ -454,9 +459,10 @@ impl ForeignImage {
     }
 
     fn jit(&self) -> Result<Vec<ModuleId>, JitError> {
-        let mut ptxs = Vec::new();
+        let mut units = Vec::new();
         let mut archs = Vec::new();
-        for &addr in &self.blobs {
+        let mut without_ptx = 0;
+        for (i, &addr) in self.blobs.iter().enumerate() {
             let bytes = read_fatbin(addr)?;
             let fb = fatbin::parse(&bytes).map_err(|err| JitError::Image { addr, err })?;
             archs.extend(fb.entries.iter().map(|e| e.arch));
@@ -473,10 +479,17 @@ impl ForeignImage {
                         text.len()
                     )
                 });
-                ptxs.push(text);
+                units.push(devlink::UnitPtx {
+                    text,
+                    relocatable: entry.relocatable(),
+                    source: String::from_utf8_lossy(entry.source).into_owned(),
+                });
+            } else if i + 1 < self.blobs.len() {
+                // The last is the device-linked cubin, never with PTX.
+                without_ptx += 1;
             }
         }
-        if ptxs.is_empty() {
+        if units.is_empty() {
             archs.sort_unstable();
             archs.dedup();
             let list: Vec<String> = archs.iter().map(|a| format!("sm_{a}")).collect();
@@ -485,7 +498,11 @@ impl ForeignImage {
                 list.join(", ")
             )));
         }
-        ptxs.iter().map(|p| load_ptx(p)).collect()
+        // Relocatable units (`-rdc=true`) are linked into one module.
+        devlink::modules(units, without_ptx)?
+            .iter()
+            .map(|p| load_ptx(p))
+            .collect()
     }
 }
 
