@@ -23,7 +23,10 @@
 //! writes at registration (`docs/abi.md`, "Textures").
 //!
 //! The emitter accepts what cpuify leaves: no barrier, shuffle or vote may
-//! remain, and ops outside the grid loop must be free of side effects.
+//! remain, and ops outside the grid loop must be free of side effects. It
+//! takes verified IR (every pass keeps the module valid; `--verify-each`
+//! and the tests check it) and does not re-check what the verifier
+//! guarantees: operand and result counts, types, struct fields, globals.
 
 pub mod checks;
 pub mod compile;
@@ -73,6 +76,13 @@ pub fn emit_module_checked(
     module: &Module,
     sanitize: Sanitize,
 ) -> Result<EmittedModule, CpuifyError> {
+    // The emitter trusts the verifier (operand and result counts, types,
+    // handles) and does not re-check what it guarantees; debug builds
+    // make sure it holds.
+    debug_assert!(
+        cucc_ir::verify_module(module).is_ok(),
+        "the C emitter was handed IR the verifier rejects"
+    );
     let mut c = String::from(prelude::PRELUDE);
     c.push('\n');
     if uses_directed_rounding(module) {
