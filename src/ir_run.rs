@@ -7,6 +7,7 @@
 //! `--arg`), so `cucc ir-run --examples DIR` runs every file of a directory.
 
 use crate::jit;
+use cucc_cpuify::abi::{KernelFn as Entry, Launch};
 use cucc_cpuify::{emit_c, pipeline, remarks::Remarks};
 use cucc_ir::interp::runspec::{interpret, runs_in, ArgSpec, Elem, RunBuilder, RunSpec};
 use cucc_ir::Module;
@@ -163,19 +164,6 @@ fn show(elem: Elem, bytes: &[u8], n: usize) -> String {
     let more = if count > n { ", ..." } else { "" };
     format!("{elem}[{count}] = [{}{more}]", items.join(", "))
 }
-
-/// The launch description the emitted entry reads.
-#[repr(C)]
-struct Launch {
-    grid: [u32; 3],
-    block: [u32; 3],
-    dynamic_shared: u64,
-    tex: *const c_void,
-    /// 0: the entry gets block ranges (`docs/abi.md`).
-    thread_ranges: u32,
-}
-
-type Entry = unsafe extern "C" fn(*mut *mut c_void, *const Launch, u32, u32, *mut c_void);
 
 /// Translates the module with cpuify, compiles it and runs `run`; returns
 /// the final buffers.

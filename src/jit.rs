@@ -1,14 +1,10 @@
 //! Compiling emitted C into a shared object and loading it.
 
+use cucc_cpuify::emit_c::{compile_c, CompileOptions, CpuTarget, OutputKind};
 use std::path::Path;
-use std::process::Command;
 
-/// The C compiler: `$CC`, else `cc`.
-pub fn c_compiler() -> String {
-    std::env::var("CC").unwrap_or_else(|_| "cc".to_string())
-}
-
-/// Compiles `source` as `NAME.c` in `dir` into `NAME.so` and loads it.
+/// Compiles `source` as `NAME.c` in `dir` into `NAME.so`, as the runtime's
+/// JIT would (for the target `CUCC_CPU_ARCH` names), and loads it.
 pub fn compile_and_load(
     dir: &Path,
     name: &str,
@@ -17,21 +13,13 @@ pub fn compile_and_load(
     let c = dir.join(format!("{name}.c"));
     let so = dir.join(format!("{name}.so"));
     std::fs::write(&c, source).map_err(|e| format!("cannot write {}: {e}", c.display()))?;
-    let cc = c_compiler();
-    let out = Command::new(&cc)
-        .args(["-std=c11", "-O2", "-shared", "-fPIC", "-o"])
-        .arg(&so)
-        .arg(&c)
-        .arg("-lm")
-        .output()
-        .map_err(|e| format!("cannot run the C compiler `{cc}`: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "the C compiler failed on {}:\n{}",
-            c.display(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
+    let target = CpuTarget::from_env()?;
+    compile_c(
+        &c,
+        &so,
+        &CompileOptions::new(OutputKind::SharedObject, target),
+    )
+    .map_err(|e| format!("{}: {e}", c.display()))?;
     // SAFETY: the library is C that cucc just generated; it has no
     // constructors and only defines kernel entries and their globals.
     unsafe { libloading::Library::new(&so) }

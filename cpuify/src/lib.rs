@@ -5,6 +5,7 @@
 //! of [`passes`], each switchable for ablations. `emit_c` turns the result
 //! into C that runs a range of blocks on one CPU thread.
 
+pub mod abi;
 pub mod emit_c;
 pub mod error;
 pub mod passes;

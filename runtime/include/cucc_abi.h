@@ -1,6 +1,7 @@
 /* cucc_abi.h: the ABI between cucc-compiled device objects and cucc's CUDA
- * runtime (libcudart.so.13). docs/abi.md explains every rule; this header is
- * the declaration both sides compile against.
+ * runtime (libcudart.so.13). docs/abi.md explains every rule. The structs'
+ * one definition is Rust's (cpuify/src/abi.rs); runtime/tests/abi_header.rs
+ * checks every size, offset and field name here against it.
  *
  * ABI version 1.
  */

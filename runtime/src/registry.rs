@@ -42,52 +42,11 @@ pub const MODULE_ID_LEN: usize = 16;
 /// A module id, shared by a host object's blob and its device object.
 pub type ModuleId = [u8; MODULE_ID_LEN];
 
-/// One kernel of a device object (`cucc_kernel_info`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct CuccKernelInfo {
-    /// Mangled name, as `__cudaRegisterFunction`'s `deviceName`.
-    pub device_name: *const c_char,
-    /// The entry.
-    pub entry: Option<CuccKernelFn>,
-    /// Bytes of per-block scratch the entry needs for static shared memory.
-    pub static_shared: u64,
-    /// Number of kernel parameters.
-    pub num_params: u32,
-    /// `KERNEL_*` bits (in what was padding: objects older than the field
-    /// have 0 there).
-    pub flags: u32,
-    /// Size in bytes of each parameter.
-    pub param_sizes: *const u32,
-}
-
-/// One `__device__`/`__constant__`/`__managed__` variable of a device object
-/// (`cucc_var_info`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct CuccVarInfo {
-    /// Mangled name, as `__cudaRegisterVar`'s `deviceName`.
-    pub device_name: *const c_char,
-    /// The device object's storage for the variable.
-    pub storage: *mut c_void,
-    /// Size of the storage in bytes.
-    pub size: u64,
-}
-
-/// One `__managed__` variable of a device object (`cucc_managed_info`):
-/// kernels reach it through `*slot`, which the runtime points at the host
-/// program's copy so host and device share one storage.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct CuccManagedInfo {
-    /// Mangled name, as `__cudaRegisterVar`'s `deviceName`.
-    pub device_name: *const c_char,
-    /// The pointer kernels load the variable's address from; it initially
-    /// points at the device object's storage (holding the initial value).
-    pub slot: *mut *mut u8,
-    /// Size of the variable in bytes.
-    pub size: u64,
-}
+/// The registration tables of a device object (`cucc_kernel_info`,
+/// `cucc_var_info`, `cucc_managed_info`), defined with the rest of the ABI.
+pub use cucc_cpuify::abi::{
+    KernelInfo as CuccKernelInfo, ManagedInfo as CuccManagedInfo, VarInfo as CuccVarInfo,
+};
 
 #[derive(Default)]
 struct DeviceModule {

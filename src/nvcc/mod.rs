@@ -20,7 +20,6 @@ mod openmp;
 pub mod options;
 mod options_file;
 
-use crate::jit;
 use crate::scratch::ScratchDir;
 use cucc_cpuify::progress::{PhaseTimes, Progress};
 use cucc_cpuify::{emit_c, pipeline, remarks::Remarks};
@@ -298,7 +297,7 @@ impl Driver {
         let c = self.scratch.path().join("empty.c");
         std::fs::write(&c, "/* no device code */\n").map_err(|e| format!("cucc: error: {e}"))?;
         self.temps.push(c.clone());
-        let mut cmd = Command::new(jit::c_compiler());
+        let mut cmd = Command::new(emit_c::c_compiler());
         cmd.args(["-c", "-fPIC", "-o"]).arg(out).arg(&c);
         self.command(cmd)
     }
@@ -380,26 +379,18 @@ impl Driver {
         std::fs::write(&dev_c, source).map_err(|e| format!("cucc: error: {e}"))?;
         self.temps.push(dev_c.clone());
         self.temps.push(dev_o.clone());
-        let mut cmd = Command::new(jit::c_compiler());
-        cmd.args(["-std=gnu11", "-c", "-fPIC", "-w"]).arg(format!(
-            "-O{}",
-            if self.o.opt == "0" { "1" } else { &self.o.opt }
-        ));
         let target = match &self.o.cpu_arch {
             Some(t) => t.clone(),
             None => cucc_cpuify::emit_c::CpuTarget::from_env()
                 .map_err(|e| format!("cucc: error: {e}"))?,
         };
-        cmd.args(target.cflags_for(&jit::c_compiler()));
-        cmd.args(emit_c::device_c_flags(&jit::c_compiler()));
-        cmd.args(emit_c::large_source_flags(&jit::c_compiler(), source.len()));
-        if self.o.fast_math {
-            cmd.arg("-ffast-math");
-        }
-        if self.o.debug {
-            cmd.arg("-g");
-        }
-        cmd.arg("-o").arg(&dev_o).arg(&dev_c);
+        let options = emit_c::CompileOptions {
+            opt: if self.o.opt == "0" { "1" } else { &self.o.opt }.to_string(),
+            fast_math: self.o.fast_math,
+            debug: self.o.debug,
+            ..emit_c::CompileOptions::new(emit_c::OutputKind::Object, target)
+        };
+        let cmd = options.command(&dev_c, source.len(), &dev_o);
         self.command_as("device cc", cmd)?;
         Ok(dev_o)
     }

@@ -59,14 +59,11 @@ impl Sanitize {
     }
 }
 
-/// Access kinds in `cucc_san_site.flags`.
-pub const SITE_WRITE: u32 = 1;
-/// An atomic access.
-pub const SITE_ATOMIC: u32 = 2;
-/// The pointer is known to address shared memory.
-pub const SITE_SHARED: u32 = 4;
+/// Access kinds in `cucc_san_site.flags` (defined with the struct).
+pub use crate::abi::{SITE_ATOMIC, SITE_SHARED, SITE_WRITE};
 
-/// C declarations of checked builds, after the prelude.
+/// C declarations of checked builds, after the prelude (the structs are
+/// checked against `crate::abi::{SanSite, RcCell, RcState}`).
 pub const PRELUDE: &str = r#"
 /* Checked build (docs/sanitize.md). */
 typedef struct cucc_san_site {

@@ -23,9 +23,13 @@
 //! writes at registration (`docs/abi.md`, "Textures").
 //!
 //! The emitter accepts what cpuify leaves: no barrier, shuffle or vote may
-//! remain, and ops outside the grid loop must be free of side effects.
+//! remain, and ops outside the grid loop must be free of side effects. It
+//! takes verified IR (every pass keeps the module valid; `--verify-each`
+//! and the tests check it) and does not re-check what the verifier
+//! guarantees: operand and result counts, types, struct fields, globals.
 
 pub mod checks;
+pub mod compile;
 mod prelude;
 mod select;
 mod shift;
@@ -33,6 +37,7 @@ pub mod target;
 mod writer;
 
 pub use checks::Sanitize;
+pub use compile::{c_compiler, compile_c, CompileError, CompileOptions, OutputKind};
 pub use target::{device_c_flags, large_source_flags, CpuTarget};
 pub use writer::{emit_function, emit_function_checked, EmittedKernel};
 
@@ -173,11 +178,7 @@ pub fn emit_device_object_checked(
     let mut m = emit_module_checked(module, sanitize)?;
     let c = &mut m.c;
     c.push_str("\n/* Registration with the cucc runtime (docs/abi.md). */\n");
-    c.push_str("typedef void (*cucc_kernel_fn)(void **, const cucc_launch *, uint32_t, uint32_t, void *);\n");
-    c.push_str("typedef struct { const char *device_name; cucc_kernel_fn entry; uint64_t static_shared; uint32_t num_params; uint32_t flags; const uint32_t *param_sizes; } cucc_kernel_info;\n");
-    c.push_str("typedef struct { const char *device_name; void *storage; uint64_t size; } cucc_var_info;\n");
-    c.push_str("void __cucc_register_module(const uint8_t id[16], const cucc_kernel_info *kernels, size_t n);\n");
-    c.push_str("void __cucc_register_variables(const uint8_t id[16], const cucc_var_info *vars, size_t n);\n");
+    c.push_str(crate::abi::C_REGISTRATION_DECLS);
     let _ = write!(c, "static const uint8_t cucc_module_id[16] = {{");
     for b in module_id {
         let _ = write!(c, "{b},");
@@ -229,8 +230,7 @@ pub fn emit_device_object_checked(
         .filter(|(_, g)| matches!(g.kind, cucc_ir::GlobalKind::Texture { .. }))
         .map(|(_, g)| g.name.clone())
         .collect();
-    c.push_str("typedef struct { const char *device_name; uint64_t *handle; } cucc_texref_info;\n");
-    c.push_str("void __cucc_register_textures(const uint8_t id[16], const cucc_texref_info *refs, size_t n);\n");
+    c.push_str(crate::abi::C_TEXREF_DECLS);
     c.push_str("static const cucc_texref_info cucc_texrefs[] = {\n");
     for name in &texrefs {
         let _ = writeln!(c, "  {{\"{name}\", &{}}},", texref_c_name(name));
@@ -247,8 +247,7 @@ pub fn emit_device_object_checked(
         .map(|(_, g)| (g.name.clone(), module.types.size_of(g.ty)))
         .collect();
     if !managed.is_empty() {
-        c.push_str("typedef struct { const char *device_name; unsigned char **slot; uint64_t size; } cucc_managed_info;\n");
-        c.push_str("void __cucc_register_managed(const uint8_t id[16], const cucc_managed_info *vars, size_t n);\n");
+        c.push_str(crate::abi::C_MANAGED_DECLS);
         c.push_str("static const cucc_managed_info cucc_managed[] = {\n");
         for (name, size) in &managed {
             let _ = writeln!(c, "  {{\"{name}\", &{}, {size}}},", managed_c_name(name));

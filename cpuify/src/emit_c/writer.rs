@@ -209,6 +209,16 @@ impl<'m> Writer<'m> {
         CpuifyError::new(self.module, loc, &self.func.name, msg)
     }
 
+    /// The error for IR the verifier rejects (the emitter takes verified
+    /// IR and does not re-check it; this is where a lookup would
+    /// otherwise have nothing to return).
+    fn unverified(&self, loc: Loc, what: &str) -> CpuifyError {
+        self.err(
+            loc,
+            format!("internal error: unverified IR reached the C emitter ({what})"),
+        )
+    }
+
     fn line(&mut self, s: &str) {
         for _ in 0..self.indent {
             self.out.push_str("  ");
@@ -919,19 +929,11 @@ impl<'m> Writer<'m> {
         let ops = &data.operands;
         let loc = data.loc;
         let res = data.results.first().copied();
-        let arity = |n: usize| -> Result<(), CpuifyError> {
-            if ops.len() == n {
-                Ok(())
-            } else {
-                Err(self.err(
-                    loc,
-                    format!("`{}` needs {n} operands", data.kind.mnemonic()),
-                ))
-            }
-        };
-        let one = || {
-            res.ok_or_else(|| self.err(loc, format!("`{}` has no result", data.kind.mnemonic())))
-        };
+        // The verifier checked the op table's operand and result counts,
+        // which the indexing below relies on.
+        debug_assert!(data.kind.operand_arity().accepts(ops.len()));
+        debug_assert!(data.kind.result_arity().accepts(data.results.len()));
+        let one = || res.ok_or_else(|| self.unverified(loc, "an op without its result"));
         match &data.kind {
             OpKind::Const { bits } => {
                 let r = one()?;
@@ -948,31 +950,26 @@ impl<'m> Writer<'m> {
                 self.decl(r, e)?;
             }
             OpKind::Binary(b, flags) => {
-                arity(2)?;
                 let r = one()?;
                 let e = self.binary(*b, *flags, ops[0], ops[1], r)?;
                 self.decl(r, &e)?;
             }
             OpKind::Unary(u) => {
-                arity(1)?;
                 let r = one()?;
                 let e = self.unary(*u, ops[0]);
                 self.decl(r, &e)?;
             }
             OpKind::Cmp(p) => {
-                arity(2)?;
                 let r = one()?;
                 let e = self.cmp(*p, ops[0], ops[1]);
                 self.decl(r, &e)?;
             }
             OpKind::Cast(c) => {
-                arity(1)?;
                 let r = one()?;
                 let e = self.cast(*c, ops[0], r)?;
                 self.decl(r, &e)?;
             }
             OpKind::Select => {
-                arity(3)?;
                 let r = one()?;
                 let (c, a, b) = (self.n(ops[0]), self.n(ops[1]), self.n(ops[2]));
                 let masked = if self.masked_selects.contains(&op) {
@@ -1035,7 +1032,6 @@ impl<'m> Writer<'m> {
                 volatile,
                 speculative,
             } => {
-                arity(1)?;
                 let r = one()?;
                 let t = self.vty(r)?;
                 if !*speculative {
@@ -1054,7 +1050,6 @@ impl<'m> Writer<'m> {
                 self.decl(r, &e)?;
             }
             OpKind::Store { volatile } => {
-                arity(2)?;
                 let t = self.vty(ops[1])?;
                 let size = self
                     .module
@@ -1084,7 +1079,6 @@ impl<'m> Writer<'m> {
                 self.line(&s);
             }
             OpKind::PtrIndex { elem } => {
-                arity(2)?;
                 let r = one()?;
                 let size = self.module.types.size_of(*elem);
                 // A 64-bit index stays unsigned: the product wraps like the
@@ -1100,22 +1094,17 @@ impl<'m> Writer<'m> {
                 self.decl(r, &e)?;
             }
             OpKind::PtrField { ty, field } => {
-                arity(1)?;
                 let r = one()?;
                 let Type::Struct(s) = &self.module.types[*ty] else {
-                    return Err(self.err(loc, "`ptr.field` on a non-struct type"));
+                    return Err(self.unverified(loc, "`ptr.field` of a non-struct"));
                 };
-                let Some(f) = s.fields.get(*field as usize) else {
-                    return Err(self.err(loc, format!("struct has no field {field}")));
-                };
+                let f = &s.fields[*field as usize];
                 let e = format!("{} + {}", self.n(ops[0]), f.offset);
                 self.decl(r, &e)?;
             }
             OpKind::GlobalAddr(g) => {
                 let r = one()?;
-                let Some(gd) = self.module.globals.try_get(*g) else {
-                    return Err(self.err(loc, "address of an unknown global"));
-                };
+                let gd = &self.module.globals[*g];
                 if gd.space == Space::Shared {
                     return Err(self.err(
                         loc,
@@ -1137,7 +1126,6 @@ impl<'m> Writer<'m> {
                 self.decl(r, "cucc_dyn")?;
             }
             OpKind::Memcpy => {
-                arity(3)?;
                 let len = self.n(ops[2]).to_string();
                 self.check_access(ops[1], &len, 0, 0, loc)?;
                 self.check_access(ops[0], &len, 0, checks::SITE_WRITE, loc)?;
@@ -1150,7 +1138,6 @@ impl<'m> Writer<'m> {
                 self.line(&s);
             }
             OpKind::Memset => {
-                arity(3)?;
                 let len = self.n(ops[2]).to_string();
                 self.check_access(ops[0], &len, 0, checks::SITE_WRITE, loc)?;
                 let s = format!(
@@ -1162,7 +1149,6 @@ impl<'m> Writer<'m> {
                 self.line(&s);
             }
             OpKind::AtomicRmw { op: aop, .. } => {
-                arity(2)?;
                 let r = one()?;
                 let size = self.module.types.size_of(self.func.value_type(r)).max(1);
                 let flags = checks::SITE_WRITE | checks::SITE_ATOMIC;
@@ -1177,7 +1163,6 @@ impl<'m> Writer<'m> {
                 }
             }
             OpKind::AtomicCas { .. } => {
-                arity(3)?;
                 let r = one()?;
                 let size = self.module.types.size_of(self.func.value_type(r)).max(1);
                 let flags = checks::SITE_WRITE | checks::SITE_ATOMIC;
@@ -1220,7 +1205,6 @@ impl<'m> Writer<'m> {
             }
             OpKind::Fence { .. } => self.line("__atomic_thread_fence(__ATOMIC_SEQ_CST);"),
             OpKind::Prefetch => {
-                arity(2)?;
                 // One prefetch per cache line; integer arithmetic, as the
                 // range may lie outside any object. (Starting at the line
                 // of the first byte and covering a straddled last line made
@@ -1312,15 +1296,8 @@ impl<'m> Writer<'m> {
             }
             OpKind::TexRef(g) => {
                 let r = one()?;
-                let Some(gd) = self.module.globals.try_get(*g) else {
-                    return Err(self.err(loc, "`tex.ref` of an unknown global"));
-                };
-                if !matches!(gd.kind, cucc_ir::GlobalKind::Texture { .. }) {
-                    return Err(self.err(
-                        loc,
-                        format!("`tex.ref` of `{}`, which is not a texture", gd.name),
-                    ));
-                }
+                let gd = &self.module.globals[*g];
+                debug_assert!(matches!(gd.kind, cucc_ir::GlobalKind::Texture { .. }));
                 let e = texref_c_name(&gd.name);
                 self.decl(r, &e)?;
             }
@@ -1336,26 +1313,14 @@ impl<'m> Writer<'m> {
         let loc = data.loc;
         let ops = data.operands.clone();
         let results = data.results.clone();
-        if ops.len() != 1 + kind.coords() {
-            return Err(self.err(
-                loc,
-                format!(
-                    "`tex.fetch {}` needs a handle and {} coordinates",
-                    kind.name(),
-                    kind.coords()
-                ),
-            ));
-        }
-        let Some(&first) = results.first() else {
-            return Err(self.err(loc, "`tex.fetch` has no result"));
-        };
-        if results.len() > 4 {
-            return Err(self.err(loc, "`tex.fetch` has more than 4 results"));
-        }
-        let ty = self.func.value_type(first);
-        if results.iter().any(|&r| self.func.value_type(r) != ty) {
-            return Err(self.err(loc, "`tex.fetch` results must share one type"));
-        }
+        // The verifier checked the handle and coordinates, 1 to 4 results,
+        // all of one type.
+        debug_assert_eq!(ops.len(), 1 + kind.coords());
+        debug_assert!((1..=4).contains(&results.len()));
+        let first = results[0];
+        debug_assert!(results
+            .iter()
+            .all(|&r| self.func.value_type(r) == self.func.value_type(first)));
         let Some((out_kind, cty)) = tex_out_kind(self.ty_of(first)) else {
             return Err(self.err(
                 loc,
@@ -2046,9 +2011,9 @@ impl<'m> Writer<'m> {
         let data = self.func.ops[op].clone();
         let region = data.regions[0];
         let args = self.func.regions[region].args.clone();
-        if data.operands.len() < 3 || args.is_empty() {
-            return Err(self.err(data.loc, "malformed `for`"));
-        }
+        // The verifier checked lb, ub, step and one region argument per
+        // carried value after the iv.
+        debug_assert!(data.operands.len() >= 3 && !args.is_empty());
         // Carried values live in the region-argument variables; the results
         // are the same variables after the loop.
         let mut vars = Vec::new();
@@ -2142,7 +2107,7 @@ impl<'m> Writer<'m> {
             if self.func.ops[o].kind == OpKind::Condition {
                 let cops = self.func.ops[o].operands.clone();
                 let Some((&c, vals)) = cops.split_first() else {
-                    return Err(self.err(data.loc, "`condition` without a predicate"));
+                    return Err(self.unverified(data.loc, "`condition` without a predicate"));
                 };
                 self.put_assign(&avars, vals)?;
                 self.line(&format!("if (!{}) break;", self.n(c)));

@@ -2,13 +2,14 @@
 //! system C compiler, load and run kernels over their whole grid.
 #![allow(dead_code)]
 
-use cucc_cpuify::emit_c::{emit_module, entry_c_name};
+use cucc_cpuify::emit_c::{
+    compile_c, emit_module, entry_c_name, CompileOptions, CpuTarget, OutputKind,
+};
 use cucc_cpuify::pipeline::PASSES;
 use cucc_cpuify::remarks::Remarks;
 use cucc_ir::*;
 use std::ffi::c_void;
 use std::path::PathBuf;
-use std::process::Command;
 
 /// The harness builds with run-time barrier checks on: they must stay
 /// silent on correct kernels.
@@ -16,15 +17,8 @@ const CHECK: bool = true;
 /// Guard bytes kept before and after scratch, as the runtime does.
 const GUARD: usize = 256;
 
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct Launch {
-    pub grid: [u32; 3],
-    pub block: [u32; 3],
-    pub dynamic_shared: u64,
-    pub tex: *const c_void,
-    pub thread_ranges: u32,
-}
+/// The launch description entries read (`cucc_launch`).
+pub use cucc_cpuify::abi::Launch;
 
 thread_local! {
     /// Entries built with thread ranges (collapsed launches).
@@ -39,7 +33,8 @@ thread_local! {
     static OUTER_RUNS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-pub type Entry = unsafe extern "C" fn(*mut *mut c_void, *const Launch, u32, u32, *mut c_void);
+/// A kernel entry (`cucc_kernel_fn`).
+pub use cucc_cpuify::abi::KernelFn as Entry;
 
 /// Lowers every kernel, emits C, compiles it to a shared object and loads it.
 pub fn build(m: Module, tag: &str) -> (libloading::Library, Module) {
@@ -117,10 +112,11 @@ pub fn compile(m: Module, tag: &str) -> (libloading::Library, Module) {
         emitted.c
     );
     std::fs::write(&c, src).expect("write c");
-    let out = Command::new("cc")
-        .args([
-            "-std=c11",
-            "-O2",
+    // The JIT's flags for the baseline ISA (tests must not depend on the
+    // CPU), at -O2, with warnings as errors: the emitted C stays clean.
+    let options = CompileOptions {
+        opt: "2".into(),
+        warnings: [
             "-Wall",
             "-Werror",
             "-Wno-unused-variable",
@@ -129,21 +125,15 @@ pub fn compile(m: Module, tag: &str) -> (libloading::Library, Module) {
             // taken from thread 0) is written for every block size >= 1,
             // which gcc cannot know now that shared memory is not cleared.
             "-Wno-maybe-uninitialized",
-            "-shared",
-            "-fPIC",
-            "-o",
-        ])
-        .arg(&so)
-        .args(EXTRA_CFLAGS.with(|c| c.borrow().clone()))
-        .arg(&c)
-        .arg("-lm")
-        .output()
-        .expect("run cc");
-    assert!(
-        out.status.success(),
-        "cc failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        ]
+        .map(String::from)
+        .to_vec(),
+        extra: EXTRA_CFLAGS.with(|c| c.borrow().clone()),
+        ..CompileOptions::new(OutputKind::SharedObject, CpuTarget::Portable)
+    };
+    if let Err(e) = compile_c(&c, &so, &options) {
+        panic!("{e}");
+    }
     // SAFETY: the library was just built from generated C with no constructors.
     let lib = unsafe { libloading::Library::new(&so) }.expect("load");
     (lib, m)

@@ -16,7 +16,6 @@ pub mod memread;
 
 use std::ffi::c_int;
 use std::path::Path;
-use std::process::Command;
 use std::sync::{OnceLock, RwLock};
 use std::time::Instant;
 
@@ -24,7 +23,7 @@ use crate::errors::Error;
 use crate::fatbin::{self, FatbinError};
 use crate::log::{log, Level};
 use crate::registry::{self, ModuleId};
-use cucc_cpuify::emit_c::CpuTarget;
+use cucc_cpuify::emit_c::{compile_c, CompileError, CompileOptions, CpuTarget, OutputKind};
 use cucc_cpuify::progress::{PhaseTimes, Progress};
 
 /// Turns PTX text into a cucc IR module (`file` names it in diagnostics).
@@ -84,15 +83,22 @@ impl JitError {
     }
 }
 
-/// Flags for compiling the emitted C into a loadable object.
-const CFLAGS: &[&str] = &["-std=gnu11", "-O3", "-shared", "-fPIC", "-w"];
+/// How the JIT compiles emitted C: a loadable object for `target`, `-O3`.
+fn compile_options(target: CpuTarget) -> CompileOptions {
+    CompileOptions::new(OutputKind::SharedObject, target)
+}
 
-/// The C compiler: `$CC`, else `cc`.
-pub fn c_compiler() -> String {
-    std::env::var("CC")
-        .ok()
-        .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| "cc".to_string())
+/// What the cache key records of the build for `target`: the compiler,
+/// every flag that does not depend on the source, and the target's
+/// identity (for `native`, the host CPU's model and features).
+fn key_options(target: &CpuTarget) -> String {
+    let o = compile_options(target.clone());
+    format!(
+        "{} {} {} -lm",
+        o.cc,
+        o.flags(0).join(" "),
+        target.identity()
+    )
 }
 
 /// Makes `ptx` runnable: finds its object in the cache or translates and
@@ -136,16 +142,10 @@ fn load(
     id: Option<ModuleId>,
     frontend: Translator,
 ) -> Result<ModuleId, JitError> {
-    let cc = c_compiler();
     let target = CpuTarget::from_env().map_err(JitError::Build)?;
+    let mut options = key_options(&target);
+    let cc_options = compile_options(target);
     let checks = crate::sanitize::mode();
-    let mut options = format!(
-        "{cc} {} {} {} {} -lm",
-        CFLAGS.join(" "),
-        target.cflags_for(&cc).join(" "),
-        cucc_cpuify::emit_c::device_c_flags(&cc).join(" "),
-        target.identity()
-    );
     if checks != crate::sanitize::Sanitize::Off {
         options.push_str(&format!(" sanitize={}", checks.name()));
     }
@@ -201,8 +201,8 @@ fn load(
     let t0 = Instant::now();
     let c = translate(source, &file, &id, frontend, checks, &mut times, &progress)?;
     let t1 = Instant::now();
-    progress.phase(format!("C compiler `{cc}`"));
-    let object = compile(&cc, &target, &c, &so)?;
+    progress.phase(format!("C compiler `{}`", cc_options.cc));
+    let object = compile(&cc_options, &c, &so)?;
     let t2 = Instant::now();
     progress.finish();
     times.add("cc", t2 - t1);
@@ -307,39 +307,24 @@ fn emit(
 
 /// Compiles `c` into `so` (through temporary files renamed into place),
 /// records the object's hash beside it and returns the object open.
-fn compile(cc: &str, target: &CpuTarget, c: &str, so: &Path) -> Result<std::fs::File, JitError> {
+fn compile(options: &CompileOptions, c: &str, so: &Path) -> Result<std::fs::File, JitError> {
     let c_path = cache::temp_path(&so.with_extension("c"));
     std::fs::write(&c_path, c)
         .map_err(|e| JitError::Build(format!("cannot write {}: {e}", c_path.display())))?;
     let tmp = cache::temp_path(so);
-    let out = Command::new(cc)
-        .args(CFLAGS)
-        .args(target.cflags_for(cc))
-        .args(cucc_cpuify::emit_c::device_c_flags(cc))
-        .args(cucc_cpuify::emit_c::large_source_flags(cc, c.len()))
-        .arg("-o")
-        .arg(&tmp)
-        .arg("-x")
-        .arg("c")
-        .arg(&c_path)
-        .arg("-lm")
-        .output();
-    let out = match out {
-        Ok(o) => o,
-        Err(e) => {
+    match compile_c(&c_path, &tmp, options) {
+        Ok(()) => {}
+        Err(e @ CompileError::Spawn { .. }) => {
             let _ = std::fs::remove_file(&c_path);
+            return Err(JitError::Build(e.to_string()));
+        }
+        Err(CompileError::Failed { cc, stderr, .. }) => {
+            let _ = std::fs::remove_file(&tmp);
             return Err(JitError::Build(format!(
-                "cannot run the C compiler `{cc}` (set $CC): {e}"
+                "the C compiler `{cc}` failed on {} (kept for inspection):\n{stderr}",
+                c_path.display(),
             )));
         }
-    };
-    if !out.status.success() {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(JitError::Build(format!(
-            "the C compiler `{cc}` failed on {} (kept for inspection):\n{}",
-            c_path.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )));
     }
     // `CUCC_JIT_KEEP` keeps the emitted C next to the object, to read what
     // the kernels became.
@@ -521,4 +506,24 @@ fn read_fatbin(addr: usize) -> Result<Vec<u8>, JitError> {
     let total = fatbin::total_len(&header).map_err(|err| JitError::Image { addr, err })?;
     // SAFETY: as above; the length comes from the header, capped by total_len.
     unsafe { memread::read(addr, total) }.ok_or_else(|| unreadable("the announced size"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_key_records_the_target_and_the_flags() {
+        let native = key_options(&CpuTarget::Native);
+        let portable = key_options(&CpuTarget::Portable);
+        let v3 = key_options(&CpuTarget::Arch("x86-64-v3".into()));
+        assert!(native.contains("-march=native") && native.contains(" native["));
+        assert!(!portable.contains("-march") && portable.contains(" portable -lm"));
+        assert!(v3.contains("-march=x86-64-v3"));
+        for k in [&native, &portable, &v3] {
+            assert!(k.contains("-std=gnu11 -O3 -shared -fPIC -w"), "{k}");
+            assert!(k.contains("-ffp-contract=off"), "{k}");
+        }
+        assert_ne!(native, portable);
+    }
 }

@@ -108,22 +108,9 @@ extern "C" fn summary() {
     );
 }
 
-/// An access site as the emitted C describes it (`cucc_san_site`).
-#[repr(C)]
-pub struct Site {
-    kernel: *const c_char,
-    place: *const c_char,
-    what: *const c_char,
-    size: u32,
-    flags: u32,
-}
-
-/// `Site::flags`: a write.
-const SITE_WRITE: u32 = 1;
-/// `Site::flags`: an atomic.
-const SITE_ATOMIC: u32 = 2;
-/// `Site::flags`: known to address shared memory.
-const SITE_SHARED: u32 = 4;
+/// An access site as the emitted C describes it (`cucc_san_site`), and
+/// its `flags` bits.
+pub use cucc_cpuify::abi::{SanSite as Site, SITE_ATOMIC, SITE_SHARED, SITE_WRITE};
 
 /// Lossy text of a C string (empty for NULL).
 ///

@@ -14,18 +14,8 @@ use std::ffi::c_void;
 use std::sync::Mutex;
 
 use super::{count_error, who, Site, SiteText, PREFIX};
-
 /// One shadow cell (`cucc_rc_cell`).
-#[repr(C)]
-#[derive(Clone, Copy)]
-struct Cell {
-    epoch: u32,
-    w: u32,
-    r1: u32,
-    r2: u32,
-    ws: *const Site,
-    rs: *const Site,
-}
+use cucc_cpuify::abi::RcCell as Cell;
 
 const EMPTY: Cell = Cell {
     epoch: 0,
@@ -37,15 +27,7 @@ const EMPTY: Cell = Cell {
 };
 
 /// The state a checked entry holds (`cucc_rc_state`).
-#[repr(C)]
-pub struct State {
-    epoch: u32,
-    /// The lane-loop run within the phase (`cucc_rc_conflict`).
-    segment: u32,
-    cells: *mut Cell,
-    base: usize,
-    size: u64,
-}
+pub use cucc_cpuify::abi::RcState as State;
 
 struct Shadow {
     state: State,
