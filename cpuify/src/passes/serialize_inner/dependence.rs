@@ -495,15 +495,14 @@ impl<'a, 'm> Test<'a, 'm> {
         })
     }
 
-    /// The coordinates fixed for `op` by the `if`s between it and the
-    /// loop body (`threadIdx.d == k` in a then branch, `!=` in an else);
-    /// `None` if they contradict each other (the op never runs).
-    fn pins(&self, op: Op) -> Option<[Option<i64>; 3]> {
+    /// The conditions the `if`s between `op` and the loop body establish
+    /// for it: each atom of a then branch's `and` tree (holding), of an
+    /// else branch's `or` tree (failing), with whether it holds.
+    fn guards(&self, op: Op) -> Vec<(Value, bool)> {
         let func = self.func;
         let parents = self.fx.affine().parents();
         let body = func.ops[self.p].regions[0];
-        let ivs = &func.regions[body].args;
-        let mut pins = [None; 3];
+        let mut out = Vec::new();
         let mut cur = op;
         while let Some(region) = parents.region_of(cur) {
             if region == body {
@@ -522,17 +521,27 @@ impl<'a, 'm> Test<'a, 'm> {
                     } else {
                         disjuncts(func, c, &mut atoms);
                     }
-                    for atom in atoms {
-                        if let Some((d, k)) = pin_of(func, ivs, atom, then) {
-                            match pins[d] {
-                                Some(old) if old != k => return None,
-                                _ => pins[d] = Some(k),
-                            }
-                        }
-                    }
+                    out.extend(atoms.into_iter().map(|a| (a, then)));
                 }
             }
             cur = owner;
+        }
+        out
+    }
+
+    /// The coordinates fixed for `op` by the `if`s between it and the
+    /// loop body (`threadIdx.d == k` in a then branch, `!=` in an else);
+    /// `None` if they contradict each other (the op never runs).
+    fn pins(&self, op: Op) -> Option<[Option<i64>; 3]> {
+        let ivs = &self.func.regions[self.func.ops[self.p].regions[0]].args;
+        let mut pins = [None; 3];
+        for (atom, holds) in self.guards(op) {
+            if let Some((d, k)) = pin_of(self.func, ivs, atom, holds) {
+                match pins[d] {
+                    Some(old) if old != k => return None,
+                    _ => pins[d] = Some(k),
+                }
+            }
         }
         Some(pins)
     }
@@ -541,38 +550,13 @@ impl<'a, 'm> Test<'a, 'm> {
     /// and the loop's body impose (comparisons of a coordinate with a
     /// small constant; unbounded where there are none).
     fn bounds(&self, op: Op) -> [(i64, i64); 3] {
-        let func = self.func;
-        let parents = self.fx.affine().parents();
-        let body = func.ops[self.p].regions[0];
-        let ivs = &func.regions[body].args;
+        let ivs = &self.func.regions[self.func.ops[self.p].regions[0]].args;
         let mut out = [(i64::MIN, i64::MAX); 3];
-        let mut cur = op;
-        while let Some(region) = parents.region_of(cur) {
-            if region == body {
-                break;
+        for (atom, holds) in self.guards(op) {
+            if let Some((d, lo, hi)) = range_of(self.func, ivs, atom, holds) {
+                out[d].0 = out[d].0.max(lo);
+                out[d].1 = out[d].1.min(hi);
             }
-            let Some(owner) = parents.op_of(region) else {
-                break;
-            };
-            let data = &func.ops[owner];
-            if data.kind == OpKind::If {
-                let then = data.regions.first() == Some(&region);
-                if let Some(&c) = data.operands.first() {
-                    let mut atoms = Vec::new();
-                    if then {
-                        conjuncts(func, c, &mut atoms);
-                    } else {
-                        disjuncts(func, c, &mut atoms);
-                    }
-                    for atom in atoms {
-                        if let Some((d, lo, hi)) = range_of(func, ivs, atom, then) {
-                            out[d].0 = out[d].0.max(lo);
-                            out[d].1 = out[d].1.min(hi);
-                        }
-                    }
-                }
-            }
-            cur = owner;
         }
         out
     }
