@@ -3504,7 +3504,7 @@ fn inline_asm_ref(i: usize, u: &[u32]) -> Vec<u32> {
     };
     let c64 = (u64::from(d) << 32) | u64::from(c);
     let sum = ((u64::from(b) << 32) | u64::from(a)).wrapping_add(c64);
-    let wide = u64::from(a) * u64::from(b) + c64;
+    let wide = (u64::from(a) * u64::from(b)).wrapping_add(c64);
     let sh = a >> (i % 32);
     let m = (i & 15) as u32;
     let ballot = (0..32).fold(0u32, |r, j| r | ((u[warp + j] & 1) << j));
