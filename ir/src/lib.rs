@@ -31,6 +31,7 @@ pub mod module;
 #[macro_use]
 mod op_table;
 pub mod ops;
+pub mod roles;
 mod splice;
 pub mod text;
 pub mod types;

@@ -693,7 +693,7 @@ enum OpKind {
     /// written (as a C local's; the interpreter zero-fills them); a shared
     /// alloca (only valid outside any block-level parallel, in launch-form
     /// functions) is per executing grid iteration, i.e. per block, and
-    /// zero-filled, as GPU drivers leave shared memory in practice.
+    /// likewise unspecified until written.
     Alloca {
         /// Space of the storage: private or shared.
         space: Space,

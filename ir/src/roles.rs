@@ -1,0 +1,355 @@
+//! Named operands and regions of ops.
+//!
+//! An op keeps its operands and regions in plain vectors whose order each
+//! [`OpKind`] documents (`for` is `(lb, ub, step, init...) [body]`). Passes
+//! read and write them through these accessors instead of by position, so
+//! the order is written down once, here, and a pass reads as what it means
+//! (`data.ub()`, `data.body()`). An accessor asked of an op that has no such
+//! role is a bug of the caller: it panics in debug builds.
+
+use crate::func::OpData;
+use crate::{OpKind, Region, Value};
+
+/// Position of `for`'s lower bound, upper bound and step; the carried
+/// initial values follow.
+const FOR_LB: usize = 0;
+const FOR_UB: usize = 1;
+const FOR_STEP: usize = 2;
+const FOR_INITS: usize = 3;
+
+/// Declares a getter and a setter for an operand at a fixed position among
+/// the kinds listed.
+macro_rules! operand_role {
+    ($(#[$doc:meta])* $get:ident, $set:ident, $pos:expr, $($kind:pat_param)|+) => {
+        $(#[$doc])*
+        #[track_caller]
+        pub fn $get(&self) -> Value {
+            debug_assert!(
+                matches!(self.kind, $($kind)|+),
+                concat!("`", stringify!($get), "` of {:?}"),
+                self.kind
+            );
+            self.operands[$pos]
+        }
+
+        #[doc = concat!("Replaces [`Self::", stringify!($get), "`].")]
+        #[track_caller]
+        pub fn $set(&mut self, v: Value) {
+            debug_assert!(
+                matches!(self.kind, $($kind)|+),
+                concat!("`", stringify!($set), "` of {:?}"),
+                self.kind
+            );
+            self.operands[$pos] = v;
+        }
+    };
+}
+
+/// Declares a getter for a region at a fixed position among the kinds listed.
+macro_rules! region_role {
+    ($(#[$doc:meta])* $get:ident, $pos:expr, $($kind:pat_param)|+) => {
+        $(#[$doc])*
+        #[track_caller]
+        pub fn $get(&self) -> Region {
+            debug_assert!(
+                matches!(self.kind, $($kind)|+),
+                concat!("`", stringify!($get), "` of {:?}"),
+                self.kind
+            );
+            self.regions[$pos]
+        }
+    };
+}
+
+impl OpData {
+    operand_role!(
+        /// Left operand of a binary op or comparison.
+        lhs, set_lhs, 0, OpKind::Binary(..) | OpKind::Cmp(..)
+    );
+    operand_role!(
+        /// Right operand of a binary op or comparison.
+        rhs, set_rhs, 1, OpKind::Binary(..) | OpKind::Cmp(..)
+    );
+    operand_role!(
+        /// The operand of a unary op or cast.
+        input, set_input, 0, OpKind::Unary(..) | OpKind::Cast(..)
+    );
+    operand_role!(
+        /// Condition of a `select`, an `if` or a `condition` terminator.
+        cond, set_cond, 0, OpKind::Select | OpKind::If | OpKind::Condition
+    );
+    operand_role!(
+        /// `select`'s value when the condition holds.
+        if_true, set_if_true, 1, OpKind::Select
+    );
+    operand_role!(
+        /// `select`'s value when the condition does not hold.
+        if_false, set_if_false, 2, OpKind::Select
+    );
+    operand_role!(
+        /// `for`'s lower bound (the first value of the induction variable).
+        lb, set_lb, FOR_LB, OpKind::For { .. }
+    );
+    operand_role!(
+        /// `for`'s exclusive upper bound.
+        ub, set_ub, FOR_UB, OpKind::For { .. }
+    );
+    operand_role!(
+        /// `for`'s step.
+        step, set_step, FOR_STEP, OpKind::For { .. }
+    );
+    operand_role!(
+        /// The address an op reads or writes: loads, stores, atomics,
+        /// prefetches, and the base of `ptr.index`/`ptr.field`.
+        ptr, set_ptr, 0,
+        OpKind::Load { .. }
+            | OpKind::Store { .. }
+            | OpKind::AtomicRmw { .. }
+            | OpKind::AtomicCas { .. }
+            | OpKind::Prefetch
+            | OpKind::PtrIndex { .. }
+            | OpKind::PtrField { .. }
+    );
+    operand_role!(
+        /// `ptr.index`'s element index.
+        index, set_index, 1, OpKind::PtrIndex { .. }
+    );
+    operand_role!(
+        /// The value a store writes or an atomic read-modify-write combines;
+        /// the value a shuffle moves.
+        value, set_value, 1, OpKind::Store { .. } | OpKind::AtomicRmw { .. }
+    );
+    operand_role!(
+        /// A compare-and-swap's expected old value.
+        expected, set_expected, 1, OpKind::AtomicCas { .. }
+    );
+    operand_role!(
+        /// The value a compare-and-swap writes when the old one matched.
+        desired, set_desired, 2, OpKind::AtomicCas { .. }
+    );
+    operand_role!(
+        /// Destination of `memcpy` and `memset`.
+        dst, set_dst, 0, OpKind::Memcpy | OpKind::Memset
+    );
+    operand_role!(
+        /// Source of `memcpy`.
+        src, set_src, 1, OpKind::Memcpy
+    );
+    operand_role!(
+        /// The byte `memset` writes.
+        fill, set_fill, 1, OpKind::Memset
+    );
+    operand_role!(
+        /// Lane mask of a warp barrier, shuffle or vote.
+        mask, set_mask, 0,
+        OpKind::Barrier(..) | OpKind::Shuffle(..) | OpKind::Vote(..)
+    );
+    operand_role!(
+        /// The value a shuffle moves between lanes.
+        shuffled, set_shuffled, 1, OpKind::Shuffle(..)
+    );
+    operand_role!(
+        /// A shuffle's source lane, or lane distance for `up`/`down`/`xor`.
+        lane, set_lane, 2, OpKind::Shuffle(..)
+    );
+    operand_role!(
+        /// A shuffle's segment width.
+        width, set_width, 3, OpKind::Shuffle(..)
+    );
+    operand_role!(
+        /// A texture fetch's handle.
+        handle, set_handle, 0, OpKind::TexFetch(..)
+    );
+
+    region_role!(
+        /// `if`'s region run when the condition holds.
+        then_region, 0, OpKind::If
+    );
+    region_role!(
+        /// `if`'s region run when the condition does not hold.
+        else_region, 1, OpKind::If
+    );
+    region_role!(
+        /// The body of a `for` or a `parallel`.
+        body, 0, OpKind::For { .. } | OpKind::Parallel { .. }
+    );
+    region_role!(
+        /// `while`'s region that computes the condition.
+        before, 0, OpKind::While
+    );
+    region_role!(
+        /// `while`'s region run while the condition holds.
+        after, 1, OpKind::While
+    );
+
+    /// The predicate of a vote or a reducing block barrier.
+    #[track_caller]
+    pub fn pred(&self) -> Value {
+        match self.kind {
+            OpKind::Vote(..) => self.operands[1],
+            OpKind::BarrierReduce(..) => self.operands[0],
+            ref k => panic!("`pred` of {k:?}"),
+        }
+    }
+
+    /// Byte count of `memcpy`, `memset` and `prefetch`.
+    #[track_caller]
+    pub fn byte_len(&self) -> Value {
+        match self.kind {
+            OpKind::Memcpy | OpKind::Memset => self.operands[2],
+            OpKind::Prefetch => self.operands[1],
+            ref k => panic!("`byte_len` of {k:?}"),
+        }
+    }
+
+    /// The three loop-control operands of a `for`: `(lb, ub, step)`.
+    #[track_caller]
+    pub fn bounds(&self) -> (Value, Value, Value) {
+        (self.lb(), self.ub(), self.step())
+    }
+
+    /// Initial values of the carried values of a `for` (after the bounds) or
+    /// a `while` (all its operands).
+    #[track_caller]
+    pub fn inits(&self) -> &[Value] {
+        match self.kind {
+            OpKind::For { .. } => &self.operands[FOR_INITS..],
+            OpKind::While => &self.operands,
+            ref k => panic!("`inits` of {k:?}"),
+        }
+    }
+
+    /// Mutable [`Self::inits`].
+    #[track_caller]
+    pub fn inits_mut(&mut self) -> &mut [Value] {
+        match self.kind {
+            OpKind::For { .. } => &mut self.operands[FOR_INITS..],
+            OpKind::While => &mut self.operands,
+            ref k => panic!("`inits_mut` of {k:?}"),
+        }
+    }
+
+    /// A `parallel`'s upper bounds, one per dimension.
+    #[track_caller]
+    pub fn ubs(&self) -> &[Value] {
+        debug_assert!(
+            matches!(self.kind, OpKind::Parallel { .. }),
+            "`ubs` of {:?}",
+            self.kind
+        );
+        &self.operands
+    }
+
+    /// The values a terminator passes on: all of `yield`'s and `return`'s
+    /// operands, `condition`'s after its condition.
+    #[track_caller]
+    pub fn values(&self) -> &[Value] {
+        match self.kind {
+            OpKind::Yield | OpKind::Return => &self.operands,
+            OpKind::Condition => &self.operands[1..],
+            ref k => panic!("`values` of {k:?}"),
+        }
+    }
+
+    /// Mutable [`Self::values`].
+    #[track_caller]
+    pub fn values_mut(&mut self) -> &mut [Value] {
+        match self.kind {
+            OpKind::Yield | OpKind::Return => &mut self.operands,
+            OpKind::Condition => &mut self.operands[1..],
+            ref k => panic!("`values_mut` of {k:?}"),
+        }
+    }
+
+    /// The arguments of a call or `printf`.
+    #[track_caller]
+    pub fn args(&self) -> &[Value] {
+        debug_assert!(
+            matches!(self.kind, OpKind::Call(..) | OpKind::Printf { .. }),
+            "`args` of {:?}",
+            self.kind
+        );
+        &self.operands
+    }
+
+    /// A texture fetch's coordinates.
+    #[track_caller]
+    pub fn coords(&self) -> &[Value] {
+        debug_assert!(
+            matches!(self.kind, OpKind::TexFetch(..)),
+            "`coords` of {:?}",
+            self.kind
+        );
+        &self.operands[1..]
+    }
+
+    /// The single result of an op that has exactly one.
+    #[track_caller]
+    pub fn result(&self) -> Value {
+        debug_assert_eq!(self.results.len(), 1, "`result` of {:?}", self.kind);
+        self.results[0]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::text::parse_module;
+    use crate::OpKind;
+
+    #[test]
+    fn roles_name_the_documented_positions() {
+        let src = "kernel @f(%n: i32, %p: ptr<global>) {
+  %z = const 0 : i32
+  %o = const 1 : i32
+  %s = for %i = %z to %n step %o iter(%a = %z) -> (i32) {
+    %b = add %a, %i : i32
+    yield %b
+  }
+  %c = cmp slt %s, %n : i32
+  %v = if %c -> (f32) {
+    %x = load %p : f32
+    yield %x
+  } else {
+    %y = const 0.0 : f32
+    yield %y
+  }
+  store %p, %v
+  return
+}
+";
+        let module = match parse_module(src) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        let Some((_, func)) = module.functions.iter().next() else {
+            panic!("no function")
+        };
+        let name = |v| func.values[v].name.as_deref();
+        let mut seen = 0;
+        for (_, data) in func.ops.iter() {
+            match data.kind {
+                OpKind::For { .. } => {
+                    let (lb, ub, step) = data.bounds();
+                    assert_eq!(name(lb), Some("z"));
+                    assert_eq!(name(ub), Some("n"));
+                    assert_eq!(name(step), Some("o"));
+                    assert_eq!(data.inits(), &[lb]);
+                    assert_eq!(func.regions[data.body()].args.len(), 2);
+                    seen += 1;
+                }
+                OpKind::If => {
+                    assert_eq!(name(data.cond()), Some("c"));
+                    assert_ne!(data.then_region(), data.else_region());
+                    seen += 1;
+                }
+                OpKind::Store { .. } => {
+                    assert_eq!(name(data.ptr()), Some("p"));
+                    assert_eq!(name(data.value()), Some("v"));
+                    seen += 1;
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(seen, 3);
+    }
+}
