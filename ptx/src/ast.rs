@@ -213,6 +213,23 @@ pub struct Function {
     pub params: Vec<Param>,
     /// The body; `None` for a declaration.
     pub body: Option<Vec<Stmt>>,
+    /// `name: .callprototype ...` declarations of the body: the signatures
+    /// its indirect calls name.
+    pub prototypes: Vec<Prototype>,
+    /// Where.
+    pub pos: Pos,
+}
+
+/// `label: .callprototype (rets) _ (params);`: the signature of an
+/// indirect call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prototype {
+    /// The label that names it.
+    pub name: String,
+    /// Return parameters.
+    pub rets: Vec<Param>,
+    /// Parameters.
+    pub params: Vec<Param>,
     /// Where.
     pub pos: Pos,
 }

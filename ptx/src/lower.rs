@@ -80,6 +80,9 @@ struct ModCx<'p> {
     /// (`shared_globals`).
     split: Option<HashMap<String, HashMap<String, String>>>,
     shared_globals: HashMap<String, GlobalId>,
+    /// Functions whose address the module takes, with the number that is
+    /// their pointer's value ([`call::function_numbers`]).
+    fn_numbers: HashMap<String, u64>,
 }
 
 /// Lowers every entry of `m` and the functions it calls.
@@ -97,6 +100,7 @@ pub fn lower_module(m: &PtxModule, file: &str) -> Result<Module> {
         shared_vars: HashMap::new(),
         split: None,
         shared_globals: HashMap::new(),
+        fn_numbers: call::function_numbers(m),
     };
     cx.file = cx.module.file_id(file);
     for (n, path) in &m.files {
@@ -307,6 +311,9 @@ impl<'p> ModCx<'p> {
                         Init::Num(n) => {
                             let b = num_bits(*n, v.ty);
                             out.extend_from_slice(&b.to_le_bytes()[..esize as usize]);
+                        }
+                        Init::Addr(s, 0) if esize == 8 && self.fn_numbers.contains_key(s) => {
+                            out.extend_from_slice(&self.fn_numbers[s].to_le_bytes());
                         }
                         Init::Addr(s, _) => {
                             return err(
@@ -1351,6 +1358,9 @@ impl<'m, 'p> FnCx<'m, 'p> {
         }
         if s == "WARP_SZ" {
             return Ok(self.b().i64(32));
+        }
+        if let Some(&n) = self.mc.fn_numbers.get(s) {
+            return Ok(self.b().i64(n as i64));
         }
         match self.mc.syms.get(s).copied() {
             Some(ModSym::Global(g, space)) => {

@@ -442,24 +442,27 @@ impl Parser {
                 rets,
                 params,
                 body: None,
+                prototypes: Vec::new(),
                 pos,
             });
         }
         self.expect_punct('{')?;
-        let body = self.body()?;
+        let (body, prototypes) = self.body()?;
         Ok(Function {
             entry,
             name,
             rets,
             params,
             body: Some(body),
+            prototypes,
             pos,
         })
     }
 
-    fn body(&mut self) -> Result<Vec<Stmt>> {
+    fn body(&mut self) -> Result<(Vec<Stmt>, Vec<Prototype>)> {
         self.src = None;
         let mut out = Vec::new();
+        let mut prototypes = Vec::new();
         let mut depth = 1;
         loop {
             let pos = self.pos();
@@ -475,7 +478,7 @@ impl Parser {
                     self.i += 1;
                     depth -= 1;
                     if depth == 0 {
-                        return Ok(out);
+                        return Ok((out, prototypes));
                     }
                 }
                 Tok::Punct('@') => out.push(Stmt::Inst(self.located_inst()?)),
@@ -490,6 +493,12 @@ impl Parser {
                         self.skip_line();
                     } else if w == ".pragma" {
                         self.skip_hint();
+                    } else if w == ".callprototype" {
+                        let Some(Stmt::Label(name, _)) = out.pop() else {
+                            return self.err("`.callprototype` needs a label");
+                        };
+                        self.i += 1;
+                        prototypes.push(self.prototype(name, pos)?);
                     } else if w == ".branchtargets" {
                         self.i += 1;
                         let mut t = Vec::new();
@@ -521,6 +530,33 @@ impl Parser {
                 }
             }
         }
+    }
+
+    /// After `name: .callprototype`: `[(rets)] _ (params);`.
+    fn prototype(&mut self, name: String, pos: Pos) -> Result<Prototype> {
+        let rets = if self.is_punct('(') {
+            self.params()?
+        } else {
+            Vec::new()
+        };
+        let placeholder = self.word("`_`")?;
+        if placeholder != "_" {
+            return self.err(format!(
+                "expected `_` in `.callprototype`, found `{placeholder}`"
+            ));
+        }
+        let params = if self.is_punct('(') {
+            self.params()?
+        } else {
+            Vec::new()
+        };
+        self.expect_punct(';')?;
+        Ok(Prototype {
+            name,
+            rets,
+            params,
+            pos,
+        })
     }
 
     /// `.space [.align N] .type name[dims]<N> [= init] {, name...} ;`
