@@ -135,8 +135,24 @@ pub fn large_source_flags(cc: &str, len: usize) -> Vec<String> {
 /// kernel whose locals outgrow its stack faults on the guard page below it
 /// (a sticky `cudaErrorIllegalAddress`) instead of writing past it into
 /// other memory. Probes cost a store per page of frame, once per call.
+///
+/// And `-fno-strict-aliasing`: device memory has no types. PTX reads and
+/// writes bytes at addresses, and CUDA code puns types through memory
+/// (CUB's radix sort writes 16-bit digit counters into shared memory and
+/// scans them as packed 32-bit words; unions; `reinterpret_cast` of
+/// buffers), while the C loads and stores through typed pointers: with
+/// C's type-based alias rules the compiler may reorder a load of one type
+/// across a store of another to the same bytes (it did, under
+/// `-mtune=sapphirerapids`). Which memory is disjoint the passes state
+/// themselves (`restrict`, `alloc.distinct`).
 pub fn device_c_flags(cc: &str) -> Vec<String> {
-    probed_flags(cc, "stack-clash", &["-fstack-clash-protection"])
+    let mut flags = vec!["-fno-strict-aliasing".to_string()];
+    flags.extend(probed_flags(
+        cc,
+        "stack-clash",
+        &["-fstack-clash-protection"],
+    ));
+    flags
 }
 
 /// The flags that keep `cc` from vectorising with gathers, if it accepts
@@ -222,6 +238,15 @@ fn host_cpu_features() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn device_c_never_assumes_typed_memory() {
+        // Whatever the compiler accepts otherwise, type-based aliasing is
+        // off: device memory is untyped (see `device_c_flags`).
+        for cc in ["cc", "/nonexistent/cc"] {
+            assert!(device_c_flags(cc).iter().any(|f| f == "-fno-strict-aliasing"));
+        }
+    }
 
     #[test]
     fn only_large_sources_get_extra_flags() {
