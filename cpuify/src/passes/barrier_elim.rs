@@ -48,7 +48,7 @@ use cucc_ir::edit::remove_op;
 use cucc_ir::effects::conflicts_across_threads;
 use cucc_ir::{
     BarrierScope, Base, CallSummaries, FuncId, Function, FunctionEffects, FunctionKind, Level,
-    MemEffect, Module, Op, OpKind, Region, Space,
+    MemEffect, Module, Op, OpKind, Region, Space, Value,
 };
 
 /// Deletes the removable block barriers of function `fid` (kernel or
@@ -276,10 +276,10 @@ impl Walker<'_, '_> {
             let Some(region) = self.parents.region_of(cur) else {
                 return out;
             };
-            let ops = &f.regions[region].ops;
-            let Some(pos) = ops.iter().position(|&o| o == cur) else {
+            let Some(pos) = f.find_op(region, cur) else {
                 return out;
             };
+            let ops = &f.regions[region].ops;
             let seq: Vec<Op> = match dir {
                 Direction::Backward => ops[..pos].iter().rev().copied().collect(),
                 Direction::Forward => ops[pos + 1..].to_vec(),
@@ -325,16 +325,11 @@ impl Walker<'_, '_> {
         };
         match data.kind {
             OpKind::For { .. } => {
-                let c = |i: usize| {
-                    self.fx
-                        .affine()
-                        .affine_of(*data.operands.get(i)?)?
-                        .as_constant()
-                };
-                let (Some(lb), Some(ub)) = (c(0), c(1)) else {
+                let c = |v: Value| self.fx.affine().affine_of(v)?.as_constant();
+                let (Some(lb), Some(ub)) = (c(data.lb()), c(data.ub())) else {
                     return None;
                 };
-                let body = *data.regions.first()?;
+                let body = data.body();
                 if !(0 <= lb && lb < ub && top_barrier(body)) {
                     return None;
                 }
@@ -362,9 +357,7 @@ impl Walker<'_, '_> {
             {
                 Some(self.fx.op_effects(op))
             }
-            OpKind::While if data.regions.first().is_some_and(|&r| top_barrier(r)) => {
-                Some(self.fx.op_effects(op))
-            }
+            OpKind::While if top_barrier(data.before()) => Some(self.fx.op_effects(op)),
             _ => None,
         }
     }

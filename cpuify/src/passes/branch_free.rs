@@ -119,16 +119,16 @@ impl Converter<'_> {
                 self.flags = saved;
             }
             if loop_region && self.func.ops[op].kind == OpKind::If {
-                i += self.convert(r, i, op);
+                i += self.convert(r, op);
             } else {
                 i += 1;
             }
         }
     }
 
-    /// Tries `if` `op` at index `at` of `r`; returns how many ops now stand
-    /// where it stood.
-    fn convert(&mut self, r: Region, at: usize, op: Op) -> usize {
+    /// Tries `if` `op` of `r`; returns how many ops now stand where it
+    /// stood.
+    fn convert(&mut self, r: Region, op: Op) -> usize {
         let data = &self.func.ops[op];
         if data.results.is_empty() || data.regions.len() != 2 {
             return 1;
@@ -153,7 +153,7 @@ impl Converter<'_> {
             ));
             return 1;
         }
-        if self.computed_from_flags(data.operands[0]) {
+        if self.computed_from_flags(data.cond()) {
             self.refused.push((
                 loc,
                 "its condition is computed from a flag the loop carries (a `break`)",
@@ -180,7 +180,7 @@ impl Converter<'_> {
         let yields: Vec<Vec<Value>> = arms
             .iter()
             .filter_map(|&s| self.func.regions[s].ops.last())
-            .map(|&y| self.func.ops[y].operands.clone())
+            .map(|&y| self.func.ops[y].values().to_vec())
             .collect();
         let results = self.func.ops[op].results.clone();
         if yields.len() != 2 || yields.iter().any(|y| y.len() != results.len()) {
@@ -196,19 +196,18 @@ impl Converter<'_> {
             let term = self.func.regions[arm].ops.last().copied();
             self.func.regions[arm].ops.retain(|&o| Some(o) == term);
         }
-        let cond = self.func.ops[op].operands[0];
-        let ops = &mut self.func.regions[r].ops;
-        ops.splice(at..at, moved.iter().copied());
+        let cond = self.func.ops[op].cond();
+        self.func.insert_before(r, op, moved.iter().copied());
         let mut b = Builder::new(self.types, self.func);
         b.set_loc(loc);
-        b.set_insertion_at(r, at + moved.len());
+        b.set_insertion_before(r, op);
         let sels: Vec<Value> = (0..results.len())
             .map(|k| select(&mut b, cond, yields[0][k], yields[1][k]))
             .collect();
         for (&old, &new) in results.iter().zip(&sels) {
             replace_all_uses(self.func, old, new);
         }
-        self.func.regions[r].ops.retain(|&o| o != op);
+        self.func.unlink_op(r, op);
         self.made.push((loc, cost));
         moved.len() + sels.len()
     }
@@ -283,7 +282,7 @@ impl Converter<'_> {
                     for &r in &data.regions {
                         let y = self.func.regions[r].ops.last();
                         if let Some(&x) =
-                            y.and_then(|&y| self.func.ops[y].operands.get(index as usize))
+                            y.and_then(|&y| self.func.ops[y].values().get(index as usize))
                         {
                             stack.push(x);
                         }

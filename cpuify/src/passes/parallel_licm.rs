@@ -121,11 +121,11 @@ fn hoistable(
     l: Op,
     kind: LoopKind,
 ) -> (Vec<Op>, bool) {
-    let body = func.ops[l].regions[0];
+    let body = func.ops[l].body();
     let inside = defined_in(func, &func.ops[l].regions);
     let runs_once = match kind {
         LoopKind::Threads(_) => func.ops[l]
-            .operands
+            .ubs()
             .iter()
             .all(|&v| known_positive(func, v, 0)),
         LoopKind::Serial => runs_at_least_once(fx, func, l),
@@ -322,9 +322,9 @@ fn known_positive(func: &Function, v: Value, depth: u32) -> bool {
 
 /// True if `for` op `l` has constant bounds with `0 <= lb < ub`.
 fn runs_at_least_once(fx: &FunctionEffects<'_>, func: &Function, l: Op) -> bool {
-    let ops = &func.ops[l].operands;
-    let c = |i: usize| fx.affine().affine_of(*ops.get(i)?)?.as_constant();
-    matches!((c(0), c(1)), (Some(lb), Some(ub)) if 0 <= lb && lb < ub)
+    let c = |v: Value| fx.affine().affine_of(v)?.as_constant();
+    let data = &func.ops[l];
+    matches!((c(data.lb()), c(data.ub())), (Some(lb), Some(ub)) if 0 <= lb && lb < ub)
 }
 
 /// Moves `ops` (in order) from loop `l`'s body to just before `l` in
@@ -341,7 +341,7 @@ fn apply(module: &mut Module, fid: FuncId, region: Region, l: Op, ops: &[Op], ru
             }
         }
     }
-    let body = func.ops[l].regions[0];
+    let body = func.ops[l].body();
     func.regions[body].ops.retain(|o| !ops.contains(o));
     func.insert_before(region, l, ops.iter().copied());
 }

@@ -79,11 +79,11 @@ pub fn stride_guards(
 /// The divisibility test that guards all the work of `for` loop `op`.
 fn stride_atom(types: &Types, func: &Function, op: Op) -> Option<Atom> {
     let data = &func.ops[op];
-    let body = *data.regions.first()?;
+    let body = data.body();
     let [iv] = func.regions[body].args[..] else {
         return None; // carried values
     };
-    if func.const_bits(*data.operands.get(2)?) != Some(1) {
+    if func.const_bits(data.step()) != Some(1) {
         return None;
     }
     let bits = types[func.value_type(iv)].int_bits()?;
@@ -91,7 +91,7 @@ fn stride_atom(types: &Types, func: &Function, op: Op) -> Option<Atom> {
         return None;
     }
     let (guard, polarity) = sole_guard(func, &func.regions[body].ops)?;
-    find(func, body, iv, func.ops[guard].operands[0], polarity, 0)
+    find(func, body, iv, func.ops[guard].cond(), polarity, 0)
 }
 
 /// A divisibility atom that must hold when `v` equals `polarity`.
@@ -107,13 +107,9 @@ fn find(
         return None;
     }
     let data = &func.ops[func.defining_op(v)?];
-    let (x, y) = (
-        data.operands.first().copied(),
-        data.operands.get(1).copied(),
-    );
     match &data.kind {
         OpKind::Cmp(pred) => {
-            let (x, y) = (x?, y?);
+            let (x, y) = (data.lhs(), data.rhs());
             let eq = matches!((pred, polarity), (CmpPred::Eq, true) | (CmpPred::Ne, false));
             if !eq {
                 return None;
@@ -126,27 +122,31 @@ fn find(
             divisibility(func, body, iv, tested)
         }
         OpKind::Binary(BinOp::Xor, _) => {
-            let (x, y) = (x?, y?);
+            let (x, y) = (data.lhs(), data.rhs());
             match (func.const_bits(x), func.const_bits(y)) {
                 (_, Some(c)) => find(func, body, iv, x, polarity ^ (c & 1 == 1), depth + 1),
                 (Some(c), _) => find(func, body, iv, y, polarity ^ (c & 1 == 1), depth + 1),
                 _ => None,
             }
         }
-        OpKind::Binary(BinOp::And, _) if polarity => find(func, body, iv, x?, true, depth + 1)
-            .or_else(|| find(func, body, iv, y?, true, depth + 1)),
-        OpKind::Binary(BinOp::Or, _) if !polarity => find(func, body, iv, x?, false, depth + 1)
-            .or_else(|| find(func, body, iv, y?, false, depth + 1)),
+        OpKind::Binary(BinOp::And, _) if polarity => {
+            find(func, body, iv, data.lhs(), true, depth + 1)
+                .or_else(|| find(func, body, iv, data.rhs(), true, depth + 1))
+        }
+        OpKind::Binary(BinOp::Or, _) if !polarity => {
+            find(func, body, iv, data.lhs(), false, depth + 1)
+                .or_else(|| find(func, body, iv, data.rhs(), false, depth + 1))
+        }
         OpKind::If if data.results.len() == 1 => {
             // v == pol  <=>  (c && t == pol) || (!c && e == pol)
-            let c = x?;
+            let c = data.cond();
             let yielded = |r: Region| {
                 func.regions[r]
                     .ops
                     .last()
-                    .and_then(|&t| func.ops[t].operands.first().copied())
+                    .and_then(|&t| func.ops[t].values().first().copied())
             };
-            let (t, e) = (yielded(data.regions[0])?, yielded(data.regions[1])?);
+            let (t, e) = (yielded(data.then_region())?, yielded(data.else_region())?);
             let is = |v: Value, b: bool| func.const_bits(v).map(|c| c & 1 == 1) == Some(b);
             if is(t, !polarity) {
                 find(func, body, iv, c, false, depth + 1)
@@ -166,11 +166,14 @@ fn find(
 /// outside the loop body.
 fn divisibility(func: &Function, body: Region, iv: Value, tested: Value) -> Option<Atom> {
     let data = &func.ops[func.defining_op(tested)?];
-    let (x, d) = (*data.operands.first()?, *data.operands.get(1)?);
-    let divisor = match data.kind {
-        OpKind::Binary(BinOp::SRem, _) => Divisor::Rem(d, true),
-        OpKind::Binary(BinOp::URem, _) => Divisor::Rem(d, false),
-        OpKind::Binary(BinOp::And, _) => Divisor::Mask(d),
+    let OpKind::Binary(op, _) = data.kind else {
+        return None;
+    };
+    let (x, d) = (data.lhs(), data.rhs());
+    let divisor = match op {
+        BinOp::SRem => Divisor::Rem(d, true),
+        BinOp::URem => Divisor::Rem(d, false),
+        BinOp::And => Divisor::Mask(d),
         _ => return None,
     };
     if defined_under(func, body, d) {
@@ -183,7 +186,7 @@ fn divisibility(func: &Function, body: Region, iv: Value, tested: Value) -> Opti
         if !matches!(add.kind, OpKind::Binary(BinOp::Add, _)) {
             return None;
         }
-        let (a, b) = (add.operands[0], add.operands[1]);
+        let (a, b) = (add.lhs(), add.rhs());
         let c = match (a == iv, b == iv) {
             (true, _) => func.const_bits(b)?,
             (_, true) => func.const_bits(a)?,
@@ -197,18 +200,12 @@ fn divisibility(func: &Function, body: Region, iv: Value, tested: Value) -> Opti
 
 /// Rewrites the bounds of `for` loop `op` (in `region`) for `atom`.
 fn stride(types: &mut Types, func: &mut Function, region: Region, op: Op, atom: Atom) {
-    let Some(at) = func.find_op(region, op) else {
-        return;
-    };
-    let (lb, ub, step) = {
-        let o = &func.ops[op].operands;
-        (o[0], o[1], o[2])
-    };
+    let (lb, ub, step) = func.ops[op].bounds();
     let loc = func.ops[op].loc;
     let (new_lb, new_step) = {
         let mut b = Builder::new(types, func);
         b.set_loc(loc);
-        b.set_insertion_at(region, at);
+        b.set_insertion_before(region, op);
         let ty = b.ty(lb);
         let bits = b.types[ty].int_bits().unwrap_or(32);
         let i64t = b.types.i64();
@@ -263,6 +260,6 @@ fn stride(types: &mut Types, func: &mut Function, region: Region, op: Op, atom: 
         let step_t = b.cast(CastOp::Trunc, step64, ty);
         (b.select(ok, start, lb), b.select(ok, step_t, step))
     };
-    func.ops[op].operands[0] = new_lb;
-    func.ops[op].operands[2] = new_step;
+    func.ops[op].set_lb(new_lb);
+    func.ops[op].set_step(new_step);
 }
