@@ -83,28 +83,28 @@ fn bound(
         return None;
     };
     let data = &func.ops[op];
-    let rec = |i: usize| bound(module, func, ivs, data.operands[i], depth - 1);
+    let rec = |w: Value| bound(module, func, ivs, w, depth - 1);
     match data.kind {
         // `n & 31`, `min(n, 31)`: no more than either known operand.
-        OpKind::Binary(BinOp::And | BinOp::UMin, _) => match (rec(0), rec(1)) {
+        OpKind::Binary(BinOp::And | BinOp::UMin, _) => match (rec(data.lhs()), rec(data.rhs())) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         },
         // `n % 32`.
         OpKind::Binary(BinOp::URem, _) => {
-            let c = cucc_ir::interp::eval::mask(bits, func.const_bits(data.operands[1])?);
+            let c = cucc_ir::interp::eval::mask(bits, func.const_bits(data.rhs())?);
             (c != 0).then_some(c)
         }
-        OpKind::Binary(BinOp::LShr, _) => rec(0),
+        OpKind::Binary(BinOp::LShr, _) => rec(data.lhs()),
         // `(n & 7) << 3`: the largest value shifted, plus one.
         OpKind::Binary(BinOp::Shl, _) => {
-            let k = u32::try_from(func.const_bits(data.operands[1])?).ok()?;
-            let max = rec(0)?.checked_sub(1)?;
+            let k = u32::try_from(func.const_bits(data.rhs())?).ok()?;
+            let max = rec(data.lhs())?.checked_sub(1)?;
             let top = max.checked_shl(k)?;
             (k < bits && top >> k == max && top < (1u64 << bits.min(63))).then_some(top + 1)
         }
-        OpKind::Select => Some(rec(1)?.max(rec(2)?)),
-        OpKind::Cast(CastOp::ZExt) => rec(0),
+        OpKind::Select => Some(rec(data.if_true())?.max(rec(data.if_false())?)),
+        OpKind::Cast(CastOp::ZExt) => rec(data.input()),
         OpKind::LaneId => Some(32),
         _ => None,
     }
