@@ -41,7 +41,7 @@
 //! `barrier block` is considered: `barrier.reduce` has a result, and warp
 //! barriers are left to the `warp` pass.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{has_threads, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::affine::Coords;
 use cucc_ir::edit::remove_op;
@@ -55,15 +55,8 @@ use cucc_ir::{
 /// launch form; other functions are left alone). Returns how many were
 /// deleted. Every barrier gets a remark saying why it was deleted or, for
 /// the ones kept, which pair of accesses needs it.
-pub fn barrier_elim(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if !matches!(
-        module.functions[fid].kind,
-        FunctionKind::Kernel | FunctionKind::Launch
-    ) {
+pub fn barrier_elim(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    if !has_threads(module, fid) {
         return Ok(0);
     }
     let summaries = CallSummaries::compute(module);

@@ -30,13 +30,13 @@
 //! the exit test's operands (mummergpu's tree walk, whose exit test reads
 //! a node that missed the cache, ran 1.7x slower).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{launch_parts, Changed};
 use crate::passes::predicate_barriers::{constant_shift, speculable};
 use crate::remarks::Remarks;
 use cucc_ir::edit::replace_all_uses;
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, FuncId, Function, FunctionKind, Loc, Module, Op, OpKind, Region,
-    Type, Types, Value, ValueDef,
+    ArithFlags, BinOp, Builder, FuncId, Function, Loc, Module, Op, OpKind, Region, Type, Types,
+    Value, ValueDef,
 };
 
 /// Operations (constants free) an arm may hold and still run
@@ -45,18 +45,10 @@ pub const BUDGET: usize = 4;
 
 /// Converts the small `if`s of the `while` loops of `fid` (launch form);
 /// returns how many became selects.
-pub fn branch_free(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+pub fn branch_free(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
-    }
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    };
     let mut c = Converter {
         types,
         func,

@@ -26,11 +26,11 @@
 //! keeps gcc from vectorising it (a conditional store, a masked load from
 //! an address the loop does not vary).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{is_thread_loop, launch_parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, CastOp, CmpPred, Dim, FuncId, Function, FunctionKind, Level,
-    Module, Op, OpKind, Region, Types, Value,
+    ArithFlags, BinOp, Builder, CastOp, CmpPred, Dim, FuncId, Function, Level, Module, Op, OpKind,
+    Region, Types, Value,
 };
 use std::collections::HashMap;
 
@@ -41,29 +41,17 @@ const MAX_DEPTH: usize = 12;
 
 /// Clamps the guarded thread loops of function `fid` (launch form); returns
 /// how many bounds were clamped.
-pub fn clamp_guards(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
-    if func.kind != FunctionKind::Launch {
+pub fn clamp_guards(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
-    }
-    let loops: Vec<(Region, Op)> = func
+    };
+    let loops = func
         .walk()
         .into_iter()
         .filter(|&(_, o)| {
-            func.ops[o].kind
-                == OpKind::Parallel {
-                    level: Level::Block,
-                }
-                || crate::passes::collapse::nd_shape(func, o).is_some()
+            is_thread_loop(&func.ops[o]) || crate::passes::collapse::nd_shape(func, o).is_some()
         })
-        .collect();
+        .collect::<Vec<_>>();
     let mut clamped = 0;
     for (region, p) in loops {
         let grid = func.ops[p].kind == (OpKind::Parallel { level: Level::Grid });

@@ -14,39 +14,18 @@
 //! by `l`. X and Y must be the loop's own bounds; the product is at most
 //! 1024 (bounds are block extents).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{is_thread_loop, launch_parts, ops_where, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::replace_all_uses;
-use cucc_ir::{
-    BinOp, Builder, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Region, Value,
-    ValueDef,
-};
+use cucc_ir::{BinOp, Builder, FuncId, Function, Module, Op, OpKind, Region, Value, ValueDef};
 
 /// Flattens the eligible thread loops of `fid` (launch form); returns how
 /// many.
-pub fn flatten_threads(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+pub fn flatten_threads(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
-    }
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
-    let loops: Vec<(Region, Op)> = func
-        .walk()
-        .into_iter()
-        .filter(|&(_, o)| {
-            func.ops[o].kind
-                == OpKind::Parallel {
-                    level: Level::Block,
-                }
-                && func.ops[o].ubs().len() == 3
-        })
-        .collect();
+    };
+    let loops = ops_where(func, |d| is_thread_loop(d) && d.ubs().len() == 3);
     let mut n = 0;
     for (region, p) in loops {
         let body = func.ops[p].body();

@@ -10,7 +10,7 @@
 //! fields are only loaded and stored are first split into one scalar
 //! alloca per field (`split_structs`).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::{
     add_region_arg, add_result, remove_op, remove_ops, replace_all_uses, replace_uses_map, uses,
@@ -20,16 +20,9 @@ use cucc_ir::{FuncId, Function, Module, Op, OpKind, Region, Space, TypeId, Value
 use std::collections::{HashMap, HashSet};
 
 /// Promotes every promotable alloca of function `fid`. Returns how many.
-pub fn mem2reg(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
+pub fn mem2reg(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
     let forwards = forward_through_barriers(module, fid);
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    let (types, func) = parts(module, fid);
     // A forwarded value may itself be a forwarded load: follow the chains,
     // then replace every use in one walk (one walk per load was quadratic
     // in the size of the kernel).

@@ -16,7 +16,7 @@
 //! loads, loop-carried values) take their type's whole range, so nothing
 //! that may wrap is flagged.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
     ArithFlags, BinOp, Builder, CastOp, Dim, FuncId, Function, Module, Op, OpKind, Types, Value,
@@ -199,15 +199,8 @@ impl<'a> Ranges<'a> {
 /// Flags the add, sub and mul ops of function `fid` that cannot overflow
 /// `nsw`, and turns `shl x, c` that cannot into `mul nsw x, 2^c`; returns
 /// how many ops changed.
-pub fn nsw_ranges(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+pub fn nsw_ranges(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let (types, func) = parts(module, fid);
     let mut flag: Vec<Op> = Vec::new();
     let mut shifts: Vec<(Op, i128)> = Vec::new();
     {

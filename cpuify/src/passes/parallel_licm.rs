@@ -39,26 +39,19 @@
 //! thread is never provably apart from an invariant one, which is what the
 //! lock-step argument needs across threads.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{has_threads, synchronizes, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::effects::conflicts;
 use cucc_ir::{
-    ArithFlags, BinOp, CallSummaries, Callee, EffectKind, FuncId, Function, FunctionEffects,
-    FunctionKind, Level, MemEffect, Module, Op, OpKind, Region, Value,
+    ArithFlags, BinOp, CallSummaries, Callee, EffectKind, FuncId, Function, FunctionEffects, Level,
+    MemEffect, Module, Op, OpKind, Region, Value,
 };
 use std::collections::{HashMap, HashSet};
 
 /// Hoists what it can in function `fid` (kernel or launch form); returns
 /// the number of ops hoisted.
-pub fn parallel_licm(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if !matches!(
-        module.functions[fid].kind,
-        FunctionKind::Kernel | FunctionKind::Launch
-    ) {
+pub fn parallel_licm(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    if !has_threads(module, fid) {
         return Ok(0);
     }
     let summaries = CallSummaries::compute(module);
@@ -227,16 +220,6 @@ fn candidate(func: &Function, op: Op, kind: LoopKind) -> bool {
             || matches!(k, OpKind::Call(Callee::Func(_)) | OpKind::Alloca { .. })
             || (id_read && matches!(kind, LoopKind::Threads(_))))
     })
-}
-
-/// True if `op` or anything inside it synchronises threads.
-fn synchronizes(func: &Function, op: Op) -> bool {
-    let data = &func.ops[op];
-    data.kind.is_synchronizing()
-        || data
-            .regions
-            .iter()
-            .any(|&r| func.regions[r].ops.iter().any(|&o| synchronizes(func, o)))
 }
 
 /// True if running `op` may fault: memory reads, integer division and

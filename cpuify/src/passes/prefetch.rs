@@ -28,11 +28,11 @@
 //! loop outside every serial loop whose accesses read `threadIdx.x` alone
 //! is left to the hardware: consecutive blocks continue its one stream.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{launch_parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
-    ArithFlags, BinOp, CastOp, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Region,
-    Types, Value, ValueDef,
+    ArithFlags, BinOp, CastOp, FuncId, Function, Level, Module, Op, OpKind, Region, Types, Value,
+    ValueDef,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -43,18 +43,10 @@ const MAX_STEP: i64 = 64;
 
 /// Inserts the prefetches into `fid` (launch form); returns how many thread
 /// loops got some.
-pub fn prefetch(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+pub fn prefetch(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
-    }
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    };
     let body = func.body;
     let grids: Vec<Op> = func.regions[body]
         .ops

@@ -33,13 +33,13 @@
 //! at run time before the loop, whose untransformed copy runs otherwise.
 //! Stores stay under their `if`s (gcc masks them).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{launch_parts, Changed};
 use crate::passes::predicate_barriers::{constant_shift, speculable};
 use crate::remarks::Remarks;
 use cucc_ir::edit::{clone_op, replace_all_uses};
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, Callee, CastOp, CmpPred, FuncId, Function, FunctionKind, Level,
-    Module, Op, OpKind, Region, Type, Types, Value, ValueDef,
+    ArithFlags, BinOp, Builder, Callee, CastOp, CmpPred, FuncId, Function, Level, Module, Op,
+    OpKind, Region, Type, Types, Value, ValueDef,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -69,18 +69,10 @@ struct Stats {
 
 /// If-converts the block-level thread loops of `fid` (launch form);
 /// returns how many changed.
-pub fn speculate(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+pub fn speculate(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
-    }
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    };
     let mut loops: Vec<(Region, Op)> = Vec::new();
     roots(func, func.body, &mut loops);
     let mut changed = 0;

@@ -22,7 +22,7 @@
 //! checked here (no access of the `if` may conflict, in one thread, with
 //! an access after it in the body). Guards moved out keep their order.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, Changed};
 use crate::passes::serialize_inner::{iterations_independent, pin_of, same_thread_conflict};
 use crate::remarks::Remarks;
 use cucc_ir::edit::clone_op;
@@ -51,11 +51,7 @@ struct Guard {
 /// Moves the row- and column-guarded work of the independent thread loops
 /// of function `fid` (launch form) into loops of its own; returns how many
 /// guards moved.
-pub fn split_guards(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
+pub fn split_guards(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
     if module.functions[fid].kind != FunctionKind::Launch {
         return Ok(0);
     }
@@ -78,10 +74,7 @@ pub fn split_guards(
             })
             .collect()
     };
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    let (types, func) = parts(module, fid);
     let mut moved = 0;
     for (region, p, guards) in plans {
         let name = func.name.clone();

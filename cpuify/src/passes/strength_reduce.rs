@@ -20,7 +20,7 @@
 //!
 //! Constant divisors are left to the C compiler, which reduces them itself.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{ops_where, parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::replace_all_uses;
 use cucc_ir::{
@@ -30,26 +30,14 @@ use std::collections::{HashMap, HashSet};
 
 /// Rewrites the remainders of function `fid` whose divisor is a run-time
 /// power of two; returns how many.
-pub fn strength_reduce(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+pub fn strength_reduce(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let (types, func) = parts(module, fid);
     let pow2 = powers_of_two(types, func);
-    let targets: Vec<(Region, Op)> = func
-        .walk()
-        .into_iter()
-        .filter(|&(_, op)| {
-            let data = &func.ops[op];
-            matches!(data.kind, OpKind::Binary(BinOp::URem | BinOp::SRem, _))
-                && pow2.contains(&data.rhs())
-                && func.const_bits(data.rhs()).is_none()
-        })
-        .collect();
+    let targets = ops_where(func, |data| {
+        matches!(data.kind, OpKind::Binary(BinOp::URem | BinOp::SRem, _))
+            && pow2.contains(&data.rhs())
+            && func.const_bits(data.rhs()).is_none()
+    });
     for &(region, op) in &targets {
         let loc = func.ops[op].loc;
         let zero_tested = only_tested_against_zero(func, op);

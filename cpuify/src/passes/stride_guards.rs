@@ -16,8 +16,8 @@
 //! `k + 1` a power of two, and `ub + m - 1` within the index's range so the
 //! counter cannot wrap); otherwise the loop keeps step 1.
 
-use crate::error::CpuifyError;
 use crate::passes::clamp_guards::{defined_under, sole_guard};
+use crate::passes::entry::{ops_where, parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
     BinOp, Builder, CastOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value,
@@ -44,20 +44,9 @@ struct Atom {
 
 /// Gives the guarded serial loops of function `fid` the stride of their
 /// guard; returns how many loops were changed.
-pub fn stride_guards(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
-    let loops: Vec<(Region, Op)> = func
-        .walk()
-        .into_iter()
-        .filter(|&(_, o)| func.ops[o].kind == OpKind::For { unsigned: false })
-        .collect();
+pub fn stride_guards(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let (types, func) = parts(module, fid);
+    let loops = ops_where(func, |d| d.kind == OpKind::For { unsigned: false });
     let mut changed = 0;
     for (region, op) in loops {
         let Some(atom) = stride_atom(types, func, op) else {

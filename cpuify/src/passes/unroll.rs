@@ -7,7 +7,7 @@
 //! fission sees constants where it saw the induction variable (Polygeist
 //! reports 2.6x on backprop's `layerforward` from this).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, synchronizes, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::{clone_op, remove_op, replace_all_uses};
 use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Type, Types, Value};
@@ -19,15 +19,8 @@ pub const MAX_TRIP: u64 = 16;
 pub const MAX_OPS: usize = 4096;
 
 /// Unrolls the qualifying loops of function `fid`; returns how many.
-pub fn unroll(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+pub fn unroll(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let (types, func) = parts(module, fid);
     let mut count = 0;
     // Innermost first: a walk in reverse pre-order visits children before parents.
     let loops: Vec<(Region, Op)> = func
@@ -60,15 +53,6 @@ pub fn unroll(
         count += 1;
     }
     Ok(count)
-}
-
-fn synchronizes(func: &Function, op: Op) -> bool {
-    let data = &func.ops[op];
-    data.kind.is_synchronizing()
-        || data
-            .regions
-            .iter()
-            .any(|&r| func.regions[r].ops.iter().any(|&o| synchronizes(func, o)))
 }
 
 fn count_ops(func: &Function, region: Region) -> usize {

@@ -16,7 +16,7 @@
 //! threads (flattened flag copies) read four times the bytes, which costs
 //! little next to a loop running at a quarter of its width.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, Changed};
 use crate::passes::serialize_inner::extent_bounds;
 use crate::remarks::Remarks;
 use cucc_ir::{
@@ -48,11 +48,7 @@ struct Flags {
 
 /// Widens the flag arrays of function `fid` (launch form) that narrow
 /// thread loops use; returns how many.
-pub fn widen_flags(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
+pub fn widen_flags(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
     if module.functions[fid].kind != FunctionKind::Launch {
         return Ok(0);
     }
@@ -100,10 +96,7 @@ pub fn widen_flags(
             None => Vec::new(),
         }
     };
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    let (types, func) = parts(module, fid);
     for f in &found {
         widen(types, func, f);
         let (name, loc) = (func.name.clone(), f.loc);

@@ -32,7 +32,7 @@
 mod dependence;
 mod version;
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::affine::Coords;
 use cucc_ir::effects::conflicts_across_threads;
@@ -296,11 +296,7 @@ fn is_linear_id(func: &Function, body: Region, ivs: &[Value], v: Value) -> bool 
 /// Serialises the thread loops of function `fid` (launch form) whose
 /// iterations are not independent, or versions them on the run-time
 /// checks that make them so; returns how many.
-pub fn serialize_inner(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
+pub fn serialize_inner(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
     if module.functions[fid].kind != FunctionKind::Launch {
         return Ok(0);
     }
@@ -333,10 +329,7 @@ pub fn serialize_inner(
             })
             .collect()
     };
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    let (types, func) = parts(module, fid);
     for (region, p, versions) in &targets {
         let loc = func.ops[*p].loc;
         let name = func.name.clone();
