@@ -29,8 +29,8 @@
 use crate::passes::entry::{is_thread_loop, launch_parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, CastOp, CmpPred, Dim, FuncId, Function, Level, Module, Op, OpKind,
-    Region, Types, Value,
+    ArithFlags, BinOp, Builder, CastOp, CmpPred, Dim, FuncId, Function, Level, Module, Op, OpData,
+    OpKind, Region, Types, Value,
 };
 use std::collections::HashMap;
 
@@ -344,7 +344,7 @@ fn bound_wide(
     let hi = b.const_int(i64t, limit);
     let lo = b.const_int(i64t, -limit);
     let r_ok = b.cmp(CmpPred::Sle, rhs, hi);
-    let (mut k, fits) = match offset {
+    let (k, fits) = match offset {
         Some(a) => {
             let a_ok = b.cmp(CmpPred::Sge, a, lo);
             let both = b.binary(BinOp::And, r_ok, a_ok);
@@ -352,15 +352,7 @@ fn bound_wide(
         }
         None => (rhs, r_ok),
     };
-    if !atom.strict {
-        let one = b.const_int(i64t, 1);
-        k = b.binary(BinOp::Add, k, one);
-    }
-    let zero = b.const_int(i64t, 0);
-    let neg = b.cmp(CmpPred::Slt, k, zero);
-    let k = b.select(neg, zero, k);
-    let below = b.cmp(CmpPred::Slt, k, ub64);
-    let k = b.select(below, k, ub64);
+    let k = clamp_count(b, atom, k, ub64);
     let k = b.select(fits, k, ub64);
     Some((b.cast(CastOp::Trunc, k, ty), Some(fits)))
 }
@@ -437,19 +429,28 @@ fn bound(
             }
         }
     }
-    if !atom.strict {
-        let one = b.const_int(i64t, 1);
-        k = b.binary(BinOp::Add, k, one);
-    }
-    let zero = b.const_int(i64t, 0);
-    let neg = b.cmp(CmpPred::Slt, k, zero);
-    let k = b.select(neg, zero, k);
-    let below = b.cmp(CmpPred::Slt, k, ub64);
-    let mut k = b.select(below, k, ub64);
+    let mut k = clamp_count(b, atom, k, ub64);
     if let Some(fits) = fits {
         k = b.select(fits, k, ub64);
     }
     Some((b.cast(CastOp::Trunc, k, ty), check.or(fits)))
+}
+
+/// The trip count `k` (`+ 1` for a non-strict `atom`) clamped to
+/// `[0, ub]`, all 64-bit values.
+fn clamp_count(b: &mut Builder<'_>, atom: Atom, k: Value, ub: Value) -> Value {
+    let i64t = b.types.i64();
+    let k = if atom.strict {
+        k
+    } else {
+        let one = b.const_int(i64t, 1);
+        b.binary(BinOp::Add, k, one)
+    };
+    let zero = b.const_int(i64t, 0);
+    let neg = b.cmp(CmpPred::Slt, k, zero);
+    let k = b.select(neg, zero, k);
+    let below = b.cmp(CmpPred::Slt, k, ub);
+    b.select(below, k, ub)
 }
 
 /// `a + n - 1 <= max` (64-bit values): the last index of a loop of `n`
@@ -569,14 +570,7 @@ fn necessary(func: &Function, v: Value, polarity: bool, depth: usize, out: &mut 
         OpKind::If if data.results.len() == 1 => {
             // v == pol  <=>  (c && t == pol) || (!c && e == pol)
             let c = data.cond();
-            let yielded = |r: Region| {
-                func.regions[r]
-                    .ops
-                    .last()
-                    .and_then(|&t| func.ops[t].values().first().copied())
-            };
-            let (Some(t), Some(e)) = (yielded(data.then_region()), yielded(data.else_region()))
-            else {
+            let Some((t, e)) = arm_values(func, data) else {
                 return false;
             };
             if const_bool(func, t) == Some(!polarity) {
@@ -708,6 +702,17 @@ pub(crate) fn sole_guard(func: &Function, ops: &[Op]) -> Option<(Op, bool)> {
         (true, false) => Some((guard, false)),
         _ => None,
     }
+}
+
+/// The first values the then and else regions of `if` `data` yield.
+pub(crate) fn arm_values(func: &Function, data: &OpData) -> Option<(Value, Value)> {
+    let yielded = |r: Region| {
+        func.regions[r]
+            .ops
+            .last()
+            .and_then(|&t| func.ops[t].values().first().copied())
+    };
+    Some((yielded(data.then_region())?, yielded(data.else_region())?))
 }
 
 /// True if `v` is defined in `region` or below it.

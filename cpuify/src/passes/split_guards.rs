@@ -23,7 +23,9 @@
 //! an access after it in the body). Guards moved out keep their order.
 
 use crate::passes::entry::{parts, Changed};
-use crate::passes::serialize_inner::{iterations_independent, pin_of, same_thread_conflict};
+use crate::passes::serialize_inner::{
+    iterations_independent, operands_of, pin_of, same_thread_conflict,
+};
 use crate::remarks::Remarks;
 use cucc_ir::edit::clone_op;
 use cucc_ir::{
@@ -163,21 +165,6 @@ fn movable(module: &Module, fx: &FunctionEffects<'_>, func: &Function, p: Op) ->
         });
     }
     out
-}
-
-/// The operands of a tree of `joint` ops (`and`, `or`) rooted at `v`
-/// (`v` itself if it is no such op).
-fn operands_of(func: &Function, joint: BinOp, v: Value, out: &mut Vec<Value>) {
-    match func.defining_op(v).map(|o| &func.ops[o]) {
-        Some(d)
-            if matches!(d.kind, OpKind::Binary(b, _) if b == joint) && d.operands.len() == 2 =>
-        {
-            let (a, b) = (d.lhs(), d.rhs());
-            operands_of(func, joint, a, out);
-            operands_of(func, joint, b, out);
-        }
-        _ => out.push(v),
-    }
 }
 
 /// The ops of `body` (top level, before `guard`) that compute the values

@@ -16,7 +16,7 @@
 //! `k + 1` a power of two, and `ub + m - 1` within the index's range so the
 //! counter cannot wrap); otherwise the loop keeps step 1.
 
-use crate::passes::clamp_guards::{defined_under, sole_guard};
+use crate::passes::clamp_guards::{arm_values, defined_under, sole_guard};
 use crate::passes::entry::{ops_where, parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
@@ -129,13 +129,7 @@ fn find(
         OpKind::If if data.results.len() == 1 => {
             // v == pol  <=>  (c && t == pol) || (!c && e == pol)
             let c = data.cond();
-            let yielded = |r: Region| {
-                func.regions[r]
-                    .ops
-                    .last()
-                    .and_then(|&t| func.ops[t].values().first().copied())
-            };
-            let (t, e) = (yielded(data.then_region())?, yielded(data.else_region())?);
+            let (t, e) = arm_values(func, data)?;
             let is = |v: Value, b: bool| func.const_bits(v).map(|c| c & 1 == 1) == Some(b);
             if is(t, !polarity) {
                 find(func, body, iv, c, false, depth + 1)

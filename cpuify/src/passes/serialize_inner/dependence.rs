@@ -92,11 +92,19 @@ pub fn facts_of(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> Facts {
 /// The operands of the `and` tree of `i1` value `v` (`v` itself if it is
 /// not an `and`).
 fn conjuncts(func: &Function, v: Value, out: &mut Vec<Value>) {
+    operands_of(func, BinOp::And, v, out);
+}
+
+/// The operands of a tree of `joint` ops (`and`, `or`) rooted at `v`
+/// (`v` itself if it is no such op).
+pub(crate) fn operands_of(func: &Function, joint: BinOp, v: Value, out: &mut Vec<Value>) {
     match func.defining_op(v).map(|o| &func.ops[o]) {
-        Some(d) if matches!(d.kind, OpKind::Binary(BinOp::And, _)) && d.operands.len() == 2 => {
+        Some(d)
+            if matches!(d.kind, OpKind::Binary(b, _) if b == joint) && d.operands.len() == 2 =>
+        {
             let (a, b) = (d.lhs(), d.rhs());
-            conjuncts(func, a, out);
-            conjuncts(func, b, out);
+            operands_of(func, joint, a, out);
+            operands_of(func, joint, b, out);
         }
         _ => out.push(v),
     }
@@ -577,14 +585,7 @@ impl<'a, 'm> Test<'a, 'm> {
 
 /// The operands of the `or` tree of `i1` value `v`.
 fn disjuncts(func: &Function, v: Value, out: &mut Vec<Value>) {
-    match func.defining_op(v).map(|o| &func.ops[o]) {
-        Some(d) if matches!(d.kind, OpKind::Binary(BinOp::Or, _)) && d.operands.len() == 2 => {
-            let (a, b) = (d.lhs(), d.rhs());
-            disjuncts(func, a, out);
-            disjuncts(func, b, out);
-        }
-        _ => out.push(v),
-    }
+    operands_of(func, BinOp::Or, v, out);
 }
 
 /// `(d, k)` if `atom` being `holds` means `ivs[d] == k`: `cmp eq` (or

@@ -40,8 +40,8 @@ use cucc_ir::{
     Base, Builder, CallSummaries, Dim, FuncId, Function, FunctionEffects, FunctionKind, Level,
     MemEffect, Module, Op, OpKind, Region, Space, Type, TypeId, Value, ValueDef,
 };
-pub(crate) use dependence::pin_of;
 pub use dependence::{bounded_by_block_dim, Facts, Needs};
+pub(crate) use dependence::{operands_of, pin_of};
 pub(crate) use version::alloc_distinct;
 
 /// True for the levels whose loops stand for a block's threads.
@@ -125,12 +125,7 @@ fn test(
     allow: bool,
     order_kept: &dyn Fn(Op, Op) -> bool,
 ) -> Result<Needs, Box<(MemEffect, MemEffect)>> {
-    let body = func.ops[p].body();
-    let effects: Vec<MemEffect> = fx
-        .region_effects(body)
-        .into_iter()
-        .filter(|e| e.is_access() && !own_storage(func, p, e))
-        .collect();
+    let effects = shared_accesses(fx, func, p);
     let extents = dependence::extents_of(func, p, assume, facts);
     let mut t = dependence::Test::new(fx, func, p, extents, facts, allow);
     for (i, a) in effects.iter().enumerate() {
@@ -154,12 +149,7 @@ pub fn all_conflicts(
     assume: [Option<u64>; 3],
     order_kept: &dyn Fn(Op, Op) -> bool,
 ) -> Vec<(MemEffect, MemEffect)> {
-    let body = func.ops[p].body();
-    let effects: Vec<MemEffect> = fx
-        .region_effects(body)
-        .into_iter()
-        .filter(|e| e.is_access() && !own_storage(func, p, e))
-        .collect();
+    let effects = shared_accesses(fx, func, p);
     let mut extents = [None; 3];
     for (d, &ub) in func.ops[p].ubs().iter().enumerate().take(3) {
         extents[d] = assume[d].or_else(|| func.const_bits(ub));
@@ -174,6 +164,15 @@ pub fn all_conflicts(
         }
     }
     out
+}
+
+/// The accesses of thread loop `p`'s body that other iterations may see:
+/// all but those to storage of the iteration's own ([`own_storage`]).
+fn shared_accesses(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> Vec<MemEffect> {
+    fx.region_effects(func.ops[p].body())
+        .into_iter()
+        .filter(|e| e.is_access() && !own_storage(func, p, e))
+        .collect()
 }
 
 /// True if `e` accesses storage only its own iteration of `p` uses: a
