@@ -100,19 +100,17 @@ pub fn collapse(
     }
     let name = func.name.clone();
     let loc = func.ops[grid_op].loc;
-    let func = &mut module.functions[fid];
-    let Launch {
-        at,
-        gdims,
-        bdims,
-        old_bids,
-        old_tids,
-        moved,
-    } = Launch::take(func, grid_op, block_op);
-    let body = func.body;
-    let mut b = Builder::new(&mut module.types, func);
-    b.set_loc(loc);
-    b.set_insertion_at(body, at);
+    let (
+        Launch {
+            gdims,
+            bdims,
+            old_bids,
+            old_tids,
+            moved,
+            ..
+        },
+        mut b,
+    ) = Launch::start(module, fid, grid_op, block_op);
     let nt = product(&mut b, &bdims);
     b.name(nt, "nthreads");
     let nb = product(&mut b, &gdims);
@@ -152,6 +150,18 @@ struct Launch {
 }
 
 impl Launch {
+    /// The launch of `fid` taken apart ([`Launch::take`]), and a builder
+    /// where its grid loop stands, stamping the grid loop's location.
+    fn start(module: &mut Module, fid: FuncId, grid_op: Op, block_op: Op) -> (Launch, Builder<'_>) {
+        let func = &mut module.functions[fid];
+        let launch = Launch::take(func, grid_op, block_op);
+        let (loc, body) = (func.ops[grid_op].loc, func.body);
+        let mut b = Builder::new(&mut module.types, func);
+        b.set_loc(loc);
+        b.set_insertion_at(body, launch.at);
+        (launch, b)
+    }
+
     fn take(func: &Function, grid_op: Op, block_op: Op) -> Launch {
         let at = func.op_index(func.body, grid_op);
         let grid_region = func.ops[grid_op].body();
@@ -379,19 +389,17 @@ fn collapse_nd(
     let order = loop_order(module, func, grid_op, block_op);
     let name = func.name.clone();
     let loc = func.ops[grid_op].loc;
-    let func = &mut module.functions[fid];
-    let Launch {
-        at,
-        gdims,
-        bdims,
-        old_bids,
-        old_tids,
-        moved,
-    } = Launch::take(func, grid_op, block_op);
-    let body = func.body;
-    let mut b = Builder::new(&mut module.types, func);
-    b.set_loc(loc);
-    b.set_insertion_at(body, at);
+    let (
+        Launch {
+            gdims,
+            bdims,
+            old_bids,
+            old_tids,
+            moved,
+            ..
+        },
+        mut b,
+    ) = Launch::start(module, fid, grid_op, block_op);
     let mut extents = [gdims[0]; 3];
     for (d, n) in ["ex", "ey", "ez"].into_iter().enumerate() {
         extents[d] = b.binary(BinOp::Mul, gdims[d], bdims[d]);
