@@ -15,30 +15,24 @@ pub fn bounded_ivs(func: &Function) -> HashMap<Value, Value> {
     let mut out = HashMap::new();
     for (_, op) in func.walk() {
         let data = &func.ops[op];
-        let konst = |i: usize| data.operands.get(i).and_then(|&v| func.const_bits(v));
         match data.kind {
             OpKind::For { unsigned } => {
-                let (Some(&ub), Some(&body)) = (data.operands.get(1), data.regions.first()) else {
-                    continue;
-                };
+                let (ub, body) = (data.ub(), data.body());
                 let Some(&iv) = func.regions[body].args.first() else {
                     continue;
                 };
                 // Signed: from 0 up, the iv stays below a bound that is
                 // not negative, and one that is makes the loop run 0 times.
-                let lb_ok = unsigned || konst(0).is_some_and(|lb| lb >> 63 == 0 && lb < 1 << 31);
+                let lb_ok = unsigned
+                    || (func.const_bits(data.lb())).is_some_and(|lb| lb >> 63 == 0 && lb < 1 << 31);
                 if lb_ok {
                     out.insert(iv, ub);
                 }
             }
             OpKind::Parallel { .. } => {
-                let Some(&body) = data.regions.first() else {
-                    continue;
-                };
-                for (i, &iv) in func.regions[body].args.iter().enumerate() {
-                    if let Some(&ub) = data.operands.get(i) {
-                        out.insert(iv, ub);
-                    }
+                let body = data.body();
+                for (&iv, &ub) in func.regions[body].args.iter().zip(data.ubs()) {
+                    out.insert(iv, ub);
                 }
             }
             _ => {}

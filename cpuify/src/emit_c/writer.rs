@@ -310,12 +310,8 @@ impl<'m> Writer<'m> {
             };
             let od = &self.func.ops[op];
             match &od.kind {
-                OpKind::Cast(CastOp::SpaceCast)
-                | OpKind::PtrIndex { .. }
-                | OpKind::PtrField { .. } => match od.operands.first() {
-                    Some(&base) => v = base,
-                    None => return false,
-                },
+                OpKind::Cast(CastOp::SpaceCast) => v = od.input(),
+                OpKind::PtrIndex { .. } | OpKind::PtrField { .. } => v = od.ptr(),
                 OpKind::Alloca { space, .. } => return *space == Space::Shared,
                 OpKind::GlobalAddr(g) => {
                     return self
@@ -1498,7 +1494,7 @@ impl<'m> Writer<'m> {
                 OpKind::TexFetch(TexKind::Fetch1DLane) => 4,
                 _ => continue,
             };
-            let (Some(&h), Some(&first)) = (data.operands.first(), data.results.first()) else {
+            let (h, Some(&first)) = (data.handle(), data.results.first()) else {
                 continue;
             };
             let Some((out_kind, _)) = tex_out_kind(self.ty_of(first)) else {
@@ -2240,12 +2236,8 @@ impl<'m> Writer<'m> {
             };
             let od = &self.func.ops[op];
             match &od.kind {
-                OpKind::Cast(CastOp::SpaceCast)
-                | OpKind::PtrIndex { .. }
-                | OpKind::PtrField { .. } => match od.operands.first() {
-                    Some(&base) => v = base,
-                    None => break,
-                },
+                OpKind::Cast(CastOp::SpaceCast) => v = od.input(),
+                OpKind::PtrIndex { .. } | OpKind::PtrField { .. } => v = od.ptr(),
                 OpKind::Alloca { space, .. } => return (v, *space == Space::Private),
                 _ => break,
             }
