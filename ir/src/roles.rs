@@ -289,6 +289,30 @@ impl OpData {
         debug_assert_eq!(self.results.len(), 1, "`result` of {:?}", self.kind);
         self.results[0]
     }
+
+    // h-ra: roles the cpuify passes and the C emitter need.
+
+    /// Mutable [`Self::ubs`]: clamping a thread loop rewrites its bounds.
+    #[track_caller]
+    pub fn ubs_mut(&mut self) -> &mut [Value] {
+        debug_assert!(
+            matches!(self.kind, OpKind::Parallel { .. }),
+            "`ubs_mut` of {:?}",
+            self.kind
+        );
+        &mut self.operands
+    }
+
+    /// `if`'s region run when the condition is `taken` (then) or not
+    /// (else): for folds that know the condition's value.
+    #[track_caller]
+    pub fn branch(&self, taken: bool) -> Region {
+        if taken {
+            self.then_region()
+        } else {
+            self.else_region()
+        }
+    }
 }
 
 #[cfg(test)]

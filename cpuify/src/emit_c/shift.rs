@@ -15,30 +15,24 @@ pub fn bounded_ivs(func: &Function) -> HashMap<Value, Value> {
     let mut out = HashMap::new();
     for (_, op) in func.walk() {
         let data = &func.ops[op];
-        let konst = |i: usize| data.operands.get(i).and_then(|&v| func.const_bits(v));
         match data.kind {
             OpKind::For { unsigned } => {
-                let (Some(&ub), Some(&body)) = (data.operands.get(1), data.regions.first()) else {
-                    continue;
-                };
+                let (ub, body) = (data.ub(), data.body());
                 let Some(&iv) = func.regions[body].args.first() else {
                     continue;
                 };
                 // Signed: from 0 up, the iv stays below a bound that is
                 // not negative, and one that is makes the loop run 0 times.
-                let lb_ok = unsigned || konst(0).is_some_and(|lb| lb >> 63 == 0 && lb < 1 << 31);
+                let lb_ok = unsigned
+                    || (func.const_bits(data.lb())).is_some_and(|lb| lb >> 63 == 0 && lb < 1 << 31);
                 if lb_ok {
                     out.insert(iv, ub);
                 }
             }
             OpKind::Parallel { .. } => {
-                let Some(&body) = data.regions.first() else {
-                    continue;
-                };
-                for (i, &iv) in func.regions[body].args.iter().enumerate() {
-                    if let Some(&ub) = data.operands.get(i) {
-                        out.insert(iv, ub);
-                    }
+                let body = data.body();
+                for (&iv, &ub) in func.regions[body].args.iter().zip(data.ubs()) {
+                    out.insert(iv, ub);
                 }
             }
             _ => {}
@@ -83,28 +77,28 @@ fn bound(
         return None;
     };
     let data = &func.ops[op];
-    let rec = |i: usize| bound(module, func, ivs, data.operands[i], depth - 1);
+    let rec = |w: Value| bound(module, func, ivs, w, depth - 1);
     match data.kind {
         // `n & 31`, `min(n, 31)`: no more than either known operand.
-        OpKind::Binary(BinOp::And | BinOp::UMin, _) => match (rec(0), rec(1)) {
+        OpKind::Binary(BinOp::And | BinOp::UMin, _) => match (rec(data.lhs()), rec(data.rhs())) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         },
         // `n % 32`.
         OpKind::Binary(BinOp::URem, _) => {
-            let c = cucc_ir::interp::eval::mask(bits, func.const_bits(data.operands[1])?);
+            let c = cucc_ir::interp::eval::mask(bits, func.const_bits(data.rhs())?);
             (c != 0).then_some(c)
         }
-        OpKind::Binary(BinOp::LShr, _) => rec(0),
+        OpKind::Binary(BinOp::LShr, _) => rec(data.lhs()),
         // `(n & 7) << 3`: the largest value shifted, plus one.
         OpKind::Binary(BinOp::Shl, _) => {
-            let k = u32::try_from(func.const_bits(data.operands[1])?).ok()?;
-            let max = rec(0)?.checked_sub(1)?;
+            let k = u32::try_from(func.const_bits(data.rhs())?).ok()?;
+            let max = rec(data.lhs())?.checked_sub(1)?;
             let top = max.checked_shl(k)?;
             (k < bits && top >> k == max && top < (1u64 << bits.min(63))).then_some(top + 1)
         }
-        OpKind::Select => Some(rec(1)?.max(rec(2)?)),
-        OpKind::Cast(CastOp::ZExt) => rec(0),
+        OpKind::Select => Some(rec(data.if_true())?.max(rec(data.if_false())?)),
+        OpKind::Cast(CastOp::ZExt) => rec(data.input()),
         OpKind::LaneId => Some(32),
         _ => None,
     }

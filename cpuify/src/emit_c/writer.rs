@@ -310,12 +310,8 @@ impl<'m> Writer<'m> {
             };
             let od = &self.func.ops[op];
             match &od.kind {
-                OpKind::Cast(CastOp::SpaceCast)
-                | OpKind::PtrIndex { .. }
-                | OpKind::PtrField { .. } => match od.operands.first() {
-                    Some(&base) => v = base,
-                    None => return false,
-                },
+                OpKind::Cast(CastOp::SpaceCast) => v = od.input(),
+                OpKind::PtrIndex { .. } | OpKind::PtrField { .. } => v = od.ptr(),
                 OpKind::Alloca { space, .. } => return *space == Space::Shared,
                 OpKind::GlobalAddr(g) => {
                     return self
@@ -400,8 +396,8 @@ impl<'m> Writer<'m> {
                     BinOp::Sub => "-",
                     _ => "*",
                 };
-                let x = self.wide_signed_at(data.operands[0], depth + 1, budget);
-                let y = self.wide_signed_at(data.operands[1], depth + 1, budget);
+                let x = self.wide_signed_at(data.lhs(), depth + 1, budget);
+                let y = self.wide_signed_at(data.rhs(), depth + 1, budget);
                 format!("({x} {sym} {y})")
             }
             OpKind::Const { bits: raw } => {
@@ -511,18 +507,18 @@ impl<'m> Writer<'m> {
     /// same kind of range.
     fn put_grid_versions(&mut self, op: Op) -> Result<(), CpuifyError> {
         let data = &self.func.ops[op];
-        let (loc, regions) = (data.loc, data.regions.clone());
-        let c = self.n(data.operands[0]).to_string();
+        let (loc, then_r, else_r) = (data.loc, data.then_region(), data.else_region());
+        let c = self.n(data.cond()).to_string();
         self.line(&format!("if ({c}) {{"));
         self.indent += 1;
         let saved = (self.thread_ranges, self.nd_order);
-        self.put_top(regions[0])?;
+        self.put_top(then_r)?;
         let first = (self.thread_ranges, self.nd_order);
         (self.thread_ranges, self.nd_order) = saved;
         self.indent -= 1;
         self.line("} else {");
         self.indent += 1;
-        self.put_top(regions[1])?;
+        self.put_top(else_r)?;
         self.indent -= 1;
         self.line("}");
         if first != (self.thread_ranges, self.nd_order) {
@@ -533,12 +529,8 @@ impl<'m> Writer<'m> {
 
     fn put_grid(&mut self, op: Op) -> Result<(), CpuifyError> {
         let data = &self.func.ops[op];
-        let region = data.regions[0];
-        let ubs: Vec<String> = data
-            .operands
-            .iter()
-            .map(|&v| self.n(v).to_string())
-            .collect();
+        let region = data.body();
+        let ubs: Vec<String> = data.ubs().iter().map(|&v| self.n(v).to_string()).collect();
         let ivs = self.func.regions[region].args.clone();
         // The block ids of `block_begin` are divided out once; later blocks
         // step them like an odometer (x fastest), with no division per block.
@@ -592,7 +584,7 @@ impl<'m> Writer<'m> {
     /// may start and end in the middle of a block and ids need no division
     /// per thread.
     fn put_collapsed(&mut self, op: Op) -> Result<(), CpuifyError> {
-        let region = self.func.ops[op].regions[0];
+        let region = self.func.ops[op].body();
         let ivs = self.func.regions[region].args.clone();
         self.thread_ranges = true;
         self.find_decomposition(
@@ -674,9 +666,9 @@ impl<'m> Writer<'m> {
     /// when `launch->thread_ranges == 2` (`CUCC_KERNEL_OUTER_RANGES`), of
     /// blocks otherwise; the body is written once for each.
     fn put_nd(&mut self, op: Op, shape: [(usize, bool); 3]) -> Result<(), CpuifyError> {
-        let region = self.func.ops[op].regions[0];
+        let region = self.func.ops[op].body();
         let ivs = self.func.regions[region].args.clone();
-        let bounds = self.func.ops[op].operands.clone();
+        let bounds = self.func.ops[op].ubs().to_vec();
         self.nd_order = Some([shape[0].0, shape[1].0, shape[2].0]);
         let mut walk = Vec::new();
         self.func.walk_region(region, &mut walk);
@@ -865,7 +857,7 @@ impl<'m> Writer<'m> {
             if data.operands.len() != 2 {
                 continue;
             }
-            let (a, d) = (data.operands[0], dim_of(data.operands[1]));
+            let (a, d) = (data.lhs(), dim_of(data.rhs()));
             let expr = match (bop, d) {
                 (BinOp::URem, Some(0)) if a == l => vars[0].to_string(),
                 (BinOp::UDiv, Some(0)) if a == l => {
@@ -1433,9 +1425,9 @@ impl<'m> Writer<'m> {
     fn tex_fetch_lane(&mut self, op: Op, out_kind: u8, cty: &str) -> Result<(), CpuifyError> {
         let data = &self.func.ops[op];
         let (h, i, lane, r) = (
-            data.operands[0],
-            data.operands[1],
-            data.operands[2],
+            data.handle(),
+            data.coords()[0],
+            data.coords()[1],
             data.results[0],
         );
         let size = tex_elem_size(out_kind);
@@ -1502,7 +1494,7 @@ impl<'m> Writer<'m> {
                 OpKind::TexFetch(TexKind::Fetch1DLane) => 4,
                 _ => continue,
             };
-            let (Some(&h), Some(&first)) = (data.operands.first(), data.results.first()) else {
+            let (h, Some(&first)) = (data.handle(), data.results.first()) else {
                 continue;
             };
             let Some((out_kind, _)) = tex_out_kind(self.ty_of(first)) else {
@@ -1990,17 +1982,17 @@ impl<'m> Writer<'m> {
     fn put_if(&mut self, op: Op) -> Result<(), CpuifyError> {
         let data = self.func.ops[op].clone();
         let vars = self.result_vars(op)?;
-        self.line(&format!("if ({}) {{", self.n(data.operands[0])));
+        self.line(&format!("if ({}) {{", self.n(data.cond())));
         self.indent += 1;
-        self.put_region(data.regions[0], YieldTo::Vars(&vars))?;
+        self.put_region(data.then_region(), YieldTo::Vars(&vars))?;
         self.indent -= 1;
-        let else_empty = self.func.regions[data.regions[1]].ops.len() <= 1 && vars.is_empty();
+        let else_empty = self.func.regions[data.else_region()].ops.len() <= 1 && vars.is_empty();
         if else_empty {
             self.line("}");
         } else {
             self.line("} else {");
             self.indent += 1;
-            self.put_region(data.regions[1], YieldTo::Vars(&vars))?;
+            self.put_region(data.else_region(), YieldTo::Vars(&vars))?;
             self.indent -= 1;
             self.line("}");
         }
@@ -2009,16 +2001,17 @@ impl<'m> Writer<'m> {
 
     fn put_for(&mut self, op: Op, unsigned: bool) -> Result<(), CpuifyError> {
         let data = self.func.ops[op].clone();
-        let region = data.regions[0];
+        let region = data.body();
         let args = self.func.regions[region].args.clone();
         // The verifier checked lb, ub, step and one region argument per
         // carried value after the iv.
         debug_assert!(data.operands.len() >= 3 && !args.is_empty());
+        let (lb, ub, step) = data.bounds();
         // Carried values live in the region-argument variables; the results
         // are the same variables after the loop.
         let mut vars = Vec::new();
         for (k, &a) in args[1..].iter().enumerate() {
-            let init = data.operands[3 + k];
+            let init = data.inits()[k];
             let s = format!(
                 "{} = {};",
                 c_decl(self.vty(a)?, self.n(a), false),
@@ -2032,7 +2025,7 @@ impl<'m> Writer<'m> {
         let bits = self.int_bits(iv);
         let unit_step = self
             .func
-            .defining_op(data.operands[2])
+            .defining_op(step)
             .is_some_and(|o| self.func.ops[o].kind == OpKind::Const { bits: 1 });
         if !unsigned && unit_step && (bits == 32 || bits == 64) {
             // Signed compare, step 1: `iv < ub` before each increment, so
@@ -2042,8 +2035,8 @@ impl<'m> Writer<'m> {
             let iv_n = self.n(iv).to_string();
             self.line(&format!(
                 "for ({s} {iv_n}_c = ({s}){lb}; {iv_n}_c < ({s}){ub}; ++{iv_n}_c) {{",
-                lb = self.n(data.operands[0]),
-                ub = self.n(data.operands[1]),
+                lb = self.n(lb),
+                ub = self.n(ub),
             ));
             self.indent += 1;
             self.line(&format!("const {ty} {iv_n} = ({ty}){iv_n}_c;"));
@@ -2057,16 +2050,16 @@ impl<'m> Writer<'m> {
             return Ok(());
         }
         let cond = if unsigned {
-            format!("{} < {}", self.n(iv), self.n(data.operands[1]))
+            format!("{} < {}", self.n(iv), self.n(ub))
         } else {
             let s = Self::signed_ty(self.int_bits(iv));
-            format!("({s}){} < ({s}){}", self.n(iv), self.n(data.operands[1]))
+            format!("({s}){} < ({s}){}", self.n(iv), self.n(ub))
         };
         self.line(&format!(
             "for ({ty} {iv_n} = {lb}; {cond}; {iv_n} += {step}) {{",
             iv_n = self.n(iv),
-            lb = self.n(data.operands[0]),
-            step = self.n(data.operands[2])
+            lb = self.n(lb),
+            step = self.n(step)
         ));
         self.indent += 1;
         self.put_region(region, YieldTo::Vars(&vars))?;
@@ -2081,11 +2074,11 @@ impl<'m> Writer<'m> {
 
     fn put_while(&mut self, op: Op) -> Result<(), CpuifyError> {
         let data = self.func.ops[op].clone();
-        let (before, after) = (data.regions[0], data.regions[1]);
+        let (before, after) = (data.before(), data.after());
         let bargs = self.func.regions[before].args.clone();
         let aargs = self.func.regions[after].args.clone();
         let mut bvars = Vec::new();
-        for (&a, &init) in bargs.iter().zip(&data.operands) {
+        for (&a, &init) in bargs.iter().zip(data.inits()) {
             let s = format!(
                 "{} = {};",
                 c_decl(self.vty(a)?, self.n(a), false),
@@ -2130,7 +2123,7 @@ impl<'m> Writer<'m> {
         if level == Level::Grid {
             return Err(self.err(data.loc, "nested grid-level parallel"));
         }
-        let region = data.regions[0];
+        let region = data.body();
         let ivs = self.func.regions[region].args.clone();
         if self.sanitize == Sanitize::Racecheck {
             match level {
@@ -2144,18 +2137,14 @@ impl<'m> Writer<'m> {
             }
         }
         let names = ivs.iter().map(|&v| self.n(v).to_string()).collect();
-        let ubs = data
-            .operands
-            .iter()
-            .map(|&v| self.n(v).to_string())
-            .collect();
+        let ubs = data.ubs().iter().map(|&v| self.n(v).to_string()).collect();
         self.thread_loops.push((level, names, ubs));
         // Outermost dimension first: z, y, x, so x is the innermost loop.
         for k in (0..ivs.len()).rev() {
             if k == 0 && self.independent.contains(&op) {
                 self.out.push_str("#pragma GCC ivdep\n");
             }
-            let (iv, ub) = (self.n(ivs[k]).to_string(), self.n(data.operands[k]));
+            let (iv, ub) = (self.n(ivs[k]).to_string(), self.n(data.ubs()[k]));
             if self.int_bits(ivs[k]) == 32 {
                 // A signed counter: the bounds are a block's extents (at
                 // most 1024), and gcc sees indices computed from a signed
@@ -2247,12 +2236,8 @@ impl<'m> Writer<'m> {
             };
             let od = &self.func.ops[op];
             match &od.kind {
-                OpKind::Cast(CastOp::SpaceCast)
-                | OpKind::PtrIndex { .. }
-                | OpKind::PtrField { .. } => match od.operands.first() {
-                    Some(&base) => v = base,
-                    None => break,
-                },
+                OpKind::Cast(CastOp::SpaceCast) => v = od.input(),
+                OpKind::PtrIndex { .. } | OpKind::PtrField { .. } => v = od.ptr(),
                 OpKind::Alloca { space, .. } => return (v, *space == Space::Private),
                 _ => break,
             }

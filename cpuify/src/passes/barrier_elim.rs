@@ -41,29 +41,22 @@
 //! `barrier block` is considered: `barrier.reduce` has a result, and warp
 //! barriers are left to the `warp` pass.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{has_threads, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::affine::Coords;
 use cucc_ir::edit::remove_op;
 use cucc_ir::effects::conflicts_across_threads;
 use cucc_ir::{
     BarrierScope, Base, CallSummaries, FuncId, Function, FunctionEffects, FunctionKind, Level,
-    MemEffect, Module, Op, OpKind, Region, Space,
+    MemEffect, Module, Op, OpKind, Region, Space, Value,
 };
 
 /// Deletes the removable block barriers of function `fid` (kernel or
 /// launch form; other functions are left alone). Returns how many were
 /// deleted. Every barrier gets a remark saying why it was deleted or, for
 /// the ones kept, which pair of accesses needs it.
-pub fn barrier_elim(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if !matches!(
-        module.functions[fid].kind,
-        FunctionKind::Kernel | FunctionKind::Launch
-    ) {
+pub fn barrier_elim(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    if !has_threads(module, fid) {
         return Ok(0);
     }
     let summaries = CallSummaries::compute(module);
@@ -276,10 +269,10 @@ impl Walker<'_, '_> {
             let Some(region) = self.parents.region_of(cur) else {
                 return out;
             };
-            let ops = &f.regions[region].ops;
-            let Some(pos) = ops.iter().position(|&o| o == cur) else {
+            let Some(pos) = f.find_op(region, cur) else {
                 return out;
             };
+            let ops = &f.regions[region].ops;
             let seq: Vec<Op> = match dir {
                 Direction::Backward => ops[..pos].iter().rev().copied().collect(),
                 Direction::Forward => ops[pos + 1..].to_vec(),
@@ -325,16 +318,11 @@ impl Walker<'_, '_> {
         };
         match data.kind {
             OpKind::For { .. } => {
-                let c = |i: usize| {
-                    self.fx
-                        .affine()
-                        .affine_of(*data.operands.get(i)?)?
-                        .as_constant()
-                };
-                let (Some(lb), Some(ub)) = (c(0), c(1)) else {
+                let c = |v: Value| self.fx.affine().affine_of(v)?.as_constant();
+                let (Some(lb), Some(ub)) = (c(data.lb()), c(data.ub())) else {
                     return None;
                 };
-                let body = *data.regions.first()?;
+                let body = data.body();
                 if !(0 <= lb && lb < ub && top_barrier(body)) {
                     return None;
                 }
@@ -362,9 +350,7 @@ impl Walker<'_, '_> {
             {
                 Some(self.fx.op_effects(op))
             }
-            OpKind::While if data.regions.first().is_some_and(|&r| top_barrier(r)) => {
-                Some(self.fx.op_effects(op))
-            }
+            OpKind::While if top_barrier(data.before()) => Some(self.fx.op_effects(op)),
             _ => None,
         }
     }

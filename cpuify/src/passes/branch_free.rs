@@ -30,13 +30,13 @@
 //! the exit test's operands (mummergpu's tree walk, whose exit test reads
 //! a node that missed the cache, ran 1.7x slower).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{launch_parts, Changed};
 use crate::passes::predicate_barriers::{constant_shift, speculable};
 use crate::remarks::Remarks;
 use cucc_ir::edit::replace_all_uses;
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, FuncId, Function, FunctionKind, Loc, Module, Op, OpKind, Region,
-    Type, Types, Value, ValueDef,
+    ArithFlags, BinOp, Builder, FuncId, Function, Loc, Module, Op, OpKind, Region, Type, Types,
+    Value, ValueDef,
 };
 
 /// Operations (constants free) an arm may hold and still run
@@ -45,18 +45,10 @@ pub const BUDGET: usize = 4;
 
 /// Converts the small `if`s of the `while` loops of `fid` (launch form);
 /// returns how many became selects.
-pub fn branch_free(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+pub fn branch_free(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
-    }
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    };
     let mut c = Converter {
         types,
         func,
@@ -119,16 +111,16 @@ impl Converter<'_> {
                 self.flags = saved;
             }
             if loop_region && self.func.ops[op].kind == OpKind::If {
-                i += self.convert(r, i, op);
+                i += self.convert(r, op);
             } else {
                 i += 1;
             }
         }
     }
 
-    /// Tries `if` `op` at index `at` of `r`; returns how many ops now stand
-    /// where it stood.
-    fn convert(&mut self, r: Region, at: usize, op: Op) -> usize {
+    /// Tries `if` `op` of `r`; returns how many ops now stand where it
+    /// stood.
+    fn convert(&mut self, r: Region, op: Op) -> usize {
         let data = &self.func.ops[op];
         if data.results.is_empty() || data.regions.len() != 2 {
             return 1;
@@ -153,7 +145,7 @@ impl Converter<'_> {
             ));
             return 1;
         }
-        if self.computed_from_flags(data.operands[0]) {
+        if self.computed_from_flags(data.cond()) {
             self.refused.push((
                 loc,
                 "its condition is computed from a flag the loop carries (a `break`)",
@@ -180,7 +172,7 @@ impl Converter<'_> {
         let yields: Vec<Vec<Value>> = arms
             .iter()
             .filter_map(|&s| self.func.regions[s].ops.last())
-            .map(|&y| self.func.ops[y].operands.clone())
+            .map(|&y| self.func.ops[y].values().to_vec())
             .collect();
         let results = self.func.ops[op].results.clone();
         if yields.len() != 2 || yields.iter().any(|y| y.len() != results.len()) {
@@ -196,19 +188,18 @@ impl Converter<'_> {
             let term = self.func.regions[arm].ops.last().copied();
             self.func.regions[arm].ops.retain(|&o| Some(o) == term);
         }
-        let cond = self.func.ops[op].operands[0];
-        let ops = &mut self.func.regions[r].ops;
-        ops.splice(at..at, moved.iter().copied());
+        let cond = self.func.ops[op].cond();
+        self.func.insert_before(r, op, moved.iter().copied());
         let mut b = Builder::new(self.types, self.func);
         b.set_loc(loc);
-        b.set_insertion_at(r, at + moved.len());
+        b.set_insertion_before(r, op);
         let sels: Vec<Value> = (0..results.len())
             .map(|k| select(&mut b, cond, yields[0][k], yields[1][k]))
             .collect();
         for (&old, &new) in results.iter().zip(&sels) {
             replace_all_uses(self.func, old, new);
         }
-        self.func.regions[r].ops.retain(|&o| o != op);
+        self.func.unlink_op(r, op);
         self.made.push((loc, cost));
         moved.len() + sels.len()
     }
@@ -283,7 +274,7 @@ impl Converter<'_> {
                     for &r in &data.regions {
                         let y = self.func.regions[r].ops.last();
                         if let Some(&x) =
-                            y.and_then(|&y| self.func.ops[y].operands.get(index as usize))
+                            y.and_then(|&y| self.func.ops[y].values().get(index as usize))
                         {
                             stack.push(x);
                         }

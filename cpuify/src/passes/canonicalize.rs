@@ -96,9 +96,8 @@ impl Subst {
         if self.map.is_empty() {
             return;
         }
-        for i in 0..func.ops[op].operands.len() {
-            let v = func.ops[op].operands[i];
-            func.ops[op].operands[i] = self.resolve(v);
+        for v in &mut func.ops[op].operands {
+            *v = self.resolve(*v);
         }
     }
 
@@ -187,18 +186,11 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
                 return None;
             }
             if *b == BinOp::Add {
-                if let Some(g) = div_mod_sum(func, data.operands[0], data.operands[1]) {
+                if let Some(g) = div_mod_sum(func, data.lhs(), data.rhs()) {
                     return replace_with_value(func, op, g, subst);
                 }
             }
-            if let Some(v) = identity(
-                *b,
-                ty,
-                data.operands[0],
-                data.operands[1],
-                consts[0],
-                consts[1],
-            ) {
+            if let Some(v) = identity(*b, ty, data.lhs(), data.rhs(), consts[0], consts[1]) {
                 return match v {
                     Identity::Value(v) => replace_with_value(func, op, v, subst),
                     Identity::Zero => replace_with_const(func, op, 0, subst),
@@ -214,18 +206,18 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
             }
         }
         OpKind::Cmp(p) if data.operands.len() == 2 => {
-            let ty = scalar(types, func, data.operands[0]);
+            let ty = scalar(types, func, data.lhs());
             if all_const {
                 if let Ok(r) = eval::cmp(*p, ty, c(0), c(1)) {
                     return replace_with_const(func, op, u64::from(r), subst);
                 }
-            } else if data.operands[0] == data.operands[1] && !p.is_float() {
+            } else if data.lhs() == data.rhs() && !p.is_float() {
                 let r = matches!(
                     p,
                     CmpPred::Eq | CmpPred::Sle | CmpPred::Sge | CmpPred::Ule | CmpPred::Uge
                 );
                 return replace_with_const(func, op, u64::from(r), subst);
-            } else if let Some(v) = cmp_of_select(func, *p, data.operands[0], consts[1]) {
+            } else if let Some(v) = cmp_of_select(func, *p, data.lhs(), consts[1]) {
                 return match v {
                     SelectCmp::Cond(c) => replace_with_value(func, op, c, subst),
                     SelectCmp::NotCond(c) => replace_with_not(func, op, c, subst),
@@ -235,7 +227,7 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
             None
         }
         OpKind::Cast(k) if all_const && data.operands.len() == 1 => {
-            let from = scalar(types, func, data.operands[0]);
+            let from = scalar(types, func, data.input());
             let to = scalar(types, func, data.results[0]);
             match eval::cast(*k, from, to, c(0)) {
                 Ok(bits) => replace_with_const(func, op, bits, subst),
@@ -245,25 +237,21 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
         OpKind::Select if data.operands.len() == 3 => {
             if let Some(cond) = consts[0] {
                 let v = if cond & 1 == 1 {
-                    data.operands[1]
+                    data.if_true()
                 } else {
-                    data.operands[2]
+                    data.if_false()
                 };
                 return replace_with_value(func, op, v, subst);
             }
-            if data.operands[1] == data.operands[2] {
-                return replace_with_value(func, op, data.operands[1], subst);
+            if data.if_true() == data.if_false() {
+                return replace_with_value(func, op, data.if_true(), subst);
             }
             // `select c, true, false` is `c`; `select c, false, true` is `!c`.
             let ty = func.value_type(data.results[0]);
-            if ty == func.value_type(data.operands[0]) {
+            if ty == func.value_type(data.cond()) {
                 match (consts[1], consts[2]) {
-                    (Some(1), Some(0)) => {
-                        return replace_with_value(func, op, data.operands[0], subst)
-                    }
-                    (Some(0), Some(1)) => {
-                        return replace_with_not(func, op, data.operands[0], subst)
-                    }
+                    (Some(1), Some(0)) => return replace_with_value(func, op, data.cond(), subst),
+                    (Some(0), Some(1)) => return replace_with_not(func, op, data.cond(), subst),
                     _ => {}
                 }
             }
@@ -271,21 +259,21 @@ fn fold_op(types: &mut Types, func: &mut Function, op: Op, subst: &mut Subst) ->
         }
         OpKind::If => {
             let cond = consts.first().copied().flatten()?;
-            let taken = data.regions[usize::from(cond & 1 == 0)];
+            let taken = data.branch(cond & 1 == 1);
             Some(inline_region(func, op, taken, subst))
         }
         OpKind::For { unsigned } => {
             let (Some(lb), Some(ub)) = (consts[0], consts[1]) else {
                 return None;
             };
-            let ty = scalar(types, func, data.operands[0]);
+            let ty = scalar(types, func, data.lb());
             let pred = if *unsigned {
                 CmpPred::Ult
             } else {
                 CmpPred::Slt
             };
             if eval::cmp(pred, ty, lb, ub) == Ok(false) {
-                for (&r, &init) in data.results.iter().zip(&data.operands[3..]) {
+                for (&r, &init) in data.results.iter().zip(data.inits()) {
                     subst.insert(r, init);
                 }
                 return Some(Vec::new());
@@ -366,21 +354,21 @@ fn eval_with(
     }
     let d = func.defining_op(v)?;
     let data = &func.ops[d];
-    let arg = |i: usize| eval_with(types, func, *data.operands.get(i)?, flag, bit, depth + 1);
+    let arg = |w: Value| eval_with(types, func, w, flag, bit, depth + 1);
     let sc = |w: Value| Scalar::of(types, func.value_type(w));
     match data.kind {
-        OpKind::Binary(b, _) => eval::binary(b, sc(v), arg(0)?, arg(1)?).ok(),
-        OpKind::Cmp(p) => eval::cmp(p, sc(data.operands[0]), arg(0)?, arg(1)?)
+        OpKind::Binary(b, _) => eval::binary(b, sc(v), arg(data.lhs())?, arg(data.rhs())?).ok(),
+        OpKind::Cmp(p) => eval::cmp(p, sc(data.lhs()), arg(data.lhs())?, arg(data.rhs())?)
             .ok()
             .map(u64::from),
         OpKind::Select => {
-            if arg(0)? & 1 == 1 {
-                arg(1)
+            if arg(data.cond())? & 1 == 1 {
+                arg(data.if_true())
             } else {
-                arg(2)
+                arg(data.if_false())
             }
         }
-        OpKind::Cast(k) => eval::cast(k, sc(data.operands[0]), sc(v), arg(0)?).ok(),
+        OpKind::Cast(k) => eval::cast(k, sc(data.input()), sc(v), arg(data.input())?).ok(),
         _ => None,
     }
 }
@@ -408,13 +396,13 @@ fn cmp_of_select(func: &Function, p: CmpPred, x: Value, k: Option<u64>) -> Optio
         return None;
     }
     let (a, b) = (
-        func.const_bits(d.operands[1])?,
-        func.const_bits(d.operands[2])?,
+        func.const_bits(d.if_true())?,
+        func.const_bits(d.if_false())?,
     );
     if a == b {
         return None;
     }
-    let (c, eq) = (d.operands[0], p == CmpPred::Eq);
+    let (c, eq) = (d.cond(), p == CmpPred::Eq);
     Some(if k == a {
         if eq {
             SelectCmp::Cond(c)
@@ -467,7 +455,7 @@ fn flag_selects(types: &Types, func: &mut Function) -> bool {
             let last = *func.regions[r].ops.last()?;
             matches!(func.ops[last].kind, OpKind::Yield).then(|| func.ops[last].operands.clone())
         };
-        let (Some(t), Some(e)) = (yielded(data.regions[0]), yielded(data.regions[1])) else {
+        let (Some(t), Some(e)) = (yielded(data.then_region()), yielded(data.else_region())) else {
             continue;
         };
         for (k, &r) in data.results.iter().enumerate() {
@@ -492,7 +480,7 @@ fn flag_selects(types: &Types, func: &mut Function) -> bool {
     let mut map = HashMap::new();
     for &(_, op, k, a, b) in &found {
         let r = func.ops[op].results[k];
-        let cond = func.ops[op].operands[0];
+        let cond = func.ops[op].cond();
         let ty = func.value_type(r);
         let loc = func.ops[op].loc;
         let ca = func.new_op(OpKind::Const { bits: a }, vec![], &[ty], vec![], loc);
@@ -534,7 +522,7 @@ fn continue_constants(func: &mut Function) -> bool {
         if data.kind != OpKind::While || data.regions.len() != 2 {
             continue;
         }
-        let (before, after) = (data.regions[0], data.regions[1]);
+        let (before, after) = (data.before(), data.after());
         let (Some(&cond), Some(&y)) = (
             func.regions[before].ops.last(),
             func.regions[after].ops.last(),
@@ -544,19 +532,16 @@ fn continue_constants(func: &mut Function) -> bool {
         if func.ops[cond].kind != OpKind::Condition || func.ops[y].kind != OpKind::Yield {
             continue;
         }
-        let Some(&c) = func.ops[cond].operands.first() else {
-            continue;
-        };
+        let c = func.ops[cond].cond();
         // A result the condition passes as `select %c, A, B`: the loop ends
         // when `%c` is false, so the result is `B`.
-        for (i, &x) in func.ops[cond].operands[1..].iter().enumerate() {
+        for (i, &x) in func.ops[cond].values().iter().enumerate() {
             let Some(sel) = func.defining_op(x) else {
                 continue;
             };
             let sd = &func.ops[sel];
-            if sd.kind == OpKind::Select && sd.operands[0] == c {
-                if let (Some(b), Some(&r)) = (func.const_bits(sd.operands[2]), data.results.get(i))
-                {
+            if sd.kind == OpKind::Select && sd.cond() == c {
+                if let (Some(b), Some(&r)) = (func.const_bits(sd.if_false()), data.results.get(i)) {
                     exits.push((region, op, r, b));
                 }
             }
@@ -567,25 +552,23 @@ fn continue_constants(func: &mut Function) -> bool {
         if func.ops[cmp].kind != OpKind::Cmp(CmpPred::Eq) {
             continue;
         }
-        let (x, k) = match func.ops[cmp].operands[..] {
-            [a, b] => match (func.const_bits(a), func.const_bits(b)) {
-                (None, Some(k)) => (a, k),
-                (Some(k), None) => (b, k),
-                _ => continue,
-            },
+        let (a, b) = (func.ops[cmp].lhs(), func.ops[cmp].rhs());
+        let (x, k) = match (func.const_bits(a), func.const_bits(b)) {
+            (None, Some(k)) => (a, k),
+            (Some(k), None) => (b, k),
             _ => continue,
         };
         let aargs = &func.regions[after].args;
         let bargs = &func.regions[before].args;
         // `x` is forwarded as condition operand i, i.e. after argument i.
-        for (i, &v) in func.ops[cond].operands[1..].iter().enumerate() {
+        for (i, &v) in func.ops[cond].values().iter().enumerate() {
             if v != x {
                 continue;
             }
             let Some(&a) = aargs.get(i) else { continue };
             // ...which the do region yields unchanged to before argument p.
-            for (p, &yv) in func.ops[y].operands.iter().enumerate() {
-                let (Some(&b), Some(&init)) = (bargs.get(p), data.operands.get(p)) else {
+            for (p, &yv) in func.ops[y].values().iter().enumerate() {
+                let (Some(&b), Some(&init)) = (bargs.get(p), data.inits().get(p)) else {
                     continue;
                 };
                 if yv == a
@@ -607,10 +590,7 @@ fn continue_constants(func: &mut Function) -> bool {
         let loc = func.ops[w].loc;
         let kop = func.new_op(OpKind::Const { bits }, vec![], &[ty], vec![], loc);
         let kv = func.ops[kop].results[0];
-        let Some(at) = func.find_op(region, w) else {
-            continue;
-        };
-        func.regions[region].ops.insert(at + 1, kop);
+        func.insert_after(region, w, [kop]);
         replace_uses_map(func, &HashMap::from([(r, kv)]));
         changed = true;
     }
@@ -642,7 +622,7 @@ fn div_mod_sum(func: &Function, x: Value, y: Value) -> Option<Value> {
         let o = func.defining_op(v)?;
         let d = &func.ops[o];
         (matches!(d.kind, OpKind::Binary(b, _) if b == want) && d.operands.len() == 2)
-            .then(|| (d.operands[0], d.operands[1]))
+            .then(|| (d.lhs(), d.rhs()))
     };
     for (m, r) in [(x, y), (y, x)] {
         let Some((g, b)) = bin(r, BinOp::URem) else {
@@ -930,7 +910,7 @@ fn slot_flows(func: &Function, op: Op) -> Vec<(Value, Value)> {
         func.regions[r]
             .ops
             .last()
-            .map(|&t| func.ops[t].operands.clone())
+            .map(|&t| func.ops[t].values().to_vec())
             .unwrap_or_default()
     };
     let mut out = Vec::new();
@@ -945,30 +925,30 @@ fn slot_flows(func: &Function, op: Op) -> Vec<(Value, Value)> {
             }
         }
         OpKind::For { .. } => {
-            let r = data.regions[0];
+            let r = data.body();
             let args = &func.regions[r].args;
             let ys = term_ops(r);
             for k in 0..data.results.len() {
                 let (res, arg) = (data.results[k], args[k + 1]);
-                for src in [data.operands[3 + k], ys[k]] {
+                for src in [data.inits()[k], ys[k]] {
                     out.push((src, res));
                     out.push((src, arg));
                 }
             }
         }
         OpKind::While => {
-            let (b, a) = (data.regions[0], data.regions[1]);
+            let (b, a) = (data.before(), data.after());
             let bargs = &func.regions[b].args;
             let aargs = &func.regions[a].args;
             let ys = term_ops(a);
             for k in 0..bargs.len() {
-                out.push((data.operands[k], bargs[k]));
+                out.push((data.inits()[k], bargs[k]));
                 out.push((ys[k], bargs[k]));
             }
-            let cond = term_ops(b);
+            let passed = term_ops(b);
             for k in 0..aargs.len() {
-                out.push((cond[k + 1], aargs[k]));
-                out.push((cond[k + 1], data.results[k]));
+                out.push((passed[k], aargs[k]));
+                out.push((passed[k], data.results[k]));
             }
         }
         _ => {}
@@ -999,7 +979,7 @@ fn drop_dead_slots(func: &mut Function, op: Op, live: &HashSet<Value>) -> bool {
             changed = true;
         }
         OpKind::For { .. } => {
-            let r = data.regions[0];
+            let r = data.body();
             let args = func.regions[r].args.clone();
             let dead: Vec<usize> = (0..data.results.len())
                 .filter(|&k| !keep(&data.results[k]) && !keep(&args[k + 1]))
@@ -1016,7 +996,7 @@ fn drop_dead_slots(func: &mut Function, op: Op, live: &HashSet<Value>) -> bool {
             changed = true;
         }
         OpKind::While => {
-            let (b, a) = (data.regions[0], data.regions[1]);
+            let (b, a) = (data.before(), data.after());
             let bargs = func.regions[b].args.clone();
             let aargs = func.regions[a].args.clone();
             let dead_b: Vec<usize> = (0..bargs.len()).filter(|&k| !keep(&bargs[k])).collect();

@@ -26,11 +26,11 @@
 //! keeps gcc from vectorising it (a conditional store, a masked load from
 //! an address the loop does not vary).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{is_thread_loop, launch_parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, CastOp, CmpPred, Dim, FuncId, Function, FunctionKind, Level,
-    Module, Op, OpKind, Region, Types, Value,
+    ArithFlags, BinOp, Builder, CastOp, CmpPred, Dim, FuncId, Function, Level, Module, Op, OpData,
+    OpKind, Region, Types, Value,
 };
 use std::collections::HashMap;
 
@@ -41,29 +41,17 @@ const MAX_DEPTH: usize = 12;
 
 /// Clamps the guarded thread loops of function `fid` (launch form); returns
 /// how many bounds were clamped.
-pub fn clamp_guards(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
-    if func.kind != FunctionKind::Launch {
+pub fn clamp_guards(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
-    }
-    let loops: Vec<(Region, Op)> = func
+    };
+    let loops = func
         .walk()
         .into_iter()
         .filter(|&(_, o)| {
-            func.ops[o].kind
-                == OpKind::Parallel {
-                    level: Level::Block,
-                }
-                || crate::passes::collapse::nd_shape(func, o).is_some()
+            is_thread_loop(&func.ops[o]) || crate::passes::collapse::nd_shape(func, o).is_some()
         })
-        .collect();
+        .collect::<Vec<_>>();
     let mut clamped = 0;
     for (region, p) in loops {
         let grid = func.ops[p].kind == (OpKind::Parallel { level: Level::Grid });
@@ -133,14 +121,14 @@ struct Outcome {
 
 /// Clamps loop `p` (in `region`); `None` if no bound was clamped.
 fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> Option<Outcome> {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let ivs = func.regions[body].args.clone();
     let ops = func.regions[body].ops.clone();
     let (guard, polarity) = sole_guard(func, &ops)?;
     // The launch dimension of each loop of a collapsed grid loop.
     let dims = crate::passes::collapse::nd_shape(func, p).map(|s| s.map(|(d, _)| Dim::ALL[d]));
     let mut atoms = Vec::new();
-    let mut exact = necessary(func, func.ops[guard].operands[0], polarity, 0, &mut atoms);
+    let mut exact = necessary(func, func.ops[guard].cond(), polarity, 0, &mut atoms);
     let mut done = vec![false; ivs.len()];
     let mut count = 0;
     // Conditions under which the clamped bounds imply the guard, and the
@@ -152,7 +140,7 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
     let (indexed, invariant): (Vec<Atom>, Vec<Atom>) = atoms
         .into_iter()
         .partition(|a| split_iv(func, &ivs, a.lhs).is_some());
-    let unclamped = func.ops[p].operands.clone();
+    let unclamped = func.ops[p].ubs().to_vec();
     for atom in indexed {
         match clamp_atom(types, func, region, p, &ivs, &mut done, atom, dims) {
             Some(Clamp::Bound { check, lhs }) => {
@@ -186,7 +174,7 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
             // passes version it on the block's shape and gcc runs whole
             // vectors; clamped rows and columns ran scalar tails instead
             // (1.75x slower), and the guard stays in the body anyway.
-            func.ops[p].operands = unclamped;
+            func.ops[p].ubs_mut().copy_from_slice(&unclamped);
             return Some(Outcome {
                 count: 0,
                 guard: Guard::Kept(
@@ -199,7 +187,7 @@ fn clamp_loop(types: &mut Types, func: &mut Function, region: Region, p: Op) -> 
         }
         Guard::Kept("it tests more than the clamped bounds")
     } else {
-        let index = position(func, body, guard);
+        let index = func.op_index(body, guard);
         let cond = version::all(types, func, region, p, &checks);
         version::drop_guard(types, func, region, p, index, polarity, cond, &no_wrap);
         if cond.is_some() {
@@ -219,12 +207,11 @@ const VECTOR_LANES: i64 = 8;
 /// the body, so the extra iterations do nothing, and the loop runs whole
 /// masked vectors instead of a vector, an epilogue and scalar tails.
 fn round_to_vector(types: &mut Types, func: &mut Function, region: Region, p: Op, ub: Value) {
-    let Some(&k) = func.ops[p].operands.first() else {
+    let Some(&k) = func.ops[p].ubs().first() else {
         return;
     };
-    let at = position(func, region, p);
     let mut b = Builder::new(types, func);
-    b.set_insertion_at(region, at);
+    b.set_insertion_before(region, p);
     b.set_loc(b.func.ops[p].loc);
     let ty = b.ty(k);
     let up = b.const_int(ty, VECTOR_LANES - 1);
@@ -233,7 +220,7 @@ fn round_to_vector(types: &mut Types, func: &mut Function, region: Region, p: Op
     let rounded = b.binary(BinOp::And, bumped, mask);
     let below = b.cmp(CmpPred::Ult, rounded, ub);
     let x = b.select(below, rounded, ub);
-    func.ops[p].operands[0] = x;
+    func.ops[p].ubs_mut()[0] = x;
 }
 
 /// How a loop's index range is checked (see [`bound`]).
@@ -273,19 +260,15 @@ fn clamp_atom(
     atom: Atom,
     dims: Option<[Dim; 3]>,
 ) -> Option<Clamp> {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let mut memo = HashMap::new();
     let mut inserted = Vec::new();
     let Some((d, offset, widened)) = split_iv(func, ivs, atom.lhs) else {
         let lhs = materialize(types, func, body, atom.lhs, &mut memo, &mut inserted)?;
         let rhs = materialize(types, func, body, atom.rhs, &mut memo, &mut inserted)?;
-        let at = position(func, region, p);
-        for (i, op) in inserted.into_iter().enumerate() {
-            func.regions[region].ops.insert(at + i, op);
-        }
+        func.insert_before(region, p, inserted);
         let mut b = Builder::new(types, func);
-        let at = position(b.func, region, p);
-        b.set_insertion_at(region, at);
+        b.set_insertion_before(region, p);
         b.set_loc(b.func.ops[p].loc);
         let pred = match (atom.strict, atom.signed) {
             (true, true) => CmpPred::Slt,
@@ -309,14 +292,10 @@ fn clamp_atom(
         None => None,
     };
     // Clones go just before the loop, in definition order.
-    let at = position(func, region, p);
-    for (i, op) in inserted.into_iter().enumerate() {
-        func.regions[region].ops.insert(at + i, op);
-    }
-    let at = position(func, region, p);
-    let ub = func.ops[p].operands[d];
+    func.insert_before(region, p, inserted);
+    let ub = func.ops[p].ubs()[d];
     let mut b = Builder::new(types, func);
-    b.set_insertion_at(region, at);
+    b.set_insertion_before(region, p);
     b.set_loc(b.func.ops[p].loc);
     let range = dims.map_or(Range::Block, |dims| Range::Grid(dims[d]));
     let (mut new_ub, check) = if widened {
@@ -330,7 +309,7 @@ fn clamp_atom(
         let lt = b.cmp(CmpPred::Ult, new_ub, ub);
         new_ub = b.select(lt, new_ub, ub);
     }
-    func.ops[p].operands[d] = new_ub;
+    func.ops[p].ubs_mut()[d] = new_ub;
     done[d] = true;
     Some(Clamp::Bound {
         check,
@@ -365,7 +344,7 @@ fn bound_wide(
     let hi = b.const_int(i64t, limit);
     let lo = b.const_int(i64t, -limit);
     let r_ok = b.cmp(CmpPred::Sle, rhs, hi);
-    let (mut k, fits) = match offset {
+    let (k, fits) = match offset {
         Some(a) => {
             let a_ok = b.cmp(CmpPred::Sge, a, lo);
             let both = b.binary(BinOp::And, r_ok, a_ok);
@@ -373,15 +352,7 @@ fn bound_wide(
         }
         None => (rhs, r_ok),
     };
-    if !atom.strict {
-        let one = b.const_int(i64t, 1);
-        k = b.binary(BinOp::Add, k, one);
-    }
-    let zero = b.const_int(i64t, 0);
-    let neg = b.cmp(CmpPred::Slt, k, zero);
-    let k = b.select(neg, zero, k);
-    let below = b.cmp(CmpPred::Slt, k, ub64);
-    let k = b.select(below, k, ub64);
+    let k = clamp_count(b, atom, k, ub64);
     let k = b.select(fits, k, ub64);
     Some((b.cast(CastOp::Trunc, k, ty), Some(fits)))
 }
@@ -458,19 +429,28 @@ fn bound(
             }
         }
     }
-    if !atom.strict {
-        let one = b.const_int(i64t, 1);
-        k = b.binary(BinOp::Add, k, one);
-    }
-    let zero = b.const_int(i64t, 0);
-    let neg = b.cmp(CmpPred::Slt, k, zero);
-    let k = b.select(neg, zero, k);
-    let below = b.cmp(CmpPred::Slt, k, ub64);
-    let mut k = b.select(below, k, ub64);
+    let mut k = clamp_count(b, atom, k, ub64);
     if let Some(fits) = fits {
         k = b.select(fits, k, ub64);
     }
     Some((b.cast(CastOp::Trunc, k, ty), check.or(fits)))
+}
+
+/// The trip count `k` (`+ 1` for a non-strict `atom`) clamped to
+/// `[0, ub]`, all 64-bit values.
+fn clamp_count(b: &mut Builder<'_>, atom: Atom, k: Value, ub: Value) -> Value {
+    let i64t = b.types.i64();
+    let k = if atom.strict {
+        k
+    } else {
+        let one = b.const_int(i64t, 1);
+        b.binary(BinOp::Add, k, one)
+    };
+    let zero = b.const_int(i64t, 0);
+    let neg = b.cmp(CmpPred::Slt, k, zero);
+    let k = b.select(neg, zero, k);
+    let below = b.cmp(CmpPred::Slt, k, ub);
+    b.select(below, k, ub)
 }
 
 /// `a + n - 1 <= max` (64-bit values): the last index of a loop of `n`
@@ -502,9 +482,9 @@ fn split_iv(func: &Function, ivs: &[Value], v: Value) -> Option<(usize, Option<V
         if !matches!(data.kind, OpKind::Cast(CastOp::ZExt | CastOp::SExt)) {
             return None;
         }
-        let d = ivs.iter().position(|&iv| iv == data.operands[0])?;
+        let d = ivs.iter().position(|&iv| iv == data.input())?;
         let bits = |x: Value| func.value_type(x);
-        (bits(data.operands[0]) != bits(x)).then_some(d)
+        (bits(data.input()) != bits(x)).then_some(d)
     };
     if let Some(d) = widened_iv(v) {
         return Some((d, None, true));
@@ -514,7 +494,7 @@ fn split_iv(func: &Function, ivs: &[Value], v: Value) -> Option<(usize, Option<V
     let OpKind::Binary(BinOp::Add, flags) = data.kind else {
         return None;
     };
-    let (x, y) = (data.operands[0], data.operands[1]);
+    let (x, y) = (data.lhs(), data.rhs());
     if let Some(d) = ivs.iter().position(|&iv| iv == x) {
         return Some((d, Some(y), false));
     }
@@ -547,7 +527,7 @@ fn necessary(func: &Function, v: Value, polarity: bool, depth: usize, out: &mut 
     let data = &func.ops[op];
     match &data.kind {
         OpKind::Cmp(pred) => {
-            let (x, y) = (data.operands[0], data.operands[1]);
+            let (x, y) = (data.lhs(), data.rhs());
             // Normalise to `pred` holding.
             let pred = if polarity { *pred } else { negate(*pred) };
             let atom = |lhs, rhs, strict, signed| Atom {
@@ -571,32 +551,26 @@ fn necessary(func: &Function, v: Value, polarity: bool, depth: usize, out: &mut 
             true
         }
         OpKind::Binary(BinOp::Xor, _) => {
-            if let Some(c) = const_bool(func, data.operands[1]) {
-                necessary(func, data.operands[0], polarity ^ c, depth + 1, out)
-            } else if let Some(c) = const_bool(func, data.operands[0]) {
-                necessary(func, data.operands[1], polarity ^ c, depth + 1, out)
+            if let Some(c) = const_bool(func, data.rhs()) {
+                necessary(func, data.lhs(), polarity ^ c, depth + 1, out)
+            } else if let Some(c) = const_bool(func, data.lhs()) {
+                necessary(func, data.rhs(), polarity ^ c, depth + 1, out)
             } else {
                 false
             }
         }
         OpKind::Binary(BinOp::And, _) if polarity => {
-            let a = necessary(func, data.operands[0], true, depth + 1, out);
-            necessary(func, data.operands[1], true, depth + 1, out) && a
+            let a = necessary(func, data.lhs(), true, depth + 1, out);
+            necessary(func, data.rhs(), true, depth + 1, out) && a
         }
         OpKind::Binary(BinOp::Or, _) if !polarity => {
-            let a = necessary(func, data.operands[0], false, depth + 1, out);
-            necessary(func, data.operands[1], false, depth + 1, out) && a
+            let a = necessary(func, data.lhs(), false, depth + 1, out);
+            necessary(func, data.rhs(), false, depth + 1, out) && a
         }
         OpKind::If if data.results.len() == 1 => {
             // v == pol  <=>  (c && t == pol) || (!c && e == pol)
-            let c = data.operands[0];
-            let yielded = |r: Region| {
-                func.regions[r]
-                    .ops
-                    .last()
-                    .and_then(|&t| func.ops[t].operands.first().copied())
-            };
-            let (Some(t), Some(e)) = (yielded(data.regions[0]), yielded(data.regions[1])) else {
+            let c = data.cond();
+            let Some((t, e)) = arm_values(func, data) else {
                 return false;
             };
             if const_bool(func, t) == Some(!polarity) {
@@ -687,13 +661,14 @@ fn hoistable(types: &Types, func: &Function, op: Op) -> bool {
     if crate::passes::predicate_barriers::speculable(func, op) {
         return true;
     }
-    let (OpKind::Binary(b, _), [_, y]) = (&data.kind, data.operands.as_slice()) else {
+    let OpKind::Binary(b, _) = &data.kind else {
         return false;
     };
-    let Some(bits) = func.const_bits(*y) else {
+    let y = data.rhs();
+    let Some(bits) = func.const_bits(y) else {
         return false;
     };
-    let width = u32::from(types[func.value_type(*y)].int_bits().unwrap_or(64));
+    let width = u32::from(types[func.value_type(y)].int_bits().unwrap_or(64));
     let mask = if width >= 64 {
         u64::MAX
     } else {
@@ -718,15 +693,26 @@ pub(crate) fn sole_guard(func: &Function, ops: &[Op]) -> Option<(Op, bool)> {
     if effectful.next().is_some() || func.ops[guard].kind != OpKind::If {
         return None;
     }
-    let regions = &func.ops[guard].regions;
+    let data = &func.ops[guard];
     match (
-        region_inert(func, regions[0]),
-        region_inert(func, regions[1]),
+        region_inert(func, data.then_region()),
+        region_inert(func, data.else_region()),
     ) {
         (false, true) => Some((guard, true)),
         (true, false) => Some((guard, false)),
         _ => None,
     }
+}
+
+/// The first values the then and else regions of `if` `data` yield.
+pub(crate) fn arm_values(func: &Function, data: &OpData) -> Option<(Value, Value)> {
+    let yielded = |r: Region| {
+        func.regions[r]
+            .ops
+            .last()
+            .and_then(|&t| func.ops[t].values().first().copied())
+    };
+    Some((yielded(data.then_region())?, yielded(data.else_region())?))
 }
 
 /// True if `v` is defined in `region` or below it.
@@ -769,8 +755,4 @@ pub(crate) fn region_inert(func: &Function, region: Region) -> bool {
         .ops
         .iter()
         .all(|&o| func.ops[o].kind == OpKind::Yield || inert_op(func, o))
-}
-
-fn position(func: &Function, region: Region, op: Op) -> usize {
-    func.op_index(region, op)
 }

@@ -100,19 +100,17 @@ pub fn collapse(
     }
     let name = func.name.clone();
     let loc = func.ops[grid_op].loc;
-    let func = &mut module.functions[fid];
-    let Launch {
-        at,
-        gdims,
-        bdims,
-        old_bids,
-        old_tids,
-        moved,
-    } = Launch::take(func, grid_op, block_op);
-    let body = func.body;
-    let mut b = Builder::new(&mut module.types, func);
-    b.set_loc(loc);
-    b.set_insertion_at(body, at);
+    let (
+        Launch {
+            gdims,
+            bdims,
+            old_bids,
+            old_tids,
+            moved,
+            ..
+        },
+        mut b,
+    ) = Launch::start(module, fid, grid_op, block_op);
     let nt = product(&mut b, &bdims);
     b.name(nt, "nthreads");
     let nb = product(&mut b, &gdims);
@@ -152,10 +150,22 @@ struct Launch {
 }
 
 impl Launch {
+    /// The launch of `fid` taken apart ([`Launch::take`]), and a builder
+    /// where its grid loop stands, stamping the grid loop's location.
+    fn start(module: &mut Module, fid: FuncId, grid_op: Op, block_op: Op) -> (Launch, Builder<'_>) {
+        let func = &mut module.functions[fid];
+        let launch = Launch::take(func, grid_op, block_op);
+        let (loc, body) = (func.ops[grid_op].loc, func.body);
+        let mut b = Builder::new(&mut module.types, func);
+        b.set_loc(loc);
+        b.set_insertion_at(body, launch.at);
+        (launch, b)
+    }
+
     fn take(func: &Function, grid_op: Op, block_op: Op) -> Launch {
         let at = func.op_index(func.body, grid_op);
-        let grid_region = func.ops[grid_op].regions[0];
-        let block_region = func.ops[block_op].regions[0];
+        let grid_region = func.ops[grid_op].body();
+        let block_region = func.ops[block_op].body();
         let keep = |o: &Op| *o != block_op && func.ops[*o].kind != OpKind::Yield;
         let mut moved: Vec<Op> = func.regions[grid_region]
             .ops
@@ -166,8 +176,8 @@ impl Launch {
         moved.extend(func.regions[block_region].ops.iter().copied().filter(keep));
         Launch {
             at,
-            gdims: func.ops[grid_op].operands.clone(),
-            bdims: func.ops[block_op].operands.clone(),
+            gdims: func.ops[grid_op].ubs().to_vec(),
+            bdims: func.ops[block_op].ubs().to_vec(),
             old_bids: func.regions[grid_region].args.clone(),
             old_tids: func.regions[block_region].args.clone(),
             moved,
@@ -191,7 +201,7 @@ fn replace_launch(
     func.regions[region].ops.push(y);
     replace_uses_in_region(func, region, map);
     let body = func.body;
-    func.regions[body].ops.retain(|&o| o != grid_op);
+    func.unlink_op(body, grid_op);
     debug_assert!(func.regions[body].ops.contains(&new_op));
 }
 
@@ -227,12 +237,12 @@ fn check(module: &Module, func: &Function) -> Result<(Op, Op, bool), String> {
         }
     }
     let grid = grid.ok_or("no grid loop")?;
-    if !is_dims(func, &func.ops[grid].operands, |k| {
+    if !is_dims(func, func.ops[grid].ubs(), |k| {
         matches!(k, OpKind::GridDim(_))
     }) {
         return Err("the grid loop does not run over the launch's grid".into());
     }
-    let grid_region = func.ops[grid].regions[0];
+    let grid_region = func.ops[grid].body();
     let mut block = None;
     for &op in &func.regions[grid_region].ops {
         match &func.ops[op].kind {
@@ -263,7 +273,7 @@ fn check(module: &Module, func: &Function) -> Result<(Op, Op, bool), String> {
         }
     }
     let block = block.ok_or("no thread loop")?;
-    if !is_dims(func, &func.ops[block].operands, |k| {
+    if !is_dims(func, func.ops[block].ubs(), |k| {
         matches!(k, OpKind::BlockDim(_))
     }) {
         return Err("the thread loop does not run over the launch's block".into());
@@ -271,7 +281,7 @@ fn check(module: &Module, func: &Function) -> Result<(Op, Op, bool), String> {
     // A kernel indexing its block in 2-D or 3-D gets the N-D form
     // (`collapse_nd`): global loops per dimension, which `clamp-guards`
     // bounds like thread loops.
-    let block_region = func.ops[block].regions[0];
+    let block_region = func.ops[block].body();
     let nd = func.regions[block_region].args[1..]
         .iter()
         .any(|&iv| used_in(func, block_region, iv));
@@ -328,9 +338,9 @@ fn is_dims(func: &Function, vals: &[Value], want: impl Fn(&OpKind) -> bool) -> b
 pub fn collapsed_shape(func: &Function, op: Op) -> bool {
     let data = &func.ops[op];
     data.kind == (OpKind::Parallel { level: Level::Grid })
-        && data.operands.len() == 2
-        && is_product(func, data.operands[0], |k| matches!(k, OpKind::BlockDim(_)))
-        && is_product(func, data.operands[1], |k| matches!(k, OpKind::GridDim(_)))
+        && data.ubs().len() == 2
+        && is_product(func, data.ubs()[0], |k| matches!(k, OpKind::BlockDim(_)))
+        && is_product(func, data.ubs()[1], |k| matches!(k, OpKind::GridDim(_)))
 }
 
 /// True if `v` is `mul (mul X, Y), Z` of the x, y and z dimension ops `want`.
@@ -338,7 +348,7 @@ fn is_product(func: &Function, v: Value, want: impl Fn(&OpKind) -> bool + Copy) 
     let mul = |v: Value| {
         func.defining_op(v).and_then(|o| {
             matches!(func.ops[o].kind, OpKind::Binary(BinOp::Mul, _))
-                .then(|| (func.ops[o].operands[0], func.ops[o].operands[1]))
+                .then(|| (func.ops[o].lhs(), func.ops[o].rhs()))
         })
     };
     let Some((xy, z)) = mul(v) else { return false };
@@ -379,19 +389,17 @@ fn collapse_nd(
     let order = loop_order(module, func, grid_op, block_op);
     let name = func.name.clone();
     let loc = func.ops[grid_op].loc;
-    let func = &mut module.functions[fid];
-    let Launch {
-        at,
-        gdims,
-        bdims,
-        old_bids,
-        old_tids,
-        moved,
-    } = Launch::take(func, grid_op, block_op);
-    let body = func.body;
-    let mut b = Builder::new(&mut module.types, func);
-    b.set_loc(loc);
-    b.set_insertion_at(body, at);
+    let (
+        Launch {
+            gdims,
+            bdims,
+            old_bids,
+            old_tids,
+            moved,
+            ..
+        },
+        mut b,
+    ) = Launch::start(module, fid, grid_op, block_op);
     let mut extents = [gdims[0]; 3];
     for (d, n) in ["ex", "ey", "ez"].into_iter().enumerate() {
         extents[d] = b.binary(BinOp::Mul, gdims[d], bdims[d]);
@@ -463,8 +471,8 @@ impl Stride {
 /// before y before z), dimensions the body never reads outermost. This is
 /// a cost model only; every order is correct.
 fn loop_order(module: &Module, func: &Function, grid: Op, block: Op) -> [usize; 3] {
-    let grid_region = func.ops[grid].regions[0];
-    let block_region = func.ops[block].regions[0];
+    let grid_region = func.ops[grid].body();
+    let block_region = func.ops[block].body();
     let tids = func.regions[block_region].args.clone();
     let bids = func.regions[grid_region].args.clone();
     let mut accesses = Vec::new();
@@ -474,17 +482,12 @@ fn loop_order(module: &Module, func: &Function, grid: Op, block: Op) -> [usize; 
         let data = &func.ops[op];
         let size_of = |v: Value| module.types.size_of(func.value_type(v));
         let acc = match data.kind {
-            OpKind::Load { .. } => data
-                .results
-                .first()
-                .map(|&r| (data.operands[0], size_of(r))),
-            OpKind::Store { .. } if data.operands.len() == 2 => {
-                Some((data.operands[0], size_of(data.operands[1])))
+            OpKind::Load { .. } | OpKind::AtomicRmw { .. } | OpKind::AtomicCas { .. } => {
+                data.results.first().map(|&r| (data.ptr(), size_of(r)))
             }
-            OpKind::AtomicRmw { .. } | OpKind::AtomicCas { .. } => data
-                .results
-                .first()
-                .map(|&r| (data.operands[0], size_of(r))),
+            OpKind::Store { .. } if data.operands.len() == 2 => {
+                Some((data.ptr(), size_of(data.value())))
+            }
             _ => None,
         };
         accesses.extend(acc);
@@ -558,49 +561,49 @@ fn stride(
         }
         cucc_ir::ValueDef::Result { op, .. } => {
             let data = &func.ops[op];
-            let arg = |i: usize, memo: &mut HashMap<Value, Stride>| {
-                data.operands.get(i).map_or(Stride::Far, |&o| {
-                    stride(module, func, o, t, b, depth + 1, memo)
-                })
+            let arg = |o: Value, memo: &mut HashMap<Value, Stride>| {
+                stride(module, func, o, t, b, depth + 1, memo)
             };
-            let konst = |i: usize| {
-                data.operands.get(i).and_then(|&o| {
-                    func.defining_op(o).and_then(|c| match func.ops[c].kind {
-                        OpKind::Const { bits } => Some(bits as i64),
-                        _ => None,
-                    })
+            let konst = |o: Value| {
+                func.defining_op(o).and_then(|c| match func.ops[c].kind {
+                    OpKind::Const { bits } => Some(bits as i64),
+                    _ => None,
                 })
             };
             match &data.kind {
-                OpKind::Binary(BinOp::Add, _) => arg(0, memo).add(arg(1, memo)),
-                OpKind::Binary(BinOp::Sub, _) => arg(0, memo).add(arg(1, memo).scale(-1)),
-                OpKind::Binary(BinOp::Mul, _) => match (arg(0, memo), arg(1, memo)) {
-                    (Stride::Zero, Stride::Zero) => Stride::Zero,
-                    (Stride::Zero, s) => konst(0)
-                        .map_or(if s == Stride::Zero { s } else { Stride::Far }, |k| {
-                            s.scale(k)
-                        }),
-                    (s, Stride::Zero) => konst(1).map_or(Stride::Far, |k| s.scale(k)),
-                    _ => Stride::Far,
-                },
-                OpKind::Binary(BinOp::Shl, _) => match (arg(0, memo), konst(1)) {
-                    (Stride::Zero, _) if arg(1, memo) == Stride::Zero => Stride::Zero,
+                OpKind::Binary(BinOp::Add, _) => arg(data.lhs(), memo).add(arg(data.rhs(), memo)),
+                OpKind::Binary(BinOp::Sub, _) => {
+                    arg(data.lhs(), memo).add(arg(data.rhs(), memo).scale(-1))
+                }
+                OpKind::Binary(BinOp::Mul, _) => {
+                    match (arg(data.lhs(), memo), arg(data.rhs(), memo)) {
+                        (Stride::Zero, Stride::Zero) => Stride::Zero,
+                        (Stride::Zero, s) => konst(data.lhs())
+                            .map_or(if s == Stride::Zero { s } else { Stride::Far }, |k| {
+                                s.scale(k)
+                            }),
+                        (s, Stride::Zero) => konst(data.rhs()).map_or(Stride::Far, |k| s.scale(k)),
+                        _ => Stride::Far,
+                    }
+                }
+                OpKind::Binary(BinOp::Shl, _) => match (arg(data.lhs(), memo), konst(data.rhs())) {
+                    (Stride::Zero, _) if arg(data.rhs(), memo) == Stride::Zero => Stride::Zero,
                     (s, Some(k)) if (0..32).contains(&k) && k < shift_width(module, func, v) => {
                         s.scale(1 << k)
                     }
                     _ => Stride::Far,
                 },
                 OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc)
-                | OpKind::Cast(CastOp::SpaceCast)
-                | OpKind::PtrField { .. } => arg(0, memo),
+                | OpKind::Cast(CastOp::SpaceCast) => arg(data.input(), memo),
+                OpKind::PtrField { .. } => arg(data.ptr(), memo),
                 OpKind::PtrIndex { elem } => {
                     let size = module.types.size_of(*elem) as i64;
-                    let base = arg(0, memo);
-                    base.add(arg(1, memo).scale(size))
+                    let base = arg(data.ptr(), memo);
+                    base.add(arg(data.index(), memo).scale(size))
                 }
                 _ => {
                     let all_zero = data.regions.is_empty()
-                        && (0..data.operands.len()).all(|i| arg(i, memo) == Stride::Zero);
+                        && data.operands.iter().all(|&o| arg(o, memo) == Stride::Zero);
                     if all_zero {
                         Stride::Zero
                     } else {
@@ -620,7 +623,7 @@ fn stride(
 /// clamped by `clamp-guards` (`select(_, k, extent)`).
 pub fn nd_shape(func: &Function, op: Op) -> Option<[(usize, bool); 3]> {
     let data = &func.ops[op];
-    if data.kind != (OpKind::Parallel { level: Level::Grid }) || data.operands.len() != 3 {
+    if data.kind != (OpKind::Parallel { level: Level::Grid }) || data.ubs().len() != 3 {
         return None;
     }
     let extent_dim = |v: Value| {
@@ -630,14 +633,14 @@ pub fn nd_shape(func: &Function, op: Op) -> Option<[(usize, bool); 3]> {
             return None;
         }
         let kind = |v: Value| func.defining_op(v).map(|o| &func.ops[o].kind);
-        match (kind(d.operands[0])?, kind(d.operands[1])?) {
+        match (kind(d.lhs())?, kind(d.rhs())?) {
             (OpKind::GridDim(a), OpKind::BlockDim(b)) if a == b => Some(a.index()),
             _ => None,
         }
     };
     let mut out = [(0, false); 3];
     let mut seen = [false; 3];
-    for (k, &v) in data.operands.iter().enumerate() {
+    for (k, &v) in data.ubs().iter().enumerate() {
         let (d, clamped) = match extent_dim(v) {
             Some(d) => (d, false),
             None => {
@@ -646,7 +649,7 @@ pub fn nd_shape(func: &Function, op: Op) -> Option<[(usize, bool); 3]> {
                 if s.kind != OpKind::Select || s.operands.len() != 3 {
                     return None;
                 }
-                (extent_dim(s.operands[2])?, true)
+                (extent_dim(s.if_false())?, true)
             }
         };
         if std::mem::replace(&mut seen[d], true) {

@@ -14,42 +14,21 @@
 //! by `l`. X and Y must be the loop's own bounds; the product is at most
 //! 1024 (bounds are block extents).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{is_thread_loop, launch_parts, ops_where, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::replace_all_uses;
-use cucc_ir::{
-    BinOp, Builder, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Region, Value,
-    ValueDef,
-};
+use cucc_ir::{BinOp, Builder, FuncId, Function, Module, Op, OpKind, Region, Value, ValueDef};
 
 /// Flattens the eligible thread loops of `fid` (launch form); returns how
 /// many.
-pub fn flatten_threads(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+pub fn flatten_threads(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
-    }
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
-    let loops: Vec<(Region, Op)> = func
-        .walk()
-        .into_iter()
-        .filter(|&(_, o)| {
-            func.ops[o].kind
-                == OpKind::Parallel {
-                    level: Level::Block,
-                }
-                && func.ops[o].operands.len() == 3
-        })
-        .collect();
+    };
+    let loops = ops_where(func, |d| is_thread_loop(d) && d.ubs().len() == 3);
     let mut n = 0;
     for (region, p) in loops {
-        let body = func.ops[p].regions[0];
+        let body = func.ops[p].body();
         drop_dead(func, body);
         let Some(ids) = linear_ids(func, p) else {
             continue;
@@ -57,15 +36,12 @@ pub fn flatten_threads(
         if ids.is_empty() {
             continue;
         }
-        let ubs = func.ops[p].operands.clone();
-        let Some(at) = func.find_op(region, p) else {
-            continue;
-        };
+        let ubs = func.ops[p].ubs().to_vec();
         let loc = func.ops[p].loc;
         let (total, one) = {
             let mut b = Builder::new(types, func);
             b.set_loc(loc);
-            b.set_insertion_at(region, at);
+            b.set_insertion_before(region, p);
             let xy = b.binary_flags(BinOp::Mul, cucc_ir::ArithFlags::NSW, ubs[0], ubs[1]);
             let xyz = b.binary_flags(BinOp::Mul, cucc_ir::ArithFlags::NSW, xy, ubs[2]);
             let ty = b.func.value_type(ubs[0]);
@@ -75,7 +51,7 @@ pub fn flatten_threads(
         for id in ids {
             replace_all_uses(func, id, tx);
         }
-        func.ops[p].operands = vec![total, one, one];
+        func.ops[p].ubs_mut().copy_from_slice(&[total, one, one]);
         drop_dead(func, body);
         n += 1;
         remarks.add(
@@ -116,14 +92,14 @@ fn drop_dead(func: &mut Function, r: Region) {
 /// The values of `p`'s body equal to `tx + X·(ty + Y·tz)` (X, Y the
 /// loop's bounds), if the indices have no other use; `None` otherwise.
 fn linear_ids(func: &Function, p: Op) -> Option<Vec<Value>> {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let ivs = func.regions[body].args.clone();
-    let ubs = &func.ops[p].operands;
+    let ubs = func.ops[p].ubs();
     let uses = cucc_ir::edit::uses(func);
     let binary = |v: Value, op: BinOp| {
         let d = func.defining_op(v)?;
         matches!(func.ops[d].kind, OpKind::Binary(b, _) if b == op)
-            .then(|| (d, func.ops[d].operands[0], func.ops[d].operands[1]))
+            .then(|| (d, func.ops[d].lhs(), func.ops[d].rhs()))
     };
     // Ops allowed to use the indices: the chains' adds and multiplies.
     let mut chain_ops: Vec<Op> = Vec::new();

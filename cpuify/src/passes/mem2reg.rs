@@ -10,7 +10,7 @@
 //! fields are only loaded and stored are first split into one scalar
 //! alloca per field (`split_structs`).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::{
     add_region_arg, add_result, remove_op, remove_ops, replace_all_uses, replace_uses_map, uses,
@@ -20,16 +20,9 @@ use cucc_ir::{FuncId, Function, Module, Op, OpKind, Region, Space, TypeId, Value
 use std::collections::{HashMap, HashSet};
 
 /// Promotes every promotable alloca of function `fid`. Returns how many.
-pub fn mem2reg(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
+pub fn mem2reg(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
     let forwards = forward_through_barriers(module, fid);
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    let (types, func) = parts(module, fid);
     // A forwarded value may itself be a forwarded load: follow the chains,
     // then replace every use in one walk (one walk per load was quadratic
     // in the size of the kernel).
@@ -240,7 +233,7 @@ fn forward_through_barriers(module: &Module, fid: FuncId) -> Vec<(Region, Op, Va
                     ..
                 }
             ) {
-                let ptr = data.operands[0];
+                let ptr = data.ptr();
                 if let Some(st) = pending.by_ptr.get(&ptr) {
                     if func.value_type(data.results[0]) == func.value_type(st.value) {
                         let read = fx.op_effects(op).into_iter().find(|e| !e.is_write());
@@ -274,9 +267,9 @@ fn forward_through_barriers(module: &Module, fid: FuncId) -> Vec<(Region, Op, Va
             if data.kind == (OpKind::Store { volatile: false }) {
                 if let Some(written) = effects.into_iter().find(|e| e.is_write()) {
                     pending.insert(
-                        data.operands[0],
+                        data.ptr(),
                         PendingStore {
-                            value: data.operands[1],
+                            value: data.value(),
                             written,
                             windows: windows.len(),
                         },
@@ -407,7 +400,7 @@ fn forward_addresses(func: &mut Function) {
             ) {
                 continue;
             }
-            let ptr = func.ops[load].operands[0];
+            let ptr = func.ops[load].ptr();
             let Some(sel) = func.defining_op(ptr) else {
                 continue;
             };
@@ -423,12 +416,12 @@ fn forward_addresses(func: &mut Function) {
             let ty = func.value_type(func.ops[load].results[0]);
             let loc = func.ops[load].loc;
             let regions = data.regions.clone();
-            let cond = data.operands.clone();
+            let cond = vec![data.cond()];
             for &r in &regions {
                 let Some(&y) = func.regions[r].ops.last() else {
                     continue;
                 };
-                let Some(&addr) = func.ops[y].operands.first() else {
+                let Some(&addr) = func.ops[y].values().first() else {
                     continue;
                 };
                 let l = func.new_op(
@@ -441,9 +434,8 @@ fn forward_addresses(func: &mut Function) {
                     vec![],
                     loc,
                 );
-                let at = func.regions[r].ops.len() - 1;
-                func.regions[r].ops.insert(at, l);
-                func.ops[y].operands[0] = func.ops[l].results[0];
+                func.insert_before(r, y, [l]);
+                func.ops[y].values_mut()[0] = func.ops[l].results[0];
             }
             let new_if = func.new_op(OpKind::If, cond, &[ty], regions, loc);
             // The old `if` keeps no regions; it is unlinked from its list.
@@ -473,19 +465,19 @@ fn forward_addresses(func: &mut Function) {
         ) {
             continue;
         }
-        let ptr = func.ops[op].operands[0];
+        let ptr = func.ops[op].ptr();
         let Some(def) = func.defining_op(ptr) else {
             continue;
         };
         if func.ops[def].kind != OpKind::Cast(cucc_ir::CastOp::SpaceCast) {
             continue;
         }
-        let src = func.ops[def].operands[0];
+        let src = func.ops[def].input();
         let is_alloca = func
             .defining_op(src)
             .is_some_and(|a| matches!(func.ops[a].kind, OpKind::Alloca { .. }));
         if is_alloca {
-            func.ops[op].operands[0] = src;
+            func.ops[op].set_ptr(src);
         }
     }
     // Spacecasts left unused would keep their allocas from promotion.
@@ -528,9 +520,9 @@ fn promotable(
             } => data.operands.len() == 1 && func.value_type(data.results[0]) == ty,
             OpKind::Store { volatile: false } => {
                 data.operands.len() == 2
-                    && data.operands[0] == ptr
-                    && data.operands[1] != ptr
-                    && func.value_type(data.operands[1]) == ty
+                    && data.ptr() == ptr
+                    && data.value() != ptr
+                    && func.value_type(data.value()) == ty
             }
             _ => false,
         };
@@ -605,8 +597,10 @@ fn create_values(
         let mut stack: Vec<Op> = Vec::new();
         for &op in stored_ops.get(&ptr).into_iter().flatten() {
             while let Some(&top) = stack.last() {
-                match region_index_within(func, parents, op, top) {
-                    Some(1) if func.ops[top].kind == OpKind::While => {
+                match region_within(func, parents, op, top) {
+                    Some(r)
+                        if func.ops[top].kind == OpKind::While && r == func.ops[top].after() =>
+                    {
                         c.while_after_arg(func, top, ptr, info.ty);
                         break;
                     }
@@ -628,17 +622,17 @@ fn create_values(
 }
 
 /// Which region of `outer` holds `op`, if `outer` encloses it.
-fn region_index_within(
+fn region_within(
     func: &Function,
     parents: &cucc_ir::Parents,
     mut op: Op,
     outer: Op,
-) -> Option<usize> {
+) -> Option<Region> {
     loop {
         let region = parents.region_of(op)?;
         let parent = parents.op_of(region)?;
         if parent == outer {
-            return func.ops[outer].regions.iter().position(|&r| r == region);
+            return func.ops[outer].regions.contains(&region).then_some(region);
         }
         op = parent;
     }
@@ -647,7 +641,10 @@ fn region_index_within(
 impl Created {
     fn enter(&mut self, func: &mut Function, op: Op, ptr: Value, ty: TypeId) {
         if matches!(func.ops[op].kind, OpKind::For { .. } | OpKind::While) {
-            let first = func.ops[op].regions[0];
+            let first = match func.ops[op].kind {
+                OpKind::While => func.ops[op].before(),
+                _ => func.ops[op].body(),
+            };
             let arg = add_region_arg(func, first, ty);
             self.args.insert((op, ptr), vec![arg]);
         }
@@ -656,7 +653,7 @@ impl Created {
     fn while_after_arg(&mut self, func: &mut Function, op: Op, ptr: Value, ty: TypeId) {
         let args = self.args.entry((op, ptr)).or_default();
         if args.len() == 1 {
-            let after = func.ops[op].regions[1];
+            let after = func.ops[op].after();
             args.push(add_region_arg(func, after, ty));
         }
     }
@@ -741,7 +738,7 @@ impl Promoter<'_> {
                 }
                 OpKind::Store { .. } => {
                     if let Some(ptr) = self.promoted_ptr(op) {
-                        let v = self.func.ops[op].operands[1];
+                        let v = self.func.ops[op].value();
                         self.current.insert(ptr, v);
                         self.removed.insert(op);
                         touched = true;
@@ -794,7 +791,7 @@ impl Promoter<'_> {
                 }
             }
             OpKind::For { .. } => {
-                let body = regions[0];
+                let body = self.func.ops[op].body();
                 let init = self.values(&stored);
                 self.func.ops[op].operands.extend(init);
                 let args = arg(self, 0);
@@ -804,7 +801,7 @@ impl Promoter<'_> {
                 self.append_to_terminator(body, &out);
             }
             OpKind::While => {
-                let (before, after) = (regions[0], regions[1]);
+                let (before, after) = (self.func.ops[op].before(), self.func.ops[op].after());
                 let init = self.values(&stored);
                 self.func.ops[op].operands.extend(init);
                 let bargs = arg(self, 0);

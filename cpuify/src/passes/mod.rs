@@ -6,6 +6,7 @@ pub mod canonicalize;
 pub mod clamp_guards;
 pub mod collapse;
 pub mod distribute;
+pub(crate) mod entry;
 pub mod flatten_threads;
 pub mod grid_no_wrap;
 pub mod inline;

@@ -33,9 +33,9 @@ fn arg_outside(func: &Function, inner: &HashSet<Region>, v: Value) -> bool {
 /// extension (with the ops they use), in definition order; empty when
 /// there are none or too many.
 pub(crate) fn index_ops(types: &Types, func: &Function, p: Op) -> Vec<Op> {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let ivs = &func.regions[body].args;
-    if ivs.len() != func.ops[p].operands.len() {
+    if ivs.len() != func.ops[p].ubs().len() {
         return Vec::new();
     }
     let mut walk = Vec::new();
@@ -85,7 +85,7 @@ pub(crate) fn index_ops(types: &Types, func: &Function, p: Op) -> Vec<Op> {
     let mut work: Vec<Op> = walk
         .iter()
         .filter(|&&(_, o)| matches!(func.ops[o].kind, OpKind::Cast(CastOp::SExt)))
-        .filter_map(|&(_, o)| func.defining_op(func.ops[o].operands[0]))
+        .filter_map(|&(_, o)| func.defining_op(func.ops[o].input()))
         .filter(|d| followed.contains_key(d))
         .collect();
     while let Some(o) = work.pop() {
@@ -121,9 +121,9 @@ pub(crate) fn condition(
     if ops.is_empty() {
         return None;
     }
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let ivs = func.regions[body].args.clone();
-    let ubs = func.ops[p].operands.clone();
+    let ubs = func.ops[p].ubs().to_vec();
     let at = func.find_op(region, p)?;
     let loc = func.ops[p].loc;
     let mut b = Builder::new(types, func);
@@ -143,8 +143,8 @@ pub(crate) fn condition(
             return None;
         };
         let mut args = Vec::with_capacity(2);
-        for k in 0..2 {
-            let v = b.func.ops[o].operands[k];
+        let d = &b.func.ops[o];
+        for v in [d.lhs(), d.rhs()] {
             let iv = if let Some(d) = ivs.iter().position(|&iv| iv == v) {
                 if let Some(&r) = index.get(&d) {
                     r

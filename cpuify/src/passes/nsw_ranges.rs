@@ -16,7 +16,7 @@
 //! loads, loop-carried values) take their type's whole range, so nothing
 //! that may wrap is flagged.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
     ArithFlags, BinOp, Builder, CastOp, Dim, FuncId, Function, Module, Op, OpKind, Types, Value,
@@ -156,13 +156,13 @@ impl<'a> Ranges<'a> {
             OpKind::LaneId => Some(Range::new(0, 31)),
             OpKind::WarpSize => Some(Range::new(32, 32)),
             OpKind::Select => {
-                let (a, b) = (data.operands[1], data.operands[2]);
+                let (a, b) = (data.if_true(), data.if_false());
                 let x = self.range(a, depth - 1)?;
                 let y = self.range(b, depth - 1)?;
                 Some(x.union(y))
             }
             OpKind::Cast(c) => {
-                let src = data.operands[0];
+                let src = data.input();
                 let sbits = self.bits(src)?;
                 let x = self.range(src, depth - 1)?;
                 match c {
@@ -175,7 +175,7 @@ impl<'a> Ranges<'a> {
                 }
             }
             OpKind::Binary(b, flags) => {
-                let (a, c) = (data.operands[0], data.operands[1]);
+                let (a, c) = (data.lhs(), data.rhs());
                 let (b, nsw) = (*b, flags.nsw);
                 let x = self.range(a, depth - 1)?;
                 let y = self.range(c, depth - 1)?;
@@ -199,15 +199,8 @@ impl<'a> Ranges<'a> {
 /// Flags the add, sub and mul ops of function `fid` that cannot overflow
 /// `nsw`, and turns `shl x, c` that cannot into `mul nsw x, 2^c`; returns
 /// how many ops changed.
-pub fn nsw_ranges(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+pub fn nsw_ranges(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let (types, func) = parts(module, fid);
     let mut flag: Vec<Op> = Vec::new();
     let mut shifts: Vec<(Op, i128)> = Vec::new();
     {
@@ -230,7 +223,7 @@ pub fn nsw_ranges(
             if !wants {
                 continue;
             }
-            let (a, c) = (func.ops[op].operands[0], func.ops[op].operands[1]);
+            let (a, c) = (func.ops[op].lhs(), func.ops[op].rhs());
             let (Some(x), Some(y)) = (r.range(a, 64), r.range(c, 64)) else {
                 continue;
             };
@@ -257,24 +250,21 @@ pub fn nsw_ranges(
         }
     }
     for &(op, c) in &shifts {
-        let ty = func.value_type(func.ops[op].operands[1]);
+        let ty = func.value_type(func.ops[op].rhs());
         let region = func
             .walk()
             .into_iter()
             .find(|&(_, o)| o == op)
             .map(|(r, _)| r);
         let Some(region) = region else { continue };
-        let Some(at) = func.find_op(region, op) else {
-            continue;
-        };
         let factor = {
             let mut b = Builder::new(types, func);
             b.set_loc(b.func.ops[op].loc);
-            b.set_insertion_at(region, at);
+            b.set_insertion_before(region, op);
             b.const_int(ty, 1i64 << c)
         };
         func.ops[op].kind = OpKind::Binary(BinOp::Mul, ArithFlags::NSW);
-        func.ops[op].operands[1] = factor;
+        func.ops[op].set_rhs(factor);
     }
     let n = flag.len() + shifts.len();
     if n > 0 {

@@ -39,26 +39,19 @@
 //! thread is never provably apart from an invariant one, which is what the
 //! lock-step argument needs across threads.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{has_threads, synchronizes, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::effects::conflicts;
 use cucc_ir::{
-    ArithFlags, BinOp, CallSummaries, Callee, EffectKind, FuncId, Function, FunctionEffects,
-    FunctionKind, Level, MemEffect, Module, Op, OpKind, Region, Value,
+    ArithFlags, BinOp, CallSummaries, Callee, EffectKind, FuncId, Function, FunctionEffects, Level,
+    MemEffect, Module, Op, OpKind, Region, Value,
 };
 use std::collections::{HashMap, HashSet};
 
 /// Hoists what it can in function `fid` (kernel or launch form); returns
 /// the number of ops hoisted.
-pub fn parallel_licm(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if !matches!(
-        module.functions[fid].kind,
-        FunctionKind::Kernel | FunctionKind::Launch
-    ) {
+pub fn parallel_licm(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    if !has_threads(module, fid) {
         return Ok(0);
     }
     let summaries = CallSummaries::compute(module);
@@ -121,11 +114,11 @@ fn hoistable(
     l: Op,
     kind: LoopKind,
 ) -> (Vec<Op>, bool) {
-    let body = func.ops[l].regions[0];
+    let body = func.ops[l].body();
     let inside = defined_in(func, &func.ops[l].regions);
     let runs_once = match kind {
         LoopKind::Threads(_) => func.ops[l]
-            .operands
+            .ubs()
             .iter()
             .all(|&v| known_positive(func, v, 0)),
         LoopKind::Serial => runs_at_least_once(fx, func, l),
@@ -229,16 +222,6 @@ fn candidate(func: &Function, op: Op, kind: LoopKind) -> bool {
     })
 }
 
-/// True if `op` or anything inside it synchronises threads.
-fn synchronizes(func: &Function, op: Op) -> bool {
-    let data = &func.ops[op];
-    data.kind.is_synchronizing()
-        || data
-            .regions
-            .iter()
-            .any(|&r| func.regions[r].ops.iter().any(|&o| synchronizes(func, o)))
-}
-
 /// True if running `op` may fault: memory reads, integer division and
 /// remainder, shifts (by too much), and anything with regions.
 fn may_fault(func: &Function, op: Op) -> bool {
@@ -322,9 +305,9 @@ fn known_positive(func: &Function, v: Value, depth: u32) -> bool {
 
 /// True if `for` op `l` has constant bounds with `0 <= lb < ub`.
 fn runs_at_least_once(fx: &FunctionEffects<'_>, func: &Function, l: Op) -> bool {
-    let ops = &func.ops[l].operands;
-    let c = |i: usize| fx.affine().affine_of(*ops.get(i)?)?.as_constant();
-    matches!((c(0), c(1)), (Some(lb), Some(ub)) if 0 <= lb && lb < ub)
+    let c = |v: Value| fx.affine().affine_of(v)?.as_constant();
+    let data = &func.ops[l];
+    matches!((c(data.lb()), c(data.ub())), (Some(lb), Some(ub)) if 0 <= lb && lb < ub)
 }
 
 /// Moves `ops` (in order) from loop `l`'s body to just before `l` in
@@ -341,7 +324,7 @@ fn apply(module: &mut Module, fid: FuncId, region: Region, l: Op, ops: &[Op], ru
             }
         }
     }
-    let body = func.ops[l].regions[0];
+    let body = func.ops[l].body();
     func.regions[body].ops.retain(|o| !ops.contains(o));
     func.insert_before(region, l, ops.iter().copied());
 }

@@ -28,11 +28,11 @@
 //! loop outside every serial loop whose accesses read `threadIdx.x` alone
 //! is left to the hardware: consecutive blocks continue its one stream.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{launch_parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
-    ArithFlags, BinOp, CastOp, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Region,
-    Types, Value, ValueDef,
+    ArithFlags, BinOp, CastOp, FuncId, Function, Level, Module, Op, OpKind, Region, Types, Value,
+    ValueDef,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -43,18 +43,10 @@ const MAX_STEP: i64 = 64;
 
 /// Inserts the prefetches into `fid` (launch form); returns how many thread
 /// loops got some.
-pub fn prefetch(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+pub fn prefetch(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
-    }
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    };
     let body = func.body;
     let grids: Vec<Op> = func.regions[body]
         .ops
@@ -64,7 +56,7 @@ pub fn prefetch(
         .collect();
     let mut done = 0;
     for g in grids {
-        let grid_body = func.ops[g].regions[0];
+        let grid_body = func.ops[g].body();
         let Some(&bx) = func.regions[grid_body].args.first() else {
             continue;
         };
@@ -151,8 +143,8 @@ fn prefetch_loop(
     bx: Value,
     in_serial: bool,
 ) -> (usize, usize) {
-    let ubs = func.ops[p].operands.clone();
-    let body = func.ops[p].regions[0];
+    let ubs = func.ops[p].ubs().to_vec();
+    let body = func.ops[p].body();
     let args = func.regions[body].args.clone();
     let (Some(&tx), Some(&ub)) = (args.first(), ubs.first()) else {
         return (0, 0);
@@ -203,7 +195,7 @@ fn prefetch_loop(
         return (0, 0);
     }
     let loc = func.ops[p].loc;
-    let at = position(func, region, p);
+    let at = func.op_index(region, p);
     let mut e = Emitter {
         func,
         region,
@@ -313,7 +305,7 @@ fn accesses_in(func: &Function, region: Region, out: &mut Vec<Value>) {
             OpKind::Load {
                 volatile: false, ..
             }
-            | OpKind::Store { volatile: false } => out.push(data.operands[0]),
+            | OpKind::Store { volatile: false } => out.push(data.ptr()),
             OpKind::If => {
                 for &r in &data.regions {
                     accesses_in(func, r, out);
@@ -363,11 +355,10 @@ pub(super) fn from_parameter(func: &Function, mut v: Value) -> bool {
             ValueDef::Result { op, .. } => {
                 let d = &func.ops[op];
                 match d.kind {
-                    OpKind::PtrIndex { .. }
-                    | OpKind::PtrField { .. }
-                    | OpKind::Cast(CastOp::SpaceCast) => v = d.operands[0],
+                    OpKind::PtrIndex { .. } | OpKind::PtrField { .. } => v = d.ptr(),
+                    OpKind::Cast(CastOp::SpaceCast) => v = d.input(),
                     OpKind::Cast(CastOp::IntToPtr) => {
-                        return int_from_parameter(func, d.operands[0], 0)
+                        return int_from_parameter(func, d.input(), 0)
                     }
                     _ => return false,
                 }
@@ -393,8 +384,8 @@ fn int_from_parameter(func: &Function, v: Value, depth: u32) -> bool {
                     .operands
                     .iter()
                     .any(|&o| int_from_parameter(func, o, depth + 1)),
-                OpKind::Binary(BinOp::Sub, _) => int_from_parameter(func, d.operands[0], depth + 1),
-                OpKind::Cast(CastOp::PtrToInt) => from_parameter(func, d.operands[0]),
+                OpKind::Binary(BinOp::Sub, _) => int_from_parameter(func, d.lhs(), depth + 1),
+                OpKind::Cast(CastOp::PtrToInt) => from_parameter(func, d.input()),
                 _ => false,
             }
         }
@@ -413,10 +404,6 @@ pub(super) fn defined_in(func: &Function, region: Region) -> HashSet<Value> {
         }
     }
     out
-}
-
-fn position(func: &Function, region: Region, op: Op) -> usize {
-    func.op_index(region, op)
 }
 
 /// Questions about the address computations of one thread loop.
@@ -459,17 +446,16 @@ impl Analysis<'_> {
         let d = &self.func.ops[op];
         match d.kind {
             OpKind::PtrIndex { elem } => {
-                if self.byte_step(types, d.operands[0])? != 0 {
+                if self.byte_step(types, d.ptr())? != 0 {
                     return None;
                 }
                 let size = i64::try_from(types.size_of(elem)).ok()?;
-                self.int_step(d.operands[1])?.checked_mul(size)
+                self.int_step(d.index())?.checked_mul(size)
             }
-            OpKind::PtrField { .. } | OpKind::Cast(CastOp::SpaceCast) => {
-                self.byte_step(types, d.operands[0])
-            }
+            OpKind::PtrField { .. } => self.byte_step(types, d.ptr()),
+            OpKind::Cast(CastOp::SpaceCast) => self.byte_step(types, d.input()),
             // An integer address (PTX's): its step is in bytes.
-            OpKind::Cast(CastOp::IntToPtr) => self.int_step(d.operands[0]),
+            OpKind::Cast(CastOp::IntToPtr) => self.int_step(d.input()),
             _ => (!self.varies(addr)).then_some(0),
         }
     }
@@ -484,29 +470,27 @@ impl Analysis<'_> {
         }
         let op = self.func.defining_op(v)?;
         let d = &self.func.ops[op];
-        let c = |i: usize| self.func.const_bits(d.operands[i]).map(|b| b as i64);
+        let c = |w: Value| self.func.const_bits(w).map(|b| b as i64);
         match d.kind {
-            OpKind::Binary(BinOp::Add, _) => self
-                .int_step(d.operands[0])?
-                .checked_add(self.int_step(d.operands[1])?),
-            OpKind::Binary(BinOp::Sub, _) => self
-                .int_step(d.operands[0])?
-                .checked_sub(self.int_step(d.operands[1])?),
+            OpKind::Binary(BinOp::Add, _) => {
+                self.int_step(d.lhs())?.checked_add(self.int_step(d.rhs())?)
+            }
+            OpKind::Binary(BinOp::Sub, _) => {
+                self.int_step(d.lhs())?.checked_sub(self.int_step(d.rhs())?)
+            }
             OpKind::Binary(BinOp::Mul, _) => {
-                let (a, b) = (self.int_step(d.operands[0])?, self.int_step(d.operands[1])?);
-                match (a, b, c(0), c(1)) {
+                let (a, b) = (self.int_step(d.lhs())?, self.int_step(d.rhs())?);
+                match (a, b, c(d.lhs()), c(d.rhs())) {
                     (0, _, Some(k), _) => b.checked_mul(k),
                     (_, 0, _, Some(k)) => a.checked_mul(k),
                     _ => None,
                 }
             }
             OpKind::Binary(BinOp::Shl, _) => {
-                let k = c(1).filter(|k| (0..32).contains(k))?;
-                self.int_step(d.operands[0])?.checked_mul(1 << k)
+                let k = c(d.rhs()).filter(|k| (0..32).contains(k))?;
+                self.int_step(d.lhs())?.checked_mul(1 << k)
             }
-            OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => {
-                self.int_step(d.operands[0])
-            }
+            OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => self.int_step(d.input()),
             _ => None,
         }
     }

@@ -64,10 +64,7 @@ struct Walk {
 /// the before region passes its argument `j` on as condition value `k`,
 /// and the after region yields `arg k + step` as argument `j`.
 fn while_indices(func: &Function, op: Op) -> Vec<Walk> {
-    let regions = &func.ops[op].regions;
-    let (Some(&before), Some(&after)) = (regions.first(), regions.get(1)) else {
-        return Vec::new();
-    };
+    let (before, after) = (func.ops[op].before(), func.ops[op].after());
     let (Some(&cond), Some(&yld)) = (
         func.regions[before].ops.last(),
         func.regions[after].ops.last(),
@@ -80,13 +77,13 @@ fn while_indices(func: &Function, op: Op) -> Vec<Walk> {
     let inside = defined_in(func, op);
     let before_args = &func.regions[before].args;
     let after_args = &func.regions[after].args;
-    let passed = &func.ops[cond].operands[1..];
+    let passed = func.ops[cond].values();
     let mut out = Vec::new();
     for (k, &v) in passed.iter().enumerate() {
         let Some(j) = before_args.iter().position(|&a| a == v) else {
             continue;
         };
-        let (Some(&index), Some(&next)) = (after_args.get(k), func.ops[yld].operands.get(j)) else {
+        let (Some(&index), Some(&next)) = (after_args.get(k), func.ops[yld].values().get(j)) else {
             continue;
         };
         if let Some(step) = step_of(func, next, index, &inside) {
@@ -99,9 +96,7 @@ fn while_indices(func: &Function, op: Op) -> Vec<Walk> {
 /// The counter of a `for` and its step, when the step is loop-invariant.
 fn for_index(func: &Function, op: Op) -> Vec<Walk> {
     let data = &func.ops[op];
-    let (Some(&step), Some(&body)) = (data.operands.get(2), data.regions.first()) else {
-        return Vec::new();
-    };
+    let (step, body) = (data.step(), data.body());
     let Some(&index) = func.regions[body].args.first() else {
         return Vec::new();
     };
@@ -117,7 +112,7 @@ fn step_of(func: &Function, next: Value, index: Value, inside: &HashSet<Value>) 
     if !matches!(d.kind, OpKind::Binary(BinOp::Add, _)) {
         return None;
     }
-    let (a, b) = (d.operands[0], d.operands[1]);
+    let (a, b) = (d.lhs(), d.rhs());
     let step = if a == index {
         b
     } else if b == index {
@@ -174,14 +169,14 @@ fn prefetch_body(
         ) {
             continue;
         }
-        let Some(addr_op) = func.defining_op(d.operands[0]) else {
+        let Some(addr_op) = func.defining_op(d.ptr()) else {
             continue;
         };
         let a = &func.ops[addr_op];
         let OpKind::PtrIndex { elem } = a.kind else {
             continue;
         };
-        let (base, idx) = (a.operands[0], a.operands[1]);
+        let (base, idx) = (a.ptr(), a.index());
         if inside.contains(&base) || !from_parameter(func, base) || !seen.insert((base, idx)) {
             continue;
         }
@@ -196,7 +191,7 @@ fn prefetch_body(
                 let OpKind::Cast(k @ (CastOp::SExt | CastOp::ZExt)) = cd.kind else {
                     continue;
                 };
-                match walks.iter().find(|w| w.index == cd.operands[0]) {
+                match walks.iter().find(|w| w.index == cd.input()) {
                     Some(w) => (*w, Some(k)),
                     None => continue,
                 }

@@ -33,13 +33,13 @@
 //! at run time before the loop, whose untransformed copy runs otherwise.
 //! Stores stay under their `if`s (gcc masks them).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{launch_parts, Changed};
 use crate::passes::predicate_barriers::{constant_shift, speculable};
 use crate::remarks::Remarks;
 use cucc_ir::edit::{clone_op, replace_all_uses};
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, Callee, CastOp, CmpPred, FuncId, Function, FunctionKind, Level,
-    Module, Op, OpKind, Region, Type, Types, Value, ValueDef,
+    ArithFlags, BinOp, Builder, Callee, CastOp, CmpPred, FuncId, Function, Level, Module, Op,
+    OpKind, Region, Type, Types, Value, ValueDef,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -69,18 +69,10 @@ struct Stats {
 
 /// If-converts the block-level thread loops of `fid` (launch form);
 /// returns how many changed.
-pub fn speculate(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+pub fn speculate(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
-    }
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    };
     let mut loops: Vec<(Region, Op)> = Vec::new();
     roots(func, func.body, &mut loops);
     let mut changed = 0;
@@ -92,7 +84,7 @@ pub fn speculate(
             _ => "thread loop",
         };
         let original = clone_op(func, p, &mut HashMap::new());
-        let body = func.ops[p].regions[0];
+        let body = func.ops[p].body();
         let mut st = Stats::default();
         convert(types, func, p, body, &mut st);
         split_clamped_loads(types, func, p, &mut st);
@@ -105,9 +97,7 @@ pub fn speculate(
         // adds work there (srad_v2's halo `if`s); a shared load moved out
         // of its `if` is what lets gcc vectorise it with an alias check.
         if kind == "serial loop nest" && st.loads + st.split == 0 {
-            if let Some(at) = func.find_op(region, p) {
-                func.regions[region].ops[at] = original;
-            }
+            func.replace_op(region, p, original);
             continue;
         }
         let how = match guard_checks(types, func, region, p, &st.narrow) {
@@ -117,9 +107,7 @@ pub fn speculate(
                 "addresses checked once before the loop"
             }
             Check::Refused => {
-                if let Some(at) = func.find_op(region, p) {
-                    func.regions[region].ops[at] = original;
-                }
+                func.replace_op(region, p, original);
                 remarks.add(
                     "speculate",
                     &name,
@@ -177,7 +165,7 @@ fn iv_bound(func: &Function, p: Op, iv: Value) -> Option<Value> {
         p
     } else {
         let mut walk = Vec::new();
-        func.walk_region(func.ops[p].regions[0], &mut walk);
+        func.walk_region(func.ops[p].body(), &mut walk);
         walk.into_iter()
             .map(|(_, o)| o)
             .find(|&o| func.ops[o].regions.contains(&region))?
@@ -186,16 +174,15 @@ fn iv_bound(func: &Function, p: Op, iv: Value) -> Option<Value> {
     match data.kind {
         OpKind::Parallel {
             level: Level::Block,
-        } => data.operands.get(index as usize).copied(),
+        } => data.ubs().get(index as usize).copied(),
         OpKind::For { unsigned: false } if index == 0 => {
-            let [lb, ub, step] = [0, 1, 2].map(|k| data.operands.get(k).copied());
-            let (lb, ub, step) = (lb?, ub?, step?);
+            let (lb, ub, step) = data.bounds();
             let defined_outside = |v: Value| match func.values[v].def {
                 ValueDef::Result { op, .. } => op != p && !inside_loop(func, p, op),
                 ValueDef::Arg { region, .. } => {
                     !func.ops[p].regions.contains(&region) && {
                         let mut walk = Vec::new();
-                        func.walk_region(func.ops[p].regions[0], &mut walk);
+                        func.walk_region(func.ops[p].body(), &mut walk);
                         !walk
                             .iter()
                             .any(|&(_, o)| func.ops[o].regions.contains(&region))
@@ -230,9 +217,9 @@ fn convert(types: &mut Types, func: &mut Function, p: Op, r: Region, st: &mut St
         if regions.len() == 2 && regions.iter().all(|&s| func.regions[s].ops.len() == 1) {
             let yields: Vec<Vec<Value>> = regions
                 .iter()
-                .map(|&s| func.ops[func.regions[s].ops[0]].operands.clone())
+                .map(|&s| func.ops[func.regions[s].ops[0]].values().to_vec())
                 .collect();
-            let cond = func.ops[op].operands[0];
+            let cond = func.ops[op].cond();
             let results = func.ops[op].results.clone();
             if yields.iter().any(|y| y.len() != results.len()) {
                 i += 1;
@@ -249,7 +236,7 @@ fn convert(types: &mut Types, func: &mut Function, p: Op, r: Region, st: &mut St
                 replace_all_uses(func, old, new);
             }
             i += sels.len();
-            func.regions[r].ops.retain(|&o| o != op);
+            func.unlink_op(r, op);
             st.selects += 1;
             continue;
         }
@@ -259,9 +246,9 @@ fn convert(types: &mut Types, func: &mut Function, p: Op, r: Region, st: &mut St
             let yields: Vec<Vec<Value>> = regions
                 .iter()
                 .filter_map(|&s| func.regions[s].ops.last())
-                .map(|&y| func.ops[y].operands.clone())
+                .map(|&y| func.ops[y].values().to_vec())
                 .collect();
-            let cond = func.ops[op].operands[0];
+            let cond = func.ops[op].cond();
             for (k, &res) in func.ops[op].results.clone().iter().enumerate() {
                 let arm = |n: usize| yields.get(n).and_then(|y| y.get(k)).copied();
                 if let (Some(t), Some(e)) = (arm(0), arm(1)) {
@@ -389,7 +376,7 @@ fn shared_load(types: &Types, func: &Function, p: Op, o: Op) -> bool {
             volatile: false,
             ..
         }
-    ) && address(types, func, p, func.ops[o].operands[0]).is_some()
+    ) && address(types, func, p, func.ops[o].ptr()).is_some()
 }
 
 /// A load from a shared alloca whose index (anywhere in the address's
@@ -398,7 +385,7 @@ fn shared_load(types: &Types, func: &Function, p: Op, o: Op) -> bool {
 /// products and shifts becomes two speculative loads, at the index
 /// computed from `a` and from `b`, and a `select` of their values.
 fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut Stats) {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let mut walk = Vec::new();
     func.walk_region(body, &mut walk);
     for (r, load) in walk {
@@ -414,7 +401,7 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
         // The chain of `ptr.index`es from the load's address outwards, to
         // the first whose index is computed from a clamp.
         let mut chain: Vec<Op> = Vec::new();
-        let mut ptr = func.ops[load].operands[0];
+        let mut ptr = func.ops[load].ptr();
         let mut found = None;
         while let Some(pi) = func.defining_op(ptr) {
             if !matches!(func.ops[pi].kind, OpKind::PtrIndex { .. }) || chain.len() > 8 {
@@ -422,11 +409,11 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
             }
             chain.push(pi);
             let mut path = Vec::new();
-            if let Some(clamp) = find_clamp(func, p, func.ops[pi].operands[1], &mut path, 0) {
+            if let Some(clamp) = find_clamp(func, p, func.ops[pi].index(), &mut path, 0) {
                 found = Some((clamp, path));
                 break;
             }
-            ptr = func.ops[pi].operands[0];
+            ptr = func.ops[pi].ptr();
         }
         let Some((clamp, path)) = found else {
             continue;
@@ -434,33 +421,30 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
         let Some(&outer) = chain.last() else {
             continue;
         };
-        let base = func.ops[outer].operands[0];
+        let base = func.ops[outer].ptr();
         if address(types, func, p, base).is_none() {
             continue;
         }
         let steps: Vec<(cucc_ir::TypeId, Value)> = chain
             .iter()
             .filter_map(|&pi| match func.ops[pi].kind {
-                OpKind::PtrIndex { elem } => Some((elem, func.ops[pi].operands[1])),
+                OpKind::PtrIndex { elem } => Some((elem, func.ops[pi].index())),
                 _ => None,
             })
             .collect();
         if steps.len() != chain.len() {
             continue;
         }
-        let Some(at) = func.find_op(r, load) else {
-            continue;
-        };
-        let [x, y] = [0, 1].map(|k| func.ops[clamp].operands[k]);
-        let clamped = func.ops[clamp].results[0];
-        let (cond, a, b) = match func.ops[clamp].kind {
-            OpKind::Select => (Some(x), y, func.ops[clamp].operands[2]),
-            _ => (None, x, y),
+        let start = func.op_index(r, load);
+        let cd = &func.ops[clamp];
+        let clamped = cd.results[0];
+        let (cond, a, b) = match cd.kind {
+            OpKind::Select => (Some(cd.cond()), cd.if_true(), cd.if_false()),
+            _ => (None, cd.lhs(), cd.rhs()),
         };
         let old = func.ops[load].results[0];
         let lty = func.value_type(old);
         let loc = func.ops[load].loc;
-        let (start, before) = (at, func.regions[r].ops.len());
         // The index computed from `pick`, the ops on `path` cloned.
         let rebuild = |func: &mut Function, pick: Value| -> (Vec<Op>, Value) {
             let mut map = HashMap::from([(clamped, pick)]);
@@ -475,17 +459,14 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
         };
         let (ops_a, ia) = rebuild(func, a);
         let (ops_b, ib) = rebuild(func, b);
-        func.regions[r]
-            .ops
-            .splice(at..at, ops_a.into_iter().chain(ops_b));
-        let at = at + (func.regions[r].ops.len() - before);
+        func.insert_before(r, load, ops_a.into_iter().chain(ops_b));
         // An index computed in 32 bits that may wrap is recomputed in 64
         // bits, exact where the wrapping form fits `i32` (which the
         // bounds check then tests): gcc sees an affine address.
         let mut narrow = Vec::new();
         let mut bld = Builder::new(types, func);
         bld.set_loc(loc);
-        bld.set_insertion_at(r, at);
+        bld.set_insertion_before(r, load);
         let mut exact = Vec::new();
         let mut widened = 0;
         let mut widen = |bld: &mut Builder<'_>, i: Value| {
@@ -498,7 +479,7 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
                     };
                     // The new ops sit just before the insertion point.
                     let grown = bld.func.regions[r].ops.len() - len;
-                    let end = bld.func.find_op(r, load).unwrap_or(0);
+                    let end = bld.func.op_index(r, load);
                     exact.extend(bld.func.regions[r].ops[end - grown..end].iter().copied());
                     if l.wraps {
                         found.push(l);
@@ -537,13 +518,12 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
         let v = bld.select(cond, la, lb);
         if address(types, func, p, qa).is_none() || address(types, func, p, qb).is_none() {
             // Not affine: take the new ops out again.
-            if let Some(end) = func.find_op(r, load) {
-                func.regions[r].ops.drain(start..end);
-            }
+            let end = func.op_index(r, load);
+            func.regions[r].ops.drain(start..end);
             continue;
         }
         replace_all_uses(func, old, v);
-        func.regions[r].ops.retain(|&o| o != load);
+        func.unlink_op(r, load);
         st.narrow.extend(narrow);
         st.exact.extend(exact);
         st.widened += widened;
@@ -557,7 +537,7 @@ fn split_clamped_loads(types: &mut Types, func: &mut Function, p: Op, st: &mut S
 /// do, where both forms are equal, and gcc then sees affine addresses.
 fn widen_indices(types: &mut Types, func: &mut Function, p: Op, st: &mut Stats) {
     let mut walk = Vec::new();
-    func.walk_region(func.ops[p].regions[0], &mut walk);
+    func.walk_region(func.ops[p].body(), &mut walk);
     let mut indexes = Vec::new();
     for &(_, o) in &walk {
         if !matches!(
@@ -569,7 +549,7 @@ fn widen_indices(types: &mut Types, func: &mut Function, p: Op, st: &mut Stats) 
         ) {
             continue;
         }
-        let mut ptr = func.ops[o].operands[0];
+        let mut ptr = func.ops[o].ptr();
         while let Some(pi) = func.defining_op(ptr) {
             if !matches!(func.ops[pi].kind, OpKind::PtrIndex { .. }) {
                 break;
@@ -577,14 +557,14 @@ fn widen_indices(types: &mut Types, func: &mut Function, p: Op, st: &mut Stats) 
             if inside_loop(func, p, pi) && !indexes.contains(&pi) {
                 indexes.push(pi);
             }
-            ptr = func.ops[pi].operands[0];
+            ptr = func.ops[pi].ptr();
         }
     }
     for pi in indexes {
         let Some(&(r, _)) = walk.iter().find(|&&(_, o)| o == pi) else {
             continue;
         };
-        let idx = func.ops[pi].operands[1];
+        let idx = func.ops[pi].index();
         let mut found = Vec::new();
         let Some(l) = lin(types, func, p, idx, 0, &mut found) else {
             continue;
@@ -592,19 +572,16 @@ fn widen_indices(types: &mut Types, func: &mut Function, p: Op, st: &mut Stats) 
         if !l.wraps && found.is_empty() {
             continue;
         }
-        let Some(at) = func.find_op(r, pi) else {
-            continue;
-        };
         let mut b = Builder::new(types, func);
         b.set_loc(b.func.ops[pi].loc);
-        b.set_insertion_at(r, at);
+        b.set_insertion_before(r, pi);
         let Some(m) = materialize(&mut b, &l) else {
             continue;
         };
         if l.wraps {
             found.push(l);
         }
-        func.ops[pi].operands[1] = m;
+        func.ops[pi].set_index(m);
         st.narrow.extend(found);
         st.widened += 1;
     }
@@ -640,7 +617,7 @@ fn find_clamp(func: &Function, p: Op, v: Value, path: &mut Vec<Op>, depth: u32) 
 /// True if `op` lies inside loop `p`.
 fn inside_loop(func: &Function, p: Op, op: Op) -> bool {
     let mut walk = Vec::new();
-    func.walk_region(func.ops[p].regions[0], &mut walk);
+    func.walk_region(func.ops[p].body(), &mut walk);
     walk.iter().any(|&(_, o)| o == op)
 }
 
@@ -670,7 +647,7 @@ fn guard_checks(
     p: Op,
     narrow: &[Lin],
 ) -> Check {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let mut walk = Vec::new();
     func.walk_region(body, &mut walk);
     // Per load: (lowest byte, one past the highest, and their limits),
@@ -687,7 +664,7 @@ fn guard_checks(
         ) {
             continue;
         }
-        let Some(addr) = address(types, func, p, func.ops[o].operands[0]) else {
+        let Some(addr) = address(types, func, p, func.ops[o].ptr()) else {
             return Check::Refused;
         };
         let Ok(esz) = i64::try_from(types.size_of(func.value_type(func.ops[o].results[0]))) else {
@@ -722,13 +699,10 @@ fn guard_checks(
         bounds.push((lo, hi, i64::from(i32::MIN), i64::from(i32::MAX)));
     }
     let mut cond = None;
-    let Some(at) = func.find_op(region, p) else {
-        return Check::Refused;
-    };
     let mut b = Builder::new(types, func);
     let loc = b.func.ops[p].loc;
     b.set_loc(loc);
-    b.set_insertion_at(region, at);
+    b.set_insertion_before(region, p);
     for (lo, hi, min, max) in bounds {
         let checks = [(lo, CmpPred::Sge, min), (hi, CmpPred::Sle, max)];
         for (sum, pred, limit) in checks {
@@ -810,17 +784,14 @@ fn version(
     original: Op,
     cond: Value,
 ) {
-    let Some(at) = func.find_op(region, p) else {
-        return;
-    };
     let loc = func.ops[p].loc;
     let (if_op, then_r, else_r) = {
         let mut b = Builder::new(types, func);
         b.set_loc(loc);
-        b.set_insertion_at(region, at);
+        b.set_insertion_before(region, p);
         b.create_if(cond, &[])
     };
-    func.regions[region].ops.retain(|&o| o != p);
+    func.unlink_op(region, p);
     debug_assert!(func.regions[region].ops.contains(&if_op));
     let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
     func.regions[then_r].ops.extend([p, y]);

@@ -22,8 +22,10 @@
 //! checked here (no access of the `if` may conflict, in one thread, with
 //! an access after it in the body). Guards moved out keep their order.
 
-use crate::error::CpuifyError;
-use crate::passes::serialize_inner::{iterations_independent, pin_of, same_thread_conflict};
+use crate::passes::entry::{parts, Changed};
+use crate::passes::serialize_inner::{
+    iterations_independent, operands_of, pin_of, same_thread_conflict,
+};
 use crate::remarks::Remarks;
 use cucc_ir::edit::clone_op;
 use cucc_ir::{
@@ -42,19 +44,16 @@ struct Guard {
     dim: usize,
     at: i64,
     slice: Vec<Op>,
-    /// The branch holding the work: 0 for `if (t == k) { work }`, 1 for
-    /// nvcc's `if (t != k) {} else { work }`.
-    branch: usize,
+    /// Where the work is: in the then branch when the condition holds
+    /// (`if (t == k) { work }`), in the else branch for nvcc's
+    /// `if (t != k) {} else { work }`.
+    holds: bool,
 }
 
 /// Moves the row- and column-guarded work of the independent thread loops
 /// of function `fid` (launch form) into loops of its own; returns how many
 /// guards moved.
-pub fn split_guards(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
+pub fn split_guards(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
     if module.functions[fid].kind != FunctionKind::Launch {
         return Ok(0);
     }
@@ -77,10 +76,7 @@ pub fn split_guards(
             })
             .collect()
     };
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    let (types, func) = parts(module, fid);
     let mut moved = 0;
     for (region, p, guards) in plans {
         let name = func.name.clone();
@@ -110,9 +106,9 @@ pub fn split_guards(
 
 /// The guards of thread loop `p` that may move out, in body order.
 fn movable(module: &Module, fx: &FunctionEffects<'_>, func: &Function, p: Op) -> Vec<Guard> {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let ivs = &func.regions[body].args;
-    if ivs.len() != 3 || func.ops[p].operands.len() != 3 {
+    if ivs.len() != 3 || func.ops[p].ubs().len() != 3 {
         return Vec::new();
     }
     let ops = &func.regions[body].ops;
@@ -122,26 +118,24 @@ fn movable(module: &Module, fx: &FunctionEffects<'_>, func: &Function, p: Op) ->
         if data.kind != OpKind::If || !data.results.is_empty() {
             continue;
         }
-        let empty = |k: usize| {
-            data.regions.get(k).is_some_and(|&r| {
-                func.regions[r]
-                    .ops
-                    .iter()
-                    .all(|&o| func.ops[o].kind == OpKind::Yield)
-            })
+        let empty = |r: Region| {
+            func.regions[r]
+                .ops
+                .iter()
+                .all(|&o| func.ops[o].kind == OpKind::Yield)
         };
         // The work runs where the condition holds (`and` of atoms, one
         // `t == k`), or where it fails (`or` of atoms, one `t != k`).
-        let (branch, holds) = if empty(1) {
-            (0, true)
-        } else if empty(0) {
-            (1, false)
+        let holds = if empty(data.else_region()) {
+            true
+        } else if empty(data.then_region()) {
+            false
         } else {
             continue;
         };
         let mut atoms = Vec::new();
         let joint = if holds { BinOp::And } else { BinOp::Or };
-        operands_of(func, joint, data.operands[0], &mut atoms);
+        operands_of(func, joint, data.cond(), &mut atoms);
         let Some((dim, at)) = atoms.iter().find_map(|&a| pin_of(func, ivs, a, holds)) else {
             continue;
         };
@@ -167,25 +161,10 @@ fn movable(module: &Module, fx: &FunctionEffects<'_>, func: &Function, p: Op) ->
             dim,
             at,
             slice,
-            branch,
+            holds,
         });
     }
     out
-}
-
-/// The operands of a tree of `joint` ops (`and`, `or`) rooted at `v`
-/// (`v` itself if it is no such op).
-fn operands_of(func: &Function, joint: BinOp, v: Value, out: &mut Vec<Value>) {
-    match func.defining_op(v).map(|o| &func.ops[o]) {
-        Some(d)
-            if matches!(d.kind, OpKind::Binary(b, _) if b == joint) && d.operands.len() == 2 =>
-        {
-            let (a, b) = (d.operands[0], d.operands[1]);
-            operands_of(func, joint, a, out);
-            operands_of(func, joint, b, out);
-        }
-        _ => out.push(v),
-    }
 }
 
 /// The ops of `body` (top level, before `guard`) that compute the values
@@ -257,10 +236,10 @@ fn split(
     after: Op,
     g: &Guard,
 ) -> Option<Op> {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let at = func.find_op(region, after)? + 1;
     let loc = func.ops[g.op].loc;
-    let ubs = func.ops[p].operands.clone();
+    let ubs = func.ops[p].ubs().to_vec();
     let ivs = func.regions[body].args.clone();
     let ty = func.value_type(ivs[g.dim]);
     let extent = ubs[g.dim];
@@ -268,7 +247,7 @@ fn split(
     // decides it now).
     if let Some(e) = func.const_bits(extent) {
         if u64::try_from(g.at).map_or(true, |k| k >= e) {
-            func.regions[body].ops.retain(|&o| o != g.op);
+            func.unlink_op(body, g.op);
             return Some(after);
         }
     }
@@ -289,7 +268,7 @@ fn split(
         // The pinned coordinate, and the else branch's terminator.
         let k_in = b.const_int(ty, g.at);
         b.yield_(vec![]);
-        let else_r = b.func.ops[outer].regions[1];
+        let else_r = b.func.ops[outer].else_region();
         b.set_insertion_end(else_r);
         b.yield_(vec![]);
         (outer, (inner, k_in))
@@ -306,11 +285,11 @@ fn split(
         copies.push(clone_op(func, o, &mut map));
     }
     let copy = clone_op(func, g.op, &mut map);
-    let cond = func.ops[g.op].operands[0];
-    if pin_of(func, &ivs, cond, g.branch == 0).is_some() {
+    let cond = func.ops[g.op].cond();
+    if pin_of(func, &ivs, cond, g.holds).is_some() {
         // The condition is the pin alone, decided the same way in every
         // iteration now: the work runs unguarded.
-        let work_r = func.ops[copy].regions[g.branch];
+        let work_r = func.ops[copy].branch(g.holds);
         let mut work = std::mem::take(&mut func.regions[work_r].ops);
         work.pop();
         copies.extend(work);
@@ -319,6 +298,6 @@ fn split(
     }
     let end = func.regions[inner].ops.len() - 1;
     func.regions[inner].ops.splice(end..end, copies);
-    func.regions[body].ops.retain(|&o| o != g.op);
+    func.unlink_op(body, g.op);
     Some(outer)
 }

@@ -141,7 +141,7 @@ fn non_access_use(
                 volatile: false, ..
             } => pos == 0 && func.value_type(data.results[0]) == ty,
             OpKind::Store { volatile: false } => {
-                pos == 0 && data.operands[1] != fptr && func.value_type(data.operands[1]) == ty
+                pos == 0 && data.value() != fptr && func.value_type(data.value()) == ty
             }
             OpKind::Cast(CastOp::SpaceCast) => {
                 if let Some(bad) = non_access_use(func, used, data.results[0], ty) {
@@ -168,11 +168,11 @@ fn rewrite(
 ) {
     let loc = func.ops[alloca].loc;
     let pty = func.value_type(func.ops[alloca].results[0]);
-    let Some(first) = func.find_op(region, alloca) else {
+    if func.find_op(region, alloca).is_none() {
         return;
-    };
+    }
     let parents = func.parents();
-    for (at, (_, fty, ops)) in (first..).zip(fields) {
+    for (_, fty, ops) in fields {
         let new = func.new_op(
             OpKind::Alloca {
                 space: Space::Private,
@@ -183,7 +183,7 @@ fn rewrite(
             vec![],
             loc,
         );
-        func.regions[region].ops.insert(at, new);
+        func.insert_before(region, alloca, [new]);
         let p = func.ops[new].results[0];
         for op in ops {
             let old = func.ops[op].results[0];

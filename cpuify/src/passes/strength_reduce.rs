@@ -20,7 +20,7 @@
 //!
 //! Constant divisors are left to the C compiler, which reduces them itself.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{ops_where, parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::replace_all_uses;
 use cucc_ir::{
@@ -30,26 +30,14 @@ use std::collections::{HashMap, HashSet};
 
 /// Rewrites the remainders of function `fid` whose divisor is a run-time
 /// power of two; returns how many.
-pub fn strength_reduce(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+pub fn strength_reduce(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let (types, func) = parts(module, fid);
     let pow2 = powers_of_two(types, func);
-    let targets: Vec<(Region, Op)> = func
-        .walk()
-        .into_iter()
-        .filter(|&(_, op)| {
-            let data = &func.ops[op];
-            matches!(data.kind, OpKind::Binary(BinOp::URem | BinOp::SRem, _))
-                && pow2.contains(&data.operands[1])
-                && func.const_bits(data.operands[1]).is_none()
-        })
-        .collect();
+    let targets = ops_where(func, |data| {
+        matches!(data.kind, OpKind::Binary(BinOp::URem | BinOp::SRem, _))
+            && pow2.contains(&data.rhs())
+            && func.const_bits(data.rhs()).is_none()
+    });
     for &(region, op) in &targets {
         let loc = func.ops[op].loc;
         let zero_tested = only_tested_against_zero(func, op);
@@ -85,11 +73,8 @@ fn only_tested_against_zero(func: &Function, op: Op) -> bool {
 /// Replaces remainder `op` (in `region`) by its mask form; `zero_tested`:
 /// its value only meets comparisons with zero, so the sign fix-up is moot.
 fn rewrite(types: &mut Types, func: &mut Function, region: Region, op: Op, zero_tested: bool) {
-    let Some(at) = func.find_op(region, op) else {
-        return;
-    };
     let data = func.ops[op].clone();
-    let (x, p) = (data.operands[0], data.operands[1]);
+    let (x, p) = (data.lhs(), data.rhs());
     let Some(&old) = data.results.first() else {
         return;
     };
@@ -97,7 +82,7 @@ fn rewrite(types: &mut Types, func: &mut Function, region: Region, op: Op, zero_
     let new = {
         let mut b = Builder::new(types, func);
         b.set_loc(data.loc);
-        b.set_insertion_at(region, at);
+        b.set_insertion_before(region, op);
         let one = b.const_int(ty, 1);
         let mask = b.binary(BinOp::Sub, p, one);
         let r = b.binary(BinOp::And, x, mask);
@@ -116,7 +101,7 @@ fn rewrite(types: &mut Types, func: &mut Function, region: Region, op: Op, zero_
         func.values[new].name = Some(name);
     }
     replace_all_uses(func, old, new);
-    func.regions[region].ops.retain(|&o| o != op);
+    func.unlink_op(region, op);
 }
 
 /// Every integer value of `func` that is a power of two or zero: the
@@ -177,19 +162,19 @@ fn holds(
                     masked.count_ones() <= 1
                 }
                 OpKind::Binary(BinOp::Mul | BinOp::UDiv, _) => all(&data.operands),
-                OpKind::Binary(BinOp::Shl | BinOp::LShr, _) => set.contains(&data.operands[0]),
-                OpKind::Select => all(&data.operands[1..]),
+                OpKind::Binary(BinOp::Shl | BinOp::LShr, _) => set.contains(&data.lhs()),
+                OpKind::Select => all(&[data.if_true(), data.if_false()]),
                 OpKind::If => yields(func, &data.regions, index, set),
                 // Loop results: the values the loop ends with, which are
                 // its carried values (`for`) or the condition's (`while`).
                 OpKind::For { .. } => {
-                    let body = data.regions[0];
+                    let body = data.body();
                     func.regions[body]
                         .args
                         .get(index + 1)
                         .is_some_and(|a| set.contains(a))
                 }
-                OpKind::While => condition_values(func, data.regions[0], index, set),
+                OpKind::While => condition_values(func, data.before(), index, set),
                 _ => false,
             }
         }
@@ -204,16 +189,14 @@ fn holds(
                 // start as the inits (operands 3..) and continue as the
                 // body's yields.
                 OpKind::For { .. } if index > 0 => {
-                    data.operands
-                        .get(3 + index - 1)
-                        .is_some_and(|x| set.contains(x))
-                        && yields(func, &data.regions, index - 1, set)
+                    data.inits().get(index - 1).is_some_and(|x| set.contains(x))
+                        && yields(func, &[data.body()], index - 1, set)
                 }
-                OpKind::While if region == data.regions[0] => {
-                    data.operands.get(index).is_some_and(|x| set.contains(x))
-                        && yields(func, &data.regions[1..], index, set)
+                OpKind::While if region == data.before() => {
+                    data.inits().get(index).is_some_and(|x| set.contains(x))
+                        && yields(func, &[data.after()], index, set)
                 }
-                OpKind::While => condition_values(func, data.regions[0], index, set),
+                OpKind::While => condition_values(func, data.before(), index, set),
                 _ => false,
             }
         }
@@ -239,8 +222,8 @@ fn condition_values(func: &Function, before: Region, index: usize, set: &HashSet
     func.regions[before].ops.last().is_some_and(|&t| {
         func.ops[t].kind == OpKind::Condition
             && func.ops[t]
-                .operands
-                .get(index + 1)
+                .values()
+                .get(index)
                 .is_some_and(|x| set.contains(x))
     })
 }

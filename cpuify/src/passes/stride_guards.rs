@@ -16,8 +16,8 @@
 //! `k + 1` a power of two, and `ub + m - 1` within the index's range so the
 //! counter cannot wrap); otherwise the loop keeps step 1.
 
-use crate::error::CpuifyError;
-use crate::passes::clamp_guards::{defined_under, sole_guard};
+use crate::passes::clamp_guards::{arm_values, defined_under, sole_guard};
+use crate::passes::entry::{ops_where, parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
     BinOp, Builder, CastOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value,
@@ -44,20 +44,9 @@ struct Atom {
 
 /// Gives the guarded serial loops of function `fid` the stride of their
 /// guard; returns how many loops were changed.
-pub fn stride_guards(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
-    let loops: Vec<(Region, Op)> = func
-        .walk()
-        .into_iter()
-        .filter(|&(_, o)| func.ops[o].kind == OpKind::For { unsigned: false })
-        .collect();
+pub fn stride_guards(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let (types, func) = parts(module, fid);
+    let loops = ops_where(func, |d| d.kind == OpKind::For { unsigned: false });
     let mut changed = 0;
     for (region, op) in loops {
         let Some(atom) = stride_atom(types, func, op) else {
@@ -79,11 +68,11 @@ pub fn stride_guards(
 /// The divisibility test that guards all the work of `for` loop `op`.
 fn stride_atom(types: &Types, func: &Function, op: Op) -> Option<Atom> {
     let data = &func.ops[op];
-    let body = *data.regions.first()?;
+    let body = data.body();
     let [iv] = func.regions[body].args[..] else {
         return None; // carried values
     };
-    if func.const_bits(*data.operands.get(2)?) != Some(1) {
+    if func.const_bits(data.step()) != Some(1) {
         return None;
     }
     let bits = types[func.value_type(iv)].int_bits()?;
@@ -91,7 +80,7 @@ fn stride_atom(types: &Types, func: &Function, op: Op) -> Option<Atom> {
         return None;
     }
     let (guard, polarity) = sole_guard(func, &func.regions[body].ops)?;
-    find(func, body, iv, func.ops[guard].operands[0], polarity, 0)
+    find(func, body, iv, func.ops[guard].cond(), polarity, 0)
 }
 
 /// A divisibility atom that must hold when `v` equals `polarity`.
@@ -107,13 +96,9 @@ fn find(
         return None;
     }
     let data = &func.ops[func.defining_op(v)?];
-    let (x, y) = (
-        data.operands.first().copied(),
-        data.operands.get(1).copied(),
-    );
     match &data.kind {
         OpKind::Cmp(pred) => {
-            let (x, y) = (x?, y?);
+            let (x, y) = (data.lhs(), data.rhs());
             let eq = matches!((pred, polarity), (CmpPred::Eq, true) | (CmpPred::Ne, false));
             if !eq {
                 return None;
@@ -126,27 +111,25 @@ fn find(
             divisibility(func, body, iv, tested)
         }
         OpKind::Binary(BinOp::Xor, _) => {
-            let (x, y) = (x?, y?);
+            let (x, y) = (data.lhs(), data.rhs());
             match (func.const_bits(x), func.const_bits(y)) {
                 (_, Some(c)) => find(func, body, iv, x, polarity ^ (c & 1 == 1), depth + 1),
                 (Some(c), _) => find(func, body, iv, y, polarity ^ (c & 1 == 1), depth + 1),
                 _ => None,
             }
         }
-        OpKind::Binary(BinOp::And, _) if polarity => find(func, body, iv, x?, true, depth + 1)
-            .or_else(|| find(func, body, iv, y?, true, depth + 1)),
-        OpKind::Binary(BinOp::Or, _) if !polarity => find(func, body, iv, x?, false, depth + 1)
-            .or_else(|| find(func, body, iv, y?, false, depth + 1)),
+        OpKind::Binary(BinOp::And, _) if polarity => {
+            find(func, body, iv, data.lhs(), true, depth + 1)
+                .or_else(|| find(func, body, iv, data.rhs(), true, depth + 1))
+        }
+        OpKind::Binary(BinOp::Or, _) if !polarity => {
+            find(func, body, iv, data.lhs(), false, depth + 1)
+                .or_else(|| find(func, body, iv, data.rhs(), false, depth + 1))
+        }
         OpKind::If if data.results.len() == 1 => {
             // v == pol  <=>  (c && t == pol) || (!c && e == pol)
-            let c = x?;
-            let yielded = |r: Region| {
-                func.regions[r]
-                    .ops
-                    .last()
-                    .and_then(|&t| func.ops[t].operands.first().copied())
-            };
-            let (t, e) = (yielded(data.regions[0])?, yielded(data.regions[1])?);
+            let c = data.cond();
+            let (t, e) = arm_values(func, data)?;
             let is = |v: Value, b: bool| func.const_bits(v).map(|c| c & 1 == 1) == Some(b);
             if is(t, !polarity) {
                 find(func, body, iv, c, false, depth + 1)
@@ -166,11 +149,14 @@ fn find(
 /// outside the loop body.
 fn divisibility(func: &Function, body: Region, iv: Value, tested: Value) -> Option<Atom> {
     let data = &func.ops[func.defining_op(tested)?];
-    let (x, d) = (*data.operands.first()?, *data.operands.get(1)?);
-    let divisor = match data.kind {
-        OpKind::Binary(BinOp::SRem, _) => Divisor::Rem(d, true),
-        OpKind::Binary(BinOp::URem, _) => Divisor::Rem(d, false),
-        OpKind::Binary(BinOp::And, _) => Divisor::Mask(d),
+    let OpKind::Binary(op, _) = data.kind else {
+        return None;
+    };
+    let (x, d) = (data.lhs(), data.rhs());
+    let divisor = match op {
+        BinOp::SRem => Divisor::Rem(d, true),
+        BinOp::URem => Divisor::Rem(d, false),
+        BinOp::And => Divisor::Mask(d),
         _ => return None,
     };
     if defined_under(func, body, d) {
@@ -183,7 +169,7 @@ fn divisibility(func: &Function, body: Region, iv: Value, tested: Value) -> Opti
         if !matches!(add.kind, OpKind::Binary(BinOp::Add, _)) {
             return None;
         }
-        let (a, b) = (add.operands[0], add.operands[1]);
+        let (a, b) = (add.lhs(), add.rhs());
         let c = match (a == iv, b == iv) {
             (true, _) => func.const_bits(b)?,
             (_, true) => func.const_bits(a)?,
@@ -197,18 +183,12 @@ fn divisibility(func: &Function, body: Region, iv: Value, tested: Value) -> Opti
 
 /// Rewrites the bounds of `for` loop `op` (in `region`) for `atom`.
 fn stride(types: &mut Types, func: &mut Function, region: Region, op: Op, atom: Atom) {
-    let Some(at) = func.find_op(region, op) else {
-        return;
-    };
-    let (lb, ub, step) = {
-        let o = &func.ops[op].operands;
-        (o[0], o[1], o[2])
-    };
+    let (lb, ub, step) = func.ops[op].bounds();
     let loc = func.ops[op].loc;
     let (new_lb, new_step) = {
         let mut b = Builder::new(types, func);
         b.set_loc(loc);
-        b.set_insertion_at(region, at);
+        b.set_insertion_before(region, op);
         let ty = b.ty(lb);
         let bits = b.types[ty].int_bits().unwrap_or(32);
         let i64t = b.types.i64();
@@ -263,6 +243,6 @@ fn stride(types: &mut Types, func: &mut Function, region: Region, op: Op, atom: 
         let step_t = b.cast(CastOp::Trunc, step64, ty);
         (b.select(ok, start, lb), b.select(ok, step_t, step))
     };
-    func.ops[op].operands[0] = new_lb;
-    func.ops[op].operands[2] = new_step;
+    func.ops[op].set_lb(new_lb);
+    func.ops[op].set_step(new_step);
 }

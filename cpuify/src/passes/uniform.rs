@@ -34,7 +34,7 @@ pub struct Uniformity {
 impl Uniformity {
     /// Analyses the body of thread-level `parallel` op `p` of `func`.
     pub fn of_thread_loop(types: &Types, func: &Function, p: Op) -> Self {
-        let body = func.ops[p].regions[0];
+        let body = func.ops[p].body();
         let mut walk = Vec::new();
         func.walk_region(body, &mut walk);
         let mut inside: HashSet<Value> = func.regions[body].args.iter().copied().collect();
@@ -46,15 +46,10 @@ impl Uniformity {
                 inside.extend(func.regions[r].args.iter().copied());
             }
             match &data.kind {
-                OpKind::Store { .. }
-                | OpKind::AtomicRmw { .. }
-                | OpKind::AtomicCas { .. }
-                | OpKind::Memcpy
-                | OpKind::Memset => {
-                    if let Some(&ptr) = data.operands.first() {
-                        writes.push(Some(ptr));
-                    }
+                OpKind::Store { .. } | OpKind::AtomicRmw { .. } | OpKind::AtomicCas { .. } => {
+                    writes.push(Some(data.ptr()))
                 }
+                OpKind::Memcpy | OpKind::Memset => writes.push(Some(data.dst())),
                 OpKind::Call(Callee::Func(_)) => writes.push(None),
                 OpKind::Call(Callee::Extern(name))
                     if cucc_ir::intrinsics::lookup(name).is_none() =>
@@ -117,12 +112,12 @@ impl Analyzer<'_> {
         vals.iter().any(|v| u.varying.contains(v))
     }
 
-    /// The operands of the terminator of `r`.
+    /// The values the terminator of `r` yields.
     fn term(&self, r: Region) -> &[Value] {
         self.func.regions[r]
             .ops
             .last()
-            .map_or(&[][..], |&t| &self.func.ops[t].operands[..])
+            .map_or(&[][..], |&t| self.func.ops[t].values())
     }
 
     fn region(&self, u: &mut Uniformity, r: Region) {
@@ -141,7 +136,7 @@ impl Analyzer<'_> {
         match &data.kind {
             OpKind::ThreadId(_) | OpKind::LaneId | OpKind::ActiveMask => Self::vary(u, res),
             OpKind::Parallel { .. } => {
-                let args = &self.func.regions[data.regions[0]].args;
+                let args = &self.func.regions[data.body()].args;
                 Self::vary(u, args);
             }
             k if k.is_pure() || matches!(k, OpKind::TexFetch(_)) => {
@@ -156,7 +151,7 @@ impl Analyzer<'_> {
             }
             OpKind::BarrierReduce(_) => {}
             OpKind::Load { volatile, .. } => {
-                let clobbered = *volatile || !self.unwritten(ops[0]);
+                let clobbered = *volatile || !self.unwritten(data.ptr());
                 if clobbered || Self::any(u, ops) {
                     Self::vary(u, res);
                 }
@@ -164,7 +159,7 @@ impl Analyzer<'_> {
             OpKind::If => {
                 // Per result: a uniform condition and that result's
                 // uniform yields.
-                if Self::any(u, &ops[..1]) {
+                if Self::any(u, &[data.cond()]) {
                     Self::vary(u, res);
                 } else {
                     for (k, &r) in res.iter().enumerate() {
@@ -178,14 +173,15 @@ impl Analyzer<'_> {
                 }
             }
             OpKind::For { .. } => {
-                let r = data.regions[0];
+                let r = data.body();
                 let args = &self.func.regions[r].args;
-                let bounds = Self::any(u, &ops[..3]);
-                if Self::any(u, &[ops[0], ops[2]]) {
+                let (lb, ub, step) = data.bounds();
+                let bounds = Self::any(u, &[lb, ub, step]);
+                if Self::any(u, &[lb, step]) {
                     Self::vary(u, &args[..1]);
                 }
                 let ys = self.term(r).to_vec();
-                for (k, (&init, &y)) in ops[3..].iter().zip(&ys).enumerate() {
+                for (k, (&init, &y)) in data.inits().iter().zip(&ys).enumerate() {
                     if Self::any(u, &[init, y]) {
                         Self::vary(u, &[args[k + 1]]);
                         if let Some(&res) = res.get(k) {
@@ -198,17 +194,21 @@ impl Analyzer<'_> {
                 }
             }
             OpKind::While => {
-                let (before, after) = (data.regions[0], data.regions[1]);
+                let (before, after) = (data.before(), data.after());
                 let bargs = &self.func.regions[before].args;
                 let aargs = &self.func.regions[after].args;
-                let cond = self.term(before).to_vec();
+                let condition = self.func.regions[before]
+                    .ops
+                    .last()
+                    .map(|&t| &self.func.ops[t]);
+                let passed = condition.map_or(&[][..], |c| c.values());
                 let ys = self.term(after).to_vec();
-                for (k, (&init, &y)) in ops.iter().zip(&ys).enumerate() {
+                for (k, (&init, &y)) in data.inits().iter().zip(&ys).enumerate() {
                     if Self::any(u, &[init, y]) {
                         Self::vary(u, &[bargs[k]]);
                     }
                 }
-                for (k, &v) in cond.iter().skip(1).enumerate() {
+                for (k, &v) in passed.iter().enumerate() {
                     if Self::any(u, &[v]) {
                         Self::vary(u, &[aargs[k]]);
                         if let Some(&res) = res.get(k) {
@@ -216,7 +216,7 @@ impl Analyzer<'_> {
                         }
                     }
                 }
-                if cond.first().is_some_and(|c| u.varying.contains(c)) {
+                if condition.is_some_and(|c| u.varying.contains(&c.cond())) {
                     Self::vary(u, res);
                 }
             }
@@ -259,9 +259,8 @@ impl Analyzer<'_> {
                 ValueDef::Result { op, .. } => {
                     let data = &self.func.ops[op];
                     match &data.kind {
-                        OpKind::PtrIndex { .. }
-                        | OpKind::PtrField { .. }
-                        | OpKind::Cast(cucc_ir::CastOp::SpaceCast) => v = data.operands[0],
+                        OpKind::PtrIndex { .. } | OpKind::PtrField { .. } => v = data.ptr(),
+                        OpKind::Cast(cucc_ir::CastOp::SpaceCast) => v = data.input(),
                         OpKind::Alloca { .. } => return Root::Alloca(op),
                         OpKind::GlobalAddr(g) => return Root::Global(g.index()),
                         _ => return Root::Unknown,

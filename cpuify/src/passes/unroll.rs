@@ -7,7 +7,7 @@
 //! fission sees constants where it saw the induction variable (Polygeist
 //! reports 2.6x on backprop's `layerforward` from this).
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, synchronizes, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::{clone_op, remove_op, replace_all_uses};
 use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Type, Types, Value};
@@ -19,15 +19,8 @@ pub const MAX_TRIP: u64 = 16;
 pub const MAX_OPS: usize = 4096;
 
 /// Unrolls the qualifying loops of function `fid`; returns how many.
-pub fn unroll(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+pub fn unroll(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let (types, func) = parts(module, fid);
     let mut count = 0;
     // Innermost first: a walk in reverse pre-order visits children before parents.
     let loops: Vec<(Region, Op)> = func
@@ -43,7 +36,7 @@ pub fn unroll(
         let Some((lb, trip, step)) = trip_count(types, func, op) else {
             continue;
         };
-        let body = func.ops[op].regions[0];
+        let body = func.ops[op].body();
         let size = count_ops(func, body);
         if trip > MAX_TRIP || size.saturating_mul(trip as usize) > MAX_OPS {
             continue;
@@ -62,15 +55,6 @@ pub fn unroll(
     Ok(count)
 }
 
-fn synchronizes(func: &Function, op: Op) -> bool {
-    let data = &func.ops[op];
-    data.kind.is_synchronizing()
-        || data
-            .regions
-            .iter()
-            .any(|&r| func.regions[r].ops.iter().any(|&o| synchronizes(func, o)))
-}
-
 fn count_ops(func: &Function, region: Region) -> usize {
     let mut v = Vec::new();
     func.walk_region(region, &mut v);
@@ -82,8 +66,8 @@ fn trip_count(types: &Types, func: &Function, op: Op) -> Option<(i64, u64, i64)>
     let OpKind::For { unsigned } = func.ops[op].kind else {
         return None;
     };
-    let ops = &func.ops[op].operands;
-    let bits = types[func.value_type(ops[0])].int_bits()?;
+    let (lb, ub, step) = func.ops[op].bounds();
+    let bits = types[func.value_type(lb)].int_bits()?;
     let c = |v: Value| -> Option<i64> {
         let def = func.defining_op(v)?;
         let OpKind::Const { bits: raw } = func.ops[def].kind else {
@@ -95,7 +79,7 @@ fn trip_count(types: &Types, func: &Function, op: Op) -> Option<(i64, u64, i64)>
             sign_extend(raw, bits)
         })
     };
-    let (lb, ub, step) = (c(ops[0])?, c(ops[1])?, c(ops[2])?);
+    let (lb, ub, step) = (c(lb)?, c(ub)?, c(step)?);
     if step <= 0 {
         return None;
     }
@@ -124,20 +108,19 @@ fn unroll_loop(
     trip: u64,
     step: i64,
 ) {
-    let body = func.ops[op].regions[0];
+    let body = func.ops[op].body();
     let args = func.regions[body].args.clone();
-    let mut current: Vec<Value> = func.ops[op].operands[3..].to_vec();
+    let mut current: Vec<Value> = func.ops[op].inits().to_vec();
     let iv_ty = func.value_type(args[0]);
     let body_ops = func.regions[body].ops.clone();
     let Some((&yield_op, inner)) = body_ops.split_last() else {
         return;
     };
-    let mut at = func.op_index(region, op);
     let loc = func.ops[op].loc;
     for i in 0..trip {
         let iv = {
             let mut b = Builder::new(types, func);
-            b.set_insertion_at(region, at);
+            b.set_insertion_before(region, op);
             b.set_loc(loc);
             let v = lb + step * i as i64;
             if matches!(b.types[iv_ty], Type::Int(_)) {
@@ -146,7 +129,6 @@ fn unroll_loop(
                 return;
             }
         };
-        at += 1;
         let mut map: HashMap<Value, Value> = HashMap::new();
         map.insert(args[0], iv);
         for (&a, &c) in args[1..].iter().zip(&current) {
@@ -154,11 +136,10 @@ fn unroll_loop(
         }
         for &o in inner {
             let c = clone_op(func, o, &mut map);
-            func.regions[region].ops.insert(at, c);
-            at += 1;
+            func.insert_before(region, op, [c]);
         }
         current = func.ops[yield_op]
-            .operands
+            .values()
             .iter()
             .map(|v| *map.get(v).unwrap_or(v))
             .collect();

@@ -16,7 +16,7 @@
 //! threads (flattened flag copies) read four times the bytes, which costs
 //! little next to a loop running at a quarter of its width.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, Changed};
 use crate::passes::serialize_inner::extent_bounds;
 use crate::remarks::Remarks;
 use cucc_ir::{
@@ -48,11 +48,7 @@ struct Flags {
 
 /// Widens the flag arrays of function `fid` (launch form) that narrow
 /// thread loops use; returns how many.
-pub fn widen_flags(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
+pub fn widen_flags(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
     if module.functions[fid].kind != FunctionKind::Launch {
         return Ok(0);
     }
@@ -100,10 +96,7 @@ pub fn widen_flags(
             None => Vec::new(),
         }
     };
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    let (types, func) = parts(module, fid);
     for f in &found {
         widen(types, func, f);
         let (name, loc) = (func.name.clone(), f.loc);
@@ -159,7 +152,7 @@ fn flags_of(
     };
     for &u in users.get(&base).map(Vec::as_slice).unwrap_or(&[]) {
         let data = &func.ops[u];
-        if data.kind != (OpKind::PtrIndex { elem: i1 }) || data.operands[0] != base {
+        if data.kind != (OpKind::PtrIndex { elem: i1 }) || data.ptr() != base {
             return None;
         }
         let slot = data.results[0];
@@ -171,8 +164,8 @@ fn flags_of(
                 } if access.operands == [slot] => f.loads.push(a),
                 OpKind::Store { volatile: false }
                     if access.operands.len() == 2
-                        && access.operands[0] == slot
-                        && access.operands[1] != slot =>
+                        && access.ptr() == slot
+                        && access.value() != slot =>
                 {
                     f.stores.push(a)
                 }
@@ -199,18 +192,17 @@ fn widen(types: &mut Types, func: &mut Function, f: &Flags) {
         let Some(region) = parents.region_of(s) else {
             continue;
         };
-        let at = position(func, region, s);
-        let flag = func.ops[s].operands[1];
+        let flag = func.ops[s].value();
         let loc = func.ops[s].loc;
         let word = func.new_op(OpKind::Cast(CastOp::ZExt), vec![flag], &[i32t], vec![], loc);
-        func.regions[region].ops.insert(at, word);
-        func.ops[s].operands[1] = func.ops[word].results[0];
+        func.insert_before(region, s, [word]);
+        let widened = func.ops[word].results[0];
+        func.ops[s].set_value(widened);
     }
     for &l in &f.loads {
         let Some(region) = parents.region_of(l) else {
             continue;
         };
-        let at = position(func, region, l);
         let loc = func.ops[l].loc;
         let flag = func.ops[l].results[0];
         let i1 = func.values[flag].ty;
@@ -228,14 +220,8 @@ fn widen(types: &mut Types, func: &mut Function, f: &Flags) {
         let tested = func.ops[test].results[0];
         func.values[flag].ty = i32t;
         cucc_ir::edit::replace_all_uses(func, flag, tested);
-        func.ops[test].operands[0] = flag;
-        func.regions[region].ops.insert(at + 1, word);
-        func.regions[region].ops.insert(at + 2, test);
+        func.ops[test].set_lhs(flag);
+        func.insert_after(region, l, [word, test]);
         debug_assert!(matches!(func.values[flag].def, ValueDef::Result { .. }));
     }
-}
-
-/// Index of `op` in `region`.
-fn position(func: &Function, region: cucc_ir::Region, op: Op) -> usize {
-    func.op_index(region, op)
 }

@@ -15,9 +15,8 @@ pub(super) fn all(
     checks: &[Value],
 ) -> Option<Value> {
     let (&first, rest) = checks.split_first()?;
-    let at = super::position(func, region, p);
     let mut b = Builder::new(types, func);
-    b.set_insertion_at(region, at);
+    b.set_insertion_before(region, p);
     b.set_loc(b.func.ops[p].loc);
     Some(
         rest.iter()
@@ -47,16 +46,15 @@ pub(super) fn drop_guard(
         None => p,
         Some(c) => {
             let loc = func.ops[p].loc;
-            let at = super::position(func, region, p);
             let (then_r, else_r) = {
                 let mut b = Builder::new(types, func);
-                b.set_insertion_at(region, at);
+                b.set_insertion_before(region, p);
                 b.set_loc(loc);
                 let (_, t, e) = b.create_if(c, &[]);
                 (t, e)
             };
             let copy = clone_op(func, p, &mut map);
-            func.regions[region].ops.retain(|&o| o != p);
+            func.unlink_op(region, p);
             for (r, op) in [(then_r, copy), (else_r, p)] {
                 let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
                 func.regions[r].ops.extend([op, y]);
@@ -72,7 +70,7 @@ pub(super) fn drop_guard(
             }
         }
     }
-    let body = func.ops[target].regions[0];
+    let body = func.ops[target].body();
     inline_branch(func, body, index, polarity);
     remove_dead(func, body);
 }
@@ -81,12 +79,12 @@ pub(super) fn drop_guard(
 /// or else branch, its results by the values that branch yields.
 fn inline_branch(func: &mut Function, body: Region, index: usize, taken: bool) {
     let guard = func.regions[body].ops[index];
-    let branch = func.ops[guard].regions[usize::from(!taken)];
+    let branch = func.ops[guard].branch(taken);
     let mut ops = func.regions[branch].ops.clone();
     let yielded = match ops.last() {
         Some(&y) if func.ops[y].kind == OpKind::Yield => {
             ops.pop();
-            func.ops[y].operands.clone()
+            func.ops[y].values().to_vec()
         }
         _ => Vec::new(),
     };

@@ -77,13 +77,11 @@ pub fn facts_of(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> Facts {
             break;
         };
         let data = &func.ops[owner];
-        if data.kind == OpKind::If && data.regions.first() == Some(&region) {
-            if let Some(&c) = data.operands.first() {
-                let mut atoms = Vec::new();
-                conjuncts(func, c, &mut atoms);
-                for a in atoms {
-                    add_fact(fx, func, a, &mut facts);
-                }
+        if data.kind == OpKind::If && data.then_region() == region {
+            let mut atoms = Vec::new();
+            conjuncts(func, data.cond(), &mut atoms);
+            for a in atoms {
+                add_fact(fx, func, a, &mut facts);
             }
         }
         cur = owner;
@@ -94,11 +92,19 @@ pub fn facts_of(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> Facts {
 /// The operands of the `and` tree of `i1` value `v` (`v` itself if it is
 /// not an `and`).
 fn conjuncts(func: &Function, v: Value, out: &mut Vec<Value>) {
+    operands_of(func, BinOp::And, v, out);
+}
+
+/// The operands of a tree of `joint` ops (`and`, `or`) rooted at `v`
+/// (`v` itself if it is no such op).
+pub(crate) fn operands_of(func: &Function, joint: BinOp, v: Value, out: &mut Vec<Value>) {
     match func.defining_op(v).map(|o| &func.ops[o]) {
-        Some(d) if matches!(d.kind, OpKind::Binary(BinOp::And, _)) && d.operands.len() == 2 => {
-            let (a, b) = (d.operands[0], d.operands[1]);
-            conjuncts(func, a, out);
-            conjuncts(func, b, out);
+        Some(d)
+            if matches!(d.kind, OpKind::Binary(b, _) if b == joint) && d.operands.len() == 2 =>
+        {
+            let (a, b) = (d.lhs(), d.rhs());
+            operands_of(func, joint, a, out);
+            operands_of(func, joint, b, out);
         }
         _ => out.push(v),
     }
@@ -122,7 +128,7 @@ fn add_fact(fx: &FunctionEffects<'_>, func: &Function, atom: Value, facts: &mut 
             }
         }
         OpKind::Cmp(pred) if data.operands.len() == 2 => {
-            let (a, b) = (data.operands[0], data.operands[1]);
+            let (a, b) = (data.lhs(), data.rhs());
             // Constants read as signed numbers of their width.
             let konst = |v: Value| {
                 func.const_bits(v)?;
@@ -157,7 +163,7 @@ fn add_fact(fx: &FunctionEffects<'_>, func: &Function, atom: Value, facts: &mut 
 /// The operand of a `sext` (the same number), else `v`.
 fn strip_sext(func: &Function, v: Value) -> Value {
     match func.defining_op(v).map(|o| &func.ops[o]) {
-        Some(d) if d.kind == OpKind::Cast(CastOp::SExt) => d.operands[0],
+        Some(d) if d.kind == OpKind::Cast(CastOp::SExt) => d.input(),
         _ => v,
     }
 }
@@ -177,7 +183,7 @@ fn param_index(func: &Function, v: Value) -> Option<u32> {
         // PTX passes pointers as 64-bit integers: `alloc.distinct` names
         // their `inttoptr` (`alloc_distinct`).
         ValueDef::Result { op, .. } if func.ops[op].kind == OpKind::Cast(CastOp::IntToPtr) => {
-            param_index(func, func.ops[op].operands[0])
+            param_index(func, func.ops[op].input())
         }
         _ => None,
     }
@@ -204,10 +210,10 @@ fn bounded_at(func: &Function, ub: Value, d: Dim, depth: u32) -> bool {
         OpKind::Cast(CastOp::Trunc | CastOp::ZExt | CastOp::SExt) => {
             // A bound computed in 64 bits and narrowed: the narrowing keeps
             // values below 2^31 exact, and block extents are below 1025.
-            bounded_at(func, data.operands[0], d, depth + 1)
+            bounded_at(func, data.input(), d, depth + 1)
         }
         OpKind::Select => {
-            let (c, a, b) = (data.operands[0], data.operands[1], data.operands[2]);
+            let (c, a, b) = (data.cond(), data.if_true(), data.if_false());
             let both = bounded_at(func, a, d, depth + 1) && bounded_at(func, b, d, depth + 1);
             both || is_min(func, c, a, b) && bounded_at(func, b, d, depth + 1)
         }
@@ -226,8 +232,8 @@ fn is_min(func: &Function, c: Value, a: Value, b: Value) -> bool {
         data.kind,
         OpKind::Cmp(CmpPred::Slt | CmpPred::Sle | CmpPred::Ult | CmpPred::Ule)
     ) && data.operands.len() == 2
-        && data.operands[0] == a
-        && data.operands[1] == b
+        && data.lhs() == a
+        && data.rhs() == b
 }
 
 /// The extents (upper bounds) of thread loop `p`'s dimensions: `assume`
@@ -239,7 +245,7 @@ pub fn extents_of(
     facts: &Facts,
 ) -> [Option<u64>; 3] {
     let mut out = [None; 3];
-    for (d, &ub) in func.ops[p].operands.iter().enumerate().take(3) {
+    for (d, &ub) in func.ops[p].ubs().iter().enumerate().take(3) {
         out[d] = assume[d].or_else(|| func.const_bits(ub)).or_else(|| {
             bounded_by_block_dim(func, ub, Dim::ALL[d])
                 .then(|| facts.extent_max[d].unwrap_or(BLOCK_LIMIT[d]))
@@ -501,7 +507,7 @@ impl<'a, 'm> Test<'a, 'm> {
     fn guards(&self, op: Op) -> Vec<(Value, bool)> {
         let func = self.func;
         let parents = self.fx.affine().parents();
-        let body = func.ops[self.p].regions[0];
+        let body = func.ops[self.p].body();
         let mut out = Vec::new();
         let mut cur = op;
         while let Some(region) = parents.region_of(cur) {
@@ -513,16 +519,15 @@ impl<'a, 'm> Test<'a, 'm> {
             };
             let data = &func.ops[owner];
             if data.kind == OpKind::If {
-                let then = data.regions.first() == Some(&region);
-                if let Some(&c) = data.operands.first() {
-                    let mut atoms = Vec::new();
-                    if then {
-                        conjuncts(func, c, &mut atoms);
-                    } else {
-                        disjuncts(func, c, &mut atoms);
-                    }
-                    out.extend(atoms.into_iter().map(|a| (a, then)));
+                let then = data.then_region() == region;
+                let c = data.cond();
+                let mut atoms = Vec::new();
+                if then {
+                    conjuncts(func, c, &mut atoms);
+                } else {
+                    disjuncts(func, c, &mut atoms);
                 }
+                out.extend(atoms.into_iter().map(|a| (a, then)));
             }
             cur = owner;
         }
@@ -533,7 +538,7 @@ impl<'a, 'm> Test<'a, 'm> {
     /// loop body (`threadIdx.d == k` in a then branch, `!=` in an else);
     /// `None` if they contradict each other (the op never runs).
     fn pins(&self, op: Op) -> Option<[Option<i64>; 3]> {
-        let ivs = &self.func.regions[self.func.ops[self.p].regions[0]].args;
+        let ivs = &self.func.regions[self.func.ops[self.p].body()].args;
         let mut pins = [None; 3];
         for (atom, holds) in self.guards(op) {
             if let Some((d, k)) = pin_of(self.func, ivs, atom, holds) {
@@ -550,7 +555,7 @@ impl<'a, 'm> Test<'a, 'm> {
     /// and the loop's body impose (comparisons of a coordinate with a
     /// small constant; unbounded where there are none).
     fn bounds(&self, op: Op) -> [(i64, i64); 3] {
-        let ivs = &self.func.regions[self.func.ops[self.p].regions[0]].args;
+        let ivs = &self.func.regions[self.func.ops[self.p].body()].args;
         let mut out = [(i64::MIN, i64::MAX); 3];
         for (atom, holds) in self.guards(op) {
             if let Some((d, lo, hi)) = range_of(self.func, ivs, atom, holds) {
@@ -580,14 +585,7 @@ impl<'a, 'm> Test<'a, 'm> {
 
 /// The operands of the `or` tree of `i1` value `v`.
 fn disjuncts(func: &Function, v: Value, out: &mut Vec<Value>) {
-    match func.defining_op(v).map(|o| &func.ops[o]) {
-        Some(d) if matches!(d.kind, OpKind::Binary(BinOp::Or, _)) && d.operands.len() == 2 => {
-            let (a, b) = (d.operands[0], d.operands[1]);
-            disjuncts(func, a, out);
-            disjuncts(func, b, out);
-        }
-        _ => out.push(v),
-    }
+    operands_of(func, BinOp::Or, v, out);
 }
 
 /// `(d, k)` if `atom` being `holds` means `ivs[d] == k`: `cmp eq` (or
@@ -604,14 +602,8 @@ pub(crate) fn pin_of(
     if data.kind != OpKind::Cmp(want) || data.operands.len() != 2 {
         return None;
     }
-    let coord = |v: Value| {
-        let v = match func.defining_op(v).map(|o| &func.ops[o]) {
-            Some(d) if matches!(d.kind, OpKind::Cast(CastOp::ZExt | CastOp::SExt)) => d.operands[0],
-            _ => v,
-        };
-        ivs.iter().position(|&iv| iv == v)
-    };
-    let (a, b) = (data.operands[0], data.operands[1]);
+    let coord = |v: Value| coord_of(func, ivs, v);
+    let (a, b) = (data.lhs(), data.rhs());
     let (d, k) = match (coord(a), coord(b)) {
         (Some(d), None) => (d, b),
         (None, Some(d)) => (d, a),
@@ -621,6 +613,16 @@ pub(crate) fn pin_of(
     // Thread coordinates are below 1024: a constant that reads as
     // negative or huge pins to no thread, which `domain` sees as empty.
     Some((d, i64::try_from(raw).unwrap_or(-1)))
+}
+
+/// The dimension `d` of `v` when it is `ivs[d]` or its zero or sign
+/// extension: a thread coordinate as a comparison reads it.
+fn coord_of(func: &Function, ivs: &[Value], v: Value) -> Option<usize> {
+    let v = match func.defining_op(v).map(|o| &func.ops[o]) {
+        Some(d) if matches!(d.kind, OpKind::Cast(CastOp::ZExt | CastOp::SExt)) => d.input(),
+        _ => v,
+    };
+    ivs.iter().position(|&iv| iv == v)
 }
 
 /// `(d, lo, hi)` if `atom` being `holds` means `lo <= ivs[d] <= hi`: an
@@ -636,14 +638,8 @@ fn range_of(func: &Function, ivs: &[Value], atom: Value, holds: bool) -> Option<
     if data.operands.len() != 2 {
         return None;
     }
-    let coord = |v: Value| {
-        let v = match func.defining_op(v).map(|o| &func.ops[o]) {
-            Some(d) if matches!(d.kind, OpKind::Cast(CastOp::ZExt | CastOp::SExt)) => d.operands[0],
-            _ => v,
-        };
-        ivs.iter().position(|&iv| iv == v)
-    };
-    let (a, b) = (data.operands[0], data.operands[1]);
+    let coord = |v: Value| coord_of(func, ivs, v);
+    let (a, b) = (data.lhs(), data.rhs());
     // `coord pred k`, the comparison turned around when the coordinate is
     // on the right.
     let (d, k, pred) = match (coord(a), coord(b)) {

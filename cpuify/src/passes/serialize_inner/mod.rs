@@ -32,7 +32,7 @@
 mod dependence;
 mod version;
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::affine::Coords;
 use cucc_ir::effects::conflicts_across_threads;
@@ -40,8 +40,8 @@ use cucc_ir::{
     Base, Builder, CallSummaries, Dim, FuncId, Function, FunctionEffects, FunctionKind, Level,
     MemEffect, Module, Op, OpKind, Region, Space, Type, TypeId, Value, ValueDef,
 };
-pub(crate) use dependence::pin_of;
 pub use dependence::{bounded_by_block_dim, Facts, Needs};
+pub(crate) use dependence::{operands_of, pin_of};
 pub(crate) use version::alloc_distinct;
 
 /// True for the levels whose loops stand for a block's threads.
@@ -125,12 +125,7 @@ fn test(
     allow: bool,
     order_kept: &dyn Fn(Op, Op) -> bool,
 ) -> Result<Needs, Box<(MemEffect, MemEffect)>> {
-    let body = func.ops[p].regions[0];
-    let effects: Vec<MemEffect> = fx
-        .region_effects(body)
-        .into_iter()
-        .filter(|e| e.is_access() && !own_storage(func, p, e))
-        .collect();
+    let effects = shared_accesses(fx, func, p);
     let extents = dependence::extents_of(func, p, assume, facts);
     let mut t = dependence::Test::new(fx, func, p, extents, facts, allow);
     for (i, a) in effects.iter().enumerate() {
@@ -154,14 +149,9 @@ pub fn all_conflicts(
     assume: [Option<u64>; 3],
     order_kept: &dyn Fn(Op, Op) -> bool,
 ) -> Vec<(MemEffect, MemEffect)> {
-    let body = func.ops[p].regions[0];
-    let effects: Vec<MemEffect> = fx
-        .region_effects(body)
-        .into_iter()
-        .filter(|e| e.is_access() && !own_storage(func, p, e))
-        .collect();
+    let effects = shared_accesses(fx, func, p);
     let mut extents = [None; 3];
-    for (d, &ub) in func.ops[p].operands.iter().enumerate().take(3) {
+    for (d, &ub) in func.ops[p].ubs().iter().enumerate().take(3) {
         extents[d] = assume[d].or_else(|| func.const_bits(ub));
     }
     let coords = Coords::from_extents(extents);
@@ -176,6 +166,15 @@ pub fn all_conflicts(
     out
 }
 
+/// The accesses of thread loop `p`'s body that other iterations may see:
+/// all but those to storage of the iteration's own ([`own_storage`]).
+fn shared_accesses(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> Vec<MemEffect> {
+    fx.region_effects(func.ops[p].body())
+        .into_iter()
+        .filter(|e| e.is_access() && !own_storage(func, p, e))
+        .collect()
+}
+
 /// True if `e` accesses storage only its own iteration of `p` uses: a
 /// private alloca inside `p`, or a private array outside indexed by `p`'s
 /// linear thread id.
@@ -183,7 +182,7 @@ pub(super) fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
     let Base::Alloca(a) = e.base else {
         return false;
     };
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let mut inner = Vec::new();
     func.walk_region(body, &mut inner);
     if inner.iter().any(|&(_, o)| o == a) {
@@ -202,7 +201,7 @@ pub(super) fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
         let data = &func.ops[def];
         match data.kind {
             OpKind::PtrIndex { .. } => {
-                let base = data.operands[0];
+                let base = data.ptr();
                 if func.defining_op(base) == Some(a) {
                     let private = matches!(
                         func.ops[a].kind,
@@ -211,15 +210,15 @@ pub(super) fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
                             ..
                         }
                     );
-                    return private && is_linear_id(func, body, ivs, data.operands[1]);
+                    return private && is_linear_id(func, body, ivs, data.index());
                 }
                 // Lane loops: `ptr.index (ptr.index %cache, %warp_base), %lane`
                 // (the warp's slots, then the lane's: an affine address).
-                if ivs.len() == 1 && data.operands[1] == ivs[0] {
+                if ivs.len() == 1 && data.index() == ivs[0] {
                     if let Some(inner) = func.defining_op(base) {
                         let d = &func.ops[inner];
                         if matches!(d.kind, OpKind::PtrIndex { .. })
-                            && func.defining_op(d.operands[0]) == Some(a)
+                            && func.defining_op(d.ptr()) == Some(a)
                             && matches!(
                                 func.ops[a].kind,
                                 OpKind::Alloca {
@@ -227,7 +226,7 @@ pub(super) fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
                                     ..
                                 }
                             )
-                            && defined_outside(func, body, ivs, d.operands[1])
+                            && defined_outside(func, body, ivs, d.index())
                         {
                             return true;
                         }
@@ -235,7 +234,7 @@ pub(super) fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
                 }
                 v = base;
             }
-            OpKind::PtrField { .. } => v = data.operands[0],
+            OpKind::PtrField { .. } => v = data.ptr(),
             _ => return false,
         }
     }
@@ -262,7 +261,7 @@ fn is_linear_id(func: &Function, body: Region, ivs: &[Value], v: Value) -> bool 
     let binary = |x: Value, op: cucc_ir::BinOp| {
         let d = func.defining_op(x)?;
         matches!(func.ops[d].kind, OpKind::Binary(b, _) if b == op)
-            .then(|| (func.ops[d].operands[0], func.ops[d].operands[1]))
+            .then(|| (func.ops[d].lhs(), func.ops[d].rhs()))
     };
     fn nest(
         func: &Function,
@@ -296,11 +295,7 @@ fn is_linear_id(func: &Function, body: Region, ivs: &[Value], v: Value) -> bool 
 /// Serialises the thread loops of function `fid` (launch form) whose
 /// iterations are not independent, or versions them on the run-time
 /// checks that make them so; returns how many.
-pub fn serialize_inner(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
+pub fn serialize_inner(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
     if module.functions[fid].kind != FunctionKind::Launch {
         return Ok(0);
     }
@@ -333,10 +328,7 @@ pub fn serialize_inner(
             })
             .collect()
     };
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    let (types, func) = parts(module, fid);
     for (region, p, versions) in &targets {
         let loc = func.ops[*p].loc;
         let name = func.name.clone();
@@ -378,12 +370,12 @@ fn candidate_shapes(module: &Module, func: &Function, p: Op) -> Vec<Shape> {
         != (OpKind::Parallel {
             level: Level::Block,
         })
-        || data.operands.len() != 3
+        || data.ubs().len() != 3
     {
         return Vec::new();
     }
     let over = |k: usize| {
-        func.defining_op(data.operands[k])
+        func.defining_op(data.ubs()[k])
             .is_some_and(|o| func.ops[o].kind == OpKind::BlockDim(Dim::ALL[k]))
     };
     let mut shapes = Vec::new();
@@ -431,9 +423,9 @@ fn candidate_shapes(module: &Module, func: &Function, p: Op) -> Vec<Shape> {
 /// count with a signed variable (`put_for`), which gcc needs to see the
 /// indices built from the counter as affine.
 fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p: Op) {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let ivs = func.regions[body].args.clone();
-    let ubs = func.ops[p].operands.clone();
+    let ubs = func.ops[p].ubs().to_vec();
     let loc = func.ops[p].loc;
     let at = func.op_index(region, p);
     let (zero, one) = {
@@ -452,7 +444,7 @@ fn serialize(types: &mut cucc_ir::Types, func: &mut Function, region: Region, p:
         vec![inner_region],
         loc,
     );
-    func.ops[inner].operands[1] = ubs[0];
+    func.ops[inner].set_ub(ubs[0]);
     for d in 1..ivs.len() {
         let r = func.new_region(&[]);
         func.regions[r].args = vec![ivs[d]];

@@ -102,8 +102,10 @@ pub fn options(
         == OpKind::Parallel {
             level: cucc_ir::Level::Block,
         }
-        && data.operands.len() == 3
-        && (0..3).all(|k| bounded_by_block_dim(func, data.operands[k], Dim::ALL[k]))
+        && data.ubs().len() == 3
+        && (data.ubs().iter())
+            .zip(Dim::ALL)
+            .all(|(&ub, d)| bounded_by_block_dim(func, ub, d))
         && reads_y(func, p);
     if bounded && try_shape(square(2)).is_some() {
         // The largest side that passes: the test is monotone in it.
@@ -128,7 +130,7 @@ fn indexes_by_y(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> bool {
         Sym::Thread(d) | Sym::Product(Factor::Thread(d), _) => *d == Dim::Y,
         _ => false,
     };
-    fx.region_effects(func.ops[p].regions[0])
+    fx.region_effects(func.ops[p].body())
         .iter()
         .filter(|e| e.is_access() && !super::own_storage(func, p, e))
         .any(|e| e.offset.as_ref().is_some_and(|o| o.terms.keys().any(by_y)))
@@ -136,7 +138,7 @@ fn indexes_by_y(fx: &FunctionEffects<'_>, func: &Function, p: Op) -> bool {
 
 /// True if the body of thread loop `p` uses its y index.
 fn reads_y(func: &Function, p: Op) -> bool {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let Some(&ty) = func.regions[body].args.get(1) else {
         return false;
     };
@@ -225,7 +227,7 @@ pub fn apply(
     p: Op,
     versions: &[Version],
 ) -> Option<String> {
-    position(func, region, p)?;
+    func.find_op(region, p)?;
     let loc = func.ops[p].loc;
     let adds = no_wrap::index_ops(types, func, p);
     let mut parent = region;
@@ -248,11 +250,10 @@ pub fn apply(
         }
         let no_wrap = no_wrap::condition(types, func, parent, p, &adds);
         checks.extend(no_wrap);
-        let at = position(func, parent, p)?;
         let (then_r, else_r) = {
             let mut b = Builder::new(types, func);
             b.set_loc(loc);
-            b.set_insertion_at(parent, at);
+            b.set_insertion_before(parent, p);
             let cond = match checks.split_first() {
                 Some((&first, rest)) => rest
                     .iter()
@@ -266,7 +267,7 @@ pub fn apply(
         let copy = clone_op(func, p, &mut map);
         for (k, c) in fixed.iter().enumerate() {
             if let Some(c) = *c {
-                func.ops[copy].operands[k] = c;
+                func.ops[copy].ubs_mut()[k] = c;
             }
         }
         if no_wrap.is_some() {
@@ -282,7 +283,7 @@ pub fn apply(
         }
         let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
         func.regions[then_r].ops.extend([copy, y]);
-        func.regions[parent].ops.retain(|&o| o != p);
+        func.unlink_op(parent, p);
         let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
         func.regions[else_r].ops.extend([p, y]);
         parent = else_r;
@@ -316,13 +317,10 @@ fn shape_checks(
     kind: &Kind,
 ) -> (Vec<Value>, [Option<Value>; 3]) {
     let mut fixed = [None; 3];
-    let Some(at) = position(func, region, p) else {
-        return (Vec::new(), fixed);
-    };
-    let ubs = func.ops[p].operands.clone();
+    let ubs = func.ops[p].ubs().to_vec();
     let mut b = Builder::new(types, func);
     b.set_loc(b.func.ops[p].loc);
-    b.set_insertion_at(region, at);
+    b.set_insertion_before(region, p);
     // One conjunction, folded as it is built.
     let mut cond: Option<Value> = None;
     let mut and = |b: &mut Builder<'_>, c: Value| {
@@ -380,7 +378,7 @@ pub(crate) fn alloc_distinct(types: &mut Types, func: &mut Function, params: &[u
         }
         // Reuse an `inttoptr` of it at the top, or make one.
         let existing = func.regions[body].ops.iter().copied().find(|&o| {
-            func.ops[o].kind == OpKind::Cast(CastOp::IntToPtr) && func.ops[o].operands[0] == v
+            func.ops[o].kind == OpKind::Cast(CastOp::IntToPtr) && func.ops[o].input() == v
         });
         let p = match existing {
             Some(o) => func.ops[o].results[0],
@@ -446,9 +444,4 @@ fn describe(kind: &Kind) -> String {
             format!("for blocks of at most {} threads", d.join(" x "))
         }
     }
-}
-
-/// Index of `op` in `region`.
-fn position(func: &Function, region: Region, op: Op) -> Option<usize> {
-    func.find_op(region, op)
 }

@@ -74,7 +74,7 @@ pub(super) fn address(types: &Types, func: &Function, p: Op, mut ptr: Value) -> 
         match data.kind {
             OpKind::PtrIndex { elem } => {
                 let scale = i64::try_from(types.size_of(elem)).ok()?;
-                let idx = data.operands[1];
+                let idx = data.index();
                 let mut l = lin(types, func, p, idx, 0, &mut narrow)?;
                 if l.wraps {
                     // A 32-bit index is read as signed: exact when it fits.
@@ -82,7 +82,7 @@ pub(super) fn address(types: &Types, func: &Function, p: Op, mut ptr: Value) -> 
                     l.wraps = false;
                 }
                 terms.push((l, scale));
-                ptr = data.operands[0];
+                ptr = data.ptr();
             }
             OpKind::Alloca {
                 space: Space::Shared,
@@ -138,7 +138,7 @@ pub(super) fn lin(
             ..Lin::default()
         });
     }
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let outside = match func.values[v].def {
         ValueDef::Arg { region, .. } => {
             let mut walk = Vec::new();
@@ -167,11 +167,11 @@ pub(super) fn lin(
     let mut sub = |x: Value| lin(types, func, p, x, depth + 1, narrow);
     let (mut out, nsw) = match data.kind {
         OpKind::Cast(CastOp::SExt) => {
-            let from = func.value_type(data.operands[0]);
+            let from = func.value_type(data.input());
             if !matches!(types[from], Type::Int(32)) {
                 return None;
             }
-            let mut inner = sub(data.operands[0])?;
+            let mut inner = sub(data.input())?;
             if inner.wraps {
                 narrow.push(inner.clone());
                 inner.wraps = false;
@@ -179,13 +179,13 @@ pub(super) fn lin(
             return Some(inner);
         }
         OpKind::Binary(op @ (BinOp::Add | BinOp::Sub), flags) => {
-            let a = sub(data.operands[0])?;
-            let b = sub(data.operands[1])?;
+            let a = sub(data.lhs())?;
+            let b = sub(data.rhs())?;
             let sign = if op == BinOp::Sub { -1 } else { 1 };
             (a.plus(b, sign)?, flags.nsw)
         }
         OpKind::Binary(BinOp::Mul, flags) => {
-            let [x, y] = [data.operands[0], data.operands[1]];
+            let [x, y] = [data.lhs(), data.rhs()];
             let (l, k) = match (constant(x), constant(y)) {
                 (_, Some(k)) => (sub(x)?, k),
                 (Some(k), None) => (sub(y)?, k),
@@ -194,11 +194,11 @@ pub(super) fn lin(
             (l.scaled(k)?, flags.nsw)
         }
         OpKind::Binary(BinOp::Shl, flags) => {
-            let k = constant(data.operands[1])?;
+            let k = constant(data.rhs())?;
             if !(0..i64::from(width).min(62)).contains(&k) {
                 return None;
             }
-            (sub(data.operands[0])?.scaled(1i64 << k)?, flags.nsw)
+            (sub(data.lhs())?.scaled(1i64 << k)?, flags.nsw)
         }
         _ => return None,
     };
