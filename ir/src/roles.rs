@@ -289,6 +289,100 @@ impl OpData {
         debug_assert_eq!(self.results.len(), 1, "`result` of {:?}", self.kind);
         self.results[0]
     }
+
+    // Branch h-rb: removing a carried or passed-on value by its role.
+
+    /// Takes the `k`-th of [`Self::inits`] out of a `for` or `while`; the
+    /// caller drops the matching region argument and result.
+    #[track_caller]
+    pub fn remove_init(&mut self, k: usize) -> Value {
+        match self.kind {
+            OpKind::For { .. } => self.operands.remove(FOR_INITS + k),
+            OpKind::While => self.operands.remove(k),
+            ref k => panic!("`remove_init` of {k:?}"),
+        }
+    }
+
+    /// Replaces [`Self::pred`].
+    #[track_caller]
+    pub fn set_pred(&mut self, v: Value) {
+        match self.kind {
+            OpKind::Vote(..) => self.operands[1] = v,
+            OpKind::BarrierReduce(..) => self.operands[0] = v,
+            ref k => panic!("`set_pred` of {k:?}"),
+        }
+    }
+
+    /// Replaces all of [`Self::inits`] of a `for` or `while`, whose count
+    /// may change; the bounds of a `for` stay.
+    #[track_caller]
+    pub fn set_inits(&mut self, inits: impl IntoIterator<Item = Value>) {
+        match self.kind {
+            OpKind::For { .. } => self.operands.truncate(FOR_INITS),
+            OpKind::While => self.operands.clear(),
+            ref k => panic!("`set_inits` of {k:?}"),
+        }
+        self.operands.extend(inits);
+    }
+
+    /// Replaces all of [`Self::values`] of a terminator, whose count may
+    /// change; a `condition` keeps its condition.
+    #[track_caller]
+    pub fn set_values(&mut self, values: impl IntoIterator<Item = Value>) {
+        match self.kind {
+            OpKind::Yield | OpKind::Return => self.operands.clear(),
+            OpKind::Condition => self.operands.truncate(1),
+            ref k => panic!("`set_values` of {k:?}"),
+        }
+        self.operands.extend(values);
+    }
+
+    /// Mutable [`Self::ubs`].
+    #[track_caller]
+    pub fn ubs_mut(&mut self) -> &mut [Value] {
+        debug_assert!(
+            matches!(self.kind, OpKind::Parallel { .. }),
+            "`ubs_mut` of {:?}",
+            self.kind
+        );
+        &mut self.operands
+    }
+
+    /// Replaces all of [`Self::ubs`] of a `parallel`, whose dimension count
+    /// may change.
+    #[track_caller]
+    pub fn set_ubs(&mut self, ubs: impl IntoIterator<Item = Value>) {
+        debug_assert!(
+            matches!(self.kind, OpKind::Parallel { .. }),
+            "`set_ubs` of {:?}",
+            self.kind
+        );
+        self.operands.clear();
+        self.operands.extend(ubs);
+    }
+
+    /// The operands that decide which region runs and how often: an `if`'s
+    /// condition, a `for`'s bounds, none for a `while` (its condition is a
+    /// terminator's).
+    #[track_caller]
+    pub fn controls(&self) -> &[Value] {
+        match self.kind {
+            OpKind::If => &self.operands[..1],
+            OpKind::For { .. } => &self.operands[..FOR_INITS],
+            OpKind::While => &[],
+            ref k => panic!("`controls` of {k:?}"),
+        }
+    }
+
+    /// Takes the `k`-th of [`Self::values`] out of a terminator.
+    #[track_caller]
+    pub fn remove_value(&mut self, k: usize) -> Value {
+        match self.kind {
+            OpKind::Yield | OpKind::Return => self.operands.remove(k),
+            OpKind::Condition => self.operands.remove(1 + k),
+            ref k => panic!("`remove_value` of {k:?}"),
+        }
+    }
 }
 
 #[cfg(test)]
