@@ -446,4 +446,50 @@ mod tests {
         }
         assert_eq!(seen, 3);
     }
+
+    // Branch h-rb: the roles that change how many values an op carries.
+    #[test]
+    fn carried_values_are_added_and_removed_by_role() {
+        let src = "kernel @g(%m: i32) {
+  %lo = const 0 : i32
+  %one = const 1 : i32
+  %last = for %k = %lo to %m step %one iter(%acc = %one) -> (i32) {
+    %next = mul %acc, %k : i32
+    yield %next
+  }
+  return
+}
+";
+        let module = match parse_module(src) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        let Some((_, func)) = module.functions.iter().next() else {
+            panic!("no function")
+        };
+        let Some(mut data) = func
+            .ops
+            .iter()
+            .find(|(_, d)| matches!(d.kind, OpKind::For { .. }))
+            .map(|(_, d)| d.clone())
+        else {
+            panic!("no for")
+        };
+        let (lb, ub, step) = data.bounds();
+        assert_eq!(data.controls(), &[lb, ub, step]);
+        let init = data.inits()[0];
+        data.set_inits([init, lb]);
+        assert_eq!(data.inits(), &[init, lb]);
+        assert_eq!(data.remove_init(0), init);
+        assert_eq!(data.inits(), &[lb]);
+        assert_eq!(data.bounds(), (lb, ub, step));
+        let Some(&term) = func.regions[data.body()].ops.last() else {
+            panic!("empty body")
+        };
+        let mut y = func.ops[term].clone();
+        let next = y.values()[0];
+        y.set_values([next, next]);
+        assert_eq!(y.remove_value(1), next);
+        assert_eq!(y.values(), &[next]);
+    }
 }
