@@ -70,14 +70,7 @@ impl Distributor<'_> {
                     b.cmp(CmpPred::Ne, seen, z)
                 }
                 VoteKind::All => {
-                    let c32 = b.i32(32);
-                    let one = b.i32(1);
-                    let is32 = b.cmp(CmpPred::Eq, lanes, c32);
-                    let c31 = b.i32(31);
-                    let safe = b.binary(BinOp::And, lanes, c31);
-                    let sh = b.binary(BinOp::Shl, one, safe);
-                    let part = b.binary(BinOp::Sub, sh, one);
-                    let existing = b.select(is32, all, part);
+                    let existing = super::warp::lane_mask(&mut b, lanes, Some(all));
                     let named = b.binary(BinOp::And, existing, mask);
                     b.cmp(CmpPred::Eq, seen, named)
                 }

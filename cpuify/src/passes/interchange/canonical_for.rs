@@ -7,7 +7,7 @@
 //! the region runs at least once, and such ops are pure and cannot trap.
 
 use cucc_ir::edit::{replace_all_uses, replace_uses_in_region, uses};
-use cucc_ir::{BinOp, CmpPred, Function, Op, OpKind, Region, Types, Value};
+use cucc_ir::{BinOp, CmpPred, Function, Loc, Op, OpKind, Region, TypeId, Types, Value};
 use std::collections::HashMap;
 
 /// Rewrites `while` op `w` (in `region`) of the shape
@@ -110,17 +110,17 @@ pub(crate) fn while_to_for(
     func.regions[body].ops = ops;
     replace_uses_in_region(func, body, &map);
     func.ops[y].remove_value(i);
-    let mut operands = vec![inits[i], ub, step];
-    operands.extend(order[1..].iter().map(|&k| inits[k]));
     let result_types: Vec<_> = order[1..]
         .iter()
         .map(|&k| func.value_type(results[k]))
         .collect();
-    let f = func.new_op(
-        OpKind::For { unsigned: false },
-        operands,
+    let carried = order[1..].iter().map(|&k| inits[k]);
+    let f = new_for(
+        func,
+        (inits[i], ub, step),
+        carried,
         &result_types,
-        vec![body],
+        body,
         loc,
     );
     let new_results = func.ops[f].results.clone();
@@ -360,18 +360,10 @@ pub(crate) fn do_while_to_for(
     ops.push(yop);
     func.regions[body].ops = ops;
     replace_uses_in_region(func, body, &map);
-    let mut operands = vec![lb, trip, step];
-    operands.extend(inits.iter().copied());
-    operands.extend(extra_inits);
     let mut result_types: Vec<_> = bargs.iter().map(|&b| func.value_type(b)).collect();
     result_types.extend(extra.iter().map(|&i| func.value_type(results[i])));
-    let f = func.new_op(
-        OpKind::For { unsigned: false },
-        operands,
-        &result_types,
-        vec![body],
-        loc,
-    );
+    let carried = inits.iter().copied().chain(extra_inits);
+    let f = new_for(func, (lb, trip, step), carried, &result_types, body, loc);
     let new_results = func.ops[f].results.clone();
     // While result i is the value yielded to argument p with σ(p) = i, or
     // the extra slot carrying it.
@@ -430,4 +422,25 @@ fn multiple_of(func: &Function, v: Value, s: u64, width: u32) -> bool {
             .is_some_and(|k| k < u64::from(width) && (1u64 << k) % s == 0),
         _ => false,
     }
+}
+
+/// A new signed `for` from `lb` to `ub` by `step` carrying `inits`, with
+/// the detached region `body`; the caller places it.
+fn new_for(
+    func: &mut Function,
+    (lb, ub, step): (Value, Value, Value),
+    inits: impl IntoIterator<Item = Value>,
+    result_types: &[TypeId],
+    body: Region,
+    loc: Loc,
+) -> Op {
+    let mut operands = vec![lb, ub, step];
+    operands.extend(inits);
+    func.new_op(
+        OpKind::For { unsigned: false },
+        operands,
+        result_types,
+        vec![body],
+        loc,
+    )
 }

@@ -9,7 +9,7 @@
 //! arrays (cfd's flux loop ran about 3x slower interchanged).
 
 use crate::passes::uniform::Uniformity;
-use cucc_ir::{BinOp, CastOp, Function, Module, Op, OpKind, Space, Value};
+use cucc_ir::{BinOp, CastOp, Function, Module, Op, OpData, OpKind, Space, Value};
 
 /// Operand chains deeper than this are not followed.
 const DEPTH: u32 = 16;
@@ -86,7 +86,7 @@ struct Threads<'a> {
     others: &'a [Value],
 }
 
-impl Threads<'_> {
+impl<'a> Threads<'a> {
     /// True if pointer `ptr` is `ptr.index T %base, %i` with `%base`
     /// uniform and `%i` consecutive in `tx` ([`Self::plus_tx`]), or (PTX's
     /// integer addresses) `inttoptr` of a byte address that moves by the
@@ -107,17 +107,23 @@ impl Threads<'_> {
         }
     }
 
+    /// The op defining `v` and its data, while `depth` allows looking
+    /// through one more definition.
+    fn defined_within(&self, v: Value, depth: u32) -> Option<(Op, &'a OpData)> {
+        if depth == 0 {
+            return None;
+        }
+        let d = self.func.defining_op(v)?;
+        Some((d, &self.func.ops[d]))
+    }
+
     /// True if `v` is terms free of `tx` plus `elem * i` (a `mul` by the
     /// constant or a `shl` by its log) with `i` consecutive in `tx`.
     fn bytes_plus_tx(&self, v: Value, elem: u64, depth: u32) -> bool {
-        if depth == 0 {
-            return false;
-        }
         let func = self.func;
-        let Some(d) = func.defining_op(v) else {
+        let Some((d, data)) = self.defined_within(v, depth) else {
             return false;
         };
-        let data = &func.ops[d];
         let scaled =
             |i: Value, c: Value| func.const_bits(c) == Some(elem) && self.plus_tx(i, depth - 1);
         match data.kind {
@@ -142,14 +148,10 @@ impl Threads<'_> {
         if v == self.tx {
             return true;
         }
-        if depth == 0 {
-            return false;
-        }
         let func = self.func;
-        let Some(d) = func.defining_op(v) else {
+        let Some((d, data)) = self.defined_within(v, depth) else {
             return false;
         };
-        let data = &func.ops[d];
         match data.kind {
             OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => {
                 self.plus_tx(data.input(), depth - 1)
