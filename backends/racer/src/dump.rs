@@ -147,6 +147,14 @@ pub fn dump_svg(g: &Graph, p: &Placement, m: &Machine) -> String {
     s
 }
 
+/// The labels of the nodes placed (in part) on `pe`, in node order.
+fn labels_at(g: &Graph, p: &Placement, pe: Pe) -> Vec<String> {
+    (0..g.nodes.len())
+        .filter(|&i| p.parts.get(i).is_some_and(|ps| ps.contains(&pe)))
+        .map(|i| label(g, i))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -180,12 +188,4 @@ mod tests {
     fn names_are_escaped() {
         assert_eq!(esc("a<b&\"c\">"), "a&lt;b&amp;&quot;c&quot;&gt;");
     }
-}
-
-/// The labels of the nodes placed (in part) on `pe`, in node order.
-fn labels_at(g: &Graph, p: &Placement, pe: Pe) -> Vec<String> {
-    (0..g.nodes.len())
-        .filter(|&i| p.parts.get(i).is_some_and(|ps| ps.contains(&pe)))
-        .map(|i| label(g, i))
-        .collect()
 }

@@ -422,7 +422,9 @@ pub fn compile_with(
     };
     use lir::Func;
     let max_unroll = options.max_unroll;
-    let passes: [(&str, bool, fn(&mut Func, u32) -> bool); 6] = [
+    /// A pass over the LIR, given the unroll limit.
+    type Pass = fn(&mut Func, u32) -> bool;
+    let passes: [(&str, bool, Pass); 6] = [
         ("scalar-replacement", options.scalar_replacement, |f, _| {
             scalar_replace::run(f)
         }),
