@@ -337,14 +337,14 @@ impl Distributor<'_> {
 /// run-time check that a value assumed uniform over the threads is.
 fn trap_if(b: &mut Builder<'_>, differs: Value, message: String) {
     b.if_then(differs, |b| {
-        b.op(
-            OpKind::Trap {
-                message,
-                assert: false,
-            },
-            vec![],
-            &[],
-            vec![],
-        );
+        b.op(divergence_trap(message), vec![], &[], vec![]);
     });
+}
+
+/// The trap a failed uniformity check runs (not an assertion).
+pub(super) fn divergence_trap(message: String) -> OpKind {
+    OpKind::Trap {
+        message,
+        assert: false,
+    }
 }

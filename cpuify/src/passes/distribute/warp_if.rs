@@ -63,10 +63,7 @@ impl Distributor<'_> {
                 self.err(c, "").location
             );
             let trap = self.func.new_op(
-                OpKind::Trap {
-                    message,
-                    assert: false,
-                },
+                super::interchange::divergence_trap(message),
                 vec![],
                 &[],
                 vec![],
