@@ -353,28 +353,31 @@ impl<'a> Builder<'a> {
 
     // ---- GPU ----------------------------------------------------------------
 
+    /// The `i32` result of operand-less op `kind` (a thread or block index
+    /// or extent).
+    fn i32_index(&mut self, kind: OpKind) -> Value {
+        let ty = self.types.i32();
+        self.op1(kind, vec![], ty)
+    }
+
     /// `threadIdx.d`.
     pub fn thread_id(&mut self, d: Dim) -> Value {
-        let ty = self.types.i32();
-        self.op1(OpKind::ThreadId(d), vec![], ty)
+        self.i32_index(OpKind::ThreadId(d))
     }
 
     /// `blockIdx.d`.
     pub fn block_id(&mut self, d: Dim) -> Value {
-        let ty = self.types.i32();
-        self.op1(OpKind::BlockId(d), vec![], ty)
+        self.i32_index(OpKind::BlockId(d))
     }
 
     /// `blockDim.d`.
     pub fn block_dim(&mut self, d: Dim) -> Value {
-        let ty = self.types.i32();
-        self.op1(OpKind::BlockDim(d), vec![], ty)
+        self.i32_index(OpKind::BlockDim(d))
     }
 
     /// `gridDim.d`.
     pub fn grid_dim(&mut self, d: Dim) -> Value {
-        let ty = self.types.i32();
-        self.op1(OpKind::GridDim(d), vec![], ty)
+        self.i32_index(OpKind::GridDim(d))
     }
 
     /// The lane id.

@@ -167,22 +167,24 @@ impl Function {
     /// Creates a detached region with arguments of the given types.
     pub fn new_region(&mut self, arg_types: &[TypeId]) -> Region {
         let region = self.regions.append(RegionData::default());
-        let args = arg_types
+        let args = self.fresh_values(arg_types, |index| ValueDef::Arg { region, index });
+        self.regions[region].args = args;
+        region
+    }
+
+    /// New unnamed values of `types`, the `i`-th defined by `def(i)`.
+    fn fresh_values(&mut self, types: &[TypeId], def: impl Fn(u32) -> ValueDef) -> Vec<Value> {
+        types
             .iter()
             .enumerate()
             .map(|(i, &ty)| {
                 self.values.append(ValueData {
                     ty,
-                    def: ValueDef::Arg {
-                        region,
-                        index: i as u32,
-                    },
+                    def: def(i as u32),
                     name: None,
                 })
             })
-            .collect();
-        self.regions[region].args = args;
-        region
+            .collect()
     }
 
     /// Creates a detached op with fresh results of the given types; the
@@ -202,20 +204,7 @@ impl Function {
             regions,
             loc,
         });
-        let results = result_types
-            .iter()
-            .enumerate()
-            .map(|(i, &ty)| {
-                self.values.append(ValueData {
-                    ty,
-                    def: ValueDef::Result {
-                        op,
-                        index: i as u32,
-                    },
-                    name: None,
-                })
-            })
-            .collect();
+        let results = self.fresh_values(result_types, |index| ValueDef::Result { op, index });
         self.ops[op].results = results;
         op
     }

@@ -27,30 +27,17 @@ pub struct ExternSig {
 
 use ScalarKind::*;
 
-const F1: ExternSig = ExternSig {
-    params: &[F32],
-    result: F32,
-};
-const F2: ExternSig = ExternSig {
-    params: &[F32, F32],
-    result: F32,
-};
-const F3: ExternSig = ExternSig {
-    params: &[F32, F32, F32],
-    result: F32,
-};
-const D1: ExternSig = ExternSig {
-    params: &[F64],
-    result: F64,
-};
-const D2: ExternSig = ExternSig {
-    params: &[F64, F64],
-    result: F64,
-};
-const D3: ExternSig = ExternSig {
-    params: &[F64, F64, F64],
-    result: F64,
-};
+/// The signature `result(params...)`.
+const fn sig(params: &'static [ScalarKind], result: ScalarKind) -> ExternSig {
+    ExternSig { params, result }
+}
+
+const F1: ExternSig = sig(&[F32], F32);
+const F2: ExternSig = sig(&[F32, F32], F32);
+const F3: ExternSig = sig(&[F32, F32, F32], F32);
+const D1: ExternSig = sig(&[F64], F64);
+const D2: ExternSig = sig(&[F64, F64], F64);
+const D3: ExternSig = sig(&[F64, F64, F64], F64);
 
 /// Unary math functions, as (float name, double name).
 pub const UNARY: &[(&str, &str)] = &[

@@ -220,6 +220,22 @@ keyword_enum! {
 }
 
 impl BinOp {
+    /// True for the integer ops that are errors for some operands:
+    /// division and remainder (by zero, `MIN / -1`) and shifts (by the
+    /// width or more).
+    pub fn can_fail(self) -> bool {
+        matches!(
+            self,
+            BinOp::SDiv
+                | BinOp::UDiv
+                | BinOp::SRem
+                | BinOp::URem
+                | BinOp::Shl
+                | BinOp::LShr
+                | BinOp::AShr
+        )
+    }
+
     /// True for the ops that may carry `nsw` ([`ArithFlags`]): integer
     /// `add`, `sub` and `mul`.
     pub fn takes_nsw(self) -> bool {

@@ -290,17 +290,51 @@ impl OpData {
         self.results[0]
     }
 
-    // h-ra: roles the cpuify passes and the C emitter need.
+    // Changing how many values an op carries or passes on.
 
-    /// Mutable [`Self::ubs`]: clamping a thread loop rewrites its bounds.
+    /// Takes the `k`-th of [`Self::inits`] out of a `for` or `while`; the
+    /// caller drops the matching region argument and result.
     #[track_caller]
-    pub fn ubs_mut(&mut self) -> &mut [Value] {
-        debug_assert!(
-            matches!(self.kind, OpKind::Parallel { .. }),
-            "`ubs_mut` of {:?}",
-            self.kind
-        );
-        &mut self.operands
+    pub fn remove_init(&mut self, k: usize) -> Value {
+        match self.kind {
+            OpKind::For { .. } => self.operands.remove(FOR_INITS + k),
+            OpKind::While => self.operands.remove(k),
+            ref k => panic!("`remove_init` of {k:?}"),
+        }
+    }
+
+    /// Replaces [`Self::pred`].
+    #[track_caller]
+    pub fn set_pred(&mut self, v: Value) {
+        match self.kind {
+            OpKind::Vote(..) => self.operands[1] = v,
+            OpKind::BarrierReduce(..) => self.operands[0] = v,
+            ref k => panic!("`set_pred` of {k:?}"),
+        }
+    }
+
+    /// Replaces all of [`Self::inits`] of a `for` or `while`, whose count
+    /// may change; the bounds of a `for` stay.
+    #[track_caller]
+    pub fn set_inits(&mut self, inits: impl IntoIterator<Item = Value>) {
+        match self.kind {
+            OpKind::For { .. } => self.operands.truncate(FOR_INITS),
+            OpKind::While => self.operands.clear(),
+            ref k => panic!("`set_inits` of {k:?}"),
+        }
+        self.operands.extend(inits);
+    }
+
+    /// Replaces all of [`Self::values`] of a terminator, whose count may
+    /// change; a `condition` keeps its condition.
+    #[track_caller]
+    pub fn set_values(&mut self, values: impl IntoIterator<Item = Value>) {
+        match self.kind {
+            OpKind::Yield | OpKind::Return => self.operands.clear(),
+            OpKind::Condition => self.operands.truncate(1),
+            ref k => panic!("`set_values` of {k:?}"),
+        }
+        self.operands.extend(values);
     }
 
     /// `if`'s region run when the condition is `taken` (then) or not
@@ -311,6 +345,53 @@ impl OpData {
             self.then_region()
         } else {
             self.else_region()
+        }
+    }
+
+    /// Mutable [`Self::ubs`].
+    #[track_caller]
+    pub fn ubs_mut(&mut self) -> &mut [Value] {
+        debug_assert!(
+            matches!(self.kind, OpKind::Parallel { .. }),
+            "`ubs_mut` of {:?}",
+            self.kind
+        );
+        &mut self.operands
+    }
+
+    /// Replaces all of [`Self::ubs`] of a `parallel`, whose dimension count
+    /// may change.
+    #[track_caller]
+    pub fn set_ubs(&mut self, ubs: impl IntoIterator<Item = Value>) {
+        debug_assert!(
+            matches!(self.kind, OpKind::Parallel { .. }),
+            "`set_ubs` of {:?}",
+            self.kind
+        );
+        self.operands.clear();
+        self.operands.extend(ubs);
+    }
+
+    /// The operands that decide which region runs and how often: an `if`'s
+    /// condition, a `for`'s bounds, none for a `while` (its condition is a
+    /// terminator's).
+    #[track_caller]
+    pub fn controls(&self) -> &[Value] {
+        match self.kind {
+            OpKind::If => &self.operands[..1],
+            OpKind::For { .. } => &self.operands[..FOR_INITS],
+            OpKind::While => &[],
+            ref k => panic!("`controls` of {k:?}"),
+        }
+    }
+
+    /// Takes the `k`-th of [`Self::values`] out of a terminator.
+    #[track_caller]
+    pub fn remove_value(&mut self, k: usize) -> Value {
+        match self.kind {
+            OpKind::Yield | OpKind::Return => self.operands.remove(k),
+            OpKind::Condition => self.operands.remove(1 + k),
+            ref k => panic!("`remove_value` of {k:?}"),
         }
     }
 }
@@ -375,5 +456,51 @@ mod tests {
             }
         }
         assert_eq!(seen, 3);
+    }
+
+    // The roles that change how many values an op carries.
+    #[test]
+    fn carried_values_are_added_and_removed_by_role() {
+        let src = "kernel @g(%m: i32) {
+  %lo = const 0 : i32
+  %one = const 1 : i32
+  %last = for %k = %lo to %m step %one iter(%acc = %one) -> (i32) {
+    %next = mul %acc, %k : i32
+    yield %next
+  }
+  return
+}
+";
+        let module = match parse_module(src) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        let Some((_, func)) = module.functions.iter().next() else {
+            panic!("no function")
+        };
+        let Some(mut data) = func
+            .ops
+            .iter()
+            .find(|(_, d)| matches!(d.kind, OpKind::For { .. }))
+            .map(|(_, d)| d.clone())
+        else {
+            panic!("no for")
+        };
+        let (lb, ub, step) = data.bounds();
+        assert_eq!(data.controls(), &[lb, ub, step]);
+        let init = data.inits()[0];
+        data.set_inits([init, lb]);
+        assert_eq!(data.inits(), &[init, lb]);
+        assert_eq!(data.remove_init(0), init);
+        assert_eq!(data.inits(), &[lb]);
+        assert_eq!(data.bounds(), (lb, ub, step));
+        let Some(&term) = func.regions[data.body()].ops.last() else {
+            panic!("empty body")
+        };
+        let mut y = func.ops[term].clone();
+        let next = y.values()[0];
+        y.set_values([next, next]);
+        assert_eq!(y.remove_value(1), next);
+        assert_eq!(y.values(), &[next]);
     }
 }

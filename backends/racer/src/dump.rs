@@ -45,14 +45,7 @@ pub fn dump_text(g: &Graph, p: &Placement, m: &Machine) -> String {
     );
     for row in 0..rows {
         for col in 0..cols {
-            let here: Vec<String> = (0..g.nodes.len())
-                .filter(|&i| {
-                    p.parts
-                        .get(i)
-                        .is_some_and(|ps| ps.contains(&Pe { row, col }))
-                })
-                .map(|i| label(g, i))
-                .collect();
+            let here = labels_at(g, p, Pe { row, col });
             let _ = writeln!(
                 out,
                 "  ({row},{col}){} {}",
@@ -113,14 +106,7 @@ pub fn dump_svg(g: &Graph, p: &Placement, m: &Machine) -> String {
                 CELL - 12,
                 CELL - 12
             );
-            let names: Vec<String> = (0..g.nodes.len())
-                .filter(|&i| {
-                    p.parts
-                        .get(i)
-                        .is_some_and(|ps| ps.contains(&Pe { row, col }))
-                })
-                .map(|i| label(g, i))
-                .collect();
+            let names = labels_at(g, p, Pe { row, col });
             for (k, n) in names.iter().enumerate() {
                 let _ = writeln!(
                     s,
@@ -159,6 +145,14 @@ pub fn dump_svg(g: &Graph, p: &Placement, m: &Machine) -> String {
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// The labels of the nodes placed (in part) on `pe`, in node order.
+fn labels_at(g: &Graph, p: &Placement, pe: Pe) -> Vec<String> {
+    (0..g.nodes.len())
+        .filter(|&i| p.parts.get(i).is_some_and(|ps| ps.contains(&pe)))
+        .map(|i| label(g, i))
+        .collect()
 }
 
 #[cfg(test)]

@@ -26,27 +26,18 @@ pub fn life_graph() -> Graph {
     for name in ["up", "mid", "down"] {
         let e = g.add1(NodeKind::Source { name: name.into() }, vec![], Ty::I32, 0);
         let (_, c) = g.add(NodeKind::Copy, vec![s(e)], &[Ty::I32; 3], 0);
-        let fill = Scalar::Int(0);
-        let d1 = g.add1(
-            NodeKind::Delay {
-                depth: 1,
+        // Column c - depth: the copy delayed, dead cells before the line.
+        let mut delayed = |depth: u32, e: EdgeId| {
+            let fill = Scalar::Int(0);
+            let kind = NodeKind::Delay {
+                depth,
                 fill,
                 skip: 0,
-            },
-            vec![s(c[1])],
-            Ty::I32,
-            0,
-        );
-        let d2 = g.add1(
-            NodeKind::Delay {
-                depth: 2,
-                fill,
-                skip: 0,
-            },
-            vec![s(c[2])],
-            Ty::I32,
-            0,
-        );
+            };
+            g.add1(kind, vec![s(e)], Ty::I32, 0)
+        };
+        let d1 = delayed(1, c[1]);
+        let d2 = delayed(2, c[2]);
         cols.push([c[0], d1, d2]);
     }
     // The centre is needed by the rule and is not a neighbour.

@@ -14,10 +14,11 @@
 //! `serialize-inner` or `interchange` version them.
 
 use crate::error::CpuifyError;
+use crate::passes::launch_form::{launch_function, parallels};
 use crate::passes::no_wrap;
 use crate::remarks::Remarks;
 use cucc_ir::edit::clone_op;
-use cucc_ir::{Builder, FuncId, FunctionKind, Level, Module, OpKind};
+use cucc_ir::{Builder, FuncId, Level, Module, OpKind};
 use std::collections::HashMap;
 
 /// Name in remarks and the pipeline.
@@ -30,22 +31,14 @@ pub fn grid_no_wrap(
     fid: FuncId,
     remarks: &mut Remarks,
 ) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
-    if func.kind != FunctionKind::Launch {
+    let Some((types, func)) = launch_function(module, fid) else {
         return Ok(0);
-    }
-    let loops: Vec<_> = func
-        .walk()
+    };
+    // Collapsed grids only: a block loop's body (the blocks' ids as
+    // indices) is the whole kernel, not worth a second copy.
+    let loops: Vec<_> = parallels(func, Level::Grid)
         .into_iter()
-        .filter(|&(_, o)| {
-            // Collapsed grids only: a block loop's body (the blocks' ids as
-            // indices) is the whole kernel, not worth a second copy.
-            func.ops[o].kind == OpKind::Parallel { level: Level::Grid }
-                && crate::passes::collapse::nd_shape(func, o).is_some()
-        })
+        .filter(|&(_, o)| crate::passes::collapse::nd_shape(func, o).is_some())
         .collect();
     let mut done = 0;
     for (region, p) in loops {

@@ -32,10 +32,8 @@ pub fn lane_fetch(
     fid: FuncId,
     remarks: &mut Remarks,
 ) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
+    let types = &mut module.types;
+    let func = &mut module.functions[fid];
     let mut done = 0;
     let mut kept = std::collections::HashSet::new();
     loop {
@@ -61,7 +59,7 @@ pub fn lane_fetch(
         }
         let loc = func.ops[op].loc;
         let at = func.op_index(region, op);
-        let (h, i) = (func.ops[fetch].operands[0], func.ops[fetch].operands[1]);
+        let (h, i) = (func.ops[fetch].handle(), func.ops[fetch].coords()[0]);
         let ty = func.value_type(func.ops[op].results[0]);
         let lane = {
             let mut b = Builder::new(types, func);
@@ -98,13 +96,13 @@ fn chain(func: &Function, op: Op, j: u64) -> Option<(Value, Op)> {
     if data.kind != OpKind::If || data.results.len() != 1 || data.regions.len() != 2 {
         return None;
     }
-    let c = compared(func, data.operands[0], j)?;
-    let then_v = only_yield(func, data.regions[0])?;
+    let c = compared(func, data.cond(), j)?;
+    let then_v = only_yield(func, data.then_region())?;
     let (fetch, lane) = fetch_result(func, then_v)?;
     if lane != j {
         return None;
     }
-    let else_r = data.regions[1];
+    let else_r = data.else_region();
     let else_v = last_yield(func, else_r)?;
     let rest_ok = |inner: Option<Op>| {
         func.regions[else_r].ops.iter().all(|&o| {
@@ -134,7 +132,7 @@ fn compared(func: &Function, v: Value, j: u64) -> Option<Value> {
     if data.kind != OpKind::Cmp(CmpPred::Eq) {
         return None;
     }
-    let (a, b) = (data.operands[0], data.operands[1]);
+    let (a, b) = (data.lhs(), data.rhs());
     match (func.const_bits(a), func.const_bits(b)) {
         (_, Some(k)) if k == j => Some(a),
         (Some(k), _) if k == j => Some(b),
@@ -145,17 +143,21 @@ fn compared(func: &Function, v: Value, j: u64) -> Option<Value> {
 /// The value a region holding nothing but its `yield` yields.
 fn only_yield(func: &Function, r: Region) -> Option<Value> {
     match func.regions[r].ops[..] {
-        [y] if func.ops[y].kind == OpKind::Yield && func.ops[y].operands.len() == 1 => {
-            Some(func.ops[y].operands[0])
-        }
+        [_] => last_yield(func, r),
         _ => None,
     }
 }
 
+/// The one value the `yield` ending region `r` yields.
 fn last_yield(func: &Function, r: Region) -> Option<Value> {
     let &y = func.regions[r].ops.last()?;
-    (func.ops[y].kind == OpKind::Yield && func.ops[y].operands.len() == 1)
-        .then(|| func.ops[y].operands[0])
+    match func.ops[y].kind {
+        OpKind::Yield => match *func.ops[y].values() {
+            [v] => Some(v),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// `v` is result `k` of a four-result `fetch1d`: the fetch and `k`.
@@ -179,10 +181,7 @@ fn quiet_between(func: &Function, fetch: Op, op: Op) -> bool {
         return false;
     }
     let ops = &func.regions[rf].ops;
-    let (Some(a), Some(b)) = (
-        ops.iter().position(|&o| o == fetch),
-        ops.iter().position(|&o| o == op),
-    ) else {
+    let (Some(a), Some(b)) = (func.find_op(rf, fetch), func.find_op(rf, op)) else {
         return false;
     };
     a < b

@@ -12,6 +12,7 @@ pub mod grid_no_wrap;
 pub mod inline;
 pub mod interchange;
 pub mod lane_fetch;
+mod launch_form;
 pub mod lower_launch;
 pub mod mem2reg;
 pub(crate) mod no_wrap;

@@ -63,9 +63,7 @@ pub fn order_phases(
             {
                 continue;
             }
-            let Some(&body) = data.regions.first() else {
-                continue;
-            };
+            let body = data.body();
             let phases = Phases {
                 func,
                 fx: &fx,
@@ -88,9 +86,8 @@ pub fn order_phases(
             Vec::new(),
             loc,
         );
-        let ops = &mut func.regions[*region].ops;
-        if let Some(at) = ops.iter().position(|o| o == before) {
-            ops.insert(at, barrier);
+        if let Some(at) = func.find_op(*region, *before) {
+            func.regions[*region].ops.insert(at, barrier);
         }
         remarks.add(
             "order-phases",
@@ -212,7 +209,7 @@ fn allocas_in(func: &Function, region: Region) -> Vec<Op> {
 fn coords_of(func: &Function, p: Op) -> Coords {
     let mut extents = [Some(1); 3];
     for (k, slot) in extents.iter_mut().enumerate() {
-        if let Some(&v) = func.ops[p].operands.get(k) {
+        if let Some(&v) = func.ops[p].ubs().get(k) {
             *slot = func.const_bits(v);
         }
     }

@@ -50,12 +50,12 @@ pub fn fuse_wide_shuffles(types: &Types, func: &mut Function) -> bool {
             continue;
         }
         let data = &func.ops[m.low_shuffle];
-        let mut operands = data.operands.clone();
-        operands[1] = m.whole;
+        let operands = data.operands.clone();
         let (kind, loc) = (data.kind.clone(), func.ops[or].loc);
         let result = func.ops[or].results[0];
         let ty = func.value_type(m.whole);
         let fused = func.new_op(kind, operands, &[ty], vec![], loc);
+        func.ops[fused].set_shuffled(m.whole);
         let at = func.find_op(region, or);
         let Some(at) = at else {
             continue;
@@ -101,9 +101,7 @@ fn single_use_def(func: &Function, use_map: &Uses, v: Value) -> Option<Op> {
 fn binary(func: &Function, op: Op, want: BinOp) -> Option<(Value, Value)> {
     let d = &func.ops[op];
     match d.kind {
-        OpKind::Binary(b, _) if b == want && d.operands.len() == 2 => {
-            Some((d.operands[0], d.operands[1]))
-        }
+        OpKind::Binary(b, _) if b == want && d.operands.len() == 2 => Some((d.lhs(), d.rhs())),
         _ => None,
     }
 }
@@ -111,7 +109,7 @@ fn binary(func: &Function, op: Op, want: BinOp) -> Option<(Value, Value)> {
 fn cast(func: &Function, op: Op, want: CastOp) -> Option<Value> {
     let d = &func.ops[op];
     match d.kind {
-        OpKind::Cast(c) if c == want && d.operands.len() == 1 => Some(d.operands[0]),
+        OpKind::Cast(c) if c == want && d.operands.len() == 1 => Some(d.input()),
         _ => None,
     }
 }
@@ -185,13 +183,13 @@ fn match_pack(types: &Types, func: &Function, use_map: &Uses, or: Op) -> Option<
         };
         let (l, h) = (&func.ops[ls], &func.ops[hs]);
         let same = l.kind == h.kind
-            && l.operands[0] == h.operands[0]
-            && l.operands[2] == h.operands[2]
-            && l.operands[3] == h.operands[3];
+            && l.mask() == h.mask()
+            && l.lane() == h.lane()
+            && l.width() == h.width();
         if !same {
             continue;
         }
-        let Some(whole) = halves_of(types, func, l.operands[1], h.operands[1]) else {
+        let Some(whole) = halves_of(types, func, l.shuffled(), h.shuffled()) else {
             continue;
         };
         return Some(Pack {

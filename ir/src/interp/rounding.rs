@@ -45,24 +45,35 @@ pub fn call_f32(name: &str, a: &[f32]) -> Option<f32> {
             (r, (s - w(r)) + t)
         }
     };
-    let pos_zero = |x: f64| x == 0.0 && x.is_sign_positive();
     if exact_zero_sum(d, f64::from(r), e) {
-        // IEEE 754: an exact zero sum rounded down is -0, unless both
-        // addends are +0 (for `fma`, the exact product and the addend).
+        // For `fma` the addends are the exact product and the addend.
         let (x, y) = match d.op {
             DirectedOp::Fma => (w(a[0]) * w(a[1]), w(a[2])),
             _ => (w(a[0]), w(a[1])),
         };
-        return Some(if pos_zero(x) && pos_zero(y) {
-            0.0
-        } else {
-            -0.0
-        });
+        return Some(zero_sum(x, y) as f32);
     }
+    Some(by_residual(r, f64::from(r), e, d.dir, step_f32))
+}
+
+/// IEEE 754's exact zero sum of `x` and `y` rounded down: -0, unless both
+/// are +0.
+fn zero_sum(x: f64, y: f64) -> f64 {
+    let pos_zero = |x: f64| x == 0.0 && x.is_sign_positive();
+    if pos_zero(x) && pos_zero(y) {
+        0.0
+    } else {
+        -0.0
+    }
+}
+
+/// `r` (rounded to nearest; `wide` is its value as an `f64`) moved by
+/// direction `dir` given the residual `e`, the exact value less `r`.
+fn by_residual<T: Copy>(r: T, wide: f64, e: f64, dir: Direction, step: fn(T, bool) -> T) -> T {
     let above = e > 0.0;
     let below = e < 0.0;
-    let neg = if r == 0.0 { below } else { r < 0.0 };
-    Some(direct(r, above, below, neg, d.dir, step_f32))
+    let neg = if wide == 0.0 { below } else { wide < 0.0 };
+    direct(r, above, below, neg, dir, step)
 }
 
 /// True for a sum (`add`, `fma`) rounded down whose exact value is zero:
@@ -126,17 +137,9 @@ pub fn call_f64(name: &str, a: &[f64]) -> Option<f64> {
         DirectedOp::Fma => return None,
     };
     if exact_zero_sum(d, r, e) {
-        let pos_zero = |x: f64| x == 0.0 && x.is_sign_positive();
-        return Some(if pos_zero(a[0]) && pos_zero(a[1]) {
-            0.0
-        } else {
-            -0.0
-        });
+        return Some(zero_sum(a[0], a[1]));
     }
-    let above = e > 0.0;
-    let below = e < 0.0;
-    let neg = if r == 0.0 { below } else { r < 0.0 };
-    Some(direct(r, above, below, neg, d.dir, step_f64))
+    Some(by_residual(r, r, e, d.dir, step_f64))
 }
 
 /// Below this (about 2^-897) an `f64` residual may underflow.

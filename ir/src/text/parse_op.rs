@@ -146,6 +146,40 @@ impl Parser {
         }
     }
 
+    /// A value definition with an optional `: T`.
+    fn typed_def(&mut self) -> Result<(Token, Option<TypeId>), ParseError> {
+        let tok = self.value_def()?;
+        let ty = if self.eat(&Tok::Colon) {
+            Some(self.ty()?)
+        } else {
+            None
+        };
+        Ok((tok, ty))
+    }
+
+    /// `%a[: T] = %init, ...)` after its `(`: each carried value's initial
+    /// value goes to `inits` and its argument (typed as the initial value
+    /// unless written) to `args`; `sep` names the list in errors.
+    fn carried(
+        &mut self,
+        fs: &FnState,
+        inits: &mut Vec<Value>,
+        args: &mut Vec<(Token, TypeId)>,
+        sep: &str,
+    ) -> Result<(), ParseError> {
+        loop {
+            let (tok, ty) = self.typed_def()?;
+            self.expect(&Tok::Equals, "`=` and an initial value")?;
+            let init = self.value_use(fs)?;
+            inits.push(init);
+            args.push((tok, ty.unwrap_or(fs.func.values[init].ty)));
+            if self.eat(&Tok::RParen) {
+                return Ok(());
+            }
+            self.expect(&Tok::Comma, sep)?;
+        }
+    }
+
     /// A new region with arguments named by `args`, then its `{ ops }`.
     fn named_region(
         &mut self,
@@ -394,12 +428,7 @@ impl Parser {
     /// [-> (T...)] { ... }`.
     fn for_op(&mut self, fs: &mut FnState, depth: u32) -> Result<OpParts, ParseError> {
         let unsigned = self.eat_word("unsigned");
-        let iv_tok = self.value_def()?;
-        let iv_ty = if self.eat(&Tok::Colon) {
-            Some(self.ty()?)
-        } else {
-            None
-        };
+        let (iv_tok, iv_ty) = self.typed_def()?;
         self.expect(&Tok::Equals, "`=` after the induction variable")?;
         let lb = self.value_use(fs)?;
         self.expect_word("to")?;
@@ -411,22 +440,7 @@ impl Parser {
         if self.same_line() && self.at_word("iter") {
             self.bump();
             self.expect(&Tok::LParen, "`(` after `iter`")?;
-            loop {
-                let tok = self.value_def()?;
-                let ty = if self.eat(&Tok::Colon) {
-                    Some(self.ty()?)
-                } else {
-                    None
-                };
-                self.expect(&Tok::Equals, "`=` and an initial value")?;
-                let init = self.value_use(fs)?;
-                operands.push(init);
-                args.push((tok, ty.unwrap_or(fs.func.values[init].ty)));
-                if self.eat(&Tok::RParen) {
-                    break;
-                }
-                self.expect(&Tok::Comma, "`,` or `)` in `iter(...)`")?;
-            }
+            self.carried(fs, &mut operands, &mut args, "`,` or `)` in `iter(...)`")?;
         }
         let result_types = self.opt_arrow_types()?;
         let body = self.named_region(fs, &args, depth)?;
@@ -445,22 +459,12 @@ impl Parser {
         let mut operands = Vec::new();
         let mut before_args = Vec::new();
         if !self.eat(&Tok::RParen) {
-            loop {
-                let tok = self.value_def()?;
-                let ty = if self.eat(&Tok::Colon) {
-                    Some(self.ty()?)
-                } else {
-                    None
-                };
-                self.expect(&Tok::Equals, "`=` and an initial value")?;
-                let init = self.value_use(fs)?;
-                operands.push(init);
-                before_args.push((tok, ty.unwrap_or(fs.func.values[init].ty)));
-                if self.eat(&Tok::RParen) {
-                    break;
-                }
-                self.expect(&Tok::Comma, "`,` or `)` in the `while` arguments")?;
-            }
+            self.carried(
+                fs,
+                &mut operands,
+                &mut before_args,
+                "`,` or `)` in the `while` arguments",
+            )?;
         }
         let result_types = self.opt_arrow_types()?;
         let before = self.named_region(fs, &before_args, depth)?;
@@ -495,12 +499,7 @@ impl Parser {
         let mut ivs = Vec::new();
         if !self.eat(&Tok::RParen) {
             loop {
-                let tok = self.value_def()?;
-                let ty = if self.eat(&Tok::Colon) {
-                    Some(self.ty()?)
-                } else {
-                    None
-                };
+                let (tok, ty) = self.typed_def()?;
                 ivs.push((tok, ty));
                 if self.eat(&Tok::RParen) {
                     break;

@@ -28,19 +28,7 @@ fn reference(n: usize, width: usize) -> Vec<Scalar> {
         .map(|i| {
             let x = -2.0 + (i % width) as f64 * 0.1;
             let y = -1.0 + (i / width) as f64 * 0.1;
-            let (mut z1, mut z2, mut iter) = (0.0f64, 0.0f64, 0i64);
-            loop {
-                let a = z1 * z1 - z2 * z2 + x;
-                let b = 2.0 * z1 * z2 + y;
-                z1 = a;
-                z2 = b;
-                let len = z1 * z1 + z2 * z2;
-                iter += 1;
-                if !(iter < 200 && len < 16.0) {
-                    break;
-                }
-            }
-            Scalar::Int(iter)
+            Scalar::Int(crate::lower::tests::mandel_iters(x, y))
         })
         .collect()
 }

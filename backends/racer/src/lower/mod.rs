@@ -272,6 +272,20 @@ enum Val {
 }
 
 impl Val {
+    /// A thread-index expression: a [`Lin`], or an integer constant as one.
+    fn as_lin(self) -> Option<Lin> {
+        match self {
+            Val::Lin(l) => Some(l),
+            Val::Const(Scalar::Int(k), ty) => Some(Lin {
+                bid: 0,
+                tid: 0,
+                k,
+                ty,
+            }),
+            _ => None,
+        }
+    }
+
     /// Whether materialising it needs the thread-index stream.
     fn needs_gid(&self) -> bool {
         match self {
@@ -465,22 +479,28 @@ fn binop(b: BinOp) -> Option<ArithOp> {
     })
 }
 
+/// Whether an op of kind `k` only computes values from its operands (an
+/// `if` counts, its arms are checked on their own).
+fn computes(k: &OpKind) -> bool {
+    matches!(
+        k,
+        OpKind::Const { .. }
+            | OpKind::Binary(..)
+            | OpKind::Unary(_)
+            | OpKind::Cmp(_)
+            | OpKind::Cast(_)
+            | OpKind::Select
+            | OpKind::Yield
+            | OpKind::If
+    )
+}
+
 /// `buffer + offset` or `address + offset` on integers, with the offset a
 /// thread-index expression or constant in bytes.
 fn byte_address(x: Val, y: Val) -> Option<Val> {
-    let off = |v: Val| match v {
-        Val::Lin(l) => Some(l),
-        Val::Const(Scalar::Int(k), ty) => Some(Lin {
-            bid: 0,
-            tid: 0,
-            k,
-            ty,
-        }),
-        _ => None,
-    };
     match (x, y) {
-        (Val::Buffer(p), o) | (o, Val::Buffer(p)) => off(o).map(|l| Val::Bytes(p, l)),
-        (Val::Bytes(p, a), o) | (o, Val::Bytes(p, a)) => off(o).map(|l| {
+        (Val::Buffer(p), o) | (o, Val::Buffer(p)) => o.as_lin().map(|l| Val::Bytes(p, l)),
+        (Val::Bytes(p, a), o) | (o, Val::Bytes(p, a)) => o.as_lin().map(|l| {
             Val::Bytes(
                 p,
                 Lin {
@@ -780,8 +800,8 @@ impl<'a> Lowerer<'a> {
             OpKind::Binary(b, _) => {
                 let Some(r) = result else { return Ok(()) };
                 let ty = self.ty_of(r)?;
-                let x = self.val(d.operands[0], op)?;
-                let y = self.val(d.operands[1], op)?;
+                let x = self.val(d.lhs(), op)?;
+                let y = self.val(d.rhs(), op)?;
                 if b == BinOp::Add {
                     if let Some(v) = byte_address(x, y) {
                         set(self, v);
@@ -799,7 +819,7 @@ impl<'a> Lowerer<'a> {
             }
             OpKind::Unary(UnOp::FNeg) => {
                 let Some(r) = result else { return Ok(()) };
-                let x = self.operand(d.operands[0], op)?;
+                let x = self.operand(d.input(), op)?;
                 self.emit_ops(r, op, ArithOp::FMul, vec![x, Operand::Lmu(Scalar::F64(-1.0))], Ty::F64, line)?;
             }
             OpKind::Cmp(p) => {
@@ -809,13 +829,8 @@ impl<'a> Lowerer<'a> {
                 let Some(aop) = pred(p) else {
                     return Err(self.diag(op, &format!("cmp {}", p.name()), "unordered comparisons are not modelled".into()));
                 };
-                let lin = |v: Val| match v {
-                    Val::Lin(l) => Some(l),
-                    Val::Const(Scalar::Int(k), ty) => Some(Lin { bid: 0, tid: 0, k, ty }),
-                    _ => None,
-                };
-                let (x, y) = (self.val(d.operands[0], op)?, self.val(d.operands[1], op)?);
-                match (aop, lin(x), lin(y)) {
+                                let (x, y) = (self.val(d.lhs(), op)?, self.val(d.rhs(), op)?);
+                match (aop, x.as_lin(), y.as_lin()) {
                     (ArithOp::ICmp(q), Some(a), Some(b)) if x.needs_gid() || y.needs_gid() => {
                         set(self, Val::LinCmp(q, a, b));
                     }
@@ -824,7 +839,7 @@ impl<'a> Lowerer<'a> {
             }
             OpKind::Cast(c) => {
                 let Some(r) = result else { return Ok(()) };
-                let x = self.val(d.operands[0], op)?;
+                let x = self.val(d.input(), op)?;
                 match c {
                     CastOp::SpaceCast => set(self, x),
                     CastOp::IntToPtr | CastOp::PtrToInt if matches!(x, Val::Buffer(_) | Val::Bytes(..)) => set(self, x),
@@ -836,7 +851,7 @@ impl<'a> Lowerer<'a> {
                                 let v = if c == CastOp::ZExt && from == Ty::I32 { v as u32 as i64 } else { v };
                                 Val::Const(eval(ArithOp::IntCast, &[Scalar::Int(v)], ty), ty)
                             }
-                            _ if c == CastOp::ZExt && self.ty_of(d.operands[0])? != Ty::I1 => {
+                            _ if c == CastOp::ZExt && self.ty_of(d.input())? != Ty::I1 => {
                                 return Err(self.diag(op, "zext", "zero extension of a signed stream is not modelled".into()))
                             }
                             _ => {
@@ -858,9 +873,9 @@ impl<'a> Lowerer<'a> {
             OpKind::Select => {
                 let Some(r) = result else { return Ok(()) };
                 let ty = self.ty_of(r)?;
-                let c = self.val(d.operands[0], op)?;
-                let a = self.val(d.operands[1], op)?;
-                let b = self.val(d.operands[2], op)?;
+                let c = self.val(d.cond(), op)?;
+                let a = self.val(d.if_true(), op)?;
+                let b = self.val(d.if_false(), op)?;
                 let v = self.select(op, c, a, b, ty)?;
                 set(self, v);
             }
@@ -869,8 +884,8 @@ impl<'a> Lowerer<'a> {
             OpKind::For { unsigned } => self.lower_for(op, unsigned, later)?,
             OpKind::PtrIndex { elem } => {
                 let Some(r) = result else { return Ok(()) };
-                let base = self.val(d.operands[0], op)?;
-                let idx = self.val(d.operands[1], op)?;
+                let base = self.val(d.ptr(), op)?;
+                let idx = self.val(d.index(), op)?;
                 let elem_ok = matches!(self.m.types[elem], Type::Int(32) | Type::Int(64) | Type::Float(FloatKind::F64));
                 let v = match (base, idx) {
                     (Val::Buffer(p), Val::Lin(l)) if elem_ok => Val::Addr(p, l),
@@ -885,7 +900,7 @@ impl<'a> Lowerer<'a> {
             OpKind::Load { .. } => {
                 let Some(r) = result else { return Ok(()) };
                 let ty = self.ty_of(r)?;
-                let (p, off) = self.stream_address(op, d.operands[0], "load", "gather", ty)?;
+                let (p, off) = self.stream_address(op, d.ptr(), "load", "gather", ty)?;
                 if self.loop_depth > 0 {
                     return Err(self.diag(op, "load in a loop", "a memory unit streams each buffer element once per thread, in tag order; reads inside loops are not modelled".into()));
                 }
@@ -920,8 +935,8 @@ impl<'a> Lowerer<'a> {
                 set(self, Val::Stream(e));
             }
             OpKind::Store { .. } => {
-                let stored = self.ty_of(d.operands[1])?;
-                let (p, off) = self.stream_address(op, d.operands[0], "store", "scatter", stored)?;
+                let stored = self.ty_of(d.value())?;
+                let (p, off) = self.stream_address(op, d.ptr(), "store", "scatter", stored)?;
                 if self.loop_depth > 0 {
                     return Err(self.diag(op, "store in a loop", "repeated writes are not lowered; the memory unit receives at most one element per thread and store".into()));
                 }
@@ -932,8 +947,8 @@ impl<'a> Lowerer<'a> {
                     Some(Val::Const(..)) => return Ok(()),
                     Some(g) => Some(g),
                 };
-                let ty = self.ty_of(d.operands[1])?;
-                let v = self.val(d.operands[1], op)?;
+                let ty = self.ty_of(d.value())?;
+                let v = self.val(d.value(), op)?;
                 let mut e = self.stream_of(v, ty, None, op)?;
                 if let Some(g) = guard {
                     // Conditional write: the element goes to the memory
@@ -1016,21 +1031,11 @@ impl<'a> Lowerer<'a> {
     /// Integer arithmetic on thread-index expressions and constants, done
     /// at lowering time.
     fn fold_lin(&self, b: BinOp, x: Val, y: Val, ty: Ty) -> Option<Val> {
-        let lin = |v: Val| match v {
-            Val::Lin(l) => Some(l),
-            Val::Const(Scalar::Int(k), ty) => Some(Lin {
-                bid: 0,
-                tid: 0,
-                k,
-                ty,
-            }),
-            _ => None,
-        };
         if let (Val::Const(a, _), Val::Const(c, _)) = (x, y) {
             let aop = binop(b)?;
             return Some(Val::Const(eval(aop, &[a, c], ty), ty));
         }
-        let (a, c) = (lin(x)?, lin(y)?);
+        let (a, c) = (x.as_lin()?, y.as_lin()?);
         let is_const = |l: Lin| l.bid == 0 && l.tid == 0;
         let out = match b {
             BinOp::Add => Lin {
@@ -1161,8 +1166,7 @@ impl<'a> Lowerer<'a> {
         if self.bounds_guard(op, later)? {
             return Ok(());
         }
-        let split =
-            self.opts.split_branches && !matches!(self.val(d.operands[0], op)?, Val::Const(..));
+        let split = self.opts.split_branches && !matches!(self.val(d.cond(), op)?, Val::Const(..));
         let stores_ok = !split && self.loop_depth == 0;
         let mut stores = false;
         for &r in &d.regions {
@@ -1176,18 +1180,7 @@ impl<'a> Lowerer<'a> {
                     OpKind::Store { .. } | OpKind::PtrIndex { .. } | OpKind::Load { .. }
                 );
                 stores |= store;
-                let pure = (stores_ok && store)
-                    || matches!(
-                        k,
-                        OpKind::Const { .. }
-                            | OpKind::Binary(..)
-                            | OpKind::Unary(_)
-                            | OpKind::Cmp(_)
-                            | OpKind::Cast(_)
-                            | OpKind::Select
-                            | OpKind::Yield
-                            | OpKind::If
-                    );
+                let pure = (stores_ok && store) || computes(k);
                 if !pure {
                     return Err(self.diag(op, "if", format!(
                         "only branches whose arms compute values are lowered (to selects); this arm has a `{}` at {}",
@@ -1200,7 +1193,7 @@ impl<'a> Lowerer<'a> {
         if split {
             return self.lower_if_split(op, later);
         }
-        let c = self.val(d.operands[0], op)?;
+        let c = self.val(d.cond(), op)?;
         let outer = self.guard;
         let guards = if stores {
             let not_c = match c {
@@ -1229,9 +1222,9 @@ impl<'a> Lowerer<'a> {
         };
         self.depth += 1;
         self.guard = guards.0;
-        let then_vals = self.lower_region(d.regions[0], later)?;
+        let then_vals = self.lower_region(d.then_region(), later)?;
         self.guard = guards.1;
-        let else_vals = self.lower_region(d.regions[1], later)?;
+        let else_vals = self.lower_region(d.else_region(), later)?;
         self.guard = outer;
         self.depth -= 1;
         for (k, &r) in d.results.iter().enumerate() {
@@ -1253,14 +1246,15 @@ impl<'a> Lowerer<'a> {
     /// `if (i >= n) {} else { ... }`. Returns whether the `if` was one.
     fn bounds_guard(&mut self, op: Op, later: &HashSet<Value>) -> R<bool> {
         let d = self.f.ops[op].clone();
-        let Ok(Val::LinCmp(p, a, b)) = self.val(d.operands[0], op) else {
+        let Ok(Val::LinCmp(p, a, b)) = self.val(d.cond(), op) else {
             return Ok(false);
         };
-        let empty = |r: usize| self.f.regions[d.regions[r]].ops.len() == 1;
+        let (then_r, else_r) = (d.then_region(), d.else_region());
+        let empty = |r: Region| self.f.regions[r].ops.len() == 1;
         // The arm that runs, and whether it runs where the condition fails.
-        let (arm, inverted) = match (empty(0), empty(1)) {
-            (_, true) => (0, false),
-            (true, false) => (1, true),
+        let (arm, inverted) = match (empty(then_r), empty(else_r)) {
+            (_, true) => (then_r, false),
+            (true, false) => (else_r, true),
             (false, false) => return Ok(false),
         };
         if !d.results.is_empty() || !later.is_empty() || self.depth > 0 || !self.outputs.is_empty()
@@ -1287,9 +1281,10 @@ impl<'a> Lowerer<'a> {
             return Ok(false);
         }
         self.active = k as u64;
-        self.lower_region(d.regions[arm], later)?;
+        self.lower_region(arm, later)?;
         Ok(true)
     }
 }
 
+mod loop_lanes;
 mod route;

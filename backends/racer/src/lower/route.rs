@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cucc_ir::{Op, OpKind, Region, Value};
+use cucc_ir::{Function, Op, OpKind, Region, Value};
 
 use super::{defs_of, uses_of, GidState, LoopInfo, Lowerer, Val, R};
 use crate::graph::{EdgeId, NodeId, NodeKind, Operand, Ty};
@@ -41,18 +41,7 @@ struct Snapshot {
 fn only_computes(f: &cucc_ir::Function, ops: &[Op]) -> bool {
     ops.iter().all(|&o| {
         let d = &f.ops[o];
-        let ok = matches!(
-            d.kind,
-            OpKind::Const { .. }
-                | OpKind::Binary(..)
-                | OpKind::Unary(_)
-                | OpKind::Cmp(_)
-                | OpKind::Cast(_)
-                | OpKind::Select
-                | OpKind::Yield
-                | OpKind::If
-                | OpKind::Condition
-        );
+        let ok = super::computes(&d.kind) || d.kind == OpKind::Condition;
         ok && d
             .regions
             .iter()
@@ -78,21 +67,13 @@ impl<'a> Lowerer<'a> {
     /// condition's values straight back.
     fn rotations(&self, op: Op) -> Vec<Rotation> {
         let f = self.f;
-        let d = &f.ops[op];
-        let (before, after) = (d.regions[0], d.regions[1]);
-        let bargs = &f.regions[before].args;
-        let aregion = &f.regions[after];
-        let trivial = aregion.ops.len() == 1
-            && f.ops[aregion.ops[0]].operands == aregion.args
-            && aregion.args.len() == bargs.len();
-        let bops = &f.regions[before].ops;
-        let Some(&cond) = bops.last() else {
+        let Some(cond) = do_while_condition(f, op) else {
             return Vec::new();
         };
-        if !trivial || f.ops[cond].operands.len() != bargs.len() + 1 {
-            return Vec::new();
-        }
-        let next = &f.ops[cond].operands[1..];
+        let before = f.ops[op].before();
+        let bargs = &f.regions[before].args;
+        let bops = &f.regions[before].ops;
+        let next = f.ops[cond].values();
         let mut inner = HashSet::new();
         defs_of(f, bops, &mut inner);
         let mut out = Vec::new();
@@ -153,7 +134,7 @@ impl<'a> Lowerer<'a> {
         let f = self.f;
         let d = f.ops[op].clone();
         let line = d.loc.line;
-        let (before, after) = (d.regions[0], d.regions[1]);
+        let (before, after) = (d.before(), d.after());
         let bargs = f.regions[before].args.clone();
         let aargs = f.regions[after].args.clone();
 
@@ -164,22 +145,8 @@ impl<'a> Lowerer<'a> {
             uses_of(f, &f.regions[r].ops, &mut inner_uses);
         }
         // Outer streams used inside or after the loop ride along as lanes.
-        let mut live: Vec<Value> = inner_uses
-            .iter()
-            .chain(later.iter())
-            .copied()
-            .filter(|v| !inner_defs.contains(v) && matches!(self.env.get(v), Some(Val::Stream(_))))
-            .collect::<HashSet<_>>()
-            .into_iter()
-            .collect();
-        live.sort();
-        let lin_inside = inner_uses
-            .iter()
-            .any(|v| !inner_defs.contains(v) && self.env.get(v).is_some_and(Val::needs_gid));
-        // Inside another loop the thread index (if that loop carries it)
-        // is fed back after this loop, so it must ride through it too.
-        let carry_gid =
-            lin_inside || (!self.open_loops.is_empty() && matches!(self.gid, GidState::Stream(_)));
+        let live = self.riding(&inner_uses, &inner_defs, later);
+        let carry_gid = self.loop_carries_gid(&inner_uses, &inner_defs);
 
         let rotations = if self.opts.rotate {
             self.rotations(op)
@@ -189,32 +156,11 @@ impl<'a> Lowerer<'a> {
 
         // Initial values.
         let inits: Vec<Val> = d
-            .operands
+            .inits()
             .iter()
             .map(|v| self.val(*v, op))
             .collect::<R<_>>()?;
-        let mut trigger = inits
-            .iter()
-            .chain(live.iter().filter_map(|v| self.env.get(v)))
-            .find_map(|v| match v {
-                Val::Stream(e) => Some(*e),
-                _ => None,
-            });
-        if trigger.is_none() {
-            trigger = Some(self.gid_stream(op)?);
-        }
-        let gid_init = if carry_gid {
-            Some(self.gid_stream(op)?)
-        } else {
-            None
-        };
-        let mut lane_tys = Vec::new();
-        let mut init_streams = Vec::new();
-        for (k, &a) in bargs.iter().enumerate() {
-            let ty = self.ty_of(a)?;
-            lane_tys.push(ty);
-            init_streams.push(self.stream_of(inits[k], ty, trigger, op)?);
-        }
+        let mut entry = self.loop_entry(op, &bargs, &inits, &live, carry_gid)?;
         for rot in &rotations {
             let od = f.ops[rot.op].clone();
             let ty = self.ty_of(od.results[0])?;
@@ -241,37 +187,16 @@ impl<'a> Lowerer<'a> {
                     Val::Stream(self.add1(NodeKind::Op(aop), ins, ty, od.loc.line))
                 }
             };
-            lane_tys.push(ty);
-            init_streams.push(self.stream_of(init, ty, trigger, op)?);
+            let init = self.stream_of(init, ty, entry.trigger, op)?;
+            entry.push(ty, init);
         }
-        for v in &live {
-            lane_tys.push(self.ty_of(*v)?);
-            if let Some(Val::Stream(e)) = self.env.get(v) {
-                init_streams.push(*e);
-            }
-        }
-        if let Some(g) = gid_init {
-            lane_tys.push(Ty::I32);
-            init_streams.push(g);
-        }
-        let lanes = lane_tys.len();
+        let lanes = self.ride_along(&mut entry, &live)?;
+        let lane_tys = entry.lane_tys.clone();
         let nc = bargs.len();
         let nr = rotations.len();
 
         // The route: merge, body, split.
-        let (merge, mo) = self.add(NodeKind::Merge, Vec::new(), &lane_tys, line);
-        let idx = self.loops.len();
-        self.loops.push(LoopInfo {
-            line,
-            nodes: vec![merge],
-            lanes,
-            rotated: nr,
-            test_first: false,
-        });
-        self.open_loops.push(idx);
-        let mo = self.synced(mo, line);
-        self.depth += 1;
-        self.loop_depth += 1;
+        let (merge, mo) = self.open_loop(line, &lane_tys, nr, false);
         for (k, &a) in bargs.iter().enumerate() {
             self.env.insert(a, Val::Stream(mo[k]));
         }
@@ -320,17 +245,7 @@ impl<'a> Lowerer<'a> {
             let val = self.val(rot.next, op)?;
             data.push(self.stream_of(val, lane_tys[nc + k], Some(mo[0]), op)?);
         }
-        for v in &live {
-            let Some(Val::Stream(e)) = self.env.get(v).copied() else {
-                continue;
-            };
-            data.push(e);
-        }
-        if carry_gid {
-            if let GidState::Stream(e) = self.gid {
-                data.push(e);
-            }
-        }
+        self.push_riding(&mut data, &live, carry_gid);
         let nv = term.len() - 1;
         let so = self.split(c, &data, line);
         let (t, fl) = so.split_at(data.len());
@@ -354,33 +269,8 @@ impl<'a> Lowerer<'a> {
         feedback.extend_from_slice(&t[nv..nv + nr]);
         // Lanes that ride along, as loops nested in the after region left
         // them.
-        for v in &live {
-            let val = self.val(*v, op)?;
-            let ty = self.ty_of(*v)?;
-            feedback.push(self.stream_of(val, ty, Some(t[0]), op)?);
-        }
-        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
-            feedback.push(e);
-        }
-        if feedback.len() != lanes {
-            return Err(self.diag(
-                op,
-                "while",
-                format!(
-                    "internal: {} feedback lanes for {lanes} merge lanes",
-                    feedback.len()
-                ),
-            ));
-        }
-        self.g.nodes[merge.0 as usize].inputs = feedback
-            .iter()
-            .chain(&init_streams)
-            .copied()
-            .map(Operand::Stream)
-            .collect();
-        self.depth -= 1;
-        self.loop_depth -= 1;
-        self.open_loops.pop();
+        self.push_riding_values(&mut feedback, &live, t[0], op)?;
+        self.close_loop(op, "while", merge, feedback, &entry, carry_gid)?;
 
         // Leaving: results and the lanes that rode along.
         for (k, &r) in d.results.iter().enumerate() {
@@ -453,10 +343,10 @@ impl<'a> Lowerer<'a> {
                 "unsigned loop bounds are not modelled (RACER compares signed)".into(),
             ));
         }
-        let body = d.regions[0];
+        let body = d.body();
         let bargs = f.regions[body].args.clone();
-        let (lb, ub, step) = (d.operands[0], d.operands[1], d.operands[2]);
-        let inits_v = &d.operands[3..];
+        let (lb, ub, step) = d.bounds();
+        let inits_v = d.inits();
 
         let mut inner_defs = HashSet::new();
         defs_of(f, &[op], &mut inner_defs);
@@ -464,72 +354,19 @@ impl<'a> Lowerer<'a> {
         uses_of(f, &f.regions[body].ops, &mut inner_uses);
         inner_uses.insert(ub);
         inner_uses.insert(step);
-        let mut live: Vec<Value> = inner_uses
-            .iter()
-            .chain(later.iter())
-            .copied()
-            .filter(|v| !inner_defs.contains(v) && matches!(self.env.get(v), Some(Val::Stream(_))))
-            .collect::<HashSet<_>>()
-            .into_iter()
-            .collect();
-        live.sort();
-        let carry_gid = (!self.open_loops.is_empty() && matches!(self.gid, GidState::Stream(_)))
-            || inner_uses
-                .iter()
-                .any(|v| !inner_defs.contains(v) && self.env.get(v).is_some_and(Val::needs_gid));
+        let live = self.riding(&inner_uses, &inner_defs, later);
+        let carry_gid = self.loop_carries_gid(&inner_uses, &inner_defs);
 
         let mut init_vals = vec![self.val(lb, op)?];
         for v in inits_v {
             init_vals.push(self.val(*v, op)?);
         }
-        let mut trigger = init_vals
-            .iter()
-            .chain(live.iter().filter_map(|v| self.env.get(v)))
-            .find_map(|v| match v {
-                Val::Stream(e) => Some(*e),
-                _ => None,
-            });
-        if trigger.is_none() {
-            trigger = Some(self.gid_stream(op)?);
-        }
-        let gid_init = if carry_gid {
-            Some(self.gid_stream(op)?)
-        } else {
-            None
-        };
-        let mut lane_tys = Vec::new();
-        let mut init_streams = Vec::new();
-        for (k, &a) in bargs.iter().enumerate() {
-            let ty = self.ty_of(a)?;
-            lane_tys.push(ty);
-            init_streams.push(self.stream_of(init_vals[k], ty, trigger, op)?);
-        }
-        for v in &live {
-            lane_tys.push(self.ty_of(*v)?);
-            if let Some(Val::Stream(e)) = self.env.get(v) {
-                init_streams.push(*e);
-            }
-        }
-        if let Some(g) = gid_init {
-            lane_tys.push(Ty::I32);
-            init_streams.push(g);
-        }
-        let lanes = lane_tys.len();
+        let mut entry = self.loop_entry(op, &bargs, &init_vals, &live, carry_gid)?;
+        let lanes = self.ride_along(&mut entry, &live)?;
+        let lane_tys = entry.lane_tys.clone();
         let nc = bargs.len();
 
-        let (merge, mo) = self.add(NodeKind::Merge, Vec::new(), &lane_tys, line);
-        let idx = self.loops.len();
-        self.loops.push(LoopInfo {
-            line,
-            nodes: vec![merge],
-            lanes,
-            rotated: 0,
-            test_first: false,
-        });
-        self.open_loops.push(idx);
-        let mo = self.synced(mo, line);
-        self.depth += 1;
-        self.loop_depth += 1;
+        let (merge, mo) = self.open_loop(line, &lane_tys, 0, false);
         for (k, v) in live.iter().enumerate() {
             self.env.insert(*v, Val::Stream(mo[nc + k]));
         }
@@ -584,33 +421,8 @@ impl<'a> Lowerer<'a> {
             let val = self.val(v, op)?;
             feedback.push(self.stream_of(val, lane_tys[k + 1], Some(t[0]), op)?);
         }
-        for v in &live {
-            let val = self.val(*v, op)?;
-            let ty = self.ty_of(*v)?;
-            feedback.push(self.stream_of(val, ty, Some(t[0]), op)?);
-        }
-        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
-            feedback.push(e);
-        }
-        if feedback.len() != lanes {
-            return Err(self.diag(
-                op,
-                "for loop",
-                format!(
-                    "internal: {} feedback lanes for {lanes} merge lanes",
-                    feedback.len()
-                ),
-            ));
-        }
-        self.g.nodes[merge.0 as usize].inputs = feedback
-            .iter()
-            .chain(&init_streams)
-            .copied()
-            .map(Operand::Stream)
-            .collect();
-        self.depth -= 1;
-        self.loop_depth -= 1;
-        self.open_loops.pop();
+        self.push_riding_values(&mut feedback, &live, t[0], op)?;
+        self.close_loop(op, "for loop", merge, feedback, &entry, carry_gid)?;
 
         for (k, &r) in d.results.iter().enumerate() {
             self.env.insert(r, Val::Stream(fl[k + 1]));
@@ -637,7 +449,7 @@ impl<'a> Lowerer<'a> {
         let f = self.f;
         let d = f.ops[op].clone();
         let line = d.loc.line;
-        let cond = self.val(d.operands[0], op)?;
+        let cond = self.val(d.cond(), op)?;
         let c = match self.operand_of(cond, op)? {
             Operand::Stream(e) => e,
             Operand::Lmu(_) => {
@@ -654,15 +466,7 @@ impl<'a> Lowerer<'a> {
         for &r in &d.regions {
             uses_of(f, &f.regions[r].ops, &mut inner_uses);
         }
-        let mut live: Vec<Value> = inner_uses
-            .iter()
-            .chain(later.iter())
-            .copied()
-            .filter(|v| !inner_defs.contains(v) && matches!(self.env.get(v), Some(Val::Stream(_))))
-            .collect::<HashSet<_>>()
-            .into_iter()
-            .collect();
-        live.sort();
+        let live = self.riding(&inner_uses, &inner_defs, later);
         let uses_gid = inner_uses
             .iter()
             .chain(later.iter())
@@ -679,14 +483,7 @@ impl<'a> Lowerer<'a> {
             line,
         );
         let mut data = vec![cc[1]];
-        for v in &live {
-            if let Some(Val::Stream(e)) = self.env.get(v) {
-                data.push(*e);
-            }
-        }
-        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
-            data.push(e);
-        }
+        self.push_riding(&mut data, &live, carry_gid);
         let so = self.split(cc[0], &data, line);
         let lanes = data.len();
         let sides = [so[..lanes].to_vec(), so[lanes..].to_vec()];
@@ -711,11 +508,7 @@ impl<'a> Lowerer<'a> {
                 let val = self.val(v, op)?;
                 out.push(self.stream_of(val, ty, Some(side[0]), op)?);
             }
-            for v in &live {
-                let val = self.val(*v, op)?;
-                let ty = self.ty_of(*v)?;
-                out.push(self.stream_of(val, ty, Some(side[0]), op)?);
-            }
+            self.push_riding_values(&mut out, &live, side[0], op)?;
             if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
                 out.push(e);
             }
@@ -829,23 +622,15 @@ impl<'a> Lowerer<'a> {
     fn test_first(&mut self, op: cucc_ir::Op, later: &HashSet<Value>) -> Option<TestFirst> {
         let f = self.f;
         let d = &f.ops[op];
-        let (before, after) = (d.regions[0], d.regions[1]);
+        let term = do_while_condition(f, op)?;
+        let before = d.before();
         let bargs = &f.regions[before].args;
-        let aregion = &f.regions[after];
-        let trivial = aregion.ops.len() == 1
-            && f.ops[aregion.ops[0]].operands == aregion.args
-            && aregion.args.len() == bargs.len();
         let bops = &f.regions[before].ops;
-        let &term = bops.last()?;
-        if !trivial
-            || f.ops[term].kind != OpKind::Condition
-            || f.ops[term].operands.len() != bargs.len() + 1
-            || !only_computes(f, bops)
-        {
+        if !only_computes(f, bops) {
             return None;
         }
-        let cond = f.ops[term].operands[0];
-        let next = &f.ops[term].operands[1..];
+        let cond = f.ops[term].cond();
+        let next = f.ops[term].values();
         // Definitions by the region's top-level ops.
         let mut def: HashMap<Value, Op> = HashMap::new();
         for &o in bops {
@@ -914,7 +699,7 @@ impl<'a> Lowerer<'a> {
         // The first test must hold for the initial values: evaluate the
         // condition on them and undo whatever that built.
         let inits: Vec<Val> = d
-            .operands
+            .inits()
             .iter()
             .filter_map(|v| self.env.get(v).copied())
             .collect();
@@ -952,87 +737,33 @@ impl<'a> Lowerer<'a> {
         let f = self.f;
         let d = f.ops[op].clone();
         let line = d.loc.line;
-        let before = d.regions[0];
+        let before = d.before();
         let bargs = f.regions[before].args.clone();
         let term = *f.regions[before]
             .ops
             .last()
             .ok_or_else(|| self.diag(op, "while", "internal: empty loop region".into()))?;
-        let cond = f.ops[term].operands[0];
-        let next: Vec<Value> = f.ops[term].operands[1..].to_vec();
+        let cond = f.ops[term].cond();
+        let next: Vec<Value> = f.ops[term].values().to_vec();
         let nc = bargs.len();
 
         let mut inner_defs = HashSet::new();
         defs_of(f, &[op], &mut inner_defs);
         let mut inner_uses = HashSet::new();
         uses_of(f, &f.regions[before].ops, &mut inner_uses);
-        let mut live: Vec<Value> = inner_uses
-            .iter()
-            .chain(later.iter())
-            .copied()
-            .filter(|v| !inner_defs.contains(v) && matches!(self.env.get(v), Some(Val::Stream(_))))
-            .collect::<HashSet<_>>()
-            .into_iter()
-            .collect();
-        live.sort();
-        let lin_inside = inner_uses
-            .iter()
-            .any(|v| !inner_defs.contains(v) && self.env.get(v).is_some_and(Val::needs_gid));
-        let carry_gid =
-            lin_inside || (!self.open_loops.is_empty() && matches!(self.gid, GidState::Stream(_)));
+        let live = self.riding(&inner_uses, &inner_defs, later);
+        let carry_gid = self.loop_carries_gid(&inner_uses, &inner_defs);
 
         let inits: Vec<Val> = d
-            .operands
+            .inits()
             .iter()
             .map(|v| self.val(*v, op))
             .collect::<R<_>>()?;
-        let mut trigger = inits
-            .iter()
-            .chain(live.iter().filter_map(|v| self.env.get(v)))
-            .find_map(|v| match v {
-                Val::Stream(e) => Some(*e),
-                _ => None,
-            });
-        if trigger.is_none() {
-            trigger = Some(self.gid_stream(op)?);
-        }
-        let gid_init = if carry_gid {
-            Some(self.gid_stream(op)?)
-        } else {
-            None
-        };
-        let mut lane_tys = Vec::new();
-        let mut init_streams = Vec::new();
-        for (k, &a) in bargs.iter().enumerate() {
-            let ty = self.ty_of(a)?;
-            lane_tys.push(ty);
-            init_streams.push(self.stream_of(inits[k], ty, trigger, op)?);
-        }
-        for v in &live {
-            lane_tys.push(self.ty_of(*v)?);
-            if let Some(Val::Stream(e)) = self.env.get(v) {
-                init_streams.push(*e);
-            }
-        }
-        if let Some(g) = gid_init {
-            lane_tys.push(Ty::I32);
-            init_streams.push(g);
-        }
-        let lanes = lane_tys.len();
+        let mut entry = self.loop_entry(op, &bargs, &inits, &live, carry_gid)?;
+        let lanes = self.ride_along(&mut entry, &live)?;
+        let lane_tys = entry.lane_tys.clone();
 
-        let (merge, mo) = self.add(NodeKind::Merge, Vec::new(), &lane_tys, line);
-        let idx = self.loops.len();
-        self.loops.push(LoopInfo {
-            line,
-            nodes: vec![merge],
-            lanes,
-            rotated: 0,
-            test_first: true,
-        });
-        self.open_loops.push(idx);
-        let mo = self.synced(mo, line);
-        self.depth += 1;
-        self.loop_depth += 1;
+        let (merge, mo) = self.open_loop(line, &lane_tys, 0, true);
         for (k, &a) in bargs.iter().enumerate() {
             self.env.insert(a, Val::Stream(mo[k]));
         }
@@ -1097,17 +828,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         let first_live = data.len();
-        for v in &live {
-            let Some(Val::Stream(e)) = self.env.get(v).copied() else {
-                continue;
-            };
-            data.push(e);
-        }
-        if carry_gid {
-            if let GidState::Stream(e) = self.gid {
-                data.push(e);
-            }
-        }
+        self.push_riding(&mut data, &live, carry_gid);
         let so = self.split(c, &data, line);
         let (t, fl) = so.split_at(data.len());
 
@@ -1135,33 +856,8 @@ impl<'a> Lowerer<'a> {
                 feedback.push(t[lane_of[j]]);
             }
         }
-        for v in &live {
-            let val = self.val(*v, op)?;
-            let ty = self.ty_of(*v)?;
-            feedback.push(self.stream_of(val, ty, Some(t[0]), op)?);
-        }
-        if let (true, GidState::Stream(e)) = (carry_gid, self.gid) {
-            feedback.push(e);
-        }
-        if feedback.len() != lanes {
-            return Err(self.diag(
-                op,
-                "while",
-                format!(
-                    "internal: {} feedback lanes for {lanes} merge lanes",
-                    feedback.len()
-                ),
-            ));
-        }
-        self.g.nodes[merge.0 as usize].inputs = feedback
-            .iter()
-            .chain(&init_streams)
-            .copied()
-            .map(Operand::Stream)
-            .collect();
-        self.depth -= 1;
-        self.loop_depth -= 1;
-        self.open_loops.pop();
+        self.push_riding_values(&mut feedback, &live, t[0], op)?;
+        self.close_loop(op, "while", merge, feedback, &entry, carry_gid)?;
 
         // Leaving: the exit values and the lanes that rode along.
         for (j, &r) in d.results.iter().enumerate() {
@@ -1178,4 +874,19 @@ impl<'a> Lowerer<'a> {
         };
         Ok(())
     }
+}
+
+/// The `condition` ending the before region of `while` op `w` when its
+/// after region only passes its arguments straight back (a do-while) and
+/// the condition passes one value per carried value.
+fn do_while_condition(f: &Function, w: Op) -> Option<Op> {
+    let d = &f.ops[w];
+    let bargs = &f.regions[d.before()].args;
+    let aregion = &f.regions[d.after()];
+    let trivial = aregion.ops.len() == 1
+        && f.ops[aregion.ops[0]].values() == aregion.args.as_slice()
+        && aregion.args.len() == bargs.len();
+    let &term = f.regions[d.before()].ops.last()?;
+    (trivial && f.ops[term].kind == OpKind::Condition && f.ops[term].values().len() == bargs.len())
+        .then_some(term)
 }

@@ -38,25 +38,30 @@ pub(crate) fn mandel_opts(v: &View, rotate: bool) -> Options {
     }
 }
 
+/// The iterations the kernel counts for the point `x + iy`, operation for
+/// operation.
+pub(crate) fn mandel_iters(x: f64, y: f64) -> i64 {
+    let (mut z1, mut z2, mut iter) = (0.0f64, 0.0f64, 0i64);
+    loop {
+        let a = z1 * z1 - z2 * z2 + x;
+        let b = 2.0 * z1 * z2 + y;
+        z1 = a;
+        z2 = b;
+        let len = z1 * z1 + z2 * z2;
+        iter += 1;
+        if !(iter < 200 && len < 16.0) {
+            return iter;
+        }
+    }
+}
+
 /// The kernel in Rust, operation for operation.
 pub(crate) fn mandel_ref(v: &View) -> Vec<i64> {
     (0..(v.w * v.h) as i32)
         .map(|i| {
             let x = v.x0 + ((i % v.w as i32) as f64) * v.dx;
             let y = v.y0 + ((i / v.w as i32) as f64) * v.dy;
-            let (mut z1, mut z2, mut iter) = (0.0f64, 0.0f64, 0i32);
-            loop {
-                let a = z1 * z1 - z2 * z2 + x;
-                let b = 2.0 * z1 * z2 + y;
-                z1 = a;
-                z2 = b;
-                let len = z1 * z1 + z2 * z2;
-                iter += 1;
-                if !(iter < 200 && len < 16.0) {
-                    break;
-                }
-            }
-            iter as i64
+            mandel_iters(x, y)
         })
         .collect()
 }

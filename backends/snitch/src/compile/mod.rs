@@ -421,30 +421,26 @@ pub fn compile_with(
         }
     };
     use lir::Func;
-    if options.scalar_replacement {
-        scalar_replace::run(&mut f);
+    let max_unroll = options.max_unroll;
+    /// A pass over the LIR, given the unroll limit.
+    type Pass = fn(&mut Func, u32) -> bool;
+    let passes: [(&str, bool, Pass); 6] = [
+        ("scalar-replacement", options.scalar_replacement, |f, _| {
+            scalar_replace::run(f)
+        }),
+        ("fuse-fill", options.fuse_fill, |f, _| fill_fusion::run(f)),
+        ("unroll-and-jam", options.unroll_and_jam, unroll_jam::run),
+        ("pack-f32", options.pack_f32, |f, _| pack::run(f)),
+        ("streams", options.streams, |f, _| streams::run(f)),
+        ("frep", options.frep, |f, _| frep::run(f)),
+    ];
+    // Each pass that is on runs once, in this order, and shows its stage.
+    for (name, on, run) in passes {
+        if on {
+            run(&mut f, max_unroll);
+        }
+        stage(name, &f, on);
     }
-    stage("scalar-replacement", &f, options.scalar_replacement);
-    if options.fuse_fill {
-        fill_fusion::run(&mut f);
-    }
-    stage("fuse-fill", &f, options.fuse_fill);
-    if options.unroll_and_jam {
-        unroll_jam::run(&mut f, options.max_unroll);
-    }
-    stage("unroll-and-jam", &f, options.unroll_and_jam);
-    if options.pack_f32 {
-        pack::run(&mut f);
-    }
-    stage("pack-f32", &f, options.pack_f32);
-    if options.streams {
-        streams::run(&mut f);
-    }
-    stage("streams", &f, options.streams);
-    if options.frep {
-        frep::run(&mut f);
-    }
-    stage("frep", &f, options.frep);
     let codegen = |message: String| Diagnostic {
         location: module.describe_loc(func.loc),
         kernel: kernel.into(),

@@ -40,8 +40,8 @@ impl Distributor<'_> {
     pub(crate) fn recompute_carried(&mut self, p: Op, c: Op, uniform: &Uniformity) -> usize {
         let kind = self.func.ops[c].kind.clone();
         let (body, args_from) = match kind {
-            OpKind::While => (self.func.ops[c].regions[1], 0),
-            OpKind::For { .. } => (self.func.ops[c].regions[0], 0),
+            OpKind::While => (self.func.ops[c].after(), 0),
+            OpKind::For { .. } => (self.func.ops[c].body(), 0),
             _ => return 0,
         };
         if self.func.ops[c]
@@ -72,7 +72,7 @@ impl Distributor<'_> {
         needed.sort_unstable();
 
         // New carried slots: each needed argument's last value, and a flag.
-        let pbody = self.func.ops[p].regions[0];
+        let pbody = self.func.ops[p].body();
         let at = self.position(pbody, c);
         let i1 = self.types.i1();
         let loc = self.func.ops[c].loc;
@@ -92,7 +92,7 @@ impl Distributor<'_> {
         let mut exits = Vec::new();
         match kind {
             OpKind::While => {
-                let before = self.func.ops[c].regions[0];
+                let before = self.func.ops[c].before();
                 let Some(cond) = self.terminator(before) else {
                     return 0;
                 };
@@ -163,14 +163,14 @@ impl Distributor<'_> {
         let mut out = Vec::new();
         match data.kind {
             OpKind::While => {
-                let (before, after) = (data.regions[0], data.regions[1]);
+                let (before, after) = (data.before(), data.after());
                 let bargs = &self.func.regions[before].args;
                 let aargs = &self.func.regions[after].args;
                 let (Some(cond), Some(term)) = (self.terminator(before), self.terminator(after))
                 else {
                     return out;
                 };
-                let vals = &self.func.ops[cond].operands[1..];
+                let vals = self.func.ops[cond].values();
                 let ys = &self.func.ops[term].operands;
                 for (e, &r) in data.results.iter().enumerate() {
                     let (Some(&v), Some(&a)) = (vals.get(e), aargs.get(e)) else {
@@ -184,7 +184,7 @@ impl Distributor<'_> {
                     if uniform.is_uniform(r) || !unused(&a) || !only_exit {
                         continue;
                     }
-                    let (Some(&next), Some(&init)) = (ys.get(k), data.operands.get(k)) else {
+                    let (Some(&next), Some(&init)) = (ys.get(k), data.inits().get(k)) else {
                         continue;
                     };
                     if self.recomputable_from_uniform(after, next, uniform) {
@@ -199,7 +199,7 @@ impl Distributor<'_> {
                 }
             }
             OpKind::For { .. } => {
-                let body = data.regions[0];
+                let body = data.body();
                 let args = &self.func.regions[body].args;
                 let Some(term) = self.terminator(body) else {
                     return out;
@@ -207,7 +207,7 @@ impl Distributor<'_> {
                 let ys = &self.func.ops[term].operands;
                 for (k, &r) in data.results.iter().enumerate() {
                     let (Some(&a), Some(&next), Some(&init)) =
-                        (args.get(k + 1), ys.get(k), data.operands.get(3 + k))
+                        (args.get(k + 1), ys.get(k), data.inits().get(k))
                     else {
                         continue;
                     };
@@ -302,35 +302,35 @@ impl Distributor<'_> {
         let mut exits: Vec<usize> = cands.iter().map(|k| k.exit).collect();
         slots.sort_unstable();
         exits.sort_unstable();
-        let regions = self.func.ops[c].regions.clone();
         match self.func.ops[c].kind {
             OpKind::While => {
-                let (before, after) = (regions[0], regions[1]);
+                let (before, after) = (self.func.ops[c].before(), self.func.ops[c].after());
                 let (Some(cond), Some(yield_op)) =
                     (self.terminator(before), self.terminator(after))
                 else {
                     return;
                 };
                 for &k in slots.iter().rev() {
-                    self.func.ops[c].operands.remove(k);
+                    self.func.ops[c].remove_init(k);
                     self.func.regions[before].args.remove(k);
-                    self.func.ops[yield_op].operands.remove(k);
+                    self.func.ops[yield_op].remove_value(k);
                 }
                 for &e in exits.iter().rev() {
-                    self.func.ops[cond].operands.remove(e + 1);
+                    self.func.ops[cond].remove_value(e);
                     self.func.regions[after].args.remove(e);
                     self.func.ops[c].results.remove(e);
                 }
             }
             _ => {
-                let body = regions[0];
+                let body = self.func.ops[c].body();
                 let Some(yield_op) = self.terminator(body) else {
                     return;
                 };
                 for &k in slots.iter().rev() {
-                    self.func.ops[c].operands.remove(3 + k);
+                    self.func.ops[c].remove_init(k);
+
                     self.func.regions[body].args.remove(k + 1);
-                    self.func.ops[yield_op].operands.remove(k);
+                    self.func.ops[yield_op].remove_value(k);
                     self.func.ops[c].results.remove(k);
                 }
             }
@@ -342,7 +342,7 @@ impl Distributor<'_> {
                 index: i as u32,
             };
         }
-        for region in regions {
+        for region in self.func.ops[c].regions.clone() {
             let args = self.func.regions[region].args.clone();
             for (i, a) in args.into_iter().enumerate() {
                 self.func.values[a].def = ValueDef::Arg {

@@ -32,7 +32,7 @@ impl Distributor<'_> {
                 continue;
             }
             let own = self.defined_in_op(op);
-            let used = self.used_in_op(op);
+            let used = self.inputs(op);
             let ready = used
                 .iter()
                 .all(|v| own.contains(v) || !inside.contains(v) || moved_defs.contains(v));
@@ -100,19 +100,6 @@ impl Distributor<'_> {
         let mut out = HashSet::new();
         for &r in &self.func.ops[op].regions {
             out.extend(self.defined_in(r));
-        }
-        out
-    }
-
-    /// Every operand of `op` and of the ops inside it.
-    fn used_in_op(&self, op: Op) -> Vec<Value> {
-        let mut out = self.func.ops[op].operands.clone();
-        let mut walk = Vec::new();
-        for &r in &self.func.ops[op].regions {
-            self.func.walk_region(r, &mut walk);
-        }
-        for (_, o) in walk {
-            out.extend(self.func.ops[o].operands.iter().copied());
         }
         out
     }

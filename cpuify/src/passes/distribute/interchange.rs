@@ -5,7 +5,7 @@ use super::Distributor;
 use crate::error::CpuifyError;
 use crate::passes::uniform::Uniformity;
 use cucc_ir::edit::{clone_op, replace_all_uses, replace_uses_in_op};
-use cucc_ir::{Op, OpKind, Region, Value};
+use cucc_ir::{Builder, Op, OpKind, Region, Value};
 use std::collections::{HashMap, HashSet};
 
 impl Distributor<'_> {
@@ -23,7 +23,7 @@ impl Distributor<'_> {
         c: Op,
         uniform: &Uniformity,
     ) -> Result<Vec<(Region, Op)>, CpuifyError> {
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         let ops = self.func.regions[body].ops.clone();
         let k = self.position(body, c);
         let prelude: Vec<Op> = ops[..k].to_vec();
@@ -31,15 +31,12 @@ impl Distributor<'_> {
         // needs) run in a loop of their own after the interchanged op.
         let post: Vec<Op> = ops[k + 1..ops.len().saturating_sub(1)].to_vec();
         let ivs = self.func.regions[body].args.clone();
-        let ubs = self.func.ops[p].operands.clone();
+        let ubs = self.func.ops[p].ubs().to_vec();
         let kind = self.func.ops[c].kind.clone();
         let loc = self.func.ops[c].loc;
-        let ctrl: &[usize] = match kind {
-            OpKind::If => &[0],
-            OpKind::For { .. } => &[0, 1, 2],
-            OpKind::While => &[],
-            _ => return Err(self.err(c, "only `if`, `for` and `while` can be interchanged")),
-        };
+        if !matches!(kind, OpKind::If | OpKind::For { .. } | OpKind::While) {
+            return Err(self.err(c, "only `if`, `for` and `while` can be interchanged"));
+        }
         let operands = self.func.ops[c].operands.clone();
         let result_types: Vec<_> = self.func.ops[c]
             .results
@@ -190,9 +187,11 @@ impl Distributor<'_> {
             let msg = self.divergence_message(c, what);
             // A value defined outside the thread loop, or a constant, is
             // the same for every thread: nothing to check.
-            let checks: Vec<(Value, Value)> = ctrl
+            let own = self.func.ops[c].controls();
+            let checks: Vec<(Value, Value)> = own
                 .iter()
-                .map(|&i| (operands[i], new_operands[i]))
+                .zip(self.func.ops[c2].controls())
+                .map(|(&own, &uniform)| (own, uniform))
                 .filter(|&(own, uniform)| {
                     let same_const = self
                         .func
@@ -268,18 +267,7 @@ impl Distributor<'_> {
         for &(own, uniform) in checks {
             let own = *map.get(&own).unwrap_or(&own);
             let differs = b.cmp(cucc_ir::CmpPred::Ne, own, uniform);
-            let message = message.clone();
-            b.if_then(differs, |b| {
-                b.op(
-                    OpKind::Trap {
-                        message,
-                        assert: false,
-                    },
-                    vec![],
-                    &[],
-                    vec![],
-                );
-            });
+            trap_if(&mut b, differs, message.clone());
         }
         b.yield_(vec![]);
         let kind = OpKind::Parallel {
@@ -312,7 +300,7 @@ impl Distributor<'_> {
             b.store(any, f);
             b.store(all, t);
         }
-        let q_body = self.func.ops[q].regions[0];
+        let q_body = self.func.ops[q].body();
         let end = self.func.regions[q_body].ops.len().saturating_sub(1);
         {
             let mut b = self.at(q_body, end);
@@ -333,17 +321,7 @@ impl Distributor<'_> {
         let a = b.load(any, i1);
         let l = b.load(all, i1);
         let differs = b.cmp(cucc_ir::CmpPred::Ne, a, l);
-        b.if_then(differs, |b| {
-            b.op(
-                OpKind::Trap {
-                    message,
-                    assert: false,
-                },
-                vec![],
-                &[],
-                vec![],
-            );
-        });
+        trap_if(&mut b, differs, message);
     }
 
     /// The level of the thread loops being split.
@@ -352,5 +330,21 @@ impl Distributor<'_> {
             super::Mode::Block => cucc_ir::Level::Block,
             super::Mode::Lane { .. } => cucc_ir::Level::Lane,
         }
+    }
+}
+
+/// Makes the code `b` builds trap with `message` where `differs` holds: the
+/// run-time check that a value assumed uniform over the threads is.
+fn trap_if(b: &mut Builder<'_>, differs: Value, message: String) {
+    b.if_then(differs, |b| {
+        b.op(divergence_trap(message), vec![], &[], vec![]);
+    });
+}
+
+/// The trap a failed uniformity check runs (not an assertion).
+pub(super) fn divergence_trap(message: String) -> OpKind {
+    OpKind::Trap {
+        message,
+        assert: false,
     }
 }

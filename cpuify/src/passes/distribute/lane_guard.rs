@@ -22,7 +22,7 @@
 
 use super::{monotone, Distributor};
 use cucc_ir::edit::clone_op;
-use cucc_ir::{BinOp, CmpPred, Level, Op, OpKind, Region, Value, ValueDef};
+use cucc_ir::{BinOp, CmpPred, Op, OpKind, Region, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
 
 /// A solvable guard: the `if`, the value `x` (slope 1 in the lane), the
@@ -41,12 +41,7 @@ struct Guard {
 impl Distributor<'_> {
     /// Solves the lane guards of every lane loop under `region`.
     pub(crate) fn solve_lane_guards(&mut self, region: Region) -> usize {
-        let mut walk = Vec::new();
-        self.func.walk_region(region, &mut walk);
-        let loops: Vec<(Region, Op)> = walk
-            .into_iter()
-            .filter(|&(_, o)| self.func.ops[o].kind == OpKind::Parallel { level: Level::Lane })
-            .collect();
+        let loops = self.lane_loops(region);
         let mut solved = 0;
         for (parent, p) in loops {
             if let Some(g) = self.lane_guard(p) {
@@ -60,7 +55,7 @@ impl Distributor<'_> {
     /// The solvable guard of lane loop `p`, if its body is pure ops, one
     /// result-less `if` holding the effects, and the terminator.
     fn lane_guard(&self, p: Op) -> Option<Guard> {
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         let lane = *self.func.regions[body].args.first()?;
         let ops = &self.func.regions[body].ops;
         let (_, before_term) = ops.split_last()?;
@@ -74,14 +69,14 @@ impl Distributor<'_> {
                 return None;
             }
             // Nothing but the yield in the else branch.
-            if self.func.regions[data.regions[1]].ops.len() != 1 {
+            if self.func.regions[data.else_region()].ops.len() != 1 {
                 return None;
             }
             guard_if = Some(o);
         }
         let guard_if = guard_if?;
         let inside = self.defined_in(body);
-        let cond = self.func.ops[guard_if].operands[0];
+        let cond = self.func.ops[guard_if].cond();
         let cmp = self.func.defining_op(cond)?;
         let (OpKind::Cmp(CmpPred::Eq), &[a, b]) = (
             &self.func.ops[cmp].kind,
@@ -102,20 +97,20 @@ impl Distributor<'_> {
         let mut signed_rem = false;
         let (x, log2_m) = match self.func.defining_op(m_side).map(|o| &self.func.ops[o]) {
             Some(d) if matches!(d.kind, OpKind::Binary(BinOp::URem | BinOp::SRem, _)) => {
-                let m = self.func.const_bits(d.operands[1])?;
+                let m = self.func.const_bits(d.rhs())?;
                 if !m.is_power_of_two() || m < 32 {
                     return None;
                 }
                 signed_rem = matches!(d.kind, OpKind::Binary(BinOp::SRem, _));
-                (d.operands[0], m.trailing_zeros())
+                (d.lhs(), m.trailing_zeros())
             }
             Some(d) if matches!(d.kind, OpKind::Binary(BinOp::And, _)) => {
-                let mask = self.func.const_bits(d.operands[1])?;
+                let mask = self.func.const_bits(d.rhs())?;
                 let m = mask.checked_add(1)?;
                 if !m.is_power_of_two() || m < 32 {
                     return None;
                 }
-                (d.operands[0], m.trailing_zeros())
+                (d.lhs(), m.trailing_zeros())
             }
             _ => (m_side, width),
         };
@@ -172,13 +167,13 @@ impl Distributor<'_> {
             (OpKind::If, &[c]) if self.slope(c, lane, inside, pre)? == 0 => {
                 let arm = |r: Region, pre: &mut Vec<(Value, bool)>| -> Option<i64> {
                     let term = *self.func.regions[r].ops.last()?;
-                    let y = *self.func.ops[term].operands.get(index as usize)?;
+                    let y = *self.func.ops[term].values().get(index as usize)?;
                     self.slope(y, lane, inside, pre)
                 };
                 let mut then_pre = Vec::new();
                 let mut else_pre = Vec::new();
-                let then_s = arm(data.regions[0], &mut then_pre);
-                let else_s = arm(data.regions[1], &mut else_pre);
+                let then_s = arm(data.then_region(), &mut then_pre);
+                let else_s = arm(data.else_region(), &mut else_pre);
                 match (then_s, else_s) {
                     (Some(t), Some(e)) if t == e => {
                         pre.extend(then_pre);
@@ -229,9 +224,9 @@ impl Distributor<'_> {
 
     /// Replaces lane loop `p` (in `parent`) by its one passing lane.
     fn solve(&mut self, parent: Region, p: Op, g: Guard) {
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         let lane = self.func.regions[body].args[0];
-        let lanes = self.func.ops[p].operands[0];
+        let lanes = self.func.ops[p].ubs()[0];
         let loc = self.func.ops[g.guard_if].loc;
         let prelude: Vec<Op> = {
             let ops = &self.func.regions[body].ops;
@@ -323,7 +318,7 @@ impl Distributor<'_> {
         let pos = self.position(parent, p);
         self.func.regions[parent].ops.remove(pos);
         let version_op = self.func.regions[parent].ops[pos - 1];
-        let else_r = self.func.ops[version_op].regions[1];
+        let else_r = self.func.ops[version_op].else_region();
         self.func.regions[else_r].ops.insert(0, p);
     }
 }

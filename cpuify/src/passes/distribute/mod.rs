@@ -44,7 +44,8 @@ use crate::error::CpuifyError;
 use crate::passes::uniform::Uniformity;
 use crate::remarks::Remarks;
 use cucc_ir::{
-    BarrierScope, FuncId, Function, FunctionKind, Level, Module, Op, OpKind, Region, Types, Value,
+    BarrierScope, FuncId, Function, FunctionKind, Level, Loc, Module, Op, OpKind, Region, Types,
+    Value,
 };
 use std::collections::HashSet;
 
@@ -115,10 +116,7 @@ pub fn distribute(
             .collect();
         for p in blocks {
             if d.contains_sync(p) {
-                let ubs = d.func.ops[p].operands.clone();
-                d.cache_len = d.block_size_bound(&ubs);
-                d.hoist_private_allocas(p);
-                d.process(grid_region, p)?;
+                d.distribute_block(grid_region, p)?;
             }
         }
         Ok(())
@@ -139,23 +137,8 @@ pub(crate) fn distribute_thread_loop(
     p: Op,
     remarks: &mut Remarks,
 ) -> Result<(), CpuifyError> {
-    let mut d = Distributor {
-        mode: Mode::Block,
-        types,
-        func,
-        module_files: files,
-        grid_region,
-        cache_insert: 0,
-        remarks,
-        reloads: HashSet::new(),
-        check_barriers: false,
-        pending: HashSet::new(),
-        cache_len: util::MAX_THREADS,
-    };
-    let ubs = d.func.ops[p].operands.clone();
-    d.cache_len = d.block_size_bound(&ubs);
-    d.hoist_private_allocas(p);
-    d.process(parent, p)?;
+    let mut d = Distributor::new(types, func, files, grid_region, remarks, false);
+    d.distribute_block(parent, p)?;
     d.cleanup(grid_region);
     Ok(())
 }
@@ -201,12 +184,29 @@ fn for_each_grid(
         .filter(|&o| func.ops[o].kind == OpKind::Parallel { level: Level::Grid })
         .collect();
     for g in grids {
-        let grid_region = func.ops[g].regions[0];
-        let mut d = Distributor {
+        let grid_region = func.ops[g].body();
+        let mut d = Distributor::new(types, func, files, grid_region, remarks, check_barriers);
+        f(&mut d)?;
+        d.cleanup(grid_region);
+    }
+    Ok(())
+}
+
+impl<'a> Distributor<'a> {
+    /// A distributor in block mode for the grid iteration `grid_region`.
+    fn new(
+        types: &'a mut Types,
+        func: &'a mut Function,
+        module_files: &'a [String],
+        grid_region: Region,
+        remarks: &'a mut Remarks,
+        check_barriers: bool,
+    ) -> Self {
+        Distributor {
             mode: Mode::Block,
             types,
             func,
-            module_files: files,
+            module_files,
             grid_region,
             cache_insert: 0,
             remarks,
@@ -214,11 +214,53 @@ fn for_each_grid(
             check_barriers,
             pending: HashSet::new(),
             cache_len: util::MAX_THREADS,
-        };
-        f(&mut d)?;
-        d.cleanup(grid_region);
+        }
     }
-    Ok(())
+
+    /// Records a remark of the pass on the function being distributed.
+    pub(crate) fn remark(&mut self, loc: Loc, message: impl Into<String>) {
+        self.remarks
+            .add("distribute", &self.func.name, loc, message);
+    }
+
+    /// True if `op` or an op nested in it has a kind satisfying `pred`.
+    pub(crate) fn any_nested(&self, op: Op, pred: &dyn Fn(&OpKind) -> bool) -> bool {
+        let data = &self.func.ops[op];
+        pred(&data.kind)
+            || data.regions.iter().any(|&r| {
+                self.func.regions[r]
+                    .ops
+                    .iter()
+                    .any(|&o| self.any_nested(o, pred))
+            })
+    }
+
+    /// Splits thread loop `p` (in `parent`) around its top-level op `c`:
+    /// returns the loop `c` now runs alone in and the loop of what followed
+    /// it.
+    pub(crate) fn isolate(
+        &mut self,
+        parent: Region,
+        p: Op,
+        c: Op,
+    ) -> Result<(Op, Op), CpuifyError> {
+        let body = self.func.ops[p].body();
+        let k = self.position(body, c);
+        let (p2, _, _) = self.split(parent, p, k, false)?;
+        let body2 = self.func.ops[p2].body();
+        let k2 = self.position(body2, c);
+        let (p3, _, _) = self.split(parent, p2, k2 + 1, false)?;
+        Ok((p2, p3))
+    }
+
+    /// Removes the block barriers of block loop `p` (in `parent`), its
+    /// per-thread caches sized for its block.
+    fn distribute_block(&mut self, parent: Region, p: Op) -> Result<(), CpuifyError> {
+        let ubs = self.func.ops[p].ubs().to_vec();
+        self.cache_len = self.block_size_bound(&ubs);
+        self.hoist_private_allocas(p);
+        self.process(parent, p)
+    }
 }
 
 impl Distributor<'_> {
@@ -251,23 +293,14 @@ impl Distributor<'_> {
     /// True if `op` synchronises (see [`Distributor::is_sync`]) or contains
     /// an op that does.
     pub(crate) fn contains_sync(&self, op: Op) -> bool {
-        let data = &self.func.ops[op];
-        if self.is_sync(&data.kind) {
-            return true;
-        }
-        data.regions.iter().any(|&r| {
-            self.func.regions[r]
-                .ops
-                .iter()
-                .any(|&o| self.contains_sync(o))
-        })
+        self.any_nested(op, &|k| self.is_sync(k))
     }
 
     /// Removes the block barriers of block-level parallel `p` (in `parent`).
     fn process(&mut self, parent: Region, p: Op) -> Result<(), CpuifyError> {
         let mut p = p;
         loop {
-            let body = self.func.ops[p].regions[0];
+            let body = self.func.ops[p].body();
             let ops = self.func.regions[body].ops.clone();
             let Some(k) = ops.iter().position(|&o| self.contains_sync(o)) else {
                 return Ok(());
@@ -281,14 +314,11 @@ impl Distributor<'_> {
                         BarrierScope::Warp => "warp barrier",
                     };
                     let (next, stored, recomputed) = self.split(parent, p, k, true)?;
-                    let fname = self.func.name.clone();
-                    self.remarks.add(
-                        "distribute",
-                        &fname,
+                    self.remark(
                         loc,
-                        format!(
-                            "{what} removed by fission; {stored} value(s) stored per thread, {recomputed} recomputed"
-                        ),
+                    format!(
+                        "{what} removed by fission; {stored} value(s) stored per thread, {recomputed} recomputed"
+                    ),
                     );
                     p = next;
                 }
@@ -310,30 +340,19 @@ impl Distributor<'_> {
                     let mut uniform = Uniformity::of_thread_loop(self.types, self.func, p);
                     let recomputed = self.recompute_carried(p, op, &uniform);
                     if recomputed > 0 {
-                        let fname = self.func.name.clone();
-                        self.remarks.add(
-                            "distribute",
-                            &fname,
+                        self.remark(
                             loc,
-                            format!(
-                                "{recomputed} carried value(s) of the `{}` recomputed after it from its uniform values, not stored per thread",
-                                self.func.ops[op].kind.mnemonic()
-                            ),
+                        format!(
+                            "{recomputed} carried value(s) of the `{}` recomputed after it from its uniform values, not stored per thread",
+                            self.func.ops[op].kind.mnemonic()
+                        ),
                         );
                         uniform = Uniformity::of_thread_loop(self.types, self.func, p);
                     }
                     self.demote(p, op, Some(&uniform))?;
-                    let body = self.func.ops[p].regions[0];
-                    let k = self.position(body, op);
-                    let (p2, _, _) = self.split(parent, p, k, false)?;
-                    let body2 = self.func.ops[p2].regions[0];
-                    let k2 = self.position(body2, op);
-                    let (p3, _, _) = self.split(parent, p2, k2 + 1, false)?;
+                    let (p2, p3) = self.isolate(parent, p, op)?;
                     let inner = self.interchange(parent, p2, op, &uniform)?;
-                    let fname = self.func.name.clone();
-                    self.remarks.add(
-                        "distribute",
-                        &fname,
+                    self.remark(
                         loc,
                         format!(
                             "`{}` containing a barrier interchanged with the thread loop",

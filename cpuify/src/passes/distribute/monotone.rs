@@ -306,14 +306,14 @@ impl Analysis<'_> {
             }
             (OpKind::If, &[c]) if self.is_uniform(c) => {
                 let k = index;
-                let regions = data.regions.clone();
+                let (then_r, else_r) = (data.then_region(), data.else_region());
                 let arm = |a: &mut Self, r| -> Option<Mono> {
                     let term = *a.func.regions[r].ops.last()?;
-                    let y = *a.func.ops[term].operands.get(k)?;
+                    let y = *a.func.ops[term].values().get(k)?;
                     a.mono(y, order, false)
                 };
-                let then_m = arm(self, regions[0]);
-                let else_m = arm(self, regions[1]);
+                let then_m = arm(self, then_r);
+                let else_m = arm(self, else_r);
                 match (then_m, else_m) {
                     (Some(t), Some(e)) => match join(t, e) {
                         Some(m) => m,
@@ -561,7 +561,7 @@ mod tests {
                 .find(|&&(_, o)| f.ops[o].kind == OpKind::Parallel { level: Level::Lane })
                 .map(|&(_, o)| o)
                 .expect("a lane loop");
-            let body = f.ops[lane_loop].regions[0];
+            let body = f.ops[lane_loop].body();
             let lane = f.regions[body].args[0];
             let mut inner = Vec::new();
             f.walk_region(body, &mut inner);
@@ -688,7 +688,7 @@ mod tests {
         let body = walk
             .iter()
             .find(|&&(_, o)| f.ops[o].kind == OpKind::Parallel { level: Level::Lane })
-            .map(|&(_, o)| f.ops[o].regions[0])
+            .map(|&(_, o)| f.ops[o].body())
             .expect("a lane loop");
         let lane = f.regions[body].args[0];
         let mut inner = Vec::new();

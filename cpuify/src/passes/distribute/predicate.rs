@@ -29,7 +29,7 @@ impl Distributor<'_> {
     /// with its warp collectives at the top level.
     pub(crate) fn predicate_if(&mut self, p: Op, c: Op) -> Result<(), CpuifyError> {
         self.demote(p, c, None)?;
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         let Some(&cond) = self.func.ops[c].operands.first() else {
             return Err(self.err(c, "`if` without a condition"));
         };
@@ -96,7 +96,7 @@ impl Distributor<'_> {
             }
         }
         let mut escaping: Vec<HashSet<Value>> = vec![HashSet::new(); segs.len()];
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         let mut all = Vec::new();
         self.func.walk_region(body, &mut all);
         self.func.walk_region(r, &mut all);
@@ -191,8 +191,8 @@ impl Distributor<'_> {
             }
         }
         // Uses after the `if` (in the rest of the lane loop) see the reloads.
-        let ops = self.func.regions[body].ops.clone();
-        if let Some(at) = ops.iter().position(|&o| o == c) {
+        if let Some(at) = self.func.find_op(body, c) {
+            let ops = self.func.regions[body].ops.clone();
             for &op in &ops[at + 1..] {
                 replace_uses_in_op(self.func, op, &renames);
             }
@@ -210,9 +210,7 @@ impl Distributor<'_> {
         let OpKind::Vote(kind) = self.func.ops[sync].kind else {
             return Vec::new();
         };
-        let Some(&pred) = self.func.ops[sync].operands.get(1) else {
-            return Vec::new();
-        };
+        let pred = self.func.ops[sync].pred();
         let scratch = self.func.new_region(&[]);
         let i1 = self.types.i1();
         let (own, n) = self.load_slot(scratch, 0, p, ccache, i1);
@@ -233,7 +231,7 @@ impl Distributor<'_> {
                 VoteKind::Ballot | VoteKind::Any => b.binary(BinOp::And, pred, run),
             }
         };
-        self.func.ops[sync].operands[1] = pred;
+        self.func.ops[sync].set_pred(pred);
         std::mem::take(&mut self.func.regions[scratch].ops)
     }
 }

@@ -21,10 +21,10 @@ impl Distributor<'_> {
         at: usize,
         drop: bool,
     ) -> Result<(Op, usize, usize), CpuifyError> {
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         let ops = self.func.regions[body].ops.clone();
         let ivs = self.func.regions[body].args.clone();
-        let ubs = self.func.ops[p].operands.clone();
+        let ubs = self.func.ops[p].ubs().to_vec();
         let first: Vec<Op> = ops[..at].to_vec();
         let second: Vec<Op> = ops[at + usize::from(drop)..].to_vec();
         if second.is_empty() {

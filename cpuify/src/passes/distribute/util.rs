@@ -25,6 +25,16 @@ pub const MAX_THREADS: u64 = 1024;
 
 impl Distributor<'_> {
     /// A builder inserting at `index` of `region`.
+    /// The lane loops under `region`, in walk order, with the region
+    /// holding each.
+    pub(crate) fn lane_loops(&self, region: Region) -> Vec<(Region, Op)> {
+        let mut walk = Vec::new();
+        self.func.walk_region(region, &mut walk);
+        walk.into_iter()
+            .filter(|&(_, o)| self.func.ops[o].kind == OpKind::Parallel { level: Level::Lane })
+            .collect()
+    }
+
     pub(crate) fn at(&mut self, region: Region, index: usize) -> Builder<'_> {
         let mut b = Builder::new(self.types, self.func);
         b.set_insertion_at(region, index);
@@ -34,8 +44,9 @@ impl Distributor<'_> {
     /// Inserts `lin = iv0 + ub0 * (iv1 + ub1 * iv2)` for parallel `p` at
     /// `index` of `region`; returns the value and how many ops were inserted.
     pub(crate) fn lin_at(&mut self, region: Region, index: usize, p: Op) -> (Value, usize) {
-        let ivs = self.func.regions[self.func.ops[p].regions[0]].args.clone();
-        self.lin_of(region, index, &ivs, &self.func.ops[p].operands.clone())
+        let ivs = self.func.regions[self.func.ops[p].body()].args.clone();
+        let ubs = self.func.ops[p].ubs().to_vec();
+        self.lin_of(region, index, &ivs, &ubs)
     }
 
     /// Like [`Distributor::lin_at`] with explicit ivs and bounds.
@@ -100,8 +111,7 @@ impl Distributor<'_> {
     /// array, so a thread's storage survives the loop being split.
     pub(crate) fn hoist_private_allocas(&mut self, p: Op) {
         let mut walk = Vec::new();
-        self.func
-            .walk_region(self.func.ops[p].regions[0], &mut walk);
+        self.func.walk_region(self.func.ops[p].body(), &mut walk);
         for (region, op) in walk {
             let OpKind::Alloca {
                 space: Space::Private,
@@ -176,18 +186,16 @@ impl Distributor<'_> {
         c: Op,
         uniform: Option<&Uniformity>,
     ) -> Result<(), CpuifyError> {
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         let kind = self.func.ops[c].kind.clone();
         let results = self.func.ops[c].results.clone();
-        let regions = self.func.ops[c].regions.clone();
-        let operands = self.func.ops[c].operands.clone();
         let keep = |v: &Value| uniform.is_some_and(|u| u.is_uniform(*v));
         let kept_results: Vec<bool> = match kind {
-            OpKind::For { .. } => self.func.regions[regions[0]].args[1..]
+            OpKind::For { .. } => self.func.regions[self.func.ops[c].body()].args[1..]
                 .iter()
                 .map(keep)
                 .collect(),
-            OpKind::While => self.func.regions[regions[1]]
+            OpKind::While => self.func.regions[self.func.ops[c].after()]
                 .args
                 .iter()
                 .map(keep)
@@ -197,15 +205,15 @@ impl Distributor<'_> {
         match kind {
             OpKind::If => {
                 let caches = self.caches_for(&results, &kept_results);
-                for &r in &regions {
+                for r in self.func.ops[c].regions.clone() {
                     self.yield_to_caches(r, p, &caches);
                 }
                 self.reload_after(body, p, c, &results, &caches);
             }
             OpKind::For { .. } => {
-                let inits = operands[3..].to_vec();
+                let inits = self.func.ops[c].inits().to_vec();
                 let caches = self.caches_for(&inits, &kept_results);
-                let r = regions[0];
+                let r = self.func.ops[c].body();
                 let args = self.func.regions[r].args[1..].to_vec();
                 let mut at = self.position(body, c);
                 for (cache, &init) in caches.iter().zip(&inits) {
@@ -216,15 +224,14 @@ impl Distributor<'_> {
                 self.load_args(r, p, &args, &caches);
                 self.yield_to_caches(r, p, &caches);
                 self.reload_after(body, p, c, &results, &caches);
-                let mut ops = operands[..3].to_vec();
-                ops.extend(retain(&inits, &kept_results));
-                self.func.ops[c].operands = ops;
+                self.func.ops[c].set_inits(retain(&inits, &kept_results));
                 let mut new_args = vec![self.func.regions[r].args[0]];
                 new_args.extend(retain(&args, &kept_results));
                 self.func.regions[r].args = new_args;
             }
             OpKind::While => {
-                let (before, after) = (regions[0], regions[1]);
+                let (before, after) = (self.func.ops[c].before(), self.func.ops[c].after());
+                let operands = self.func.ops[c].inits().to_vec();
                 let bargs = self.func.regions[before].args.clone();
                 let aargs = self.func.regions[after].args.clone();
                 let kept_before: Vec<bool> = bargs.iter().map(keep).collect();
@@ -232,7 +239,7 @@ impl Distributor<'_> {
                 let Some(&cond) = self.func.regions[before].ops.last() else {
                     return Err(self.err(c, "`while` without a condition"));
                 };
-                let vals = self.func.ops[cond].operands[1..].to_vec();
+                let vals = self.func.ops[cond].values().to_vec();
                 // condition(c, vals...): vals go to the after caches. A val
                 // that is a before-argument already sits in that
                 // argument's array, which nothing writes again before the
@@ -270,13 +277,11 @@ impl Distributor<'_> {
                         at += self.store_slot(before, at, p, cache, v);
                     }
                 }
-                let mut cond_ops = vec![self.func.ops[cond].operands[0]];
-                cond_ops.extend(retain(&vals, &kept_results));
-                self.func.ops[cond].operands = cond_ops;
+                self.func.ops[cond].set_values(retain(&vals, &kept_results));
                 self.load_args(after, p, &aargs, &acaches);
                 self.yield_to_caches(after, p, &bcaches);
                 self.reload_after(body, p, c, &results, &acaches);
-                self.func.ops[c].operands = retain(&operands, &kept_before);
+                self.func.ops[c].set_inits(retain(&operands, &kept_before));
                 self.func.regions[before].args = retain(&bargs, &kept_before);
                 self.func.regions[after].args = retain(&aargs, &kept_results);
             }
@@ -380,10 +385,10 @@ impl Distributor<'_> {
         op: Op,
         kind: BarrierReduceKind,
     ) -> Result<Op, CpuifyError> {
-        let body = self.func.ops[p].regions[0];
-        let pred = self.func.ops[op].operands[0];
-        let result = self.func.ops[op].results[0];
-        let ubs = self.func.ops[p].operands.clone();
+        let body = self.func.ops[p].body();
+        let pred = self.func.ops[op].pred();
+        let result = self.func.ops[op].result();
+        let ubs = self.func.ops[p].ubs().to_vec();
         let i32t = self.types.i32();
         let counter = self.new_cell(i32t);
         let pi = self.position(parent, p);
@@ -422,10 +427,7 @@ impl Distributor<'_> {
         replace_all_uses(self.func, result, value);
         let loc = self.func.ops[op].loc;
         let (next, _, _) = self.split(parent, p, k, true)?;
-        let fname = self.func.name.clone();
-        self.remarks.add(
-            "distribute",
-            &fname,
+        self.remark(
             loc,
             format!(
                 "barrier.reduce {} removed by fission with a counter",
@@ -453,10 +455,10 @@ impl Distributor<'_> {
                         volatile: false,
                         ..
                     }
-                ) && data.operands.first().is_some_and(|&ptr| {
-                    let ty = self.func.value_type(ptr);
+                ) && {
+                    let ty = self.func.value_type(data.ptr());
                     self.types[ty].ptr_space() == Some(Space::Private)
-                });
+                };
                 let dead_value = (data.kind.is_pure() || private_load)
                     && data.results.iter().all(|v| !used.contains_key(v));
                 let empty_loop = matches!(
@@ -464,7 +466,7 @@ impl Distributor<'_> {
                     OpKind::Parallel {
                         level: Level::Block
                     }
-                ) && self.func.regions[data.regions[0]]
+                ) && self.func.regions[data.body()]
                     .ops
                     .iter()
                     .all(|&o| self.func.ops[o].kind == OpKind::Yield);

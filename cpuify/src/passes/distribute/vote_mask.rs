@@ -25,7 +25,7 @@ impl Distributor<'_> {
     /// True if `v`, used in lane loop `p`, has one value for the whole warp:
     /// a constant, or defined outside the loop.
     pub(crate) fn warp_wide(&self, p: Op, v: cucc_ir::Value) -> bool {
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         if let Some(d) = self.func.defining_op(v) {
             if matches!(self.func.ops[d].kind, OpKind::Const { .. }) {
                 return true;
@@ -52,8 +52,8 @@ impl Distributor<'_> {
         if self.warp_wide(p, mask) {
             return None;
         }
-        let body = self.func.ops[p].regions[0];
-        let lanes = *self.func.ops[p].operands.first()?;
+        let body = self.func.ops[p].body();
+        let lanes = *self.func.ops[p].ubs().first()?;
         let result = *self.func.ops[op].results.first()?;
         let k = self.position(body, op);
         let (ballot, value) = {
@@ -70,14 +70,7 @@ impl Distributor<'_> {
                     b.cmp(CmpPred::Ne, seen, z)
                 }
                 VoteKind::All => {
-                    let c32 = b.i32(32);
-                    let one = b.i32(1);
-                    let is32 = b.cmp(CmpPred::Eq, lanes, c32);
-                    let c31 = b.i32(31);
-                    let safe = b.binary(BinOp::And, lanes, c31);
-                    let sh = b.binary(BinOp::Shl, one, safe);
-                    let part = b.binary(BinOp::Sub, sh, one);
-                    let existing = b.select(is32, all, part);
+                    let existing = super::warp::lane_mask(&mut b, lanes, Some(all));
                     let named = b.binary(BinOp::And, existing, mask);
                     b.cmp(CmpPred::Eq, seen, named)
                 }

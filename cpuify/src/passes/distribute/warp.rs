@@ -45,31 +45,24 @@ impl Distributor<'_> {
                     self.process(warp_region, lane_loop)?;
                     self.warp_slot_addresses(warp_region, base);
                     let solved = self.solve_lane_guards(warp_region);
-                    let fname = self.func.name.clone();
                     let loc = self.func.ops[p].loc;
                     if solved > 0 {
-                        self.remarks.add(
-                            "distribute",
-                            &fname,
+                        self.remark(
                             loc,
-                            format!("{solved} lane loop(s) guarded by `lane id % m == c` run their one passing lane"),
+                        format!("{solved} lane loop(s) guarded by `lane id % m == c` run their one passing lane"),
                         );
                     }
                     let hoisted = self.hoist_warp_uniform(warp_region);
                     if hoisted > 0 {
-                        self.remarks.add(
-                            "distribute",
-                            &fname,
+                        self.remark(
                             loc,
-                            format!("{hoisted} warp-uniform value(s) computed once per warp where the first and last lane agree"),
+                        format!("{hoisted} warp-uniform value(s) computed once per warp where the first and last lane agree"),
                         );
                     }
                     self.peel_partial_warp(parent, warp_region, lanes, n);
-                    self.remarks.add(
-                        "distribute",
-                        &fname,
+                    self.remark(
                         loc,
-                        "full warps run their lane loops 32 times (a constant); a block's partial last warp runs a copy",
+                    "full warps run their lane loops 32 times (a constant); a block's partial last warp runs a copy",
                     );
                 }
                 Ok(())
@@ -92,7 +85,7 @@ impl Distributor<'_> {
             .iter()
             .filter(|&&(_, o)| self.func.ops[o].kind == OpKind::Parallel { level: Level::Lane })
             .filter_map(|&(_, o)| {
-                self.func.regions[self.func.ops[o].regions[0]]
+                self.func.regions[self.func.ops[o].body()]
                     .args
                     .first()
                     .copied()
@@ -102,7 +95,7 @@ impl Distributor<'_> {
             let OpKind::PtrIndex { elem } = self.func.ops[op].kind else {
                 continue;
             };
-            let (cache, index) = (self.func.ops[op].operands[0], self.func.ops[op].operands[1]);
+            let (cache, index) = (self.func.ops[op].ptr(), self.func.ops[op].index());
             let Some(add) = self.func.defining_op(index) else {
                 continue;
             };
@@ -115,21 +108,13 @@ impl Distributor<'_> {
             };
             let at = self.position(region, op);
             let w = self.at(region, at).ptr_index(cache, base, elem);
-            self.func.ops[op].operands = vec![w, lane];
+            self.func.ops[op].set_ptr(w);
+            self.func.ops[op].set_index(lane);
         }
     }
 
     fn uses_warp_ops(&self, op: Op) -> bool {
-        let data = &self.func.ops[op];
-        if data.kind.is_warp_collective() || data.kind == OpKind::ActiveMask {
-            return true;
-        }
-        data.regions.iter().any(|&r| {
-            self.func.regions[r]
-                .ops
-                .iter()
-                .any(|&o| self.uses_warp_ops(o))
-        })
+        self.any_nested(op, &|k| k.is_warp_collective() || *k == OpKind::ActiveMask)
     }
 
     /// Splits the warp loop whose body is `warp_region` (in `parent`) into
@@ -164,8 +149,8 @@ impl Distributor<'_> {
         // The copy for the partial warp: warp index `full`.
         let mut map = HashMap::new();
         let tail = clone_op(self.func, warp_loop, &mut map);
-        self.func.ops[tail].operands = vec![partial];
-        let tail_body = self.func.ops[tail].regions[0];
+        self.func.ops[tail].set_ubs([partial]);
+        let tail_body = self.func.ops[tail].body();
         let t = self.func.regions[tail_body].args[0];
         let shifted = {
             let mut b = self.at(tail_body, 0);
@@ -176,7 +161,8 @@ impl Distributor<'_> {
         replace_uses_in_region(self.func, tail_body, &shift);
         // The add itself reads the argument.
         if let Some(add) = self.func.defining_op(shifted) {
-            self.func.ops[add].operands = vec![full, t];
+            self.func.ops[add].set_lhs(full);
+            self.func.ops[add].set_rhs(t);
         }
         shift.clear();
         // Full warps: 32 lanes.
@@ -186,7 +172,7 @@ impl Distributor<'_> {
             b.i32(32)
         };
         replace_uses_in_region(self.func, warp_region, &HashMap::from([(lanes, c32)]));
-        self.func.ops[warp_loop].operands = vec![full];
+        self.func.ops[warp_loop].set_ubs([full]);
         let pos = self.position(parent, warp_loop);
         self.func.regions[parent].ops.insert(pos + 1, tail);
     }
@@ -195,8 +181,8 @@ impl Distributor<'_> {
     /// Returns the warp body, the lane loop, the warp's base thread id, its
     /// lane count and the block's thread count.
     fn split_block_loop(&mut self, parent: Region, p: Op) -> (Region, Op, Value, Value, Value) {
-        let ubs = self.func.ops[p].operands.clone();
-        let body = self.func.ops[p].regions[0];
+        let ubs = self.func.ops[p].ubs().to_vec();
+        let body = self.func.ops[p].body();
         let ivs = self.func.regions[body].args.clone();
         let loc = self.func.ops[p].loc;
         let i32t = self.types.i32();
@@ -226,7 +212,7 @@ impl Distributor<'_> {
             let base = b.binary_flags(BinOp::Mul, ArithFlags::NSW, w, c32);
             let rem = b.binary(BinOp::Sub, n, base);
             let lanes = b.binary(BinOp::UMin, rem, c32);
-            let full = lane_mask(&mut b, lanes);
+            let full = lane_mask(&mut b, lanes, None);
             b.name(base, "warp_base");
             b.name(lanes, "lanes");
             (base, lanes, full)
@@ -321,14 +307,14 @@ impl Distributor<'_> {
         let Mode::Lane { base } = self.mode else {
             return Err(self.err(op, "shuffle outside a lane loop"));
         };
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         let lane = self.func.regions[body].args[0];
-        let lanes = self.func.ops[p].operands[0];
-        let operands = self.func.ops[op].operands.clone();
-        if operands.len() != 4 {
+        let lanes = self.func.ops[p].ubs()[0];
+        let data = &self.func.ops[op];
+        if data.operands.len() != 4 {
             return Err(self.err(op, "`shuffle` needs 4 operands"));
         }
-        let (x, d, width) = (operands[1], operands[2], operands[3]);
+        let (x, d, width) = (data.shuffled(), data.lane(), data.width());
         let ty = self.func.value_type(x);
         let result = self.func.ops[op].results[0];
         // 32 spare slots on each side: an up/down shuffle reads its
@@ -421,15 +407,12 @@ impl Distributor<'_> {
         let loc = self.func.ops[op].loc;
         let k = self.position(body, op);
         let (next, stored, recomputed) = self.split(parent, p, k, true)?;
-        let fname = self.func.name.clone();
-        self.remarks.add(
-            "distribute",
-            &fname,
+        self.remark(
             loc,
-            format!(
-                "shuffle.{} removed by lane-loop fission; {stored} value(s) stored per thread, {recomputed} recomputed",
-                mode.name()
-            ),
+        format!(
+            "shuffle.{} removed by lane-loop fission; {stored} value(s) stored per thread, {recomputed} recomputed",
+            mode.name()
+        ),
         );
         Ok(next)
     }
@@ -451,16 +434,17 @@ impl Distributor<'_> {
             Some(ballot) => (ballot, VoteKind::Ballot),
             None => (op, kind),
         };
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         let lane = self.func.regions[body].args[0];
-        let lanes = self.func.ops[p].operands[0];
-        let Some(&pred) = self.func.ops[op].operands.get(1) else {
+        let lanes = self.func.ops[p].ubs()[0];
+        if self.func.ops[op].operands.len() < 2 {
             return Err(self.err(op, "`vote` needs a predicate"));
-        };
+        }
+        let pred = self.func.ops[op].pred();
         let result = self.func.ops[op].results[0];
         // The mask, if it is known for the whole warp: a constant, or a
         // value defined outside the lane loop. Otherwise every lane counts.
-        let mask = self.func.ops[op].operands[0];
+        let mask = self.func.ops[op].mask();
         let mask_const = self
             .func
             .defining_op(mask)
@@ -515,7 +499,7 @@ impl Distributor<'_> {
                 VoteKind::Ballot => bits,
                 VoteKind::Any => b.cmp(CmpPred::Ne, bits, zero),
                 VoteKind::All => {
-                    let full = lane_mask(&mut b, lanes);
+                    let full = lane_mask(&mut b, lanes, None);
                     let full = match warp_mask {
                         Some(m) => b.binary(BinOp::And, full, m),
                         None => full,
@@ -525,10 +509,7 @@ impl Distributor<'_> {
             }
         };
         replace_all_uses(self.func, result, value);
-        let fname = self.func.name.clone();
-        self.remarks.add(
-            "distribute",
-            &fname,
+        self.remark(
             loc,
             format!("vote.{} removed by lane-loop fission", kind.name()),
         );
@@ -553,7 +534,8 @@ fn thread_ids(b: &mut cucc_ir::Builder<'_>, lin: Value, ubs: &[Value]) -> Vec<Va
 }
 
 /// The mask of a warp's existing lanes: `lanes == 32 ? ~0 : (1 << lanes) - 1`.
-fn lane_mask(b: &mut cucc_ir::Builder<'_>, lanes: Value) -> Value {
+/// `all` is a `-1` built before, if there is one.
+pub(super) fn lane_mask(b: &mut cucc_ir::Builder<'_>, lanes: Value, all: Option<Value>) -> Value {
     let c32 = b.i32(32);
     let one = b.i32(1);
     let is32 = b.cmp(CmpPred::Eq, lanes, c32);
@@ -561,6 +543,6 @@ fn lane_mask(b: &mut cucc_ir::Builder<'_>, lanes: Value) -> Value {
     let safe = b.binary(BinOp::And, lanes, c31);
     let sh = b.binary(BinOp::Shl, one, safe);
     let part = b.binary(BinOp::Sub, sh, one);
-    let all = b.i32(-1);
+    let all = all.unwrap_or_else(|| b.i32(-1));
     b.select(is32, all, part)
 }

@@ -32,30 +32,23 @@ impl Distributor<'_> {
     /// `c`, where processing goes on.
     pub(crate) fn warp_if(&mut self, parent: Region, p: Op, c: Op) -> Result<Op, CpuifyError> {
         let loc = self.func.ops[c].loc;
-        let fname = self.func.name.clone();
         let Some(&cond) = self.func.ops[c].operands.first() else {
             return Err(self.err(c, "`if` without a condition"));
         };
         let uniform = Uniformity::of_thread_loop(self.types, self.func, p);
         if uniform.is_uniform(cond) {
             let next = self.interchange_at(parent, p, c, &uniform)?;
-            self.remarks.add(
-                "distribute",
-                &fname,
+            self.remark(
                 loc,
-                "`if` around a warp collective interchanged with the lane loop: its condition is uniform over the warp",
+            "`if` around a warp collective interchanged with the lane loop: its condition is uniform over the warp",
             );
             return Ok(next);
         }
         let nested = self.collective_nested(c);
         // Both versions see the results through per-thread storage.
         self.demote(p, c, None)?;
-        let body = self.func.ops[p].regions[0];
-        let k = self.position(body, c);
-        let (p2, _, _) = self.split(parent, p, k, false)?;
-        let body2 = self.func.ops[p2].regions[0];
-        let k2 = self.position(body2, c);
-        let (p3, _, _) = self.split(parent, p2, k2 + 1, false)?;
+        let (p2, p3) = self.isolate(parent, p, c)?;
+        let k2 = self.position(self.func.ops[p2].body(), c);
 
         let agree = self.lanes_agree(parent, p2, c);
         let pi = self.position(parent, p2);
@@ -70,10 +63,7 @@ impl Distributor<'_> {
                 self.err(c, "").location
             );
             let trap = self.func.new_op(
-                OpKind::Trap {
-                    message,
-                    assert: false,
-                },
+                super::interchange::divergence_trap(message),
                 vec![],
                 &[],
                 vec![],
@@ -85,7 +75,7 @@ impl Distributor<'_> {
             let mut map = HashMap::new();
             let p2c = clone_op(self.func, p2, &mut map);
             self.func.regions[else_r].ops.push(p2c);
-            let body_c = self.func.ops[p2c].regions[0];
+            let body_c = self.func.ops[p2c].body();
             let cc = self.func.regions[body_c].ops[k2];
             Some((p2c, cc))
         };
@@ -110,13 +100,11 @@ impl Distributor<'_> {
         } else {
             "predicated per lane otherwise"
         };
-        self.remarks.add(
-            "distribute",
-            &fname,
+        self.remark(
             loc,
-            format!(
-                "`if` around a warp collective interchanged with the lane loop when all lanes of the warp agree on its condition (checked at run time), {what}"
-            ),
+        format!(
+            "`if` around a warp collective interchanged with the lane loop when all lanes of the warp agree on its condition (checked at run time), {what}"
+        ),
         );
         Ok(p3)
     }
@@ -131,12 +119,7 @@ impl Distributor<'_> {
         uniform: &Uniformity,
     ) -> Result<Op, CpuifyError> {
         self.demote(p, c, Some(uniform))?;
-        let body = self.func.ops[p].regions[0];
-        let k = self.position(body, c);
-        let (p2, _, _) = self.split(parent, p, k, false)?;
-        let body2 = self.func.ops[p2].regions[0];
-        let k2 = self.position(body2, c);
-        let (p3, _, _) = self.split(parent, p2, k2 + 1, false)?;
+        let (p2, p3) = self.isolate(parent, p, c)?;
         let inner = self.interchange(parent, p2, c, uniform)?;
         for (r, q) in inner {
             self.process(r, q)?;
@@ -164,10 +147,10 @@ impl Distributor<'_> {
     /// monotonicity argument holds; otherwise, or when those checks fail, a
     /// serial loop evaluates every lane.
     fn lanes_agree(&mut self, parent: Region, p2: Op, c: Op) -> Value {
-        let body = self.func.ops[p2].regions[0];
+        let body = self.func.ops[p2].body();
         let lane = self.func.regions[body].args[0];
-        let lanes = self.func.ops[p2].operands[0];
-        let cond = self.func.ops[c].operands[0];
+        let lanes = self.func.ops[p2].ubs()[0];
+        let cond = self.func.ops[c].cond();
         let k = self.position(body, c);
         let prelude: Vec<Op> = self.func.regions[body].ops[..k].to_vec();
         let inside = self.defined_in(body);

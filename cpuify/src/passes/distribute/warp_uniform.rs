@@ -12,19 +12,14 @@
 
 use super::{monotone, Distributor};
 use cucc_ir::edit::{clone_op, replace_uses_in_region};
-use cucc_ir::{BinOp, Level, Op, OpKind, Region, Value, ValueDef};
+use cucc_ir::{BinOp, Op, OpKind, Region, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
 
 impl Distributor<'_> {
     /// Versions the lane loops under `region` on their warp-uniform values.
     /// Returns how many values are computed once per warp.
     pub(crate) fn hoist_warp_uniform(&mut self, region: Region) -> usize {
-        let mut walk = Vec::new();
-        self.func.walk_region(region, &mut walk);
-        let loops: Vec<(Region, Op)> = walk
-            .into_iter()
-            .filter(|&(_, o)| self.func.ops[o].kind == OpKind::Parallel { level: Level::Lane })
-            .collect();
+        let loops = self.lane_loops(region);
         let mut hoisted = 0;
         for (parent, p) in loops {
             hoisted += self.hoist_in_lane_loop(parent, p);
@@ -33,11 +28,11 @@ impl Distributor<'_> {
     }
 
     fn hoist_in_lane_loop(&mut self, parent: Region, p: Op) -> usize {
-        let body = self.func.ops[p].regions[0];
+        let body = self.func.ops[p].body();
         let Some(&lane) = self.func.regions[body].args.first() else {
             return 0;
         };
-        let lanes = self.func.ops[p].operands[0];
+        let lanes = self.func.ops[p].ubs()[0];
         let top: Vec<Op> = self.func.regions[body].ops.clone();
         let mut cands = self.two_valued_rounds(body, lane, &top);
         if cands.is_empty() {
@@ -116,7 +111,7 @@ impl Distributor<'_> {
         // The fast copy reads the lane-0 values.
         let mut map = HashMap::new();
         let fast = clone_op(self.func, p, &mut map);
-        let fast_body = self.func.ops[fast].regions[0];
+        let fast_body = self.func.ops[fast].body();
         let renames: HashMap<Value, Value> = cands
             .iter()
             .map(|&(v, _)| (*map.get(&v).unwrap_or(&v), ends(v).0))

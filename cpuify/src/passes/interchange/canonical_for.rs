@@ -7,7 +7,7 @@
 //! the region runs at least once, and such ops are pure and cannot trap.
 
 use cucc_ir::edit::{replace_all_uses, replace_uses_in_region, uses};
-use cucc_ir::{BinOp, CmpPred, Function, Op, OpKind, Region, Types, Value};
+use cucc_ir::{BinOp, CmpPred, Function, Loc, Op, OpKind, Region, TypeId, Types, Value};
 use std::collections::HashMap;
 
 /// Rewrites `while` op `w` (in `region`) of the shape
@@ -33,10 +33,10 @@ pub(crate) fn while_to_for(
     if data.kind != OpKind::While || data.regions.len() != 2 {
         return None;
     }
-    let (before, after) = (data.regions[0], data.regions[1]);
+    let (before, after) = (data.before(), data.after());
     hoist_invariant(func, region, w, before);
     let data = &func.ops[w];
-    let inits = data.operands.clone();
+    let inits = data.inits().to_vec();
     let results = data.results.clone();
     let loc = data.loc;
     let bargs = func.regions[before].args.clone();
@@ -45,26 +45,27 @@ pub(crate) fn while_to_for(
         return None;
     };
     // The condition forwards the before arguments unchanged.
-    let cond_ops = &func.ops[cond].operands;
-    if cond_ops.first() != func.ops[cmp].results.first() || cond_ops[1..] != bargs[..] {
+    let cond_data = &func.ops[cond];
+    if Some(&cond_data.cond()) != func.ops[cmp].results.first() || cond_data.values() != &bargs[..]
+    {
         return None;
     }
     if func.ops[cmp].kind != OpKind::Cmp(CmpPred::Slt) {
         return None;
     }
-    let (ctr, ub) = (func.ops[cmp].operands[0], func.ops[cmp].operands[1]);
+    let (ctr, ub) = (func.ops[cmp].lhs(), func.ops[cmp].rhs());
     let i = bargs.iter().position(|&a| a == ctr)?;
     if bargs.contains(&ub) || !defined_outside(func, w, ub) || aargs.len() != bargs.len() {
         return None;
     }
     // The after region yields `b_i + step`.
     let y = *func.regions[after].ops.last()?;
-    let next = *func.ops[y].operands.get(i)?;
+    let next = *func.ops[y].values().get(i)?;
     let add = func.defining_op(next)?;
     let OpKind::Binary(BinOp::Add, flags) = func.ops[add].kind else {
         return None;
     };
-    let (x, s) = (func.ops[add].operands[0], func.ops[add].operands[1]);
+    let (x, s) = (func.ops[add].lhs(), func.ops[add].rhs());
     let s = match (x == aargs[i], s == aargs[i]) {
         (true, false) => s,
         (false, true) => x,
@@ -108,25 +109,18 @@ pub(crate) fn while_to_for(
     let ops = std::mem::take(&mut func.regions[after].ops);
     func.regions[body].ops = ops;
     replace_uses_in_region(func, body, &map);
-    let yielded: Vec<Value> = func.ops[y]
-        .operands
-        .iter()
-        .enumerate()
-        .filter(|&(k, _)| k != i)
-        .map(|(_, &v)| v)
-        .collect();
-    func.ops[y].operands = yielded;
-    let mut operands = vec![inits[i], ub, step];
-    operands.extend(order[1..].iter().map(|&k| inits[k]));
+    func.ops[y].remove_value(i);
     let result_types: Vec<_> = order[1..]
         .iter()
         .map(|&k| func.value_type(results[k]))
         .collect();
-    let f = func.new_op(
-        OpKind::For { unsigned: false },
-        operands,
+    let carried = order[1..].iter().map(|&k| inits[k]);
+    let f = new_for(
+        func,
+        (inits[i], ub, step),
+        carried,
         &result_types,
-        vec![body],
+        body,
         loc,
     );
     let new_results = func.ops[f].results.clone();
@@ -171,10 +165,8 @@ fn divides_by_positive_constant(func: &Function, op: Op) -> bool {
     matches!(
         data.kind,
         OpKind::Binary(BinOp::SDiv | BinOp::UDiv | BinOp::SRem | BinOp::URem, _)
-    ) && data
-        .operands
-        .get(1)
-        .and_then(|&d| func.const_bits(d))
+    ) && func
+        .const_bits(data.rhs())
         .is_some_and(|b| (1..1 << 31).contains(&b))
 }
 
@@ -216,8 +208,8 @@ pub(crate) fn countdown_shape(types: &Types, func: &Function, w: Op) -> Option<C
     if data.kind != OpKind::While || data.regions.len() != 2 {
         return None;
     }
-    let (before, after) = (data.regions[0], data.regions[1]);
-    let inits = data.operands.clone();
+    let (before, after) = (data.before(), data.after());
+    let inits = data.inits().to_vec();
     let results = &data.results;
     let bargs = func.regions[before].args.clone();
     let aargs = func.regions[after].args.clone();
@@ -225,16 +217,16 @@ pub(crate) fn countdown_shape(types: &Types, func: &Function, w: Op) -> Option<C
     if func.ops[cond].kind != OpKind::Condition {
         return None;
     }
-    let xs: Vec<Value> = func.ops[cond].operands[1..].to_vec();
+    let xs: Vec<Value> = func.ops[cond].values().to_vec();
     // The do region only forwards: yield operand p is after argument σ(p).
     let [y] = func.regions[after].ops[..] else {
         return None;
     };
-    if func.ops[y].kind != OpKind::Yield || func.ops[y].operands.len() != bargs.len() {
+    if func.ops[y].kind != OpKind::Yield || func.ops[y].values().len() != bargs.len() {
         return None;
     }
     let sigma: Vec<usize> = func.ops[y]
-        .operands
+        .values()
         .iter()
         .map(|v| aargs.iter().position(|a| a == v))
         .collect::<Option<_>>()?;
@@ -242,14 +234,14 @@ pub(crate) fn countdown_shape(types: &Types, func: &Function, w: Op) -> Option<C
         return None;
     }
     // `%c = cmp ne %n, 0`, `%n = add %b_k, -s`.
-    let c = func.ops[cond].operands[0];
+    let c = func.ops[cond].cond();
     let cmp = func.defining_op(c)?;
     if func.ops[cmp].kind != OpKind::Cmp(CmpPred::Ne) {
         return None;
     }
-    let n = match func.ops[cmp].operands[..] {
-        [a, z] if func.const_bits(z) == Some(0) => a,
-        [z, a] if func.const_bits(z) == Some(0) => a,
+    let n = match (func.ops[cmp].lhs(), func.ops[cmp].rhs()) {
+        (a, z) if func.const_bits(z) == Some(0) => a,
+        (z, a) if func.const_bits(z) == Some(0) => a,
         _ => return None,
     };
     let add = func.defining_op(n)?;
@@ -264,7 +256,7 @@ pub(crate) fn countdown_shape(types: &Types, func: &Function, w: Op) -> Option<C
     }
     let signed = |bits: u64| -> i64 { i64::from(bits as u32 as i32) };
     let (k, s) = {
-        let (p, q) = (func.ops[add].operands[0], func.ops[add].operands[1]);
+        let (p, q) = (func.ops[add].lhs(), func.ops[add].rhs());
         let (arg, step) = match (bargs.iter().position(|&b| b == p), func.const_bits(q)) {
             (Some(k), Some(st)) => (k, st),
             _ => match (bargs.iter().position(|&b| b == q), func.const_bits(p)) {
@@ -311,8 +303,8 @@ pub(crate) fn do_while_to_for(
 ) -> Option<Op> {
     let Countdown { k, s, xs, sigma } = countdown_shape(types, func, w)?;
     let data = &func.ops[w];
-    let before = data.regions[0];
-    let inits = data.operands.clone();
+    let before = data.before();
+    let inits = data.inits().to_vec();
     let results = data.results.clone();
     let loc = data.loc;
     let bargs = func.regions[before].args.clone();
@@ -368,18 +360,10 @@ pub(crate) fn do_while_to_for(
     ops.push(yop);
     func.regions[body].ops = ops;
     replace_uses_in_region(func, body, &map);
-    let mut operands = vec![lb, trip, step];
-    operands.extend(inits.iter().copied());
-    operands.extend(extra_inits);
     let mut result_types: Vec<_> = bargs.iter().map(|&b| func.value_type(b)).collect();
     result_types.extend(extra.iter().map(|&i| func.value_type(results[i])));
-    let f = func.new_op(
-        OpKind::For { unsigned: false },
-        operands,
-        &result_types,
-        vec![body],
-        loc,
-    );
+    let carried = inits.iter().copied().chain(extra_inits);
+    let f = new_for(func, (lb, trip, step), carried, &result_types, body, loc);
     let new_results = func.ops[f].results.clone();
     // While result i is the value yielded to argument p with σ(p) = i, or
     // the extra slot carrying it.
@@ -408,30 +392,55 @@ fn multiple_of(func: &Function, v: Value, s: u64, width: u32) -> bool {
     let Some(d) = func.defining_op(v) else {
         return false;
     };
-    let ops = &func.ops[d].operands;
+    let data = &func.ops[d];
+    let OpKind::Binary(..) = data.kind else {
+        return false;
+    };
+    let (x, y) = (data.lhs(), data.rhs());
     let is_mask = |m: Value, want: u64| func.const_bits(m).is_some_and(|c| c & low == want);
-    match func.ops[d].kind {
+    match data.kind {
         // x - (x & (s-1)): x rounded down to a multiple.
         OpKind::Binary(BinOp::Sub, _) => {
-            let rounded = func.defining_op(ops[1]).is_some_and(|a| {
+            let rounded = func.defining_op(y).is_some_and(|a| {
                 let ad = &func.ops[a];
                 matches!(ad.kind, OpKind::Binary(BinOp::And, _))
-                    && ((ad.operands[0] == ops[0] && is_mask(ad.operands[1], low))
-                        || (ad.operands[1] == ops[0] && is_mask(ad.operands[0], low)))
+                    && ((ad.lhs() == x && is_mask(ad.rhs(), low))
+                        || (ad.rhs() == x && is_mask(ad.lhs(), low)))
             });
-            rounded || (multiple_of(func, ops[0], s, width) && multiple_of(func, ops[1], s, width))
+            rounded || (multiple_of(func, x, s, width) && multiple_of(func, y, s, width))
         }
         OpKind::Binary(BinOp::Add, _) => {
-            multiple_of(func, ops[0], s, width) && multiple_of(func, ops[1], s, width)
+            multiple_of(func, x, s, width) && multiple_of(func, y, s, width)
         }
         // x & m with the mask's low bits clear.
-        OpKind::Binary(BinOp::And, _) => is_mask(ops[1], 0) || is_mask(ops[0], 0),
+        OpKind::Binary(BinOp::And, _) => is_mask(y, 0) || is_mask(x, 0),
         OpKind::Binary(BinOp::Mul, _) => {
-            multiple_of(func, ops[0], s, width) || multiple_of(func, ops[1], s, width)
+            multiple_of(func, x, s, width) || multiple_of(func, y, s, width)
         }
         OpKind::Binary(BinOp::Shl, _) => func
-            .const_bits(ops[1])
+            .const_bits(y)
             .is_some_and(|k| k < u64::from(width) && (1u64 << k) % s == 0),
         _ => false,
     }
+}
+
+/// A new signed `for` from `lb` to `ub` by `step` carrying `inits`, with
+/// the detached region `body`; the caller places it.
+fn new_for(
+    func: &mut Function,
+    (lb, ub, step): (Value, Value, Value),
+    inits: impl IntoIterator<Item = Value>,
+    result_types: &[TypeId],
+    body: Region,
+    loc: Loc,
+) -> Op {
+    let mut operands = vec![lb, ub, step];
+    operands.extend(inits);
+    func.new_op(
+        OpKind::For { unsigned: false },
+        operands,
+        result_types,
+        vec![body],
+        loc,
+    )
 }

@@ -9,7 +9,7 @@
 //! arrays (cfd's flux loop ran about 3x slower interchanged).
 
 use crate::passes::uniform::Uniformity;
-use cucc_ir::{BinOp, CastOp, Function, Module, Op, OpKind, Space, Value};
+use cucc_ir::{BinOp, CastOp, Function, Module, Op, OpData, OpKind, Space, Value};
 
 /// Operand chains deeper than this are not followed.
 const DEPTH: u32 = 16;
@@ -25,7 +25,7 @@ pub(super) fn not_contiguous(
     p: Op,
     l: Op,
 ) -> Option<String> {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let ivs = &func.regions[body].args;
     let tx = ivs[0];
     let mut walk = Vec::new();
@@ -42,14 +42,12 @@ pub(super) fn not_contiguous(
         let data = &func.ops[op];
         let (ptr, elem) = match data.kind {
             OpKind::Load { .. } => (
-                data.operands[0],
+                data.ptr(),
                 module.types.size_of(func.value_type(data.results[0])),
             ),
             OpKind::Store { .. } => (
-                data.operands[0],
-                data.operands
-                    .get(1)
-                    .map_or(0, |&v| module.types.size_of(func.value_type(v))),
+                data.ptr(),
+                module.types.size_of(func.value_type(data.value())),
             ),
             OpKind::AtomicRmw { .. }
             | OpKind::AtomicCas { .. }
@@ -88,7 +86,7 @@ struct Threads<'a> {
     others: &'a [Value],
 }
 
-impl Threads<'_> {
+impl<'a> Threads<'a> {
     /// True if pointer `ptr` is `ptr.index T %base, %i` with `%base`
     /// uniform and `%i` consecutive in `tx` ([`Self::plus_tx`]), or (PTX's
     /// integer addresses) `inttoptr` of a byte address that moves by the
@@ -100,26 +98,32 @@ impl Threads<'_> {
         let data = &self.func.ops[d];
         match data.kind {
             OpKind::PtrIndex { .. } => {
-                self.u.is_uniform(data.operands[0]) && self.plus_tx(data.operands[1], DEPTH)
+                self.u.is_uniform(data.ptr()) && self.plus_tx(data.index(), DEPTH)
             }
             OpKind::Cast(CastOp::IntToPtr) => {
-                elem > 0 && self.bytes_plus_tx(data.operands[0], elem, DEPTH)
+                elem > 0 && self.bytes_plus_tx(data.input(), elem, DEPTH)
             }
             _ => false,
         }
     }
 
+    /// The op defining `v` and its data, while `depth` allows looking
+    /// through one more definition.
+    fn defined_within(&self, v: Value, depth: u32) -> Option<(Op, &'a OpData)> {
+        if depth == 0 {
+            return None;
+        }
+        let d = self.func.defining_op(v)?;
+        Some((d, &self.func.ops[d]))
+    }
+
     /// True if `v` is terms free of `tx` plus `elem * i` (a `mul` by the
     /// constant or a `shl` by its log) with `i` consecutive in `tx`.
     fn bytes_plus_tx(&self, v: Value, elem: u64, depth: u32) -> bool {
-        if depth == 0 {
-            return false;
-        }
         let func = self.func;
-        let Some(d) = func.defining_op(v) else {
+        let Some((d, data)) = self.defined_within(v, depth) else {
             return false;
         };
-        let data = &func.ops[d];
         let scaled =
             |i: Value, c: Value| func.const_bits(c) == Some(elem) && self.plus_tx(i, depth - 1);
         match data.kind {
@@ -127,11 +131,11 @@ impl Threads<'_> {
                 self.sum_with(d, depth, &|x, dd| self.bytes_plus_tx(x, elem, dd))
             }
             OpKind::Binary(BinOp::Mul, _) => {
-                let (a, b) = (data.operands[0], data.operands[1]);
+                let (a, b) = (data.lhs(), data.rhs());
                 scaled(a, b) || scaled(b, a)
             }
-            OpKind::Binary(BinOp::Shl, _) => func.const_bits(data.operands[1]).is_some_and(|k| {
-                k < 63 && 1u64 << k == elem && self.plus_tx(data.operands[0], depth - 1)
+            OpKind::Binary(BinOp::Shl, _) => func.const_bits(data.rhs()).is_some_and(|k| {
+                k < 63 && 1u64 << k == elem && self.plus_tx(data.lhs(), depth - 1)
             }),
             _ => false,
         }
@@ -144,24 +148,19 @@ impl Threads<'_> {
         if v == self.tx {
             return true;
         }
-        if depth == 0 {
-            return false;
-        }
         let func = self.func;
-        let Some(d) = func.defining_op(v) else {
+        let Some((d, data)) = self.defined_within(v, depth) else {
             return false;
         };
-        let data = &func.ops[d];
         match data.kind {
             OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => {
-                self.plus_tx(data.operands[0], depth - 1)
+                self.plus_tx(data.input(), depth - 1)
             }
             OpKind::Binary(BinOp::Add | BinOp::Sub, _) => {
                 self.sum_with(d, depth, &|x, dd| self.plus_tx(x, dd))
             }
             OpKind::Select => {
-                self.plus_tx(data.operands[1], depth - 1)
-                    && self.plus_tx(data.operands[2], depth - 1)
+                self.plus_tx(data.if_true(), depth - 1) && self.plus_tx(data.if_false(), depth - 1)
             }
             OpKind::If => {
                 let Some(k) = data.results.iter().position(|&r| r == v) else {
@@ -171,7 +170,7 @@ impl Threads<'_> {
                     func.regions[r]
                         .ops
                         .last()
-                        .and_then(|&y| func.ops[y].operands.get(k))
+                        .and_then(|&y| func.ops[y].values().get(k))
                         .is_some_and(|&x| self.plus_tx(x, depth - 1))
                 })
             }
@@ -183,7 +182,7 @@ impl Threads<'_> {
     /// satisfies `term` and the other does not depend on `tx`.
     fn sum_with(&self, d: Op, depth: u32, term: &dyn Fn(Value, u32) -> bool) -> bool {
         let data = &self.func.ops[d];
-        let (a, b) = (data.operands[0], data.operands[1]);
+        let (a, b) = (data.lhs(), data.rhs());
         let free = |x| self.free_of_tx(x, depth - 1);
         match data.kind {
             OpKind::Binary(BinOp::Sub, _) => free(b) && term(a, depth - 1),

@@ -46,8 +46,8 @@ pub(super) fn find(
                 break;
             }
             let data = &func.ops[a];
-            if data.kind == OpKind::If && !u.is_uniform(data.operands[0]) {
-                let branch = usize::from(parents.region_of(child) != Some(data.regions[0]));
+            if data.kind == OpKind::If && !u.is_uniform(data.cond()) {
+                let branch = usize::from(parents.region_of(child) != Some(data.then_region()));
                 if let Some(g) = guards.iter().find(|g| g.0 == a) {
                     if g.1 != branch {
                         return Err("loops sit in both branches of one guard".into());
@@ -67,13 +67,13 @@ pub(super) fn find(
         );
     }
     let mut set = HashSet::new();
-    let ivs = &func.regions[func.ops[p].regions[0]].args;
+    let ivs = &func.regions[func.ops[p].body()].args;
     for &(g, _) in &guards {
-        slice(func, u, ivs, func.ops[g].operands[0], &mut set)?;
+        slice(func, u, ivs, func.ops[g].cond(), &mut set)?;
     }
     let order: Vec<Op> = {
         let mut walk = Vec::new();
-        func.walk_region(func.ops[p].regions[0], &mut walk);
+        func.walk_region(func.ops[p].body(), &mut walk);
         walk.into_iter().map(|(_, o)| o).collect()
     };
     guards.sort_by_key(|g| order.iter().position(|&o| o == g.0));
@@ -81,7 +81,7 @@ pub(super) fn find(
         slice: order.iter().copied().filter(|o| set.contains(o)).collect(),
         conds: guards
             .iter()
-            .map(|&(g, b)| (func.ops[g].operands[0], b == 0))
+            .map(|&(g, b)| (func.ops[g].cond(), b == 0))
             .collect(),
     };
     Ok((guards, check))
@@ -90,7 +90,7 @@ pub(super) fn find(
 /// True if taking branch `branch` of guard `g` means a thread-dependent
 /// value equals a uniform one (`if (tx == df - 1)`): usually one thread.
 fn singles_out(func: &Function, u: &Uniformity, g: Op, branch: usize) -> bool {
-    let Some(d) = func.defining_op(func.ops[g].operands[0]) else {
+    let Some(d) = func.defining_op(func.ops[g].cond()) else {
         return false;
     };
     let data = &func.ops[d];
@@ -98,7 +98,7 @@ fn singles_out(func: &Function, u: &Uniformity, g: Op, branch: usize) -> bool {
         (&data.kind, branch),
         (OpKind::Cmp(CmpPred::Eq), 0) | (OpKind::Cmp(CmpPred::Ne), 1)
     );
-    pred && (u.is_uniform(data.operands[0]) != u.is_uniform(data.operands[1]))
+    pred && (u.is_uniform(data.lhs()) != u.is_uniform(data.rhs()))
 }
 
 /// Adds to `out` the ops of the thread loop computing `v`; they must be
@@ -175,12 +175,16 @@ pub(super) fn fold(func: &mut Function, guards: &[Guard]) {
         let Some(at) = func.find_op(region, g) else {
             continue;
         };
-        let r = func.ops[g].regions[branch];
+        let r = if branch == 0 {
+            func.ops[g].then_region()
+        } else {
+            func.ops[g].else_region()
+        };
         let mut ops = std::mem::take(&mut func.regions[r].ops);
         let Some(term) = ops.pop() else {
             continue;
         };
-        let yields = func.ops[term].operands.clone();
+        let yields = func.ops[term].values().to_vec();
         let results = func.ops[g].results.clone();
         func.regions[region].ops.splice(at..=at, ops);
         for (&res, &y) in results.iter().zip(&yields) {
@@ -207,8 +211,8 @@ pub(super) fn version(
     extra: Option<Value>,
 ) -> Region {
     let loc = func.ops[p].loc;
-    let ubs = func.ops[p].operands.clone();
-    let ivs = func.regions[func.ops[p].regions[0]].args.clone();
+    let ubs = func.ops[p].ubs().to_vec();
+    let ivs = func.regions[func.ops[p].body()].args.clone();
     let ty = func.value_type(ubs[0]);
     let i1 = types.i1();
     let cell = (!check.is_empty()).then(|| {
@@ -293,8 +297,9 @@ pub(super) fn version(
     func.regions[then_r].ops = vec![p, y1];
     func.regions[else_r].ops = vec![original, y2];
     if let Some(c1) = one {
-        func.ops[p].operands[1] = c1;
-        func.ops[p].operands[2] = c1;
+        let ubs = func.ops[p].ubs_mut();
+        ubs[1] = c1;
+        ubs[2] = c1;
     }
     then_r
 }

@@ -58,25 +58,25 @@ fn candidate(types: &Types, func: &Function, f: Op, k: usize) -> Option<Candidat
         return None;
     }
     // A positive constant step, so the trip number is `(iv - lb) / step`.
-    let step_bits = func.const_bits(*data.operands.get(2)?)?;
-    let ivty = func.value_type(data.operands[0]);
+    let step_bits = func.const_bits(data.step())?;
+    let ivty = func.value_type(data.lb());
     let ivbits = u32::from(types[ivty].int_bits()?);
     if ivbits > 64 || signed(step_bits, ivbits) <= 0 {
         return None;
     }
-    let body = data.regions[0];
+    let body = data.body();
     let arg = *func.regions[body].args.get(k + 1)?;
     types[func.value_type(arg)].int_bits()?;
     let y = *func.regions[body].ops.last()?;
     if func.ops[y].kind != OpKind::Yield {
         return None;
     }
-    let next = *func.ops[y].operands.get(k)?;
+    let next = *func.ops[y].values().get(k)?;
     let upd = func.defining_op(next)?;
     let OpKind::Binary(op, flags) = func.ops[upd].kind else {
         return None;
     };
-    let (a, b) = (func.ops[upd].operands[0], func.ops[upd].operands[1]);
+    let (a, b) = (func.ops[upd].lhs(), func.ops[upd].rhs());
     if op == BinOp::Sub && a == arg && b != arg {
         return defined_outside(func, f, b).then_some(Candidate {
             slot: k,
@@ -94,7 +94,7 @@ fn candidate(types: &Types, func: &Function, f: Op, k: usize) -> Option<Candidat
         let OpKind::Binary(BinOp::Add, flags) = func.ops[upd].kind else {
             return None;
         };
-        let (a, b) = (func.ops[upd].operands[0], func.ops[upd].operands[1]);
+        let (a, b) = (func.ops[upd].lhs(), func.ops[upd].rhs());
         let (rest, d) = if defined_outside(func, f, b) && a != arg || b != arg && a == arg {
             (a, b)
         } else if defined_outside(func, f, a) {
@@ -149,14 +149,14 @@ fn rewrite_one(types: &mut Types, func: &mut Function, region: Region, f: Op, k:
     };
     let data = func.ops[f].clone();
     let unsigned = matches!(data.kind, OpKind::For { unsigned: true });
-    let (lb, ub, step_v) = (data.operands[0], data.operands[1], data.operands[2]);
-    let init = data.operands[3 + c.slot];
-    let body = data.regions[0];
+    let (lb, ub, step_v) = data.bounds();
+    let init = data.inits()[c.slot];
+    let body = data.body();
     let iv = func.regions[body].args[0];
     let arg = func.regions[body].args[c.slot + 1];
     let result = data.results[c.slot];
     let y = func.regions[body].ops.last().copied();
-    let next = y.and_then(|y| func.ops[y].operands.get(c.slot).copied());
+    let next = y.and_then(|y| func.ops[y].values().get(c.slot).copied());
     let vty = func.value_type(arg);
     let loc = data.loc;
     let widen = if unsigned { CastOp::ZExt } else { CastOp::SExt };
@@ -262,10 +262,10 @@ fn fold_extensions(types: &mut Types, func: &mut Function, arg: Value, wide: Val
                 replace_all_uses(func, data.results[0], wide);
             }
             OpKind::Binary(BinOp::Add, flags) if flags.nsw => {
-                let x = if data.operands[0] == arg {
-                    data.operands[1]
+                let x = if data.lhs() == arg {
+                    data.rhs()
                 } else {
-                    data.operands[0]
+                    data.lhs()
                 };
                 let sum = data.results[0];
                 for &(ext, _) in all.get(&sum).map(Vec::as_slice).unwrap_or(&[]) {
@@ -297,13 +297,13 @@ fn fold_extensions(types: &mut Types, func: &mut Function, arg: Value, wide: Val
 
 /// Removes carried slot `k` of `for` `f`.
 fn drop_slot(func: &mut Function, f: Op, k: usize) {
-    let body = func.ops[f].regions[0];
+    let body = func.ops[f].body();
     if let Some(&y) = func.regions[body].ops.last() {
-        if k < func.ops[y].operands.len() {
-            func.ops[y].operands.remove(k);
+        if k < func.ops[y].values().len() {
+            func.ops[y].remove_value(k);
         }
     }
-    func.ops[f].operands.remove(3 + k);
+    func.ops[f].remove_init(k);
     func.regions[body].args.remove(1 + k);
     func.ops[f].results.remove(k);
     let results = func.ops[f].results.clone();

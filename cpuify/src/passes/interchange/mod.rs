@@ -113,7 +113,7 @@ pub fn interchange(
                     .ancestors(p)
                     .into_iter()
                     .find(|&a| func.ops[a].kind == OpKind::Parallel { level: Level::Grid })?;
-                Some((r, p, func.ops[grid].regions[0]))
+                Some((r, p, func.ops[grid].body()))
             })
             .collect()
     };
@@ -169,10 +169,10 @@ pub(crate) fn would_move(module: &mut Module, fid: FuncId, p: Op) -> bool {
     ) else {
         return false;
     };
-    let grid = func.ops[grid].regions[0];
+    let grid = func.ops[grid].body();
     let u = Uniformity::of_thread_loop(&module.types, func, p);
     let mut found = Vec::new();
-    find_loops(&module.types, func, &u, func.ops[p].regions[0], &mut found);
+    find_loops(&module.types, func, &u, func.ops[p].body(), &mut found);
     if !found.iter().any(|f| f.marks.is_ok()) {
         return false;
     }
@@ -223,7 +223,7 @@ fn try_loop(
 ) -> Result<(Done, Refused), Refused> {
     let u = Uniformity::of_thread_loop(&module.types, func, p);
     let mut found = Vec::new();
-    find_loops(&module.types, func, &u, func.ops[p].regions[0], &mut found);
+    find_loops(&module.types, func, &u, func.ops[p].body(), &mut found);
     let mut refused: Refused = Vec::new();
     let mut chosen: Vec<(Op, usize)> = Vec::new();
     let mut marks = Vec::new();
@@ -461,7 +461,7 @@ fn legality(
     let params: Vec<usize> = {
         let fx = FunctionEffects::new(module, func, summaries);
         let mut v: Vec<usize> = fx
-            .region_effects(func.ops[p].regions[0])
+            .region_effects(func.ops[p].body())
             .iter()
             .filter_map(|e| match e.base {
                 cucc_ir::Base::Param(i) => Some(i as usize),
@@ -535,7 +535,7 @@ fn legality(
 /// between moved loops its top-level ancestor lies in, and whether that
 /// ancestor holds one of `loops`.
 fn top_level_of(func: &Function, p: Op, loops: &[Op]) -> HashMap<Op, (usize, bool)> {
-    let body = func.ops[p].regions[0];
+    let body = func.ops[p].body();
     let mut out = HashMap::new();
     let mut gap = 0;
     for &top in &func.regions[body].ops {
@@ -559,7 +559,7 @@ fn top_level_of(func: &Function, p: Op, loops: &[Op]) -> HashMap<Op, (usize, boo
 
 /// True if thread loop `p` runs over the launch's `block_dim y` and `z`.
 fn over_block_dims(func: &Function, p: Op) -> bool {
-    let ubs = &func.ops[p].operands;
+    let ubs = func.ops[p].ubs();
     ubs.len() == 3
         && [1, 2].iter().all(|&k| {
             func.defining_op(ubs[k])
@@ -615,18 +615,18 @@ fn find_loops(types: &Types, func: &Function, u: &Uniformity, r: Region, out: &m
 fn movable(types: &Types, func: &Function, u: &Uniformity, l: Op) -> Result<Vec<Op>, String> {
     let data = &func.ops[l];
     let uniform_trips = match data.kind {
-        OpKind::For { .. } => data.operands[..3].iter().all(|&v| u.is_uniform(v)),
+        OpKind::For { .. } => data.controls().iter().all(|&v| u.is_uniform(v)),
         OpKind::While => {
-            let before = data.regions[0];
+            let before = data.before();
             func.regions[before]
                 .ops
                 .last()
-                .and_then(|&t| func.ops[t].operands.first())
-                .is_some_and(|&c| u.is_uniform(c))
+                .map(|&t| func.ops[t].cond())
+                .is_some_and(|c| u.is_uniform(c))
                 // nvcc's count-down do-while: a uniform start is a uniform
                 // trip count.
                 || canonical_for::countdown_shape(types, func, l)
-                    .is_some_and(|c| u.is_uniform(data.operands[c.k]))
+                    .is_some_and(|c| u.is_uniform(data.inits()[c.k]))
         }
         _ => false,
     };
@@ -671,9 +671,7 @@ fn touches_memory(types: &Types, func: &Function, l: Op) -> bool {
         let data = &func.ops[op];
         match data.kind {
             OpKind::Load { .. } | OpKind::Store { .. } => {
-                data.operands.first().is_some_and(|&ptr| {
-                    types[func.value_type(ptr)].ptr_space() != Some(Space::Private)
-                })
+                types[func.value_type(data.ptr())].ptr_space() != Some(Space::Private)
             }
             OpKind::AtomicRmw { .. } | OpKind::AtomicCas { .. } | OpKind::TexFetch { .. } => true,
             _ => false,
@@ -697,7 +695,7 @@ fn split_uniform_offsets(types: &mut Types, func: &mut Function, u: &Uniformity,
         let OpKind::PtrIndex { elem } = func.ops[op].kind else {
             continue;
         };
-        let (base, index) = (func.ops[op].operands[0], func.ops[op].operands[1]);
+        let (base, index) = (func.ops[op].ptr(), func.ops[op].index());
         let Some(add) = func.defining_op(index) else {
             continue;
         };
@@ -708,7 +706,7 @@ fn split_uniform_offsets(types: &mut Types, func: &mut Function, u: &Uniformity,
         if !(wide || flags.nsw) {
             continue;
         }
-        let (x, y) = (func.ops[add].operands[0], func.ops[add].operands[1]);
+        let (x, y) = (func.ops[add].lhs(), func.ops[add].rhs());
         let (a, b) = match (u.is_uniform(x), u.is_uniform(y)) {
             (true, false) => (x, y),
             (false, true) => (y, x),
@@ -720,7 +718,8 @@ fn split_uniform_offsets(types: &mut Types, func: &mut Function, u: &Uniformity,
         bld.set_loc(loc);
         bld.set_insertion_at(region, at);
         let row = bld.ptr_index(base, a, elem);
-        func.ops[op].operands = vec![row, b];
+        func.ops[op].set_ptr(row);
+        func.ops[op].set_index(b);
     }
 }
 
@@ -730,8 +729,8 @@ fn split_uniform_offsets(types: &mut Types, func: &mut Function, u: &Uniformity,
 fn mark(types: &mut Types, func: &mut Function, l: Op) {
     let data = &func.ops[l];
     let body = match data.kind {
-        OpKind::While => data.regions[1],
-        _ => data.regions[0],
+        OpKind::While => data.after(),
+        _ => data.body(),
     };
     let loc = data.loc;
     let mut b = cucc_ir::Builder::new(types, func);

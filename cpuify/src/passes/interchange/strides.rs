@@ -221,7 +221,7 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn new(types: &'a Types, func: &'a Function, p: Op) -> Self {
-        let body = func.ops[p].regions[0];
+        let body = func.ops[p].body();
         let mut walk = Vec::new();
         func.walk_region(body, &mut walk);
         let mut inside: std::collections::HashSet<Value> =
@@ -269,20 +269,21 @@ impl<'a> Reader<'a> {
             return leaf();
         };
         let data = &self.func.ops[d];
-        let arg = |i: usize| self.int(data.operands[i], depth - 1);
+        let int = |v: Value| self.int(v, depth - 1);
+        let both = || int(data.lhs()).zip(int(data.rhs()));
         let opened = match data.kind {
-            OpKind::Binary(BinOp::Add, _) => arg(0).zip(arg(1)).and_then(|(a, b)| a.add(&b, 1)),
-            OpKind::Binary(BinOp::Sub, _) => arg(0).zip(arg(1)).and_then(|(a, b)| a.add(&b, -1)),
-            OpKind::Binary(BinOp::Mul, _) => arg(0).zip(arg(1)).and_then(|(a, b)| a.mul(&b)),
+            OpKind::Binary(BinOp::Add, _) => both().and_then(|(a, b)| a.add(&b, 1)),
+            OpKind::Binary(BinOp::Sub, _) => both().and_then(|(a, b)| a.add(&b, -1)),
+            OpKind::Binary(BinOp::Mul, _) => both().and_then(|(a, b)| a.mul(&b)),
             OpKind::Binary(BinOp::Shl, _) => {
                 // Amounts of the width or more give 0: not a scaling.
-                let k = self.func.const_bits(data.operands[1])?;
+                let k = self.func.const_bits(data.rhs())?;
                 if k >= 62.min(u64::from(bits)) {
                     return leaf();
                 }
-                arg(0).and_then(|a| a.mul(&Poly::constant(1i128 << k)))
+                int(data.lhs()).and_then(|a| a.mul(&Poly::constant(1i128 << k)))
             }
-            OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => arg(0),
+            OpKind::Cast(CastOp::SExt | CastOp::ZExt | CastOp::Trunc) => int(data.input()),
             _ => return leaf(),
         };
         // An expression too large to open stays one (varying) leaf.
@@ -301,21 +302,21 @@ impl<'a> Reader<'a> {
         let data = &self.func.ops[d];
         match &data.kind {
             OpKind::PtrIndex { elem } => {
-                let (root, base) = self.offset(data.operands[0], depth - 1)?;
+                let (root, base) = self.offset(data.ptr(), depth - 1)?;
                 let size = i128::from(self.types.size_of(*elem));
-                let idx = self.int(data.operands[1], DEPTH)?;
+                let idx = self.int(data.index(), DEPTH)?;
                 let step = idx.mul(&Poly::constant(size))?;
                 Some((root, base.add(&step, 1)?))
             }
             OpKind::PtrField { ty, field } => {
-                let (root, base) = self.offset(data.operands[0], depth - 1)?;
+                let (root, base) = self.offset(data.ptr(), depth - 1)?;
                 let Type::Struct(s) = &self.types[*ty] else {
                     return None;
                 };
                 let off = i128::from(s.fields.get(*field as usize)?.offset);
                 Some((root, base.add(&Poly::constant(off), 1)?))
             }
-            OpKind::Cast(CastOp::SpaceCast) => self.offset(data.operands[0], depth - 1),
+            OpKind::Cast(CastOp::SpaceCast) => self.offset(data.input(), depth - 1),
             OpKind::Alloca { .. } | OpKind::GlobalAddr(_) | OpKind::DynamicShared => {
                 Some((ptr, Poly::default()))
             }
@@ -328,8 +329,8 @@ impl<'a> Reader<'a> {
     fn access(&self, op: Op) -> Option<(Value, Poly, u64)> {
         let data = &self.func.ops[op];
         let (ptr, ty) = match data.kind {
-            OpKind::Load { .. } => (data.operands[0], self.func.value_type(data.results[0])),
-            OpKind::Store { .. } => (data.operands[0], self.func.value_type(data.operands[1])),
+            OpKind::Load { .. } => (data.ptr(), self.func.value_type(data.results[0])),
+            OpKind::Store { .. } => (data.ptr(), self.func.value_type(data.value())),
             _ => return None,
         };
         let size = self.types.size_of(ty);
@@ -457,7 +458,7 @@ pub(super) fn materialise(
     }
     let at = func.op_index(region, p);
     let loc = func.ops[p].loc;
-    let extents = func.ops[p].operands.clone();
+    let extents = func.ops[p].ubs().to_vec();
     let mut b = Builder::new(types, func);
     b.set_loc(loc);
     b.set_insertion_at(region, at);

@@ -50,12 +50,13 @@
 
 mod rewrite;
 
+use super::launch_form::{launch_function, parallels};
 use super::uniform::Uniformity;
 use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::{
-    BarrierScope, BinOp, Callee, CastOp, FuncId, Function, FunctionKind, Level, Module, Op, OpKind,
-    Region, Space, Types, Value,
+    BarrierScope, BinOp, Callee, CastOp, FuncId, Function, Level, Module, Op, OpKind, Region,
+    Space, Types, Value,
 };
 use std::collections::HashSet;
 
@@ -70,30 +71,16 @@ pub fn predicate_barriers(
     fid: FuncId,
     remarks: &mut Remarks,
 ) -> Result<usize, CpuifyError> {
-    let Module {
-        types, functions, ..
-    } = module;
-    let func = &mut functions[fid];
-    if func.kind != FunctionKind::Launch {
+    let Some((types, func)) = launch_function(module, fid) else {
         return Ok(0);
-    }
-    let loops: Vec<Op> = func
-        .walk()
-        .into_iter()
-        .map(|(_, o)| o)
-        .filter(|&o| {
-            func.ops[o].kind
-                == OpKind::Parallel {
-                    level: Level::Block,
-                }
-        })
-        .collect();
+    };
+    let loops = parallels(func, Level::Block);
     let mut done = 0;
     let mut rejected = HashSet::new();
-    for p in loops {
+    for (_, p) in loops {
         loop {
             let u = Uniformity::of_thread_loop(types, func, p);
-            let body = func.ops[p].regions[0];
+            let body = func.ops[p].body();
             let Some(c) = find_divergent(func, &u, body, &rejected) else {
                 break;
             };
@@ -159,16 +146,7 @@ pub(crate) fn speculable(func: &Function, op: Op) -> bool {
         return false;
     }
     match &data.kind {
-        OpKind::Binary(b, _) => !matches!(
-            b,
-            BinOp::SDiv
-                | BinOp::UDiv
-                | BinOp::SRem
-                | BinOp::URem
-                | BinOp::Shl
-                | BinOp::LShr
-                | BinOp::AShr
-        ),
+        OpKind::Binary(b, _) => !b.can_fail(),
         OpKind::Cast(c) => !matches!(c, CastOp::FpToSi | CastOp::FpToUi),
         OpKind::Alloca { space, .. } => *space == Space::Private,
         k => k.is_pure(),
@@ -183,7 +161,7 @@ pub(crate) fn constant_shift(types: &Types, func: &Function, o: Op) -> bool {
         return false;
     };
     let bits = types[func.value_type(data.results[0])].int_bits();
-    match (data.operands.get(1).and_then(|&a| func.const_bits(a)), bits) {
+    match (func.const_bits(data.rhs()), bits) {
         (Some(k), Some(bits)) => k < u64::from(bits),
         _ => false,
     }
@@ -203,7 +181,7 @@ fn find_divergent(
         }
         let data = &func.ops[op];
         let cond = match data.kind {
-            OpKind::If => data.operands.first().copied(),
+            OpKind::If => Some(data.cond()),
             OpKind::While => while_cond(func, op),
             _ => None,
         };
@@ -221,15 +199,14 @@ fn find_divergent(
 
 /// The condition of `while` op `w`.
 fn while_cond(func: &Function, w: Op) -> Option<Value> {
-    let before = *func.ops[w].regions.first()?;
-    let t = *func.regions[before].ops.last()?;
-    func.ops[t].operands.first().copied()
+    let t = *func.regions[func.ops[w].before()].ops.last()?;
+    Some(func.ops[t].cond())
 }
 
 /// A `while` predicated as a whole needs a condition region without
 /// barriers.
 fn barrier_free_condition(func: &Function, w: Op) -> Result<(), String> {
-    let before = func.ops[w].regions[0];
+    let before = func.ops[w].before();
     if func.regions[before]
         .ops
         .iter()
@@ -297,7 +274,7 @@ fn legal(func: &Function, u: &Uniformity, c: Op) -> Result<HashSet<Op>, String> 
         let data = &func.ops[op];
         if matches!(data.kind, OpKind::For { .. })
             && has_barrier(func, op)
-            && !data.operands[..3].iter().all(same_for_all)
+            && !data.controls().iter().all(same_for_all)
         {
             return Err(
                 "the bounds of a `for` holding a barrier are not known to be the same \
@@ -353,14 +330,14 @@ fn taint_region(func: &Function, r: Region, set: &mut HashSet<Value>) {
         }
         match data.kind {
             OpKind::For { .. } => {
-                let body = data.regions[0];
+                let body = data.body();
                 let args = func.regions[body].args.clone();
-                let bounds = any(set, &ops[..3]);
-                if any(set, &[ops[0], ops[2]]) {
+                let bounds = any(set, data.controls());
+                if any(set, &[data.lb(), data.step()]) {
                     set.insert(args[0]);
                 }
                 let ys = term(body);
-                for (k, (&init, &y)) in ops[3..].iter().zip(&ys).enumerate() {
+                for (k, (&init, &y)) in data.inits().iter().zip(&ys).enumerate() {
                     if bounds || set.contains(&init) || set.contains(&y) {
                         set.insert(args[k + 1]);
                         if let Some(&rv) = res.get(k) {
@@ -371,10 +348,10 @@ fn taint_region(func: &Function, r: Region, set: &mut HashSet<Value>) {
                 taint_region(func, body, set);
             }
             OpKind::While => {
-                let (b, a) = (data.regions[0], data.regions[1]);
+                let (b, a) = (data.before(), data.after());
                 let (bargs, aargs) = (&func.regions[b].args, &func.regions[a].args);
                 let ys = term(a);
-                for (k, (&init, &y)) in ops.iter().zip(&ys).enumerate() {
+                for (k, (&init, &y)) in data.inits().iter().zip(&ys).enumerate() {
                     if set.contains(&init) || set.contains(&y) {
                         set.insert(bargs[k]);
                     }

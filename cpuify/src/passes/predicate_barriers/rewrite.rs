@@ -35,12 +35,11 @@ pub(super) fn predicate(
         rw.while_in(c, None, &mut out);
         out.push(c);
     } else {
-        let cond = rw.func.ops[c].operands[0];
+        let cond = rw.func.ops[c].cond();
         rw.flatten_if(c, cond, None, &mut out);
     }
-    let ops = &mut rw.func.regions[parent].ops;
-    if let Some(k) = ops.iter().position(|&o| o == c) {
-        ops.splice(k..=k, out);
+    if let Some(k) = rw.func.find_op(parent, c) {
+        rw.func.regions[parent].ops.splice(k..=k, out);
     }
     let results = std::mem::take(&mut rw.results);
     replace_uses_map(rw.func, &results);
@@ -102,7 +101,10 @@ impl Rewriter<'_> {
     /// branches guarded by `outer && cond` and `outer && !cond`.
     fn flatten_if(&mut self, c: Op, cond: Value, outer: Option<Value>, out: &mut Vec<Op>) {
         let loc = self.func.ops[c].loc;
-        let (then_r, else_r) = (self.func.ops[c].regions[0], self.func.ops[c].regions[1]);
+        let (then_r, else_r) = (
+            self.func.ops[c].then_region(),
+            self.func.ops[c].else_region(),
+        );
         let t_flag = self.and(outer, cond, loc, out);
         let yt = self.flatten(then_r, t_flag, out);
         let ye = if self.func.regions[else_r].ops.len() > 1 {
@@ -132,7 +134,7 @@ impl Rewriter<'_> {
     fn while_in(&mut self, w: Op, init: Option<Value>, out: &mut Vec<Op>) {
         let loc = self.func.ops[w].loc;
         let i1 = self.i1;
-        let (before, after) = (self.func.ops[w].regions[0], self.func.ops[w].regions[1]);
+        let (before, after) = (self.func.ops[w].before(), self.func.ops[w].after());
         let old_results = self.func.ops[w].results.clone();
         let tys: Vec<TypeId> = old_results
             .iter()
@@ -242,7 +244,7 @@ impl Rewriter<'_> {
         let loc = self.func.ops[op].loc;
         match self.func.ops[op].kind.clone() {
             OpKind::If => {
-                let cond = self.func.ops[op].operands[0];
+                let cond = self.func.ops[op].cond();
                 self.flatten_if(op, cond, Some(flag), out);
             }
             OpKind::While if self.whiles.contains(&op) => {
@@ -261,7 +263,7 @@ impl Rewriter<'_> {
                 out.push(op);
             }
             OpKind::BarrierReduce(kind) => {
-                let pred = self.func.ops[op].operands[0];
+                let pred = self.func.ops[op].pred();
                 let pred = if kind == BarrierReduceKind::And {
                     let nf = self.not(flag, loc, out);
                     self.emit(
@@ -274,7 +276,7 @@ impl Rewriter<'_> {
                 } else {
                     self.and(Some(flag), pred, loc, out)
                 };
-                self.func.ops[op].operands[0] = pred;
+                self.func.ops[op].set_pred(pred);
                 out.push(op);
             }
             _ => out.push(op),

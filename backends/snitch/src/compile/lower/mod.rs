@@ -552,7 +552,7 @@ impl<'a> Lowerer<'a> {
         let [lb, ub, step, inits @ ..] = data.operands.as_slice() else {
             return Err(self.err(loc, "for", "malformed op"));
         };
-        let region = data.regions[0];
+        let region = data.body();
         let results = data.results.clone();
         let lb_a = self.affine(*lb, loc)?;
         let ub_a = self.affine(*ub, loc)?;
@@ -769,7 +769,7 @@ impl<'a> Lowerer<'a> {
         let data = &self.func.ops[op];
         let loc = data.loc;
         let grid = matches!(data.kind, OpKind::Parallel { level: Level::Grid });
-        let region = data.regions[0];
+        let region = data.body();
         let ubs = data.operands.clone();
         let args = self.func.regions[region].args.clone();
         let mut counts = Vec::new();
@@ -1018,7 +1018,7 @@ pub(crate) fn address_values(
                     if ![lb, ub, step].contains(&&v) =>
                 {
                     for (k, _) in inits.iter().enumerate().filter(|(_, &i)| i == v) {
-                        let region = data.regions[0];
+                        let region = data.body();
                         derived.extend(func.regions[region].args.get(k + 1).copied());
                         derived.extend(data.results.get(k).copied());
                     }
