@@ -201,7 +201,8 @@ mod tests {
                 "-w",
                 "-march=native",
                 "-ffp-contract=off",
-                "-fno-math-errno"
+                "-fno-math-errno",
+                "-fno-strict-aliasing"
             ]
         );
         let o = CompileOptions {
@@ -220,6 +221,7 @@ mod tests {
                 "-w",
                 "-ffp-contract=off",
                 "-fno-math-errno",
+                "-fno-strict-aliasing",
                 "-ffast-math",
                 "-g"
             ]
