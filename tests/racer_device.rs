@@ -8,7 +8,10 @@
 
 #[allow(dead_code)]
 mod common;
-use common::{build_runtime, find_nvcc, fresh_dir, root, run_with_devices, text};
+use common::{
+    build_runtime, cucc_build, fresh_dir, nvcc_build_shared, nvcc_or_skip, root, run_with_devices,
+    text,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -20,20 +23,9 @@ fn out_dir(tag: &str) -> PathBuf {
     fresh_dir("racer", tag)
 }
 
-fn run(exe: &Path, under_cucc: bool, cache: &Path, env: &[(&str, &str)]) -> Output {
-    run_with_devices(exe, under_cucc, cache, env)
-}
-
 fn build_with_cucc(dir: &Path) -> PathBuf {
     let exe = dir.join("racer_device");
-    let build = Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .arg("-O2")
-        .arg(source())
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("run cucc");
-    assert!(build.status.success(), "{}", text(&build));
+    cucc_build(&source(), &exe);
     exe
 }
 
@@ -107,7 +99,7 @@ fn cucc_built_program_matches_the_cpu_on_the_racer_device() {
     let dir = out_dir("cucc");
     let exe = build_with_cucc(&dir);
     let cache = dir.join("cache");
-    let out = run(
+    let out = run_with_devices(
         &exe,
         false,
         &cache,
@@ -124,14 +116,14 @@ fn racer_device_listed_first_or_next_to_snitch() {
     let dir = out_dir("order");
     let exe = build_with_cucc(&dir);
     let cache = dir.join("cache");
-    let first = run(&exe, false, &cache, &[("CUCC_DEVICE", "racer")]);
+    let first = run_with_devices(&exe, false, &cache, &[("CUCC_DEVICE", "racer")]);
     assert!(first.status.success(), "{}", text(&first));
     assert!(
         String::from_utf8_lossy(&first.stdout).contains("device 0: RACER"),
         "{}",
         text(&first)
     );
-    let three = run(&exe, false, &cache, &[("CUCC_DEVICES", "snitch,cpu,racer")]);
+    let three = run_with_devices(&exe, false, &cache, &[("CUCC_DEVICES", "snitch,cpu,racer")]);
     assert!(three.status.success(), "{}", text(&three));
     assert!(
         String::from_utf8_lossy(&three.stdout).contains("device 2: RACER"),
@@ -139,7 +131,7 @@ fn racer_device_listed_first_or_next_to_snitch() {
         text(&three)
     );
     // Not listed: the program says so and fails.
-    let alone = run(&exe, false, &cache, &[]);
+    let alone = run_with_devices(&exe, false, &cache, &[]);
     assert_eq!(alone.status.code(), Some(1), "{}", text(&alone));
 }
 
@@ -181,37 +173,15 @@ fn racer_dump_writes_text_and_svg_per_kernel() {
 /// and match the CPU device bit for bit.
 #[test]
 fn nvcc_built_program_matches_the_cpu_on_the_racer_device() {
-    let Some(nvcc) = find_nvcc() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "nvcc not found: run scripts/setup.sh (installs it in .venv) or set CUCC_NVCC"
-        );
-        eprintln!("note: nvcc not found (scripts/setup.sh installs it); skipping");
+    let Some(nvcc) = nvcc_or_skip() else {
         return;
     };
     build_runtime();
-    let nvcc_lib = nvcc
-        .parent()
-        .and_then(Path::parent)
-        .map(|p| p.join("lib"))
-        .expect("nvcc's lib dir");
-    let named = Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .args(["run", "/bin/true"])
-        .output()
-        .expect("cucc run");
-    assert!(named.status.success(), "{}", text(&named));
     let dir = out_dir("nvcc");
     let exe = dir.join("racer_device");
-    let build = Command::new(&nvcc)
-        .args(["-arch=sm_80", "-cudart", "shared", "-o"])
-        .arg(&exe)
-        .arg(source())
-        .arg(format!("-L{}", nvcc_lib.display()))
-        .output()
-        .expect("run nvcc");
-    assert!(build.status.success(), "{}", text(&build));
+    nvcc_build_shared(&nvcc, &source(), &exe);
     let cache = dir.join("cache");
-    let out = run(
+    let out = run_with_devices(
         &exe,
         true,
         &cache,
