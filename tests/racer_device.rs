@@ -105,7 +105,7 @@ fn cucc_built_program_matches_the_cpu_on_the_racer_device() {
         &cache,
         &[("CUCC_DEVICES", "cpu,racer"), ("CUCC_PROFILE", "1")],
     );
-    check_run(&out, "racer_device.cu:72:");
+    check_run(&out, "racer_device.cu:54:");
 }
 
 /// `CUCC_DEVICE=racer` makes it device 0; with the Snitch device listed
@@ -148,7 +148,7 @@ fn racer_dump_writes_text_and_svg_per_kernel() {
     // other kernels' dumps.
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("racer_device.cu:72:"),
+        String::from_utf8_lossy(&out.stderr).contains("racer_device.cu:54:"),
         "{}",
         text(&out)
     );

@@ -8,14 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 static int bad = 0;
 
@@ -136,10 +129,5 @@ int main() {
 
     CHECK(cudaEventDestroy(ev));
     CHECK(cudaFree(d));
-    if (bad) {
-        printf("FAIL api_errors (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_errors\n");
-    return 0;
+    return report("api_errors", bad);
 }
