@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <thread>
 
-
 #include "expect.h"
 
 __global__ void fill(int *p, int n, int v) {

@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 
-
 #include "expect.h"
 
 __global__ void touch(int *p) { p[threadIdx.x] = threadIdx.x; }

@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <ctime>
 
-
 #include "expect.h"
 
 // Enough arithmetic per element that the launch takes measurable time.

@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 
-
 #include "expect.h"
 
 __global__ void square_into(const int *in, int *out, int n) {

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-
 #include "expect.h"
 
 __global__ void accumulate(float *acc, const float *x, int n, int rounds) {

@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 
-
 #include "expect.h"
 
 const int NX = 13, NY = 7, NZ = 5;

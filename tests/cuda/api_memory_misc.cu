@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 
-
 #include "expect.h"
 
 __global__ void negate(int *p, int n) {

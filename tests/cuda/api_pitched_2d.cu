@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 
-
 #include "expect.h"
 
 // out(x, y) = in(x, y) * 10 + y, rows `pitch` bytes apart.

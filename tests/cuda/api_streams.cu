@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <ctime>
 
-
 #include "expect.h"
 
 __global__ void scale_add(float *x, int n, float a, float b) {

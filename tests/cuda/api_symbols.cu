@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstdlib>
 
-
 #include "expect.h"
 
 struct Params {
