@@ -15,6 +15,9 @@ use common::{
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Both devices listed, with the profile the checks read.
+const PROFILED: [(&str, &str); 2] = [("CUCC_DEVICES", "cpu,racer"), ("CUCC_PROFILE", "1")];
+
 fn source() -> PathBuf {
     root().join("tests/racer/racer_device.cu")
 }
@@ -99,12 +102,7 @@ fn cucc_built_program_matches_the_cpu_on_the_racer_device() {
     let dir = out_dir("cucc");
     let exe = build_with_cucc(&dir);
     let cache = dir.join("cache");
-    let out = run_with_devices(
-        &exe,
-        false,
-        &cache,
-        &[("CUCC_DEVICES", "cpu,racer"), ("CUCC_PROFILE", "1")],
-    );
+    let out = run_with_devices(&exe, false, &cache, &PROFILED);
     check_run(&out, "racer_device.cu:54:");
 }
 
@@ -181,11 +179,6 @@ fn nvcc_built_program_matches_the_cpu_on_the_racer_device() {
     let exe = dir.join("racer_device");
     nvcc_build_shared(&nvcc, &source(), &exe);
     let cache = dir.join("cache");
-    let out = run_with_devices(
-        &exe,
-        true,
-        &cache,
-        &[("CUCC_DEVICES", "cpu,racer"), ("CUCC_PROFILE", "1")],
-    );
+    let out = run_with_devices(&exe, true, &cache, &PROFILED);
     check_run(&out, "racer_device.ptx:");
 }
