@@ -50,22 +50,26 @@ fn run(exe: &Path) -> String {
     text
 }
 
+/// Builds `tests/programs/NAME.cu` with its IR device half: it must print
+/// `PASS NAME`.
+fn passes(name: &str) {
+    let out = build_and_run(name);
+    assert!(out.contains(&format!("PASS {name}")), "{out}");
+}
+
 #[test]
 fn texture_object_on_linear_memory() {
-    let out = build_and_run("tex_object");
-    assert!(out.contains("PASS tex_object"), "{out}");
+    passes("tex_object");
 }
 
 #[test]
 fn cuda_array_with_linear_filtering_and_normalized_coordinates() {
-    let out = build_and_run("tex_array2d");
-    assert!(out.contains("PASS tex_array2d"), "{out}");
+    passes("tex_array2d");
 }
 
 #[test]
 fn legacy_texture_reference_bound_to_linear_memory() {
-    let out = build_and_run("tex_legacy");
-    assert!(out.contains("PASS tex_legacy"), "{out}");
+    passes("tex_legacy");
 }
 
 /// `tex1Dfetch` in loops through texture objects passed as parameters (the

@@ -1,8 +1,5 @@
 //! Helpers shared by the integration tests.
 
-// Each test binary uses some of them.
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 
 use cucc_frontend::clang::Clang;
