@@ -9,27 +9,16 @@
 #[allow(dead_code)]
 mod common;
 use common::{
-    build_runtime, cucc_build, fresh_dir, nvcc_build_shared, nvcc_or_skip, root, run_with_devices,
-    text,
+    cucc_device_program, device_source, fresh_dir, nvcc_device_program, run_with_devices, text,
 };
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// Both devices listed, with the profile the checks read.
 const PROFILED: [(&str, &str); 2] = [("CUCC_DEVICES", "cpu,racer"), ("CUCC_PROFILE", "1")];
 
 fn source() -> PathBuf {
-    root().join("tests/racer/racer_device.cu")
-}
-
-fn out_dir(tag: &str) -> PathBuf {
-    fresh_dir("racer", tag)
-}
-
-fn build_with_cucc(dir: &Path) -> PathBuf {
-    let exe = dir.join("racer_device");
-    cucc_build(&source(), &exe);
-    exe
+    device_source("racer")
 }
 
 /// The profile row of `kernel` in the RACER table, split in fields.
@@ -98,10 +87,7 @@ fn check_run(out: &Output, diag_file: &str) {
 }
 #[test]
 fn cucc_built_program_matches_the_cpu_on_the_racer_device() {
-    build_runtime();
-    let dir = out_dir("cucc");
-    let exe = build_with_cucc(&dir);
-    let cache = dir.join("cache");
+    let (exe, cache) = cucc_device_program("racer", "cucc");
     let out = run_with_devices(&exe, false, &cache, &PROFILED);
     check_run(&out, "racer_device.cu:54:");
 }
@@ -110,10 +96,7 @@ fn cucc_built_program_matches_the_cpu_on_the_racer_device() {
 /// too the program still finds both of its devices by name.
 #[test]
 fn racer_device_listed_first_or_next_to_snitch() {
-    build_runtime();
-    let dir = out_dir("order");
-    let exe = build_with_cucc(&dir);
-    let cache = dir.join("cache");
+    let (exe, cache) = cucc_device_program("racer", "order");
     let first = run_with_devices(&exe, false, &cache, &[("CUCC_DEVICE", "racer")]);
     assert!(first.status.success(), "{}", text(&first));
     assert!(
@@ -135,7 +118,7 @@ fn racer_device_listed_first_or_next_to_snitch() {
 
 #[test]
 fn racer_dump_writes_text_and_svg_per_kernel() {
-    let dir = out_dir("dump");
+    let dir = fresh_dir("racer", "dump");
     let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
         .arg(format!("--racer-dump={}", dir.join("d").display()))
         .args(["--racer-launch=48,64", "--racer-arg=5=64"])
@@ -171,14 +154,9 @@ fn racer_dump_writes_text_and_svg_per_kernel() {
 /// and match the CPU device bit for bit.
 #[test]
 fn nvcc_built_program_matches_the_cpu_on_the_racer_device() {
-    let Some(nvcc) = nvcc_or_skip() else {
+    let Some((exe, cache)) = nvcc_device_program("racer") else {
         return;
     };
-    build_runtime();
-    let dir = out_dir("nvcc");
-    let exe = dir.join("racer_device");
-    nvcc_build_shared(&nvcc, &source(), &exe);
-    let cache = dir.join("cache");
     let out = run_with_devices(&exe, true, &cache, &PROFILED);
     check_run(&out, "racer_device.ptx:");
 }

@@ -10,20 +10,8 @@
 
 #[allow(dead_code)]
 mod common;
-use common::{
-    build_runtime, cucc_build, fresh_dir, nvcc_build_shared, nvcc_or_skip, root, run_with_devices,
-    text,
-};
-use std::path::PathBuf;
+use common::{cucc_device_program, nvcc_device_program, run_with_devices, text};
 use std::process::Output;
-
-fn source() -> PathBuf {
-    root().join("tests/snitch/snitch_device.cu")
-}
-
-fn out_dir(tag: &str) -> PathBuf {
-    fresh_dir("snitch", tag)
-}
 
 /// What every build must show with both devices listed.
 fn check_mixed_run(out: &Output, diag_file: &str) {
@@ -105,11 +93,7 @@ fn check_mixed_run(out: &Output, diag_file: &str) {
 
 #[test]
 fn cucc_built_program_mixes_cpu_and_snitch_devices() {
-    build_runtime();
-    let dir = out_dir("cucc");
-    let exe = dir.join("snitch_device");
-    cucc_build(&source(), &exe);
-    let cache = dir.join("cache");
+    let (exe, cache) = cucc_device_program("snitch", "cucc");
     let both = [("CUCC_DEVICES", "cpu,snitch"), ("CUCC_PROFILE", "1")];
     check_mixed_run(
         &run_with_devices(&exe, false, &cache, &both),
@@ -140,14 +124,9 @@ fn cucc_built_program_mixes_cpu_and_snitch_devices() {
 
 #[test]
 fn nvcc_built_program_mixes_cpu_and_snitch_devices() {
-    let Some(nvcc) = nvcc_or_skip() else {
+    let Some((exe, cache)) = nvcc_device_program("snitch") else {
         return;
     };
-    build_runtime();
-    let dir = out_dir("nvcc");
-    let exe = dir.join("snitch_device");
-    nvcc_build_shared(&nvcc, &source(), &exe);
-    let cache = dir.join("cache");
     let both = [("CUCC_DEVICES", "cpu,snitch"), ("CUCC_PROFILE", "1")];
     check_mixed_run(
         &run_with_devices(&exe, true, &cache, &both),

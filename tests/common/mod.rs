@@ -158,6 +158,33 @@ pub fn fresh_dir(what: &str, tag: &str) -> std::path::PathBuf {
     d
 }
 
+/// For the simulated-device tests: the runtime built, and the program
+/// `tests/<what>/<what>_device.cu` built by cucc into a fresh directory
+/// (`tag` names it); the program and a JIT cache directory.
+pub fn cucc_device_program(what: &str, tag: &str) -> (PathBuf, PathBuf) {
+    build_runtime();
+    let dir = fresh_dir(what, tag);
+    let exe = dir.join(format!("{what}_device"));
+    cucc_build(&device_source(what), &exe);
+    (exe, dir.join("cache"))
+}
+
+/// [`cucc_device_program`] built by nvcc (to run under `cucc run`), or
+/// `None` when there is no nvcc (the test is skipped).
+pub fn nvcc_device_program(what: &str) -> Option<(PathBuf, PathBuf)> {
+    let nvcc = nvcc_or_skip()?;
+    build_runtime();
+    let dir = fresh_dir(what, "nvcc");
+    let exe = dir.join(format!("{what}_device"));
+    nvcc_build_shared(&nvcc, &device_source(what), &exe);
+    Some((exe, dir.join("cache")))
+}
+
+/// `tests/<what>/<what>_device.cu`, a simulated-device test program.
+pub fn device_source(what: &str) -> PathBuf {
+    root().join(format!("tests/{what}/{what}_device.cu"))
+}
+
 /// Runs `exe` (directly, or under `cucc run`) with `env`, the device
 /// variables cleared first and the JIT cache in `cache`.
 pub fn run_with_devices(
