@@ -8,9 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "check.h"
-
-static int bad = 0;
+#include "expect.h"
 
 // `call` must return `want`, which must then be the last error (once).
 #define EXPECT_ERR(call, want)                                                   \
@@ -25,14 +23,6 @@ static int bad = 0;
         if (last_ != (want)) {                                                   \
             printf("line %d: last error %s, want %s\n", __LINE__,                \
                    cudaGetErrorName(last_), cudaGetErrorName(want));             \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
             ++bad;                                                               \
         }                                                                        \
     } while (0)
