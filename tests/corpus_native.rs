@@ -5,7 +5,7 @@
 
 #[allow(dead_code)]
 mod common;
-use common::program_flags;
+use common::{build_all_libraries, program_flags};
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -13,23 +13,7 @@ use std::sync::{Arc, Mutex};
 #[test]
 fn corpus_programs_build_and_pass() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "-q",
-            "-p",
-            "cucc-runtime",
-            "-p",
-            "cucc-cublas",
-            "-p",
-            "cucc-cudnn",
-            "-p",
-            "cucc-libcuda",
-        ])
-        .current_dir(&root)
-        .status()
-        .expect("cargo build runtime");
-    assert!(status.success());
+    build_all_libraries();
     let mut programs: Vec<PathBuf> = std::fs::read_dir(root.join("tests/cuda"))
         .expect("tests/cuda")
         .filter_map(Result::ok)

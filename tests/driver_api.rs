@@ -14,7 +14,7 @@
 
 #[allow(dead_code)]
 mod common;
-use common::{find_nvcc, root, text};
+use common::{build_runtime, nvcc_or_skip, root, text};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -31,17 +31,10 @@ fn path(p: &Path) -> &str {
 
 #[test]
 fn driver_api_program_loads_ptx_and_fat_binaries() {
-    let Some(nvcc) = find_nvcc() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "nvcc not found: run scripts/setup.sh (installs it in .venv) or set CUCC_NVCC"
-        );
-        eprintln!("note: nvcc not found (scripts/setup.sh installs it); skipping");
+    let Some(nvcc) = nvcc_or_skip() else {
         return;
     };
-    run(Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "cucc-runtime", "-p", "cucc-libcuda"])
-        .current_dir(root()));
+    build_runtime();
     let dir = std::env::temp_dir().join(format!("cucc-driver-api-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");

@@ -3,15 +3,18 @@
 
 #[allow(dead_code)]
 mod common;
-use common::root;
+use common::{build_packages, root};
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cucc-nvcc-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("tmp dir");
-    d
+    common::scratch_dir("nvcc", name)
+}
+
+/// `p` as the UTF-8 argument the driver takes.
+fn arg(p: &Path) -> &str {
+    p.to_str().expect("utf8")
 }
 
 fn cucc(args: &[&str], dir: &Path) -> (i32, String, String) {
@@ -23,12 +26,7 @@ fn cucc_env(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> (i32, String, St
     // The runtime library must exist next to the binary (cargo builds the
     // workspace's cdylib for tests of the whole workspace; build it here to
     // be independent of test order).
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "cucc-runtime"])
-        .current_dir(root())
-        .status()
-        .expect("cargo build runtime");
-    assert!(status.success());
+    build_packages(&["cucc-runtime"]);
     let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
         .args(args)
         .envs(env.iter().copied())
@@ -42,6 +40,12 @@ fn cucc_env(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> (i32, String, St
     )
 }
 
+/// [`cucc`], which must succeed.
+fn cucc_ok(args: &[&str], dir: &Path) {
+    let (code, _, err) = cucc(args, dir);
+    assert_eq!(code, 0, "{err}");
+}
+
 fn run(exe: &Path) -> (i32, String) {
     let out = Command::new(exe).output().expect("run program");
     (
@@ -50,25 +54,22 @@ fn run(exe: &Path) -> (i32, String) {
     )
 }
 
+/// Runs `exe`: it must exit 0 and print `PASS`; returns its stdout.
+fn passes(exe: &Path) -> String {
+    let (code, out) = run(exe);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS"), "{out}");
+    out
+}
+
 #[test]
 fn host_code_links_against_the_runtime() {
     let d = tmp("host");
     let src = root().join("tests/programs/host_only.cu");
     let exe = d.join("host_only");
-    let (code, _, err) = cucc(
-        &[
-            "-O2",
-            src.to_str().expect("utf8"),
-            "-o",
-            exe.to_str().expect("utf8"),
-        ],
-        &d,
-    );
-    assert_eq!(code, 0, "{err}");
-    let (code, out) = run(&exe);
-    assert_eq!(code, 0, "{out}");
+    cucc_ok(&["-O2", arg(&src), "-o", arg(&exe)], &d);
+    let out = passes(&exe);
     assert!(out.contains("bad copy: cudaErrorInvalidValue"), "{out}");
-    assert!(out.contains("PASS"), "{out}");
 }
 
 #[test]
@@ -79,31 +80,21 @@ fn kernel_from_ir_runs_through_the_runtime() {
     let obj = d.join("vadd.o");
     let exe = d.join("vadd");
     // Separate compile and link, as Makefiles do.
-    let (code, _, err) = cucc(
+    cucc_ok(
         &[
             "-c",
             "-arch=sm_80",
             "-Xptxas",
             "-v",
             &format!("--device-ir={}", ir.display()),
-            src.to_str().expect("utf8"),
+            arg(&src),
             "-o",
-            obj.to_str().expect("utf8"),
+            arg(&obj),
         ],
         &d,
     );
-    assert_eq!(code, 0, "{err}");
-    let (code, _, err) = cucc(
-        &[
-            obj.to_str().expect("utf8"),
-            "-o",
-            exe.to_str().expect("utf8"),
-        ],
-        &d,
-    );
-    assert_eq!(code, 0, "{err}");
-    let (code, out) = run(&exe);
-    assert_eq!(code, 0, "{out}");
+    cucc_ok(&[arg(&obj), "-o", arg(&exe)], &d);
+    let out = passes(&exe);
     assert!(out.contains("PASS vadd"), "{out}");
 }
 
@@ -118,7 +109,7 @@ fn options_and_errors() {
     assert!(out.contains("release 13.0"), "{out}");
     let bad = d.join("bad.cu");
     std::fs::write(&bad, "int main() { return undefined_thing; }\n").expect("write");
-    let (code, _, err) = cucc(&["-c", bad.to_str().expect("utf8")], &d);
+    let (code, _, err) = cucc(&["-c", arg(&bad)], &d);
     assert_eq!(code, 1);
     assert!(
         err.contains("undefined_thing"),
@@ -132,7 +123,7 @@ fn options_and_errors() {
             "-O3",
             "-lineinfo",
             "-c",
-            bad.to_str().expect("utf8"),
+            arg(&bad),
         ],
         &d,
     );
@@ -149,29 +140,10 @@ fn legacy_device_properties_and_thread_calls() {
     let d = tmp("props");
     let src = root().join("tests/programs/legacy_props.cu");
     let exe = d.join("props");
-    let (code, _, err) = cucc(
-        &[
-            src.to_str().expect("utf8"),
-            "-o",
-            exe.to_str().expect("utf8"),
-        ],
-        &d,
-    );
-    assert_eq!(code, 0, "{err}");
-    let (code, out) = run(&exe);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("PASS"), "{out}");
+    cucc_ok(&[arg(&src), "-o", arg(&exe)], &d);
+    passes(&exe);
     // -v says which removed APIs the program uses.
-    let (code, _, err) = cucc(
-        &[
-            "-v",
-            "-c",
-            src.to_str().expect("utf8"),
-            "-o",
-            d.join("p.o").to_str().expect("utf8"),
-        ],
-        &d,
-    );
+    let (code, _, err) = cucc(&["-v", "-c", arg(&src), "-o", arg(&d.join("p.o"))], &d);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("note: `cudaThreadSynchronize`: removed in CUDA 12"),
@@ -198,16 +170,9 @@ fn build_and_pass_at(src: &Path, name: &str, extra: &[&str]) {
     let d = tmp(name);
     let exe = d.join(name);
     let mut args: Vec<&str> = extra.to_vec();
-    args.extend([
-        src.to_str().expect("utf8"),
-        "-o",
-        exe.to_str().expect("utf8"),
-    ]);
-    let (code, _, err) = cucc(&args, &d);
-    assert_eq!(code, 0, "{err}");
-    let (code, out) = run(&exe);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("PASS"), "{out}");
+    args.extend([arg(src), "-o", arg(&exe)]);
+    cucc_ok(&args, &d);
+    passes(&exe);
 }
 
 #[test]
@@ -217,60 +182,34 @@ fn extended_lambdas_passed_to_kernel_templates() {
     build_and_pass_at(&src, "extended_lambda", &["--extended-lambda"]);
 }
 
-#[test]
-fn pointers_to_device_functions() {
-    build_and_pass("device_function_pointers", &[]);
+/// One test per program of `tests/programs/` that must build with the
+/// given options and pass.
+macro_rules! build_and_pass_tests {
+    ($($(#[$doc:meta])* $test:ident: $name:literal $([$($flag:literal),*])*;)*) => {$(
+        $(#[$doc])*
+        #[test]
+        fn $test() {
+            $(build_and_pass($name, &[$($flag),*]);)*
+        }
+    )*};
 }
 
-#[test]
-fn classification_and_abs_overloads_in_device_code() {
-    build_and_pass("math_classify", &[]);
-}
-
-#[test]
-fn typedef_names_of_tagged_structs_in_device_code() {
-    build_and_pass("typedef_struct_tag", &[]);
-}
-
-#[test]
-fn member_templates_of_specialisations_in_device_code() {
-    // The default dialect (C++17) and C++14 spell these types differently.
-    build_and_pass("member_template_of_spec", &[]);
-    build_and_pass("member_template_of_spec", &["-std=c++14"]);
-}
-
-#[test]
-fn macros_pasted_onto_string_literals() {
-    build_and_pass("macro_after_literal", &[]);
-}
-
-#[test]
-fn openmp_in_host_code_links_clangs_runtime() {
-    build_and_pass("host_openmp", &["-Xcompiler", "-fopenmp"]);
-}
-
-#[test]
-fn nvcc13_build_lines_and_build_line_options() {
-    // No -std: nvcc 13's default, C++17.
-    build_and_pass("nvcc13_build_lines", &["-cudart", "shared", "-arch=sm_100"]);
-    build_and_pass(
-        "nvcc13_build_lines",
-        &["-cudart", "shared", "-arch=sm_120", "-std=c++17"],
-    );
-    build_and_pass(
-        "nvcc13_build_lines",
-        &["--cudart=static", "-arch=compute_100", "--std=c++17"],
-    );
-}
-
-#[test]
-fn nvidia_include_guards_are_defined() {
-    build_and_pass("nvidia_header_guards", &[]);
-}
-
-#[test]
-fn launches_with_spaced_chevrons() {
-    build_and_pass("spaced_launch", &[]);
+build_and_pass_tests! {
+    pointers_to_device_functions: "device_function_pointers" [];
+    classification_and_abs_overloads_in_device_code: "math_classify" [];
+    typedef_names_of_tagged_structs_in_device_code: "typedef_struct_tag" [];
+    /// The default dialect (C++17) and C++14 spell these types differently.
+    member_templates_of_specialisations_in_device_code: "member_template_of_spec"
+        [] ["-std=c++14"];
+    macros_pasted_onto_string_literals: "macro_after_literal" [];
+    openmp_in_host_code_links_clangs_runtime: "host_openmp" ["-Xcompiler", "-fopenmp"];
+    /// The first build gives no -std: nvcc 13's default, C++17.
+    nvcc13_build_lines_and_build_line_options: "nvcc13_build_lines"
+        ["-cudart", "shared", "-arch=sm_100"]
+        ["-cudart", "shared", "-arch=sm_120", "-std=c++17"]
+        ["--cudart=static", "-arch=compute_100", "--std=c++17"];
+    nvidia_include_guards_are_defined: "nvidia_header_guards" [];
+    launches_with_spaced_chevrons: "spaced_launch" [];
 }
 
 #[test]
@@ -280,26 +219,11 @@ fn objects_sharing_a_static_kernel_link_together() {
     for f in ["main", "other"] {
         let src = dir.join(format!("{f}.cu"));
         let obj = d.join(format!("{f}.o"));
-        let (code, _, err) = cucc(
-            &[
-                "-c",
-                src.to_str().expect("utf8"),
-                "-o",
-                obj.to_str().expect("utf8"),
-            ],
-            &d,
-        );
-        assert_eq!(code, 0, "{err}");
+        cucc_ok(&["-c", arg(&src), "-o", arg(&obj)], &d);
     }
     let exe = d.join("static_kernels");
-    let (code, _, err) = cucc(
-        &["main.o", "other.o", "-o", exe.to_str().expect("utf8")],
-        &d,
-    );
-    assert_eq!(code, 0, "{err}");
-    let (code, out) = run(&exe);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("PASS"), "{out}");
+    cucc_ok(&["main.o", "other.o", "-o", arg(&exe)], &d);
+    passes(&exe);
 }
 
 #[test]
@@ -319,15 +243,13 @@ fn rodinia_era_options() {
             .output()
             .expect("run cucc")
     };
-    let out = with_flag(&["-arch", "sm_13", src, "-o", exe.to_str().expect("utf8")]);
+    let out = with_flag(&["-arch", "sm_13", src, "-o", arg(&exe)]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let (code, stdout) = run(&exe);
-    assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains("PASS"), "{stdout}");
+    passes(&exe);
     let out = with_flag(&["-cuda", src]);
     assert!(
         out.status.success(),
@@ -349,16 +271,7 @@ fn cucc_run_uses_cuccs_runtime() {
     let d = tmp("run");
     let src = root().join("tests/programs/host_only.cu");
     let obj = d.join("host_only.o");
-    let (code, _, err) = cucc(
-        &[
-            "-c",
-            src.to_str().expect("utf8"),
-            "-o",
-            obj.to_str().expect("utf8"),
-        ],
-        &d,
-    );
-    assert_eq!(code, 0, "{err}");
+    cucc_ok(&["-c", arg(&src), "-o", arg(&obj)], &d);
     let exe = d.join("plain");
     let rt = root().join("target/debug");
     let status = Command::new("c++")
@@ -370,7 +283,7 @@ fn cucc_run_uses_cuccs_runtime() {
         .status()
         .expect("link");
     assert!(status.success());
-    let (code, out, err) = cucc(&["run", exe.to_str().expect("utf8")], &d);
+    let (code, out, err) = cucc(&["run", arg(&exe)], &d);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("PASS"), "{out}");
 }
@@ -394,8 +307,7 @@ fn make_with_nvcc_set_to_cucc() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    let (code, out) = run(&d.join("scale_add"));
-    assert_eq!(code, 0, "{out}");
+    let out = passes(&d.join("scale_add"));
     assert!(out.contains("PASS scale_add"), "{out}");
 }
 
@@ -436,18 +348,13 @@ fn scratch_directories_are_private_and_removed() {
             .expect("run cucc")
     };
     let exe = d.join("int_division");
-    let ok = run(&[
-        "-O2",
-        good.to_str().expect("utf8"),
-        "-o",
-        exe.to_str().expect("utf8"),
-    ]);
+    let ok = run(&["-O2", arg(&good), "-o", arg(&exe)]);
     assert!(
         ok.status.success(),
         "{}",
         String::from_utf8_lossy(&ok.stderr)
     );
-    let fail = run(&["-c", bad.to_str().expect("utf8"), "-o", "bad.o"]);
+    let fail = run(&["-c", arg(&bad), "-o", "bad.o"]);
     assert!(!fail.status.success());
     assert_eq!(
         entries(&tmpdir),
@@ -459,7 +366,7 @@ fn scratch_directories_are_private_and_removed() {
         .next()
         .is_none());
 
-    let kept = run(&["-c", good.to_str().expect("utf8"), "-o", "k.o", "--keep"]);
+    let kept = run(&["-c", arg(&good), "-o", "k.o", "--keep"]);
     assert!(kept.status.success());
     let msg = String::from_utf8_lossy(&kept.stderr);
     let dir = msg
@@ -489,16 +396,7 @@ fn kernel_memory_faults_name_the_kernel() {
     let d = tmp("fault");
     let src = root().join("tests/cuda/api_illegal_address.cu");
     let exe = d.join("api_illegal_address");
-    let (code, _, err) = cucc(
-        &[
-            "-O2",
-            src.to_str().expect("utf8"),
-            "-o",
-            exe.to_str().expect("utf8"),
-        ],
-        &d,
-    );
-    assert_eq!(code, 0, "{err}");
+    cucc_ok(&["-O2", arg(&src), "-o", arg(&exe)], &d);
     let out = Command::new(&exe).output().expect("run program");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -517,12 +415,7 @@ fn verbose_lists_phase_times_and_slow_compiles_say_what_runs() {
     let d = tmp("phases");
     let src = root().join("tests/programs/vadd.cu");
     let exe = d.join("vadd");
-    let args = [
-        "-v",
-        src.to_str().expect("utf8"),
-        "-o",
-        exe.to_str().expect("utf8"),
-    ];
+    let args = ["-v", arg(&src), "-o", arg(&exe)];
     // A zero deadline: every compile counts as slow and says so, once.
     let (code, _, err) = cucc_env(&args, &d, &[("CUCC_PROGRESS_AFTER", "0")]);
     assert_eq!(code, 0, "{err}");

@@ -19,7 +19,10 @@
 
 #[allow(dead_code)]
 mod common;
-use common::{find_nvcc, program_flags, root, text};
+use common::{
+    build_all_libraries, nvcc_lib_dir, nvcc_or_skip, program_flags, root, run_with_devices,
+    target_dir, text,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -132,41 +135,13 @@ fn runtime_exports(lib: &Path) -> BTreeSet<String> {
 
 #[test]
 fn nvcc_built_programs_run_on_cucc() {
-    let Some(nvcc) = find_nvcc() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "nvcc not found: run scripts/setup.sh (installs it in .venv) or set CUCC_NVCC"
-        );
-        eprintln!("note: nvcc not found (scripts/setup.sh installs it); skipping");
+    let Some(nvcc) = nvcc_or_skip() else {
         return;
     };
     let start = std::time::Instant::now();
-    let nvcc_lib = nvcc
-        .parent()
-        .and_then(Path::parent)
-        .map(|p| p.join("lib"))
-        .expect("nvcc's lib dir");
-    let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "-q",
-            "-p",
-            "cucc-runtime",
-            "-p",
-            "cucc-cublas",
-            "-p",
-            "cucc-cudnn",
-            "-p",
-            "cucc-libcuda",
-        ])
-        .current_dir(root())
-        .status()
-        .expect("cargo build runtime");
-    assert!(status.success());
-    let bin_dir = PathBuf::from(env!("CARGO_BIN_EXE_cucc"))
-        .parent()
-        .expect("target dir")
-        .to_path_buf();
+    let nvcc_lib = nvcc_lib_dir(&nvcc);
+    build_all_libraries();
+    let bin_dir = target_dir();
     let runtime_lib = bin_dir.join("libcucc_runtime.so");
     // `cucc` names the libraries' sonames (libcudart.so.13,
     // libcublas.so.13, libcudnn.so.9) in its directory; links need them.
@@ -277,13 +252,7 @@ fn nvcc_built_programs_run_on_cucc() {
     let run_all = |suffix: &'static str| {
         let (out_dir, cache) = (out_dir.clone(), cache.clone());
         parallel(built.clone(), move |name| {
-            Command::new(env!("CARGO_BIN_EXE_cucc"))
-                .arg("run")
-                .arg(out_dir.join(format!("{name}{suffix}")))
-                .env("CUCC_CACHE_DIR", &cache)
-                .env("CUCC_NUM_THREADS", "2")
-                .output()
-                .expect("cucc run")
+            run_with_devices(&out_dir.join(format!("{name}{suffix}")), true, &cache, &[])
         })
     };
     let runs = run_all("");
@@ -390,13 +359,7 @@ fn nvcc_built_programs_run_on_cucc() {
 
     // 5. A second run compiles nothing: every kernel comes from the cache.
     if let Some(name) = should_pass.first() {
-        let again = Command::new(env!("CARGO_BIN_EXE_cucc"))
-            .arg("run")
-            .arg(out_dir.join(name))
-            .env("CUCC_CACHE_DIR", &cache)
-            .env("CUCC_LOG", "info")
-            .output()
-            .expect("cucc run");
+        let again = run_with_devices(&out_dir.join(name), true, &cache, &[("CUCC_LOG", "info")]);
         let log = String::from_utf8_lossy(&again.stderr);
         assert!(again.status.success(), "{}", text(&again));
         assert!(log.contains("JIT cache hit"), "{log}");

@@ -8,33 +8,17 @@
 
 #[allow(dead_code)]
 mod common;
-use common::{build_runtime, find_nvcc, fresh_dir, root, run_with_devices, text};
-use std::path::{Path, PathBuf};
+use common::{
+    cucc_device_program, device_source, fresh_dir, nvcc_device_program, run_with_devices, text,
+};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// Both devices listed, with the profile the checks read.
+const PROFILED: [(&str, &str); 2] = [("CUCC_DEVICES", "cpu,racer"), ("CUCC_PROFILE", "1")];
+
 fn source() -> PathBuf {
-    root().join("tests/racer/racer_device.cu")
-}
-
-fn out_dir(tag: &str) -> PathBuf {
-    fresh_dir("racer", tag)
-}
-
-fn run(exe: &Path, under_cucc: bool, cache: &Path, env: &[(&str, &str)]) -> Output {
-    run_with_devices(exe, under_cucc, cache, env)
-}
-
-fn build_with_cucc(dir: &Path) -> PathBuf {
-    let exe = dir.join("racer_device");
-    let build = Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .arg("-O2")
-        .arg(source())
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("run cucc");
-    assert!(build.status.success(), "{}", text(&build));
-    exe
+    device_source("racer")
 }
 
 /// The profile row of `kernel` in the RACER table, split in fields.
@@ -103,35 +87,24 @@ fn check_run(out: &Output, diag_file: &str) {
 }
 #[test]
 fn cucc_built_program_matches_the_cpu_on_the_racer_device() {
-    build_runtime();
-    let dir = out_dir("cucc");
-    let exe = build_with_cucc(&dir);
-    let cache = dir.join("cache");
-    let out = run(
-        &exe,
-        false,
-        &cache,
-        &[("CUCC_DEVICES", "cpu,racer"), ("CUCC_PROFILE", "1")],
-    );
-    check_run(&out, "racer_device.cu:72:");
+    let (exe, cache) = cucc_device_program("racer", "cucc");
+    let out = run_with_devices(&exe, false, &cache, &PROFILED);
+    check_run(&out, "racer_device.cu:54:");
 }
 
 /// `CUCC_DEVICE=racer` makes it device 0; with the Snitch device listed
 /// too the program still finds both of its devices by name.
 #[test]
 fn racer_device_listed_first_or_next_to_snitch() {
-    build_runtime();
-    let dir = out_dir("order");
-    let exe = build_with_cucc(&dir);
-    let cache = dir.join("cache");
-    let first = run(&exe, false, &cache, &[("CUCC_DEVICE", "racer")]);
+    let (exe, cache) = cucc_device_program("racer", "order");
+    let first = run_with_devices(&exe, false, &cache, &[("CUCC_DEVICE", "racer")]);
     assert!(first.status.success(), "{}", text(&first));
     assert!(
         String::from_utf8_lossy(&first.stdout).contains("device 0: RACER"),
         "{}",
         text(&first)
     );
-    let three = run(&exe, false, &cache, &[("CUCC_DEVICES", "snitch,cpu,racer")]);
+    let three = run_with_devices(&exe, false, &cache, &[("CUCC_DEVICES", "snitch,cpu,racer")]);
     assert!(three.status.success(), "{}", text(&three));
     assert!(
         String::from_utf8_lossy(&three.stdout).contains("device 2: RACER"),
@@ -139,13 +112,13 @@ fn racer_device_listed_first_or_next_to_snitch() {
         text(&three)
     );
     // Not listed: the program says so and fails.
-    let alone = run(&exe, false, &cache, &[]);
+    let alone = run_with_devices(&exe, false, &cache, &[]);
     assert_eq!(alone.status.code(), Some(1), "{}", text(&alone));
 }
 
 #[test]
 fn racer_dump_writes_text_and_svg_per_kernel() {
-    let dir = out_dir("dump");
+    let dir = fresh_dir("racer", "dump");
     let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
         .arg(format!("--racer-dump={}", dir.join("d").display()))
         .args(["--racer-launch=48,64", "--racer-arg=5=64"])
@@ -156,7 +129,7 @@ fn racer_dump_writes_text_and_svg_per_kernel() {
     // other kernels' dumps.
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("racer_device.cu:72:"),
+        String::from_utf8_lossy(&out.stderr).contains("racer_device.cu:54:"),
         "{}",
         text(&out)
     );
@@ -181,41 +154,9 @@ fn racer_dump_writes_text_and_svg_per_kernel() {
 /// and match the CPU device bit for bit.
 #[test]
 fn nvcc_built_program_matches_the_cpu_on_the_racer_device() {
-    let Some(nvcc) = find_nvcc() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "nvcc not found: run scripts/setup.sh (installs it in .venv) or set CUCC_NVCC"
-        );
-        eprintln!("note: nvcc not found (scripts/setup.sh installs it); skipping");
+    let Some((exe, cache)) = nvcc_device_program("racer") else {
         return;
     };
-    build_runtime();
-    let nvcc_lib = nvcc
-        .parent()
-        .and_then(Path::parent)
-        .map(|p| p.join("lib"))
-        .expect("nvcc's lib dir");
-    let named = Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .args(["run", "/bin/true"])
-        .output()
-        .expect("cucc run");
-    assert!(named.status.success(), "{}", text(&named));
-    let dir = out_dir("nvcc");
-    let exe = dir.join("racer_device");
-    let build = Command::new(&nvcc)
-        .args(["-arch=sm_80", "-cudart", "shared", "-o"])
-        .arg(&exe)
-        .arg(source())
-        .arg(format!("-L{}", nvcc_lib.display()))
-        .output()
-        .expect("run nvcc");
-    assert!(build.status.success(), "{}", text(&build));
-    let cache = dir.join("cache");
-    let out = run(
-        &exe,
-        true,
-        &cache,
-        &[("CUCC_DEVICES", "cpu,racer"), ("CUCC_PROFILE", "1")],
-    );
+    let out = run_with_devices(&exe, true, &cache, &PROFILED);
     check_run(&out, "racer_device.ptx:");
 }

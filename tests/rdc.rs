@@ -6,45 +6,37 @@
 
 #[allow(dead_code)]
 mod common;
+use common::{
+    build_packages, nvcc_lib_dir, nvcc_or_skip, root, run_with_devices, target_dir, text,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn src(name: &str) -> String {
     root().join("tests/rdc").join(name).display().to_string()
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cucc-rdc-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("tmp dir");
-    d
+    common::scratch_dir("rdc", name)
 }
 
 fn runtime_dir() -> PathBuf {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "cucc-runtime"])
-        .current_dir(root())
-        .status()
-        .expect("cargo build runtime");
-    assert!(status.success());
-    PathBuf::from(env!("CARGO_BIN_EXE_cucc"))
-        .parent()
-        .expect("target dir")
-        .to_path_buf()
+    build_packages(&["cucc-runtime"]);
+    target_dir()
 }
 
 fn ok(cmd: &mut Command) -> String {
     let out = cmd.output().expect("spawn");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = text(&out);
     assert!(out.status.success(), "{cmd:?} failed:\n{text}");
     text
+}
+
+/// Runs `cmd`, which must fail, and returns its stderr.
+fn fails(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("spawn");
+    assert!(!out.status.success(), "{cmd:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn cucc(dir: &Path) -> Command {
@@ -125,25 +117,17 @@ fn objects_archive_and_explicit_device_link() {
 fn unresolved_device_function_is_reported() {
     runtime_dir();
     let d = tmp("missing");
-    let out = cucc(&d)
-        .args(["-rdc=true", "-o", "m"])
-        .arg(src("missing.cu"))
-        .output()
-        .expect("spawn");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let err = fails(
+        cucc(&d)
+            .args(["-rdc=true", "-o", "m"])
+            .arg(src("missing.cu")),
+    );
     assert!(
         err.contains("missing.cu: undefined device function `_Z7nowheref`"),
         "{err}"
     );
     // Without -rdc the same call is an error at compile time.
-    let out = cucc(&d)
-        .args(["-c"])
-        .arg(src("missing.cu"))
-        .output()
-        .expect("spawn");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let err = fails(cucc(&d).args(["-c"]).arg(src("missing.cu")));
     assert!(
         err.contains("which has no definition in device code"),
         "{err}"
@@ -152,31 +136,16 @@ fn unresolved_device_function_is_reported() {
 
 /// Runs `exe` under `cucc run` with the JIT cache in `cache`.
 fn cucc_run(exe: &Path, cache: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .arg("run")
-        .arg(exe)
-        .env("CUCC_CACHE_DIR", cache)
-        .env("CUCC_NUM_THREADS", "2")
-        .output()
-        .expect("cucc run")
+    run_with_devices(exe, true, cache, &[])
 }
 
 #[test]
 fn nvcc_rdc_programs_run_under_cucc_run() {
-    let Some(nvcc) = common::find_nvcc() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "nvcc not found: run scripts/setup.sh (installs it in .venv) or set CUCC_NVCC"
-        );
-        eprintln!("note: nvcc not found (scripts/setup.sh installs it); skipping");
+    let Some(nvcc) = nvcc_or_skip() else {
         return;
     };
     runtime_dir();
-    let nvcc_lib = nvcc
-        .parent()
-        .and_then(Path::parent)
-        .map(|p| p.join("lib"))
-        .expect("nvcc's lib dir");
+    let nvcc_lib = nvcc_lib_dir(&nvcc);
     let d = tmp("nvcc");
     let cache = d.join("cache");
     let _ = std::fs::remove_dir_all(&cache);
@@ -246,30 +215,28 @@ fn nvcc_rdc_programs_run_under_cucc_run() {
         assert!(
             r.status.success() && String::from_utf8_lossy(&r.stdout).ends_with(pass),
             "{exe}: {}",
-            common::text(&r)
+            text(&r)
         );
     }
     // The linked image comes from the cache the second time.
-    let again = Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .arg("run")
-        .arg(d.join("linked-dc-shared"))
-        .env("CUCC_CACHE_DIR", &cache)
-        .env("CUCC_LOG", "info")
-        .output()
-        .expect("cucc run");
+    let again = run_with_devices(
+        &d.join("linked-dc-shared"),
+        true,
+        &cache,
+        &[("CUCC_LOG", "info")],
+    );
     let log = String::from_utf8_lossy(&again.stderr);
-    assert!(again.status.success(), "{}", common::text(&again));
+    assert!(again.status.success(), "{}", text(&again));
     assert!(log.contains("JIT cache hit"), "{log}");
     assert!(!log.contains("translated in"), "{log}");
     // Under the sanitizer the linked image is rebuilt with the checks.
-    let checked = Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .arg("run")
-        .arg(d.join("linked-dc-static"))
-        .env("CUCC_CACHE_DIR", &cache)
-        .env("CUCC_SANITIZE", "memcheck")
-        .output()
-        .expect("cucc run");
-    let out = common::text(&checked);
+    let checked = run_with_devices(
+        &d.join("linked-dc-static"),
+        true,
+        &cache,
+        &[("CUCC_SANITIZE", "memcheck")],
+    );
+    let out = text(&checked);
     assert!(checked.status.success(), "{out}");
     assert!(out.contains("PASS rdc linked"), "{out}");
     assert!(out.contains("ERROR SUMMARY: 0 errors"), "{out}");
@@ -296,7 +263,7 @@ fn nvcc_rdc_programs_run_under_cucc_run() {
     assert!(
         r.status.success() && String::from_utf8_lossy(&r.stdout).contains("PASS rdc linked"),
         "{}",
-        common::text(&r)
+        text(&r)
     );
     // A unit built without PTX (GPU code only) leaves the others' references
     // unresolved: a device-link error naming the symbols, not a crash.
@@ -321,11 +288,11 @@ fn nvcc_rdc_programs_run_under_cucc_run() {
     ]);
     let r = cucc_run(&d.join("no-ptx"), &cache);
     let err = String::from_utf8_lossy(&r.stderr);
-    assert_eq!(r.status.code(), Some(1), "{}", common::text(&r));
+    assert_eq!(r.status.code(), Some(1), "{}", text(&r));
     assert!(
         String::from_utf8_lossy(&r.stdout).contains("FAIL symbol"),
         "{}",
-        common::text(&r)
+        text(&r)
     );
     assert!(
         err.contains("device link failed: undefined device function `_Z4stepff`"),

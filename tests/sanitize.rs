@@ -13,7 +13,7 @@
 
 #[allow(dead_code)]
 mod common;
-use common::{find_nvcc, root, text};
+use common::{build_packages, find_nvcc, fresh_dir, nvcc_lib_dir, root, text};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -32,22 +32,15 @@ struct Setup {
 
 impl Setup {
     fn new(tag: &str) -> Setup {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "-q", "-p", "cucc-runtime"])
-            .current_dir(root())
-            .status()
-            .expect("cargo build runtime");
-        assert!(status.success());
-        let out = std::env::temp_dir().join(format!("cucc-sanitize-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&out);
-        std::fs::create_dir_all(&out).expect("tmp");
+        build_packages(&["cucc-runtime"]);
+        let out = fresh_dir("sanitize", tag);
         let nvcc = find_nvcc();
         if nvcc.is_none() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "nvcc not found: run scripts/setup.sh or set CUCC_NVCC"
+            common::note_missing(
+                "nvcc",
+                " or set CUCC_NVCC",
+                "only cucc-built programs are checked",
             );
-            eprintln!("note: nvcc not found; only cucc-built programs are checked");
         }
         Setup { out, nvcc }
     }
@@ -71,11 +64,7 @@ impl Setup {
                 .arg(src)
                 .output(),
             (BuildPath::Nvcc, Some(nvcc)) => {
-                let lib = nvcc
-                    .parent()
-                    .and_then(Path::parent)
-                    .map(|p| p.join("lib"))
-                    .expect("nvcc's lib dir");
+                let lib = nvcc_lib_dir(nvcc);
                 Command::new(nvcc)
                     .args(["-cudart", "shared", "-arch=sm_80", "-lineinfo", "-o"])
                     .arg(&exe)

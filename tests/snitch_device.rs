@@ -10,21 +10,8 @@
 
 #[allow(dead_code)]
 mod common;
-use common::{build_runtime, find_nvcc, fresh_dir, root, run_with_devices, text};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn source() -> PathBuf {
-    root().join("tests/snitch/snitch_device.cu")
-}
-
-fn out_dir(tag: &str) -> PathBuf {
-    fresh_dir("snitch", tag)
-}
-
-fn run(exe: &Path, under_cucc: bool, cache: &Path, env: &[(&str, &str)]) -> Output {
-    run_with_devices(exe, under_cucc, cache, env)
-}
+use common::{cucc_device_program, nvcc_device_program, run_with_devices, text};
+use std::process::Output;
 
 /// What every build must show with both devices listed.
 fn check_mixed_run(out: &Output, diag_file: &str) {
@@ -106,22 +93,14 @@ fn check_mixed_run(out: &Output, diag_file: &str) {
 
 #[test]
 fn cucc_built_program_mixes_cpu_and_snitch_devices() {
-    build_runtime();
-    let dir = out_dir("cucc");
-    let exe = dir.join("snitch_device");
-    let build = Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .arg("-O2")
-        .arg(source())
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("run cucc");
-    assert!(build.status.success(), "{}", text(&build));
-    let cache = dir.join("cache");
+    let (exe, cache) = cucc_device_program("snitch", "cucc");
     let both = [("CUCC_DEVICES", "cpu,snitch"), ("CUCC_PROFILE", "1")];
-    check_mixed_run(&run(&exe, false, &cache, &both), "snitch_device.cu:");
+    check_mixed_run(
+        &run_with_devices(&exe, false, &cache, &both),
+        "snitch_device.cu:",
+    );
     // By default only the CPU is listed: the program says so and fails.
-    let alone = run(&exe, false, &cache, &[]);
+    let alone = run_with_devices(&exe, false, &cache, &[]);
     assert_eq!(alone.status.code(), Some(1), "{}", text(&alone));
     assert!(
         String::from_utf8_lossy(&alone.stdout).contains("1 devices, Snitch at -1"),
@@ -129,7 +108,7 @@ fn cucc_built_program_mixes_cpu_and_snitch_devices() {
         text(&alone)
     );
     // An unknown name: a message naming it, and no device at all.
-    let bad = run(&exe, false, &cache, &[("CUCC_DEVICE", "gpu")]);
+    let bad = run_with_devices(&exe, false, &cache, &[("CUCC_DEVICE", "gpu")]);
     assert_eq!(bad.status.code(), Some(1), "{}", text(&bad));
     assert!(
         String::from_utf8_lossy(&bad.stderr).contains("CUCC_DEVICE: unknown device `gpu`"),
@@ -145,37 +124,12 @@ fn cucc_built_program_mixes_cpu_and_snitch_devices() {
 
 #[test]
 fn nvcc_built_program_mixes_cpu_and_snitch_devices() {
-    let Some(nvcc) = find_nvcc() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "nvcc not found: run scripts/setup.sh (installs it in .venv) or set CUCC_NVCC"
-        );
-        eprintln!("note: nvcc not found (scripts/setup.sh installs it); skipping");
+    let Some((exe, cache)) = nvcc_device_program("snitch") else {
         return;
     };
-    build_runtime();
-    let nvcc_lib = nvcc
-        .parent()
-        .and_then(Path::parent)
-        .map(|p| p.join("lib"))
-        .expect("nvcc's lib dir");
-    // `cucc run` names the runtime's soname in its directory first.
-    let named = Command::new(env!("CARGO_BIN_EXE_cucc"))
-        .args(["run", "/bin/true"])
-        .output()
-        .expect("cucc run");
-    assert!(named.status.success(), "{}", text(&named));
-    let dir = out_dir("nvcc");
-    let exe = dir.join("snitch_device");
-    let build = Command::new(&nvcc)
-        .args(["-arch=sm_80", "-cudart", "shared", "-o"])
-        .arg(&exe)
-        .arg(source())
-        .arg(format!("-L{}", nvcc_lib.display()))
-        .output()
-        .expect("run nvcc");
-    assert!(build.status.success(), "{}", text(&build));
-    let cache = dir.join("cache");
     let both = [("CUCC_DEVICES", "cpu,snitch"), ("CUCC_PROFILE", "1")];
-    check_mixed_run(&run(&exe, true, &cache, &both), "snitch_device.ptx:");
+    check_mixed_run(
+        &run_with_devices(&exe, true, &cache, &both),
+        "snitch_device.ptx:",
+    );
 }

@@ -2,18 +2,11 @@
 //! hand-written IR) that read texture objects, CUDA arrays and legacy
 //! texture references, each checking itself against a host computation.
 
-use std::path::{Path, PathBuf};
+#[allow(dead_code)]
+mod common;
+use common::{build_packages, root, scratch_dir};
+use std::path::Path;
 use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cucc-tex-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("tmp dir");
-    d
-}
 
 /// Builds `tests/programs/NAME.cu` with its device half from `NAME.cuir`,
 /// runs it, and returns its output after checking it succeeded.
@@ -25,13 +18,8 @@ fn build_and_run(name: &str) -> String {
 /// Builds `tests/programs/NAME.cu` with cucc and `flags`, runs it, and
 /// returns its output after checking it succeeded.
 fn build_and_run_with(name: &str, flags: &[String]) -> String {
-    let status = Command::new(env!("CARGO"))
-        .args(["build", "-q", "-p", "cucc-runtime"])
-        .current_dir(root())
-        .status()
-        .expect("cargo build runtime");
-    assert!(status.success());
-    let d = tmp(name);
+    build_packages(&["cucc-runtime"]);
+    let d = scratch_dir("tex", name);
     let src = root().join(format!("tests/programs/{name}.cu"));
     let exe = d.join(name);
     let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
@@ -62,22 +50,26 @@ fn run(exe: &Path) -> String {
     text
 }
 
+/// Builds `tests/programs/NAME.cu` with its IR device half: it must print
+/// `PASS NAME`.
+fn passes(name: &str) {
+    let out = build_and_run(name);
+    assert!(out.contains(&format!("PASS {name}")), "{out}");
+}
+
 #[test]
 fn texture_object_on_linear_memory() {
-    let out = build_and_run("tex_object");
-    assert!(out.contains("PASS tex_object"), "{out}");
+    passes("tex_object");
 }
 
 #[test]
 fn cuda_array_with_linear_filtering_and_normalized_coordinates() {
-    let out = build_and_run("tex_array2d");
-    assert!(out.contains("PASS tex_array2d"), "{out}");
+    passes("tex_array2d");
 }
 
 #[test]
 fn legacy_texture_reference_bound_to_linear_memory() {
-    let out = build_and_run("tex_legacy");
-    assert!(out.contains("PASS tex_legacy"), "{out}");
+    passes("tex_legacy");
 }
 
 /// `tex1Dfetch` in loops through texture objects passed as parameters (the

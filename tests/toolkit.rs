@@ -26,23 +26,7 @@ fn toolkit() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         // The libraries must exist next to the driver.
-        let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "cucc-runtime",
-                "-p",
-                "cucc-cublas",
-                "-p",
-                "cucc-cudnn",
-                "-p",
-                "cucc-libcuda",
-            ])
-            .current_dir(root())
-            .status()
-            .expect("cargo build libraries");
-        assert!(status.success());
+        common::build_all_libraries();
         // One copy, replaced by each run (it is large).
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cuda-install");
         let out = Command::new(env!("CARGO_BIN_EXE_cucc"))
@@ -75,11 +59,7 @@ fn tool(name: &str) -> Option<PathBuf> {
             .find(|p| p.is_file())
     });
     if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{name} not found: run scripts/setup.sh"
-        );
-        eprintln!("note: {name} not found (scripts/setup.sh installs it); skipping");
+        common::note_missing(name, "", "skipping");
     }
     found
 }

@@ -2,7 +2,7 @@
 //! must equal what the GPU would compute.
 
 mod common;
-use common::{build, build_with, differential, run, HArg};
+use common::{build, build_with, differential, global_x, run, HArg};
 use cucc_ir::*;
 use std::ffi::c_void;
 
@@ -340,11 +340,7 @@ fn warp_shuffles_and_votes() {
     {
         let mut b = Builder::new(&mut m.types, &mut k);
         let p = b.params();
-        let tid = b.thread_id(Dim::X);
-        let bid = b.block_id(Dim::X);
-        let bdim = b.block_dim(Dim::X);
-        let base = b.binary(BinOp::Mul, bid, bdim);
-        let i = b.binary(BinOp::Add, base, tid);
+        let (_, i) = global_x(&mut b);
         let a = b.ptr_index(p[0], i, i32t);
         let v = b.load(a, i32t);
         let full = b.i32(-1);
@@ -527,11 +523,7 @@ fn shared_memory_histogram_with_shared_atomics() {
     {
         let mut b = Builder::new(&mut m.types, &mut k);
         let p = b.params();
-        let tid = b.thread_id(Dim::X);
-        let bid = b.block_id(Dim::X);
-        let bdim = b.block_dim(Dim::X);
-        let base = b.binary(BinOp::Mul, bid, bdim);
-        let i = b.binary(BinOp::Add, base, tid);
+        let (tid, i) = global_x(&mut b);
         let hb = b.global_addr(h, Space::Shared);
         let eight = b.i32(8);
         let small = b.cmp(CmpPred::Slt, tid, eight);

@@ -3,7 +3,7 @@
 //! whole grid, checked against host-computed results.
 
 mod common;
-use common::{build, differential, run, HArg};
+use common::{build, differential, global_x, run, HArg};
 use cucc_ir::*;
 use std::ffi::c_void;
 
@@ -28,11 +28,7 @@ fn vector_add_with_device_call() {
     {
         let mut b = Builder::new(&mut m.types, &mut k);
         let p = b.params();
-        let tid = b.thread_id(Dim::X);
-        let bid = b.block_id(Dim::X);
-        let bdim = b.block_dim(Dim::X);
-        let base = b.binary(BinOp::Mul, bid, bdim);
-        let i = b.binary(BinOp::Add, base, tid);
+        let (_, i) = global_x(&mut b);
         b.name(i, "i");
         let inb = b.cmp(CmpPred::Slt, i, p[3]);
         b.if_then(inb, |b| {

@@ -1,5 +1,6 @@
 //! The selective AST reader on the sample programs.
 
+#[allow(dead_code)]
 mod common;
 
 use std::path::Path;

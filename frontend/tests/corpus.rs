@@ -25,13 +25,7 @@ fn corpus_dir() -> PathBuf {
 }
 
 fn programs() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
-        .expect("tests/cuda exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-        .collect();
-    out.sort();
-    out
+    common::cuda_programs(&corpus_dir())
 }
 
 /// Programs NVIDIA's nvcc 13 rejects (texture references and host APIs
@@ -496,8 +490,10 @@ fn every_program_has_a_case() {
         } else {
             assert!(has_case, "tests/cuda/{name}.cu has no case in corpus.rs");
         }
+        // Directly, or through check.h's `report`.
         assert!(
-            text.contains(&format!("PASS {name}")),
+            text.contains(&format!("PASS {name}"))
+                || text.contains(&format!("return report(\"{name}\", ")),
             "{name}.cu does not print `PASS {name}`"
         );
         assert!(text.contains("int main("), "{name}.cu has no main");

@@ -1,6 +1,7 @@
 //! Every sample program compiles against cucc's headers, on the device side
 //! and on the host side.
 
+#[allow(dead_code)]
 mod common;
 
 use cucc_frontend::clang::{ClangOptions, CudaSide};

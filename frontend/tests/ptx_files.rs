@@ -2,6 +2,8 @@
 //! project's CUDA test programs) lowers to IR that verifies and goes
 //! through the whole cpuify pipeline and the C emitter, and the C compiles.
 
+#[allow(dead_code)]
+mod common;
 use std::path::{Path, PathBuf};
 
 /// `tests/ptx/*.ptx` (the root corpus), `tests/ptx/frontend/*.ptx` (the
@@ -11,11 +13,7 @@ fn ptx_files() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx");
     let mut out = Vec::new();
     for dir in [root.clone(), root.join("frontend"), root.join("rodinia")] {
-        let found = std::fs::read_dir(&dir)
-            .expect("PTX test data exists")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "ptx"));
-        out.extend(found);
+        out.extend(common::files_with(&dir, "ptx"));
     }
     out.sort();
     out
@@ -43,13 +41,7 @@ fn every_file_lowers_verifies_and_cpuifies() {
             failures.push(format!("{name}: verify: {e}"));
             continue;
         }
-        let mut remarks = cucc_cpuify::remarks::Remarks::default();
-        if let Err(e) = cucc_cpuify::pipeline::run(
-            &mut m,
-            &cucc_cpuify::pipeline::Options::verifying(),
-            &mut remarks,
-            &mut |_, _| {},
-        ) {
+        if let Err(e) = common::cpuify(&mut m) {
             failures.push(format!("{name}: cpuify: {e}"));
             continue;
         }

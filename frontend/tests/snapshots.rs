@@ -8,6 +8,9 @@
 //! `UPDATE_SNAPSHOTS=1 cargo test -p cucc-frontend --test snapshots`
 //! rewrites the files that differ (and writes missing ones).
 
+#[allow(dead_code)]
+mod common;
+use common::files_with as files;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -33,17 +36,6 @@ fn snapshot_dir(kind: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/snapshots")
         .join(kind)
-}
-
-/// Files of `dir` ending in `.ext`, sorted.
-fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == ext))
-        .collect();
-    out.sort();
-    out
 }
 
 fn stem(p: &Path) -> String {
@@ -176,13 +168,7 @@ fn emitted_c() {
             Ok(m) => m,
             Err(e) => return Some(format!("{name}: {e}")),
         };
-        let mut remarks = cucc_cpuify::remarks::Remarks::default();
-        if let Err(e) = cucc_cpuify::pipeline::run(
-            &mut m,
-            &cucc_cpuify::pipeline::Options::verifying(),
-            &mut remarks,
-            &mut |_, _| {},
-        ) {
+        if let Err(e) = common::cpuify(&mut m) {
             return Some(format!("{name}: {e}"));
         }
         let c = match cucc_cpuify::emit_c::emit_module(&m) {

@@ -3,6 +3,7 @@
 //! and run in parallel, so none of them resets the device or traps (see
 //! `sticky.rs` for those).
 
+#[macro_use]
 mod common;
 
 use std::ffi::{c_void, CStr};
@@ -128,31 +129,27 @@ static MANY_PARAMS: [u32; 41] = {
 };
 static BIG_PARAMS: [u32; 3] = [8, 300, 2];
 
-/// Writes the sum of every byte of params 1.. (sizes from the table named by
-/// the number of parameters) to `*out`, so the test sees what was captured.
-unsafe extern "C" fn sum_param_bytes(
-    args: *mut *mut c_void,
-    _l: *const CuccLaunch,
-    _begin: u32,
-    _end: u32,
-    _s: *mut c_void,
-) {
-    unsafe {
-        let out: *mut u64 = arg(args, 0);
-        let sizes: &[u32] = match *out {
-            4 => &FEW_PARAMS,
-            41 => &MANY_PARAMS,
-            _ => &BIG_PARAMS,
-        };
-        let mut sum = 0u64;
-        for (i, &size) in sizes.iter().enumerate().skip(1) {
-            let p = *args.add(i) as *const u8;
-            assert_eq!(p as usize % 16, 0, "param {i} is 16-byte aligned");
-            sum += (0..size as usize)
-                .map(|b| u64::from(*p.add(b)))
-                .sum::<u64>();
+kernel! {
+    /// Writes the sum of every byte of params 1.. (sizes from the table named by
+    /// the number of parameters) to `*out`, so the test sees what was captured.
+    fn sum_param_bytes(args, _l, _begin, _end, _s) {
+        unsafe {
+            let out: *mut u64 = arg(args, 0);
+            let sizes: &[u32] = match *out {
+                4 => &FEW_PARAMS,
+                41 => &MANY_PARAMS,
+                _ => &BIG_PARAMS,
+            };
+            let mut sum = 0u64;
+            for (i, &size) in sizes.iter().enumerate().skip(1) {
+                let p = *args.add(i) as *const u8;
+                assert_eq!(p as usize % 16, 0, "param {i} is 16-byte aligned");
+                sum += (0..size as usize)
+                    .map(|b| u64::from(*p.add(b)))
+                    .sum::<u64>();
+            }
+            *out = sum;
         }
-        *out = sum;
     }
 }
 
@@ -231,21 +228,17 @@ fn device_module_may_register_after_the_host_object() {
 
 static SCRATCH_SEEN: AtomicU32 = AtomicU32::new(0);
 
-/// Checks that scratch holds static + dynamic bytes: writes to both ends.
-unsafe extern "C" fn uses_scratch(
-    _args: *mut *mut c_void,
-    launch: *const CuccLaunch,
-    begin: u32,
-    end: u32,
-    scratch: *mut c_void,
-) {
-    unsafe {
-        let bytes = 1024 + (*launch).dynamic_shared as usize;
-        let s = scratch as *mut u8;
-        for _ in begin..end {
-            *s = 1;
-            *s.add(bytes - 1) = 2;
-            SCRATCH_SEEN.fetch_add(1, Ordering::Relaxed);
+kernel! {
+    /// Checks that scratch holds static + dynamic bytes: writes to both ends.
+    fn uses_scratch(_args, launch, begin, end, scratch) {
+        unsafe {
+            let bytes = 1024 + (*launch).dynamic_shared as usize;
+            let s = scratch as *mut u8;
+            for _ in begin..end {
+                *s = 1;
+                *s.add(bytes - 1) = 2;
+                SCRATCH_SEEN.fetch_add(1, Ordering::Relaxed);
+            }
         }
     }
 }
@@ -641,18 +634,14 @@ fn pointer_attributes_and_host_registration() {
 static mut TABLE: [f32; 8] = [0.0; 8];
 static mut SCALE: f32 = 0.0;
 
-unsafe extern "C" fn scale_table(
-    args: *mut *mut c_void,
-    _l: *const CuccLaunch,
-    begin: u32,
-    end: u32,
-    _s: *mut c_void,
-) {
-    unsafe {
-        let out: *mut f32 = arg(args, 0);
-        for _ in begin..end {
-            for i in 0..8 {
-                *out.add(i) = (*std::ptr::addr_of!(TABLE))[i] * *std::ptr::addr_of!(SCALE);
+kernel! {
+    fn scale_table(args, _l, begin, end, _s) {
+        unsafe {
+            let out: *mut f32 = arg(args, 0);
+            for _ in begin..end {
+                for i in 0..8 {
+                    *out.add(i) = (*std::ptr::addr_of!(TABLE))[i] * *std::ptr::addr_of!(SCALE);
+                }
             }
         }
     }

@@ -5,6 +5,7 @@
 //! the waiting thread, launches that progress while nobody waits, events,
 //! and several host threads waiting on the same streams.
 
+#[macro_use]
 mod common;
 
 use std::ffi::c_void;
@@ -17,7 +18,6 @@ use cucc_runtime::device::cudaDeviceSynchronize;
 use cucc_runtime::event::*;
 use cucc_runtime::ffi::*;
 use cucc_runtime::memory::*;
-use cucc_runtime::registry::CuccLaunch;
 use cucc_runtime::stream::*;
 
 const H2D: i32 = MEMCPY_HOST_TO_DEVICE;
@@ -62,18 +62,14 @@ fn deep(depth: u32) -> u64 {
     }
 }
 
-/// Writes `deep(160)` (10 MiB of stack) for each block into `out` (param 0).
-unsafe extern "C" fn deep_stack(
-    args: *mut *mut c_void,
-    _l: *const CuccLaunch,
-    begin: u32,
-    end: u32,
-    _s: *mut c_void,
-) {
-    unsafe {
-        let out: *mut u64 = arg(args, 0);
-        for b in begin..end {
-            *out.add(b as usize) = deep(160);
+kernel! {
+    /// Writes `deep(160)` (10 MiB of stack) for each block into `out` (param 0).
+    fn deep_stack(args, _l, begin, end, _s) {
+        unsafe {
+            let out: *mut u64 = arg(args, 0);
+            for b in begin..end {
+                *out.add(b as usize) = deep(160);
+            }
         }
     }
 }
@@ -116,17 +112,13 @@ fn kernels_run_by_a_waiting_thread_get_a_worker_sized_stack() {
     host.expect("spawn").join().expect("host thread");
 }
 
-/// Adds 1 to the u64 at param 0 (one block, one thread).
-unsafe extern "C" fn increment(
-    args: *mut *mut c_void,
-    _l: *const CuccLaunch,
-    _begin: u32,
-    _end: u32,
-    _s: *mut c_void,
-) {
-    unsafe {
-        let p: *mut u64 = arg(args, 0);
-        *p += 1;
+kernel! {
+    /// Adds 1 to the u64 at param 0 (one block, one thread).
+    fn increment(args, _l, _begin, _end, _s) {
+        unsafe {
+            let p: *mut u64 = arg(args, 0);
+            *p += 1;
+        }
     }
 }
 
@@ -189,14 +181,10 @@ fn callbacks_stay_on_the_stream_thread_between_launches_the_host_runs() {
 
 static FLAG: AtomicBool = AtomicBool::new(false);
 
-unsafe extern "C" fn set_flag(
-    _a: *mut *mut c_void,
-    _l: *const CuccLaunch,
-    _b: u32,
-    _e: u32,
-    _s: *mut c_void,
-) {
-    FLAG.store(true, Ordering::SeqCst);
+kernel! {
+    fn set_flag(_a, _l, _b, _e, _s) {
+        FLAG.store(true, Ordering::SeqCst);
+    }
 }
 
 #[test]

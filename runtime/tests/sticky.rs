@@ -2,9 +2,9 @@
 //! context until `cudaDeviceReset`. In its own test binary because the state
 //! is process-wide.
 
+#[macro_use]
 mod common;
 
-use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use common::*;
@@ -13,47 +13,38 @@ use cucc_runtime::errors::{cudaGetLastError, cudaPeekAtLastError};
 use cucc_runtime::ffi::Dim3;
 use cucc_runtime::launch::{__cucc_assert_fail, __cucc_launch_aborted, __cucc_trap};
 use cucc_runtime::memory::{cudaFree, cudaMalloc};
-use cucc_runtime::registry::CuccLaunch;
 
 static BLOCKS_RUN: AtomicU32 = AtomicU32::new(0);
 
-/// Traps in block 3; every block polls the abort flag first.
-unsafe extern "C" fn trapping(
-    _a: *mut *mut c_void,
-    _l: *const CuccLaunch,
-    begin: u32,
-    end: u32,
-    _s: *mut c_void,
-) {
-    for b in begin..end {
-        if __cucc_launch_aborted() != 0 {
-            return;
-        }
-        BLOCKS_RUN.fetch_add(1, Ordering::SeqCst);
-        if b == 3 {
-            // SAFETY: a static message.
-            unsafe { __cucc_trap(c"trap in block 3".as_ptr()) };
-            return;
+kernel! {
+    /// Traps in block 3; every block polls the abort flag first.
+    fn trapping(_a, _l, begin, end, _s) {
+        for b in begin..end {
+            if __cucc_launch_aborted() != 0 {
+                return;
+            }
+            BLOCKS_RUN.fetch_add(1, Ordering::SeqCst);
+            if b == 3 {
+                // SAFETY: a static message.
+                unsafe { __cucc_trap(c"trap in block 3".as_ptr()) };
+                return;
+            }
         }
     }
 }
 
-unsafe extern "C" fn asserting(
-    _a: *mut *mut c_void,
-    _l: *const CuccLaunch,
-    _begin: u32,
-    _end: u32,
-    _s: *mut c_void,
-) {
-    // SAFETY: static strings.
-    unsafe {
-        __cucc_assert_fail(
-            c"x < n".as_ptr(),
-            c"kernel.cu".as_ptr(),
-            12,
-            c"void k(int)".as_ptr(),
-        )
-    };
+kernel! {
+    fn asserting(_a, _l, _begin, _end, _s) {
+        // SAFETY: static strings.
+        unsafe {
+            __cucc_assert_fail(
+                c"x < n".as_ptr(),
+                c"kernel.cu".as_ptr(),
+                12,
+                c"void k(int)".as_ptr(),
+            )
+        };
+    }
 }
 
 #[test]

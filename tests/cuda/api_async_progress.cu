@@ -11,24 +11,7 @@
 #include <cstdlib>
 #include <thread>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 __global__ void fill(int *p, int n, int v) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -108,10 +91,5 @@ int main() {
     CHECK(cudaStreamDestroy(s));
     CHECK(cudaFreeHost(h));
     CHECK(cudaFree(d));
-    if (bad) {
-        printf("FAIL api_async_progress (%d)\n", bad);
-        return 1;
-    }
-    printf("PASS api_async_progress\n");
-    return 0;
+    return report("api_async_progress", bad);
 }

@@ -18,6 +18,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include <cudnn.h>
+#include "check.h"
 
 #define CHECK_CUDA(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
     printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); return 1; } } while (0)
@@ -223,10 +224,5 @@ int main() {
     cudaFree(y);
     cudaFree(p);
     cudaFree(sm);
-    if (bad) {
-        printf("FAIL api_cudnn (%d)\n", bad);
-        return 1;
-    }
-    printf("PASS api_cudnn\n");
-    return 0;
+    return report("api_cudnn", bad);
 }

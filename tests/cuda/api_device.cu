@@ -9,24 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 __global__ void touch(int *p) { p[threadIdx.x] = threadIdx.x; }
 
@@ -162,10 +145,5 @@ int main() {
     for (int i = 0; i < 32; ++i) EXPECT(h[i] == i);
     CHECK(cudaFree(d));
     CHECK(cudaDeviceSynchronize());
-    if (bad) {
-        printf("FAIL api_device (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_device\n");
-    return 0;
+    return report("api_device", bad);
 }

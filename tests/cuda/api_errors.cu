@@ -8,16 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
+#include "expect.h"
 
 // `call` must return `want`, which must then be the last error (once).
 #define EXPECT_ERR(call, want)                                                   \
@@ -32,14 +23,6 @@ static int bad = 0;
         if (last_ != (want)) {                                                   \
             printf("line %d: last error %s, want %s\n", __LINE__,                \
                    cudaGetErrorName(last_), cudaGetErrorName(want));             \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
             ++bad;                                                               \
         }                                                                        \
     } while (0)
@@ -136,10 +119,5 @@ int main() {
 
     CHECK(cudaEventDestroy(ev));
     CHECK(cudaFree(d));
-    if (bad) {
-        printf("FAIL api_errors (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_errors\n");
-    return 0;
+    return report("api_errors", bad);
 }

@@ -7,24 +7,7 @@
 #include <cstdlib>
 #include <ctime>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 // Enough arithmetic per element that the launch takes measurable time.
 __global__ void busy(float *x, int n, int rounds) {
@@ -40,22 +23,7 @@ __global__ void iota(int *p, int n, int base) {
     if (i < n) p[i] = base + i;
 }
 
-struct Gate {
-    int open;
-    int timed_out;
-};
-
-static void CUDART_CB hold(void *arg) {
-    Gate *g = (Gate *)arg;
-    for (int waited = 0; !__atomic_load_n(&g->open, __ATOMIC_ACQUIRE); ++waited) {
-        if (waited > 20000) {
-            g->timed_out = 1;
-            return;
-        }
-        struct timespec ts = {0, 100000};
-        nanosleep(&ts, nullptr);
-    }
-}
+#include "gate.h"
 
 int main() {
     cudaEvent_t start, stop, blocking, untimed, never;
@@ -114,7 +82,7 @@ int main() {
     float pending = 0.0f;
     EXPECT(cudaEventElapsedTime(&pending, a, b) == cudaErrorNotReady);
     EXPECT(cudaGetLastError() == cudaSuccess);
-    __atomic_store_n(&g.open, 1, __ATOMIC_RELEASE);
+    open_gate(&g);
     CHECK(cudaEventSynchronize(blocking));
     EXPECT(cudaEventQuery(b) == cudaSuccess);
     EXPECT(cudaEventQuery(untimed) == cudaSuccess);
@@ -157,10 +125,5 @@ int main() {
     CHECK(cudaFree(x));
     CHECK(cudaFree(d));
     CHECK(cudaFreeHost(h));
-    if (bad) {
-        printf("FAIL api_events (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_events\n");
-    return 0;
+    return report("api_events", bad);
 }

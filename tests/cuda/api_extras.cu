@@ -10,14 +10,7 @@ __global__ void axpy(float a, const float *x, float *y, int n) {
     if (i < n) y[i] += a * x[i];
 }
 
-static int fails = 0;
-#define EXPECT(cond)                                                 \
-    do {                                                             \
-        if (!(cond)) {                                               \
-            printf("line %d: expected %s\n", __LINE__, #cond);       \
-            fails++;                                                 \
-        }                                                            \
-    } while (0)
+#include "expect.h"
 
 int main() {
     cudaDeviceProp want;
@@ -92,10 +85,5 @@ int main() {
     cudaFree(x);
     cudaFree(y);
     cudaFree(pp.ptr);
-    if (fails) {
-        printf("FAIL api_extras (%d)\n", fails);
-        return 1;
-    }
-    printf("PASS api_extras\n");
-    return 0;
+    return report("api_extras", bad);
 }

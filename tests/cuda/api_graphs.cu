@@ -16,14 +16,7 @@ __global__ void scale(int *p, int f, int n) {
     if (i < n) p[i] *= f;
 }
 
-static int fails = 0;
-#define EXPECT(cond)                                                 \
-    do {                                                             \
-        if (!(cond)) {                                               \
-            printf("line %d: expected %s\n", __LINE__, #cond);       \
-            fails++;                                                 \
-        }                                                            \
-    } while (0)
+#include "expect.h"
 
 static void count_call(void *data) { ++*(int *)data; }
 
@@ -96,9 +89,9 @@ int main() {
     // Work that cannot be recorded invalidates the capture.
     EXPECT(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed) == cudaSuccess);
     EXPECT(cudaStreamSynchronize(s) == cudaErrorStreamCaptureUnsupported);
-    cudaGraph_t bad = (cudaGraph_t)1;
-    EXPECT(cudaStreamEndCapture(s, &bad) == cudaErrorStreamCaptureInvalidated && bad == nullptr);
-    EXPECT(cudaStreamEndCapture(s, &bad) != cudaSuccess);
+    cudaGraph_t ended = (cudaGraph_t)1;
+    EXPECT(cudaStreamEndCapture(s, &ended) == cudaErrorStreamCaptureInvalidated && ended == nullptr);
+    EXPECT(cudaStreamEndCapture(s, &ended) != cudaSuccess);
     cudaGetLastError();
 
     // Capture into a graph of our own: it survives an invalidated capture.
@@ -280,10 +273,5 @@ int main() {
     cudaStreamDestroy(s2);
     cudaFree(d);
     cudaFree(e);
-    if (fails) {
-        printf("FAIL api_graphs (%d)\n", fails);
-        return 1;
-    }
-    printf("PASS api_graphs\n");
-    return 0;
+    return report("api_graphs", bad);
 }

@@ -8,24 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 __global__ void square_into(const int *in, int *out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -174,10 +157,5 @@ int main() {
     CHECK(cudaFree(total));
     CHECK(cudaFree(dev));
     free(plain);
-    if (bad) {
-        printf("FAIL api_host_memory (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_host_memory\n");
-    return 0;
+    return report("api_host_memory", bad);
 }

@@ -10,15 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 __global__ void fill(float *a, int n, float v) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -80,10 +72,5 @@ int main() {
     }
     free(before);
     free(after);
-    if (bad) {
-        printf("FAIL api_illegal_address: %d checks failed\n", bad);
-        return 1;
-    }
-    printf("PASS api_illegal_address\n");
-    return 0;
+    return report("api_illegal_address", bad);
 }

@@ -8,15 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 // Each thread reads `in[k * stride]` and writes it to out.
 __global__ void gather(const float *in, long long stride, float *out, int n) {
@@ -42,10 +34,5 @@ int main() {
     char *p = (char *)malloc(1 << 20);
     memset(p, 1, 1 << 20);
     free(p);
-    if (bad) {
-        printf("FAIL api_illegal_far: %d checks failed\n", bad);
-        return 1;
-    }
-    printf("PASS api_illegal_far\n");
-    return 0;
+    return report("api_illegal_far", bad);
 }

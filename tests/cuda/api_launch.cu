@@ -9,24 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 struct Affine {
     int mul;
@@ -110,9 +93,8 @@ int main() {
     int *hbig = (int *)malloc(total * sizeof(int));
     int *hback = (int *)malloc(total * sizeof(int));
     for (int i = 0; i < total; ++i) hbig[i] = i * 7 + 1;
-    CHECK(cudaMalloc(&big_in, total * sizeof(int)));
+    alloc_copy(&big_in, hbig, total * sizeof(int));
     CHECK(cudaMalloc(&big_out, total * sizeof(int)));
-    CHECK(cudaMemcpy(big_in, hbig, total * sizeof(int), cudaMemcpyHostToDevice));
     CHECK(cudaFuncSetAttribute(reverse_dynamic, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                threads * max_per * (int)sizeof(int)));
     int sizes[] = {1, 16, 100, max_per};
@@ -198,10 +180,5 @@ int main() {
     CHECK(cudaFree(out));
     CHECK(cudaFree(big_in));
     CHECK(cudaFree(big_out));
-    if (bad) {
-        printf("FAIL api_launch (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_launch\n");
-    return 0;
+    return report("api_launch", bad);
 }

@@ -11,14 +11,7 @@ __global__ void saxpy(float a, const float *x, float *y, int n) {
     if (i < n) y[i] += a * x[i];
 }
 
-static int fails = 0;
-#define EXPECT(cond)                                                 \
-    do {                                                             \
-        if (!(cond)) {                                               \
-            printf("line %d: expected %s\n", __LINE__, #cond);       \
-            fails++;                                                 \
-        }                                                            \
-    } while (0)
+#include "expect.h"
 
 int main() {
     const int n = 1024;
@@ -76,7 +69,7 @@ int main() {
     const char *name = nullptr;
     EXPECT(cudaFuncGetName(&name, (const void *)saxpy) == cudaSuccess);
     EXPECT(name != nullptr && strstr(name, "saxpy") != nullptr);
-    EXPECT(cudaFuncGetName(&name, (const void *)&fails) == cudaErrorInvalidDeviceFunction);
+    EXPECT(cudaFuncGetName(&name, (const void *)&bad) == cudaErrorInvalidDeviceFunction);
     cudaGetLastError();
 
     // PCI bus id round trip.
@@ -141,10 +134,5 @@ int main() {
     cudaStreamDestroy(s);
     cudaFree(x);
     cudaFree(y);
-    if (fails) {
-        printf("FAIL api_launch_ex (%d)\n", fails);
-        return 1;
-    }
-    printf("PASS api_launch_ex\n");
-    return 0;
+    return report("api_launch_ex", bad);
 }

@@ -7,24 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 __global__ void accumulate(float *acc, const float *x, int n, int rounds) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -94,10 +77,5 @@ int main() {
     CHECK(cudaFree(x));
     CHECK(cudaThreadExit());
     free(hx);
-    if (bad) {
-        printf("FAIL api_legacy_thread (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_legacy_thread\n");
-    return 0;
+    return report("api_legacy_thread", bad);
 }

@@ -27,14 +27,7 @@ __global__ void apply(int n) {
 
 __global__ void bump(unsigned *p) { atomicAdd(p, 10u); }
 
-static int bad = 0;
-#define EXPECT(cond)                                                 \
-    do {                                                             \
-        if (!(cond)) {                                               \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);  \
-            ++bad;                                                   \
-        }                                                            \
-    } while (0)
+#include "expect.h"
 
 int main() {
     // Initialisers are the host's values too.
@@ -60,10 +53,5 @@ int main() {
     EXPECT(cudaDeviceSynchronize() == cudaSuccess);
     EXPECT(counter == 5u + 64u + 40u);
 
-    if (bad) {
-        printf("FAIL api_managed_globals (%d checks)\n", bad);
-        return 1;
-    }
-    printf("PASS api_managed_globals\n");
-    return 0;
+    return report("api_managed_globals", bad);
 }

@@ -7,24 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 const int NX = 13, NY = 7, NZ = 5;
 
@@ -163,10 +146,5 @@ int main() {
     CHECK(cudaFreeHost(pinned));
     CHECK(cudaFree(a.ptr));
     CHECK(cudaFree(b.ptr));
-    if (bad) {
-        printf("FAIL api_memcpy_3d (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_memcpy_3d\n");
-    return 0;
+    return report("api_memcpy_3d", bad);
 }

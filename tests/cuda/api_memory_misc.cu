@@ -9,24 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 __global__ void negate(int *p, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -124,10 +107,5 @@ int main() {
     CHECK(cudaFreeHost(pinned));
     CHECK(cudaFree(d1));
     CHECK(cudaFree(d2));
-    if (bad) {
-        printf("FAIL api_memory_misc (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_memory_misc\n");
-    return 0;
+    return report("api_memory_misc", bad);
 }

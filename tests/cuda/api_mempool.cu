@@ -11,14 +11,7 @@ __global__ void fill(int *p, int v, int n) {
     if (i < n) p[i] = v + i;
 }
 
-static int fails = 0;
-#define EXPECT(cond)                                                 \
-    do {                                                             \
-        if (!(cond)) {                                               \
-            printf("line %d: expected %s\n", __LINE__, #cond);       \
-            fails++;                                                 \
-        }                                                            \
-    } while (0)
+#include "expect.h"
 
 int main() {
     const int n = 4096;
@@ -139,10 +132,5 @@ int main() {
     cudaGetLastError();
     cudaFree(u);
     cudaStreamDestroy(s);
-    if (fails) {
-        printf("FAIL api_mempool (%d)\n", fails);
-        return 1;
-    }
-    printf("PASS api_mempool\n");
-    return 0;
+    return report("api_mempool", bad);
 }

@@ -7,24 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 // out(x, y) = in(x, y) * 10 + y, rows `pitch` bytes apart.
 __global__ void rows_kernel(const float *in, size_t in_pitch, float *out, size_t out_pitch,
@@ -148,10 +131,5 @@ int main() {
     CHECK(cudaFreeHost(pinned));
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
-    if (bad) {
-        printf("FAIL api_pitched_2d (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_pitched_2d\n");
-    return 0;
+    return report("api_pitched_2d", bad);
 }

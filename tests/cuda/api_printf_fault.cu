@@ -8,15 +8,7 @@
 // reported on stderr; that is expected.
 #include <cstdio>
 
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 __global__ void greet(const char *name, int n) {
     if (threadIdx.x == 0) printf("block %d: %s %d\n", blockIdx.x, name, n);

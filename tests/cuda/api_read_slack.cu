@@ -9,15 +9,7 @@
 // (api_illegal_address.cu).
 #include <cstdio>
 
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 #define TILE 16
 

@@ -10,15 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 #define WORDS (32 * 1024)
 
@@ -50,10 +42,5 @@ int main() {
     memset(p, 1, 1 << 20);
     EXPECT(p[12345] == 1);
     free(p);
-    if (bad) {
-        printf("FAIL api_stack_overflow: %d checks failed\n", bad);
-        return 1;
-    }
-    printf("PASS api_stack_overflow\n");
-    return 0;
+    return report("api_stack_overflow", bad);
 }

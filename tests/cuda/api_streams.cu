@@ -13,24 +13,7 @@
 #include <cstdlib>
 #include <ctime>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 __global__ void scale_add(float *x, int n, float a, float b) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -47,28 +30,7 @@ __global__ void twice_plus(const int *src, int *dst, int n, int add) {
     if (i < n) dst[i] = 2 * src[i] + add;
 }
 
-struct Gate {
-    int open;
-    int timed_out;
-};
-
-static void sleep_a_little() {
-    struct timespec ts = {0, 100000};
-    nanosleep(&ts, nullptr);
-}
-
-static void CUDART_CB hold(void *arg) {
-    Gate *g = (Gate *)arg;
-    for (int waited = 0; !__atomic_load_n(&g->open, __ATOMIC_ACQUIRE); ++waited) {
-        if (waited > 20000) {
-            g->timed_out = 1;
-            return;
-        }
-        sleep_a_little();
-    }
-}
-
-static void open_gate(Gate *g) { __atomic_store_n(&g->open, 1, __ATOMIC_RELEASE); }
+#include "gate.h"
 
 // The order in which host functions ran, and what they saw.
 static int order[8];
@@ -252,10 +214,5 @@ int main() {
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
     CHECK(cudaFree(dwatch));
-    if (bad) {
-        printf("FAIL api_streams (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_streams\n");
-    return 0;
+    return report("api_streams", bad);
 }

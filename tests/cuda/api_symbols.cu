@@ -8,24 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
-
-static int bad = 0;
-
-#define EXPECT(cond)                                                             \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            printf("line %d: %s does not hold\n", __LINE__, #cond);              \
-            ++bad;                                                               \
-        }                                                                        \
-    } while (0)
+#include "expect.h"
 
 struct Params {
     float scale;
@@ -165,10 +148,5 @@ int main() {
     CHECK(cudaFreeHost(pinned));
     CHECK(cudaFree(out));
     CHECK(cudaFree(dbuf));
-    if (bad) {
-        printf("FAIL api_symbols (%d problems)\n", bad);
-        return 1;
-    }
-    printf("PASS api_symbols\n");
-    return 0;
+    return report("api_symbols", bad);
 }

@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __device__ float atomic_max_float(float *addr, float v) {
     int *p = (int *)addr;
@@ -66,21 +59,14 @@ int main() {
     float *dmax, *dvals;
     unsigned *dprod;
     unsigned long long *dsum;
-    CHECK(cudaMalloc(&downer, sizeof(howner)));
-    CHECK(cudaMalloc(&dwins, sizeof(int)));
-    CHECK(cudaMalloc(&dmax, sizeof(float)));
-    CHECK(cudaMalloc(&dvals, sizeof(hvals)));
-    CHECK(cudaMalloc(&dprod, sizeof(unsigned)));
-    CHECK(cudaMalloc(&dsum, sizeof(unsigned long long)));
-    CHECK(cudaMemcpy(downer, howner, sizeof(howner), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dwins, &hwins, sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dmax, &hmax, sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dvals, hvals, sizeof(hvals), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dprod, &hprod, sizeof(unsigned), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dsum, &hsum, sizeof(unsigned long long), cudaMemcpyHostToDevice));
+    alloc_copy(&downer, howner, sizeof(howner));
+    alloc_copy(&dwins, &hwins, sizeof(int));
+    alloc_copy(&dmax, &hmax, sizeof(float));
+    alloc_copy(&dvals, hvals, sizeof(hvals));
+    alloc_copy(&dprod, &hprod, sizeof(unsigned));
+    alloc_copy(&dsum, &hsum, sizeof(unsigned long long));
     cas_kernel<<<5, 32>>>(downer, dwins, dmax, dprod, dsum, dvals, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(howner, downer, sizeof(howner), cudaMemcpyDeviceToHost));
+    copy_back(howner, downer, sizeof(howner));
     CHECK(cudaMemcpy(&hwins, dwins, sizeof(int), cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(&hmax, dmax, sizeof(float), cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(&hprod, dprod, sizeof(unsigned), cudaMemcpyDeviceToHost));
@@ -110,10 +96,5 @@ int main() {
     cudaFree(dvals);
     cudaFree(dprod);
     cudaFree(dsum);
-    if (bad) {
-        printf("FAIL atomic_cas (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS atomic_cas\n");
-    return 0;
+    return report("atomic_cas", bad);
 }

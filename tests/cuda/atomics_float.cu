@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __global__ void float_atomics(float *fsum, double *dsum, float *slots, float *block_sums, int n) {
     __shared__ float s_sum;
@@ -38,12 +31,10 @@ int main() {
     double *ddsum;
     float hf = 0.0f;
     double hd = 0.0;
-    CHECK(cudaMalloc(&dfsum, sizeof(float)));
-    CHECK(cudaMalloc(&ddsum, sizeof(double)));
+    alloc_copy(&dfsum, &hf, sizeof(float));
+    alloc_copy(&ddsum, &hd, sizeof(double));
     CHECK(cudaMalloc(&dslots, sizeof(hslots)));
     CHECK(cudaMalloc(&dblock, blocks * sizeof(float)));
-    CHECK(cudaMemcpy(dfsum, &hf, sizeof(float), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(ddsum, &hd, sizeof(double), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dslots, hslots, n * sizeof(float), cudaMemcpyHostToDevice));
     float_atomics<<<blocks, bs>>>(dfsum, ddsum, dslots, dblock, n);
     CHECK(cudaGetLastError());
@@ -73,10 +64,5 @@ int main() {
     cudaFree(ddsum);
     cudaFree(dslots);
     cudaFree(dblock);
-    if (bad) {
-        printf("FAIL atomics_float (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS atomics_float\n");
-    return 0;
+    return report("atomics_float", bad);
 }

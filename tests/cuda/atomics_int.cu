@@ -5,14 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __global__ void atomics(int *ci, unsigned *cu, unsigned long long *cull, long long *cll, int *slots, int n) {
     __shared__ int s_sum;
@@ -74,16 +67,11 @@ int main() {
     unsigned *dcu;
     unsigned long long *dcull;
     long long *dcll;
-    CHECK(cudaMalloc(&dci, sizeof(hci)));
-    CHECK(cudaMalloc(&dcu, sizeof(hcu)));
-    CHECK(cudaMalloc(&dcull, sizeof(hcull)));
-    CHECK(cudaMalloc(&dcll, sizeof(hcll)));
-    CHECK(cudaMalloc(&dslots, sizeof(hslots)));
-    CHECK(cudaMemcpy(dci, hci, sizeof(hci), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcu, hcu, sizeof(hcu), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcull, hcull, sizeof(hcull), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcll, hcll, sizeof(hcll), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dslots, hslots, sizeof(hslots), cudaMemcpyHostToDevice));
+    alloc_copy(&dci, hci, sizeof(hci));
+    alloc_copy(&dcu, hcu, sizeof(hcu));
+    alloc_copy(&dcull, hcull, sizeof(hcull));
+    alloc_copy(&dcll, hcll, sizeof(hcll));
+    alloc_copy(&dslots, hslots, sizeof(hslots));
     atomics<<<blocks, bs>>>(dci, dcu, dcull, dcll, dslots, n);
     CHECK(cudaGetLastError());
     int rci[8], rslots[n];
@@ -167,10 +155,5 @@ int main() {
     cudaFree(dcull);
     cudaFree(dcll);
     cudaFree(dslots);
-    if (bad) {
-        printf("FAIL atomics_int (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS atomics_int\n");
-    return 0;
+    return report("atomics_int", bad);
 }

@@ -5,14 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __device__ bool d_changed;
 
@@ -56,17 +49,12 @@ int main() {
     hvisit[0] = 1;
     int *drow, *dcol, *dcost;
     bool *dfront, *dnext, *dvisit;
-    CHECK(cudaMalloc(&drow, (n + 1) * sizeof(int)));
-    CHECK(cudaMalloc(&dcol, col.size() * sizeof(int)));
-    CHECK(cudaMalloc(&dcost, n * sizeof(int)));
-    CHECK(cudaMalloc(&dfront, n * sizeof(bool)));
+    alloc_copy(&drow, row.data(), (n + 1) * sizeof(int));
+    alloc_copy(&dcol, col.data(), col.size() * sizeof(int));
+    alloc_copy(&dcost, cost.data(), n * sizeof(int));
+    alloc_copy(&dfront, hfront.data(), n * sizeof(bool));
     CHECK(cudaMalloc(&dnext, n * sizeof(bool)));
-    CHECK(cudaMalloc(&dvisit, n * sizeof(bool)));
-    CHECK(cudaMemcpy(drow, row.data(), (n + 1) * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcol, col.data(), col.size() * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcost, cost.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dfront, hfront.data(), n * sizeof(bool), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dvisit, hvisit.data(), n * sizeof(bool), cudaMemcpyHostToDevice));
+    alloc_copy(&dvisit, hvisit.data(), n * sizeof(bool));
     CHECK(cudaMemset(dnext, 0, n * sizeof(bool)));
     int blocks = (n + 127) / 128, levels = 0;
     bool changed = true;

@@ -7,14 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define NB 14
 
@@ -63,18 +56,12 @@ int main() {
     const int n = 64;
     unsigned hu[n];
     unsigned hout[n * NB];
-    unsigned state = 2024u;
-    for (int i = 0; i < n; ++i) {
-        state = state * 1664525u + 1013904223u;
-        hu[i] = state ^ (state >> 13);
-    }
+    lcg_fill(hu, n, 2024u, 13);
     unsigned *du, *dout;
-    CHECK(cudaMalloc(&du, sizeof(hu)));
+    alloc_copy(&du, hu, sizeof(hu));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(du, hu, sizeof(hu), cudaMemcpyHostToDevice));
     bits_kernel<<<2, 32>>>(du, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         unsigned a = hu[i], b = hu[(i + 1) % n], c = hu[(i + 5) % n];
@@ -107,18 +94,9 @@ int main() {
         want[11] = (unsigned)d4c;
         want[12] = byte_perm(a, b, 0x3210u + (unsigned)i);
         want[13] = funnel(a, b, 32u + (unsigned)i, true, false) ^ funnel(a, b, 0xffffffffu, false, true);
-        for (int k = 0; k < NB; ++k)
-            if (hout[i * NB + k] != want[k]) {
-                if (bad < 5) printf("element %d op %d: got %08x want %08x\n", i, k, hout[i * NB + k], want[k]);
-                ++bad;
-            }
+        check_row("element", i, hout + i * NB, want, NB, bad);
     }
     cudaFree(du);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL bit_intrinsics (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS bit_intrinsics\n");
-    return 0;
+    return report("bit_intrinsics", bad);
 }

@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __global__ void bitonic_step(int *a, int j, int k) {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -31,16 +24,14 @@ int main() {
     int h[n], r[n];
     unsigned state = 99u;
     for (int i = 0; i < n; ++i) {
-        state = state * 1664525u + 1013904223u;
+        lcg(state);
         h[i] = (int)(state >> 8) % 10000 - 5000;
     }
     int *d;
-    CHECK(cudaMalloc(&d, sizeof(h)));
-    CHECK(cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice));
+    alloc_copy(&d, h, sizeof(h));
     for (int k = 2; k <= n; k <<= 1)
         for (int j = k >> 1; j > 0; j >>= 1) bitonic_step<<<n / 128, 128>>>(d, j, k);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(r, d, sizeof(r), cudaMemcpyDeviceToHost));
+    copy_back(r, d, sizeof(r));
     std::sort(h, h + n);
     int bad = 0;
     for (int i = 0; i < n; ++i)
@@ -49,10 +40,5 @@ int main() {
             ++bad;
         }
     cudaFree(d);
-    if (bad) {
-        printf("FAIL bitonic_sort (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS bitonic_sort\n");
-    return 0;
+    return report("bitonic_sort", bad);
 }

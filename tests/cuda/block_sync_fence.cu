@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __device__ unsigned int tickets = 0;
 
@@ -95,10 +88,5 @@ int main() {
     cudaFree(dout);
     cudaFree(dpart);
     cudaFree(dtotal);
-    if (bad) {
-        printf("FAIL block_sync_fence (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS block_sync_fence\n");
-    return 0;
+    return report("block_sync_fence", bad);
 }

@@ -6,14 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #include <cstdint>
 
@@ -105,25 +98,17 @@ int main() {
     int *di;
     double *dd;
     long long *dout;
-    CHECK(cudaMalloc(&df, sizeof(hf)));
-    CHECK(cudaMalloc(&di, sizeof(hi)));
-    CHECK(cudaMalloc(&dd, sizeof(hd)));
+    alloc_copy(&df, hf, sizeof(hf));
+    alloc_copy(&di, hi, sizeof(hi));
+    alloc_copy(&dd, hd, sizeof(hd));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(df, hf, sizeof(hf), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(di, hi, sizeof(hi), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dd, hd, sizeof(hd), cudaMemcpyHostToDevice));
     cast_kernel<<<2, 32>>>(df, di, dd, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int t = 0; t < n; ++t) {
         long long want[NOUT];
         casts(hf[t], hi[t], hd[t], want);
-        for (int k = 0; k < NOUT; ++k)
-            if (hout[t * NOUT + k] != want[k]) {
-                if (bad < 5) printf("thread %d cast %d: got %lld want %lld\n", t, k, hout[t * NOUT + k], want[k]);
-                ++bad;
-            }
+        check_row("thread", t, hout + t * NOUT, want, NOUT, bad);
     }
     int hs[16];
     int *ds;
@@ -141,10 +126,5 @@ int main() {
     cudaFree(dd);
     cudaFree(dout);
     cudaFree(ds);
-    if (bad) {
-        printf("FAIL casts_sizeof (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS casts_sizeof\n");
-    return 0;
+    return report("casts_sizeof", bad);
 }

@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 struct Poly {
     int degree;
@@ -41,13 +34,11 @@ int main() {
     for (int i = 0; i < n; ++i) hx[i] = (i % 16) * 0.5f - 4.0f;
     float *dx, *dy;
     int *didx;
-    CHECK(cudaMalloc(&dx, sizeof(hx)));
+    alloc_copy(&dx, hx, sizeof(hx));
     CHECK(cudaMalloc(&dy, sizeof(hy)));
     CHECK(cudaMalloc(&didx, sizeof(hidx)));
-    CHECK(cudaMemcpy(dx, hx, sizeof(hx), cudaMemcpyHostToDevice));
     eval_poly<<<4, 32>>>(dx, dy, didx, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hy, dy, sizeof(hy), cudaMemcpyDeviceToHost));
+    copy_back(hy, dy, sizeof(hy));
     CHECK(cudaMemcpy(hidx, didx, sizeof(hidx), cudaMemcpyDeviceToHost));
     const int hoff[4] = {1, -1, 2, -2};
     int bad = 0;
@@ -66,10 +57,5 @@ int main() {
     cudaFree(dx);
     cudaFree(dy);
     cudaFree(didx);
-    if (bad) {
-        printf("FAIL constant_memory (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS constant_memory\n");
-    return 0;
+    return report("constant_memory", bad);
 }

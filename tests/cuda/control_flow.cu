@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define NOUT 6
 
@@ -90,28 +83,17 @@ int main() {
     int hin[n], hout[n * NOUT];
     for (int i = 0; i < n; ++i) hin[i] = (i % 10 == 9) ? -i : (i * 29) % 311;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     flow_kernel<<<3, 32>>>(din, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         int want[NOUT] = {0, 0, 0, 0, 0, 0};
         if (hin[i] >= 0) flow(hin[i], want);
-        for (int k = 0; k < NOUT; ++k)
-            if (hout[i * NOUT + k] != want[k]) {
-                if (bad < 5) printf("thread %d result %d: got %d want %d\n", i, k, hout[i * NOUT + k], want[k]);
-                ++bad;
-            }
+        check_row("thread", i, hout + i * NOUT, want, NOUT, bad);
     }
     cudaFree(din);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL control_flow (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS control_flow\n");
-    return 0;
+    return report("control_flow", bad);
 }

@@ -5,14 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 namespace cg = cooperative_groups;
 
@@ -48,12 +41,10 @@ int main() {
     int hin[n], hout[4 * n];
     for (int i = 0; i < n; ++i) hin[i] = (i * 41) % 83 - 40;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     groups<<<blocks, bs>>>(din, dout);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         int s8 = 0, s32 = 0, total = 0;
@@ -61,18 +52,9 @@ int main() {
         for (int k = i - i % 32; k < i - i % 32 + 32; ++k) s32 += hin[k];
         for (int k = i - i % bs; k < i - i % bs + bs; ++k) total += hin[k];
         int want[4] = {s8, s32, total, (i % 8) * 100 + 80000 + 32};
-        for (int k = 0; k < 4; ++k)
-            if (hout[4 * i + k] != want[k]) {
-                if (bad < 5) printf("thread %d result %d: got %d want %d\n", i, k, hout[4 * i + k], want[k]);
-                ++bad;
-            }
+        check_row("thread", i, hout + i * 4, want, 4, bad);
     }
     cudaFree(din);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL coop_groups (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS coop_groups\n");
-    return 0;
+    return report("coop_groups", bad);
 }

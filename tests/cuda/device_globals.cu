@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __device__ int counter;
 __device__ float table[16];
@@ -51,12 +44,10 @@ int main() {
     int hin[n], hout[n];
     for (int i = 0; i < n; ++i) hin[i] = (i * 53) % 113;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     use_table<<<4, 32>>>(din, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int hcounter = 0;
     float htable[16];
     unsigned long long hstamp = 0;
@@ -83,8 +74,7 @@ int main() {
     float hf[n], hf2[n];
     for (int i = 0; i < n; ++i) hf[i] = i * 0.25f;
     float *df;
-    CHECK(cudaMalloc(&df, sizeof(hf)));
-    CHECK(cudaMemcpy(df, hf, sizeof(hf), cudaMemcpyHostToDevice));
+    alloc_copy(&df, hf, sizeof(hf));
     volatile_update<<<4, 32>>>(df, n);
     CHECK(cudaMemcpy(hf2, df, sizeof(hf2), cudaMemcpyDeviceToHost));
     for (int i = 0; i < n; ++i)
@@ -95,10 +85,5 @@ int main() {
     cudaFree(din);
     cudaFree(dout);
     cudaFree(df);
-    if (bad) {
-        printf("FAIL device_globals (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS device_globals\n");
-    return 0;
+    return report("device_globals", bad);
 }

@@ -9,14 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define NF 10
 #define ND 7
@@ -141,10 +134,5 @@ int main() {
         }
     cudaFree(a); cudaFree(b); cudaFree(c); cudaFree(of);
     cudaFree(da); cudaFree(db); cudaFree(od);
-    if (bad) {
-        printf("FAIL directed_rounding (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS directed_rounding\n");
-    return 0;
+    return report("directed_rounding", bad);
 }

@@ -8,14 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define BS 64
 #define PAD 64
@@ -113,16 +106,14 @@ int main() {
     int hin[n + PAD], hout[n + PAD], want[n];
     for (int k = 0; k < n + PAD; ++k) hin[k] = k < n ? (k * 37) % 101 - 50 : 1000;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     int bad = 0;
 
     for (int k = 0; k < n + PAD; ++k) hout[k] = SENTINEL;
     CHECK(cudaMemcpy(dout, hout, sizeof(hout), cudaMemcpyHostToDevice));
     neighbour_sum<<<blocks, BS>>>(din, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     for (int k = 0; k < n; ++k) {
         int right = (k % BS + 1 < BS && k + 1 < n) ? hin[k + 1] : 0;
         want[k] = 2 * hin[k] + right;
@@ -132,8 +123,7 @@ int main() {
     for (int k = 0; k < n + PAD; ++k) hout[k] = SENTINEL;
     CHECK(cudaMemcpy(dout, hout, sizeof(hout), cudaMemcpyHostToDevice));
     block_scan<<<blocks, BS>>>(din, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int acc = 0;
     for (int k = 0; k < n; ++k) {
         if (k % BS == 0) acc = 0;
@@ -154,8 +144,7 @@ int main() {
     for (int k = 0; k < n + PAD; ++k) hout[k] = k < n ? hin[k] : SENTINEL;
     CHECK(cudaMemcpy(dout, hout, sizeof(hout), cudaMemcpyHostToDevice));
     rounds<<<blocks, BS>>>(dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     bad += check("rounds", hout, want, n);
 
     for (int k = 0; k < n; ++k) ref[k] = hin[k];
@@ -168,16 +157,10 @@ int main() {
     for (int k = 0; k < n + PAD; ++k) hout[k] = k < n ? hin[k] : SENTINEL;
     CHECK(cudaMemcpy(dout, hout, sizeof(hout), cudaMemcpyHostToDevice));
     relax<<<blocks, BS>>>(dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     bad += check("relax", hout, want, n);
 
     CHECK(cudaFree(din));
     CHECK(cudaFree(dout));
-    if (bad) {
-        printf("FAIL early_exit_barrier: %d mismatches\n", bad);
-        return 1;
-    }
-    printf("PASS early_exit_barrier\n");
-    return 0;
+    return report("early_exit_barrier", bad);
 }

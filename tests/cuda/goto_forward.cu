@@ -5,6 +5,7 @@
 // and two labelled blocks ending a loop body as mummergpu's kernel has.
 // Every result is an integer computed on the host too.
 #include <cstdio>
+#include "check.h"
 
 // The first negative element of each row, or -1: a goto out of two loops.
 __global__ void find_first(const int *a, int rows, int cols, int *out) {
@@ -216,8 +217,6 @@ static int skip_rest_ref(const int *a, int n, int i) {
   return acc;
 }
 
-static unsigned lcg(unsigned &s) { return s = s * 1664525u + 1013904223u; }
-
 int main() {
   const int rows = 40, cols = 12, n = rows * cols;
   int a[n];
@@ -268,10 +267,5 @@ int main() {
     printf("sync: %s\n", cudaGetErrorName(e));
     return 1;
   }
-  if (bad) {
-    printf("FAIL goto_forward: %d mismatches\n", bad);
-    return 1;
-  }
-  printf("PASS goto_forward\n");
-  return 0;
+  return report("goto_forward", bad);
 }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include "check.h"
 
 __global__ void shifts32(const unsigned *x, const int *n, unsigned *out, int count) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -108,8 +109,6 @@ static unsigned fsh(unsigned lo, unsigned hi, unsigned s, bool left, bool clamp)
   return left ? (unsigned)((v << k) >> 32) : (unsigned)(v >> k);
 }
 static bool same_float(float a, float b) { return memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b); }
-
-static unsigned lcg(unsigned &s) { return s = s * 1664525u + 1013904223u; }
 
 int main() {
   const int n = 64;
@@ -246,10 +245,5 @@ int main() {
     printf("sync: %s\n", cudaGetErrorName(e));
     return 1;
   }
-  if (bad) {
-    printf("FAIL gpu_semantics: %d mismatches\n", bad);
-    return 1;
-  }
-  printf("PASS gpu_semantics\n");
-  return 0;
+  return report("gpu_semantics", bad);
 }

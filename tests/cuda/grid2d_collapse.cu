@@ -3,6 +3,7 @@
 // N-D `collapse` turns into loops over global thread coordinates.
 #include <cstdio>
 #include <cuda_runtime.h>
+#include "check.h"
 
 // x is the row, y the column (as in rodinia's gaussian): row-major reads,
 // a row-major and a column-major write; threads past the guard do nothing.
@@ -56,10 +57,5 @@ int main() {
     cudaFree(out);
     cudaFree(outT);
     cudaFree(c);
-    if (bad) {
-        printf("FAIL grid2d_collapse: %d mismatches\n", bad);
-        return 1;
-    }
-    printf("PASS grid2d_collapse\n");
-    return 0;
+    return report("grid2d_collapse", bad);
 }

@@ -5,14 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __global__ void half_ops(const float *a, const float *b, float *out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -40,33 +33,20 @@ int main() {
         hb[i] = (i % 7) * 0.25f + 1.0f;
     }
     float *da, *db, *dout;
-    CHECK(cudaMalloc(&da, sizeof(ha)));
-    CHECK(cudaMalloc(&db, sizeof(hb)));
+    alloc_copy(&da, ha, sizeof(ha));
+    alloc_copy(&db, hb, sizeof(hb));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(da, ha, sizeof(ha), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(db, hb, sizeof(hb), cudaMemcpyHostToDevice));
     half_ops<<<3, 32>>>(da, db, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         float x = ha[i], y = hb[i];
         float want[6] = {x + y, x - y, x * y, x * y + (x + y), x * y + (x + y) - (x - y),
                          x < y ? 1.0f : (x == y ? 0.5f : 0.0f)};
-        for (int k = 0; k < 6; ++k) {
-            if (hout[6 * i + k] != want[k]) {
-                if (bad < 5) printf("element %d.%d: got %f want %f\n", i, k, hout[6 * i + k], want[k]);
-                ++bad;
-            }
-        }
+        check_row("element", i, hout + i * 6, want, 6, bad);
     }
     cudaFree(da);
     cudaFree(db);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL half_arith (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS half_arith\n");
-    return 0;
+    return report("half_arith", bad);
 }

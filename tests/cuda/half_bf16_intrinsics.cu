@@ -11,14 +11,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define NH 16
 
@@ -64,12 +57,10 @@ int main() {
     float hx[n], hout[n * NH];
     for (int i = 0; i < n; ++i) hx[i] = (float)((i * 37) % 61 - 30) * 0.25f;  // multiples of 1/4 in [-7.5, 7.5]
     float *dx, *dout;
-    CHECK(cudaMalloc(&dx, sizeof(hx)));
+    alloc_copy(&dx, hx, sizeof(hx));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(dx, hx, sizeof(hx), cudaMemcpyHostToDevice));
     half_kernel<<<2, 32>>>(dx, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         float a = hx[i], b = hx[(i + 1) % n];
@@ -80,18 +71,9 @@ int main() {
             4 * a, 0.5f * b, 2 * a + b, mx + 3 * mn, a - b, b, a,
             (float)i * 0.25f - (float)i,
         };
-        for (int k = 0; k < NH; ++k)
-            if (hout[i * NH + k] != want[k]) {
-                if (bad < 5) printf("element %d value %d: got %g want %g\n", i, k, hout[i * NH + k], want[k]);
-                ++bad;
-            }
+        check_row("element", i, hout + i * NH, want, NH, bad);
     }
     cudaFree(dx);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL half_bf16_intrinsics (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS half_bf16_intrinsics\n");
-    return 0;
+    return report("half_bf16_intrinsics", bad);
 }

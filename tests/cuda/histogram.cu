@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define BINS 64
 
@@ -36,13 +29,11 @@ int main() {
     unsigned char *ddata;
     unsigned *dhist;
     unsigned hhist[BINS], want[BINS] = {0};
-    CHECK(cudaMalloc(&ddata, sizeof(hdata)));
+    alloc_copy(&ddata, hdata, sizeof(hdata));
     CHECK(cudaMalloc(&dhist, sizeof(hhist)));
-    CHECK(cudaMemcpy(ddata, hdata, sizeof(hdata), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(dhist, 0, sizeof(hhist)));
     histogram<<<4, 128>>>(ddata, dhist, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hhist, dhist, sizeof(hhist), cudaMemcpyDeviceToHost));
+    copy_back(hhist, dhist, sizeof(hhist));
     for (int i = 0; i < n; ++i) want[hdata[i] % BINS]++;
     int bad = 0;
     for (int b = 0; b < BINS; ++b)
@@ -52,10 +43,5 @@ int main() {
         }
     cudaFree(ddata);
     cudaFree(dhist);
-    if (bad) {
-        printf("FAIL histogram (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS histogram\n");
-    return 0;
+    return report("histogram", bad);
 }

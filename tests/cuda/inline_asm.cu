@@ -9,14 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define NB 26
 
@@ -163,19 +156,13 @@ int main() {
     const int n = 64;
     unsigned hu[n];
     unsigned hout[n * NB];
-    unsigned state = 77u;
-    for (int i = 0; i < n; ++i) {
-        state = state * 1664525u + 1013904223u;
-        hu[i] = state ^ (state >> 11);
-    }
+    lcg_fill(hu, n, 77u, 11);
     unsigned *du, *dout;
-    CHECK(cudaMalloc(&du, sizeof(hu)));
+    alloc_copy(&du, hu, sizeof(hu));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(du, hu, sizeof(hu), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(dout, 0, sizeof(hout)));
     asm_kernel<<<2, 32>>>(du, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         unsigned a = hu[i], b = hu[(i + 1) % n], c = hu[(i + 5) % n], d = hu[(i + 2) % n];
@@ -216,19 +203,9 @@ int main() {
         want[24] = (unsigned)(acc ^ (acc >> 32));
         long long sv = -(long long)(a & 0xffu);
         want[25] = (unsigned)((unsigned long long)sv >> 32) ^ (unsigned)sv;
-        for (int k = 0; k < NB; ++k) {
-            if (hout[i * NB + k] != want[k]) {
-                if (bad < 10) printf("thread %d result %d: got %08x want %08x\n", i, k, hout[i * NB + k], want[k]);
-                ++bad;
-            }
-        }
+        check_row("thread", i, hout + i * NB, want, NB, bad, 10);
     }
     CHECK(cudaFree(du));
     CHECK(cudaFree(dout));
-    if (bad) {
-        printf("FAIL: %d mismatches\n", bad);
-        return 1;
-    }
-    printf("PASS inline_asm\n");
-    return 0;
+    return report("inline_asm", bad);
 }

@@ -8,6 +8,7 @@
 // 0xFFFFFFFF (docs/ir.md).
 #include <climits>
 #include <cstdio>
+#include "check.h"
 
 // Quotients and remainders in separate kernels: when both of the same
 // operands are computed, nvcc may derive x % y as x - (x / y) * y, whose value
@@ -56,8 +57,6 @@ __global__ void rem_param(const int *a, int d, int *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = (int)((unsigned)(a[i] % d) - 3u * (unsigned)(a[i] % -5));
 }
-
-static unsigned lcg(unsigned &s) { return s = s * 1664525u + 1013904223u; }
 
 static int sdiv32(int a, int b) {
   if (b == 0) return -1;
@@ -194,10 +193,5 @@ int main() {
     printf("sync: %s\n", cudaGetErrorName(e));
     return 1;
   }
-  if (bad) {
-    printf("FAIL int_division: %d mismatches\n", bad);
-    return 1;
-  }
-  printf("PASS int_division\n");
-  return 0;
+  return report("int_division", bad);
 }

@@ -5,14 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define NI 14
 
@@ -67,21 +60,18 @@ int main() {
     long long hout[n * NI];
     unsigned state = 12345u;
     for (int i = 0; i < n; ++i) {
-        state = state * 1664525u + 1013904223u;
+        lcg(state);
         hu[i] = (i % 16 == 0) ? 0u : state >> (i % 7);
         hs[i] = (int)(state % 16777216u) - 8388608;  // 24-bit signed range
     }
     unsigned *du;
     int *ds;
     long long *dout;
-    CHECK(cudaMalloc(&du, sizeof(hu)));
-    CHECK(cudaMalloc(&ds, sizeof(hs)));
+    alloc_copy(&du, hu, sizeof(hu));
+    alloc_copy(&ds, hs, sizeof(hs));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(du, hu, sizeof(hu), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(ds, hs, sizeof(hs), cudaMemcpyHostToDevice));
     int_kernel<<<2, 32>>>(du, ds, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         unsigned a = hu[i], b = hu[(i + 1) % n];
@@ -104,19 +94,10 @@ int main() {
         want[12] = (x < y ? x : y) * 3 + (x > y ? x : y) + (long long)(a < b ? a : b) - (long long)(a > b ? a : b);
         long long xs = (long long)x * 1048576;
         want[13] = (xs < y ? xs : (long long)y) + (long long)((w > 5ull ? w : 5ull) >> 3);
-        for (int k = 0; k < NI; ++k)
-            if (hout[i * NI + k] != want[k]) {
-                if (bad < 5) printf("element %d op %d: got %lld want %lld\n", i, k, hout[i * NI + k], want[k]);
-                ++bad;
-            }
+        check_row("element", i, hout + i * NI, want, NI, bad);
     }
     cudaFree(du);
     cudaFree(ds);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL int_intrinsics (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS int_intrinsics\n");
-    return 0;
+    return report("int_intrinsics", bad);
 }

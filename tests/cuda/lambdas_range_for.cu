@@ -7,14 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 struct Span {
     const int *p;
@@ -75,13 +68,11 @@ int main() {
     int hin[n], hout[n * NL];
     for (int i = 0; i < n; ++i) hin[i] = (i * 7) % 23;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     const int m = 1000;
     lambda_kernel<<<2, 32>>>(din, dout, n, m);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         int s = hin[i];
@@ -101,18 +92,9 @@ int main() {
         int t = 0;
         for (int k = 0; k < n && hin[k] <= hin[i]; ++k) t += hin[k];
         want[7] = t;
-        for (int k = 0; k < NL; ++k)
-            if (hout[i * NL + k] != want[k]) {
-                if (bad < 5) printf("element %d value %d: got %d want %d\n", i, k, hout[i * NL + k], want[k]);
-                ++bad;
-            }
+        check_row("element", i, hout + i * NL, want, NL, bad);
     }
     cudaFree(din);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL lambdas_range_for (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS lambdas_range_for\n");
-    return 0;
+    return report("lambdas_range_for", bad);
 }

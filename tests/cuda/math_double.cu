@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define ND 14
 
@@ -45,14 +38,11 @@ int main() {
         hy[i] = 0.05 + i * 0.11;
     }
     double *dx, *dy, *dout;
-    CHECK(cudaMalloc(&dx, sizeof(hx)));
-    CHECK(cudaMalloc(&dy, sizeof(hy)));
+    alloc_copy(&dx, hx, sizeof(hx));
+    alloc_copy(&dy, hy, sizeof(hy));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(dx, hx, sizeof(hx), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dy, hy, sizeof(hy), cudaMemcpyHostToDevice));
     math_kernel<<<4, 32>>>(dx, dy, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         double want[ND];
@@ -68,10 +58,5 @@ int main() {
     cudaFree(dx);
     cudaFree(dy);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL math_double (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS math_double\n");
-    return 0;
+    return report("math_double", bad);
 }

@@ -5,14 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define NF 16
 
@@ -53,16 +46,13 @@ int main() {
         hy[i] = 0.05f + i * 0.11f;
     }
     float *dx, *dy, *dout, *dov;
-    CHECK(cudaMalloc(&dx, sizeof(hx)));
-    CHECK(cudaMalloc(&dy, sizeof(hy)));
+    alloc_copy(&dx, hx, sizeof(hx));
+    alloc_copy(&dy, hy, sizeof(hy));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
     CHECK(cudaMalloc(&dov, sizeof(hov)));
-    CHECK(cudaMemcpy(dx, hx, sizeof(hx), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dy, hy, sizeof(hy), cudaMemcpyHostToDevice));
     math_kernel<<<4, 32>>>(dx, dy, dout, n);
     math_overloads<<<4, 32>>>(dx, dov, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     CHECK(cudaMemcpy(hov, dov, sizeof(hov), cudaMemcpyDeviceToHost));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
@@ -81,10 +71,5 @@ int main() {
     cudaFree(dy);
     cudaFree(dout);
     cudaFree(dov);
-    if (bad) {
-        printf("FAIL math_float (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS math_float\n");
-    return 0;
+    return report("math_float", bad);
 }

@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define TILE 16
 
@@ -40,16 +33,13 @@ int main() {
     for (int i = 0; i < M * K; ++i) hA[i] = (float)((i * 3) % 7 - 3);
     for (int i = 0; i < K * N; ++i) hB[i] = (float)((i * 5) % 9 - 4);
     float *dA, *dB, *dC;
-    CHECK(cudaMalloc(&dA, sizeof(hA)));
-    CHECK(cudaMalloc(&dB, sizeof(hB)));
+    alloc_copy(&dA, hA, sizeof(hA));
+    alloc_copy(&dB, hB, sizeof(hB));
     CHECK(cudaMalloc(&dC, sizeof(hC)));
-    CHECK(cudaMemcpy(dA, hA, sizeof(hA), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dB, hB, sizeof(hB), cudaMemcpyHostToDevice));
     dim3 block(TILE, TILE);
     dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
     matmul<<<grid, block>>>(dA, dB, dC, M, N, K);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hC, dC, sizeof(hC), cudaMemcpyDeviceToHost));
+    copy_back(hC, dC, sizeof(hC));
     int bad = 0;
     for (int r = 0; r < M; ++r)
         for (int c = 0; c < N; ++c) {
@@ -63,10 +53,5 @@ int main() {
     cudaFree(dA);
     cudaFree(dB);
     cudaFree(dC);
-    if (bad) {
-        printf("FAIL matmul_tiled (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS matmul_tiled\n");
-    return 0;
+    return report("matmul_tiled", bad);
 }

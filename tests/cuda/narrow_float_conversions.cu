@@ -8,14 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __global__ void narrow(const float *f, const double *g, signed char *a, unsigned char *b,
                        short *c, unsigned short *d, signed char *e, unsigned short *h, int n) {
@@ -54,16 +47,14 @@ int main() {
     unsigned char *b;
     short *c;
     unsigned short *d, *h;
-    CHECK(cudaMalloc(&f, sizeof fs));
-    CHECK(cudaMalloc(&g, sizeof gs));
+    alloc_copy(&f, fs, sizeof fs);
+    alloc_copy(&g, gs, sizeof gs);
     CHECK(cudaMalloc(&a, n));
     CHECK(cudaMalloc(&b, n));
     CHECK(cudaMalloc(&e, n));
     CHECK(cudaMalloc(&c, n * sizeof(short)));
     CHECK(cudaMalloc(&d, n * sizeof(short)));
     CHECK(cudaMalloc(&h, n * sizeof(short)));
-    CHECK(cudaMemcpy(f, fs, sizeof fs, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(g, gs, sizeof gs, cudaMemcpyHostToDevice));
     narrow<<<1, 32>>>(f, g, a, b, c, d, e, h, n);
     CHECK(cudaGetLastError());
     signed char ha[n], he[n];
@@ -92,10 +83,5 @@ int main() {
     }
     cudaFree(f); cudaFree(g); cudaFree(a); cudaFree(b); cudaFree(c); cudaFree(d);
     cudaFree(e); cudaFree(h);
-    if (bad) {
-        printf("FAIL narrow_float_conversions (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS narrow_float_conversions\n");
-    return 0;
+    return report("narrow_float_conversions", bad);
 }

@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define NOUT 16
 
@@ -72,34 +65,21 @@ int main() {
     }
     int *da, *db, *dout;
     unsigned *du;
-    CHECK(cudaMalloc(&da, sizeof(ha)));
-    CHECK(cudaMalloc(&db, sizeof(hb)));
-    CHECK(cudaMalloc(&du, sizeof(hu)));
+    alloc_copy(&da, ha, sizeof(ha));
+    alloc_copy(&db, hb, sizeof(hb));
+    alloc_copy(&du, hu, sizeof(hu));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(da, ha, sizeof(ha), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(db, hb, sizeof(hb), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(du, hu, sizeof(hu), cudaMemcpyHostToDevice));
     all_ops<<<4, 32>>>(da, db, du, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         int want[NOUT];
         ops(ha[i], hb[i], hu[i], want);
-        for (int k = 0; k < NOUT; ++k)
-            if (hout[i * NOUT + k] != want[k]) {
-                if (bad < 5) printf("thread %d result %d: got %d want %d\n", i, k, hout[i * NOUT + k], want[k]);
-                ++bad;
-            }
+        check_row("thread", i, hout + i * NOUT, want, NOUT, bad);
     }
     cudaFree(da);
     cudaFree(db);
     cudaFree(du);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL operators (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS operators\n");
-    return 0;
+    return report("operators", bad);
 }

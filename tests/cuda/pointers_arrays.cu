@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __device__ int sum_range(const int *begin, const int *end) {
     int s = 0;
@@ -50,12 +43,10 @@ int main() {
     static int hin[n * 8], hout[n * 4];
     for (int i = 0; i < n * 8; ++i) hin[i] = (i * 37) % 101 - 50;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     rows<<<2, 32>>>(din, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int t = 0; t < n; ++t) {
         const int *row = hin + t * 8;
@@ -66,19 +57,14 @@ int main() {
         for (int k = 0; k < 8; ++k) sum += row[k];
         for (int k = 0; k < 4; ++k) diag += local[k][k];
         int want[4] = {sum, diag, 4 * (local[3][0] + local[1][2]), local[3][3] - row[6] + 9};
-        for (int k = 0; k < 4; ++k)
-            if (hout[t * 4 + k] != want[k]) {
-                if (bad < 5) printf("rows %d.%d: got %d want %d\n", t, k, hout[t * 4 + k], want[k]);
-                ++bad;
-            }
+        check_row("rows", t, hout + t * 4, want, 4, bad);
     }
     const int nr = 6;
     float hm[nr][8], hm2[nr][8];
     for (int r = 0; r < nr; ++r)
         for (int c = 0; c < 8; ++c) hm[r][c] = (float)(r * 8 + c) * 0.5f;
     float(*dm)[8];
-    CHECK(cudaMalloc(&dm, sizeof(hm)));
-    CHECK(cudaMemcpy(dm, hm, sizeof(hm), cudaMemcpyHostToDevice));
+    alloc_copy(&dm, hm, sizeof(hm));
     scale_rows<<<nr, 8>>>(dm, nr);
     CHECK(cudaMemcpy(hm2, dm, sizeof(hm2), cudaMemcpyDeviceToHost));
     for (int r = 0; r < nr; ++r)
@@ -90,10 +76,5 @@ int main() {
     cudaFree(din);
     cudaFree(dout);
     cudaFree(dm);
-    if (bad) {
-        printf("FAIL pointers_arrays (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS pointers_arrays\n");
-    return 0;
+    return report("pointers_arrays", bad);
 }

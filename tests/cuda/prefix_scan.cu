@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define BS 64
 #define SPAN (2 * BS)
@@ -64,16 +57,14 @@ int main() {
     int hin[n], hout[n];
     for (int i = 0; i < n; ++i) hin[i] = (i * 17) % 23 - 5;
     int *din, *dout, *dsums, *dscanned;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
     CHECK(cudaMalloc(&dsums, blocks * sizeof(int)));
     CHECK(cudaMalloc(&dscanned, blocks * sizeof(int)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     scan_blocks<<<blocks, BS>>>(din, dout, dsums, n);
     scan_blocks<<<1, BS>>>(dsums, dscanned, nullptr, blocks);
     add_offsets<<<blocks, BS>>>(dout, dscanned, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0, acc = 0;
     for (int i = 0; i < n; ++i) {
         if (hout[i] != acc) {
@@ -86,10 +77,5 @@ int main() {
     cudaFree(dout);
     cudaFree(dsums);
     cudaFree(dscanned);
-    if (bad) {
-        printf("FAIL prefix_scan (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS prefix_scan\n");
-    return 0;
+    return report("prefix_scan", bad);
 }

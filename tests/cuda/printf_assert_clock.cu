@@ -13,14 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __global__ void say(const int *data, int n) {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -59,15 +52,13 @@ int main() {
     for (int i = 0; i < n; ++i) hin[i] = i;
     int *din, *dout;
     long long *dticks;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
     CHECK(cudaMalloc(&dticks, sizeof(hticks)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     say<<<2, 32>>>(din, n);
     CHECK(cudaDeviceSynchronize());
     checked<<<4, 32>>>(din, dout, dticks, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     CHECK(cudaMemcpy(hticks, dticks, sizeof(hticks), cudaMemcpyDeviceToHost));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
@@ -82,10 +73,5 @@ int main() {
     cudaFree(din);
     cudaFree(dout);
     cudaFree(dticks);
-    if (bad) {
-        printf("FAIL printf_assert_clock (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS printf_assert_clock\n");
-    return 0;
+    return report("printf_assert_clock", bad);
 }

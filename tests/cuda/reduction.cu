@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 template <typename T, unsigned BS>
 __global__ void reduce(const T *in, T *partial, int n) {
@@ -36,12 +29,10 @@ static int run(const char *name, int n) {
     int blocks = (n + 2 * BS - 1) / (2 * BS);
     T *din, *dpart;
     T *hpart = (T *)malloc(blocks * sizeof(T));
-    CHECK(cudaMalloc(&din, n * sizeof(T)));
+    alloc_copy(&din, h, n * sizeof(T));
     CHECK(cudaMalloc(&dpart, blocks * sizeof(T)));
-    CHECK(cudaMemcpy(din, h, n * sizeof(T), cudaMemcpyHostToDevice));
     reduce<T, BS><<<blocks, BS>>>(din, dpart, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hpart, dpart, blocks * sizeof(T), cudaMemcpyDeviceToHost));
+    copy_back(hpart, dpart, blocks * sizeof(T));
     T got = 0, want = 0;
     for (int b = 0; b < blocks; ++b) got += hpart[b];
     for (int i = 0; i < n; ++i) want += h[i];

@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 template <typename T>
 __global__ void affine(T *out, const T *in, T a, T b, int n) {
@@ -35,12 +28,10 @@ static int run(const char *name, T a, T b) {
     T h_in[N], h_out[N];
     for (int i = 0; i < N; ++i) h_in[i] = (T)(i % 11);
     T *d_in, *d_out;
-    CHECK(cudaMalloc(&d_in, sizeof(h_in)));
+    alloc_copy(&d_in, h_in, sizeof(h_in));
     CHECK(cudaMalloc(&d_out, sizeof(h_out)));
-    CHECK(cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice));
     affine<T><<<2, 32>>>(d_out, d_in, a, b, N);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(h_out, d_out, sizeof(h_out), cudaMemcpyDeviceToHost));
+    copy_back(h_out, d_out, sizeof(h_out));
     CHECK(cudaFree(d_in));
     CHECK(cudaFree(d_out));
     int bad = 0;
@@ -73,9 +64,8 @@ int main() {
     for (int i = 0; i < N; ++i) h_in[i] = (i * 7) % 23;
     int *d_in;
     bool *d_out;
-    CHECK(cudaMalloc(&d_in, sizeof(h_in)));
+    alloc_copy(&d_in, h_in, sizeof(h_in));
     CHECK(cudaMalloc(&d_out, sizeof(h_out)));
-    CHECK(cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice));
     logic<<<1, N>>>(d_out, d_in, N);
     CHECK(cudaMemcpy(h_out, d_out, sizeof(h_out), cudaMemcpyDeviceToHost));
     for (int i = 0; i < N; ++i) {
@@ -87,10 +77,5 @@ int main() {
     }
     CHECK(cudaFree(d_in));
     CHECK(cudaFree(d_out));
-    if (bad) {
-        printf("FAIL scalar_types (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS scalar_types\n");
-    return 0;
+    return report("scalar_types", bad);
 }

@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __global__ void rotate(const float *in, float *out, int shift) {
     extern __shared__ float buf[];
@@ -40,12 +33,10 @@ int main() {
     float hin[n], hout[n];
     for (int i = 0; i < n; ++i) hin[i] = i * 0.25f;
     float *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     rotate<<<blocks, bs, bs * sizeof(float)>>>(din, dout, shift);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     for (int b = 0; b < blocks; ++b)
         for (int t = 0; t < bs; ++t)
             if (hout[b * bs + t] != hin[b * bs + (t + shift) % bs]) {
@@ -59,13 +50,11 @@ int main() {
     for (int i = 0; i < n2; ++i) hi[i] = (i * 31) % 97;
     int *di, *dio;
     float *dfo;
-    CHECK(cudaMalloc(&di, sizeof(hi)));
+    alloc_copy(&di, hi, sizeof(hi));
     CHECK(cudaMalloc(&dio, sizeof(hio)));
     CHECK(cudaMalloc(&dfo, sizeof(hfo)));
-    CHECK(cudaMemcpy(di, hi, sizeof(hi), cudaMemcpyHostToDevice));
     split<<<2, bs2, bs2 * (sizeof(int) + sizeof(float))>>>(di, dio, dfo);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hio, dio, sizeof(hio), cudaMemcpyDeviceToHost));
+    copy_back(hio, dio, sizeof(hio));
     CHECK(cudaMemcpy(hfo, dfo, sizeof(hfo), cudaMemcpyDeviceToHost));
     for (int b = 0; b < 2; ++b)
         for (int t = 0; t < bs2; ++t) {
@@ -81,10 +70,5 @@ int main() {
     cudaFree(di);
     cudaFree(dio);
     cudaFree(dfo);
-    if (bad) {
-        printf("FAIL shared_dynamic (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS shared_dynamic\n");
-    return 0;
+    return report("shared_dynamic", bad);
 }

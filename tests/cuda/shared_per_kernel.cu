@@ -5,14 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define N 8192 /* ints: 32 KiB */
 #define BS 256
@@ -49,16 +42,14 @@ int main() {
     static int h[N], r[N];
     for (int i = 0; i < N; ++i) h[i] = (i * 7919) % 1009;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(h)));
+    alloc_copy(&din, h, sizeof(h));
     CHECK(cudaMalloc(&dout, sizeof(r)));
-    CHECK(cudaMemcpy(din, h, sizeof(h), cudaMemcpyHostToDevice));
     int bad = 0;
     for (int k = 0; k < 3; ++k) {
         if (k == 0) reverse_a<<<1, BS>>>(din, dout);
         if (k == 1) rotate_b<<<1, BS>>>(din, dout);
         if (k == 2) pair_c<<<1, BS>>>(din, dout);
-        CHECK(cudaGetLastError());
-        CHECK(cudaMemcpy(r, dout, sizeof(r), cudaMemcpyDeviceToHost));
+        copy_back(r, dout, sizeof(r));
         for (int i = 0; i < N; ++i) {
             int want = k == 0 ? h[N - 1 - i] : k == 1 ? h[(i + 1) % N] * 2 : h[i ^ 1] + 3;
             if (r[i] != want && bad++ < 5) printf("kernel %d: out[%d] = %d, want %d\n", k, i, r[i], want);
@@ -70,16 +61,10 @@ int main() {
     scale_k<4><<<1, BS>>>(din, dout);
     scale_k<5><<<1, BS>>>(din, dout);
     scale_k<6><<<1, BS>>>(din, dout);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(r, dout, sizeof(r), cudaMemcpyDeviceToHost));
+    copy_back(r, dout, sizeof(r));
     for (int i = 0; i < N; ++i)
         if (r[i] != h[N - 1 - i] * 6 && bad++ < 5) printf("scale_k<6>: out[%d] = %d\n", i, r[i]);
     CHECK(cudaFree(din));
     CHECK(cudaFree(dout));
-    if (bad) {
-        printf("FAIL shared_per_kernel: %d wrong\n", bad);
-        return 1;
-    }
-    printf("PASS shared_per_kernel\n");
-    return 0;
+    return report("shared_per_kernel", bad);
 }

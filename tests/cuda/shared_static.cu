@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define BS 128
 
@@ -37,12 +30,10 @@ int main() {
     int hin[n], hout[n];
     for (int i = 0; i < n; ++i) hin[i] = (i * 7919) % 503;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     reverse_blocks<<<blocks, BS>>>(din, dout);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int b = 0; b < blocks; ++b) {
         const int *blk = hin + b * BS;
@@ -61,10 +52,5 @@ int main() {
     }
     cudaFree(din);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL shared_static (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS shared_static\n");
-    return 0;
+    return report("shared_static", bad);
 }

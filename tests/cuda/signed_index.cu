@@ -7,14 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define R 3
 #define TILE 16
@@ -86,10 +79,9 @@ int main() {
     for (int k = 0; k < n; k++) hin[k] = (k * 37) % 101 - 50;
     int *din, *dout;
     long long *dwide;
-    CHECK(cudaMalloc(&din, n * sizeof(int)));
+    alloc_copy(&din, hin, n * sizeof(int));
     CHECK(cudaMalloc(&dout, n * sizeof(int)));
     CHECK(cudaMalloc(&dwide, n * sizeof(long long)));
-    CHECK(cudaMemcpy(din, hin, n * sizeof(int), cudaMemcpyHostToDevice));
     window1d<<<(n + 63) / 64, 64>>>(din, dout, n);
     CHECK(cudaGetLastError());
     int *hout = (int *)malloc(n * sizeof(int));
@@ -123,9 +115,8 @@ int main() {
     int *hg = (int *)malloc(w * h * sizeof(int));
     for (int k = 0; k < w * h; k++) hg[k] = (k * 53) % 97 - 48;
     int *dg, *dgo;
-    CHECK(cudaMalloc(&dg, w * h * sizeof(int)));
+    alloc_copy(&dg, hg, w * h * sizeof(int));
     CHECK(cudaMalloc(&dgo, w * h * sizeof(int)));
-    CHECK(cudaMemcpy(dg, hg, w * h * sizeof(int), cudaMemcpyHostToDevice));
     dim3 grid((w + TILE - 1) / TILE, (h + TILE - 1) / TILE), block(TILE, TILE);
     halo2d<<<grid, block>>>(dg, dgo, w, h);
     CHECK(cudaGetLastError());
@@ -154,10 +145,5 @@ int main() {
     free(hwide);
     free(hg);
     free(hgo);
-    if (bad) {
-        printf("FAIL signed_index: %d mismatches\n", bad);
-        return 1;
-    }
-    printf("PASS signed_index\n");
-    return 0;
+    return report("signed_index", bad);
 }

@@ -5,14 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define R 3
 #define BS1 64
@@ -62,12 +55,10 @@ int main() {
     int hin[n], hout[n];
     for (int i = 0; i < n; ++i) hin[i] = (i * 13) % 29 - 14;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     stencil1d<<<(n + BS1 - 1) / BS1, BS1>>>(din, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     for (int i = 0; i < n; ++i) {
         int acc = 0;
         for (int k = -R; k <= R; ++k)
@@ -82,9 +73,8 @@ int main() {
     float hg[w * h], ref[w * h], tmp[w * h];
     for (int i = 0; i < w * h; ++i) hg[i] = (float)((i * 7) % 13);
     float *da, *db;
-    CHECK(cudaMalloc(&da, sizeof(hg)));
+    alloc_copy(&da, hg, sizeof(hg));
     CHECK(cudaMalloc(&db, sizeof(hg)));
-    CHECK(cudaMemcpy(da, hg, sizeof(hg), cudaMemcpyHostToDevice));
     dim3 block(T2, T2), grid((w + T2 - 1) / T2, (h + T2 - 1) / T2);
     for (int s = 0; s < sweeps; ++s) {
         jacobi<<<grid, block>>>(da, db, w, h);
@@ -92,8 +82,7 @@ int main() {
         da = db;
         db = t;
     }
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(tmp, da, sizeof(tmp), cudaMemcpyDeviceToHost));
+    copy_back(tmp, da, sizeof(tmp));
     for (int i = 0; i < w * h; ++i) ref[i] = hg[i];
     for (int s = 0; s < sweeps; ++s) {
         float next[w * h];
@@ -116,10 +105,5 @@ int main() {
     cudaFree(dout);
     cudaFree(da);
     cudaFree(db);
-    if (bad) {
-        printf("FAIL stencil (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS stencil\n");
-    return 0;
+    return report("stencil", bad);
 }

@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 struct Vec3 {
     float x, y, z;
@@ -111,16 +104,14 @@ int main() {
     }
     Particle *dp, *dq;
     float *de;
-    CHECK(cudaMalloc(&dp, sizeof(hp)));
+    alloc_copy(&dp, hp, sizeof(hp));
     CHECK(cudaMalloc(&dq, sizeof(hq)));
     CHECK(cudaMalloc(&de, sizeof(he)));
-    CHECK(cudaMemcpy(dp, hp, sizeof(hp), cudaMemcpyHostToDevice));
     Params prm;
     prm.n = n;
     prm.scale = 2.0f;
     physics<<<2, 32>>>(dp, dq, de, prm);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hq, dq, sizeof(hq), cudaMemcpyDeviceToHost));
+    copy_back(hq, dq, sizeof(hq));
     CHECK(cudaMemcpy(he, de, sizeof(he), cudaMemcpyDeviceToHost));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
@@ -137,10 +128,9 @@ int main() {
     for (int i = 0; i < n; ++i) hin[i] = (i * 13) % 71 - 10;
     int *din, *dout;
     unsigned *dbits;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
     CHECK(cudaMalloc(&dbits, sizeof(hbits)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     misc<<<1, n>>>(din, dout, dbits, n);
     CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(hbits, dbits, sizeof(hbits), cudaMemcpyDeviceToHost));
@@ -160,10 +150,5 @@ int main() {
     cudaFree(din);
     cudaFree(dout);
     cudaFree(dbits);
-    if (bad) {
-        printf("FAIL structs_classes (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS structs_classes\n");
-    return 0;
+    return report("structs_classes", bad);
 }

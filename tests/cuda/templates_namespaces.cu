@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 namespace geom {
 namespace detail {
@@ -79,8 +72,7 @@ static void run_scale(const char *name) {
     T h[n], r[n];
     for (int i = 0; i < n; ++i) h[i] = (T)(i - 25);
     T *d;
-    CHECK(cudaMalloc(&d, sizeof(h)));
-    CHECK(cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice));
+    alloc_copy(&d, h, sizeof(h));
     scale_k<T, K><<<2, 32>>>(d, n);
     CHECK(cudaMemcpy(r, d, sizeof(r), cudaMemcpyDeviceToHost));
     cudaFree(d);
@@ -119,12 +111,10 @@ int main() {
     }
     int *da, *db, *dout;
     real *dfout;
-    CHECK(cudaMalloc(&da, sizeof(ha)));
-    CHECK(cudaMalloc(&db, sizeof(hb)));
+    alloc_copy(&da, ha, sizeof(ha));
+    alloc_copy(&db, hb, sizeof(hb));
     CHECK(cudaMalloc(&dout, 2 * sizeof(ha)));
     CHECK(cudaMalloc(&dfout, n * sizeof(real)));
-    CHECK(cudaMemcpy(da, ha, sizeof(ha), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(db, hb, sizeof(hb), cudaMemcpyHostToDevice));
     run_combine<geom::Mode::Add>("add", da, db, dout, ha, hb, n);
     run_combine<geom::Mode::Mul>("mul", da, db, dout, ha, hb, n);
     run_combine<geom::Mode::Max>("max", da, db, dout, ha, hb, n);
@@ -145,10 +135,5 @@ int main() {
     cudaFree(db);
     cudaFree(dout);
     cudaFree(dfout);
-    if (bad) {
-        printf("FAIL templates_namespaces (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS templates_namespaces\n");
-    return 0;
+    return report("templates_namespaces", bad);
 }

@@ -4,14 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define W 16
 #define H 8
@@ -41,9 +34,8 @@ int main() {
     for (int x = 0; x < W; ++x) h1[x] = 100.0f + x;
     cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
     float *dlin, *dout;
-    CHECK(cudaMalloc(&dlin, sizeof(hlin)));
+    alloc_copy(&dlin, hlin, sizeof(hlin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(dlin, hlin, sizeof(hlin), cudaMemcpyHostToDevice));
     cudaArray_t a1, a2;
     CHECK(cudaMallocArray(&a1, &desc, W, 0));
     CHECK(cudaMallocArray(&a2, &desc, W, H));
@@ -75,17 +67,12 @@ int main() {
     CHECK(cudaCreateTextureObject(&t1, &r1, &td, nullptr));
     CHECK(cudaCreateTextureObject(&t2, &r2, &td, nullptr));
     sample<<<4, 32>>>(tlin, t1, t2, dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         int x = i % W, y = i / W;
         float want[4] = {hlin[i], h1[x] + h1[W - 1], h2[y * W + x], h2[x]};
-        for (int k = 0; k < 4; ++k)
-            if (hout[4 * i + k] != want[k]) {
-                if (bad < 5) printf("texel %d.%d: got %f want %f\n", i, k, hout[4 * i + k], want[k]);
-                ++bad;
-            }
+        check_row("texel", i, hout + i * 4, want, 4, bad);
     }
     cudaDestroyTextureObject(tlin);
     cudaDestroyTextureObject(t1);
@@ -94,10 +81,5 @@ int main() {
     cudaFreeArray(a2);
     cudaFree(dlin);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL texture_objects (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS texture_objects\n");
-    return 0;
+    return report("texture_objects", bad);
 }

@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define W 16
 #define H 8
@@ -60,16 +53,11 @@ int main() {
     CHECK(cudaBindTexture2D(&offset, tex_img, dimg, fdesc, W, H, pitch));
     CHECK(cudaBindTextureToArray(tex_arr, arr));
     sample<<<4, 32>>>(dout, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         float want[3] = {hlin[i] + (float)hint[n - 1 - i], himg[i], harr[i % W]};
-        for (int k = 0; k < 3; ++k)
-            if (hout[3 * i + k] != want[k]) {
-                if (bad < 5) printf("texel %d.%d: got %f want %f\n", i, k, hout[3 * i + k], want[k]);
-                ++bad;
-            }
+        check_row("texel", i, hout + i * 3, want, 3, bad);
     }
     cudaUnbindTexture(tex_lin);
     cudaUnbindTexture(tex_int);
@@ -80,10 +68,5 @@ int main() {
     cudaFree(dint);
     cudaFree(dimg);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL texture_refs (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS texture_refs\n");
-    return 0;
+    return report("texture_refs", bad);
 }

@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define TILE 16
 
@@ -30,14 +23,12 @@ int main() {
     int hin[rows * cols], hout[rows * cols];
     for (int i = 0; i < rows * cols; ++i) hin[i] = i * 3 + 1;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     dim3 block(TILE, TILE);
     dim3 grid((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
     transpose<<<grid, block>>>(din, dout, rows, cols);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c)
@@ -47,10 +38,5 @@ int main() {
             }
     cudaFree(din);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL transpose (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS transpose\n");
-    return 0;
+    return report("transpose", bad);
 }

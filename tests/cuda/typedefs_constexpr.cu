@@ -12,14 +12,7 @@
 #include <cstdlib>
 #include <limits>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 typedef unsigned short u16;
 using word = uint32_t;
@@ -93,13 +86,11 @@ int main() {
     uint32_t *din;
     int64_t *dout;
     float *dfo;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
     CHECK(cudaMalloc(&dfo, sizeof(hf)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     decls_kernel<<<2, 32>>>(din, dout, dfo, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     CHECK(cudaMemcpy(hf, dfo, sizeof(hf), cudaMemcpyDeviceToHost));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
@@ -130,19 +121,10 @@ int main() {
             }
         float wf[5] = {3.40282347e38f, -3.40282347e38f, 1.1920929e-7f, 1.17549435e-38f,
                        cf[i % 4] * ((float)(i % 3) > 1.5f ? (float)(i % 3) : 1.5f)};
-        for (int k = 0; k < 5; ++k)
-            if (hf[i * 5 + k] != wf[k]) {
-                if (bad < 5) printf("element %d float %d: got %g want %g\n", i, k, hf[i * 5 + k], wf[k]);
-                ++bad;
-            }
+        check_row("element", i, hf + i * 5, wf, 5, bad);
     }
     cudaFree(din);
     cudaFree(dout);
     cudaFree(dfo);
-    if (bad) {
-        printf("FAIL typedefs_constexpr (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS typedefs_constexpr\n");
-    return 0;
+    return report("typedefs_constexpr", bad);
 }

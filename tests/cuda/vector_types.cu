@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __global__ void vec_kernel(const float4 *in4, const int2 *in2, const uchar4 *px, float4 *out4, int4 *outi,
                            double2 *outd, int n) {
@@ -48,18 +41,14 @@ int main() {
     uchar4 *dp;
     int4 *oi;
     double2 *od;
-    CHECK(cudaMalloc(&d4, sizeof(h4)));
+    alloc_copy(&d4, h4, sizeof(h4));
     CHECK(cudaMalloc(&o4, sizeof(r4)));
-    CHECK(cudaMalloc(&d2, sizeof(h2)));
-    CHECK(cudaMalloc(&dp, sizeof(hp)));
+    alloc_copy(&d2, h2, sizeof(h2));
+    alloc_copy(&dp, hp, sizeof(hp));
     CHECK(cudaMalloc(&oi, sizeof(ri)));
     CHECK(cudaMalloc(&od, sizeof(rd)));
-    CHECK(cudaMemcpy(d4, h4, sizeof(h4), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(d2, h2, sizeof(h2), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dp, hp, sizeof(hp), cudaMemcpyHostToDevice));
     vec_kernel<<<2, 32>>>(d4, d2, dp, o4, oi, od, n);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(r4, o4, sizeof(r4), cudaMemcpyDeviceToHost));
+    copy_back(r4, o4, sizeof(r4));
     CHECK(cudaMemcpy(ri, oi, sizeof(ri), cudaMemcpyDeviceToHost));
     CHECK(cudaMemcpy(rd, od, sizeof(rd), cudaMemcpyDeviceToHost));
     int bad = 0;
@@ -85,10 +74,5 @@ int main() {
     cudaFree(dp);
     cudaFree(oi);
     cudaFree(od);
-    if (bad) {
-        printf("FAIL vector_types (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS vector_types\n");
-    return 0;
+    return report("vector_types", bad);
 }

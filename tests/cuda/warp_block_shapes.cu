@@ -8,14 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define FULL 0xffffffffu
 
@@ -93,9 +86,8 @@ int main() {
     double *hin = (double *)malloc(len * sizeof(double));
     for (int i = 0; i < len; ++i) hin[i] = (double)((i * 7) % 13);
     double *din, *dout;
-    CHECK(cudaMalloc(&din, len * sizeof(double)));
+    alloc_copy(&din, hin, len * sizeof(double));
     CHECK(cudaMalloc(&dout, 2 * n * sizeof(double)));
-    CHECK(cudaMemcpy(din, hin, len * sizeof(double), cudaMemcpyHostToDevice));
     double *hout = (double *)malloc(2 * n * sizeof(double));
     int *dcnt, *hcnt = (int *)malloc(n * sizeof(int));
     CHECK(cudaMalloc(&dcnt, n * sizeof(int)));
@@ -115,12 +107,10 @@ int main() {
             rows<false><<<grid, block>>>(n, k, din, dout);
             CHECK(cudaGetLastError());
             rows<true><<<grid, block>>>(n, k, din, dout);
-            CHECK(cudaGetLastError());
-            CHECK(cudaMemcpy(hout, dout, 2 * n * sizeof(double), cudaMemcpyDeviceToHost));
+            copy_back(hout, dout, 2 * n * sizeof(double));
             CHECK(cudaMemset(dcnt, 0, n * sizeof(int)));
             count<<<grid, block>>>(n, k, din, dcnt);
-            CHECK(cudaGetLastError());
-            CHECK(cudaMemcpy(hcnt, dcnt, n * sizeof(int), cudaMemcpyDeviceToHost));
+            copy_back(hcnt, dcnt, n * sizeof(int));
             for (int r = 0; r < n; ++r) {
                 int want = 0;
                 for (int j = 0; j < 32; ++j) {
@@ -153,8 +143,7 @@ int main() {
         double *dres, *hres = (double *)malloc(len * sizeof(double));
         CHECK(cudaMalloc(&dres, len * sizeof(double)));
         row_loads<<<grid, bs>>>(din, dres);
-        CHECK(cudaGetLastError());
-        CHECK(cudaMemcpy(hres, dres, len * sizeof(double), cudaMemcpyDeviceToHost));
+        copy_back(hres, dres, len * sizeof(double));
         for (int gt = 0; gt < grid * bs; ++gt) {
             int t = gt % bs, partner = t ^ 1;  // stays in the same warp
             int pg = gt - t + partner;
@@ -173,8 +162,7 @@ int main() {
         double *dsum, *hsum = (double *)malloc(grid * warps * sizeof(double));
         CHECK(cudaMalloc(&dsum, grid * warps * sizeof(double)));
         warp_sums<<<grid, bs>>>(din, dsum);
-        CHECK(cudaGetLastError());
-        CHECK(cudaMemcpy(hsum, dsum, grid * warps * sizeof(double), cudaMemcpyDeviceToHost));
+        copy_back(hsum, dsum, grid * warps * sizeof(double));
         for (int b = 0; b < grid; ++b)
             for (int w = 0; w < warps; ++w) {
                 int lanes = bs - 32 * w < 32 ? bs - 32 * w : 32;
@@ -189,10 +177,5 @@ int main() {
         CHECK(cudaFree(dsum));
         free(hsum);
     }
-    if (bad) {
-        printf("FAIL warp_block_shapes: %d wrong\n", bad);
-        return 1;
-    }
-    printf("PASS warp_block_shapes\n");
-    return 0;
+    return report("warp_block_shapes", bad);
 }

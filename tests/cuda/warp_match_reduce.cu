@@ -6,14 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define NW 14
 
@@ -52,18 +45,12 @@ int main() {
     const int n = 128;
     unsigned hu[n];
     unsigned hout[n * NW];
-    unsigned state = 99u;
-    for (int i = 0; i < n; ++i) {
-        state = state * 1664525u + 1013904223u;
-        hu[i] = state ^ (state >> 11);
-    }
+    lcg_fill(hu, n, 99u, 11);
     unsigned *du, *dout;
-    CHECK(cudaMalloc(&du, sizeof(hu)));
+    alloc_copy(&du, hu, sizeof(hu));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(du, hu, sizeof(hu), cudaMemcpyHostToDevice));
     warp_kernel<<<2, 64>>>(du, dout);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         int base = i / 32 * 32, warp = i / 32, lane = i % 32;
@@ -107,18 +94,9 @@ int main() {
         want[11] = bor ^ bxor;
         want[12] = lane < 16 ? part : 0u;
         want[13] = lane < 16 ? m16 : 0u;
-        for (int k = 0; k < NW; ++k)
-            if (hout[i * NW + k] != want[k]) {
-                if (bad < 5) printf("thread %d op %d: got %08x want %08x\n", i, k, hout[i * NW + k], want[k]);
-                ++bad;
-            }
+        check_row("thread", i, hout + i * NW, want, NW, bad);
     }
     cudaFree(du);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL warp_match_reduce (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS warp_match_reduce\n");
-    return 0;
+    return report("warp_match_reduce", bad);
 }

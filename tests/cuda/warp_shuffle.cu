@@ -3,14 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define FULL 0xffffffffu
 
@@ -45,12 +38,10 @@ int main() {
     int hin[n], hout[6 * n];
     for (int i = 0; i < n; ++i) hin[i] = (i * 73) % 199 - 99;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     shuffles<<<2, 64>>>(din, dout);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
         int lane = i % 32, w = i - lane;
@@ -61,18 +52,9 @@ int main() {
         }
         int want[6] = {hin[w + 3], hin[w + (lane / 8) * 8], (lane == 0 ? 0 : hin[i - 1]) + (lane >= 30 ? 0 : hin[i + 2]),
                        lane == 0 ? sum : -1, mx, hin[i ^ 1]};
-        for (int k = 0; k < 6; ++k)
-            if (hout[6 * i + k] != want[k]) {
-                if (bad < 5) printf("thread %d result %d: got %d want %d\n", i, k, hout[6 * i + k], want[k]);
-                ++bad;
-            }
+        check_row("thread", i, hout + i * 6, want, 6, bad);
     }
     cudaFree(din);
     cudaFree(dout);
-    if (bad) {
-        printf("FAIL warp_shuffle (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS warp_shuffle\n");
-    return 0;
+    return report("warp_shuffle", bad);
 }

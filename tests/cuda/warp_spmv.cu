@@ -6,14 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define FULL 0xffffffffu
 
@@ -71,20 +64,15 @@ int main() {
     }
     int *drowptr, *dcol;
     double *dval, *dx, *dy;
-    CHECK(cudaMalloc(&drowptr, sizeof(hrowptr)));
-    CHECK(cudaMalloc(&dcol, nnz * sizeof(int)));
-    CHECK(cudaMalloc(&dval, nnz * sizeof(double)));
-    CHECK(cudaMalloc(&dx, sizeof(hx)));
+    alloc_copy(&drowptr, hrowptr, sizeof(hrowptr));
+    alloc_copy(&dcol, hcol, nnz * sizeof(int));
+    alloc_copy(&dval, hval, nnz * sizeof(double));
+    alloc_copy(&dx, hx, sizeof(hx));
     CHECK(cudaMalloc(&dy, sizeof(hy)));
-    CHECK(cudaMemcpy(drowptr, hrowptr, sizeof(hrowptr), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dcol, hcol, nnz * sizeof(int), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dval, hval, nnz * sizeof(double), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dx, hx, sizeof(hx), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(dy, 0, sizeof(hy)));
     // 64-thread blocks (two warps, two rows each); the last block is partial in rows.
     spmv_warp<<<(n * 32 + 63) / 64, 64>>>(n, drowptr, dcol, dval, dx, dy);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hy, dy, sizeof(hy), cudaMemcpyDeviceToHost));
+    copy_back(hy, dy, sizeof(hy));
     int bad = 0;
     for (int r = 0; r < n; ++r) {
         double s = 0.0;
@@ -99,22 +87,16 @@ int main() {
     int hin[m], hout[3 * m];
     for (int i = 0; i < m; ++i) hin[i] = (i * 29) % 101 - 50;
     int *din, *dout;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     guards<<<4, 64>>>(din, dout);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     for (int i = 0; i < m; ++i) {
         int lane = i % 32, w = i / 32, blk = i / 64;
         int sum = 0;
         for (int k = 0; k < 32; ++k) sum += hin[w * 32 + k];
         int want[3] = {w % 2 == 0 ? sum : -1, blk % 2 == 1 ? hin[i ^ 1] : -1, lane < 16 ? hin[i ^ 2] : hin[i]};
-        for (int k = 0; k < 3; ++k)
-            if (hout[3 * i + k] != want[k]) {
-                if (bad < 5) printf("thread %d result %d: got %d want %d\n", i, k, hout[3 * i + k], want[k]);
-                ++bad;
-            }
+        check_row("thread", i, hout + i * 3, want, 3, bad);
     }
     cudaFree(drowptr);
     cudaFree(dcol);
@@ -125,10 +107,5 @@ int main() {
     cudaFree(dout);
     free(hcol);
     free(hval);
-    if (bad) {
-        printf("FAIL warp_spmv (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS warp_spmv\n");
-    return 0;
+    return report("warp_spmv", bad);
 }

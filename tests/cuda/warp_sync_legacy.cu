@@ -6,14 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 template <unsigned B>
 __device__ void warp_reduce(volatile int *s, unsigned tid) {
@@ -114,10 +107,5 @@ int main() {
     }
     cudaFree(d);
     cudaFree(o);
-    if (bad) {
-        printf("FAIL warp_sync_legacy (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS warp_sync_legacy\n");
-    return 0;
+    return report("warp_sync_legacy", bad);
 }

@@ -4,14 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 __global__ void votes(const int *in, unsigned *out) {
     __shared__ int buf[64];
@@ -47,14 +40,12 @@ int main() {
     for (int i = 96; i < 128; ++i) hin[i] = -150 + i;  // one warp where all() fails
     int *din;
     unsigned *dout, *dact;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
+    alloc_copy(&din, hin, sizeof(hin));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
     CHECK(cudaMalloc(&dact, sizeof(hact)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
     votes<<<2, 64>>>(din, dout);
     active<<<1, 40>>>(dact);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     CHECK(cudaMemcpy(hact, dact, sizeof(hact), cudaMemcpyDeviceToHost));
     int bad = 0;
     for (int i = 0; i < n; ++i) {
@@ -69,11 +60,7 @@ int main() {
             all &= v > -100;
         }
         unsigned want[4] = {ballot, (unsigned)(any * 2 + all), lane < 16 ? half : 0u, (unsigned)hin[w + (lane + 1) % 32]};
-        for (int k = 0; k < 4; ++k)
-            if (hout[4 * i + k] != want[k]) {
-                if (bad < 5) printf("thread %d result %d: got %x want %x\n", i, k, hout[4 * i + k], want[k]);
-                ++bad;
-            }
+        check_row("thread", i, hout + i * 4, want, 4, bad);
     }
     for (int t = 0; t < 40; ++t)
         if (hact[t] != (t < 32 ? 0xffffffffu : 0xffu)) {
@@ -83,10 +70,5 @@ int main() {
     cudaFree(din);
     cudaFree(dout);
     cudaFree(dact);
-    if (bad) {
-        printf("FAIL warp_vote (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS warp_vote\n");
-    return 0;
+    return report("warp_vote", bad);
 }

@@ -7,14 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 #define NOUT 9
 
@@ -72,16 +65,13 @@ int main() {
     const unsigned pmask = 0x0f0f00ffu;
     int *din;
     unsigned *dmask, *dout, *dact;
-    CHECK(cudaMalloc(&din, sizeof(hin)));
-    CHECK(cudaMalloc(&dmask, sizeof(hmask)));
+    alloc_copy(&din, hin, sizeof(hin));
+    alloc_copy(&dmask, hmask, sizeof(hmask));
     CHECK(cudaMalloc(&dout, sizeof(hout)));
     CHECK(cudaMalloc(&dact, sizeof(hact)));
-    CHECK(cudaMemcpy(din, hin, sizeof(hin), cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dmask, hmask, sizeof(hmask), cudaMemcpyHostToDevice));
     masked_votes<<<blocks, bs>>>(din, dmask, pmask, dout);
     partial_active<<<1, 48>>>(din, dact);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hout, dout, sizeof(hout), cudaMemcpyDeviceToHost));
+    copy_back(hout, dout, sizeof(hout));
     CHECK(cudaMemcpy(hact, dact, sizeof(hact), cudaMemcpyDeviceToHost));
     int bad = 0;
     for (int t = 0; t < n; ++t) {
@@ -108,11 +98,7 @@ int main() {
         int v = hin[t];
         want[7] = v > 0 ? pos : 0;
         want[8] = v > 0 && lane >= 8 ? rows : 0;
-        for (int k = 0; k < NOUT; ++k)
-            if (hout[NOUT * t + k] != want[k]) {
-                if (bad < 8) printf("thread %d result %d: got %x want %x\n", t, k, hout[NOUT * t + k], want[k]);
-                ++bad;
-            }
+        check_row("thread", t, hout + t * NOUT, want, NOUT, bad, 8);
     }
     for (int t = 0; t < 48; ++t) {
         int w = t - t % 32, lanes = t < 32 ? 32 : 16;
@@ -129,10 +115,5 @@ int main() {
     cudaFree(dmask);
     cudaFree(dout);
     cudaFree(dact);
-    if (bad) {
-        printf("FAIL warp_vote_masks (%d mismatches)\n", bad);
-        return 1;
-    }
-    printf("PASS warp_vote_masks\n");
-    return 0;
+    return report("warp_vote_masks", bad);
 }

@@ -12,14 +12,7 @@ __global__ void resample(cudaTextureObject_t t, float *out, int w, int h) {
   out[y * w + x] = tex2D<float>(t, u, v);
 }
 
-#define CHECK(call, want)                                                      \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != (want)) {                                                        \
-      printf("FAIL %s: %s\n", #call, cudaGetErrorName(e_));                    \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
+#include "expect_status.h"
 
 extern "C" cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *, struct cudaExtent *, unsigned int *, cudaArray_t);
 

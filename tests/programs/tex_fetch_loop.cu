@@ -9,14 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            printf("CUDA error %s at line %d\n", cudaGetErrorString(err_), __LINE__); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "../cuda/check.h"
 
 #define N 64
 #define STEPS 40
@@ -70,12 +63,10 @@ int main() {
     int *dlinks, *dout;
     unsigned char *dbytes;
     cudaTextureObject_t *dind;
-    CHECK(cudaMalloc(&dlinks, sizeof hlinks));
-    CHECK(cudaMalloc(&dbytes, sizeof hbytes));
+    alloc_copy(&dlinks, hlinks, sizeof hlinks);
+    alloc_copy(&dbytes, hbytes, sizeof hbytes);
     CHECK(cudaMalloc(&dout, 3 * N * sizeof(int)));
     CHECK(cudaMalloc(&dind, 2 * sizeof(cudaTextureObject_t)));
-    CHECK(cudaMemcpy(dlinks, hlinks, sizeof hlinks, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(dbytes, hbytes, sizeof hbytes, cudaMemcpyHostToDevice));
     cudaTextureObject_t links = make(dlinks, sizeof hlinks, cudaCreateChannelDesc<int4>());
     cudaTextureObject_t bytes = make(dbytes, sizeof hbytes, cudaCreateChannelDesc<unsigned char>());
     int failures = 0;
@@ -115,10 +106,5 @@ int main() {
             }
         }
     }
-    if (failures) {
-        printf("FAIL tex_fetch_loop: %d mismatches\n", failures);
-        return 1;
-    }
-    printf("PASS tex_fetch_loop\n");
-    return 0;
+    return report("tex_fetch_loop", failures);
 }

@@ -9,14 +9,7 @@ __global__ void gather(float *out, const int *idx, int n) {
   if (i < n) out[i] = tex1Dfetch(texIn, idx[i]);
 }
 
-#define CHECK(call, want)                                                      \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != (want)) {                                                        \
-      printf("FAIL %s: %s\n", #call, cudaGetErrorName(e_));                    \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
+#include "expect_status.h"
 
 int main() {
   const int n = 777, m = 500;

@@ -8,14 +8,7 @@ __global__ void scale(cudaTextureObject_t t, float *out, int n) {
   if (i < n) out[i] = 2.0f * tex1Dfetch<float>(t, i) + tex1Dfetch<float>(t, i + n);
 }
 
-#define CHECK(call, want)                                                      \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != (want)) {                                                        \
-      printf("FAIL %s: %s\n", #call, cudaGetErrorName(e_));                    \
-      return 1;                                                                \
-    }                                                                          \
-  } while (0)
+#include "expect_status.h"
 
 extern "C" cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *, cudaTextureObject_t);
 

@@ -9,25 +9,7 @@
 #include <cstring>
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                              \
-  do {                                                                        \
-    cudaError_t e_ = (x);                                                     \
-    if (e_ != cudaSuccess) {                                                  \
-      printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #x,                  \
-             cudaGetErrorName(e_));                                           \
-      return 1;                                                               \
-    }                                                                         \
-  } while (0)
-
-#define EXPECT(c, ...)                                                        \
-  do {                                                                        \
-    if (!(c)) {                                                               \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                             \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-      return 1;                                                               \
-    }                                                                         \
-  } while (0)
+#include "../include/check_or_return.h"
 
 // Rák's Mandelbrot kernel: one thread per pixel, row-major.
 __global__ void mandelbrot(int *out, double x0, double y0, double dx,

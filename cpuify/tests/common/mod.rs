@@ -36,6 +36,17 @@ thread_local! {
 /// A kernel entry (`cucc_kernel_fn`).
 pub use cucc_cpuify::abi::KernelFn as Entry;
 
+/// The thread id and the global index `blockIdx.x * blockDim.x +
+/// threadIdx.x` of a 1-D launch, emitted in that order (thread id, block
+/// id, block size, multiply, add).
+pub fn global_x(b: &mut Builder<'_>) -> (Value, Value) {
+    let tid = b.thread_id(Dim::X);
+    let bid = b.block_id(Dim::X);
+    let bdim = b.block_dim(Dim::X);
+    let base = b.binary(BinOp::Mul, bid, bdim);
+    (tid, b.binary(BinOp::Add, base, tid))
+}
+
 /// Lowers every kernel, emits C, compiles it to a shared object and loads it.
 pub fn build(m: Module, tag: &str) -> (libloading::Library, Module) {
     build_with(m, tag, true)

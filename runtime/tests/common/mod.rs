@@ -15,6 +15,23 @@ use cucc_runtime::registry::{
     CuccKernelInfo, CuccLaunch, CuccVarInfo,
 };
 
+/// A kernel entry with the runtime's ABI (argument array, launch, block
+/// range, scratch); the parameters are named, or `_`-named, by the caller.
+macro_rules! kernel {
+    ($(#[$attr:meta])* $vis:vis fn $name:ident(
+        $args:ident, $launch:ident, $begin:ident, $end:ident, $scratch:ident
+    ) $body:block) => {
+        $(#[$attr])*
+        $vis unsafe extern "C" fn $name(
+            $args: *mut *mut ::std::ffi::c_void,
+            $launch: *const ::cucc_runtime::registry::CuccLaunch,
+            $begin: u32,
+            $end: u32,
+            $scratch: *mut ::std::ffi::c_void,
+        ) $body
+    };
+}
+
 /// The wrapper struct the host protocol passes to `__cudaRegisterFatBinary`.
 #[repr(C)]
 pub struct Wrapper {
@@ -183,25 +200,21 @@ pub fn block_threads(l: &CuccLaunch) -> u32 {
     l.block[0] * l.block[1] * l.block[2]
 }
 
-/// `c[i] = a[i] + b[i]` for `i < n` (params: a, b, c, n).
-pub unsafe extern "C" fn vec_add(
-    args: *mut *mut c_void,
-    launch: *const CuccLaunch,
-    begin: u32,
-    end: u32,
-    _scratch: *mut c_void,
-) {
-    unsafe {
-        let a: *const f32 = arg(args, 0);
-        let b: *const f32 = arg(args, 1);
-        let c: *mut f32 = arg(args, 2);
-        let n: i32 = arg(args, 3);
-        let bt = block_threads(&*launch);
-        for blk in begin..end {
-            for t in 0..bt {
-                let i = (blk * bt + t) as i32;
-                if i < n {
-                    *c.add(i as usize) = *a.add(i as usize) + *b.add(i as usize);
+kernel! {
+    /// `c[i] = a[i] + b[i]` for `i < n` (params: a, b, c, n).
+    pub fn vec_add(args, launch, begin, end, _scratch) {
+        unsafe {
+            let a: *const f32 = arg(args, 0);
+            let b: *const f32 = arg(args, 1);
+            let c: *mut f32 = arg(args, 2);
+            let n: i32 = arg(args, 3);
+            let bt = block_threads(&*launch);
+            for blk in begin..end {
+                for t in 0..bt {
+                    let i = (blk * bt + t) as i32;
+                    if i < n {
+                        *c.add(i as usize) = *a.add(i as usize) + *b.add(i as usize);
+                    }
                 }
             }
         }
