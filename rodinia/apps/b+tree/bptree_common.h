@@ -121,11 +121,7 @@ static inline void bpt_build(bpt_input *in, rd_rng *r) {
 /* Records with ascending keys (gaps of 1..4), the tree, and the queries: a
  * quarter of the findK keys and of the range ends are absent keys. */
 static inline bpt_input bpt_generate(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s RECORDS FINDK_QUERIES RANGE_QUERIES RANGE_SIZE OUTPUT\n",
-                argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 5, "RECORDS FINDK_QUERIES RANGE_QUERIES RANGE_SIZE OUTPUT");
     bpt_input in;
     in.n_records = rd_arg_int(argv[1], "records");
     in.n_find = rd_arg_int(argv[2], "findK queries");

@@ -50,15 +50,9 @@ __global__ void bp_adjust_weights(const float *delta, int hid, const float *inpu
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s INPUT_UNITS OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 2, "INPUT_UNITS OUTPUT");
     int in = rd_arg_int(argv[1], "input units");
-    if (in % TILE != 0) {
-        fprintf(stderr, "the number of input units must be a multiple of %d\n", TILE);
-        return 1;
-    }
+    rd_require(in % TILE == 0, "the number of input units must be a multiple of %d\n", TILE);
     bp_net net;
     bp_generate(&net, in);
     int blocks = in / TILE;

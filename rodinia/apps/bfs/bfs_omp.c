@@ -5,10 +5,7 @@
 #include "bfs_graph.h"
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s NODES OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 2, "NODES OUTPUT");
     int n = rd_arg_int(argv[1], "nodes");
     bfs_node *nodes;
     int *edges, edge_count;

@@ -37,10 +37,7 @@ typedef struct {
 } cfd_args;
 
 static inline cfd_args cfd_parse(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s NX NY ITERATIONS OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 4, "NX NY ITERATIONS OUTPUT");
     cfd_args a;
     a.nx = rd_arg_int(argv[1], "nx");
     a.ny = rd_arg_int(argv[2], "ny");

@@ -72,6 +72,24 @@ static inline int rd_arg_int(const char *text, const char *what) {
     return (int)v;
 }
 
+/* Exits with the usage line unless the program got exactly `count`
+ * arguments after its name (the last one is always the result file). */
+static inline void rd_usage(int argc, char **argv, int count, const char *args) {
+    if (argc != count + 1) {
+        fprintf(stderr, "usage: %s %s\n", argv[0], args);
+        exit(1);
+    }
+}
+
+/* Exits with `format` (a message taking one int) unless a size argument
+ * meets the program's constraint. */
+static inline void rd_require(int ok, const char *format, int value) {
+    if (!ok) {
+        fprintf(stderr, format, value);
+        exit(1);
+    }
+}
+
 /* Floats are written in one fixed scientific format, so the harness can
  * tell them from integers (which it compares exactly). */
 #define RD_FLOAT_FMT "%.7e"

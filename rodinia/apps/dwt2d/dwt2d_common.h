@@ -48,10 +48,7 @@ static inline void dw_generate(int w, int h, unsigned char *rgb) {
 /* Parses WIDTH HEIGHT LEVELS TRANSFORM OUTPUT (TRANSFORM: 53 or 97), or
  * exits: every level's band must be wider and higher than the halo. */
 static inline void dw_args(int argc, char **argv, int *w, int *h, int *levels, int *t97) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s WIDTH HEIGHT LEVELS 53|97 OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 5, "WIDTH HEIGHT LEVELS 53|97 OUTPUT");
     *w = rd_arg_int(argv[1], "width");
     *h = rd_arg_int(argv[2], "height");
     *levels = rd_arg_int(argv[3], "levels");

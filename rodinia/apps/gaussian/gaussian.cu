@@ -27,10 +27,7 @@ __global__ void ga_eliminate(const float *m, float *a, float *b, int n, int t) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s SIZE OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 2, "SIZE OUTPUT");
     int n = rd_arg_int(argv[1], "size");
     size_t bytes = (size_t)n * n * sizeof(float);
     float *a = (float *)malloc(bytes);

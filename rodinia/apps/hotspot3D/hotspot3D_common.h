@@ -44,10 +44,7 @@ typedef struct {
 } h3_args;
 
 static inline h3_args h3_parse(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s ROWS_COLS LAYERS ITERATIONS OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 4, "ROWS_COLS LAYERS ITERATIONS OUTPUT");
     h3_args a;
     a.nx = a.ny = rd_arg_int(argv[1], "rows/cols");
     a.nz = rd_arg_int(argv[2], "layers");

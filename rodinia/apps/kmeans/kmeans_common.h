@@ -71,10 +71,7 @@ static inline void km_write(const char *path, int n, int nf, int k, int passes,
 
 /* Parses the arguments shared by both versions, or exits. */
 static inline void km_args(int argc, char **argv, int *n, int *nf, int *k, int *max_passes) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s POINTS FEATURES CLUSTERS MAX_PASSES OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 5, "POINTS FEATURES CLUSTERS MAX_PASSES OUTPUT");
     *n = rd_arg_int(argv[1], "points");
     *nf = rd_arg_int(argv[2], "features");
     *k = rd_arg_int(argv[3], "clusters");

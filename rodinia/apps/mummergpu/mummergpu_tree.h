@@ -157,11 +157,7 @@ static inline void mg_write(const char *path, int count, int qlen, int min_match
 
 /* Parses REFERENCE_LENGTH QUERIES QUERY_LENGTH MIN_MATCH OUTPUT, or exits. */
 static inline void mg_args(int argc, char **argv, int *len, int *count, int *qlen, int *min) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s REFERENCE_LENGTH QUERIES QUERY_LENGTH MIN_MATCH OUTPUT\n",
-                argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 5, "REFERENCE_LENGTH QUERIES QUERY_LENGTH MIN_MATCH OUTPUT");
     *len = rd_arg_int(argv[1], "reference length");
     *count = rd_arg_int(argv[2], "queries");
     *qlen = rd_arg_int(argv[3], "query length");

@@ -242,10 +242,7 @@ static inline void my_write(const char *path, int instances, my_stats st, const 
 
 /* Parses TIME_SPAN INSTANCES OUTPUT, or exits. */
 static inline void my_args(int argc, char **argv, int *t_end, int *instances) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s TIME_SPAN_MS INSTANCES OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 3, "TIME_SPAN_MS INSTANCES OUTPUT");
     *t_end = rd_arg_int(argv[1], "time span");
     *instances = rd_arg_int(argv[2], "instances");
 }

@@ -20,10 +20,7 @@ __global__ void nn_distance(const nn_record *rec, float *dist, int n, float lat,
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s RECORDS K QUERIES OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 4, "RECORDS K QUERIES OUTPUT");
     int n = rd_arg_int(argv[1], "records");
     int k = rd_arg_int(argv[2], "k");
     int queries = rd_arg_int(argv[3], "queries");

@@ -57,16 +57,10 @@ __global__ void nw_lower(int *score, const int *ref, int cols, int penalty, int 
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s LENGTH PENALTY OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 3, "LENGTH PENALTY OUTPUT");
     int n = rd_arg_int(argv[1], "length");
     int penalty = rd_arg_int(argv[2], "penalty");
-    if (n % TILE != 0) {
-        fprintf(stderr, "the length must be a multiple of %d\n", TILE);
-        return 1;
-    }
+    rd_require(n % TILE == 0, "the length must be a multiple of %d\n", TILE);
     int cols = n + 1;
     size_t bytes = (size_t)cols * cols * sizeof(int);
     int *score, *ref;

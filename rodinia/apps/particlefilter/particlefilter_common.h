@@ -23,10 +23,7 @@ typedef struct {
 } pf_args;
 
 static inline pf_args pf_parse(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s DIMX DIMY FRAMES PARTICLES OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 5, "DIMX DIMY FRAMES PARTICLES OUTPUT");
     pf_args a;
     a.iszx = rd_arg_int(argv[1], "dimX");
     a.iszy = rd_arg_int(argv[2], "dimY");

@@ -45,17 +45,11 @@ __global__ void pathfinder_rows(int steps, const int *wall, const int *src, int 
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s COLS ROWS PYRAMID_HEIGHT OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 4, "COLS ROWS PYRAMID_HEIGHT OUTPUT");
     int cols = rd_arg_int(argv[1], "cols");
     int rows = rd_arg_int(argv[2], "rows");
     int pyramid = rd_arg_int(argv[3], "pyramid height");
-    if (2 * pyramid >= BLOCK) {
-        fprintf(stderr, "pyramid height must be below %d\n", BLOCK / 2);
-        return 1;
-    }
+    rd_require(2 * pyramid < BLOCK, "pyramid height must be below %d\n", BLOCK / 2);
     int *wall = pf_generate(rows, cols);
     int *result = (int *)malloc(cols * sizeof(int));
     int inner = BLOCK - 2 * pyramid;
