@@ -94,11 +94,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     bp_write(argv[2], &net);
-    cudaFree(d_input);
-    cudaFree(d_w);
-    cudaFree(d_dw);
-    cudaFree(d_partial);
-    cudaFree(d_delta);
+    RD_CUDA_FREE(d_input, d_w, d_dw, d_partial, d_delta);
     free(partial);
     return 0;
 }

@@ -80,18 +80,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     bfs_write(argv[2], n, cost);
-    cudaFree(d_nodes);
-    cudaFree(d_edges);
-    cudaFree(d_cost);
-    cudaFree(d_frontier);
-    cudaFree(d_next);
-    cudaFree(d_visited);
-    cudaFree(d_again);
-    free(nodes);
-    free(edges);
-    free(frontier);
-    free(visited);
-    free(next);
-    free(cost);
+    RD_CUDA_FREE(d_nodes, d_edges, d_cost, d_frontier, d_next, d_visited, d_again);
+    RD_FREE(nodes, edges, frontier, visited, next, cost);
     return 0;
 }

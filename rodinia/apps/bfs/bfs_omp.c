@@ -51,11 +51,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     bfs_write(argv[2], n, cost);
-    free(nodes);
-    free(edges);
-    free(frontier);
-    free(visited);
-    free(next);
-    free(cost);
+    RD_FREE(nodes, edges, frontier, visited, next, cost);
     return 0;
 }

@@ -90,6 +90,14 @@ static inline void rd_require(int ok, const char *format, int value) {
     }
 }
 
+/* Frees the host buffers a program is done with, in one statement. */
+#define RD_FREE(...)                                                          \
+    do {                                                                      \
+        void *rd_bufs_[] = {__VA_ARGS__};                                     \
+        for (size_t rd_i_ = 0; rd_i_ < sizeof rd_bufs_ / sizeof *rd_bufs_; rd_i_++) \
+            free(rd_bufs_[rd_i_]);                                            \
+    } while (0)
+
 /* Floats are written in one fixed scientific format, so the harness can
  * tell them from integers (which it compares exactly). */
 #define RD_FLOAT_FMT "%.7e"
@@ -104,6 +112,14 @@ static inline void rd_require(int ok, const char *format, int value) {
                     cudaGetErrorString(rd_err_));                             \
             exit(1);                                                          \
         }                                                                     \
+    } while (0)
+
+/* Frees the device buffers a program is done with, in one statement. */
+#define RD_CUDA_FREE(...)                                                     \
+    do {                                                                      \
+        void *rd_bufs_[] = {__VA_ARGS__};                                     \
+        for (size_t rd_i_ = 0; rd_i_ < sizeof rd_bufs_ / sizeof *rd_bufs_; rd_i_++) \
+            cudaFree(rd_bufs_[rd_i_]);                                        \
     } while (0)
 #endif
 

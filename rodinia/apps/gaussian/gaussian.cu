@@ -62,11 +62,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     ga_write(argv[2], n, x);
-    cudaFree(d_a);
-    cudaFree(d_b);
-    cudaFree(d_m);
-    free(a);
-    free(b);
-    free(x);
+    RD_CUDA_FREE(d_a, d_b, d_m);
+    RD_FREE(a, b, x);
     return 0;
 }

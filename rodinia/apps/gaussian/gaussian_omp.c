@@ -30,9 +30,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     ga_write(argv[2], n, x);
-    free(a);
-    free(b);
-    free(x);
-    free(m);
+    RD_FREE(a, b, x, m);
     return 0;
 }

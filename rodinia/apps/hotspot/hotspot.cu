@@ -99,10 +99,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     hs_write(argv[5], rows, cols, temp);
-    cudaFree(d_power);
-    cudaFree(d_temp[0]);
-    cudaFree(d_temp[1]);
-    free(temp);
-    free(power);
+    RD_CUDA_FREE(d_power, d_temp[0], d_temp[1]);
+    RD_FREE(temp, power);
     return 0;
 }

@@ -48,8 +48,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     hs_write(argv[5], rows, cols, src);
-    free(temp);
-    free(other);
-    free(power);
+    RD_FREE(temp, other, power);
     return 0;
 }

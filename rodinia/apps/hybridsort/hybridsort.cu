@@ -234,15 +234,7 @@ int main(int argc, char **argv) {
     cudaDestroyTextureObject(t_pivots);
     cudaDestroyTextureObject(t_buf[0]);
     cudaDestroyTextureObject(t_buf[1]);
-    cudaFree(d_input);
-    cudaFree(d_out);
-    cudaFree(d_pivots);
-    cudaFree(d_buf[0]);
-    cudaFree(d_buf[1]);
-    cudaFree(d_indice);
-    cudaFree(d_counts);
-    cudaFree(d_sizes);
-    free(list);
-    free(sorted);
+    RD_CUDA_FREE(d_input, d_out, d_pivots, d_buf[0], d_buf[1], d_indice, d_counts, d_sizes);
+    RD_FREE(list, sorted);
     return 0;
 }

@@ -81,14 +81,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     km_write(argv[5], n, nf, k, passes, membership, centres);
-    cudaFree(d_rows);
-    cudaFree(d_columns);
-    cudaFree(d_membership);
-    free(features);
-    free(centres);
-    free(sums);
-    free(counts);
-    free(membership);
-    free(fresh);
+    RD_CUDA_FREE(d_rows, d_columns, d_membership);
+    RD_FREE(features, centres, sums, counts, membership, fresh);
     return 0;
 }

@@ -47,11 +47,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     km_write(argv[5], n, nf, k, passes, membership, centres);
-    free(features);
-    free(centres);
-    free(sums);
-    free(counts);
-    free(membership);
-    free(fresh);
+    RD_FREE(features, centres, sums, counts, membership, fresh);
     return 0;
 }

@@ -208,21 +208,7 @@ int main(int argc, char **argv) {
     cudaDestroyTextureObject(t_gx);
     cudaDestroyTextureObject(t_gy);
     cudaDestroyTextureObject(t_gicov);
-    cudaFree(d_gx);
-    cudaFree(d_gy);
-    cudaFree(d_gicov);
-    cudaFree(d_dilated);
-    cudaFree(d_starts);
-    cudaFree(d_fields);
-    cudaFree(d_iters);
-    free(video);
-    free(gx);
-    free(gy);
-    free(gicov);
-    free(dilated);
-    free(starts);
-    free(fields);
-    free(track);
-    free(sums);
+    RD_CUDA_FREE(d_gx, d_gy, d_gicov, d_dilated, d_starts, d_fields, d_iters);
+    RD_FREE(video, gx, gy, gicov, dilated, starts, fields, track, sums);
     return 0;
 }

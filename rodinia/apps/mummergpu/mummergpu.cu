@@ -107,17 +107,8 @@ int main(int argc, char **argv) {
     cudaDestroyTextureObject(t_pos);
     cudaDestroyTextureObject(t_depth);
     cudaDestroyTextureObject(t_ref);
-    cudaFree(d_child);
-    cudaFree(d_pos);
-    cudaFree(d_depth);
-    cudaFree(d_ref);
-    cudaFree(d_queries);
-    cudaFree(d_length);
-    cudaFree(d_where);
+    RD_CUDA_FREE(d_child, d_pos, d_depth, d_ref, d_queries, d_length, d_where);
     mg_free(&t);
-    free(ref);
-    free(queries);
-    free(length);
-    free(where);
+    RD_FREE(ref, queries, length, where);
     return 0;
 }

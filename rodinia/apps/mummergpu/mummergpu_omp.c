@@ -48,9 +48,6 @@ int main(int argc, char **argv) {
     rd_report_time(t1 - t0);
     mg_write(argv[5], count, qlen, min_match, length, where);
     mg_free(&t);
-    free(ref);
-    free(queries);
-    free(length);
-    free(where);
+    RD_FREE(ref, queries, length, where);
     return 0;
 }

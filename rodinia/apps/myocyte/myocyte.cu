@@ -65,12 +65,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     my_write(argv[3], instances, st, y);
-    cudaFree(d.d_y);
-    cudaFree(d.d_dy);
-    cudaFree(d.d_params);
-    cudaFree(d.d_consts);
-    free(y);
-    free(params);
-    free(work);
+    RD_CUDA_FREE(d.d_y, d.d_dy, d.d_params, d.d_consts);
+    RD_FREE(y, params, work);
     return 0;
 }

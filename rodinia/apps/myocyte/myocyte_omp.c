@@ -41,8 +41,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     my_write(argv[3], instances, st, y);
-    free(y);
-    free(params);
-    free(work);
+    RD_FREE(y, params, work);
     return 0;
 }

@@ -60,12 +60,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     nn_write(argv[4], queries, k, best_index, best_dist);
-    cudaFree(d_rec);
-    cudaFree(d_dist);
-    free(rec);
-    free(dist);
-    free(index);
-    free(best_index);
-    free(best_dist);
+    RD_CUDA_FREE(d_rec, d_dist);
+    RD_FREE(rec, dist, index, best_index, best_dist);
     return 0;
 }

@@ -83,9 +83,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     nw_write(argv[3], n, score);
-    cudaFree(d_score);
-    cudaFree(d_ref);
-    free(score);
-    free(ref);
+    RD_CUDA_FREE(d_score, d_ref);
+    RD_FREE(score, ref);
     return 0;
 }

@@ -35,7 +35,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     nw_write(argv[3], n, score);
-    free(score);
-    free(ref);
+    RD_FREE(score, ref);
     return 0;
 }

@@ -79,10 +79,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     pf_write(argv[4], cols, result);
-    cudaFree(d_wall);
-    cudaFree(d_row[0]);
-    cudaFree(d_row[1]);
-    free(wall);
-    free(result);
+    RD_CUDA_FREE(d_wall, d_row[0], d_row[1]);
+    RD_FREE(wall, result);
     return 0;
 }

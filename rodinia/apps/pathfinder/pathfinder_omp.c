@@ -31,8 +31,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     pf_write(argv[4], cols, src);
-    free(wall);
-    free(src);
-    free(dst);
+    RD_FREE(wall, src, dst);
     return 0;
 }
