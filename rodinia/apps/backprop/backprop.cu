@@ -50,9 +50,7 @@ __global__ void bp_adjust_weights(const float *delta, int hid, const float *inpu
 }
 
 int main(int argc, char **argv) {
-    rd_usage(argc, argv, 2, "INPUT_UNITS OUTPUT");
-    int in = rd_arg_int(argv[1], "input units");
-    rd_require(in % TILE == 0, "the number of input units must be a multiple of %d\n", TILE);
+    int in = bp_parse(argc, argv, TILE);
     bp_net net;
     bp_generate(&net, in);
     int blocks = in / TILE;

@@ -34,19 +34,10 @@ __global__ void bfs_advance(bool *frontier, bool *next, bool *visited, bool *aga
 }
 
 int main(int argc, char **argv) {
-    rd_usage(argc, argv, 2, "NODES OUTPUT");
-    int n = rd_arg_int(argv[1], "nodes");
+    int n, *edges, edge_count, *cost;
     bfs_node *nodes;
-    int *edges, edge_count;
-    bfs_generate(n, &nodes, &edges, &edge_count);
-    bool *frontier = (bool *)calloc(n, sizeof(bool));
-    bool *visited = (bool *)calloc(n, sizeof(bool));
-    bool *next = (bool *)calloc(n, sizeof(bool));
-    int *cost = (int *)malloc((size_t)n * sizeof(int));
-    for (int i = 0; i < n; i++) cost[i] = -1;
-    frontier[0] = true;
-    visited[0] = true;
-    cost[0] = 0;
+    bool *frontier, *visited, *next;
+    bfs_setup(argc, argv, &n, &nodes, &edges, &edge_count, &frontier, &visited, &next, &cost);
 
     bfs_node *d_nodes;
     int *d_edges, *d_cost;

@@ -90,13 +90,15 @@ static inline void rd_require(int ok, const char *format, int value) {
     }
 }
 
-/* Frees the host buffers a program is done with, in one statement. */
-#define RD_FREE(...)                                                          \
+/* Passes each buffer a program is done with to `release` (free, cudaFree),
+ * in one statement. */
+#define RD_RELEASE(release, ...)                                              \
     do {                                                                      \
         void *rd_bufs_[] = {__VA_ARGS__};                                     \
         for (size_t rd_i_ = 0; rd_i_ < sizeof rd_bufs_ / sizeof *rd_bufs_; rd_i_++) \
-            free(rd_bufs_[rd_i_]);                                            \
+            release(rd_bufs_[rd_i_]);                                         \
     } while (0)
+#define RD_FREE(...) RD_RELEASE(free, __VA_ARGS__)
 
 /* Floats are written in one fixed scientific format, so the harness can
  * tell them from integers (which it compares exactly). */
@@ -114,13 +116,7 @@ static inline void rd_require(int ok, const char *format, int value) {
         }                                                                     \
     } while (0)
 
-/* Frees the device buffers a program is done with, in one statement. */
-#define RD_CUDA_FREE(...)                                                     \
-    do {                                                                      \
-        void *rd_bufs_[] = {__VA_ARGS__};                                     \
-        for (size_t rd_i_ = 0; rd_i_ < sizeof rd_bufs_ / sizeof *rd_bufs_; rd_i_++) \
-            cudaFree(rd_bufs_[rd_i_]);                                        \
-    } while (0)
+#define RD_CUDA_FREE(...) RD_RELEASE(cudaFree, __VA_ARGS__)
 #endif
 
 #endif

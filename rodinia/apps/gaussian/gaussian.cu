@@ -27,13 +27,10 @@ __global__ void ga_eliminate(const float *m, float *a, float *b, int n, int t) {
 }
 
 int main(int argc, char **argv) {
-    rd_usage(argc, argv, 2, "SIZE OUTPUT");
-    int n = rd_arg_int(argv[1], "size");
+    int n;
+    float *a, *b, *x;
+    ga_setup(argc, argv, &n, &a, &b, &x);
     size_t bytes = (size_t)n * n * sizeof(float);
-    float *a = (float *)malloc(bytes);
-    float *b = (float *)malloc(n * sizeof(float));
-    float *x = (float *)malloc(n * sizeof(float));
-    ga_generate(n, a, b);
 
     float *d_a, *d_b, *d_m;
     RD_CUDA_CHECK(cudaMalloc(&d_a, bytes));

@@ -82,4 +82,22 @@ static inline void km_args(int argc, char **argv, int *n, int *nf, int *k, int *
         exit(1);
     }
 }
+
+/* Parses the arguments and builds the host side both versions start from:
+ * the points, the initial centres, the passes' work buffers, and no point
+ * in a cluster yet. */
+static inline void km_setup(int argc, char **argv, int *n, int *nf, int *k, int *max_passes,
+                            float **features, float **centres, float **sums, int **counts,
+                            int **membership, int **fresh) {
+    km_args(argc, argv, n, nf, k, max_passes);
+    *features = (float *)malloc((size_t)*n * *nf * sizeof(float));
+    *centres = (float *)malloc((size_t)*k * *nf * sizeof(float));
+    *sums = (float *)malloc((size_t)*k * *nf * sizeof(float));
+    *counts = (int *)malloc((size_t)*k * sizeof(int));
+    *membership = (int *)malloc((size_t)*n * sizeof(int));
+    *fresh = (int *)malloc((size_t)*n * sizeof(int));
+    km_generate(*n, *nf, *features);
+    km_initial_centres(*n, *nf, *k, *features, *centres);
+    for (int i = 0; i < *n; i++) (*membership)[i] = -1;
+}
 #endif

@@ -59,15 +59,11 @@ static cudaTextureObject_t make_texture(void *ptr, size_t bytes, cudaChannelForm
 }
 
 int main(int argc, char **argv) {
-    int len, count, qlen, min_match;
-    mg_args(argc, argv, &len, &count, &qlen, &min_match);
+    int len, count, qlen, min_match, *length, *where;
+    unsigned char *ref, *queries;
+    mg_tree t = mg_setup(argc, argv, &len, &count, &qlen, &min_match, &ref, &queries, &length,
+                         &where);
     size_t qbytes = (size_t)count * qlen;
-    unsigned char *ref = (unsigned char *)malloc((size_t)len + 1);
-    unsigned char *queries = (unsigned char *)malloc(qbytes);
-    int *length = (int *)malloc(qbytes * sizeof(int));
-    int *where = (int *)malloc(qbytes * sizeof(int));
-    mg_generate(len, count, qlen, ref, queries);
-    mg_tree t = mg_build(ref, len);
 
     int *d_child, *d_pos, *d_depth, *d_length, *d_where;
     unsigned char *d_ref, *d_queries;

@@ -167,4 +167,19 @@ static inline void mg_args(int argc, char **argv, int *len, int *count, int *qle
         exit(1);
     }
 }
+
+/* Parses the arguments and builds the host side both versions start from:
+ * the reference and its suffix tree, the queries, and their result arrays. */
+static inline mg_tree mg_setup(int argc, char **argv, int *len, int *count, int *qlen,
+                               int *min_match, unsigned char **ref, unsigned char **queries,
+                               int **length, int **where) {
+    mg_args(argc, argv, len, count, qlen, min_match);
+    size_t qbytes = (size_t)*count * *qlen;
+    *ref = (unsigned char *)malloc((size_t)*len + 1);
+    *queries = (unsigned char *)malloc(qbytes);
+    *length = (int *)malloc(qbytes * sizeof(int));
+    *where = (int *)malloc(qbytes * sizeof(int));
+    mg_generate(*len, *count, *qlen, *ref, *queries);
+    return mg_build(*ref, *len);
+}
 #endif

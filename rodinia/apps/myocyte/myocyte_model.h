@@ -246,4 +246,17 @@ static inline void my_args(int argc, char **argv, int *t_end, int *instances) {
     *t_end = rd_arg_int(argv[1], "time span");
     *instances = rd_arg_int(argv[2], "instances");
 }
+
+/* Parses the arguments and builds the host side both versions start from:
+ * every instance's parameters and initial state, and the solver's work
+ * space. */
+static inline void my_setup(int argc, char **argv, int *t_end, int *instances, float *consts,
+                            float **params, float **y, float **work) {
+    my_args(argc, argv, t_end, instances);
+    size_t n = (size_t)*instances * MY_EQ;
+    *y = (float *)malloc(n * sizeof(float));
+    *params = (float *)malloc((size_t)*instances * MY_PARAMS * sizeof(float));
+    *work = (float *)malloc(8 * n * sizeof(float));
+    my_generate(*instances, consts, *params, *y);
+}
 #endif

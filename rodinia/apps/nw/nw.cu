@@ -57,10 +57,8 @@ __global__ void nw_lower(int *score, const int *ref, int cols, int penalty, int 
 }
 
 int main(int argc, char **argv) {
-    rd_usage(argc, argv, 3, "LENGTH PENALTY OUTPUT");
-    int n = rd_arg_int(argv[1], "length");
-    int penalty = rd_arg_int(argv[2], "penalty");
-    rd_require(n % TILE == 0, "the length must be a multiple of %d\n", TILE);
+    int n, penalty;
+    nw_parse(argc, argv, TILE, &n, &penalty);
     int cols = n + 1;
     size_t bytes = (size_t)cols * cols * sizeof(int);
     int *score, *ref;

@@ -6,10 +6,8 @@
 #define TILE 16
 
 int main(int argc, char **argv) {
-    rd_usage(argc, argv, 3, "LENGTH PENALTY OUTPUT");
-    int n = rd_arg_int(argv[1], "length");
-    int penalty = rd_arg_int(argv[2], "penalty");
-    rd_require(n % TILE == 0, "the length must be a multiple of %d\n", TILE);
+    int n, penalty;
+    nw_parse(argc, argv, TILE, &n, &penalty);
     int cols = n + 1;
     int *score, *ref;
     nw_generate(n, penalty, &score, &ref);
