@@ -21,7 +21,9 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use crate::errors::{api, api_dev, cudaError_t, set_sticky, write_out, CudaResult, Error};
+use crate::errors::{
+    api, api_dev, cudaError_t, non_null, set_sticky, write_out, CudaResult, Error,
+};
 use crate::ffi::{cudaFuncAttributes, cudaStream_t, Dim3};
 use crate::host::{
     MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, SHARED_PER_BLOCK, SHARED_PER_BLOCK_OPTIN,
@@ -524,9 +526,7 @@ pub unsafe extern "C" fn __cudaGetKernel(
     func: *const c_void,
 ) -> cudaError_t {
     api_dev(|| {
-        if kernel.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(kernel)?;
         function(func)?;
         // SAFETY: checked non-null; caller promises validity.
         unsafe { kernel.write(func) };
