@@ -164,15 +164,16 @@ unsafe fn launch(
     let f = function(func)?;
     let k = f.kernel()?;
     validate(grid, block, shared as u64, &f, &k)?;
+    let sim = crate::sim_device::SimLaunch(grid, block, args, shared, stream);
     match crate::devices::current_kind()? {
         crate::devices::DeviceKind::Cpu => {}
         crate::devices::DeviceKind::Snitch => {
             // SAFETY: the caller's contract for `args`.
-            return unsafe { crate::snitch::launch(&f, &k, grid, block, args, shared, stream) };
+            return unsafe { crate::snitch::launch(&f, &k, sim) };
         }
         crate::devices::DeviceKind::Racer => {
             // SAFETY: the caller's contract for `args`.
-            return unsafe { crate::racer::launch(&f, &k, grid, block, args, shared, stream) };
+            return unsafe { crate::racer::launch(&f, &k, sim) };
         }
     }
     // SAFETY: the caller's contract for `args`.

@@ -651,65 +651,61 @@ stream_entry_points! {
         => from_symbol(dst as usize, symbol, count, offset, kind) on resolve(stream), Async;
 }
 
-/// Copies between devices; only device 0 exists, so this is a device copy.
-///
-/// Safe: both pointers are checked against the allocation table.
-#[no_mangle]
-pub extern "C" fn cudaMemcpyPeer(
-    dst: *mut c_void,
-    dst_device: c_int,
-    src: *const c_void,
-    src_device: c_int,
-    count: usize,
-) -> cudaError_t {
-    api_dev(|| {
-        // Every device's memory is the host's (unified).
-        crate::devices::kind(dst_device)?;
-        crate::devices::kind(src_device)?;
-        // SAFETY: both sides are device memory, which `memcpy` checks against
-        // the allocation table.
-        unsafe {
-            memcpy(
-                dst as usize,
-                src as usize,
-                count,
-                MEMCPY_DEVICE_TO_DEVICE,
-                &legacy()?,
-                Mode::Sync,
-            )
-        }
-    })
+/// The copy kind of a copy between devices, once both exist: every
+/// device's memory is the host's (unified), so it is a device copy.
+fn peer_kind(dst_device: c_int, src_device: c_int) -> CudaResult<c_int> {
+    crate::devices::kind(dst_device)?;
+    crate::devices::kind(src_device)?;
+    Ok(MEMCPY_DEVICE_TO_DEVICE)
 }
 
-/// Queued form of [`cudaMemcpyPeer`].
-///
-/// Safe: both pointers are checked against the allocation table.
-#[no_mangle]
-pub extern "C" fn cudaMemcpyPeerAsync(
-    dst: *mut c_void,
-    dst_device: c_int,
-    src: *const c_void,
-    src_device: c_int,
+/// A device-to-device copy (`kind` from [`peer_kind`]).
+fn peer_copy(
+    dst: usize,
+    src: usize,
     count: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| {
-        // Every device's memory is the host's (unified).
-        crate::devices::kind(dst_device)?;
-        crate::devices::kind(src_device)?;
-        // SAFETY: both sides are device memory, which `memcpy` checks against
-        // the allocation table.
-        unsafe {
-            memcpy(
-                dst as usize,
-                src as usize,
-                count,
-                MEMCPY_DEVICE_TO_DEVICE,
-                &resolve(stream)?,
-                Mode::Async,
-            )
-        }
-    })
+    kind: c_int,
+    stream: &Arc<Stream>,
+    mode: Mode,
+) -> CudaResult {
+    // SAFETY: both sides are device memory, which `memcpy` checks against
+    // the allocation table.
+    unsafe { memcpy(dst, src, count, kind, stream, mode) }
+}
+
+stream_entry_points! {
+    safe
+    /// Copies between devices; only device 0 exists, so this is a device copy.
+    ///
+    /// Safe: both pointers are checked against the allocation table.
+    fn cudaMemcpyPeer(dst: *mut c_void, dst_device: c_int, src: *const c_void, src_device: c_int, count: usize)
+        => peer_copy(dst as usize, src as usize, count, peer_kind(dst_device, src_device)?) on legacy(), Sync;
+
+    /// Queued form of [`cudaMemcpyPeer`].
+    ///
+    /// Safe: both pointers are checked against the allocation table.
+    fn cudaMemcpyPeerAsync(dst: *mut c_void, dst_device: c_int, src: *const c_void, src_device: c_int, count: usize, stream: cudaStream_t)
+        => peer_copy(dst as usize, src as usize, count, peer_kind(dst_device, src_device)?) on resolve(stream), Async;
+}
+
+/// The address of `count` bytes at `offset` in a variable's storage, after
+/// checking the range and that `kind` is `host_kind` (the direction of the
+/// call), device-to-device or default.
+fn symbol_bytes(
+    symbol: *const c_void,
+    count: usize,
+    offset: usize,
+    kind: c_int,
+    host_kind: c_int,
+) -> CudaResult<usize> {
+    let (base, size) = resolve_symbol(symbol)?;
+    if kind != host_kind && kind != MEMCPY_DEVICE_TO_DEVICE && kind != MEMCPY_DEFAULT {
+        return Err(Error::InvalidMemcpyDirection);
+    }
+    if offset.checked_add(count).is_none_or(|end| end > size) {
+        return Err(Error::InvalidValue);
+    }
+    Ok(base + offset)
 }
 
 /// A copy into a variable's storage.
@@ -725,16 +721,9 @@ unsafe fn to_symbol(
     stream: &Arc<Stream>,
     mode: Mode,
 ) -> CudaResult {
-    let (base, size) = resolve_symbol(symbol)?;
-    let kind = match kind {
-        MEMCPY_HOST_TO_DEVICE | MEMCPY_DEVICE_TO_DEVICE | MEMCPY_DEFAULT => kind,
-        _ => return Err(Error::InvalidMemcpyDirection),
-    };
-    if offset.checked_add(count).is_none_or(|end| end > size) {
-        return Err(Error::InvalidValue);
-    }
+    let at = symbol_bytes(symbol, count, offset, kind, MEMCPY_HOST_TO_DEVICE)?;
     // SAFETY: forwarded contract; the symbol side is its registered storage.
-    unsafe { memcpy(base + offset, src, count, kind, stream, mode) }
+    unsafe { memcpy(at, src, count, kind, stream, mode) }
 }
 
 /// A copy out of a variable's storage.
@@ -750,16 +739,9 @@ unsafe fn from_symbol(
     stream: &Arc<Stream>,
     mode: Mode,
 ) -> CudaResult {
-    let (base, size) = resolve_symbol(symbol)?;
-    let kind = match kind {
-        MEMCPY_DEVICE_TO_HOST | MEMCPY_DEVICE_TO_DEVICE | MEMCPY_DEFAULT => kind,
-        _ => return Err(Error::InvalidMemcpyDirection),
-    };
-    if offset.checked_add(count).is_none_or(|end| end > size) {
-        return Err(Error::InvalidValue);
-    }
+    let at = symbol_bytes(symbol, count, offset, kind, MEMCPY_DEVICE_TO_HOST)?;
     // SAFETY: forwarded contract; the symbol side is its registered storage.
-    unsafe { memcpy(dst, base + offset, count, kind, stream, mode) }
+    unsafe { memcpy(dst, at, count, kind, stream, mode) }
 }
 
 /// The device address of a variable's storage.

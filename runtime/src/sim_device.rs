@@ -6,10 +6,23 @@ use std::ffi::{c_char, c_int, c_void};
 use std::sync::Arc;
 
 use crate::errors::{CudaResult, Error};
-use crate::ffi::{cudaDeviceProp, cudaUUID_t, Dim3};
+use crate::ffi::{cudaDeviceProp, Dim3};
 use crate::kernel::KernelImpl;
 use crate::kernel_ir::Source;
 use crate::registry::{Function, ModuleId};
+use crate::stream::Stream;
+
+/// A validated launch as a simulated device takes it: grid, block, the
+/// argument pointers (one per kernel parameter, each to a readable value of
+/// the parameter's size: CUDA's contract), dynamic shared bytes, stream.
+#[derive(Clone, Copy)]
+pub struct SimLaunch<'a>(
+    pub Dim3,
+    pub Dim3,
+    pub *mut *mut c_void,
+    pub usize,
+    pub &'a Arc<Stream>,
+);
 
 /// What a queued run on a simulated device reports by: the kernel's names
 /// and, for the profile, its size.
@@ -36,6 +49,14 @@ impl RunInfo {
             blocks: grid.count(),
             threads: grid.count().saturating_mul(block.count()),
         }
+    }
+}
+
+impl RunInfo {
+    /// Records the run, which took `host` on the host, in the profile's
+    /// kernel table.
+    pub fn profile(&self, host: std::time::Duration) {
+        crate::profile::kernel(&self.mangled, self.blocks, self.threads, host);
     }
 }
 
@@ -85,24 +106,25 @@ pub fn check_param_count(
 /// the features none of the simulated devices has (an L2 cache, L1 caches,
 /// concurrent kernels, copy engines, host-native atomics) are its own.
 pub fn derived_properties(name: &str, uuid: &[u8; 16], pci_offset: c_int) -> cudaDeviceProp {
-    let mut p = *crate::device::properties();
+    let cpu = crate::device::properties();
+    let mut p = cudaDeviceProp {
+        pciDeviceID: cpu.pciDeviceID + pci_offset,
+        l2CacheSize: 0,
+        persistingL2CacheMaxSize: 0,
+        concurrentKernels: 0,
+        asyncEngineCount: 0,
+        hostNativeAtomicSupported: 0,
+        globalL1CacheSupported: 0,
+        localL1CacheSupported: 0,
+        ..*cpu
+    };
     p.name = [0; 256];
     for (dst, src) in p.name.iter_mut().zip(name.bytes().take(255)) {
         *dst = src as c_char;
     }
-    let mut id = cudaUUID_t::default();
-    for (dst, src) in id.bytes.iter_mut().zip(uuid) {
+    for (dst, src) in p.uuid.bytes.iter_mut().zip(uuid) {
         *dst = *src as c_char;
     }
-    p.uuid = id;
-    p.pciDeviceID += pci_offset;
-    p.l2CacheSize = 0;
-    p.persistingL2CacheMaxSize = 0;
-    p.concurrentKernels = 0;
-    p.asyncEngineCount = 0;
-    p.hostNativeAtomicSupported = 0;
-    p.globalL1CacheSupported = 0;
-    p.localL1CacheSupported = 0;
     p
 }
 

@@ -23,7 +23,7 @@ pub mod buffers;
 mod tests;
 
 use std::collections::HashMap;
-use std::ffi::{c_int, c_void};
+use std::ffi::c_int;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -33,14 +33,13 @@ use cucc_racer::lower::{Arg, Options};
 use cucc_racer::machine::Machine;
 
 use crate::errors::{set_sticky, CudaResult, Error};
-use crate::ffi::{cudaDeviceProp, Dim3};
+use crate::ffi::cudaDeviceProp;
 use crate::kernel::KernelImpl;
 use crate::registry::{Function, ModuleId};
 use crate::sim_device::{
     cannot_run, check_param_count, derived_properties, kept_ir, read_args, set_clock, sign_extend,
-    RunInfo,
+    RunInfo, SimLaunch,
 };
-use crate::stream::Stream;
 use crate::sync::lock;
 use buffers::Bound;
 
@@ -198,17 +197,9 @@ pub fn lowering_args(kinds: &[ParamKind], values: &[u64], sizes: &[u32]) -> Vec<
 /// (or finds it prepared) and queues the run on `stream`.
 ///
 /// # Safety
-/// `args` must hold one pointer per kernel parameter, each to a readable
-/// value of the parameter's size (CUDA's contract).
-pub(crate) unsafe fn launch(
-    f: &Function,
-    k: &KernelImpl,
-    grid: Dim3,
-    block: Dim3,
-    args: *mut *mut c_void,
-    shared: usize,
-    stream: &Arc<Stream>,
-) -> CudaResult {
+/// `l`'s argument pointers must be valid as [`SimLaunch`] says.
+pub(crate) unsafe fn launch(f: &Function, k: &KernelImpl, l: SimLaunch<'_>) -> CudaResult {
+    let SimLaunch(grid, block, args, shared, stream) = l;
     let name = crate::profile::demangle(&k.name);
     let fail = |code: Error, why: &str| cannot_run(&name, "the RACER array", code, why);
     if grid.y != 1 || grid.z != 1 || block.y != 1 || block.z != 1 {
@@ -328,12 +319,7 @@ impl Run {
         CYCLES.fetch_add(report.cycles, Ordering::AcqRel);
         if self.info.profiled {
             let host = t.elapsed();
-            crate::profile::kernel(
-                &self.info.mangled,
-                self.info.blocks,
-                self.info.threads,
-                host,
-            );
+            self.info.profile(host);
             crate::profile::racer_kernel(clock_hz(), &self.info.mangled, &report, host);
         }
     }

@@ -26,22 +26,21 @@
 pub mod kernels;
 pub mod placement;
 
-use std::ffi::{c_int, c_void};
+use std::ffi::c_int;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use cucc_snitch::isa::XReg;
 use cucc_snitch::sim::{Counters, Machine, ModelParams, SimError};
 
 use crate::errors::{set_sticky, CudaResult, Error};
-use crate::ffi::{cudaDeviceProp, Dim3};
+use crate::ffi::cudaDeviceProp;
 use crate::kernel::KernelImpl;
 use crate::registry::Function;
 use crate::sim_device::{
     cannot_run, check_param_count, copy_back_changes, derived_properties, kept_ir, read_args,
-    set_clock, sign_extend, RunInfo,
+    set_clock, sign_extend, RunInfo, SimLaunch,
 };
-use crate::stream::Stream;
 use kernels::{ArgKind, Compiled, Key};
 use placement::{PlaceError, PtrArg, Region, Reserve};
 
@@ -105,17 +104,9 @@ fn build_properties() -> cudaDeviceProp {
 /// this launch and queues the run on `stream`.
 ///
 /// # Safety
-/// `args` must hold one pointer per kernel parameter, each to a readable
-/// value of the parameter's size (CUDA's contract).
-pub(crate) unsafe fn launch(
-    f: &Function,
-    k: &KernelImpl,
-    grid: Dim3,
-    block: Dim3,
-    args: *mut *mut c_void,
-    shared: usize,
-    stream: &Arc<Stream>,
-) -> CudaResult {
+/// `l`'s argument pointers must be valid as [`SimLaunch`] says.
+pub(crate) unsafe fn launch(f: &Function, k: &KernelImpl, l: SimLaunch<'_>) -> CudaResult {
+    let SimLaunch(grid, block, args, shared, stream) = l;
     let name = crate::profile::demangle(&k.name);
     let fail = |code: Error, why: &str| cannot_run(&name, "the Snitch cluster", code, why);
     let (id, source) = kept_ir(f, fail)?;
@@ -380,12 +371,7 @@ impl Run {
         CYCLES.fetch_add(counters.cycles, Ordering::AcqRel);
         if self.info.profiled {
             let host = t.elapsed();
-            crate::profile::kernel(
-                &self.info.mangled,
-                self.info.blocks,
-                self.info.threads,
-                host,
-            );
+            self.info.profile(host);
             crate::profile::simulated_kernel(
                 "snitch",
                 params.clock_hz,
