@@ -5,6 +5,7 @@
 #ifndef RODINIA_COMMON_H
 #define RODINIA_COMMON_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -88,6 +89,39 @@ static inline void rd_require(int ok, const char *format, int value) {
         fprintf(stderr, format, value);
         exit(1);
     }
+}
+
+/* Exits with `message` unless the arguments meet the program's
+ * constraint. */
+static inline void rd_check(int ok, const char *message) {
+    if (!ok) {
+        fputs(message, stderr);
+        exit(1);
+    }
+}
+
+/* Ends the list of `rd_int_args` (a pointer, as the list holds pointers). */
+#define RD_END ((const char *)0)
+
+/* Checks the argument count against the usage line, then parses each size
+ * argument in order: the variable arguments are pairs (const char *what,
+ * int *out) ended by RD_END; the result file comes last. */
+static inline void rd_int_args(int argc, char **argv, const char *usage, ...) {
+    va_list ap;
+    int count = 0;
+    va_start(ap, usage);
+    while (va_arg(ap, const char *)) {
+        (void)va_arg(ap, int *);
+        count++;
+    }
+    va_end(ap);
+    rd_usage(argc, argv, count + 1, usage);
+    va_start(ap, usage);
+    for (int i = 1; i <= count; i++) {
+        const char *what = va_arg(ap, const char *);
+        *va_arg(ap, int *) = rd_arg_int(argv[i], what);
+    }
+    va_end(ap);
 }
 
 /* Passes each buffer a program is done with to `release` (free, cudaFree),

@@ -71,11 +71,8 @@ static inline void km_write(const char *path, int n, int nf, int k, int passes,
 
 /* Parses the arguments shared by both versions, or exits. */
 static inline void km_args(int argc, char **argv, int *n, int *nf, int *k, int *max_passes) {
-    rd_usage(argc, argv, 5, "POINTS FEATURES CLUSTERS MAX_PASSES OUTPUT");
-    *n = rd_arg_int(argv[1], "points");
-    *nf = rd_arg_int(argv[2], "features");
-    *k = rd_arg_int(argv[3], "clusters");
-    *max_passes = rd_arg_int(argv[4], "max passes");
+    rd_int_args(argc, argv, "POINTS FEATURES CLUSTERS MAX_PASSES OUTPUT", "points", n, "features",
+                nf, "clusters", k, "max passes", max_passes, RD_END);
     if (*k > *n || (long)*k * *nf > KM_MAX_CENTRE_FLOATS) {
         fprintf(stderr, "need clusters <= points and clusters x features <= %d\n",
                 KM_MAX_CENTRE_FLOATS);

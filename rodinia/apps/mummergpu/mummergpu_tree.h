@@ -157,15 +157,10 @@ static inline void mg_write(const char *path, int count, int qlen, int min_match
 
 /* Parses REFERENCE_LENGTH QUERIES QUERY_LENGTH MIN_MATCH OUTPUT, or exits. */
 static inline void mg_args(int argc, char **argv, int *len, int *count, int *qlen, int *min) {
-    rd_usage(argc, argv, 5, "REFERENCE_LENGTH QUERIES QUERY_LENGTH MIN_MATCH OUTPUT");
-    *len = rd_arg_int(argv[1], "reference length");
-    *count = rd_arg_int(argv[2], "queries");
-    *qlen = rd_arg_int(argv[3], "query length");
-    *min = rd_arg_int(argv[4], "minimum match");
-    if (*qlen >= *len || *len > 200000000) {
-        fprintf(stderr, "need query length < reference length <= 2e8\n");
-        exit(1);
-    }
+    rd_int_args(argc, argv, "REFERENCE_LENGTH QUERIES QUERY_LENGTH MIN_MATCH OUTPUT",
+                "reference length", len, "queries", count, "query length", qlen, "minimum match",
+                min, RD_END);
+    rd_check(*qlen < *len && *len <= 200000000, "need query length < reference length <= 2e8\n");
 }
 
 /* Parses the arguments and builds the host side both versions start from:

@@ -242,9 +242,8 @@ static inline void my_write(const char *path, int instances, my_stats st, const 
 
 /* Parses TIME_SPAN INSTANCES OUTPUT, or exits. */
 static inline void my_args(int argc, char **argv, int *t_end, int *instances) {
-    rd_usage(argc, argv, 3, "TIME_SPAN_MS INSTANCES OUTPUT");
-    *t_end = rd_arg_int(argv[1], "time span");
-    *instances = rd_arg_int(argv[2], "instances");
+    rd_int_args(argc, argv, "TIME_SPAN_MS INSTANCES OUTPUT", "time span", t_end, "instances",
+                instances, RD_END);
 }
 
 /* Parses the arguments and builds the host side both versions start from:

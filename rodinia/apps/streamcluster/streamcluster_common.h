@@ -148,10 +148,8 @@ static inline void sc_write(const char *path, const sc_state *s) {
 
 /* Parses the arguments shared by both versions, or exits. */
 static inline void sc_args(int argc, char **argv, int *n, int *dim, int *candidates) {
-    rd_usage(argc, argv, 4, "POINTS DIM CANDIDATES OUTPUT");
-    *n = rd_arg_int(argv[1], "points");
-    *dim = rd_arg_int(argv[2], "dim");
-    *candidates = rd_arg_int(argv[3], "candidates");
+    rd_int_args(argc, argv, "POINTS DIM CANDIDATES OUTPUT", "points", n, "dim", dim, "candidates",
+                candidates, RD_END);
     rd_require(*dim <= SC_MAX_DIM, "dim must not exceed %d\n", SC_MAX_DIM);
 }
 #endif
