@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* A 64-bit linear congruential generator (Knuth's MMIX constants); the high
@@ -151,6 +152,24 @@ static inline void rd_int_args(int argc, char **argv, const char *usage, ...) {
     } while (0)
 
 #define RD_CUDA_FREE(...) RD_RELEASE(cudaFree, __VA_ARGS__)
+
+/* A texture object reading `bytes` of linear device memory as `desc`'s
+ * elements (element reads, no filtering), or exits. */
+static inline cudaTextureObject_t rd_linear_texture(void *ptr, size_t bytes,
+                                                    cudaChannelFormatDesc desc) {
+    cudaResourceDesc res;
+    memset(&res, 0, sizeof res);
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = ptr;
+    res.res.linear.desc = desc;
+    res.res.linear.sizeInBytes = bytes;
+    cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    td.readMode = cudaReadModeElementType;
+    cudaTextureObject_t t = 0;
+    RD_CUDA_CHECK(cudaCreateTextureObject(&t, &res, &td, NULL));
+    return t;
+}
 #endif
 
 #endif

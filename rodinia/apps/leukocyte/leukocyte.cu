@@ -107,18 +107,7 @@ __global__ void mgvf_kernel(const float *start, float *field, int *iterations) {
 }
 
 static cudaTextureObject_t float_texture(float *ptr, size_t count) {
-    cudaResourceDesc res;
-    memset(&res, 0, sizeof res);
-    res.resType = cudaResourceTypeLinear;
-    res.res.linear.devPtr = ptr;
-    res.res.linear.desc = cudaCreateChannelDesc<float>();
-    res.res.linear.sizeInBytes = count * sizeof(float);
-    cudaTextureDesc td;
-    memset(&td, 0, sizeof td);
-    td.readMode = cudaReadModeElementType;
-    cudaTextureObject_t t = 0;
-    RD_CUDA_CHECK(cudaCreateTextureObject(&t, &res, &td, NULL));
-    return t;
+    return rd_linear_texture(ptr, count * sizeof(float), cudaCreateChannelDesc<float>());
 }
 
 int main(int argc, char **argv) {

@@ -44,18 +44,7 @@ __global__ void mummer_match(cudaTextureObject_t children, cudaTextureObject_t p
 }
 
 static cudaTextureObject_t make_texture(void *ptr, size_t bytes, cudaChannelFormatDesc desc) {
-    cudaResourceDesc res;
-    memset(&res, 0, sizeof res);
-    res.resType = cudaResourceTypeLinear;
-    res.res.linear.devPtr = ptr;
-    res.res.linear.desc = desc;
-    res.res.linear.sizeInBytes = bytes;
-    cudaTextureDesc td;
-    memset(&td, 0, sizeof td);
-    td.readMode = cudaReadModeElementType;
-    cudaTextureObject_t t = 0;
-    RD_CUDA_CHECK(cudaCreateTextureObject(&t, &res, &td, NULL));
-    return t;
+    return rd_linear_texture(ptr, bytes, desc);
 }
 
 int main(int argc, char **argv) {
