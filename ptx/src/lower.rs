@@ -551,6 +551,19 @@ fn lower_function<'p>(mc: &mut ModCx<'p>, id: FuncId, f: &'p Function) -> Result
     r
 }
 
+/// `binary` with an `i32` constant as its right operand, the form most of
+/// the bit manipulations take.
+trait BinaryImm {
+    fn binary_imm(&mut self, op: BinOp, a: Value, k: i32) -> Value;
+}
+
+impl BinaryImm for Builder<'_> {
+    fn binary_imm(&mut self, op: BinOp, a: Value, k: i32) -> Value {
+        let c = self.i32(k);
+        self.binary(op, a, c)
+    }
+}
+
 impl<'m, 'p> FnCx<'m, 'p> {
     fn b(&mut self) -> Builder<'_> {
         let mut b = Builder::new(&mut self.mc.module.types, &mut self.func);

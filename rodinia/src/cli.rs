@@ -133,16 +133,25 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     }
 }
 
-fn parse_run(args: &[String]) -> Result<RunOptions, String> {
-    let mut o = RunOptions::default();
+/// The value getter [`walk_options`] hands out: the text after `=`, or the
+/// next argument.
+type Value<'v> = &'v mut dyn FnMut() -> Result<String, String>;
+
+/// Walks a subcommand's arguments, `--opt value` and `--opt=value` alike:
+/// `apply` gets each argument, its option name, whether a value came
+/// inline, and the getter that takes the value.
+fn walk_options(
+    args: &[String],
+    mut apply: impl FnMut(&str, &str, bool, Value<'_>) -> Result<(), String>,
+) -> Result<(), String> {
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
-        // `--opt=value` and `--opt value`.
         let (name, inline) = match arg.split_once('=') {
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
             _ => (arg, None),
         };
+        let has_inline = inline.is_some();
         let mut value = || -> Result<String, String> {
             if let Some(v) = inline.clone() {
                 return Ok(v);
@@ -152,27 +161,38 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
                 .cloned()
                 .ok_or_else(|| format!("`{name}` needs a value"))
         };
+        apply(arg, name, has_inline, &mut value)?;
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The comma-separated names of `--only` (at least one `what`).
+fn only_names(v: &str, what: &str) -> Result<Vec<String>, String> {
+    let names: Vec<String> = v
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    if names.is_empty() {
+        return Err(format!("`--only` needs at least one {what}"));
+    }
+    Ok(names)
+}
+
+fn parse_run(args: &[String]) -> Result<RunOptions, String> {
+    let mut o = RunOptions::default();
+    walk_options(args, |arg, name, inline, value| {
         match name {
-            "--only" => {
-                let v = value()?;
-                let names: Vec<String> = v
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(String::from)
-                    .collect();
-                if names.is_empty() {
-                    return Err("`--only` needs at least one application".into());
-                }
-                o.only = Some(names);
-            }
+            "--only" => o.only = Some(only_names(&value()?, "application")?),
             "--size" => o.size = Size::parse(&value()?)?,
             "--threads" => o.threads = Some(positive(name, &value()?)?),
             "--runs" => o.runs = positive(name, &value()?)?,
             "--json" => o.json = Some(PathBuf::from(value()?)),
             "--chart" => o.chart = Some(PathBuf::from(value()?)),
             "--timeout" => o.timeout = positive(name, &value()?)? as u64,
-            "--keep" if inline.is_none() => o.keep = true,
+            "--keep" if !inline => o.keep = true,
             "--cpu-arch" => {
                 o.cpu_arch =
                     CpuTarget::parse(&value()?).map_err(|e| format!("`--cpu-arch`: {e}"))?
@@ -180,56 +200,29 @@ fn parse_run(args: &[String]) -> Result<RunOptions, String> {
             "--nvcc" => o.nvcc = Some(PathBuf::from(value()?)),
             _ => return Err(format!("unknown option `{arg}` for `run`")),
         }
-        i += 1;
-    }
+        Ok(())
+    })?;
     Ok(o)
 }
 
 fn parse_external(args: &[String]) -> Result<ExternalOptions, String> {
     let mut o = ExternalOptions::new(PathBuf::new());
     let mut dir = None;
-    let mut i = 0;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
-            _ => (arg, None),
-        };
-        let mut value = || -> Result<String, String> {
-            if let Some(v) = inline.clone() {
-                return Ok(v);
-            }
-            i += 1;
-            args.get(i)
-                .cloned()
-                .ok_or_else(|| format!("`{name}` needs a value"))
-        };
+    walk_options(args, |arg, name, inline, value| {
         match name {
-            "--only" => {
-                let v = value()?;
-                let names: Vec<String> = v
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(String::from)
-                    .collect();
-                if names.is_empty() {
-                    return Err("`--only` needs at least one benchmark".into());
-                }
-                o.only = Some(names);
-            }
+            "--only" => o.only = Some(only_names(&value()?, "benchmark")?),
             "--data" => o.data = Some(PathBuf::from(value()?)),
             "--generate-data" => o.generate = Some(PathBuf::from(value()?)),
             "--threads" => o.threads = Some(positive(name, &value()?)?),
             "--json" => o.json = Some(PathBuf::from(value()?)),
             "--timeout" => o.timeout = positive(name, &value()?)? as u64,
-            "--keep" if inline.is_none() => o.keep = true,
+            "--keep" if !inline => o.keep = true,
             "--nvcc" => o.nvcc = Some(PathBuf::from(value()?)),
             _ if !arg.starts_with('-') && dir.is_none() => dir = Some(PathBuf::from(arg)),
             _ => return Err(format!("unknown option `{arg}` for `external`")),
         }
-        i += 1;
-    }
+        Ok(())
+    })?;
     match (dir, &o.generate) {
         (Some(d), _) => o.dir = d,
         // Only generating the inputs.

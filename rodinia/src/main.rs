@@ -6,6 +6,7 @@ use cucc_rodinia::cli::{self, Command, RunOptions};
 use cucc_rodinia::external::{self, ExternalOptions};
 use cucc_rodinia::report;
 use cucc_rodinia::runner::{run_app, Toolchain};
+use std::path::Path;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -84,16 +85,32 @@ fn external(o: &ExternalOptions) -> ExitCode {
     print!("{}", external::report::table(&outcomes));
     let mut ok = outcomes.iter().all(|o| o.ok());
     if let Some(path) = &o.json {
-        let text = format!("{:#}\n", external::report::to_json(&outcomes));
-        if let Err(e) = std::fs::write(path, text) {
+        ok &= write_output(
+            path,
+            format!("{:#}\n", external::report::to_json(&outcomes)),
+        );
+    }
+    finish(ok, o.keep, &work, "scratch tree")
+}
+
+/// Writes a report file; says so on stderr and answers false when it cannot.
+fn write_output(path: &Path, text: String) -> bool {
+    match std::fs::write(path, text) {
+        Ok(()) => true,
+        Err(e) => {
             eprintln!("rodinia: cannot write {}: {e}", path.display());
-            ok = false;
+            false
         }
     }
-    if o.keep {
-        eprintln!("rodinia: scratch tree kept: {}", work.display());
+}
+
+/// Keeps (`--keep`) or removes the directory the programs ran in, then
+/// the exit status.
+fn finish(ok: bool, keep: bool, dir: &Path, what: &str) -> ExitCode {
+    if keep {
+        eprintln!("rodinia: {what} kept: {}", dir.display());
     } else {
-        let _ = std::fs::remove_dir_all(&work);
+        let _ = std::fs::remove_dir_all(dir);
     }
     if ok {
         ExitCode::SUCCESS
@@ -160,30 +177,14 @@ fn run(o: &RunOptions) -> ExitCode {
     print!("{}", report::table(&outcomes));
     let mut ok = outcomes.iter().all(|o| o.verified);
     if let Some(path) = &o.json {
-        let text = format!("{:#}\n", report::to_json(&outcomes));
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!("rodinia: cannot write {}: {e}", path.display());
-            ok = false;
-        }
+        ok &= write_output(path, format!("{:#}\n", report::to_json(&outcomes)));
     }
     if let Some(path) = &o.chart {
         let title = format!(
             "cucc speedup over OpenMP ({} size, {threads} threads)",
             o.size
         );
-        if let Err(e) = std::fs::write(path, report::svg_chart(&outcomes, &title)) {
-            eprintln!("rodinia: cannot write {}: {e}", path.display());
-            ok = false;
-        }
+        ok &= write_output(path, report::svg_chart(&outcomes, &title));
     }
-    if o.keep {
-        eprintln!("rodinia: build directory kept: {}", root.display());
-    } else {
-        let _ = std::fs::remove_dir_all(&root);
-    }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    finish(ok, o.keep, &root, "build directory")
 }

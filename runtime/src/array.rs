@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::{Arc, Mutex};
 
-use crate::errors::{api_dev, cudaError_t, write_out, CudaResult, Error};
+use crate::errors::{api_dev, cudaError_t, non_null, write_out, CudaResult, Error};
 use crate::ffi::{
     cudaChannelFormatDesc, cudaExtent, cudaMemcpy3DParms, cudaPitchedPtr, cudaStream_t,
     MEMCPY_DEFAULT, MEMCPY_DEVICE_TO_DEVICE, MEMCPY_DEVICE_TO_HOST, MEMCPY_HOST_TO_DEVICE,
@@ -157,9 +157,7 @@ unsafe fn create(
     extent: cudaExtent,
     flags: c_uint,
 ) -> CudaResult<Arc<Array>> {
-    if desc.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(desc)?;
     // SAFETY: non-null; the caller promises a readable descriptor.
     let format = Format::new(unsafe { &*desc })?;
     if flags & !ARRAY_FLAGS != 0 {
@@ -208,9 +206,7 @@ pub unsafe extern "C" fn cudaMallocArray(
     flags: c_uint,
 ) -> cudaError_t {
     api_dev(|| {
-        if array.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(array)?;
         let extent = cudaExtent {
             width,
             height,
@@ -236,9 +232,7 @@ pub unsafe extern "C" fn cudaMalloc3DArray(
     flags: c_uint,
 ) -> cudaError_t {
     api_dev(|| {
-        if array.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(array)?;
         // SAFETY: forwarded contract.
         let a = unsafe { create(desc, extent, flags) }?;
         // SAFETY: checked non-null; caller promises validity.
@@ -434,31 +428,9 @@ pub unsafe extern "C" fn cudaMemcpyToArray(
     count: usize,
     kind: c_int,
 ) -> cudaError_t {
-    api_dev(|| {
-        let a = get(dst)?;
-        let device = linear_is_device(src as usize, kind, true)?;
-        let start = h_offset
-            .checked_mul(a.pitch())
-            .and_then(|v| v.checked_add(w_offset))
-            .ok_or(Error::InvalidValue)?;
-        if start.checked_add(count).is_none_or(|e| e > a.bytes()) || w_offset >= a.pitch().max(1) {
-            return Err(Error::InvalidValue);
-        }
-        let b = Block {
-            width: count,
-            height: 1,
-            depth: 1,
-        };
-        let s = linear_side(src as usize, count, count, device, b)?;
-        let d = Side {
-            base: a.data + start,
-            pitch: count,
-            slice: count,
-        };
-        // SAFETY: forwarded contract for the host side; the array and device
-        // sides are checked above.
-        unsafe { copy_block(&legacy()?, d, s, b) }
-    })
+    let shape = Linear::Flat(count);
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { array_copy(dst, w_offset, h_offset, src as usize, shape, kind, true) })
 }
 
 /// Copies `count` bytes out of an array (see [`cudaMemcpyToArray`]).
@@ -475,31 +447,9 @@ pub unsafe extern "C" fn cudaMemcpyFromArray(
     count: usize,
     kind: c_int,
 ) -> cudaError_t {
-    api_dev(|| {
-        let a = get(src)?;
-        let device = linear_is_device(dst as usize, kind, false)?;
-        let start = h_offset
-            .checked_mul(a.pitch())
-            .and_then(|v| v.checked_add(w_offset))
-            .ok_or(Error::InvalidValue)?;
-        if start.checked_add(count).is_none_or(|e| e > a.bytes()) || w_offset >= a.pitch().max(1) {
-            return Err(Error::InvalidValue);
-        }
-        let b = Block {
-            width: count,
-            height: 1,
-            depth: 1,
-        };
-        let d = linear_side(dst as usize, count, count, device, b)?;
-        let s = Side {
-            base: a.data + start,
-            pitch: count,
-            slice: count,
-        };
-        // SAFETY: forwarded contract for the host side; the array and device
-        // sides are checked above.
-        unsafe { copy_block(&legacy()?, d, s, b) }
-    })
+    let shape = Linear::Flat(count);
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { array_copy(src, w_offset, h_offset, dst as usize, shape, kind, false) })
 }
 
 /// Copies a pitched block of `width` bytes x `height` rows into an array at
@@ -520,26 +470,9 @@ pub unsafe extern "C" fn cudaMemcpy2DToArray(
     height: usize,
     kind: c_int,
 ) -> cudaError_t {
-    api_dev(|| {
-        let a = get(dst)?;
-        let device = linear_is_device(src as usize, kind, true)?;
-        if width > spitch {
-            return Err(Error::InvalidPitchValue);
-        }
-        let b = Block {
-            width,
-            height,
-            depth: 1,
-        };
-        let d = array_side(&a, w_offset, h_offset, 0, b)?;
-        if width == 0 || height == 0 {
-            return Ok(());
-        }
-        let s = linear_side(src as usize, spitch, spitch * height, device, b)?;
-        // SAFETY: forwarded contract for the host side; the array and device
-        // sides are checked above.
-        unsafe { copy_block(&legacy()?, d, s, b) }
-    })
+    let shape = pitched(spitch, width, height);
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { array_copy(dst, w_offset, h_offset, src as usize, shape, kind, true) })
 }
 
 /// Copies a block out of an array into pitched memory.
@@ -559,26 +492,88 @@ pub unsafe extern "C" fn cudaMemcpy2DFromArray(
     height: usize,
     kind: c_int,
 ) -> cudaError_t {
-    api_dev(|| {
-        let a = get(src)?;
-        let device = linear_is_device(dst as usize, kind, false)?;
-        if width > dpitch {
-            return Err(Error::InvalidPitchValue);
+    let shape = pitched(dpitch, width, height);
+    // SAFETY: forwarded contract.
+    api_dev(|| unsafe { array_copy(src, w_offset, h_offset, dst as usize, shape, kind, false) })
+}
+
+/// The linear side of an array copy: `count` bytes from one position of
+/// the array on, or a block of rows `pitch` apart.
+enum Linear {
+    Flat(usize),
+    Pitched(usize, Block),
+}
+
+/// A block of rows `pitch` apart.
+fn pitched(pitch: usize, width: usize, height: usize) -> Linear {
+    let b = Block {
+        width,
+        height,
+        depth: 1,
+    };
+    Linear::Pitched(pitch, b)
+}
+
+/// A copy between an array, at byte `w_offset` of row `h_offset`, and
+/// linear memory at `linear`, into the array when `to_array`.
+///
+/// # Safety
+/// The linear side, when it is host memory (per `kind`), must be valid for
+/// the reads (`to_array`) or writes `shape` describes.
+unsafe fn array_copy(
+    array: *const c_void,
+    w_offset: usize,
+    h_offset: usize,
+    linear: usize,
+    shape: Linear,
+    kind: c_int,
+    to_array: bool,
+) -> CudaResult {
+    let a = get(array)?;
+    let device = linear_is_device(linear, kind, to_array)?;
+    let (arr, l, b) = match shape {
+        Linear::Flat(count) => {
+            let start = h_offset
+                .checked_mul(a.pitch())
+                .and_then(|v| v.checked_add(w_offset))
+                .ok_or(Error::InvalidValue)?;
+            if start.checked_add(count).is_none_or(|e| e > a.bytes())
+                || w_offset >= a.pitch().max(1)
+            {
+                return Err(Error::InvalidValue);
+            }
+            let b = Block {
+                width: count,
+                height: 1,
+                depth: 1,
+            };
+            let l = linear_side(linear, count, count, device, b)?;
+            let arr = Side {
+                base: a.data + start,
+                pitch: count,
+                slice: count,
+            };
+            (arr, l, b)
         }
-        let b = Block {
-            width,
-            height,
-            depth: 1,
-        };
-        let s = array_side(&a, w_offset, h_offset, 0, b)?;
-        if width == 0 || height == 0 {
-            return Ok(());
+        Linear::Pitched(pitch, b) => {
+            if b.width > pitch {
+                return Err(Error::InvalidPitchValue);
+            }
+            let arr = array_side(&a, w_offset, h_offset, 0, b)?;
+            if b.width == 0 || b.height == 0 {
+                return Ok(());
+            }
+            (
+                arr,
+                linear_side(linear, pitch, pitch * b.height, device, b)?,
+                b,
+            )
         }
-        let d = linear_side(dst as usize, dpitch, dpitch * height, device, b)?;
-        // SAFETY: forwarded contract for the host side; the array and device
-        // sides are checked above.
-        unsafe { copy_block(&legacy()?, d, s, b) }
-    })
+    };
+    let (d, s) = if to_array { (arr, l) } else { (l, arr) };
+    // SAFETY: forwarded contract for the host side; the array and device
+    // sides are checked above.
+    unsafe { copy_block(&legacy()?, d, s, b) }
 }
 
 /// One side of a `cudaMemcpy3D`: an array, or a pitched pointer.
@@ -601,9 +596,7 @@ fn end(array: *mut c_void, ptr: cudaPitchedPtr) -> CudaResult<End> {
 /// `p` must be NULL or point to a readable `cudaMemcpy3DParms` whose host
 /// sides are valid for the copy's reads and writes.
 unsafe fn memcpy_3d(p: *const cudaMemcpy3DParms, stream: &Arc<Stream>) -> CudaResult {
-    if p.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(p)?;
     // SAFETY: non-null; the caller promises a readable struct.
     let p = unsafe { *p };
     let src = end(p.srcArray, p.srcPtr)?;

@@ -15,7 +15,7 @@
 //! Locks: `CAPTURES` is taken before [`crate::graph`]'s, never the other way.
 //! When no stream captures, the hooks cost one atomic load.
 
-use crate::errors::{api, cudaError_t, write_out, CudaResult, Error};
+use crate::errors::{api, cudaError_t, non_null, write_out, CudaResult, Error};
 use crate::ffi::{cudaEvent_t, cudaStream_t, Dim3, STREAM_LEGACY};
 use crate::graph::{cudaGraphNode_t, cudaGraph_t, Op};
 use crate::stream::{resolve, resolve_ptsz, Stream};
@@ -481,9 +481,7 @@ pub unsafe extern "C" fn cudaStreamEndCapture_ptsz(
 /// # Safety
 /// `graph` NULL or writable.
 unsafe fn end_into(stream: Arc<Stream>, graph: *mut cudaGraph_t) -> CudaResult {
-    if graph.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(graph)?;
     let r = end(&stream);
     let g = *r.as_ref().unwrap_or(&0);
     // SAFETY: checked non-null; caller promises validity.
@@ -528,9 +526,7 @@ unsafe fn capture_info(
     edges_out: *mut *const c_void,
     n_out: *mut usize,
 ) -> CudaResult {
-    if status_out.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(status_out)?;
     let (st, id, graph) = status(&stream);
     let h = stream.handle();
     // Snapshots kept in the member until the next query, as CUDA keeps them.
@@ -702,9 +698,7 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_ptsz(
 #[no_mangle]
 pub unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut c_int) -> cudaError_t {
     api(|| {
-        if mode.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(mode)?;
         // SAFETY: checked non-null.
         let new = unsafe { mode.read() };
         if !(0..=2).contains(&new) {

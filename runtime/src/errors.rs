@@ -215,14 +215,21 @@ pub fn api_dev(body: impl FnOnce() -> CudaResult) -> cudaError_t {
     })
 }
 
+/// Rejects a NULL pointer supplied by C: every entry point answers it with
+/// `cudaErrorInvalidValue` before touching anything.
+pub fn non_null<T>(ptr: *const T) -> CudaResult {
+    if ptr.is_null() {
+        return Err(Error::InvalidValue);
+    }
+    Ok(())
+}
+
 /// Writes `value` through an out-pointer supplied by C, rejecting NULL.
 ///
 /// # Safety
 /// `ptr` must be NULL or valid for a write of `T`.
 pub unsafe fn write_out<T>(ptr: *mut T, value: T) -> CudaResult {
-    if ptr.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(ptr)?;
     // SAFETY: non-null, and the caller promises validity.
     unsafe { ptr.write(value) };
     Ok(())

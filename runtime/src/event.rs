@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::ffi::{c_float, c_uint};
 use std::sync::{Arc, Mutex};
 
-use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
+use crate::errors::{api, api_dev, cudaError_t, non_null, write_out, CudaResult, Error};
 use crate::ffi::{cudaEvent_t, cudaStream_t, EVENT_DISABLE_TIMING, EVENT_FLAGS_MASK};
 pub use crate::stream::Completion;
 use crate::stream::{resolve, resolve_ptsz, submit_completion, submit_event_wait, Stream};
@@ -179,9 +179,7 @@ pub unsafe extern "C" fn cudaEventElapsedTime(
     end: cudaEvent_t,
 ) -> cudaError_t {
     api_dev(|| {
-        if ms.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(ms)?;
         let (start, end) = (lookup_event(start)?, lookup_event(end)?);
         if start.flags & EVENT_DISABLE_TIMING != 0 || end.flags & EVENT_DISABLE_TIMING != 0 {
             return Err(Error::InvalidResourceHandle);

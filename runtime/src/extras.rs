@@ -4,7 +4,7 @@
 //! (`cudaConfigureCall` / `cudaSetupArgument` / `cudaLaunch`).
 
 use crate::cudaError_t;
-use crate::errors::{api, api_dev, write_out, CudaResult, Error};
+use crate::errors::{api, api_dev, non_null, write_out, CudaResult, Error};
 use crate::ffi::{cudaDeviceProp, cudaExtent, cudaPitchedPtr, cudaStream_t, Dim3};
 use std::cell::RefCell;
 use std::ffi::{c_int, c_uint, c_void};
@@ -19,9 +19,7 @@ pub unsafe extern "C" fn cudaChooseDevice(
     prop: *const cudaDeviceProp,
 ) -> cudaError_t {
     api(|| {
-        if prop.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(prop)?;
         // SAFETY: forwarded contract.
         unsafe { write_out(device, 0) }
     })
@@ -118,22 +116,10 @@ pub extern "C" fn cudaDestroySurfaceObject(_obj: u64) -> cudaError_t {
     api(|| Err(Error::NotSupported))
 }
 
-/// A cooperative launch runs as an ordinary launch (grid-wide
-/// synchronisation is not offered by cucc's device code).
-///
-/// # Safety
-/// As `cudaLaunchKernel`.
-#[no_mangle]
-pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
-    func: *const c_void,
-    grid: Dim3,
-    block: Dim3,
-    args: *mut *mut c_void,
-    shared: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    unsafe { crate::launch::cudaLaunchKernel(func, grid, block, args, shared, stream) }
+crate::ptsz::forwards! {
+    /// A cooperative launch runs as an ordinary launch (grid-wide
+    /// synchronisation is not offered by cucc's device code).
+    cudaLaunchCooperativeKernel => launch::cudaLaunchKernel (func: *const c_void, grid: Dim3, block: Dim3, args: *mut *mut c_void, shared: usize, stream: cudaStream_t);
 }
 
 /// A launch being assembled with the pre-CUDA-9 protocol.

@@ -18,7 +18,7 @@
 //! launch copies the plan out first). [`crate::capture`]'s lock is taken
 //! before it.
 
-use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
+use crate::errors::{api, api_dev, cudaError_t, non_null, write_out, CudaResult, Error};
 use crate::ffi::{cudaEvent_t, cudaMemcpy3DParms, cudaPitchedPtr, cudaPos, cudaStream_t, Dim3};
 use crate::sync::lock;
 use std::collections::HashMap;
@@ -760,9 +760,7 @@ unsafe fn dep_list(deps: *const cudaGraphNode_t, n: usize) -> CudaResult<Vec<usi
     if n == 0 {
         return Ok(Vec::new());
     }
-    if deps.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(deps)?;
     // SAFETY: the caller's contract.
     Ok(unsafe { std::slice::from_raw_parts(deps, n) }
         .iter()
@@ -781,9 +779,7 @@ unsafe fn add_with(
     n: usize,
     op: impl FnOnce() -> CudaResult<Op>,
 ) -> CudaResult {
-    if out.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(out)?;
     // SAFETY: forwarded contract.
     let deps = unsafe { dep_list(deps, n)? };
     let op = op()?;
@@ -831,9 +827,7 @@ pub unsafe extern "C" fn cudaGraphClone(
     graph: cudaGraph_t,
 ) -> cudaError_t {
     api(|| {
-        if clone.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(clone)?;
         let (h, _) = with_state(|s| s.clone_graph(graph as usize, false))?;
         // SAFETY: checked non-null.
         unsafe { write_out(clone, h as cudaGraph_t) }
@@ -854,9 +848,7 @@ pub unsafe extern "C" fn cudaGraphAddKernelNode(
     params: *const cudaKernelNodeParams,
 ) -> cudaError_t {
     api_dev(|| {
-        if params.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(params)?;
         // SAFETY: forwarded contract.
         unsafe {
             add_with(node, graph, deps, n, || {
@@ -879,9 +871,7 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNode(
     p: *const cudaMemcpy3DParms,
 ) -> cudaError_t {
     api_dev(|| {
-        if p.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(p)?;
         // SAFETY: checked non-null; caller promises validity.
         let p = unsafe { p.read() };
         if !(0..=4).contains(&p.kind) {
@@ -943,9 +933,7 @@ pub unsafe extern "C" fn cudaGraphAddMemsetNode(
     p: *const cudaMemsetParams,
 ) -> cudaError_t {
     api_dev(|| {
-        if p.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(p)?;
         // SAFETY: checked non-null.
         let m = MemsetOp::from_params(unsafe { &*p })?;
         // SAFETY: forwarded contract.
@@ -954,9 +942,7 @@ pub unsafe extern "C" fn cudaGraphAddMemsetNode(
 }
 
 pub(crate) fn host_op(p: *const cudaHostNodeParams) -> CudaResult<Op> {
-    if p.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(p)?;
     // SAFETY: checked non-null; the callers' contract makes it readable.
     let p = unsafe { p.read() };
     let f = p.func.ok_or(Error::InvalidValue)?;
@@ -1178,9 +1164,7 @@ unsafe fn check_edge_data(data: *const c_void, n: usize) -> CudaResult {
 /// # Safety
 /// `count` NULL or read-write; `out` NULL or `*count` writable handles.
 unsafe fn list_out(items: &[usize], out: *mut cudaGraphNode_t, count: *mut usize) -> CudaResult {
-    if count.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(count)?;
     if out.is_null() {
         // SAFETY: checked non-null.
         unsafe { count.write(items.len()) };
@@ -1499,9 +1483,7 @@ pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(
     p: *const cudaKernelNodeParams,
 ) -> cudaError_t {
     api_dev(|| {
-        if p.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(p)?;
         // SAFETY: forwarded contract.
         let k = unsafe { KernelOp::from_params(&*p)? };
         with_op(node, 0, |op| {
@@ -1591,9 +1573,7 @@ pub unsafe extern "C" fn cudaGraphMemcpyNodeSetParams(
     p: *const cudaMemcpy3DParms,
 ) -> cudaError_t {
     api(|| {
-        if p.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(p)?;
         // SAFETY: checked non-null.
         let p = unsafe { p.read() };
         with_op(node, 1, |op| {
@@ -1650,9 +1630,7 @@ pub unsafe extern "C" fn cudaGraphMemsetNodeSetParams(
     p: *const cudaMemsetParams,
 ) -> cudaError_t {
     api(|| {
-        if p.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(p)?;
         // SAFETY: checked non-null.
         let m = MemsetOp::from_params(unsafe { &*p })?;
         with_op(node, 2, |op| {
@@ -1810,9 +1788,7 @@ pub unsafe extern "C" fn cudaGraphInstantiate(
     flags: u64,
 ) -> cudaError_t {
     api_dev(|| {
-        if exec.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(exec)?;
         let h = instantiate(graph, flags)?;
         // SAFETY: checked non-null.
         unsafe { write_out(exec, h as cudaGraphExec_t) }
@@ -1845,9 +1821,8 @@ pub unsafe extern "C" fn cudaGraphInstantiateWithParams(
     params: *mut cudaGraphInstantiateParams,
 ) -> cudaError_t {
     api_dev(|| {
-        if exec.is_null() || params.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(exec)?;
+        non_null(params)?;
         // SAFETY: checked non-null.
         let p = unsafe { &mut *params };
         p.err_node_out = std::ptr::null_mut();
@@ -1983,9 +1958,7 @@ pub unsafe extern "C" fn cudaGraphExecKernelNodeSetParams(
     p: *const cudaKernelNodeParams,
 ) -> cudaError_t {
     api_dev(|| {
-        if p.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(p)?;
         // SAFETY: forwarded contract.
         let k = unsafe { KernelOp::from_params(&*p)? };
         exec_set(exec, node, Op::Kernel(k))
@@ -2003,9 +1976,7 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams(
     p: *const cudaMemcpy3DParms,
 ) -> cudaError_t {
     api(|| {
-        if p.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(p)?;
         // SAFETY: checked non-null.
         exec_set(exec, node, Op::Memcpy3D(Box::new(unsafe { p.read() })))
     })
@@ -2035,9 +2006,7 @@ pub unsafe extern "C" fn cudaGraphExecMemsetNodeSetParams(
     p: *const cudaMemsetParams,
 ) -> cudaError_t {
     api(|| {
-        if p.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(p)?;
         // SAFETY: checked non-null.
         exec_set(
             exec,
@@ -2178,9 +2147,7 @@ pub unsafe extern "C" fn cudaGraphKernelNodeGetAttribute(
 ) -> cudaError_t {
     api(|| {
         kernel_node_attribute(id)?;
-        if value.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(value)?;
         let v = with_state(|s| -> CudaResult<[u64; 8]> {
             match s.nodes.get(&(node as usize)) {
                 Some(n) if n.op.node_type() == 0 => {}
@@ -2209,9 +2176,7 @@ pub unsafe extern "C" fn cudaGraphKernelNodeSetAttribute(
 ) -> cudaError_t {
     api(|| {
         kernel_node_attribute(id)?;
-        if value.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(value)?;
         let mut v = [0u64; 8];
         // SAFETY: checked non-null; a value is 64 bytes.
         unsafe { std::ptr::copy_nonoverlapping(value as *const u8, v.as_mut_ptr() as *mut u8, 64) };

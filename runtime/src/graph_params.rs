@@ -4,7 +4,7 @@
 //! the per-type forms of [`crate::graph`]. Kernel, copy, set, host, child
 //! graph, empty and event nodes are supported, as in the per-type API.
 
-use crate::errors::{api, api_dev, cudaError_t, CudaResult, Error};
+use crate::errors::{api, api_dev, cudaError_t, non_null, CudaResult, Error};
 use crate::ffi::{cudaEvent_t, cudaMemcpy3DParms, Dim3};
 use crate::graph::{
     cudaGraphExec_t, cudaGraphNode_t, cudaGraph_t, cudaHostNodeParams, cudaKernelNodeParams,
@@ -203,9 +203,7 @@ pub unsafe extern "C" fn cudaGraphAddNode(
     params: *mut cudaGraphNodeParams,
 ) -> cudaError_t {
     api_dev(|| {
-        if params.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(params)?;
         // SAFETY: forwarded contract.
         unsafe {
             crate::graph::add_op(node, graph, deps, edges, n, || {
@@ -226,9 +224,7 @@ pub unsafe extern "C" fn cudaGraphNodeGetParams(
     params: *mut cudaGraphNodeParams,
 ) -> cudaError_t {
     api(|| {
-        if params.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(params)?;
         let op = crate::graph::node_op(node)?;
         let mut out = cudaGraphNodeParams {
             node_type: 0,
@@ -303,6 +299,22 @@ pub unsafe extern "C" fn cudaGraphNodeGetParams(
     })
 }
 
+/// The operation that new parameters for a node describe; node types in
+/// `fixed` cannot be replaced this way.
+///
+/// # Safety
+/// `params` NULL or readable, its pointers as the per-type calls need.
+unsafe fn replacement(params: *mut cudaGraphNodeParams, fixed: &[c_int]) -> CudaResult<Op> {
+    non_null(params)?;
+    // SAFETY: checked non-null; forwarded contract.
+    let p = unsafe { &*params };
+    if fixed.contains(&p.node_type) {
+        return Err(Error::InvalidValue);
+    }
+    // SAFETY: forwarded contract.
+    unsafe { op_of(p, 0) }
+}
+
 /// Replaces a node's parameters (same node type; child graphs cannot be
 /// replaced this way).
 ///
@@ -313,19 +325,8 @@ pub unsafe extern "C" fn cudaGraphNodeSetParams(
     node: cudaGraphNode_t,
     params: *mut cudaGraphNodeParams,
 ) -> cudaError_t {
-    api_dev(|| {
-        if params.is_null() {
-            return Err(Error::InvalidValue);
-        }
-        // SAFETY: checked non-null; forwarded contract.
-        let p = unsafe { &*params };
-        if p.node_type == GRAPH {
-            return Err(Error::InvalidValue);
-        }
-        // SAFETY: forwarded contract.
-        let op = unsafe { op_of(p, 0)? };
-        crate::graph::set_node_op(node, op)
-    })
+    // SAFETY: forwarded contract.
+    api_dev(|| crate::graph::set_node_op(node, unsafe { replacement(params, &[GRAPH])? }))
 }
 
 /// Replaces a node's parameters in an executable graph only.
@@ -338,19 +339,8 @@ pub unsafe extern "C" fn cudaGraphExecNodeSetParams(
     node: cudaGraphNode_t,
     params: *mut cudaGraphNodeParams,
 ) -> cudaError_t {
-    api_dev(|| {
-        if params.is_null() {
-            return Err(Error::InvalidValue);
-        }
-        // SAFETY: checked non-null; forwarded contract.
-        let p = unsafe { &*params };
-        if matches!(p.node_type, GRAPH | EMPTY) {
-            return Err(Error::InvalidValue);
-        }
-        // SAFETY: forwarded contract.
-        let op = unsafe { op_of(p, 0)? };
-        crate::graph::exec_set(exec, node, op)
-    })
+    // SAFETY: forwarded contract.
+    api_dev(|| crate::graph::exec_set(exec, node, unsafe { replacement(params, &[GRAPH, EMPTY])? }))
 }
 
 #[cfg(test)]

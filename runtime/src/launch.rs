@@ -21,7 +21,9 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use crate::errors::{api, api_dev, cudaError_t, set_sticky, write_out, CudaResult, Error};
+use crate::errors::{
+    api, api_dev, cudaError_t, non_null, set_sticky, write_out, CudaResult, Error,
+};
 use crate::ffi::{cudaFuncAttributes, cudaStream_t, Dim3};
 use crate::host::{
     MAX_BLOCK_DIM, MAX_GRID_DIM, MAX_THREADS_PER_BLOCK, SHARED_PER_BLOCK, SHARED_PER_BLOCK_OPTIN,
@@ -162,15 +164,16 @@ unsafe fn launch(
     let f = function(func)?;
     let k = f.kernel()?;
     validate(grid, block, shared as u64, &f, &k)?;
+    let sim = crate::sim_device::SimLaunch(grid, block, args, shared, stream);
     match crate::devices::current_kind()? {
         crate::devices::DeviceKind::Cpu => {}
         crate::devices::DeviceKind::Snitch => {
             // SAFETY: the caller's contract for `args`.
-            return unsafe { crate::snitch::launch(&f, &k, grid, block, args, shared, stream) };
+            return unsafe { crate::snitch::launch(&f, &k, sim) };
         }
         crate::devices::DeviceKind::Racer => {
             // SAFETY: the caller's contract for `args`.
-            return unsafe { crate::racer::launch(&f, &k, grid, block, args, shared, stream) };
+            return unsafe { crate::racer::launch(&f, &k, sim) };
         }
     }
     // SAFETY: the caller's contract for `args`.
@@ -524,9 +527,7 @@ pub unsafe extern "C" fn __cudaGetKernel(
     func: *const c_void,
 ) -> cudaError_t {
     api_dev(|| {
-        if kernel.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(kernel)?;
         function(func)?;
         // SAFETY: checked non-null; caller promises validity.
         unsafe { kernel.write(func) };

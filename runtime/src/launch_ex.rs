@@ -6,7 +6,7 @@
 //! and completion events are recorded right after the kernel (a block
 //! cannot trigger them earlier here).
 
-use crate::errors::{api_dev, cudaError_t, CudaResult, Error};
+use crate::errors::{api_dev, cudaError_t, non_null, CudaResult, Error};
 use crate::ffi::{cudaEvent_t, cudaStream_t, Dim3, STREAM_PER_THREAD};
 use std::ffi::{c_int, c_uint, c_void};
 
@@ -102,9 +102,7 @@ unsafe fn launch(
     args: *mut *mut c_void,
     per_thread: bool,
 ) -> CudaResult {
-    if config.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(config)?;
     // SAFETY: checked non-null; the caller's contract.
     let c = unsafe { &*config };
     let attrs: &[cudaLaunchAttribute] = if c.num_attrs == 0 {

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use crate::alloc_table::write as table_write;
 pub use crate::alloc_table::{check_device_range, find, insert_range, Alloc, Kind};
 use crate::bulk;
-use crate::errors::{api_dev, cudaError_t, write_out, CudaResult, Error};
+use crate::errors::{api_dev, cudaError_t, non_null, write_out, CudaResult, Error};
 use crate::ffi::{
     cudaExtent, cudaPitchedPtr, cudaPointerAttributes, cudaStream_t, memory_type,
     INVALID_DEVICE_ID, MEMCPY_DEFAULT, MEMCPY_DEVICE_TO_DEVICE, MEMCPY_DEVICE_TO_HOST,
@@ -29,6 +29,33 @@ use crate::ffi::{
 };
 use crate::registry::resolve_symbol;
 use crate::stream::{legacy, resolve, resolve_ptsz, run_sync, submit, synchronize_all, Stream};
+
+/// Entry points that run one operation on a stream and differ only in
+/// which stream and how: the plain form on the legacy stream, `_ptds` on
+/// the calling thread's default stream (both waiting for the operation),
+/// `Async` queued on the caller's stream and `_ptsz` with 0 naming the
+/// per-thread one. `unsafe` forms forward their caller's contract.
+macro_rules! stream_entry_points {
+    (safe $($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*)
+        => $op:ident($($call:expr),*) on $stream:expr, $mode:ident;)*) => {$(
+        $(#[$doc])*
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub extern "C" fn $name($($arg: $ty),*) -> cudaError_t {
+            api_dev(|| $op($($call,)* &$stream?, Mode::$mode))
+        }
+    )*};
+    (unsafe $($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*)
+        => $op:ident($($call:expr),*) on $stream:expr, $mode:ident;)*) => {$(
+        $(#[$doc])*
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $name($($arg: $ty),*) -> cudaError_t {
+            // SAFETY: forwarded contract.
+            api_dev(|| unsafe { $op($($call,)* &$stream?, Mode::$mode) })
+        }
+    )*};
+}
 
 /// Alignment of every allocation (CUDA guarantees at least 256 bytes).
 pub const ALLOC_ALIGN: usize = 256;
@@ -331,9 +358,7 @@ fn memset(ptr: usize, value: c_int, count: usize, stream: &Arc<Stream>, mode: Mo
 pub unsafe extern "C" fn cudaMalloc(dev_ptr: *mut *mut c_void, size: usize) -> cudaError_t {
     crate::driver::context::runtime_holds_primary();
     api_dev(|| {
-        if dev_ptr.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(dev_ptr)?;
         let p = if size == 0 {
             std::ptr::null_mut()
         } else {
@@ -444,9 +469,8 @@ pub unsafe extern "C" fn cudaMallocPitch(
     height: usize,
 ) -> cudaError_t {
     api_dev(|| {
-        if dev_ptr.is_null() || pitch.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(dev_ptr)?;
+        non_null(pitch)?;
         let p = round_pitch(width)?;
         let bytes = p.checked_mul(height).ok_or(Error::InvalidValue)?;
         let mem = if bytes == 0 {
@@ -472,9 +496,7 @@ pub unsafe extern "C" fn cudaMalloc3D(
     extent: cudaExtent,
 ) -> cudaError_t {
     api_dev(|| {
-        if pitched.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(pitched)?;
         let p = round_pitch(extent.width)?;
         let bytes = p
             .checked_mul(extent.height)
@@ -496,355 +518,194 @@ pub unsafe extern "C" fn cudaMalloc3D(
     })
 }
 
-/// Sets `count` bytes of device memory to `value` (synchronous with the host).
-///
-/// Safe: the range is checked against the allocation table.
-#[no_mangle]
-pub extern "C" fn cudaMemset(dev_ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
-    api_dev(|| memset(dev_ptr as usize, value, count, &legacy()?, Mode::Sync))
+stream_entry_points! {
+    safe
+    /// Sets `count` bytes of device memory to `value` (synchronous with the host).
+    ///
+    /// Safe: the range is checked against the allocation table.
+    fn cudaMemset(dev_ptr: *mut c_void, value: c_int, count: usize)
+        => memset(dev_ptr as usize, value, count) on legacy(), Sync;
+
+    /// `cudaMemset` in per-thread default stream order.
+    ///
+    /// Safe: the range is checked against the allocation table.
+    fn cudaMemset_ptds(dev_ptr: *mut c_void, value: c_int, count: usize)
+        => memset(dev_ptr as usize, value, count) on resolve_ptsz(std::ptr::null_mut()), Sync;
+
+    /// Queues a memset on a stream.
+    ///
+    /// Safe: the range is checked against the allocation table.
+    fn cudaMemsetAsync(dev_ptr: *mut c_void, value: c_int, count: usize, stream: cudaStream_t)
+        => memset(dev_ptr as usize, value, count) on resolve(stream), Async;
+
+    /// `cudaMemsetAsync` with per-thread default stream semantics.
+    ///
+    /// Safe: the range is checked against the allocation table.
+    fn cudaMemsetAsync_ptsz(dev_ptr: *mut c_void, value: c_int, count: usize, stream: cudaStream_t)
+        => memset(dev_ptr as usize, value, count) on resolve_ptsz(stream), Async;
+
+    /// Sets a pitched 2D region.
+    ///
+    /// Safe: the range is checked against the allocation table.
+    fn cudaMemset2D(dev_ptr: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize)
+        => memset_2d(dev_ptr as usize, pitch, value, width, height) on legacy(), Sync;
+
+    /// Queues a pitched 2D set on a stream.
+    ///
+    /// Safe: the range is checked against the allocation table.
+    fn cudaMemset2DAsync(dev_ptr: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize, stream: cudaStream_t)
+        => memset_2d(dev_ptr as usize, pitch, value, width, height) on resolve(stream), Async;
 }
 
-/// `cudaMemset` in per-thread default stream order.
-///
-/// Safe: the range is checked against the allocation table.
-#[no_mangle]
-pub extern "C" fn cudaMemset_ptds(dev_ptr: *mut c_void, value: c_int, count: usize) -> cudaError_t {
-    api_dev(|| {
-        memset(
-            dev_ptr as usize,
-            value,
-            count,
-            &resolve_ptsz(std::ptr::null_mut())?,
-            Mode::Sync,
-        )
-    })
+stream_entry_points! {
+    unsafe
+    /// Copies `count` bytes; returns when the copy is done.
+    ///
+    /// # Safety
+    /// The host sides of the copy (per `kind`; with `cudaMemcpyDefault`,
+    /// any pointer the runtime did not allocate or register) must be valid
+    /// for `count` bytes of reads (`src`) or writes (`dst`). Device sides
+    /// are checked against the allocation table.
+    fn cudaMemcpy(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int)
+        => memcpy(dst as usize, src as usize, count, kind) on legacy(), Sync;
+
+    /// `cudaMemcpy` in per-thread default stream order.
+    ///
+    /// # Safety
+    /// As [`cudaMemcpy`].
+    fn cudaMemcpy_ptds(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int)
+        => memcpy(dst as usize, src as usize, count, kind) on resolve_ptsz(std::ptr::null_mut()), Sync;
+
+    /// Queues a copy on a stream.
+    ///
+    /// # Safety
+    /// As [`cudaMemcpy`]; the memory must stay valid until the copy has run.
+    fn cudaMemcpyAsync(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int, stream: cudaStream_t)
+        => memcpy(dst as usize, src as usize, count, kind) on resolve(stream), Async;
+
+    /// `cudaMemcpyAsync` with per-thread default stream semantics.
+    ///
+    /// # Safety
+    /// As [`cudaMemcpyAsync`].
+    fn cudaMemcpyAsync_ptsz(dst: *mut c_void, src: *const c_void, count: usize, kind: c_int, stream: cudaStream_t)
+        => memcpy(dst as usize, src as usize, count, kind) on resolve_ptsz(stream), Async;
+
+    /// Copies a pitched 2D region; returns when done.
+    ///
+    /// # Safety
+    /// As [`cudaMemcpy`], for every row of the pitched regions.
+    fn cudaMemcpy2D(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int)
+        => memcpy_2d(dst as usize, dpitch, src as usize, spitch, width, height, kind) on legacy(), Sync;
+
+    /// Queues a pitched 2D copy on a stream.
+    ///
+    /// # Safety
+    /// As [`cudaMemcpy2D`]; the memory must stay valid until the copy has run.
+    fn cudaMemcpy2DAsync(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int, stream: cudaStream_t)
+        => memcpy_2d(dst as usize, dpitch, src as usize, spitch, width, height, kind) on resolve(stream), Async;
+
+    /// Copies into a `__device__`/`__constant__` variable (named by its host shadow).
+    ///
+    /// # Safety
+    /// `src`, when it is host memory (per `kind`), must be valid for
+    /// `count` bytes of reads.
+    fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int)
+        => to_symbol(symbol, src as usize, count, offset, kind) on legacy(), Sync;
+
+    /// `cudaMemcpyToSymbol` in per-thread default stream order.
+    ///
+    /// # Safety
+    /// As [`cudaMemcpyToSymbol`].
+    fn cudaMemcpyToSymbol_ptds(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int)
+        => to_symbol(symbol, src as usize, count, offset, kind) on resolve_ptsz(std::ptr::null_mut()), Sync;
+
+    /// Queued form of [`cudaMemcpyToSymbol`].
+    ///
+    /// # Safety
+    /// As [`cudaMemcpyToSymbol`]; `src` must stay valid until the copy
+    /// has run.
+    fn cudaMemcpyToSymbolAsync(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t)
+        => to_symbol(symbol, src as usize, count, offset, kind) on resolve(stream), Async;
+
+    /// Copies out of a `__device__`/`__constant__` variable.
+    ///
+    /// # Safety
+    /// `dst`, when it is host memory (per `kind`), must be valid for
+    /// `count` bytes of writes.
+    fn cudaMemcpyFromSymbol(dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: c_int)
+        => from_symbol(dst as usize, symbol, count, offset, kind) on legacy(), Sync;
+
+    /// `cudaMemcpyFromSymbol` in per-thread default stream order.
+    ///
+    /// # Safety
+    /// As [`cudaMemcpyFromSymbol`].
+    fn cudaMemcpyFromSymbol_ptds(dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: c_int)
+        => from_symbol(dst as usize, symbol, count, offset, kind) on resolve_ptsz(std::ptr::null_mut()), Sync;
+
+    /// Queued form of [`cudaMemcpyFromSymbol`].
+    ///
+    /// # Safety
+    /// As [`cudaMemcpyFromSymbol`]; `dst` must stay valid until the copy
+    /// has run.
+    fn cudaMemcpyFromSymbolAsync(dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: c_int, stream: cudaStream_t)
+        => from_symbol(dst as usize, symbol, count, offset, kind) on resolve(stream), Async;
 }
 
-/// Queues a memset on a stream.
-///
-/// Safe: the range is checked against the allocation table.
-#[no_mangle]
-pub extern "C" fn cudaMemsetAsync(
-    dev_ptr: *mut c_void,
-    value: c_int,
-    count: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| {
-        memset(
-            dev_ptr as usize,
-            value,
-            count,
-            &resolve(stream)?,
-            Mode::Async,
-        )
-    })
+/// The copy kind of a copy between devices, once both exist: every
+/// device's memory is the host's (unified), so it is a device copy.
+fn peer_kind(dst_device: c_int, src_device: c_int) -> CudaResult<c_int> {
+    crate::devices::kind(dst_device)?;
+    crate::devices::kind(src_device)?;
+    Ok(MEMCPY_DEVICE_TO_DEVICE)
 }
 
-/// `cudaMemsetAsync` with per-thread default stream semantics.
-///
-/// Safe: the range is checked against the allocation table.
-#[no_mangle]
-pub extern "C" fn cudaMemsetAsync_ptsz(
-    dev_ptr: *mut c_void,
-    value: c_int,
-    count: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| {
-        memset(
-            dev_ptr as usize,
-            value,
-            count,
-            &resolve_ptsz(stream)?,
-            Mode::Async,
-        )
-    })
-}
-
-/// Sets a pitched 2D region.
-///
-/// Safe: the range is checked against the allocation table.
-#[no_mangle]
-pub extern "C" fn cudaMemset2D(
-    dev_ptr: *mut c_void,
-    pitch: usize,
-    value: c_int,
-    width: usize,
-    height: usize,
-) -> cudaError_t {
-    api_dev(|| {
-        memset_2d(
-            dev_ptr as usize,
-            pitch,
-            value,
-            width,
-            height,
-            &legacy()?,
-            Mode::Sync,
-        )
-    })
-}
-
-/// Queues a pitched 2D set on a stream.
-///
-/// Safe: the range is checked against the allocation table.
-#[no_mangle]
-pub extern "C" fn cudaMemset2DAsync(
-    dev_ptr: *mut c_void,
-    pitch: usize,
-    value: c_int,
-    width: usize,
-    height: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| {
-        memset_2d(
-            dev_ptr as usize,
-            pitch,
-            value,
-            width,
-            height,
-            &resolve(stream)?,
-            Mode::Async,
-        )
-    })
-}
-
-/// Copies `count` bytes; returns when the copy is done.
-///
-/// # Safety
-/// The host sides of the copy (per `kind`; with `cudaMemcpyDefault`,
-/// any pointer the runtime did not allocate or register) must be valid
-/// for `count` bytes of reads (`src`) or writes (`dst`). Device sides
-/// are checked against the allocation table.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy(
-    dst: *mut c_void,
-    src: *const c_void,
-    count: usize,
-    kind: c_int,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            memcpy(
-                dst as usize,
-                src as usize,
-                count,
-                kind,
-                &legacy()?,
-                Mode::Sync,
-            )
-        }
-    })
-}
-
-/// `cudaMemcpy` in per-thread default stream order.
-///
-/// # Safety
-/// As [`cudaMemcpy`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy_ptds(
-    dst: *mut c_void,
-    src: *const c_void,
+/// A device-to-device copy (`kind` from [`peer_kind`]).
+fn peer_copy(
+    dst: usize,
+    src: usize,
     count: usize,
     kind: c_int,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            memcpy(
-                dst as usize,
-                src as usize,
-                count,
-                kind,
-                &resolve_ptsz(std::ptr::null_mut())?,
-                Mode::Sync,
-            )
-        }
-    })
+    stream: &Arc<Stream>,
+    mode: Mode,
+) -> CudaResult {
+    // SAFETY: both sides are device memory, which `memcpy` checks against
+    // the allocation table.
+    unsafe { memcpy(dst, src, count, kind, stream, mode) }
 }
 
-/// Queues a copy on a stream.
-///
-/// # Safety
-/// As [`cudaMemcpy`]; the memory must stay valid until the copy has run.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyAsync(
-    dst: *mut c_void,
-    src: *const c_void,
+stream_entry_points! {
+    safe
+    /// Copies between devices; only device 0 exists, so this is a device copy.
+    ///
+    /// Safe: both pointers are checked against the allocation table.
+    fn cudaMemcpyPeer(dst: *mut c_void, dst_device: c_int, src: *const c_void, src_device: c_int, count: usize)
+        => peer_copy(dst as usize, src as usize, count, peer_kind(dst_device, src_device)?) on legacy(), Sync;
+
+    /// Queued form of [`cudaMemcpyPeer`].
+    ///
+    /// Safe: both pointers are checked against the allocation table.
+    fn cudaMemcpyPeerAsync(dst: *mut c_void, dst_device: c_int, src: *const c_void, src_device: c_int, count: usize, stream: cudaStream_t)
+        => peer_copy(dst as usize, src as usize, count, peer_kind(dst_device, src_device)?) on resolve(stream), Async;
+}
+
+/// The address of `count` bytes at `offset` in a variable's storage, after
+/// checking the range and that `kind` is `host_kind` (the direction of the
+/// call), device-to-device or default.
+fn symbol_bytes(
+    symbol: *const c_void,
     count: usize,
+    offset: usize,
     kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            memcpy(
-                dst as usize,
-                src as usize,
-                count,
-                kind,
-                &resolve(stream)?,
-                Mode::Async,
-            )
-        }
-    })
-}
-
-/// `cudaMemcpyAsync` with per-thread default stream semantics.
-///
-/// # Safety
-/// As [`cudaMemcpyAsync`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyAsync_ptsz(
-    dst: *mut c_void,
-    src: *const c_void,
-    count: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            memcpy(
-                dst as usize,
-                src as usize,
-                count,
-                kind,
-                &resolve_ptsz(stream)?,
-                Mode::Async,
-            )
-        }
-    })
-}
-
-/// Copies a pitched 2D region; returns when done.
-///
-/// # Safety
-/// As [`cudaMemcpy`], for every row of the pitched regions.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy2D(
-    dst: *mut c_void,
-    dpitch: usize,
-    src: *const c_void,
-    spitch: usize,
-    width: usize,
-    height: usize,
-    kind: c_int,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            memcpy_2d(
-                dst as usize,
-                dpitch,
-                src as usize,
-                spitch,
-                width,
-                height,
-                kind,
-                &legacy()?,
-                Mode::Sync,
-            )
-        }
-    })
-}
-
-/// Queues a pitched 2D copy on a stream.
-///
-/// # Safety
-/// As [`cudaMemcpy2D`]; the memory must stay valid until the copy has run.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn cudaMemcpy2DAsync(
-    dst: *mut c_void,
-    dpitch: usize,
-    src: *const c_void,
-    spitch: usize,
-    width: usize,
-    height: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            memcpy_2d(
-                dst as usize,
-                dpitch,
-                src as usize,
-                spitch,
-                width,
-                height,
-                kind,
-                &resolve(stream)?,
-                Mode::Async,
-            )
-        }
-    })
-}
-
-/// Copies between devices; only device 0 exists, so this is a device copy.
-///
-/// Safe: both pointers are checked against the allocation table.
-#[no_mangle]
-pub extern "C" fn cudaMemcpyPeer(
-    dst: *mut c_void,
-    dst_device: c_int,
-    src: *const c_void,
-    src_device: c_int,
-    count: usize,
-) -> cudaError_t {
-    api_dev(|| {
-        // Every device's memory is the host's (unified).
-        crate::devices::kind(dst_device)?;
-        crate::devices::kind(src_device)?;
-        // SAFETY: both sides are device memory, which `memcpy` checks against
-        // the allocation table.
-        unsafe {
-            memcpy(
-                dst as usize,
-                src as usize,
-                count,
-                MEMCPY_DEVICE_TO_DEVICE,
-                &legacy()?,
-                Mode::Sync,
-            )
-        }
-    })
-}
-
-/// Queued form of [`cudaMemcpyPeer`].
-///
-/// Safe: both pointers are checked against the allocation table.
-#[no_mangle]
-pub extern "C" fn cudaMemcpyPeerAsync(
-    dst: *mut c_void,
-    dst_device: c_int,
-    src: *const c_void,
-    src_device: c_int,
-    count: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| {
-        // Every device's memory is the host's (unified).
-        crate::devices::kind(dst_device)?;
-        crate::devices::kind(src_device)?;
-        // SAFETY: both sides are device memory, which `memcpy` checks against
-        // the allocation table.
-        unsafe {
-            memcpy(
-                dst as usize,
-                src as usize,
-                count,
-                MEMCPY_DEVICE_TO_DEVICE,
-                &resolve(stream)?,
-                Mode::Async,
-            )
-        }
-    })
+    host_kind: c_int,
+) -> CudaResult<usize> {
+    let (base, size) = resolve_symbol(symbol)?;
+    if kind != host_kind && kind != MEMCPY_DEVICE_TO_DEVICE && kind != MEMCPY_DEFAULT {
+        return Err(Error::InvalidMemcpyDirection);
+    }
+    if offset.checked_add(count).is_none_or(|end| end > size) {
+        return Err(Error::InvalidValue);
+    }
+    Ok(base + offset)
 }
 
 /// A copy into a variable's storage.
@@ -860,16 +721,9 @@ unsafe fn to_symbol(
     stream: &Arc<Stream>,
     mode: Mode,
 ) -> CudaResult {
-    let (base, size) = resolve_symbol(symbol)?;
-    let kind = match kind {
-        MEMCPY_HOST_TO_DEVICE | MEMCPY_DEVICE_TO_DEVICE | MEMCPY_DEFAULT => kind,
-        _ => return Err(Error::InvalidMemcpyDirection),
-    };
-    if offset.checked_add(count).is_none_or(|end| end > size) {
-        return Err(Error::InvalidValue);
-    }
+    let at = symbol_bytes(symbol, count, offset, kind, MEMCPY_HOST_TO_DEVICE)?;
     // SAFETY: forwarded contract; the symbol side is its registered storage.
-    unsafe { memcpy(base + offset, src, count, kind, stream, mode) }
+    unsafe { memcpy(at, src, count, kind, stream, mode) }
 }
 
 /// A copy out of a variable's storage.
@@ -885,190 +739,9 @@ unsafe fn from_symbol(
     stream: &Arc<Stream>,
     mode: Mode,
 ) -> CudaResult {
-    let (base, size) = resolve_symbol(symbol)?;
-    let kind = match kind {
-        MEMCPY_DEVICE_TO_HOST | MEMCPY_DEVICE_TO_DEVICE | MEMCPY_DEFAULT => kind,
-        _ => return Err(Error::InvalidMemcpyDirection),
-    };
-    if offset.checked_add(count).is_none_or(|end| end > size) {
-        return Err(Error::InvalidValue);
-    }
+    let at = symbol_bytes(symbol, count, offset, kind, MEMCPY_DEVICE_TO_HOST)?;
     // SAFETY: forwarded contract; the symbol side is its registered storage.
-    unsafe { memcpy(dst, base + offset, count, kind, stream, mode) }
-}
-
-/// Copies into a `__device__`/`__constant__` variable (named by its host shadow).
-///
-/// # Safety
-/// `src`, when it is host memory (per `kind`), must be valid for
-/// `count` bytes of reads.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyToSymbol(
-    symbol: *const c_void,
-    src: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            to_symbol(
-                symbol,
-                src as usize,
-                count,
-                offset,
-                kind,
-                &legacy()?,
-                Mode::Sync,
-            )
-        }
-    })
-}
-
-/// `cudaMemcpyToSymbol` in per-thread default stream order.
-///
-/// # Safety
-/// As [`cudaMemcpyToSymbol`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyToSymbol_ptds(
-    symbol: *const c_void,
-    src: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            to_symbol(
-                symbol,
-                src as usize,
-                count,
-                offset,
-                kind,
-                &resolve_ptsz(std::ptr::null_mut())?,
-                Mode::Sync,
-            )
-        }
-    })
-}
-
-/// Queued form of [`cudaMemcpyToSymbol`].
-///
-/// # Safety
-/// As [`cudaMemcpyToSymbol`]; `src` must stay valid until the copy
-/// has run.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyToSymbolAsync(
-    symbol: *const c_void,
-    src: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            to_symbol(
-                symbol,
-                src as usize,
-                count,
-                offset,
-                kind,
-                &resolve(stream)?,
-                Mode::Async,
-            )
-        }
-    })
-}
-
-/// Copies out of a `__device__`/`__constant__` variable.
-///
-/// # Safety
-/// `dst`, when it is host memory (per `kind`), must be valid for
-/// `count` bytes of writes.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyFromSymbol(
-    dst: *mut c_void,
-    symbol: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            from_symbol(
-                dst as usize,
-                symbol,
-                count,
-                offset,
-                kind,
-                &legacy()?,
-                Mode::Sync,
-            )
-        }
-    })
-}
-
-/// `cudaMemcpyFromSymbol` in per-thread default stream order.
-///
-/// # Safety
-/// As [`cudaMemcpyFromSymbol`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyFromSymbol_ptds(
-    dst: *mut c_void,
-    symbol: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            from_symbol(
-                dst as usize,
-                symbol,
-                count,
-                offset,
-                kind,
-                &resolve_ptsz(std::ptr::null_mut())?,
-                Mode::Sync,
-            )
-        }
-    })
-}
-
-/// Queued form of [`cudaMemcpyFromSymbol`].
-///
-/// # Safety
-/// As [`cudaMemcpyFromSymbol`]; `dst` must stay valid until the copy
-/// has run.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyFromSymbolAsync(
-    dst: *mut c_void,
-    symbol: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            from_symbol(
-                dst as usize,
-                symbol,
-                count,
-                offset,
-                kind,
-                &resolve(stream)?,
-                Mode::Async,
-            )
-        }
-    })
+    unsafe { memcpy(dst, at, count, kind, stream, mode) }
 }
 
 /// The device address of a variable's storage.

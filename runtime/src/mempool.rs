@@ -16,7 +16,7 @@
 //! Locks: `POOLS` is a leaf, taken after the allocation table has been
 //! left (allocation and release take the table themselves).
 
-use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
+use crate::errors::{api, api_dev, cudaError_t, non_null, write_out, CudaResult, Error};
 use crate::ffi::cudaStream_t;
 use crate::memory::Kind;
 use crate::stream::{resolve, resolve_ptsz, Stream};
@@ -350,9 +350,7 @@ pub unsafe extern "C" fn cudaMallocAsync(
     stream: cudaStream_t,
 ) -> cudaError_t {
     api_dev(|| {
-        if ptr.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(ptr)?;
         let pool = with_pools(current_pool);
         let p = malloc_from(pool, size, &resolve(stream)?)?;
         // SAFETY: checked non-null; caller promises validity.
@@ -391,9 +389,7 @@ pub unsafe extern "C" fn cudaMallocFromPoolAsync(
     stream: cudaStream_t,
 ) -> cudaError_t {
     api_dev(|| {
-        if ptr.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(ptr)?;
         let pool = check_pool(pool)?;
         let p = malloc_from(pool, size, &resolve(stream)?)?;
         // SAFETY: checked non-null; caller promises validity.
@@ -413,9 +409,7 @@ pub unsafe extern "C" fn cudaMallocFromPoolAsync_ptsz(
     stream: cudaStream_t,
 ) -> cudaError_t {
     api_dev(|| {
-        if ptr.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(ptr)?;
         let pool = check_pool(pool)?;
         let p = malloc_from(pool, size, &resolve_ptsz(stream)?)?;
         // SAFETY: checked non-null; caller promises validity.
@@ -457,9 +451,8 @@ pub unsafe extern "C" fn cudaMemPoolCreate(
     props: *const cudaMemPoolProps,
 ) -> cudaError_t {
     api_dev(|| {
-        if pool.is_null() || props.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(pool)?;
+        non_null(props)?;
         // SAFETY: checked non-null; caller promises validity.
         let props = unsafe { props.read() };
         if !matches!(props.alloc_type, ALLOC_PINNED | ALLOC_MANAGED) {
@@ -521,9 +514,7 @@ pub unsafe extern "C" fn cudaMemPoolSetAttribute(
 ) -> cudaError_t {
     api_dev(|| {
         let h = check_pool(pool)?;
-        if value.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(value)?;
         let doomed = with_pools(|p| {
             let pl = p.pools.get_mut(&h).ok_or(Error::InvalidValue)?;
             match attr {
@@ -570,9 +561,7 @@ pub unsafe extern "C" fn cudaMemPoolGetAttribute(
 ) -> cudaError_t {
     api_dev(|| {
         let h = check_pool(pool)?;
-        if value.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(value)?;
         enum V {
             I(c_int),
             U(u64),
@@ -649,9 +638,7 @@ pub unsafe extern "C" fn cudaMemPoolGetAccess(
 ) -> cudaError_t {
     api_dev(|| {
         check_pool(pool)?;
-        if location.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(location)?;
         // SAFETY: checked non-null.
         let loc = unsafe { location.read() };
         check_location(&loc)?;
@@ -715,9 +702,7 @@ pub extern "C" fn cudaDeviceSetMemPool(device: c_int, pool: cudaMemPool_t) -> cu
 /// # Safety
 /// `loc` must be NULL or readable.
 unsafe fn device_location(loc: *const cudaMemLocation, alloc_type: c_int) -> CudaResult {
-    if loc.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(loc)?;
     // SAFETY: checked non-null; caller promises validity.
     let l = unsafe { loc.read() };
     check_location(&l)?;

@@ -43,25 +43,6 @@ pub extern "C" fn cudaEventRecordWithFlags_ptsz(
     crate::event::cudaEventRecordWithFlags(event, ptsz(stream), flags)
 }
 
-/// `cudaLaunchCooperativeKernel` on the per-thread stream for 0.
-///
-/// # Safety
-/// As `cudaLaunchKernel`.
-#[no_mangle]
-pub unsafe extern "C" fn cudaLaunchCooperativeKernel_ptsz(
-    func: *const c_void,
-    grid: Dim3,
-    block: Dim3,
-    args: *mut *mut c_void,
-    shared: usize,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    unsafe {
-        crate::extras::cudaLaunchCooperativeKernel(func, grid, block, args, shared, ptsz(stream))
-    }
-}
-
 /// `cudaLaunchHostFunc` with a synchronisation mode (CUDA 13), which the
 /// CPU runtime has no use for: host functions always run on the stream's
 /// thread.
@@ -120,50 +101,6 @@ pub unsafe extern "C" fn cudaStreamGetPriority_ptsz(
     unsafe { crate::stream::cudaStreamGetPriority(ptsz(stream), priority) }
 }
 
-/// `cudaMemcpy2DAsync` on the per-thread stream for 0.
-///
-/// # Safety
-/// As `cudaMemcpy2DAsync`.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn cudaMemcpy2DAsync_ptsz(
-    dst: *mut c_void,
-    dpitch: usize,
-    src: *const c_void,
-    spitch: usize,
-    width: usize,
-    height: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    unsafe {
-        crate::memory::cudaMemcpy2DAsync(
-            dst,
-            dpitch,
-            src,
-            spitch,
-            width,
-            height,
-            kind,
-            ptsz(stream),
-        )
-    }
-}
-
-/// `cudaMemcpy3DAsync` on the per-thread stream for 0.
-///
-/// # Safety
-/// As `cudaMemcpy3DAsync`.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy3DAsync_ptsz(
-    p: *const cudaMemcpy3DParms,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    unsafe { crate::array::cudaMemcpy3DAsync(p, ptsz(stream)) }
-}
-
 /// `cudaMemset2DAsync` on the per-thread stream for 0.
 #[no_mangle]
 pub extern "C" fn cudaMemset2DAsync_ptsz(
@@ -175,72 +112,6 @@ pub extern "C" fn cudaMemset2DAsync_ptsz(
     stream: cudaStream_t,
 ) -> cudaError_t {
     crate::memory::cudaMemset2DAsync(ptr, pitch, value, width, height, ptsz(stream))
-}
-
-/// `cudaMemcpyToSymbolAsync` on the per-thread stream for 0.
-///
-/// # Safety
-/// As `cudaMemcpyToSymbolAsync`.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyToSymbolAsync_ptsz(
-    symbol: *const c_void,
-    src: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    unsafe {
-        crate::memory::cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, ptsz(stream))
-    }
-}
-
-/// `cudaMemcpyFromSymbolAsync` on the per-thread stream for 0.
-///
-/// # Safety
-/// As `cudaMemcpyFromSymbolAsync`.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpyFromSymbolAsync_ptsz(
-    dst: *mut c_void,
-    symbol: *const c_void,
-    count: usize,
-    offset: usize,
-    kind: c_int,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    unsafe {
-        crate::memory::cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, ptsz(stream))
-    }
-}
-
-/// `cudaMemcpy2D` (ordered after every blocking stream).
-///
-/// # Safety
-/// As `cudaMemcpy2D`.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy2D_ptds(
-    dst: *mut c_void,
-    dpitch: usize,
-    src: *const c_void,
-    spitch: usize,
-    width: usize,
-    height: usize,
-    kind: c_int,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    unsafe { crate::memory::cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind) }
-}
-
-/// `cudaMemcpy3D` (ordered after every blocking stream).
-///
-/// # Safety
-/// As `cudaMemcpy3D`.
-#[no_mangle]
-pub unsafe extern "C" fn cudaMemcpy3D_ptds(p: *const cudaMemcpy3DParms) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    unsafe { crate::array::cudaMemcpy3D(p) }
 }
 
 /// `cudaMemset2D` (ordered after every blocking stream).
@@ -287,8 +158,10 @@ pub extern "C" fn cudaMemset3DAsync_ptsz(
     cudaMemset3DAsync(p, value, extent, ptsz(stream))
 }
 
-macro_rules! array_copies {
-    ($($(#[$doc:meta])* $name:ident => $base:ident, sync ($($arg:ident: $ty:ty),*);)*) => {$(
+/// Entry points that are another call under a second name: `_ptds` forms
+/// of synchronous calls, and calls cucc runs as a plainer one.
+macro_rules! forwards {
+    ($($(#[$doc:meta])* $name:ident => $module:ident::$base:ident ($($arg:ident: $ty:ty),*);)*) => {$(
         $(#[$doc])*
         ///
         /// # Safety
@@ -297,9 +170,35 @@ macro_rules! array_copies {
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "C" fn $name($($arg: $ty),*) -> cudaError_t {
             // SAFETY: forwarded contract.
-            unsafe { crate::array::$base($($arg),*) }
+            unsafe { crate::$module::$base($($arg),*) }
         }
     )*};
+}
+pub(crate) use forwards;
+
+/// `_ptsz` forms whose stream comes last: the base call, with 0 naming the
+/// calling thread's stream.
+macro_rules! ptsz_forms {
+    ($($name:ident => $module:ident::$base:ident ($($arg:ident: $ty:ty),*);)*) => {$(
+        #[doc = concat!("`", stringify!($base), "` on the per-thread stream for 0.")]
+        ///
+        /// # Safety
+        #[doc = concat!("As `", stringify!($base), "`.")]
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $name($($arg: $ty,)* stream: cudaStream_t) -> cudaError_t {
+            // SAFETY: forwarded contract.
+            unsafe { crate::$module::$base($($arg,)* ptsz(stream)) }
+        }
+    )*};
+}
+
+ptsz_forms! {
+    cudaLaunchCooperativeKernel_ptsz => extras::cudaLaunchCooperativeKernel (func: *const c_void, grid: Dim3, block: Dim3, args: *mut *mut c_void, shared: usize);
+    cudaMemcpy2DAsync_ptsz => memory::cudaMemcpy2DAsync (dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int);
+    cudaMemcpy3DAsync_ptsz => array::cudaMemcpy3DAsync (p: *const cudaMemcpy3DParms);
+    cudaMemcpyToSymbolAsync_ptsz => memory::cudaMemcpyToSymbolAsync (symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int);
+    cudaMemcpyFromSymbolAsync_ptsz => memory::cudaMemcpyFromSymbolAsync (dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: c_int);
 }
 
 macro_rules! async_array_copies {
@@ -329,15 +228,19 @@ macro_rules! async_array_copies {
     )*};
 }
 
-array_copies! {
+forwards! {
+    /// `cudaMemcpy2D` (ordered after every blocking stream).
+    cudaMemcpy2D_ptds => memory::cudaMemcpy2D (dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int);
+    /// `cudaMemcpy3D` (ordered after every blocking stream).
+    cudaMemcpy3D_ptds => array::cudaMemcpy3D (p: *const cudaMemcpy3DParms);
     /// `cudaMemcpyToArray` (ordered after every blocking stream).
-    cudaMemcpyToArray_ptds => cudaMemcpyToArray, sync (dst: *mut c_void, w: usize, h: usize, src: *const c_void, count: usize, kind: c_int);
+    cudaMemcpyToArray_ptds => array::cudaMemcpyToArray (dst: *mut c_void, w: usize, h: usize, src: *const c_void, count: usize, kind: c_int);
     /// `cudaMemcpyFromArray` (ordered after every blocking stream).
-    cudaMemcpyFromArray_ptds => cudaMemcpyFromArray, sync (dst: *mut c_void, src: *const c_void, w: usize, h: usize, count: usize, kind: c_int);
+    cudaMemcpyFromArray_ptds => array::cudaMemcpyFromArray (dst: *mut c_void, src: *const c_void, w: usize, h: usize, count: usize, kind: c_int);
     /// `cudaMemcpy2DToArray` (ordered after every blocking stream).
-    cudaMemcpy2DToArray_ptds => cudaMemcpy2DToArray, sync (dst: *mut c_void, w: usize, h: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int);
+    cudaMemcpy2DToArray_ptds => array::cudaMemcpy2DToArray (dst: *mut c_void, w: usize, h: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int);
     /// `cudaMemcpy2DFromArray` (ordered after every blocking stream).
-    cudaMemcpy2DFromArray_ptds => cudaMemcpy2DFromArray, sync (dst: *mut c_void, dpitch: usize, src: *const c_void, w: usize, h: usize, width: usize, height: usize, kind: c_int);
+    cudaMemcpy2DFromArray_ptds => array::cudaMemcpy2DFromArray (dst: *mut c_void, dpitch: usize, src: *const c_void, w: usize, h: usize, width: usize, height: usize, kind: c_int);
 }
 
 async_array_copies! {

@@ -4,7 +4,7 @@
 //! device initialisation, and hints and flags that are no-ops on a CPU
 //! once validated (attaching managed memory, L2 persistence, RDMA flushes).
 
-use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
+use crate::errors::{api, api_dev, cudaError_t, non_null, write_out, CudaResult, Error};
 use crate::ffi::cudaStream_t;
 use crate::memory::Kind;
 use crate::stream::{resolve, resolve_ptsz};
@@ -72,9 +72,7 @@ pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(
     id: *const c_char,
 ) -> cudaError_t {
     api(|| {
-        if id.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(id)?;
         // SAFETY: checked non-null; caller promises a C string.
         let s = unsafe { CStr::from_ptr(id) }.to_string_lossy();
         let wanted = parse_bus_id(&s).ok_or(Error::InvalidValue)?;
@@ -109,9 +107,7 @@ pub unsafe extern "C" fn cudaFuncGetName(
     func: *const c_void,
 ) -> cudaError_t {
     api(|| {
-        if name.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(name)?;
         let f = crate::registry::function(func)?;
         let c = CString::new(f.device_name.clone()).map_err(|_| Error::InvalidDeviceFunction)?;
         let mut names = crate::sync::lock(&NAMES);
@@ -397,9 +393,7 @@ pub unsafe extern "C" fn cudaDeviceGetTexture1DLinearMaxWidth(
         if device != 0 {
             return Err(Error::InvalidDevice);
         }
-        if desc.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(desc)?;
         // SAFETY: forwarded contract.
         unsafe { write_out(width, 1usize << 27) }
     })

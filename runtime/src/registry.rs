@@ -514,6 +514,62 @@ fn outer_ranges(flags: u32) -> Option<(usize, usize)> {
     (flags & KERNEL_OUTER_RANGES != 0 && o < 3 && m < 3 && o != m).then_some((o, m))
 }
 
+/// A registration table entry, named by its device-side name.
+trait Named {
+    fn device_name(&self) -> *const c_char;
+}
+
+impl Named for CuccVarInfo {
+    fn device_name(&self) -> *const c_char {
+        self.device_name
+    }
+}
+
+impl Named for CuccManagedInfo {
+    fn device_name(&self) -> *const c_char {
+        self.device_name
+    }
+}
+
+/// The walk both `__cucc_register_variables` and `__cucc_register_managed`
+/// make: checks the module id and the table (`what` names the call in
+/// warnings), hands every named entry to `each` under the registry's lock,
+/// then binds what became bindable. Never unwinds into C.
+///
+/// # Safety
+/// `module_id_ptr` must point to 16 bytes; `entries` to `n` valid entries
+/// whose names are NULL or C strings.
+unsafe fn register_entries<T: Named>(
+    what: &str,
+    module_id_ptr: *const u8,
+    entries: *const T,
+    n: usize,
+    mut each: impl FnMut(&mut Registry, ModuleId, String, &T),
+) {
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: forwarded contract.
+        let Some(id) = (unsafe { module_id(module_id_ptr) }) else {
+            return warn(&format!("{what}: NULL module id"));
+        };
+        if entries.is_null() && n != 0 {
+            return warn(&format!("{what}: NULL variable table"));
+        }
+        let _load = lock(&LOAD);
+        let mut reg = write();
+        for i in 0..n {
+            // SAFETY: caller promises `n` entries.
+            let info = unsafe { &*entries.add(i) };
+            // SAFETY: caller promises a valid string.
+            let Some(name) = (unsafe { c_string(info.device_name()) }) else {
+                warn(&format!("{what}: variable without a name"));
+                continue;
+            };
+            each(&mut reg, id, name, info);
+        }
+        bind_managed(&mut reg);
+    }));
+}
+
 /// Registers the variables of a cucc device object (called by its
 /// constructor, before or after `__cucc_register_module`). The storage is
 /// recorded as device memory so device-pointer copies into it are accepted.
@@ -527,42 +583,25 @@ pub unsafe extern "C" fn __cucc_register_variables(
     vars: *const CuccVarInfo,
     n: usize,
 ) {
-    let _ = std::panic::catch_unwind(|| {
-        // SAFETY: forwarded contract.
-        let Some(id) = (unsafe { module_id(module_id_ptr) }) else {
-            return warn("__cucc_register_variables: NULL module id");
-        };
-        if vars.is_null() && n != 0 {
-            return warn("__cucc_register_variables: NULL variable table");
+    let each = |reg: &mut Registry, id: ModuleId, name: String, info: &CuccVarInfo| {
+        if info.storage.is_null() {
+            warn(&format!(
+                "__cucc_register_variables: `{name}` has no storage"
+            ));
+            return;
         }
-        let _load = lock(&LOAD);
-        let mut reg = write();
-        for i in 0..n {
-            // SAFETY: caller promises `n` entries.
-            let info = unsafe { &*vars.add(i) };
-            // SAFETY: caller promises a valid string.
-            let Some(name) = (unsafe { c_string(info.device_name) }) else {
-                warn("__cucc_register_variables: variable without a name");
-                continue;
-            };
-            if info.storage.is_null() {
-                warn(&format!(
-                    "__cucc_register_variables: `{name}` has no storage"
-                ));
-                continue;
-            }
-            let size = info.size as usize;
-            // SAFETY: the caller promises storage of `size` bytes that stays
-            // valid while the object is loaded.
-            unsafe { insert_range(info.storage as usize, size, Kind::Symbol) };
-            reg.modules
-                .entry(id)
-                .or_default()
-                .vars
-                .insert(name, (info.storage as usize, size));
-        }
-        bind_managed(&mut reg);
-    });
+        let size = info.size as usize;
+        // SAFETY: the caller promises storage of `size` bytes that
+        // stays valid while the object is loaded.
+        unsafe { insert_range(info.storage as usize, size, Kind::Symbol) };
+        reg.modules
+            .entry(id)
+            .or_default()
+            .vars
+            .insert(name, (info.storage as usize, size));
+    };
+    // SAFETY: forwarded contract.
+    unsafe { register_entries("__cucc_register_variables", module_id_ptr, vars, n, each) }
 }
 
 /// Registers the `__managed__` variables of a cucc device object (called by
@@ -578,50 +617,33 @@ pub unsafe extern "C" fn __cucc_register_managed(
     vars: *const CuccManagedInfo,
     n: usize,
 ) {
-    let _ = std::panic::catch_unwind(|| {
-        // SAFETY: forwarded contract.
-        let Some(id) = (unsafe { module_id(module_id_ptr) }) else {
-            return warn("__cucc_register_managed: NULL module id");
-        };
-        if vars.is_null() && n != 0 {
-            return warn("__cucc_register_managed: NULL variable table");
+    let each = |reg: &mut Registry, id: ModuleId, name: String, info: &CuccManagedInfo| {
+        if info.slot.is_null() {
+            warn(&format!("__cucc_register_managed: `{name}` has no slot"));
+            return;
         }
-        let _load = lock(&LOAD);
-        let mut reg = write();
-        for i in 0..n {
-            // SAFETY: caller promises `n` entries.
-            let info = unsafe { &*vars.add(i) };
-            // SAFETY: caller promises a valid string.
-            let Some(name) = (unsafe { c_string(info.device_name) }) else {
-                warn("__cucc_register_managed: variable without a name");
-                continue;
-            };
-            if info.slot.is_null() {
-                warn(&format!("__cucc_register_managed: `{name}` has no slot"));
-                continue;
-            }
-            // A variable bound already (a checked rebuild registering the
-            // module again, docs/sanitize.md): the new slot points at the
-            // storage the program uses.
-            let bound = reg.vars.values().find_map(|v| {
-                (v.image == Image::Cucc(id) && v.device_name == name && v.managed_slot.is_none())
-                    .then_some(v.bound)
-                    .flatten()
-            });
-            if let Some((storage, _)) = bound {
-                // SAFETY: the slot is the device object's pointer to its
-                // storage (the registration contract); the storage lives as
-                // long as the program.
-                unsafe { info.slot.write(storage as *mut u8) };
-            }
-            reg.modules
-                .entry(id)
-                .or_default()
-                .managed
-                .insert(name, (info.slot as usize, info.size as usize));
+        // A variable bound already (a checked rebuild registering the
+        // module again, docs/sanitize.md): the new slot points at the
+        // storage the program uses.
+        let bound = reg.vars.values().find_map(|v| {
+            (v.image == Image::Cucc(id) && v.device_name == name && v.managed_slot.is_none())
+                .then_some(v.bound)
+                .flatten()
+        });
+        if let Some((storage, _)) = bound {
+            // SAFETY: the slot is the device object's pointer to its
+            // storage (the registration contract); the storage lives as
+            // long as the program.
+            unsafe { info.slot.write(storage as *mut u8) };
         }
-        bind_managed(&mut reg);
-    });
+        reg.modules
+            .entry(id)
+            .or_default()
+            .managed
+            .insert(name, (info.slot as usize, info.size as usize));
+    };
+    // SAFETY: forwarded contract.
+    unsafe { register_entries("__cucc_register_managed", module_id_ptr, vars, n, each) }
 }
 
 /// Registers a fat binary; returns the handle later registration calls pass.

@@ -1,10 +1,141 @@
 //! Plumbing the simulated devices share (`crate::snitch`, `crate::racer`):
-//! reading a launch's argument values, and writing back only the bytes a
-//! simulated kernel changed.
+//! their properties' common part, reading a launch's argument values, and
+//! writing back only the bytes a simulated kernel changed.
 
-use std::ffi::c_void;
+use std::ffi::{c_char, c_int, c_void};
+use std::sync::Arc;
 
 use crate::errors::{CudaResult, Error};
+use crate::ffi::{cudaDeviceProp, Dim3};
+use crate::kernel::KernelImpl;
+use crate::kernel_ir::Source;
+use crate::registry::{Function, ModuleId};
+use crate::stream::Stream;
+
+/// A validated launch as a simulated device takes it: grid, block, the
+/// argument pointers (one per kernel parameter, each to a readable value of
+/// the parameter's size: CUDA's contract), dynamic shared bytes, stream.
+#[derive(Clone, Copy)]
+pub struct SimLaunch<'a>(
+    pub Dim3,
+    pub Dim3,
+    pub *mut *mut c_void,
+    pub usize,
+    pub &'a Arc<Stream>,
+);
+
+/// What a queued run on a simulated device reports by: the kernel's names
+/// and, for the profile, its size.
+pub struct RunInfo {
+    /// The demangled name, for messages.
+    pub name: String,
+    /// The symbol, for the profile.
+    pub mangled: String,
+    /// Whether the profile was on at launch.
+    pub profiled: bool,
+    /// Blocks in the grid.
+    pub blocks: u64,
+    /// Threads in the grid.
+    pub threads: u64,
+}
+
+impl RunInfo {
+    /// The record of launching `k` (demangled: `name`) as `grid` x `block`.
+    pub fn new(name: String, k: &KernelImpl, grid: Dim3, block: Dim3) -> Self {
+        RunInfo {
+            name,
+            mangled: k.name.clone(),
+            profiled: crate::profile::enabled(),
+            blocks: grid.count(),
+            threads: grid.count().saturating_mul(block.count()),
+        }
+    }
+}
+
+impl RunInfo {
+    /// Records the run, which took `host` on the host, in the profile's
+    /// kernel table.
+    pub fn profile(&self, host: std::time::Duration) {
+        crate::profile::kernel(&self.mangled, self.blocks, self.threads, host);
+    }
+}
+
+/// Says on stderr why kernel `kernel` cannot run on `device` and returns
+/// the launch's error: the error code alone would not tell the user which
+/// construct or limit the simulated device lacks.
+pub fn cannot_run(kernel: &str, device: &str, code: Error, why: &str) -> Error {
+    eprintln!("cucc runtime: kernel `{kernel}` cannot run on {device}: {why}");
+    code
+}
+
+/// The module of `f` and the IR it kept, which the simulated devices
+/// compile from; `fail` reports a module built without it.
+pub fn kept_ir(
+    f: &Function,
+    fail: impl Fn(Error, &str) -> Error,
+) -> CudaResult<(ModuleId, Arc<Source>)> {
+    let id = f.module_id()?;
+    let Some(source) = crate::kernel_ir::get(&id) else {
+        return Err(fail(
+            Error::NoKernelImageForDevice,
+            "its IR was not kept (objects built with separate compilation do not embed it)",
+        ));
+    };
+    Ok((id, source))
+}
+
+/// Rejects a launch whose host-side parameter count differs from the IR's.
+pub fn check_param_count(
+    in_ir: usize,
+    from_host: usize,
+    fail: impl Fn(Error, &str) -> Error,
+) -> CudaResult {
+    if in_ir != from_host {
+        return Err(fail(
+            Error::NoKernelImageForDevice,
+            &format!("its IR has {in_ir} parameters, the host passes {from_host}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The CPU device's properties made over for a simulated device: CUDA's
+/// launch limits hold there too (the compiler runs a block's threads as
+/// loops), while the name, the UUID, the PCI address (`pci_offset` device
+/// numbers past the CPU's, so bus-id queries tell the devices apart) and
+/// the features none of the simulated devices has (an L2 cache, L1 caches,
+/// concurrent kernels, copy engines, host-native atomics) are its own.
+pub fn derived_properties(name: &str, uuid: &[u8; 16], pci_offset: c_int) -> cudaDeviceProp {
+    let cpu = crate::device::properties();
+    let mut p = cudaDeviceProp {
+        pciDeviceID: cpu.pciDeviceID + pci_offset,
+        l2CacheSize: 0,
+        persistingL2CacheMaxSize: 0,
+        concurrentKernels: 0,
+        asyncEngineCount: 0,
+        hostNativeAtomicSupported: 0,
+        globalL1CacheSupported: 0,
+        localL1CacheSupported: 0,
+        ..*cpu
+    };
+    p.name = [0; 256];
+    for (dst, src) in p.name.iter_mut().zip(name.bytes().take(255)) {
+        *dst = src as c_char;
+    }
+    for (dst, src) in p.uuid.bytes.iter_mut().zip(uuid) {
+        *dst = *src as c_char;
+    }
+    p
+}
+
+/// Sets the clock rates, in kHz, which this header keeps in `reserved`
+/// (0: `clockRate`, 5: `memoryClockRate`); the memory of every simulated
+/// device runs at its core clock.
+pub fn set_clock(p: &mut cudaDeviceProp, hz: u64) {
+    let khz = c_int::try_from(hz / 1000).unwrap_or(c_int::MAX);
+    p.reserved[0] = khz;
+    p.reserved[5] = khz;
+}
 
 /// Reads each argument's value (up to 8 bytes, zero-extended).
 ///

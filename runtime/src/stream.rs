@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
-use crate::errors::{api, api_dev, cudaError_t, sticky, write_out, CudaResult, Error};
+use crate::errors::{api, api_dev, cudaError_t, non_null, sticky, write_out, CudaResult, Error};
 use crate::ffi::{cudaStream_t, STREAM_LEGACY, STREAM_NON_BLOCKING, STREAM_PER_THREAD};
 use crate::signal::{spin_budget, Signal};
 
@@ -801,9 +801,7 @@ pub unsafe extern "C" fn cudaStreamCreateWithPriority(
     priority: c_int,
 ) -> cudaError_t {
     api_dev(|| {
-        if stream.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(stream)?;
         let s = create(flags, priority)?;
         // SAFETY: checked non-null; caller promises validity.
         unsafe { write_out(stream, s.handle as cudaStream_t) }

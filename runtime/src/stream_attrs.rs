@@ -7,7 +7,7 @@
 //!
 //! Locks: `ATTRS` is a leaf.
 
-use crate::errors::{api, cudaError_t, CudaResult, Error};
+use crate::errors::{api, cudaError_t, non_null, CudaResult, Error};
 use crate::ffi::cudaStream_t;
 use crate::stream::{resolve, resolve_ptsz, Stream};
 use std::collections::HashMap;
@@ -87,9 +87,7 @@ fn set(stream: &Arc<Stream>, id: c_int, v: Value) -> CudaResult {
 /// `value` NULL or writable for 64 bytes.
 unsafe fn get_into(stream: CudaResult<Arc<Stream>>, id: c_int, value: *mut c_void) -> cudaError_t {
     api(|| {
-        if value.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(value)?;
         let v = get(&stream?, id)?;
         // SAFETY: checked non-null; a value is 64 bytes.
         unsafe { std::ptr::copy_nonoverlapping(v.as_ptr() as *const u8, value as *mut u8, 64) };
@@ -105,9 +103,7 @@ unsafe fn set_from(
     value: *const c_void,
 ) -> cudaError_t {
     api(|| {
-        if value.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(value)?;
         let mut v = [0u64; 8];
         // SAFETY: checked non-null; a value is 64 bytes.
         unsafe { std::ptr::copy_nonoverlapping(value as *const u8, v.as_mut_ptr() as *mut u8, 64) };

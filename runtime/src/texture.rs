@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::array::{Array, Format};
-use crate::errors::{api, api_dev, cudaError_t, write_out, CudaResult, Error};
+use crate::errors::{api, api_dev, cudaError_t, non_null, write_out, CudaResult, Error};
 use crate::ffi::{
     cudaChannelFormatDesc, cudaResourceDesc, cudaResourceViewDesc, cudaTextureDesc,
     textureReference,
@@ -397,9 +397,7 @@ fn array_resource(a: Arc<Array>) -> Resource {
 /// # Safety
 /// `desc` must be NULL or point to a readable descriptor.
 unsafe fn channel_format(desc: *const cudaChannelFormatDesc) -> CudaResult<Format> {
-    if desc.is_null() {
-        return Err(Error::InvalidValue);
-    }
+    non_null(desc)?;
     // SAFETY: non-null; the caller's contract.
     Format::new(unsafe { &*desc })
 }
@@ -448,9 +446,9 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
     p_view_desc: *const cudaResourceViewDesc,
 ) -> cudaError_t {
     api_dev(|| {
-        if p_tex_object.is_null() || p_res_desc.is_null() || p_tex_desc.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(p_tex_object)?;
+        non_null(p_res_desc)?;
+        non_null(p_tex_desc)?;
         // SAFETY: non-null; caller promises readable structs.
         let (res, tex) = unsafe { (*p_res_desc, *p_tex_desc) };
         // SAFETY: NULL or readable, per the contract.
@@ -599,9 +597,7 @@ pub unsafe extern "C" fn cudaBindTexture(
         check_registered(texref)?;
         // SAFETY: forwarded contract.
         let format = unsafe { channel_format(desc) }?;
-        if dev_ptr.is_null() {
-            return Err(Error::InvalidValue);
-        }
+        non_null(dev_ptr)?;
         let resource = linear(dev_ptr, format, size)?;
         bind(texref, resource)?;
         if !offset.is_null() {

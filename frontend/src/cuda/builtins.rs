@@ -347,10 +347,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
     }
 
     pub(super) fn i32_of(&mut self, v: Value, ct: &CType, e: &Node) -> R<Value> {
-        let t = CType::Int {
-            bits: 32,
-            signed: true,
-        };
+        let t = CType::int(32, true);
         self.convert(v, ct, &t, e)
     }
 
@@ -371,14 +368,8 @@ impl<'m, 'a> FnCx<'m, 'a> {
         args: &[&'a Node],
         dst: Option<Value>,
     ) -> R<Option<RV>> {
-        let i32c = CType::Int {
-            bits: 32,
-            signed: true,
-        };
-        let u32c = CType::Int {
-            bits: 32,
-            signed: false,
-        };
+        let i32c = CType::int(32, true);
+        let u32c = CType::int(32, false);
         let boolc = CType::Bool;
         macro_rules! arg {
             ($i:expr) => {
@@ -489,28 +480,19 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     self.mc.module.types.i32()
                 };
                 let v = self.b().op1(OpKind::Clock { wide }, vec![], t);
-                let from = CType::Int {
-                    bits: if wide { 64 } else { 32 },
-                    signed: true,
-                };
+                let from = CType::int(if wide { 64 } else { 32 }, true);
                 self.result(v, &from, e)?
             }
             "memcpy" | "memset" => {
                 let (d, _) = arg!(0);
                 let (s, sct) = arg!(1);
                 let (n, nct) = arg!(2);
-                let u64c = CType::Int {
-                    bits: 64,
-                    signed: false,
-                };
+                let u64c = CType::int(64, false);
                 let n = self.convert(n, &nct, &u64c, e)?;
                 if name == "memcpy" {
                     self.b().memcpy(d, s, n);
                 } else {
-                    let i8c = CType::Int {
-                        bits: 8,
-                        signed: false,
-                    };
+                    let i8c = CType::int(8, false);
                     let c = self.convert(s, &sct, &i8c, e)?;
                     self.b().memset(d, c, n);
                 }
@@ -535,10 +517,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         args: &[&'a Node],
         dst: Option<Value>,
     ) -> R<Option<RV>> {
-        let i32c = CType::Int {
-            bits: 32,
-            signed: true,
-        };
+        let i32c = CType::int(32, true);
         let boolc = CType::Bool;
         macro_rules! arg {
             ($i:expr) => {
@@ -745,10 +724,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
             let p = self.to_bool(p, &pct, e)?;
             let r = self.b().vote(kind, mask, p);
             let from = if kind == VoteKind::Ballot {
-                CType::Int {
-                    bits: 32,
-                    signed: false,
-                }
+                CType::int(32, false)
             } else {
                 boolc
             };
@@ -817,10 +793,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
             self.b().op1(OpKind::TexRef(g), vec![], t)
         } else {
             let v = self.scalar(h)?;
-            let u64c = CType::Int {
-                bits: 64,
-                signed: false,
-            };
+            let u64c = CType::int(64, false);
             self.convert(v, &hct, &u64c, e)?
         };
         let mut ops = vec![handle];
@@ -828,10 +801,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
             let ct = self.ty_of(a)?;
             let v = self.scalar(a)?;
             let to = if kind == TexKind::Fetch1D {
-                CType::Int {
-                    bits: 32,
-                    signed: true,
-                }
+                CType::int(32, true)
             } else {
                 CType::Float(cucc_ir::FloatKind::F32)
             };
@@ -890,14 +860,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         if let Some(op) = unary_int {
             let (v, ct) = arg!(0);
             let r = self.b().unary(op, v);
-            return Ok(Some(self.result(
-                r,
-                &CType::Int {
-                    bits: ct_bits(&ct),
-                    signed: false,
-                },
-                e,
-            )?));
+            return Ok(Some(self.result(r, &CType::int(ct_bits(&ct), false), e)?));
         }
         match name {
             "__ffs" | "__ffsll" => {
@@ -911,14 +874,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 let c1 = b.binary(BinOp::Add, c, one);
                 let r = b.select(is0, z, c1);
                 let _ = ct;
-                return Ok(Some(self.result(
-                    r,
-                    &CType::Int {
-                        bits: ct_bits(&ct),
-                        signed: false,
-                    },
-                    e,
-                )?));
+                return Ok(Some(self.result(r, &CType::int(ct_bits(&ct), false), e)?));
             }
             "__mulhi" | "__umulhi" | "__mul64hi" | "__umul64hi" => {
                 let (a, act) = arg!(0);
@@ -960,14 +916,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 let d = bb.select(lt, d1, d2);
                 let r = bb.binary(BinOp::Add, d, c);
                 let _ = act;
-                return Ok(Some(self.result(
-                    r,
-                    &CType::Int {
-                        bits: 32,
-                        signed: false,
-                    },
-                    e,
-                )?));
+                return Ok(Some(self.result(r, &CType::int(32, false), e)?));
             }
             "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
                 let (a, act) = arg!(0);

@@ -43,11 +43,13 @@ pub enum CType {
 }
 
 impl CType {
+    /// An integer type of `bits` bits.
+    pub const fn int(bits: u8, signed: bool) -> CType {
+        CType::Int { bits, signed }
+    }
+
     /// `int`.
-    pub const INT: CType = CType::Int {
-        bits: 32,
-        signed: true,
-    };
+    pub const INT: CType = CType::int(32, true);
 
     /// The type without a top-level `volatile`.
     pub fn strip(&self) -> &CType {
@@ -421,14 +423,8 @@ fn named(n: &str) -> CType {
     match n {
         "__half" | "half" => CType::Float(FloatKind::F16),
         "__nv_bfloat16" | "nv_bfloat16" => CType::Float(FloatKind::BF16),
-        "size_t" | "uint64_t" => CType::Int {
-            bits: 64,
-            signed: false,
-        },
-        "ptrdiff_t" | "int64_t" => CType::Int {
-            bits: 64,
-            signed: true,
-        },
+        "size_t" | "uint64_t" => CType::int(64, false),
+        "ptrdiff_t" | "int64_t" => CType::int(64, true),
         _ => CType::Named(n.trim_start_matches("::").into()),
     }
 }
@@ -477,13 +473,7 @@ mod tests {
     #[test]
     fn parses_declarators() {
         assert_eq!(p("int"), CType::INT);
-        assert_eq!(
-            p("unsigned long long"),
-            CType::Int {
-                bits: 64,
-                signed: false
-            }
-        );
+        assert_eq!(p("unsigned long long"), CType::int(64, false));
         assert_eq!(
             p("const float *__restrict"),
             CType::Ptr(Rc::new(CType::Float(FloatKind::F32)))

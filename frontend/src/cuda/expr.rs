@@ -1047,10 +1047,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let b = if matches!(op, "<<" | ">>") {
             let bt = self.func.value_type(b);
             if bt != t {
-                let from = CType::Int {
-                    bits: self.mc.module.types[bt].int_bits().unwrap_or(32),
-                    signed: false,
-                };
+                let from = CType::int(self.mc.module.types[bt].int_bits().unwrap_or(32), false);
                 self.convert(b, &from, &self.mc.resolve(lt), at)?
             } else {
                 b
@@ -1062,31 +1059,16 @@ impl<'m, 'a> FnCx<'m, 'a> {
             ("+", false) => BinOp::Add,
             ("-", false) => BinOp::Sub,
             ("*", false) => BinOp::Mul,
-            ("/", false) => {
-                if signed {
-                    BinOp::SDiv
-                } else {
-                    BinOp::UDiv
-                }
-            }
-            ("%", false) => {
-                if signed {
-                    BinOp::SRem
-                } else {
-                    BinOp::URem
-                }
-            }
+            ("/", false) if signed => BinOp::SDiv,
+            ("/", false) => BinOp::UDiv,
+            ("%", false) if signed => BinOp::SRem,
+            ("%", false) => BinOp::URem,
             ("&", false) => BinOp::And,
             ("|", false) => BinOp::Or,
             ("^", false) => BinOp::Xor,
             ("<<", false) => BinOp::Shl,
-            (">>", false) => {
-                if signed {
-                    BinOp::AShr
-                } else {
-                    BinOp::LShr
-                }
-            }
+            (">>", false) if signed => BinOp::AShr,
+            (">>", false) => BinOp::LShr,
             ("+", true) => BinOp::FAdd,
             ("-", true) => BinOp::FSub,
             ("*", true) => BinOp::FMul,
@@ -1219,10 +1201,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     let d = bb.binary(BinOp::Sub, ai, bi);
                     let s = bb.i64(size);
                     let q = bb.binary(BinOp::SDiv, d, s);
-                    let long = CType::Int {
-                        bits: 64,
-                        signed: true,
-                    };
+                    let long = CType::int(64, true);
                     return Ok(RV::Scalar(self.convert(q, &long, ct, e)?));
                 }
                 _ => {}

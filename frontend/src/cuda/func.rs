@@ -771,9 +771,14 @@ impl<'m, 'a> FnCx<'m, 'a> {
         Ok(())
     }
 
-    fn if_stmt(&mut self, s: &'a Node) -> R<()> {
-        let has = |k: &str| s.extra(k).map(|v| v.get() == "true").unwrap_or(false);
-        let mut it = s.inner.iter();
+    /// Lowers the optional init statement and condition variable that come
+    /// first among an `if`'s or a `switch`'s children (`has` reads the
+    /// node's flags).
+    fn init_and_var(
+        &mut self,
+        it: &mut std::slice::Iter<'a, Node>,
+        has: impl Fn(&str) -> bool,
+    ) -> R<()> {
         if has("hasInit") {
             if let Some(i) = it.next() {
                 self.stmt(i)?;
@@ -784,6 +789,13 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 self.stmt(d)?;
             }
         }
+        Ok(())
+    }
+
+    fn if_stmt(&mut self, s: &'a Node) -> R<()> {
+        let has = |k: &str| s.extra(k).map(|v| v.get() == "true").unwrap_or(false);
+        let mut it = s.inner.iter();
+        self.init_and_var(&mut it, has)?;
         let cond = it
             .next()
             .ok_or_else(|| Diagnostic::at(s, "if without a condition"))?;
@@ -1030,16 +1042,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
     fn switch_stmt(&mut self, s: &'a Node) -> R<()> {
         let has = |k: &str| s.extra(k).is_some();
         let mut it = s.inner.iter();
-        if has("hasInit") {
-            if let Some(i) = it.next() {
-                self.stmt(i)?;
-            }
-        }
-        if has("hasVar") {
-            if let Some(d) = it.next() {
-                self.stmt(d)?;
-            }
-        }
+        self.init_and_var(&mut it, has)?;
         let cond = it
             .next()
             .ok_or_else(|| Diagnostic::at(s, "switch without a condition"))?;

@@ -317,17 +317,11 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let vbits = self.mc.module.types.size_of(vt) * 8;
         match &ct {
             CType::Int { signed, .. } if !class.is_float() => {
-                let to = CType::Int {
-                    bits: class.bits(),
-                    signed: *signed,
-                };
+                let to = CType::int(class.bits(), *signed);
                 self.convert(v, &ct, &to, at)
             }
             CType::Bool if !class.is_float() => {
-                let to = CType::Int {
-                    bits: class.bits(),
-                    signed: false,
-                };
+                let to = CType::int(class.bits(), false);
                 self.convert(v, &ct, &to, at)
             }
             CType::Float(_) if class.is_float() => {
@@ -367,10 +361,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let tbits = self.mc.module.types.size_of(ty) * 8;
         match &rt {
             CType::Int { .. } | CType::Bool if !class.is_float() => {
-                let from = CType::Int {
-                    bits: class.bits(),
-                    signed: rt.is_signed(),
-                };
+                let from = CType::int(class.bits(), rt.is_signed());
                 self.convert(v, &from, &rt, at)
             }
             CType::Float(_) if class.is_float() => {

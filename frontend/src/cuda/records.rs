@@ -284,15 +284,9 @@ impl<'a> RecordIndex<'a> {
             .and_then(|q| ctype::parse(q.canonical()));
         let under = fixed.unwrap_or(
             if max > i64::from(u32::MAX) || (negative && max > i64::from(i32::MAX)) {
-                CType::Int {
-                    bits: 64,
-                    signed: negative,
-                }
+                CType::int(64, negative)
             } else {
-                CType::Int {
-                    bits: 32,
-                    signed: negative,
-                }
+                CType::int(32, negative)
             },
         );
         if let Some(name) = &n.name {

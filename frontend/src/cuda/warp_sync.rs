@@ -59,10 +59,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
         let (m, mct) = self.arg_scalar(args, 0, decl, e)?;
         let mask = self.i32_of(m, &mct, e)?;
         let (v, vct) = self.arg_scalar(args, 1, decl, e)?;
-        let u32c = CType::Int {
-            bits: 32,
-            signed: false,
-        };
+        let u32c = CType::int(32, false);
         if is_match {
             // Bit patterns are compared, as match.sync.b32/b64 does.
             let v = match &vct {

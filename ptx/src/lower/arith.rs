@@ -184,8 +184,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                                 BinOp::SMax
                             };
                             let r = b.binary(o, a, b2);
-                            let z = b.i32(0);
-                            let r = b.binary(BinOp::SMax, r, z);
+                            let r = b.binary_imm(BinOp::SMax, r, 0);
                             return self.write(dst, r, s, pos);
                         }
                         O::Min => by_sign(s, BinOp::SMin, BinOp::UMin),

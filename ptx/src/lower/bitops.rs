@@ -26,8 +26,7 @@ fn high_mask(b: &mut Builder<'_>, s: Value) -> Value {
     let z = b.i32(0);
     let all = b.i32(-1);
     let full = b.cmp(CmpPred::Uge, s, k32);
-    let m31 = b.i32(31);
-    let s = b.binary(BinOp::And, s, m31);
+    let s = b.binary_imm(BinOp::And, s, 31);
     let m = b.binary(BinOp::Shl, all, s);
     b.select(full, z, m)
 }
@@ -39,14 +38,12 @@ fn nth_set_bit(b: &mut Builder<'_>, m: Value, n: Value) -> Value {
     let mut rest = n;
     for step in [16, 8, 4, 2, 1] {
         let sh = b.binary(BinOp::LShr, m, pos);
-        let low = b.i32((1i64 << step) as i32 - 1);
-        let part = b.binary(BinOp::And, sh, low);
+        let part = b.binary_imm(BinOp::And, sh, (1i64 << step) as i32 - 1);
         let cnt = b.unary(UnOp::Popc, part);
         let beyond = b.cmp(CmpPred::Sgt, rest, cnt);
         let r2 = b.binary(BinOp::Sub, rest, cnt);
         rest = b.select(beyond, r2, rest);
-        let k = b.i32(step);
-        let p2 = b.binary(BinOp::Add, pos, k);
+        let p2 = b.binary_imm(BinOp::Add, pos, step);
         pos = b.select(beyond, p2, pos);
     }
     let total = b.unary(UnOp::Popc, m);
@@ -63,8 +60,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
     pub(super) fn prmt_mode_selector(&mut self, mode: PrmtMode, c: Value) -> Value {
         let table = prmt_table(mode);
         let mut b = self.b();
-        let three = b.i32(3);
-        let k = b.binary(BinOp::And, c, three);
+        let k = b.binary_imm(BinOp::And, c, 3);
         let code = |row: [u32; 4]| (0..4).fold(0u32, |acc, j| acc | (row[j] << (4 * j)));
         let mut sel = b.i32(code(table[3]) as i32);
         for (idx, row) in table.iter().enumerate().take(3).rev() {
@@ -233,8 +229,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 let zz = if m & 1 != 0 { c } else { nc };
                 let t = b.binary(BinOp::And, x, y);
                 let t = b.binary(BinOp::And, t, zz);
-                let sh = b.i32(m as i32);
-                let bit = b.binary(BinOp::LShr, l, sh);
+                let bit = b.binary_imm(BinOp::LShr, l, m as i32);
                 let bit = b.binary(BinOp::And, bit, one);
                 let sel = b.binary(BinOp::Sub, z, bit);
                 let t = b.binary(BinOp::And, t, sel);

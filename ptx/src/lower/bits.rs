@@ -229,30 +229,23 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let (v, _) = concat64(&mut b, bb, a);
         let mut acc = b.i32(0);
         for k in 0..4 {
-            let sh = b.i32(4 * k);
-            let sel = b.binary(BinOp::LShr, c, sh);
-            let f = b.i32(0xf);
-            let sel = b.binary(BinOp::And, sel, f);
-            let seven = b.i32(7);
-            let idx = b.binary(BinOp::And, sel, seven);
-            let three = b.i32(3);
-            let bitpos = b.binary(BinOp::Shl, idx, three);
+            let sel = b.binary_imm(BinOp::LShr, c, 4 * k);
+            let sel = b.binary_imm(BinOp::And, sel, 0xf);
+            let idx = b.binary_imm(BinOp::And, sel, 7);
+            let bitpos = b.binary_imm(BinOp::Shl, idx, 3);
             let bp64 = b.cast(CastOp::ZExt, bitpos, i64t);
             let byte = b.binary(BinOp::LShr, v, bp64);
             let byte = b.cast(CastOp::Trunc, byte, i32t);
             let ff = b.i32(0xff);
             let byte = b.binary(BinOp::And, byte, ff);
-            let eight = b.i32(8);
-            let msb_mode = b.binary(BinOp::And, sel, eight);
+            let msb_mode = b.binary_imm(BinOp::And, sel, 8);
             let z = b.i32(0);
             let use_msb = b.cmp(CmpPred::Ne, msb_mode, z);
-            let x80 = b.i32(0x80);
-            let sign = b.binary(BinOp::And, byte, x80);
+            let sign = b.binary_imm(BinOp::And, byte, 0x80);
             let neg = b.cmp(CmpPred::Ne, sign, z);
             let rep = b.select(neg, ff, z);
             let byte = b.select(use_msb, rep, byte);
-            let out = b.i32(8 * k);
-            let byte = b.binary(BinOp::Shl, byte, out);
+            let byte = b.binary_imm(BinOp::Shl, byte, 8 * k);
             acc = b.binary(BinOp::Or, acc, byte);
         }
         self.write(i.arg(0)?, acc, false, pos)

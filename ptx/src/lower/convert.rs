@@ -35,8 +35,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let ib = b.cast(CastOp::Bitcast, hb, i16t);
             let wa = b.cast(CastOp::ZExt, ia, i32t);
             let wb = b.cast(CastOp::ZExt, ib, i32t);
-            let k = b.i32(16);
-            let hi = b.binary(BinOp::Shl, wa, k);
+            let hi = b.binary_imm(BinOp::Shl, wa, 16);
             let r = b.binary(BinOp::Or, hi, wb);
             return self.write(i.arg(0)?, r, false, pos);
         }

@@ -9,8 +9,7 @@ use crate::inst::{MulMode, Opcode as O};
 
 /// Piece `k` of `width` bits of the i32 `v`, extended to i32.
 fn piece(b: &mut Builder<'_>, v: Value, k: i64, width: i64, signed: bool) -> Value {
-    let up = b.i32((32 - width * (k + 1)) as i32);
-    let hi = b.binary(BinOp::Shl, v, up);
+    let hi = b.binary_imm(BinOp::Shl, v, (32 - width * (k + 1)) as i32);
     let down = b.i32((32 - width) as i32);
     if signed {
         b.binary(BinOp::AShr, hi, down)

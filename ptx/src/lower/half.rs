@@ -19,8 +19,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let i16t = self.types().i16();
         let f32t = self.types().f32();
         let mut b = self.b();
-        let sh = b.i32((16 * k) as i32);
-        let s = b.binary(BinOp::LShr, v, sh);
+        let s = b.binary_imm(BinOp::LShr, v, (16 * k) as i32);
         let h = b.cast(CastOp::Trunc, s, i16t);
         let h = b.cast(CastOp::Bitcast, h, hty);
         b.cast(CastOp::FpExt, h, f32t)
@@ -36,8 +35,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let h = b.cast(CastOp::FpTrunc, v, hty);
             let h = b.cast(CastOp::Bitcast, h, i16t);
             let w = b.cast(CastOp::ZExt, h, i32t);
-            let sh = b.i32(16 * k as i32);
-            let w = b.binary(BinOp::Shl, w, sh);
+            let w = b.binary_imm(BinOp::Shl, w, 16 * k as i32);
             out = b.binary(BinOp::Or, out, w);
         }
         out

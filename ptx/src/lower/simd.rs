@@ -10,8 +10,7 @@ use crate::inst::{Flag, Opcode as O};
 
 /// Lane `k` of `width` bits of `v`, sign- or zero-extended to 32 bits.
 fn lane(b: &mut Builder<'_>, v: Value, k: u32, width: u32, signed: bool) -> Value {
-    let up = b.i32((32 - width * (k + 1)) as i32);
-    let hi = b.binary(BinOp::Shl, v, up);
+    let hi = b.binary_imm(BinOp::Shl, v, (32 - width * (k + 1)) as i32);
     let down = b.i32((32 - width) as i32);
     b.binary(if signed { BinOp::AShr } else { BinOp::LShr }, hi, down)
 }
@@ -22,8 +21,7 @@ fn pack(b: &mut Builder<'_>, lanes: &[Value], width: u32) -> Value {
     let mut acc = b.i32(0);
     for (k, &l) in lanes.iter().enumerate() {
         let v = b.binary(BinOp::And, l, mask);
-        let sh = b.i32((width * k as u32) as i32);
-        let v = b.binary(BinOp::Shl, v, sh);
+        let v = b.binary_imm(BinOp::Shl, v, (width * k as u32) as i32);
         acc = b.binary(BinOp::Or, acc, v);
     }
     acc

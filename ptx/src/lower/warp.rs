@@ -63,20 +63,16 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let i32t = self.types().i32();
         let mut b = self.b();
         // c = ((32 - width) << 8) | clamp.
-        let eight = b.i32(8);
-        let seg = b.binary(BinOp::LShr, c, eight);
-        let m31 = b.i32(31);
-        let seg = b.binary(BinOp::And, seg, m31);
+        let seg = b.binary_imm(BinOp::LShr, c, 8);
+        let seg = b.binary_imm(BinOp::And, seg, 31);
         let k32 = b.i32(32);
         let width = b.binary(BinOp::Sub, k32, seg);
         let r = b.op1(OpKind::Shuffle(mode), vec![mask, v, lane, width], i32t);
         // The "source lane was valid" predicate.
         let valid = {
             let me = b.lane_id();
-            let one = b.i32(1);
-            let wm1 = b.binary(BinOp::Sub, width, one);
-            let inv = b.i32(-1);
-            let nm = b.binary(BinOp::Xor, wm1, inv);
+            let wm1 = b.binary_imm(BinOp::Sub, width, 1);
+            let nm = b.binary_imm(BinOp::Xor, wm1, -1);
             let start = b.binary(BinOp::And, me, nm);
             let end = b.binary(BinOp::Add, start, width);
             match mode {
@@ -135,8 +131,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
         let lane = b.i32(l);
         let w = b.i32(32);
         let o = b.op1(OpKind::Shuffle(ShuffleMode::Idx), vec![mask, v, lane, w], t);
-        let bit = b.i32(1 << l);
-        let m = b.binary(BinOp::And, mask, bit);
+        let m = b.binary_imm(BinOp::And, mask, 1 << l);
         let z = b.i32(0);
         let member = b.cmp(CmpPred::Ne, m, z);
         (o, member)

@@ -121,17 +121,7 @@ int main(int argc, char **argv) {
     rd_report_time(t1 - t0);
     for (int i = 0; i < nf; i++) answers[i] = ans[i].value;
     bpt_write(argv[5], &in, answers, rec_start, rec_len);
-    cudaFree(d_nodes);
-    cudaFree(d_records);
-    cudaFree(d_ans);
-    cudaFree(d_keys);
-    cudaFree(d_curr);
-    cudaFree(d_offset);
-    cudaFree(d_start);
-    cudaFree(d_end);
-    cudaFree(d_rec_start);
-    cudaFree(d_rec_len);
-    cudaFree(d_last);
-    cudaFree(d_offset2);
+    RD_CUDA_FREE(d_nodes, d_records, d_ans, d_keys, d_curr, d_offset, d_start, d_end, d_rec_start,
+                 d_rec_len, d_last, d_offset2);
     return 0;
 }

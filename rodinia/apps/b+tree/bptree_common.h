@@ -121,20 +121,12 @@ static inline void bpt_build(bpt_input *in, rd_rng *r) {
 /* Records with ascending keys (gaps of 1..4), the tree, and the queries: a
  * quarter of the findK keys and of the range ends are absent keys. */
 static inline bpt_input bpt_generate(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s RECORDS FINDK_QUERIES RANGE_QUERIES RANGE_SIZE OUTPUT\n",
-                argv[0]);
-        exit(1);
-    }
     bpt_input in;
-    in.n_records = rd_arg_int(argv[1], "records");
-    in.n_find = rd_arg_int(argv[2], "findK queries");
-    in.n_range = rd_arg_int(argv[3], "range queries");
-    in.range = rd_arg_int(argv[4], "range size");
-    if (in.n_records > 100000000 || in.range >= in.n_records) {
-        fprintf(stderr, "at most 10^8 records, and the range must be smaller than the tree\n");
-        exit(1);
-    }
+    rd_int_args(argc, argv, "RECORDS FINDK_QUERIES RANGE_QUERIES RANGE_SIZE OUTPUT", "records",
+                &in.n_records, "findK queries", &in.n_find, "range queries", &in.n_range,
+                "range size", &in.range, RD_END);
+    rd_check(in.n_records <= 100000000 && in.range < in.n_records,
+             "at most 10^8 records, and the range must be smaller than the tree\n");
     rd_rng r = rd_seed(41);
     in.keys = (int *)malloc((size_t)in.n_records * sizeof(int));
     in.records = (bpt_record *)malloc((size_t)in.n_records * sizeof(bpt_record));

@@ -65,8 +65,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     bpt_write(argv[5], &in, answers, rec_start, rec_len);
-    free(answers);
-    free(rec_start);
-    free(rec_len);
+    RD_FREE(answers, rec_start, rec_len);
     return 0;
 }

@@ -50,15 +50,7 @@ __global__ void bp_adjust_weights(const float *delta, int hid, const float *inpu
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s INPUT_UNITS OUTPUT\n", argv[0]);
-        return 1;
-    }
-    int in = rd_arg_int(argv[1], "input units");
-    if (in % TILE != 0) {
-        fprintf(stderr, "the number of input units must be a multiple of %d\n", TILE);
-        return 1;
-    }
+    int in = bp_parse(argc, argv, TILE);
     bp_net net;
     bp_generate(&net, in);
     int blocks = in / TILE;
@@ -100,11 +92,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     bp_write(argv[2], &net);
-    cudaFree(d_input);
-    cudaFree(d_w);
-    cudaFree(d_dw);
-    cudaFree(d_partial);
-    cudaFree(d_delta);
+    RD_CUDA_FREE(d_input, d_w, d_dw, d_partial, d_delta);
     free(partial);
     return 0;
 }

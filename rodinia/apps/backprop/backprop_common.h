@@ -74,4 +74,12 @@ static inline void bp_write(const char *path, const bp_net *n) {
     for (size_t i = 0; i < w; i += stride) fprintf(f, RD_FLOAT_FMT "\n", n->w_ih[i]);
     fclose(f);
 }
+
+/* Parses INPUT_UNITS OUTPUT (a multiple of `tile` input units), or exits. */
+static inline int bp_parse(int argc, char **argv, int tile) {
+    rd_usage(argc, argv, 2, "INPUT_UNITS OUTPUT");
+    int in = rd_arg_int(argv[1], "input units");
+    rd_require(in % tile == 0, "the number of input units must be a multiple of %d\n", tile);
+    return in;
+}
 #endif

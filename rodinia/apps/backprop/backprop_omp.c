@@ -8,15 +8,7 @@
 #define TILE 16
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s INPUT_UNITS OUTPUT\n", argv[0]);
-        return 1;
-    }
-    int in = rd_arg_int(argv[1], "input units");
-    if (in % TILE != 0) {
-        fprintf(stderr, "the number of input units must be a multiple of %d\n", TILE);
-        return 1;
-    }
+    int in = bp_parse(argc, argv, TILE);
     bp_net net;
     bp_generate(&net, in);
     int hid = BP_HIDDEN;

@@ -34,22 +34,10 @@ __global__ void bfs_advance(bool *frontier, bool *next, bool *visited, bool *aga
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s NODES OUTPUT\n", argv[0]);
-        return 1;
-    }
-    int n = rd_arg_int(argv[1], "nodes");
+    int n, *edges, edge_count, *cost;
     bfs_node *nodes;
-    int *edges, edge_count;
-    bfs_generate(n, &nodes, &edges, &edge_count);
-    bool *frontier = (bool *)calloc(n, sizeof(bool));
-    bool *visited = (bool *)calloc(n, sizeof(bool));
-    bool *next = (bool *)calloc(n, sizeof(bool));
-    int *cost = (int *)malloc((size_t)n * sizeof(int));
-    for (int i = 0; i < n; i++) cost[i] = -1;
-    frontier[0] = true;
-    visited[0] = true;
-    cost[0] = 0;
+    bool *frontier, *visited, *next;
+    bfs_setup(argc, argv, &n, &nodes, &edges, &edge_count, &frontier, &visited, &next, &cost);
 
     bfs_node *d_nodes;
     int *d_edges, *d_cost;
@@ -83,18 +71,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     bfs_write(argv[2], n, cost);
-    cudaFree(d_nodes);
-    cudaFree(d_edges);
-    cudaFree(d_cost);
-    cudaFree(d_frontier);
-    cudaFree(d_next);
-    cudaFree(d_visited);
-    cudaFree(d_again);
-    free(nodes);
-    free(edges);
-    free(frontier);
-    free(visited);
-    free(next);
-    free(cost);
+    RD_CUDA_FREE(d_nodes, d_edges, d_cost, d_frontier, d_next, d_visited, d_again);
+    RD_FREE(nodes, edges, frontier, visited, next, cost);
     return 0;
 }

@@ -46,4 +46,22 @@ static inline void bfs_write(const char *path, int n, const int *cost) {
     for (int i = 0; i < n; i++) fprintf(f, "%d\n", cost[i]);
     fclose(f);
 }
+
+/* Parses the arguments and builds the host side both versions start from:
+ * the graph, and the search's state with node 0 as the only frontier. */
+static inline void bfs_setup(int argc, char **argv, int *n, bfs_node **nodes, int **edges,
+                             int *edge_count, bool **frontier, bool **visited, bool **next,
+                             int **cost) {
+    rd_usage(argc, argv, 2, "NODES OUTPUT");
+    *n = rd_arg_int(argv[1], "nodes");
+    bfs_generate(*n, nodes, edges, edge_count);
+    *frontier = (bool *)calloc(*n, sizeof(bool));
+    *visited = (bool *)calloc(*n, sizeof(bool));
+    *next = (bool *)calloc(*n, sizeof(bool));
+    *cost = (int *)malloc((size_t)*n * sizeof(int));
+    for (int i = 0; i < *n; i++) (*cost)[i] = -1;
+    (*frontier)[0] = true;
+    (*visited)[0] = true;
+    (*cost)[0] = 0;
+}
 #endif

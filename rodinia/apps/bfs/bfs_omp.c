@@ -5,22 +5,10 @@
 #include "bfs_graph.h"
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s NODES OUTPUT\n", argv[0]);
-        return 1;
-    }
-    int n = rd_arg_int(argv[1], "nodes");
+    int n, *edges, edge_count, *cost;
     bfs_node *nodes;
-    int *edges, edge_count;
-    bfs_generate(n, &nodes, &edges, &edge_count);
-    bool *frontier = (bool *)calloc(n, sizeof(bool));
-    bool *visited = (bool *)calloc(n, sizeof(bool));
-    bool *next = (bool *)calloc(n, sizeof(bool));
-    int *cost = (int *)malloc((size_t)n * sizeof(int));
-    for (int i = 0; i < n; i++) cost[i] = -1;
-    frontier[0] = true;
-    visited[0] = true;
-    cost[0] = 0;
+    bool *frontier, *visited, *next;
+    bfs_setup(argc, argv, &n, &nodes, &edges, &edge_count, &frontier, &visited, &next, &cost);
 
     double t0 = rd_now();
     bool again;
@@ -54,11 +42,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     bfs_write(argv[2], n, cost);
-    free(nodes);
-    free(edges);
-    free(frontier);
-    free(visited);
-    free(next);
-    free(cost);
+    RD_FREE(nodes, edges, frontier, visited, next, cost);
     return 0;
 }

@@ -254,13 +254,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     cfd_write(argv[4], &m, variables);
-    cudaFree(d_areas);
-    cudaFree(d_nbr);
-    cudaFree(d_normals);
-    cudaFree(d_variables);
-    cudaFree(d_old_variables);
-    cudaFree(d_fluxes);
-    cudaFree(d_step_factors);
+    RD_CUDA_FREE(d_areas, d_nbr, d_normals, d_variables, d_old_variables, d_fluxes, d_step_factors);
     free(variables);
     return 0;
 }

@@ -37,18 +37,11 @@ typedef struct {
 } cfd_args;
 
 static inline cfd_args cfd_parse(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s NX NY ITERATIONS OUTPUT\n", argv[0]);
-        exit(1);
-    }
     cfd_args a;
-    a.nx = rd_arg_int(argv[1], "nx");
-    a.ny = rd_arg_int(argv[2], "ny");
-    a.iterations = rd_arg_int(argv[3], "iterations");
-    if (a.nx < 8 || a.ny < 8 || (long)a.nx * a.ny > 50000000L) {
-        fprintf(stderr, "nx and ny must be at least 8 (and nx*ny at most 5e7)\n");
-        exit(1);
-    }
+    rd_int_args(argc, argv, "NX NY ITERATIONS OUTPUT", "nx", &a.nx, "ny", &a.ny, "iterations",
+                &a.iterations, RD_END);
+    rd_check(a.nx >= 8 && a.ny >= 8 && (long)a.nx * a.ny <= 50000000L,
+             "nx and ny must be at least 8 (and nx*ny at most 5e7)\n");
     return a;
 }
 

@@ -220,9 +220,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     cfd_write(argv[4], &m, variables);
-    free(variables);
-    free(old_variables);
-    free(fluxes);
-    free(step_factors);
+    RD_FREE(variables, old_variables, fluxes, step_factors);
     return 0;
 }

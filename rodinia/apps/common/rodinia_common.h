@@ -5,8 +5,10 @@
 #ifndef RODINIA_COMMON_H
 #define RODINIA_COMMON_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* A 64-bit linear congruential generator (Knuth's MMIX constants); the high
@@ -72,6 +74,67 @@ static inline int rd_arg_int(const char *text, const char *what) {
     return (int)v;
 }
 
+/* Exits with the usage line unless the program got exactly `count`
+ * arguments after its name (the last one is always the result file). */
+static inline void rd_usage(int argc, char **argv, int count, const char *args) {
+    if (argc != count + 1) {
+        fprintf(stderr, "usage: %s %s\n", argv[0], args);
+        exit(1);
+    }
+}
+
+/* Exits with `format` (a message taking one int) unless a size argument
+ * meets the program's constraint. */
+static inline void rd_require(int ok, const char *format, int value) {
+    if (!ok) {
+        fprintf(stderr, format, value);
+        exit(1);
+    }
+}
+
+/* Exits with `message` unless the arguments meet the program's
+ * constraint. */
+static inline void rd_check(int ok, const char *message) {
+    if (!ok) {
+        fputs(message, stderr);
+        exit(1);
+    }
+}
+
+/* Ends the list of `rd_int_args` (a pointer, as the list holds pointers). */
+#define RD_END ((const char *)0)
+
+/* Checks the argument count against the usage line, then parses each size
+ * argument in order: the variable arguments are pairs (const char *what,
+ * int *out) ended by RD_END; the result file comes last. */
+static inline void rd_int_args(int argc, char **argv, const char *usage, ...) {
+    va_list ap;
+    int count = 0;
+    va_start(ap, usage);
+    while (va_arg(ap, const char *)) {
+        (void)va_arg(ap, int *);
+        count++;
+    }
+    va_end(ap);
+    rd_usage(argc, argv, count + 1, usage);
+    va_start(ap, usage);
+    for (int i = 1; i <= count; i++) {
+        const char *what = va_arg(ap, const char *);
+        *va_arg(ap, int *) = rd_arg_int(argv[i], what);
+    }
+    va_end(ap);
+}
+
+/* Passes each buffer a program is done with to `release` (free, cudaFree),
+ * in one statement. */
+#define RD_RELEASE(release, ...)                                              \
+    do {                                                                      \
+        void *rd_bufs_[] = {__VA_ARGS__};                                     \
+        for (size_t rd_i_ = 0; rd_i_ < sizeof rd_bufs_ / sizeof *rd_bufs_; rd_i_++) \
+            release(rd_bufs_[rd_i_]);                                         \
+    } while (0)
+#define RD_FREE(...) RD_RELEASE(free, __VA_ARGS__)
+
 /* Floats are written in one fixed scientific format, so the harness can
  * tell them from integers (which it compares exactly). */
 #define RD_FLOAT_FMT "%.7e"
@@ -87,6 +150,26 @@ static inline int rd_arg_int(const char *text, const char *what) {
             exit(1);                                                          \
         }                                                                     \
     } while (0)
+
+#define RD_CUDA_FREE(...) RD_RELEASE(cudaFree, __VA_ARGS__)
+
+/* A texture object reading `bytes` of linear device memory as `desc`'s
+ * elements (element reads, no filtering), or exits. */
+static inline cudaTextureObject_t rd_linear_texture(void *ptr, size_t bytes,
+                                                    cudaChannelFormatDesc desc) {
+    cudaResourceDesc res;
+    memset(&res, 0, sizeof res);
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = ptr;
+    res.res.linear.desc = desc;
+    res.res.linear.sizeInBytes = bytes;
+    cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    td.readMode = cudaReadModeElementType;
+    cudaTextureObject_t t = 0;
+    RD_CUDA_CHECK(cudaCreateTextureObject(&t, &res, &td, NULL));
+    return t;
+}
 #endif
 
 #endif

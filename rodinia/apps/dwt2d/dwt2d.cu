@@ -174,11 +174,9 @@ static void transform(const unsigned char *rgb, int w, int h, int levels, int t9
     double t1 = rd_now();
 
     rd_report_time(t1 - t0);
-    cudaFree(d_rgb);
-    cudaFree(d_tmp);
+    RD_CUDA_FREE(d_rgb, d_tmp);
     for (int c = 0; c < 3; c++) {
-        cudaFree(d_comp[c]);
-        cudaFree(d_out[c]);
+        RD_CUDA_FREE(d_comp[c], d_out[c]);
     }
 }
 

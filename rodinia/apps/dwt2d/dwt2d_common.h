@@ -48,18 +48,10 @@ static inline void dw_generate(int w, int h, unsigned char *rgb) {
 /* Parses WIDTH HEIGHT LEVELS TRANSFORM OUTPUT (TRANSFORM: 53 or 97), or
  * exits: every level's band must be wider and higher than the halo. */
 static inline void dw_args(int argc, char **argv, int *w, int *h, int *levels, int *t97) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s WIDTH HEIGHT LEVELS 53|97 OUTPUT\n", argv[0]);
-        exit(1);
-    }
-    *w = rd_arg_int(argv[1], "width");
-    *h = rd_arg_int(argv[2], "height");
-    *levels = rd_arg_int(argv[3], "levels");
-    int t = rd_arg_int(argv[4], "transform");
-    if (t != 53 && t != 97) {
-        fprintf(stderr, "transform must be 53 or 97\n");
-        exit(1);
-    }
+    int t;
+    rd_int_args(argc, argv, "WIDTH HEIGHT LEVELS 53|97 OUTPUT", "width", w, "height", h, "levels",
+                levels, "transform", &t, RD_END);
+    rd_check(t == 53 || t == 97, "transform must be 53 or 97\n");
     *t97 = t == 97;
     int cw = *w, ch = *h, least = *t97 ? 5 : 3;
     for (int l = 0; l < *levels; l++) {

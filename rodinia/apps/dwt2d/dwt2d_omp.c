@@ -119,10 +119,8 @@ int main(int argc, char **argv) {
     else
         dw_write(argv[5], w, h, (int *const *)result);
     for (int c = 0; c < 3; c++) {
-        free(comp[c]);
-        free(result[c]);
+        RD_FREE(comp[c], result[c]);
     }
-    free(tmp);
-    free(rgb);
+    RD_FREE(tmp, rgb);
     return 0;
 }

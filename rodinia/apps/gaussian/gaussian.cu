@@ -27,16 +27,10 @@ __global__ void ga_eliminate(const float *m, float *a, float *b, int n, int t) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s SIZE OUTPUT\n", argv[0]);
-        return 1;
-    }
-    int n = rd_arg_int(argv[1], "size");
+    int n;
+    float *a, *b, *x;
+    ga_setup(argc, argv, &n, &a, &b, &x);
     size_t bytes = (size_t)n * n * sizeof(float);
-    float *a = (float *)malloc(bytes);
-    float *b = (float *)malloc(n * sizeof(float));
-    float *x = (float *)malloc(n * sizeof(float));
-    ga_generate(n, a, b);
 
     float *d_a, *d_b, *d_m;
     RD_CUDA_CHECK(cudaMalloc(&d_a, bytes));
@@ -65,11 +59,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     ga_write(argv[2], n, x);
-    cudaFree(d_a);
-    cudaFree(d_b);
-    cudaFree(d_m);
-    free(a);
-    free(b);
-    free(x);
+    RD_CUDA_FREE(d_a, d_b, d_m);
+    RD_FREE(a, b, x);
     return 0;
 }

@@ -28,4 +28,15 @@ static inline void ga_write(const char *path, int n, const float *x) {
     for (int i = 0; i < n; i++) fprintf(f, RD_FLOAT_FMT "\n", x[i]);
     fclose(f);
 }
+
+/* Parses the arguments and builds the system both versions solve, with
+ * room for its solution. */
+static inline void ga_setup(int argc, char **argv, int *n, float **a, float **b, float **x) {
+    rd_usage(argc, argv, 2, "SIZE OUTPUT");
+    *n = rd_arg_int(argv[1], "size");
+    *a = (float *)malloc((size_t)*n * *n * sizeof(float));
+    *b = (float *)malloc(*n * sizeof(float));
+    *x = (float *)malloc(*n * sizeof(float));
+    ga_generate(*n, *a, *b);
+}
 #endif

@@ -4,17 +4,10 @@
 #include "gaussian_input.h"
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s SIZE OUTPUT\n", argv[0]);
-        return 1;
-    }
-    int n = rd_arg_int(argv[1], "size");
-    size_t bytes = (size_t)n * n * sizeof(float);
-    float *a = (float *)malloc(bytes);
-    float *b = (float *)malloc(n * sizeof(float));
-    float *x = (float *)malloc(n * sizeof(float));
+    int n;
+    float *a, *b, *x;
+    ga_setup(argc, argv, &n, &a, &b, &x);
     float *m = (float *)calloc((size_t)n * n, sizeof(float));
-    ga_generate(n, a, b);
 
     double t0 = rd_now();
     for (int t = 0; t < n - 1; t++) {
@@ -33,9 +26,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     ga_write(argv[2], n, x);
-    free(a);
-    free(b);
-    free(x);
-    free(m);
+    RD_FREE(a, b, x, m);
     return 0;
 }

@@ -156,14 +156,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     hw_write(argv[3], frames, history, templates, 2 * tsize + 1);
-    cudaFree(d_frame);
-    cudaFree(d_templates);
-    cudaFree(d_rows);
-    cudaFree(d_cols);
-    cudaFree(d_history);
-    free(video);
-    free(frame);
-    free(templates);
-    free(history);
+    RD_CUDA_FREE(d_frame, d_templates, d_rows, d_cols, d_history);
+    RD_FREE(video, frame, templates, history);
     return 0;
 }

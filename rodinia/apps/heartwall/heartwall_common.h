@@ -91,15 +91,8 @@ static inline void hw_write(const char *path, int frames, const int *history,
 
 /* Parses FRAMES TEMPLATE_HALF_SIZE OUTPUT, or exits. */
 static inline void hw_args(int argc, char **argv, int *frames, int *tsize) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s FRAMES TEMPLATE_HALF_SIZE OUTPUT\n", argv[0]);
-        exit(1);
-    }
-    *frames = rd_arg_int(argv[1], "frames");
-    *tsize = rd_arg_int(argv[2], "template half size");
-    if (*tsize > HW_MAX_TSIZE) {
-        fprintf(stderr, "template half size must be at most %d\n", HW_MAX_TSIZE);
-        exit(1);
-    }
+    rd_int_args(argc, argv, "FRAMES TEMPLATE_HALF_SIZE OUTPUT", "frames", frames,
+                "template half size", tsize, RD_END);
+    rd_require(*tsize <= HW_MAX_TSIZE, "template half size must be at most %d\n", HW_MAX_TSIZE);
 }
 #endif

@@ -110,9 +110,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     hw_write(argv[3], frames, history, templates, 2 * tsize + 1);
-    free(video);
-    free(frame);
-    free(templates);
-    free(history);
+    RD_FREE(video, frame, templates, history);
     return 0;
 }

@@ -62,18 +62,12 @@ __global__ void hotspot_pyramid(int steps, const float *power, const float *src,
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s ROWS COLS PYRAMID_HEIGHT ITERATIONS OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 5, "ROWS COLS PYRAMID_HEIGHT ITERATIONS OUTPUT");
     int rows = rd_arg_int(argv[1], "rows");
     int cols = rd_arg_int(argv[2], "cols");
     int pyramid = rd_arg_int(argv[3], "pyramid height");
     int iterations = rd_arg_int(argv[4], "iterations");
-    if (2 * pyramid >= BLOCK) {
-        fprintf(stderr, "pyramid height must be below %d\n", BLOCK / 2);
-        return 1;
-    }
+    rd_require(2 * pyramid < BLOCK, "pyramid height must be below %d\n", BLOCK / 2);
     size_t n = (size_t)rows * cols;
     float *temp = (float *)malloc(n * sizeof(float));
     float *power = (float *)malloc(n * sizeof(float));
@@ -105,10 +99,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     hs_write(argv[5], rows, cols, temp);
-    cudaFree(d_power);
-    cudaFree(d_temp[0]);
-    cudaFree(d_temp[1]);
-    free(temp);
-    free(power);
+    RD_CUDA_FREE(d_power, d_temp[0], d_temp[1]);
+    RD_FREE(temp, power);
     return 0;
 }

@@ -24,10 +24,7 @@ static void step_grid(const float *power, const float *src, float *dst, int rows
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s ROWS COLS PYRAMID_HEIGHT ITERATIONS OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 5, "ROWS COLS PYRAMID_HEIGHT ITERATIONS OUTPUT");
     int rows = rd_arg_int(argv[1], "rows");
     int cols = rd_arg_int(argv[2], "cols");
     (void)rd_arg_int(argv[3], "pyramid height");
@@ -51,8 +48,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     hs_write(argv[5], rows, cols, src);
-    free(temp);
-    free(other);
-    free(power);
+    RD_FREE(temp, other, power);
     return 0;
 }

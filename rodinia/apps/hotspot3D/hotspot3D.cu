@@ -80,10 +80,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     h3_write(argv[4], a.nx, a.ny, a.nz, temp);
-    cudaFree(d_power);
-    cudaFree(d_in);
-    cudaFree(d_out);
-    free(temp);
-    free(power);
+    RD_CUDA_FREE(d_power, d_in, d_out);
+    RD_FREE(temp, power);
     return 0;
 }

@@ -44,18 +44,12 @@ typedef struct {
 } h3_args;
 
 static inline h3_args h3_parse(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s ROWS_COLS LAYERS ITERATIONS OUTPUT\n", argv[0]);
-        exit(1);
-    }
     h3_args a;
-    a.nx = a.ny = rd_arg_int(argv[1], "rows/cols");
-    a.nz = rd_arg_int(argv[2], "layers");
-    a.iterations = rd_arg_int(argv[3], "iterations");
-    if (a.nx % 64 != 0 || a.nz < 2) {
-        fprintf(stderr, "rows/cols must be a multiple of 64 and layers at least 2\n");
-        exit(1);
-    }
+    rd_int_args(argc, argv, "ROWS_COLS LAYERS ITERATIONS OUTPUT", "rows/cols", &a.nx, "layers",
+                &a.nz, "iterations", &a.iterations, RD_END);
+    a.ny = a.nx;
+    rd_check(a.nx % 64 == 0 && a.nz >= 2,
+             "rows/cols must be a multiple of 64 and layers at least 2\n");
     return a;
 }
 

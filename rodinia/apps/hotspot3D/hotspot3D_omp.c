@@ -43,8 +43,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     h3_write(argv[4], a.nx, a.ny, a.nz, in);
-    free(temp);
-    free(other);
-    free(power);
+    RD_FREE(temp, other, power);
     return 0;
 }

@@ -260,16 +260,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     hf_write(argv[2], hist, lens, bits, packed);
-    cudaFree(d_data);
-    cudaFree(d_hist);
-    cudaFree(d_codes);
-    cudaFree(d_lens);
-    cudaFree(d_out);
-    cudaFree(d_outidx);
-    cudaFree(d_offsets);
-    cudaFree(d_packed);
-    free(data);
-    free(block_bits);
-    free(packed);
+    RD_CUDA_FREE(d_data, d_hist, d_codes, d_lens, d_out, d_outidx, d_offsets, d_packed);
+    RD_FREE(data, block_bits, packed);
     return 0;
 }

@@ -15,10 +15,7 @@
 #define HF_BLOCK_BYTES (4 * HF_THREADS)
 
 static inline long hf_parse(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s KIBIBYTES OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 2, "KIBIBYTES OUTPUT");
     int kib = rd_arg_int(argv[1], "size in KiB");
     if (kib > 262144) {
         fprintf(stderr, "at most 262144 KiB\n");

@@ -109,10 +109,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     hf_write(argv[2], hist, lens, bits, packed);
-    free(bytes);
-    free(data);
-    free(block_bits);
-    free(block_pos);
-    free(packed);
+    RD_FREE(bytes, data, block_bits, block_pos, packed);
     return 0;
 }

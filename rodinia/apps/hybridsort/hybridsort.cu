@@ -144,18 +144,7 @@ __global__ void mergepack(const float *sorted, float *out) {
 }
 
 static cudaTextureObject_t make_texture(void *ptr, size_t bytes, cudaChannelFormatDesc desc) {
-    cudaResourceDesc res;
-    memset(&res, 0, sizeof res);
-    res.resType = cudaResourceTypeLinear;
-    res.res.linear.devPtr = ptr;
-    res.res.linear.desc = desc;
-    res.res.linear.sizeInBytes = bytes;
-    cudaTextureDesc td;
-    memset(&td, 0, sizeof td);
-    td.readMode = cudaReadModeElementType;
-    cudaTextureObject_t t = 0;
-    RD_CUDA_CHECK(cudaCreateTextureObject(&t, &res, &td, NULL));
-    return t;
+    return rd_linear_texture(ptr, bytes, desc);
 }
 
 int main(int argc, char **argv) {
@@ -234,15 +223,7 @@ int main(int argc, char **argv) {
     cudaDestroyTextureObject(t_pivots);
     cudaDestroyTextureObject(t_buf[0]);
     cudaDestroyTextureObject(t_buf[1]);
-    cudaFree(d_input);
-    cudaFree(d_out);
-    cudaFree(d_pivots);
-    cudaFree(d_buf[0]);
-    cudaFree(d_buf[1]);
-    cudaFree(d_indice);
-    cudaFree(d_counts);
-    cudaFree(d_sizes);
-    free(list);
-    free(sorted);
+    RD_CUDA_FREE(d_input, d_out, d_pivots, d_buf[0], d_buf[1], d_indice, d_counts, d_sizes);
+    RD_FREE(list, sorted);
     return 0;
 }

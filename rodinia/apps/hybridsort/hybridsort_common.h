@@ -58,10 +58,7 @@ static inline void hs_write(const char *path, int n, const float *sorted) {
 
 /* Parses ELEMENTS OUTPUT, or exits. */
 static inline int hs_args(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s ELEMENTS OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 2, "ELEMENTS OUTPUT");
     int n = rd_arg_int(argv[1], "elements");
     /* The CUDA version packs a value's place in its block's share of its
      * bucket above the bucket's 10 bits, so that place stays below 2^21. */

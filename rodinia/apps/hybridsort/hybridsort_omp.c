@@ -86,10 +86,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     hs_write(argv[2], n, sorted);
-    free(list);
-    free(sorted);
-    free(tmp);
-    free(counts);
-    free(bucket);
+    RD_FREE(list, sorted, tmp, counts, bucket);
     return 0;
 }

@@ -39,18 +39,11 @@ __global__ void km_assign(const float *columns, int *membership, int n, int nf, 
 }
 
 int main(int argc, char **argv) {
-    int n, nf, k, max_passes;
-    km_args(argc, argv, &n, &nf, &k, &max_passes);
+    int n, nf, k, max_passes, *counts, *membership, *fresh;
+    float *features, *centres, *sums;
+    km_setup(argc, argv, &n, &nf, &k, &max_passes, &features, &centres, &sums, &counts,
+             &membership, &fresh);
     size_t bytes = (size_t)n * nf * sizeof(float);
-    float *features = (float *)malloc(bytes);
-    float *centres = (float *)malloc((size_t)k * nf * sizeof(float));
-    float *sums = (float *)malloc((size_t)k * nf * sizeof(float));
-    int *counts = (int *)malloc((size_t)k * sizeof(int));
-    int *membership = (int *)malloc((size_t)n * sizeof(int));
-    int *fresh = (int *)malloc((size_t)n * sizeof(int));
-    km_generate(n, nf, features);
-    km_initial_centres(n, nf, k, features, centres);
-    for (int i = 0; i < n; i++) membership[i] = -1;
 
     int blocks = (n + THREADS - 1) / THREADS;
     int side = 1;
@@ -81,14 +74,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     km_write(argv[5], n, nf, k, passes, membership, centres);
-    cudaFree(d_rows);
-    cudaFree(d_columns);
-    cudaFree(d_membership);
-    free(features);
-    free(centres);
-    free(sums);
-    free(counts);
-    free(membership);
-    free(fresh);
+    RD_CUDA_FREE(d_rows, d_columns, d_membership);
+    RD_FREE(features, centres, sums, counts, membership, fresh);
     return 0;
 }

@@ -71,18 +71,30 @@ static inline void km_write(const char *path, int n, int nf, int k, int passes,
 
 /* Parses the arguments shared by both versions, or exits. */
 static inline void km_args(int argc, char **argv, int *n, int *nf, int *k, int *max_passes) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s POINTS FEATURES CLUSTERS MAX_PASSES OUTPUT\n", argv[0]);
-        exit(1);
-    }
-    *n = rd_arg_int(argv[1], "points");
-    *nf = rd_arg_int(argv[2], "features");
-    *k = rd_arg_int(argv[3], "clusters");
-    *max_passes = rd_arg_int(argv[4], "max passes");
+    rd_int_args(argc, argv, "POINTS FEATURES CLUSTERS MAX_PASSES OUTPUT", "points", n, "features",
+                nf, "clusters", k, "max passes", max_passes, RD_END);
     if (*k > *n || (long)*k * *nf > KM_MAX_CENTRE_FLOATS) {
         fprintf(stderr, "need clusters <= points and clusters x features <= %d\n",
                 KM_MAX_CENTRE_FLOATS);
         exit(1);
     }
+}
+
+/* Parses the arguments and builds the host side both versions start from:
+ * the points, the initial centres, the passes' work buffers, and no point
+ * in a cluster yet. */
+static inline void km_setup(int argc, char **argv, int *n, int *nf, int *k, int *max_passes,
+                            float **features, float **centres, float **sums, int **counts,
+                            int **membership, int **fresh) {
+    km_args(argc, argv, n, nf, k, max_passes);
+    *features = (float *)malloc((size_t)*n * *nf * sizeof(float));
+    *centres = (float *)malloc((size_t)*k * *nf * sizeof(float));
+    *sums = (float *)malloc((size_t)*k * *nf * sizeof(float));
+    *counts = (int *)malloc((size_t)*k * sizeof(int));
+    *membership = (int *)malloc((size_t)*n * sizeof(int));
+    *fresh = (int *)malloc((size_t)*n * sizeof(int));
+    km_generate(*n, *nf, *features);
+    km_initial_centres(*n, *nf, *k, *features, *centres);
+    for (int i = 0; i < *n; i++) (*membership)[i] = -1;
 }
 #endif

@@ -79,13 +79,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     lava_write(argv[2], n, fv);
-    cudaFree(d_box);
-    cudaFree(d_rv);
-    cudaFree(d_qv);
-    cudaFree(d_fv);
-    free(boxes);
-    free(rv);
-    free(qv);
-    free(fv);
+    RD_CUDA_FREE(d_box, d_rv, d_qv, d_fv);
+    RD_FREE(boxes, rv, qv, fv);
     return 0;
 }

@@ -30,10 +30,7 @@ typedef struct {
 } lava_box;
 
 static inline int lava_parse(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s BOXES1D OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 2, "BOXES1D OUTPUT");
     return rd_arg_int(argv[1], "boxes per dimension");
 }
 

@@ -52,9 +52,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     lava_write(argv[2], n, fv);
-    free(boxes);
-    free(rv);
-    free(qv);
-    free(fv);
+    RD_FREE(boxes, rv, qv, fv);
     return 0;
 }

@@ -107,18 +107,7 @@ __global__ void mgvf_kernel(const float *start, float *field, int *iterations) {
 }
 
 static cudaTextureObject_t float_texture(float *ptr, size_t count) {
-    cudaResourceDesc res;
-    memset(&res, 0, sizeof res);
-    res.resType = cudaResourceTypeLinear;
-    res.res.linear.devPtr = ptr;
-    res.res.linear.desc = cudaCreateChannelDesc<float>();
-    res.res.linear.sizeInBytes = count * sizeof(float);
-    cudaTextureDesc td;
-    memset(&td, 0, sizeof td);
-    td.readMode = cudaReadModeElementType;
-    cudaTextureObject_t t = 0;
-    RD_CUDA_CHECK(cudaCreateTextureObject(&t, &res, &td, NULL));
-    return t;
+    return rd_linear_texture(ptr, count * sizeof(float), cudaCreateChannelDesc<float>());
 }
 
 int main(int argc, char **argv) {
@@ -208,21 +197,7 @@ int main(int argc, char **argv) {
     cudaDestroyTextureObject(t_gx);
     cudaDestroyTextureObject(t_gy);
     cudaDestroyTextureObject(t_gicov);
-    cudaFree(d_gx);
-    cudaFree(d_gy);
-    cudaFree(d_gicov);
-    cudaFree(d_dilated);
-    cudaFree(d_starts);
-    cudaFree(d_fields);
-    cudaFree(d_iters);
-    free(video);
-    free(gx);
-    free(gy);
-    free(gicov);
-    free(dilated);
-    free(starts);
-    free(fields);
-    free(track);
-    free(sums);
+    RD_CUDA_FREE(d_gx, d_gy, d_gicov, d_dilated, d_starts, d_fields, d_iters);
+    RD_FREE(video, gx, gy, gicov, dilated, starts, fields, track, sums);
     return 0;
 }

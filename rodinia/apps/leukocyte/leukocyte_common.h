@@ -228,17 +228,9 @@ static inline void lk_write(const char *path, int ncells, const int *cy0, const 
 
 /* Parses ROWS COLS CELLS FRAMES OUTPUT, or exits. */
 static inline void lk_args(int argc, char **argv, int *rows, int *cols, int *cells, int *frames) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s ROWS COLS CELLS FRAMES OUTPUT\n", argv[0]);
-        exit(1);
-    }
-    *rows = rd_arg_int(argv[1], "rows");
-    *cols = rd_arg_int(argv[2], "cols");
-    *cells = rd_arg_int(argv[3], "cells");
-    *frames = rd_arg_int(argv[4], "frames");
-    if (*rows < 100 || *cols < 100 || *cells > LK_MAX_CELLS) {
-        fprintf(stderr, "need rows, cols >= 100 and cells <= %d\n", LK_MAX_CELLS);
-        exit(1);
-    }
+    rd_int_args(argc, argv, "ROWS COLS CELLS FRAMES OUTPUT", "rows", rows, "cols", cols, "cells",
+                cells, "frames", frames, RD_END);
+    rd_require(*rows >= 100 && *cols >= 100 && *cells <= LK_MAX_CELLS,
+               "need rows, cols >= 100 and cells <= %d\n", LK_MAX_CELLS);
 }
 #endif

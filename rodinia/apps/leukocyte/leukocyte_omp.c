@@ -128,14 +128,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     lk_write(argv[5], ncells, cy0, cx0, frames, track, sums);
-    free(video);
-    free(gx);
-    free(gy);
-    free(gicov);
-    free(dilated);
-    free(starts);
-    free(fields);
-    free(track);
-    free(sums);
+    RD_FREE(video, gx, gy, gicov, dilated, starts, fields, track, sums);
     return 0;
 }

@@ -17,15 +17,9 @@ static void factor_diagonal(float *m, int n, int o) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s SIZE OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 2, "SIZE OUTPUT");
     int n = rd_arg_int(argv[1], "size");
-    if (n % B != 0) {
-        fprintf(stderr, "the size must be a multiple of %d\n", B);
-        return 1;
-    }
+    rd_require(n % B == 0, "the size must be a multiple of %d\n", B);
     float *m = lud_generate(n);
 
     double t0 = rd_now();

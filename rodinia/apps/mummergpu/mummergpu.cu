@@ -44,30 +44,15 @@ __global__ void mummer_match(cudaTextureObject_t children, cudaTextureObject_t p
 }
 
 static cudaTextureObject_t make_texture(void *ptr, size_t bytes, cudaChannelFormatDesc desc) {
-    cudaResourceDesc res;
-    memset(&res, 0, sizeof res);
-    res.resType = cudaResourceTypeLinear;
-    res.res.linear.devPtr = ptr;
-    res.res.linear.desc = desc;
-    res.res.linear.sizeInBytes = bytes;
-    cudaTextureDesc td;
-    memset(&td, 0, sizeof td);
-    td.readMode = cudaReadModeElementType;
-    cudaTextureObject_t t = 0;
-    RD_CUDA_CHECK(cudaCreateTextureObject(&t, &res, &td, NULL));
-    return t;
+    return rd_linear_texture(ptr, bytes, desc);
 }
 
 int main(int argc, char **argv) {
-    int len, count, qlen, min_match;
-    mg_args(argc, argv, &len, &count, &qlen, &min_match);
+    int len, count, qlen, min_match, *length, *where;
+    unsigned char *ref, *queries;
+    mg_tree t = mg_setup(argc, argv, &len, &count, &qlen, &min_match, &ref, &queries, &length,
+                         &where);
     size_t qbytes = (size_t)count * qlen;
-    unsigned char *ref = (unsigned char *)malloc((size_t)len + 1);
-    unsigned char *queries = (unsigned char *)malloc(qbytes);
-    int *length = (int *)malloc(qbytes * sizeof(int));
-    int *where = (int *)malloc(qbytes * sizeof(int));
-    mg_generate(len, count, qlen, ref, queries);
-    mg_tree t = mg_build(ref, len);
 
     int *d_child, *d_pos, *d_depth, *d_length, *d_where;
     unsigned char *d_ref, *d_queries;
@@ -107,17 +92,8 @@ int main(int argc, char **argv) {
     cudaDestroyTextureObject(t_pos);
     cudaDestroyTextureObject(t_depth);
     cudaDestroyTextureObject(t_ref);
-    cudaFree(d_child);
-    cudaFree(d_pos);
-    cudaFree(d_depth);
-    cudaFree(d_ref);
-    cudaFree(d_queries);
-    cudaFree(d_length);
-    cudaFree(d_where);
+    RD_CUDA_FREE(d_child, d_pos, d_depth, d_ref, d_queries, d_length, d_where);
     mg_free(&t);
-    free(ref);
-    free(queries);
-    free(length);
-    free(where);
+    RD_FREE(ref, queries, length, where);
     return 0;
 }

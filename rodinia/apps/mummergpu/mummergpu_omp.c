@@ -28,15 +28,10 @@ static void match_query(const mg_tree *t, const unsigned char *ref, const unsign
 }
 
 int main(int argc, char **argv) {
-    int len, count, qlen, min_match;
-    mg_args(argc, argv, &len, &count, &qlen, &min_match);
-    size_t qbytes = (size_t)count * qlen;
-    unsigned char *ref = (unsigned char *)malloc((size_t)len + 1);
-    unsigned char *queries = (unsigned char *)malloc(qbytes);
-    int *length = (int *)malloc(qbytes * sizeof(int));
-    int *where = (int *)malloc(qbytes * sizeof(int));
-    mg_generate(len, count, qlen, ref, queries);
-    mg_tree t = mg_build(ref, len);
+    int len, count, qlen, min_match, *length, *where;
+    unsigned char *ref, *queries;
+    mg_tree t = mg_setup(argc, argv, &len, &count, &qlen, &min_match, &ref, &queries, &length,
+                         &where);
 
     double t0 = rd_now();
 #pragma omp parallel for schedule(dynamic, 64)
@@ -48,9 +43,6 @@ int main(int argc, char **argv) {
     rd_report_time(t1 - t0);
     mg_write(argv[5], count, qlen, min_match, length, where);
     mg_free(&t);
-    free(ref);
-    free(queries);
-    free(length);
-    free(where);
+    RD_FREE(ref, queries, length, where);
     return 0;
 }

@@ -157,18 +157,24 @@ static inline void mg_write(const char *path, int count, int qlen, int min_match
 
 /* Parses REFERENCE_LENGTH QUERIES QUERY_LENGTH MIN_MATCH OUTPUT, or exits. */
 static inline void mg_args(int argc, char **argv, int *len, int *count, int *qlen, int *min) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s REFERENCE_LENGTH QUERIES QUERY_LENGTH MIN_MATCH OUTPUT\n",
-                argv[0]);
-        exit(1);
-    }
-    *len = rd_arg_int(argv[1], "reference length");
-    *count = rd_arg_int(argv[2], "queries");
-    *qlen = rd_arg_int(argv[3], "query length");
-    *min = rd_arg_int(argv[4], "minimum match");
-    if (*qlen >= *len || *len > 200000000) {
-        fprintf(stderr, "need query length < reference length <= 2e8\n");
-        exit(1);
-    }
+    rd_int_args(argc, argv, "REFERENCE_LENGTH QUERIES QUERY_LENGTH MIN_MATCH OUTPUT",
+                "reference length", len, "queries", count, "query length", qlen, "minimum match",
+                min, RD_END);
+    rd_check(*qlen < *len && *len <= 200000000, "need query length < reference length <= 2e8\n");
+}
+
+/* Parses the arguments and builds the host side both versions start from:
+ * the reference and its suffix tree, the queries, and their result arrays. */
+static inline mg_tree mg_setup(int argc, char **argv, int *len, int *count, int *qlen,
+                               int *min_match, unsigned char **ref, unsigned char **queries,
+                               int **length, int **where) {
+    mg_args(argc, argv, len, count, qlen, min_match);
+    size_t qbytes = (size_t)*count * *qlen;
+    *ref = (unsigned char *)malloc((size_t)*len + 1);
+    *queries = (unsigned char *)malloc(qbytes);
+    *length = (int *)malloc(qbytes * sizeof(int));
+    *where = (int *)malloc(qbytes * sizeof(int));
+    mg_generate(*len, *count, *qlen, *ref, *queries);
+    return mg_build(*ref, *len);
 }
 #endif

@@ -41,13 +41,9 @@ static void rhs_on_device(void *ctx, float t, const float *y, float *dy) {
 
 int main(int argc, char **argv) {
     int t_end, instances;
-    my_args(argc, argv, &t_end, &instances);
+    float consts[MY_CONSTS], *params, *y, *work;
+    my_setup(argc, argv, &t_end, &instances, consts, &params, &y, &work);
     size_t n = (size_t)instances * MY_EQ;
-    float *y = (float *)malloc(n * sizeof(float));
-    float *params = (float *)malloc((size_t)instances * MY_PARAMS * sizeof(float));
-    float *work = (float *)malloc(8 * n * sizeof(float));
-    float consts[MY_CONSTS];
-    my_generate(instances, consts, params, y);
 
     device_rhs d;
     d.instances = instances;
@@ -65,12 +61,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     my_write(argv[3], instances, st, y);
-    cudaFree(d.d_y);
-    cudaFree(d.d_dy);
-    cudaFree(d.d_params);
-    cudaFree(d.d_consts);
-    free(y);
-    free(params);
-    free(work);
+    RD_CUDA_FREE(d.d_y, d.d_dy, d.d_params, d.d_consts);
+    RD_FREE(y, params, work);
     return 0;
 }

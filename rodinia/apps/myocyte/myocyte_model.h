@@ -242,11 +242,20 @@ static inline void my_write(const char *path, int instances, my_stats st, const 
 
 /* Parses TIME_SPAN INSTANCES OUTPUT, or exits. */
 static inline void my_args(int argc, char **argv, int *t_end, int *instances) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s TIME_SPAN_MS INSTANCES OUTPUT\n", argv[0]);
-        exit(1);
-    }
-    *t_end = rd_arg_int(argv[1], "time span");
-    *instances = rd_arg_int(argv[2], "instances");
+    rd_int_args(argc, argv, "TIME_SPAN_MS INSTANCES OUTPUT", "time span", t_end, "instances",
+                instances, RD_END);
+}
+
+/* Parses the arguments and builds the host side both versions start from:
+ * every instance's parameters and initial state, and the solver's work
+ * space. */
+static inline void my_setup(int argc, char **argv, int *t_end, int *instances, float *consts,
+                            float **params, float **y, float **work) {
+    my_args(argc, argv, t_end, instances);
+    size_t n = (size_t)*instances * MY_EQ;
+    *y = (float *)malloc(n * sizeof(float));
+    *params = (float *)malloc((size_t)*instances * MY_PARAMS * sizeof(float));
+    *work = (float *)malloc(8 * n * sizeof(float));
+    my_generate(*instances, consts, *params, *y);
 }
 #endif

@@ -26,13 +26,8 @@ static void rhs_on_host(void *ctx, float t, const float *y, float *dy) {
 
 int main(int argc, char **argv) {
     int t_end, instances;
-    my_args(argc, argv, &t_end, &instances);
-    size_t n = (size_t)instances * MY_EQ;
-    float *y = (float *)malloc(n * sizeof(float));
-    float *params = (float *)malloc((size_t)instances * MY_PARAMS * sizeof(float));
-    float *work = (float *)malloc(8 * n * sizeof(float));
-    float consts[MY_CONSTS];
-    my_generate(instances, consts, params, y);
+    float consts[MY_CONSTS], *params, *y, *work;
+    my_setup(argc, argv, &t_end, &instances, consts, &params, &y, &work);
     host_rhs h = {instances, params, consts};
 
     double t0 = rd_now();
@@ -41,8 +36,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     my_write(argv[3], instances, st, y);
-    free(y);
-    free(params);
-    free(work);
+    RD_FREE(y, params, work);
     return 0;
 }

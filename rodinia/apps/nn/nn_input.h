@@ -58,4 +58,26 @@ static inline void nn_write(const char *path, int queries, int k, const int *ind
             fprintf(f, "%d " RD_FLOAT_FMT "\n", index[q * k + i], dist[q * k + i]);
     fclose(f);
 }
+
+/* Parses the arguments and builds the host side both versions start from:
+ * the records, each query's distances and ranking, and the results. */
+static inline nn_record *nn_setup(int argc, char **argv, int *n, int *k, int *queries,
+                                  float **dist, int **index, int **best_index,
+                                  float **best_dist) {
+    rd_usage(argc, argv, 4, "RECORDS K QUERIES OUTPUT");
+    *n = rd_arg_int(argv[1], "records");
+    *k = rd_arg_int(argv[2], "k");
+    *queries = rd_arg_int(argv[3], "queries");
+    if (*k > *n) {
+        fprintf(stderr, "k must not exceed the number of records\n");
+        exit(1);
+    }
+    nn_record *rec = (nn_record *)malloc((size_t)*n * sizeof(nn_record));
+    *dist = (float *)malloc((size_t)*n * sizeof(float));
+    *index = (int *)malloc((size_t)*n * sizeof(int));
+    *best_index = (int *)malloc((size_t)*queries * *k * sizeof(int));
+    *best_dist = (float *)malloc((size_t)*queries * *k * sizeof(float));
+    nn_generate(*n, rec);
+    return rec;
+}
 #endif

@@ -5,23 +5,9 @@
 #include "nn_input.h"
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s RECORDS K QUERIES OUTPUT\n", argv[0]);
-        return 1;
-    }
-    int n = rd_arg_int(argv[1], "records");
-    int k = rd_arg_int(argv[2], "k");
-    int queries = rd_arg_int(argv[3], "queries");
-    if (k > n) {
-        fprintf(stderr, "k must not exceed the number of records\n");
-        return 1;
-    }
-    nn_record *rec = (nn_record *)malloc((size_t)n * sizeof(nn_record));
-    float *dist = (float *)malloc((size_t)n * sizeof(float));
-    int *index = (int *)malloc((size_t)n * sizeof(int));
-    int *best_index = (int *)malloc((size_t)queries * k * sizeof(int));
-    float *best_dist = (float *)malloc((size_t)queries * k * sizeof(float));
-    nn_generate(n, rec);
+    int n, k, queries, *index, *best_index;
+    float *dist, *best_dist;
+    nn_record *rec = nn_setup(argc, argv, &n, &k, &queries, &dist, &index, &best_index, &best_dist);
 
     double t0 = rd_now();
     for (int q = 0; q < queries; q++) {
@@ -42,10 +28,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     nn_write(argv[4], queries, k, best_index, best_dist);
-    free(rec);
-    free(dist);
-    free(index);
-    free(best_index);
-    free(best_dist);
+    RD_FREE(rec, dist, index, best_index, best_dist);
     return 0;
 }

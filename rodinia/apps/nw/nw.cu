@@ -57,16 +57,8 @@ __global__ void nw_lower(int *score, const int *ref, int cols, int penalty, int 
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s LENGTH PENALTY OUTPUT\n", argv[0]);
-        return 1;
-    }
-    int n = rd_arg_int(argv[1], "length");
-    int penalty = rd_arg_int(argv[2], "penalty");
-    if (n % TILE != 0) {
-        fprintf(stderr, "the length must be a multiple of %d\n", TILE);
-        return 1;
-    }
+    int n, penalty;
+    nw_parse(argc, argv, TILE, &n, &penalty);
     int cols = n + 1;
     size_t bytes = (size_t)cols * cols * sizeof(int);
     int *score, *ref;
@@ -89,9 +81,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     nw_write(argv[3], n, score);
-    cudaFree(d_score);
-    cudaFree(d_ref);
-    free(score);
-    free(ref);
+    RD_CUDA_FREE(d_score, d_ref);
+    RD_FREE(score, ref);
     return 0;
 }

@@ -53,4 +53,12 @@ static inline int nw_max3(int a, int b, int c) {
     int m = a > b ? a : b;
     return m > c ? m : c;
 }
+
+/* Parses LENGTH PENALTY OUTPUT (a multiple of `tile` long), or exits. */
+static inline void nw_parse(int argc, char **argv, int tile, int *n, int *penalty) {
+    rd_usage(argc, argv, 3, "LENGTH PENALTY OUTPUT");
+    *n = rd_arg_int(argv[1], "length");
+    *penalty = rd_arg_int(argv[2], "penalty");
+    rd_require(*n % tile == 0, "the length must be a multiple of %d\n", tile);
+}
 #endif

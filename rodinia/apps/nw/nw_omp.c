@@ -6,16 +6,8 @@
 #define TILE 16
 
 int main(int argc, char **argv) {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s LENGTH PENALTY OUTPUT\n", argv[0]);
-        return 1;
-    }
-    int n = rd_arg_int(argv[1], "length");
-    int penalty = rd_arg_int(argv[2], "penalty");
-    if (n % TILE != 0) {
-        fprintf(stderr, "the length must be a multiple of %d\n", TILE);
-        return 1;
-    }
+    int n, penalty;
+    nw_parse(argc, argv, TILE, &n, &penalty);
     int cols = n + 1;
     int *score, *ref;
     nw_generate(n, penalty, &score, &ref);
@@ -41,7 +33,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     nw_write(argv[3], n, score);
-    free(score);
-    free(ref);
+    RD_FREE(score, ref);
     return 0;
 }

@@ -170,26 +170,8 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     pf_write(argv[5], &a, arrayX, arrayY, weights);
-    cudaFree(d_arrayX);
-    cudaFree(d_arrayY);
-    cudaFree(d_xj);
-    cudaFree(d_yj);
-    cudaFree(d_CDF);
-    cudaFree(d_u);
-    cudaFree(d_likelihood);
-    cudaFree(d_weights);
-    cudaFree(d_partial);
-    cudaFree(d_I);
-    cudaFree(d_objxy);
-    cudaFree(d_ind);
-    cudaFree(d_seed);
-    free(video);
-    free(objxy);
-    free(seed);
-    free(xj);
-    free(yj);
-    free(arrayX);
-    free(arrayY);
-    free(weights);
+    RD_CUDA_FREE(d_arrayX, d_arrayY, d_xj, d_yj, d_CDF, d_u, d_likelihood, d_weights, d_partial,
+                 d_I, d_objxy, d_ind, d_seed);
+    RD_FREE(video, objxy, seed, xj, yj, arrayX, arrayY, weights);
     return 0;
 }

@@ -23,19 +23,11 @@ typedef struct {
 } pf_args;
 
 static inline pf_args pf_parse(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s DIMX DIMY FRAMES PARTICLES OUTPUT\n", argv[0]);
-        exit(1);
-    }
     pf_args a;
-    a.iszx = rd_arg_int(argv[1], "dimX");
-    a.iszy = rd_arg_int(argv[2], "dimY");
-    a.nfr = rd_arg_int(argv[3], "frames");
-    a.np = rd_arg_int(argv[4], "particles");
-    if (a.iszx < 32 || a.iszy < 32 || (long)a.iszx * a.iszy * a.nfr > 400000000L) {
-        fprintf(stderr, "frames must be at least 32x32 (and the video at most 4e8 pixels)\n");
-        exit(1);
-    }
+    rd_int_args(argc, argv, "DIMX DIMY FRAMES PARTICLES OUTPUT", "dimX", &a.iszx, "dimY", &a.iszy,
+                "frames", &a.nfr, "particles", &a.np, RD_END);
+    rd_check(a.iszx >= 32 && a.iszy >= 32 && (long)a.iszx * a.iszy * a.nfr <= 400000000L,
+             "frames must be at least 32x32 (and the video at most 4e8 pixels)\n");
     return a;
 }
 

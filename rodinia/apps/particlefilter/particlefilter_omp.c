@@ -104,18 +104,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     pf_write(argv[5], &a, arrayX, arrayY, weights);
-    free(video);
-    free(objxy);
-    free(seed);
-    free(xj);
-    free(yj);
-    free(arrayX);
-    free(arrayY);
-    free(weights);
-    free(likelihood);
-    free(CDF);
-    free(u);
-    free(ind);
-    free(partial);
+    RD_FREE(video, objxy, seed, xj, yj, arrayX, arrayY, weights, likelihood, CDF, u, ind, partial);
     return 0;
 }

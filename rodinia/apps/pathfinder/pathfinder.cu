@@ -45,17 +45,11 @@ __global__ void pathfinder_rows(int steps, const int *wall, const int *src, int 
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s COLS ROWS PYRAMID_HEIGHT OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 4, "COLS ROWS PYRAMID_HEIGHT OUTPUT");
     int cols = rd_arg_int(argv[1], "cols");
     int rows = rd_arg_int(argv[2], "rows");
     int pyramid = rd_arg_int(argv[3], "pyramid height");
-    if (2 * pyramid >= BLOCK) {
-        fprintf(stderr, "pyramid height must be below %d\n", BLOCK / 2);
-        return 1;
-    }
+    rd_require(2 * pyramid < BLOCK, "pyramid height must be below %d\n", BLOCK / 2);
     int *wall = pf_generate(rows, cols);
     int *result = (int *)malloc(cols * sizeof(int));
     int inner = BLOCK - 2 * pyramid;
@@ -85,10 +79,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     pf_write(argv[4], cols, result);
-    cudaFree(d_wall);
-    cudaFree(d_row[0]);
-    cudaFree(d_row[1]);
-    free(wall);
-    free(result);
+    RD_CUDA_FREE(d_wall, d_row[0], d_row[1]);
+    RD_FREE(wall, result);
     return 0;
 }

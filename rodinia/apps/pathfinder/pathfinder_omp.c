@@ -4,10 +4,7 @@
 #include "pathfinder_input.h"
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s COLS ROWS PYRAMID_HEIGHT OUTPUT\n", argv[0]);
-        return 1;
-    }
+    rd_usage(argc, argv, 4, "COLS ROWS PYRAMID_HEIGHT OUTPUT");
     int cols = rd_arg_int(argv[1], "cols");
     int rows = rd_arg_int(argv[2], "rows");
     (void)rd_arg_int(argv[3], "pyramid height");
@@ -34,8 +31,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     pf_write(argv[4], cols, src);
-    free(wall);
-    free(src);
-    free(dst);
+    RD_FREE(wall, src, dst);
     return 0;
 }

@@ -185,22 +185,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     srad1_write(argv[5], ne, img);
-    cudaFree(d_img);
-    cudaFree(d_sums);
-    cudaFree(d_sums2);
-    cudaFree(d_dn);
-    cudaFree(d_ds);
-    cudaFree(d_dw);
-    cudaFree(d_de);
-    cudaFree(d_c);
-    cudaFree(d_in);
-    cudaFree(d_is);
-    cudaFree(d_jw);
-    cudaFree(d_je);
-    free(img);
-    free(in);
-    free(is);
-    free(jw);
-    free(je);
+    RD_CUDA_FREE(d_img, d_sums, d_sums2, d_dn, d_ds, d_dw, d_de, d_c, d_in, d_is, d_jw, d_je);
+    RD_FREE(img, in, is, jw, je);
     return 0;
 }

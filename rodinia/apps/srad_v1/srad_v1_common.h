@@ -17,10 +17,7 @@ typedef struct {
 } srad1_args;
 
 static inline srad1_args srad1_parse(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: %s ITERATIONS LAMBDA ROWS COLS OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 5, "ITERATIONS LAMBDA ROWS COLS OUTPUT");
     srad1_args a;
     a.niter = rd_arg_int(argv[1], "iterations");
     a.lambda = (float)atof(argv[2]);

@@ -95,17 +95,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     srad1_write(argv[5], ne, img);
-    free(img);
-    free(in);
-    free(is);
-    free(jw);
-    free(je);
-    free(sums);
-    free(sums2);
-    free(dn);
-    free(ds);
-    free(dw);
-    free(de);
-    free(c);
+    RD_FREE(img, in, is, jw, je, sums, sums2, dn, ds, dw, de, c);
     return 0;
 }

@@ -13,10 +13,7 @@ typedef struct {
 
 static inline srad_args srad_parse(int argc, char **argv) {
     srad_args a;
-    if (argc != 10) {
-        fprintf(stderr, "usage: %s ROWS COLS Y1 Y2 X1 X2 LAMBDA ITERATIONS OUTPUT\n", argv[0]);
-        exit(1);
-    }
+    rd_usage(argc, argv, 9, "ROWS COLS Y1 Y2 X1 X2 LAMBDA ITERATIONS OUTPUT");
     a.rows = rd_arg_int(argv[1], "rows");
     a.cols = rd_arg_int(argv[2], "cols");
     a.r1 = atoi(argv[3]);

@@ -89,12 +89,7 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     srad_write(argv[9], &a, J);
-    cudaFree(d_J);
-    cudaFree(d_c);
-    cudaFree(d_n);
-    cudaFree(d_s);
-    cudaFree(d_w);
-    cudaFree(d_e);
+    RD_CUDA_FREE(d_J, d_c, d_n, d_s, d_w, d_e);
     free(J);
     return 0;
 }

@@ -62,11 +62,6 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     srad_write(argv[9], &a, J);
-    free(J);
-    free(c);
-    free(dN);
-    free(dS);
-    free(dW);
-    free(dE);
+    RD_FREE(J, c, dN, dS, dW, dE);
     return 0;
 }

@@ -93,16 +93,8 @@ int main(int argc, char **argv) {
 
     rd_report_time(t1 - t0);
     sc_write(argv[4], &s);
-    cudaFree(d_coord_t);
-    cudaFree(d_weight);
-    cudaFree(d_cost);
-    cudaFree(d_assign);
-    cudaFree(d_centre_table);
-    cudaFree(d_switched);
-    cudaFree(d_work);
+    RD_CUDA_FREE(d_coord_t, d_weight, d_cost, d_assign, d_centre_table, d_switched, d_work);
     sc_free(&s);
-    free(work);
-    free(switched);
-    free(coord_t);
+    RD_FREE(work, switched, coord_t);
     return 0;
 }

@@ -148,16 +148,8 @@ static inline void sc_write(const char *path, const sc_state *s) {
 
 /* Parses the arguments shared by both versions, or exits. */
 static inline void sc_args(int argc, char **argv, int *n, int *dim, int *candidates) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s POINTS DIM CANDIDATES OUTPUT\n", argv[0]);
-        exit(1);
-    }
-    *n = rd_arg_int(argv[1], "points");
-    *dim = rd_arg_int(argv[2], "dim");
-    *candidates = rd_arg_int(argv[3], "candidates");
-    if (*dim > SC_MAX_DIM) {
-        fprintf(stderr, "dim must not exceed %d\n", SC_MAX_DIM);
-        exit(1);
-    }
+    rd_int_args(argc, argv, "POINTS DIM CANDIDATES OUTPUT", "points", n, "dim", dim, "candidates",
+                candidates, RD_END);
+    rd_require(*dim <= SC_MAX_DIM, "dim must not exceed %d\n", SC_MAX_DIM);
 }
 #endif

@@ -52,7 +52,6 @@ int main(int argc, char **argv) {
     rd_report_time(t1 - t0);
     sc_write(argv[4], &s);
     sc_free(&s);
-    free(work);
-    free(switched);
+    RD_FREE(work, switched);
     return 0;
 }

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use super::result::{INVALID_CONTEXT, INVALID_DEVICE, INVALID_VALUE};
-use super::{drv, out, rt, CUresult, DrvResult};
+use super::{drv, drv_ctx, out, rt, CUresult, DrvResult};
 use crate::sync::lock;
 
 /// A `CUcontext`.
@@ -426,8 +426,7 @@ unsafe extern "C" fn cuCtxGetCurrent(pctx: *mut CUcontext) -> CUresult {
 }
 
 unsafe extern "C" fn cuCtxGetDevice(dev: *mut c_int) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         // SAFETY: the caller's out-pointer.
         unsafe { out(dev, 0) }
     })
@@ -446,10 +445,7 @@ unsafe extern "C" fn cuCtxGetDevice_v2(dev: *mut c_int, ctx: CUcontext) -> CUres
 }
 
 unsafe extern "C" fn cuCtxSynchronize() -> CUresult {
-    drv(|| {
-        need_context()?;
-        rt(crate::device::cudaDeviceSynchronize())
-    })
+    drv_ctx(|| rt(crate::device::cudaDeviceSynchronize()))
 }
 
 unsafe extern "C" fn cuCtxSynchronize_v2(ctx: CUcontext) -> CUresult {
@@ -523,8 +519,7 @@ unsafe extern "C" fn cuCtxGetId(ctx: CUcontext, id: *mut u64) -> CUresult {
 }
 
 unsafe extern "C" fn cuCtxGetLimit(value: *mut usize, limit: c_int) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if value.is_null() {
             return Err(INVALID_VALUE);
         }
@@ -535,15 +530,11 @@ unsafe extern "C" fn cuCtxGetLimit(value: *mut usize, limit: c_int) -> CUresult 
 }
 
 unsafe extern "C" fn cuCtxSetLimit(limit: c_int, value: usize) -> CUresult {
-    drv(|| {
-        need_context()?;
-        rt(crate::device::cudaDeviceSetLimit(limit, value))
-    })
+    drv_ctx(|| rt(crate::device::cudaDeviceSetLimit(limit, value)))
 }
 
 unsafe extern "C" fn cuCtxGetCacheConfig(config: *mut c_int) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if config.is_null() {
             return Err(INVALID_VALUE);
         }
@@ -553,18 +544,14 @@ unsafe extern "C" fn cuCtxGetCacheConfig(config: *mut c_int) -> CUresult {
 }
 
 unsafe extern "C" fn cuCtxSetCacheConfig(config: c_int) -> CUresult {
-    drv(|| {
-        need_context()?;
-        rt(crate::device::cudaDeviceSetCacheConfig(config))
-    })
+    drv_ctx(|| rt(crate::device::cudaDeviceSetCacheConfig(config)))
 }
 
 unsafe extern "C" fn cuCtxGetStreamPriorityRange(
     least: *mut c_int,
     greatest: *mut c_int,
 ) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         // SAFETY: the caller's optional out-pointers.
         rt(unsafe { crate::stream::cudaDeviceGetStreamPriorityRange(least, greatest) })
     })

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use super::context::need_context;
 use super::result::{INVALID_DEVICE, INVALID_HANDLE, INVALID_VALUE, NOT_SUPPORTED};
-use super::{drv, out, rt, CUresult, DrvResult};
+use super::{drv, drv_ctx, out, rt, CUresult, DrvResult};
 use crate::ffi::cudaStream_t;
 use crate::log::{log, Level};
 use crate::sync::lock;
@@ -127,8 +127,7 @@ unsafe extern "C" fn cuLinkCreate_v2(
     _values: *mut *mut c_void,
     state: *mut *mut c_void,
 ) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if state.is_null() {
             return Err(INVALID_VALUE);
         }
@@ -312,8 +311,7 @@ unsafe extern "C" fn cuDeviceGetByPCIBusId(dev: *mut c_int, id: *const c_char) -
 }
 
 unsafe extern "C" fn cuCtxGetSharedMemConfig(config: *mut c_int) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         // CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE.
         // SAFETY: the caller's out-pointer.
         unsafe { out(config, 1) }
@@ -321,8 +319,7 @@ unsafe extern "C" fn cuCtxGetSharedMemConfig(config: *mut c_int) -> CUresult {
 }
 
 unsafe extern "C" fn cuCtxSetSharedMemConfig(config: c_int) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if (0..=2).contains(&config) {
             Ok(())
         } else {

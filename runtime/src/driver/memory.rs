@@ -7,7 +7,7 @@ use std::ffi::{c_int, c_uint, c_void};
 
 use super::context::{current, need_context};
 use super::result::{INVALID_VALUE, NOT_FOUND};
-use super::{drv, rt, CUresult, DrvResult};
+use super::{drv, drv_ctx, rt, CUresult, DrvResult};
 use crate::alloc_table::{check_device_range, find, Kind};
 use crate::ffi::cudaStream_t;
 use crate::memory as m;
@@ -21,8 +21,7 @@ fn ptr(d: CUdeviceptr) -> *mut c_void {
 
 /// `cuMemAlloc_v2`: a size of 0 is an error, unlike `cudaMalloc`'s.
 pub unsafe extern "C" fn cuMemAlloc_v2(dptr: *mut CUdeviceptr, size: usize) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if dptr.is_null() || size == 0 {
             return Err(INVALID_VALUE);
         }
@@ -36,15 +35,11 @@ pub unsafe extern "C" fn cuMemAlloc_v2(dptr: *mut CUdeviceptr, size: usize) -> C
 }
 
 unsafe extern "C" fn cuMemFree_v2(d: CUdeviceptr) -> CUresult {
-    drv(|| {
-        need_context()?;
-        rt(m::cudaFree(ptr(d)))
-    })
+    drv_ctx(|| rt(m::cudaFree(ptr(d))))
 }
 
 unsafe extern "C" fn cuMemAllocHost_v2(pp: *mut *mut c_void, size: usize) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if pp.is_null() || size == 0 {
             return Err(INVALID_VALUE);
         }
@@ -54,8 +49,7 @@ unsafe extern "C" fn cuMemAllocHost_v2(pp: *mut *mut c_void, size: usize) -> CUr
 }
 
 unsafe extern "C" fn cuMemHostAlloc(pp: *mut *mut c_void, size: usize, flags: c_uint) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if pp.is_null() || size == 0 {
             return Err(INVALID_VALUE);
         }
@@ -66,10 +60,7 @@ unsafe extern "C" fn cuMemHostAlloc(pp: *mut *mut c_void, size: usize, flags: c_
 }
 
 unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> CUresult {
-    drv(|| {
-        need_context()?;
-        rt(m::cudaFreeHost(p))
-    })
+    drv_ctx(|| rt(m::cudaFreeHost(p)))
 }
 
 unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
@@ -77,8 +68,7 @@ unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
     p: *mut c_void,
     flags: c_uint,
 ) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if dptr.is_null() {
             return Err(INVALID_VALUE);
         }
@@ -92,18 +82,14 @@ unsafe extern "C" fn cuMemHostGetDevicePointer_v2(
 }
 
 unsafe extern "C" fn cuMemHostRegister_v2(p: *mut c_void, size: usize, flags: c_uint) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         // SAFETY: the caller's contract, as `cudaHostRegister`'s.
         rt(unsafe { m::cudaHostRegister(p, size, flags) })
     })
 }
 
 unsafe extern "C" fn cuMemHostUnregister(p: *mut c_void) -> CUresult {
-    drv(|| {
-        need_context()?;
-        rt(m::cudaHostUnregister(p))
-    })
+    drv_ctx(|| rt(m::cudaHostUnregister(p)))
 }
 
 unsafe extern "C" fn cuMemAllocManaged(
@@ -111,8 +97,7 @@ unsafe extern "C" fn cuMemAllocManaged(
     size: usize,
     flags: c_uint,
 ) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if dptr.is_null() {
             return Err(INVALID_VALUE);
         }
@@ -133,8 +118,7 @@ unsafe extern "C" fn cuMemAllocPitch_v2(
     height: usize,
     element: c_uint,
 ) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if dptr.is_null() || pitch.is_null() || !matches!(element, 4 | 8 | 16) {
             return Err(INVALID_VALUE);
         }
@@ -155,8 +139,7 @@ unsafe extern "C" fn cuMemGetAddressRange_v2(
     size: *mut usize,
     d: CUdeviceptr,
 ) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         let (start, a) = find(d as usize).ok_or(NOT_FOUND)?;
         // SAFETY: the caller's optional out-pointers.
         unsafe {
@@ -172,8 +155,7 @@ unsafe extern "C" fn cuMemGetAddressRange_v2(
 }
 
 unsafe extern "C" fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         // SAFETY: the caller's out-pointers.
         rt(unsafe { m::cudaMemGetInfo(free, total) })
     })

@@ -68,6 +68,15 @@ pub(crate) fn drv(body: impl FnOnce() -> DrvResult) -> CUresult {
     drv_any(body)
 }
 
+/// As [`drv`], for the entry points that act on the current context:
+/// `CUDA_ERROR_INVALID_CONTEXT` when the thread has none.
+pub(crate) fn drv_ctx(body: impl FnOnce() -> DrvResult) -> CUresult {
+    drv(|| {
+        context::need_context()?;
+        body()
+    })
+}
+
 /// As [`drv`], for the few entry points that work before `cuInit`.
 pub(crate) fn drv_any(body: impl FnOnce() -> DrvResult) -> CUresult {
     let outer = context::enter_driver();

@@ -16,7 +16,7 @@ use super::result::{
     FILE_NOT_FOUND, INVALID_HANDLE, INVALID_IMAGE, INVALID_PTX, INVALID_VALUE, NOT_FOUND,
     NO_BINARY_FOR_GPU,
 };
-use super::{drv, out, rt, CUresult, DrvResult};
+use super::{drv, drv_ctx, out, rt, CUresult, DrvResult};
 use crate::fatbin::{self, EntryKind};
 use crate::ffi::{cudaFuncAttributes, cudaStream_t, Dim3};
 use crate::jit::{self, memread, JitError};
@@ -226,8 +226,7 @@ fn publish(ids: Vec<ModuleId>, pmod: *mut *mut c_void) -> DrvResult {
 }
 
 unsafe extern "C" fn cuModuleLoadData(pmod: *mut *mut c_void, image: *const c_void) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if pmod.is_null() {
             return Err(INVALID_VALUE);
         }
@@ -271,8 +270,7 @@ unsafe fn read_file(name: *const c_char) -> DrvResult<Vec<u8>> {
 }
 
 unsafe extern "C" fn cuModuleLoad(pmod: *mut *mut c_void, name: *const c_char) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if pmod.is_null() {
             return Err(INVALID_VALUE);
         }

@@ -5,16 +5,15 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use super::context::{current, need_context};
+use super::context::current;
 use super::result::INVALID_VALUE;
-use super::{drv, out, rt, CUresult};
+use super::{drv, drv_ctx, out, rt, CUresult};
 use crate::event as e;
 use crate::ffi::{cudaEvent_t, cudaStream_t};
 use crate::stream as s;
 
 unsafe extern "C" fn cuStreamCreate(ph: *mut cudaStream_t, flags: c_uint) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if ph.is_null() {
             return Err(INVALID_VALUE);
         }
@@ -28,8 +27,7 @@ unsafe extern "C" fn cuStreamCreateWithPriority(
     flags: c_uint,
     priority: c_int,
 ) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if ph.is_null() {
             return Err(INVALID_VALUE);
         }
@@ -39,10 +37,7 @@ unsafe extern "C" fn cuStreamCreateWithPriority(
 }
 
 unsafe extern "C" fn cuStreamDestroy_v2(h: cudaStream_t) -> CUresult {
-    drv(|| {
-        need_context()?;
-        rt(s::cudaStreamDestroy(h))
-    })
+    drv_ctx(|| rt(s::cudaStreamDestroy(h)))
 }
 
 unsafe extern "C" fn cuStreamSynchronize(h: cudaStream_t) -> CUresult {
@@ -136,8 +131,7 @@ unsafe extern "C" fn cuLaunchHostFunc(
 }
 
 unsafe extern "C" fn cuEventCreate(ph: *mut cudaEvent_t, flags: c_uint) -> CUresult {
-    drv(|| {
-        need_context()?;
+    drv_ctx(|| {
         if ph.is_null() {
             return Err(INVALID_VALUE);
         }

@@ -23,7 +23,7 @@ pub mod buffers;
 mod tests;
 
 use std::collections::HashMap;
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::c_int;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -33,11 +33,13 @@ use cucc_racer::lower::{Arg, Options};
 use cucc_racer::machine::Machine;
 
 use crate::errors::{set_sticky, CudaResult, Error};
-use crate::ffi::{cudaDeviceProp, cudaUUID_t, Dim3};
+use crate::ffi::cudaDeviceProp;
 use crate::kernel::KernelImpl;
 use crate::registry::{Function, ModuleId};
-use crate::sim_device::{read_args, sign_extend};
-use crate::stream::Stream;
+use crate::sim_device::{
+    cannot_run, check_param_count, derived_properties, kept_ir, read_args, set_clock, sign_extend,
+    RunInfo, SimLaunch,
+};
 use crate::sync::lock;
 use buffers::Bound;
 
@@ -74,39 +76,21 @@ fn build_properties() -> cudaDeviceProp {
     let m = machine();
     // CUDA's launch limits hold (a launch is a tagged element stream); the
     // rest describes the array.
-    let mut p = *crate::device::properties();
     let name = format!(
         "RACER array processor ({}x{} PEs, simulated)",
         m.array_rows, m.array_cols
     );
-    p.name = [0; 256];
-    for (dst, src) in p.name.iter_mut().zip(name.bytes().take(255)) {
-        *dst = src as c_char;
-    }
-    let mut uuid = cudaUUID_t::default();
-    for (dst, src) in uuid.bytes.iter_mut().zip(b"cucc-racer-array") {
-        *dst = *src as c_char;
-    }
-    p.uuid = uuid;
     // A PCI address of its own (the Snitch cluster's is the CPU's + 1).
-    p.pciDeviceID += 2;
+    let mut p = derived_properties(&name, b"cucc-racer-array", 2);
     // A block of PEs holds one replica of the program.
     p.multiProcessorCount = c_int::try_from(m.blocks()).unwrap_or(c_int::MAX);
     p.sharedMemPerBlock = 0;
     p.sharedMemPerMultiprocessor = 0;
     p.sharedMemPerBlockOptin = 0;
-    p.l2CacheSize = 0;
-    p.persistingL2CacheMaxSize = 0;
     p.memoryBusWidth = c_int::try_from(m.stream_bits).unwrap_or(c_int::MAX);
     p.warpSize = 1;
-    p.concurrentKernels = 0;
-    p.asyncEngineCount = 0;
-    p.hostNativeAtomicSupported = 0;
-    p.globalL1CacheSupported = 0;
-    p.localL1CacheSupported = 0;
-    let khz = c_int::try_from(clock_hz() / 1000).unwrap_or(c_int::MAX);
-    p.reserved[0] = khz; // clockRate
-    p.reserved[5] = khz; // memoryClockRate: the memory units run at the stream rate
+    // The memory units run at the stream rate.
+    set_clock(&mut p, clock_hz());
     p
 }
 
@@ -213,22 +197,11 @@ pub fn lowering_args(kinds: &[ParamKind], values: &[u64], sizes: &[u32]) -> Vec<
 /// (or finds it prepared) and queues the run on `stream`.
 ///
 /// # Safety
-/// `args` must hold one pointer per kernel parameter, each to a readable
-/// value of the parameter's size (CUDA's contract).
-pub(crate) unsafe fn launch(
-    f: &Function,
-    k: &KernelImpl,
-    grid: Dim3,
-    block: Dim3,
-    args: *mut *mut c_void,
-    shared: usize,
-    stream: &Arc<Stream>,
-) -> CudaResult {
+/// `l`'s argument pointers must be valid as [`SimLaunch`] says.
+pub(crate) unsafe fn launch(f: &Function, k: &KernelImpl, l: SimLaunch<'_>) -> CudaResult {
+    let SimLaunch(grid, block, args, shared, stream) = l;
     let name = crate::profile::demangle(&k.name);
-    let fail = |code: Error, why: &str| {
-        eprintln!("cucc runtime: kernel `{name}` cannot run on the RACER array: {why}");
-        code
-    };
+    let fail = |code: Error, why: &str| cannot_run(&name, "the RACER array", code, why);
     if grid.y != 1 || grid.z != 1 || block.y != 1 || block.z != 1 {
         return Err(fail(
             Error::NoKernelImageForDevice,
@@ -238,13 +211,7 @@ pub(crate) unsafe fn launch(
     // Shared memory is left to the lowering, whose diagnostic names the
     // construct and its line; bytes requested but unused are harmless.
     let _ = shared;
-    let id = f.module_id()?;
-    let Some(source) = crate::kernel_ir::get(&id) else {
-        return Err(fail(
-            Error::NoKernelImageForDevice,
-            "its IR was not kept (objects built with separate compilation do not embed it)",
-        ));
-    };
+    let (id, source) = kept_ir(f, fail)?;
     let m = module(id, &source);
     let m = m
         .as_ref()
@@ -256,16 +223,7 @@ pub(crate) unsafe fn launch(
             &format!("the module has no kernel `{}`", k.name),
         )
     })?;
-    if kinds.len() != k.param_sizes.len() {
-        return Err(fail(
-            Error::NoKernelImageForDevice,
-            &format!(
-                "its IR has {} parameters, the host passes {}",
-                kinds.len(),
-                k.param_sizes.len()
-            ),
-        ));
-    }
+    check_param_count(kinds.len(), k.param_sizes.len(), fail)?;
     // SAFETY: the caller's contract.
     let values = unsafe { read_args(args, &k.param_sizes)? };
     let key = Key {
@@ -323,13 +281,9 @@ pub(crate) unsafe fn launch(
         buffers::BindError::Types(msg) => fail(Error::NoKernelImageForDevice, &msg),
     })?;
     let run = Run {
-        name,
-        mangled: k.name.clone(),
+        info: RunInfo::new(name, k, grid, block),
         prepared: Arc::clone(&prepared),
         bound,
-        profiled: crate::profile::enabled(),
-        blocks: grid.count(),
-        threads: grid.count().saturating_mul(block.count()),
     };
     crate::stream::submit(stream, move || run.execute())?;
     Ok(())
@@ -337,13 +291,9 @@ pub(crate) unsafe fn launch(
 
 /// A queued run.
 struct Run {
-    name: String,
-    mangled: String,
+    info: RunInfo,
     prepared: Outcome,
     bound: Vec<Bound>,
-    profiled: bool,
-    blocks: u64,
-    threads: u64,
 }
 
 impl Run {
@@ -360,17 +310,17 @@ impl Run {
             Err((code, why)) => {
                 eprintln!(
                     "cucc runtime: kernel `{}` failed on the RACER array: {why}",
-                    self.name
+                    self.info.name
                 );
                 set_sticky(code);
                 return;
             }
         };
         CYCLES.fetch_add(report.cycles, Ordering::AcqRel);
-        if self.profiled {
+        if self.info.profiled {
             let host = t.elapsed();
-            crate::profile::kernel(&self.mangled, self.blocks, self.threads, host);
-            crate::profile::racer_kernel(clock_hz(), &self.mangled, &report, host);
+            self.info.profile(host);
+            crate::profile::racer_kernel(clock_hz(), &self.info.mangled, &report, host);
         }
     }
 }

@@ -26,19 +26,21 @@
 pub mod kernels;
 pub mod placement;
 
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::c_int;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use cucc_snitch::isa::XReg;
 use cucc_snitch::sim::{Counters, Machine, ModelParams, SimError};
 
 use crate::errors::{set_sticky, CudaResult, Error};
-use crate::ffi::{cudaDeviceProp, cudaUUID_t, Dim3};
+use crate::ffi::cudaDeviceProp;
 use crate::kernel::KernelImpl;
 use crate::registry::Function;
-use crate::sim_device::{copy_back_changes, read_args, sign_extend};
-use crate::stream::Stream;
+use crate::sim_device::{
+    cannot_run, check_param_count, copy_back_changes, derived_properties, kept_ir, read_args,
+    set_clock, sign_extend, RunInfo, SimLaunch,
+};
 use kernels::{ArgKind, Compiled, Key};
 use placement::{PlaceError, PtrArg, Region, Reserve};
 
@@ -80,40 +82,21 @@ fn build_properties() -> cudaDeviceProp {
     // Start from the CPU device's limits (block and grid sizes, texture
     // limits): the compiler runs a block's threads as loops, so CUDA's
     // limits hold; then describe the cluster.
-    let mut p = *crate::device::properties();
     let name = format!("Snitch cluster ({CORES} cores, simulated)");
-    p.name = [0; 256];
-    for (dst, src) in p.name.iter_mut().zip(name.bytes().take(255)) {
-        *dst = src as c_char;
-    }
-    let mut uuid = cudaUUID_t::default();
-    for (dst, src) in uuid.bytes.iter_mut().zip(b"cucc-snitch-clus") {
-        *dst = *src as c_char;
-    }
-    p.uuid = uuid;
-    // A PCI address of its own, so bus-id queries tell the devices apart:
-    // the CPU's bus, the next device number.
-    p.pciDeviceID += 1;
+    // The CPU's bus, the next device number.
+    let mut p = derived_properties(&name, b"cucc-snitch-clus", 1);
     let tcdm = params.tcdm_size;
     p.multiProcessorCount = CORES as c_int;
     p.sharedMemPerBlock = tcdm;
     p.sharedMemPerMultiprocessor = tcdm;
     p.sharedMemPerBlockOptin = tcdm;
-    p.l2CacheSize = 0;
-    p.persistingL2CacheMaxSize = 0;
     p.memoryBusWidth = 64;
     p.maxThreadsPerMultiProcessor = p.maxThreadsPerBlock;
     p.maxBlocksPerMultiProcessor = 1;
     p.regsPerBlock = 32;
     p.regsPerMultiprocessor = 32;
-    p.concurrentKernels = 0;
-    p.asyncEngineCount = 0;
-    p.hostNativeAtomicSupported = 0;
-    p.globalL1CacheSupported = 0;
-    p.localL1CacheSupported = 0;
-    let khz = c_int::try_from(params.clock_hz / 1000).unwrap_or(c_int::MAX);
-    p.reserved[0] = khz; // clockRate
-    p.reserved[5] = khz; // memoryClockRate: the TCDM runs at the core clock
+    // The TCDM runs at the core clock.
+    set_clock(&mut p, params.clock_hz);
     p
 }
 
@@ -121,41 +104,15 @@ fn build_properties() -> cudaDeviceProp {
 /// this launch and queues the run on `stream`.
 ///
 /// # Safety
-/// `args` must hold one pointer per kernel parameter, each to a readable
-/// value of the parameter's size (CUDA's contract).
-pub(crate) unsafe fn launch(
-    f: &Function,
-    k: &KernelImpl,
-    grid: Dim3,
-    block: Dim3,
-    args: *mut *mut c_void,
-    shared: usize,
-    stream: &Arc<Stream>,
-) -> CudaResult {
+/// `l`'s argument pointers must be valid as [`SimLaunch`] says.
+pub(crate) unsafe fn launch(f: &Function, k: &KernelImpl, l: SimLaunch<'_>) -> CudaResult {
+    let SimLaunch(grid, block, args, shared, stream) = l;
     let name = crate::profile::demangle(&k.name);
-    let fail = |code: Error, why: &str| {
-        eprintln!("cucc runtime: kernel `{name}` cannot run on the Snitch cluster: {why}");
-        code
-    };
-    let id = f.module_id()?;
-    let Some(source) = crate::kernel_ir::get(&id) else {
-        return Err(fail(
-            Error::NoKernelImageForDevice,
-            "its IR was not kept (objects built with separate compilation do not embed it)",
-        ));
-    };
+    let fail = |code: Error, why: &str| cannot_run(&name, "the Snitch cluster", code, why);
+    let (id, source) = kept_ir(f, fail)?;
     let sig = kernels::signature(id, &source, &k.name)
         .map_err(|e| fail(Error::NoKernelImageForDevice, &e))?;
-    if sig.params.len() != k.param_sizes.len() {
-        return Err(fail(
-            Error::NoKernelImageForDevice,
-            &format!(
-                "its IR has {} parameters, the host passes {}",
-                sig.params.len(),
-                k.param_sizes.len()
-            ),
-        ));
-    }
+    check_param_count(sig.params.len(), k.param_sizes.len(), fail)?;
     // SAFETY: the caller's contract.
     let values = unsafe { read_args(args, &k.param_sizes)? };
     // Pointers: where their buffers go.
@@ -275,14 +232,10 @@ pub(crate) unsafe fn launch(
         }
     }
     let run = Run {
-        name,
-        mangled: k.name.clone(),
+        info: RunInfo::new(name, k, grid, block),
         compiled,
         regions: placed.regions,
         words,
-        profiled: crate::profile::enabled(),
-        blocks: grid.count(),
-        threads: grid.count().saturating_mul(block.count()),
     };
     crate::stream::submit(stream, move || run.execute())?;
     Ok(())
@@ -290,14 +243,10 @@ pub(crate) unsafe fn launch(
 
 /// A queued run: everything the stream task needs.
 struct Run {
-    name: String,
-    mangled: String,
+    info: RunInfo,
     compiled: kernels::Outcome,
     regions: Vec<Region>,
     words: Vec<u32>,
-    profiled: bool,
-    blocks: u64,
-    threads: u64,
 }
 
 /// One launch's counters: the slowest core's cycles and sums over cores.
@@ -384,7 +333,7 @@ impl Run {
             if tcdm.write_bytes(r.tcdm, host).is_err() {
                 eprintln!(
                     "cucc runtime: kernel `{}`: buffer outside the TCDM",
-                    self.name
+                    self.info.name
                 );
                 set_sticky(Error::LaunchFailure);
                 return;
@@ -397,7 +346,7 @@ impl Run {
             Err(RunFailure::Sim(core, e)) => {
                 eprintln!(
                     "cucc runtime: kernel `{}` failed on Snitch core {core}: {e}",
-                    self.name
+                    self.info.name
                 );
                 let code = match e {
                     SimError::Memory { .. } => Error::IllegalAddress,
@@ -407,7 +356,7 @@ impl Run {
                 return;
             }
             Err(RunFailure::Setup(e)) => {
-                eprintln!("cucc runtime: kernel `{}`: {e}", self.name);
+                eprintln!("cucc runtime: kernel `{}`: {e}", self.info.name);
                 set_sticky(Error::LaunchFailure);
                 return;
             }
@@ -420,15 +369,15 @@ impl Run {
             unsafe { copy_back_changes(r.host, old, new) };
         }
         CYCLES.fetch_add(counters.cycles, Ordering::AcqRel);
-        if self.profiled {
+        if self.info.profiled {
             let host = t.elapsed();
-            crate::profile::kernel(&self.mangled, self.blocks, self.threads, host);
+            self.info.profile(host);
             crate::profile::simulated_kernel(
                 "snitch",
                 params.clock_hz,
-                &self.mangled,
-                self.blocks,
-                self.threads,
+                &self.info.mangled,
+                self.info.blocks,
+                self.info.threads,
                 &counters,
                 host,
             );

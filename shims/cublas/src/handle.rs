@@ -65,6 +65,44 @@ fn update(handle: cublasHandle_t, f: impl FnOnce(&mut Settings)) -> cublasStatus
     }
 }
 
+/// The body of the `cublasGet*` setting queries: `NOT_INITIALIZED` for an
+/// unknown handle, `INVALID_VALUE` for a NULL `out`.
+///
+/// # Safety
+/// `out` must be NULL or valid for a write.
+unsafe fn read_setting<T>(
+    handle: cublasHandle_t,
+    out: *mut T,
+    read: impl FnOnce(&Settings) -> T,
+) -> cublasStatus_t {
+    let s = match settings(handle) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    if out.is_null() {
+        return CUBLAS_STATUS_INVALID_VALUE;
+    }
+    // SAFETY: checked non-null; the caller promises validity.
+    unsafe { *out = read(&s) };
+    CUBLAS_STATUS_SUCCESS
+}
+
+/// The body of the `cublasSet*` calls: `NOT_INITIALIZED` for an unknown
+/// handle, then `INVALID_VALUE` unless the new value is `valid`.
+fn write_setting(
+    handle: cublasHandle_t,
+    valid: bool,
+    write: impl FnOnce(&mut Settings),
+) -> cublasStatus_t {
+    if settings(handle).is_err() {
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    }
+    if !valid {
+        return CUBLAS_STATUS_INVALID_VALUE;
+    }
+    update(handle, write)
+}
+
 /// Creates a handle on the legacy default stream, host pointer mode.
 ///
 /// # Safety
@@ -173,16 +211,8 @@ pub unsafe extern "C" fn cublasGetStream_v2(
     handle: cublasHandle_t,
     stream: *mut cudaStream_t,
 ) -> cublasStatus_t {
-    let s = match settings(handle) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
-    if stream.is_null() {
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
-    // SAFETY: checked non-null.
-    unsafe { *stream = s.stream };
-    CUBLAS_STATUS_SUCCESS
+    // SAFETY: forwarded contract.
+    unsafe { read_setting(handle, stream, |s| s.stream) }
 }
 
 /// Sets whether scalars are host (0) or device (1) pointers.
@@ -191,13 +221,8 @@ pub extern "C" fn cublasSetPointerMode_v2(
     handle: cublasHandle_t,
     mode: cublasPointerMode_t,
 ) -> cublasStatus_t {
-    if settings(handle).is_err() {
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    }
-    if mode != POINTER_MODE_HOST && mode != POINTER_MODE_DEVICE {
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
-    update(handle, |s| s.pointer_mode = mode)
+    let valid = mode == POINTER_MODE_HOST || mode == POINTER_MODE_DEVICE;
+    write_setting(handle, valid, |s| s.pointer_mode = mode)
 }
 
 /// Reads the pointer mode.
@@ -209,16 +234,8 @@ pub unsafe extern "C" fn cublasGetPointerMode_v2(
     handle: cublasHandle_t,
     mode: *mut cublasPointerMode_t,
 ) -> cublasStatus_t {
-    let s = match settings(handle) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
-    if mode.is_null() {
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
-    // SAFETY: checked non-null.
-    unsafe { *mode = s.pointer_mode };
-    CUBLAS_STATUS_SUCCESS
+    // SAFETY: forwarded contract.
+    unsafe { read_setting(handle, mode, |s| s.pointer_mode) }
 }
 
 /// Sets the math mode: one of 0 (default), 1 (tensor op), 2 (pedantic),
@@ -227,13 +244,8 @@ pub unsafe extern "C" fn cublasGetPointerMode_v2(
 /// computed in the storage precision or better.
 #[no_mangle]
 pub extern "C" fn cublasSetMathMode(handle: cublasHandle_t, mode: cublasMath_t) -> cublasStatus_t {
-    if settings(handle).is_err() {
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    }
-    if !matches!(mode & !16, 0 | 1 | 2 | 3 | 4 | 8) {
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
-    update(handle, |s| s.math_mode = mode)
+    let valid = matches!(mode & !16, 0 | 1 | 2 | 3 | 4 | 8);
+    write_setting(handle, valid, |s| s.math_mode = mode)
 }
 
 /// Reads the math mode.
@@ -245,16 +257,8 @@ pub unsafe extern "C" fn cublasGetMathMode(
     handle: cublasHandle_t,
     mode: *mut cublasMath_t,
 ) -> cublasStatus_t {
-    let s = match settings(handle) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
-    if mode.is_null() {
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
-    // SAFETY: checked non-null.
-    unsafe { *mode = s.math_mode };
-    CUBLAS_STATUS_SUCCESS
+    // SAFETY: forwarded contract.
+    unsafe { read_setting(handle, mode, |s| s.math_mode) }
 }
 
 /// Allows (1) or forbids (0) atomics; results here are deterministic either way.
@@ -263,13 +267,8 @@ pub extern "C" fn cublasSetAtomicsMode(
     handle: cublasHandle_t,
     mode: cublasAtomicsMode_t,
 ) -> cublasStatus_t {
-    if settings(handle).is_err() {
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    }
-    if mode != 0 && mode != 1 {
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
-    update(handle, |s| s.atomics_mode = mode)
+    let valid = mode == 0 || mode == 1;
+    write_setting(handle, valid, |s| s.atomics_mode = mode)
 }
 
 /// Reads the atomics mode.
@@ -281,16 +280,8 @@ pub unsafe extern "C" fn cublasGetAtomicsMode(
     handle: cublasHandle_t,
     mode: *mut cublasAtomicsMode_t,
 ) -> cublasStatus_t {
-    let s = match settings(handle) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
-    if mode.is_null() {
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
-    // SAFETY: checked non-null.
-    unsafe { *mode = s.atomics_mode };
-    CUBLAS_STATUS_SUCCESS
+    // SAFETY: forwarded contract.
+    unsafe { read_setting(handle, mode, |s| s.atomics_mode) }
 }
 
 /// Gives the handle a workspace. OpenBLAS needs none, so it is only
@@ -301,13 +292,8 @@ pub extern "C" fn cublasSetWorkspace_v2(
     workspace: *mut c_void,
     size: usize,
 ) -> cublasStatus_t {
-    if settings(handle).is_err() {
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    }
-    if (workspace as usize) % 256 != 0 || (workspace.is_null() && size != 0) {
-        return CUBLAS_STATUS_INVALID_VALUE;
-    }
-    update(handle, |s| s.workspace = (workspace as usize, size))
+    let valid = (workspace as usize) % 256 == 0 && (!workspace.is_null() || size == 0);
+    write_setting(handle, valid, |s| s.workspace = (workspace as usize, size))
 }
 
 /// `"CUBLAS_STATUS_..."` for a status.

@@ -49,6 +49,21 @@ impl Layout {
             spatial,
         })
     }
+
+    /// Calls `f(n, s)` for every member of statistic `j`: each image's
+    /// spatial positions in spatial mode, each image's position `j` else.
+    fn members(&self, j: usize, f: &mut dyn FnMut(usize, usize)) {
+        for n in 0..self.n {
+            if self.spatial {
+                for s in 0..self.s {
+                    f(n, s);
+                }
+            } else {
+                f(n, j);
+            }
+        }
+    }
+
     /// Statistics per channel (1 spatial, s per activation).
     fn per_channel(&self) -> usize {
         if self.spatial {
@@ -199,17 +214,7 @@ unsafe fn train<T: Real>(
         let m = l.count() as f64;
         (0..l.c).into_par_iter().for_each(|c| {
             for j in 0..l.per_channel() {
-                let members = |f: &mut dyn FnMut(usize, usize)| {
-                    for n in 0..l.n {
-                        if l.spatial {
-                            for s in 0..l.s {
-                                f(n, s);
-                            }
-                        } else {
-                            f(n, j);
-                        }
-                    }
-                };
+                let members = |f: &mut dyn FnMut(usize, usize)| l.members(j, f);
                 // SAFETY (whole block): offsets come from validated descriptors.
                 unsafe {
                     let mut sum = 0.0;
@@ -399,17 +404,7 @@ unsafe fn back<T: Real>(stream: *mut c_void, b: Back) -> Result<()> {
         let m = l.count() as f64;
         (0..l.c).into_par_iter().for_each(|c| {
             for j in 0..l.per_channel() {
-                let members = |f: &mut dyn FnMut(usize, usize)| {
-                    for n in 0..l.n {
-                        if l.spatial {
-                            for s in 0..l.s {
-                                f(n, s);
-                            }
-                        } else {
-                            f(n, j);
-                        }
-                    }
-                };
+                let members = |f: &mut dyn FnMut(usize, usize)| l.members(j, f);
                 let po = param_offset(pd, &psp, l, c, j);
                 // SAFETY (whole block): offsets come from validated descriptors.
                 unsafe {
