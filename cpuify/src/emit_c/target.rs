@@ -244,7 +244,9 @@ mod tests {
         // Whatever the compiler accepts otherwise, type-based aliasing is
         // off: device memory is untyped (see `device_c_flags`).
         for cc in ["cc", "/nonexistent/cc"] {
-            assert!(device_c_flags(cc).iter().any(|f| f == "-fno-strict-aliasing"));
+            assert!(device_c_flags(cc)
+                .iter()
+                .any(|f| f == "-fno-strict-aliasing"));
         }
     }
 
