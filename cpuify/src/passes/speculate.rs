@@ -36,7 +36,7 @@
 use crate::passes::entry::{launch_parts, Changed};
 use crate::passes::predicate_barriers::{constant_shift, speculable};
 use crate::remarks::Remarks;
-use cucc_ir::edit::{clone_op, replace_all_uses};
+use cucc_ir::edit::{clone_op, replace_all_uses, replace_uses_in_op};
 use cucc_ir::{
     ArithFlags, BinOp, Builder, Callee, CastOp, CmpPred, FuncId, Function, Level, Module, Op,
     OpKind, Region, Type, Types, Value, ValueDef,
@@ -199,10 +199,18 @@ fn iv_bound(func: &Function, p: Op, iv: Value) -> Option<Value> {
 }
 
 /// If-converts region `r` of loop `p`, innermost `if`s first.
+///
+/// An `if` made selects leaves its results to be replaced: they can only be
+/// used after it in `r` (and in what those ops nest), so the replacements
+/// collect in `subst` and each later op takes them when the walk reaches
+/// it, one pass over the region instead of one over the function per `if`
+/// (which made large kernels quadratic).
 fn convert(types: &mut Types, func: &mut Function, p: Op, r: Region, st: &mut Stats) {
+    let mut subst: HashMap<Value, Value> = HashMap::new();
     let mut i = 0;
     while i < func.regions[r].ops.len() {
         let op = func.regions[r].ops[i];
+        replace_uses_in_op(func, op, &subst);
         for sub in func.ops[op].regions.clone() {
             convert(types, func, p, sub, st);
         }
@@ -232,9 +240,7 @@ fn convert(types: &mut Types, func: &mut Function, p: Op, r: Region, st: &mut St
             let sels: Vec<Value> = (0..results.len())
                 .map(|k| select(&mut b, cond, yields[0][k], yields[1][k]))
                 .collect();
-            for (&old, &new) in results.iter().zip(&sels) {
-                replace_all_uses(func, old, new);
-            }
+            subst.extend(results.iter().copied().zip(sels.iter().copied()));
             i += sels.len();
             func.unlink_op(r, op);
             st.selects += 1;
@@ -255,7 +261,7 @@ fn convert(types: &mut Types, func: &mut Function, p: Op, r: Region, st: &mut St
                     if bool_const(types, func, t) == Some(true)
                         && bool_const(types, func, e) == Some(false)
                     {
-                        replace_all_uses(func, res, cond);
+                        subst.insert(res, cond);
                     }
                 }
             }
