@@ -1,6 +1,6 @@
 //! Optimisation remarks: what the passes did to each kernel, for `--remarks`.
 
-use cucc_ir::{Loc, Module};
+use cucc_ir::{Function, Loc, Module};
 use std::fmt;
 
 /// One remark: a pass, a kernel, a source location and what happened.
@@ -38,6 +38,18 @@ impl Remarks {
             loc,
             message: message.into(),
         });
+    }
+
+    /// Records a remark on `func`, named as the kernel it came from.
+    pub fn add_on(
+        &mut self,
+        pass: &'static str,
+        func: &Function,
+        loc: Loc,
+        message: impl Into<String>,
+    ) {
+        let name = func.name.clone();
+        self.add(pass, &name, loc, message);
     }
 
     /// Renders every remark as `file:line:col: remark: [pass] kernel: message`.

@@ -215,14 +215,12 @@ pub struct Fatbin<'a> {
 /// The total length (header plus entries) a fat binary header announces;
 /// lets a caller copy exactly the fat binary out of process memory.
 pub fn total_len(header: &[u8]) -> Result<usize, FatbinError> {
-    if header.len() < HEADER_LEN {
-        return Err(FatbinError::Truncated {
-            what: "fat binary header",
-            offset: 0,
-            need: HEADER_LEN as u64,
-            have: header.len() as u64,
-        });
-    }
+    need_bytes(
+        "fat binary header",
+        0,
+        HEADER_LEN as u64,
+        header.len() as u64,
+    )?;
     let magic = u32_at(header, 0);
     if magic != FATBIN_MAGIC {
         return Err(FatbinError::BadMagic { found: magic });
@@ -244,14 +242,7 @@ pub fn total_len(header: &[u8]) -> Result<usize, FatbinError> {
 /// Parses the fat binary at the start of `data`.
 pub fn parse(data: &[u8]) -> Result<Fatbin<'_>, FatbinError> {
     let total = total_len(data)?;
-    if data.len() < total {
-        return Err(FatbinError::Truncated {
-            what: "fat binary",
-            offset: 0,
-            need: total as u64,
-            have: data.len() as u64,
-        });
-    }
+    need_bytes("fat binary", 0, total as u64, data.len() as u64)?;
     let data = &data[..total];
     let version = u16_at(data, 4);
     let mut at = usize::from(u16_at(data, 6));
@@ -264,17 +255,24 @@ pub fn parse(data: &[u8]) -> Result<Fatbin<'_>, FatbinError> {
     Ok(Fatbin { version, entries })
 }
 
-/// Parses the entry at `at`; returns it and the offset of the next one.
-fn parse_entry(data: &[u8], at: usize) -> Result<(Entry<'_>, usize), FatbinError> {
-    let have = (data.len() - at) as u64;
-    if have < MIN_ENTRY_HEADER_LEN as u64 {
+/// `Truncated` unless `have` bytes cover the `need` that `what` at `offset`
+/// takes: one check for every length read before the bytes are touched.
+fn need_bytes(what: &'static str, offset: u64, need: u64, have: u64) -> Result<(), FatbinError> {
+    if have < need {
         return Err(FatbinError::Truncated {
-            what: "entry header",
-            offset: at as u64,
-            need: MIN_ENTRY_HEADER_LEN as u64,
+            what,
+            offset,
+            need,
             have,
         });
     }
+    Ok(())
+}
+
+/// Parses the entry at `at`; returns it and the offset of the next one.
+fn parse_entry(data: &[u8], at: usize) -> Result<(Entry<'_>, usize), FatbinError> {
+    let have = (data.len() - at) as u64;
+    need_bytes("entry header", at as u64, MIN_ENTRY_HEADER_LEN as u64, have)?;
     let corrupt = |what: String| FatbinError::Corrupt {
         what,
         offset: at as u64,

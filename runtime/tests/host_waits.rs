@@ -30,6 +30,18 @@ fn dmalloc(bytes: usize) -> *mut c_void {
     p
 }
 
+/// A device `u64` set to zero: the counter the increment kernels bump.
+fn dmalloc_zeroed_u64() -> *mut c_void {
+    let d = dmalloc(8);
+    let zero = 0u64;
+    // SAFETY: `zero` is a live u64.
+    assert_eq!(
+        unsafe { cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D) },
+        0
+    );
+    d
+}
+
 fn module(
     name: &'static str,
     entry: cucc_runtime::registry::CuccKernelFn,
@@ -223,13 +235,7 @@ fn event_synchronize_sees_the_work_recorded_before_it() {
         assert_eq!(cudaStreamCreateWithFlags(&mut s, STREAM_NON_BLOCKING), 0);
         assert_eq!(cudaEventCreate(&mut e), 0);
     }
-    let d = dmalloc(8);
-    let zero = 0u64;
-    // SAFETY: `zero` is a live u64.
-    assert_eq!(
-        unsafe { cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D) },
-        0
-    );
+    let d = dmalloc_zeroed_u64();
     for i in 1..=30u64 {
         launch_increment(f, d, s);
         assert_eq!(cudaEventRecord(e, s), 0);
@@ -266,13 +272,7 @@ fn host_threads_waiting_on_shared_streams_keep_stream_order() {
                 } else {
                     shared as cudaStream_t
                 };
-                let d = dmalloc(8);
-                let zero = 0u64;
-                // SAFETY: `zero` is a live u64.
-                assert_eq!(
-                    unsafe { cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D) },
-                    0
-                );
+                let d = dmalloc_zeroed_u64();
                 for i in 1..=200u64 {
                     launch_increment(f, d, stream);
                     launch_increment(f, d, stream);
@@ -303,13 +303,7 @@ fn streamed_launches_and_copies_keep_their_order() {
     // streaming mode), then waits once; copies in between see every earlier
     // launch.
     let f = module("increment", increment, INCREMENT_PARAMS);
-    let d = dmalloc(8);
-    let zero = 0u64;
-    // SAFETY: `zero` is a live u64.
-    assert_eq!(
-        unsafe { cudaMemcpy(d, &zero as *const u64 as *const c_void, 8, H2D) },
-        0
-    );
+    let d = dmalloc_zeroed_u64();
     let mut seen = vec![0u64; 10];
     let mut pinned = std::ptr::null_mut();
     // SAFETY: valid out-pointer.

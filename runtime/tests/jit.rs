@@ -17,6 +17,7 @@ use std::process::Command;
 
 use common::*;
 use cucc_runtime::device::cudaDeviceSynchronize;
+use cucc_runtime::errors::cudaError_t;
 use cucc_runtime::ffi::Dim3;
 use cucc_runtime::launch::cudaLaunchKernel;
 use cucc_runtime::memory::{cudaMalloc, cudaMemcpy, cudaMemcpyFromSymbol, cudaMemcpyToSymbol};
@@ -105,6 +106,23 @@ fn register(source: &str) -> Program {
 
 fn dim(x: u32) -> Dim3 {
     Dim3 { x, y: 1, z: 1 }
+}
+
+/// Launches the parameterless stub `s` on one thread; for launches that
+/// must fail before the kernel runs. Returns the launch's error code.
+fn launch_unrun(s: *const std::ffi::c_char) -> cudaError_t {
+    let mut none: [*mut c_void; 0] = [];
+    // SAFETY: the kernel is never run.
+    unsafe {
+        cudaLaunchKernel(
+            s.cast(),
+            dim(1),
+            dim(1),
+            none.as_mut_ptr(),
+            0,
+            std::ptr::null_mut(),
+        )
+    }
 }
 
 /// Copies `bias` to the symbol (before any launch), runs `add` and checks it.
@@ -345,18 +363,7 @@ fn jit_end_to_end() {
     let elf = register_fatbin(fatbin(2, b"\x7fELF not really"));
     let s = stub();
     register_function(elf, s, "_Z3addPiPKii");
-    let mut none: [*mut c_void; 0] = [];
-    // SAFETY: the kernel is never run.
-    let rc = unsafe {
-        cudaLaunchKernel(
-            s.cast(),
-            dim(1),
-            dim(1),
-            none.as_mut_ptr(),
-            0,
-            std::ptr::null_mut(),
-        )
-    };
+    let rc = launch_unrun(s);
     assert_eq!(rc, 209);
 
     // A corrupt fat binary: cudaErrorInvalidKernelImage.
@@ -368,17 +375,7 @@ fn jit_end_to_end() {
     let h = register_fatbin(corrupt);
     let s = stub();
     register_function(h, s, "_Z3addPiPKii");
-    // SAFETY: the kernel is never run.
-    let rc = unsafe {
-        cudaLaunchKernel(
-            s.cast(),
-            dim(1),
-            dim(1),
-            none.as_mut_ptr(),
-            0,
-            std::ptr::null_mut(),
-        )
-    };
+    let rc = launch_unrun(s);
     assert_eq!(rc, 200);
 
     // Untranslatable code: cudaErrorInvalidPtx at the launch and at a symbol

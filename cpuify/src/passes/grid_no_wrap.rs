@@ -59,24 +59,16 @@ pub fn grid_no_wrap(
         };
         let mut map = HashMap::new();
         let copy = clone_op(func, p, &mut map);
-        for &a in &adds {
-            let new = map
-                .get(&func.ops[a].results[0])
-                .and_then(|&r| func.defining_op(r));
-            if let Some(OpKind::Binary(_, flags)) = new.map(|o| &mut func.ops[o].kind) {
-                flags.nsw = true;
-            }
-        }
+        no_wrap::flag_copies(func, &map, &adds);
         func.regions[region].ops.retain(|&o| o != p);
         for (r, op) in [(then_r, copy), (else_r, p)] {
             let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
             func.regions[r].ops.extend([op, y]);
         }
         done += 1;
-        let name = func.name.clone();
-        remarks.add(
+        remarks.add_on(
             PASS,
-            &name,
+            func,
             loc,
             format!(
                 "global thread loop runs a copy whose {} 32-bit index op(s) are `nsw` when a run-time check shows they cannot wrap",

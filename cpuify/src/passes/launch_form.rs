@@ -27,3 +27,29 @@ pub(crate) fn parallels(func: &Function, level: Level) -> Vec<(Region, Op)> {
         .filter(|&(_, o)| func.ops[o].kind == OpKind::Parallel { level })
         .collect()
 }
+
+/// The grid loops standing directly in `func`'s body, in order: a launch
+/// function's kernel invocations, which whole-grid passes visit one by one.
+pub(crate) fn top_grids(func: &Function) -> Vec<Op> {
+    func.regions[func.body]
+        .ops
+        .iter()
+        .copied()
+        .filter(|&o| func.ops[o].kind == OpKind::Parallel { level: Level::Grid })
+        .collect()
+}
+
+/// Whether `op` is `leaf`, or an `if` whose ops (but the yields) all are,
+/// looked through nested `if`s: what may run unguarded once its guard goes.
+pub(crate) fn if_tree_all(func: &Function, op: Op, leaf: &dyn Fn(&Function, Op) -> bool) -> bool {
+    let data = &func.ops[op];
+    match data.kind {
+        OpKind::If => data.regions.iter().all(|&r| {
+            func.regions[r]
+                .ops
+                .iter()
+                .all(|&o| func.ops[o].kind == OpKind::Yield || if_tree_all(func, o, leaf))
+        }),
+        _ => leaf(func, op),
+    }
+}

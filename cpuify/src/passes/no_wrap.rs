@@ -208,3 +208,16 @@ pub(crate) fn condition(
     }
     Some(cond)
 }
+
+/// Flags `nsw` the copies (through `map`, from cloning the loop) of the
+/// index ops `adds`: the checked copy's arithmetic, which cannot wrap.
+pub(crate) fn flag_copies(func: &mut Function, map: &HashMap<Value, Value>, adds: &[Op]) {
+    for &a in adds {
+        let new = map
+            .get(&func.ops[a].results[0])
+            .and_then(|&r| func.defining_op(r));
+        if let Some(OpKind::Binary(_, flags)) = new.map(|o| &mut func.ops[o].kind) {
+            flags.nsw = true;
+        }
+    }
+}

@@ -269,10 +269,9 @@ pub fn nsw_ranges(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Ch
     let n = flag.len() + shifts.len();
     if n > 0 {
         let loc = func.loc;
-        let name = func.name.clone();
-        remarks.add(
+        remarks.add_on(
             PASS,
-            &name,
+            func,
             loc,
             format!(
                 "{} op(s) proved not to overflow by the ranges of their operands flagged `nsw` ({} left shift(s) made multiplications)",

@@ -47,13 +47,7 @@ pub fn prefetch(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Chan
     let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
     };
-    let body = func.body;
-    let grids: Vec<Op> = func.regions[body]
-        .ops
-        .iter()
-        .copied()
-        .filter(|&o| func.ops[o].kind == OpKind::Parallel { level: Level::Grid })
-        .collect();
+    let grids = crate::passes::launch_form::top_grids(func);
     let mut done = 0;
     for g in grids {
         let grid_body = func.ops[g].body();

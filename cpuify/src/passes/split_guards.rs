@@ -213,16 +213,7 @@ fn slice_of(func: &Function, body: Region, guard: Op) -> Option<Vec<Op>> {
 
 /// Pure: no effect besides its results, or an `if` of such ops.
 fn pure(func: &Function, op: Op) -> bool {
-    let data = &func.ops[op];
-    match data.kind {
-        OpKind::If => data.regions.iter().all(|&r| {
-            func.regions[r]
-                .ops
-                .iter()
-                .all(|&o| func.ops[o].kind == OpKind::Yield || pure(func, o))
-        }),
-        ref k => k.is_pure(),
-    }
+    crate::passes::launch_form::if_tree_all(func, op, &|f, o| f.ops[o].kind.is_pure())
 }
 
 /// Moves guard `g` out of loop `p` (in `region`) to just after op `after`:

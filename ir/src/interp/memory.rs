@@ -235,25 +235,18 @@ impl Memory {
 
     /// Frees an allocation; `ptr` must be its start.
     pub(crate) fn free_device(&mut self, ptr: u64) -> Result<(), MemFault> {
-        let (id, off) = split(ptr);
-        let fault = |kind| MemFault {
-            access: Access::Free,
-            ptr,
-            len: 0,
-            kind,
-        };
-        if ptr == 0 {
-            return Err(fault(FaultKind::Null));
-        }
-        let Some(a) = self.allocs.get_mut(id) else {
-            return Err(fault(FaultKind::Wild));
-        };
-        if !a.live {
-            return Err(fault(FaultKind::Freed));
-        }
+        // An empty access at `ptr` faults as a free must (null, wild, freed,
+        // past the end); a free must also start the allocation.
+        let (id, off) = self.check(Access::Free, ptr, 0)?;
         if off != 0 {
-            return Err(fault(FaultKind::OutOfBounds));
+            return Err(MemFault {
+                access: Access::Free,
+                ptr,
+                len: 0,
+                kind: FaultKind::OutOfBounds,
+            });
         }
+        let a = &mut self.allocs[id];
         a.live = false;
         a.data = Vec::new();
         self.quarantine.push_back(id as u32);

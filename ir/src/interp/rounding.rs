@@ -170,31 +170,24 @@ two_sum_err!(two_sum_err_f32, f32);
 two_sum_err!(two_sum_err_f64, f64);
 
 /// The next float after `y` up or down, by stepping its bits; zeros step
-/// to the smallest subnormal of that sign.
-fn step_f32(y: f32, up: bool) -> f32 {
-    if y == 0.0 {
-        return f32::from_bits(if up { 1 } else { 0x8000_0001 });
-    }
-    let b = y.to_bits();
-    f32::from_bits(if (y > 0.0) == up {
-        b.wrapping_add(1)
-    } else {
-        b.wrapping_sub(1)
-    })
+/// to the smallest subnormal of that sign (`neg_min` is its bit pattern).
+macro_rules! step {
+    ($name:ident, $t:ty, $neg_min:expr) => {
+        fn $name(y: $t, up: bool) -> $t {
+            if y == 0.0 {
+                return <$t>::from_bits(if up { 1 } else { $neg_min });
+            }
+            let b = y.to_bits();
+            <$t>::from_bits(if (y > 0.0) == up {
+                b.wrapping_add(1)
+            } else {
+                b.wrapping_sub(1)
+            })
+        }
+    };
 }
-
-/// [`step_f32`] for `f64`.
-fn step_f64(y: f64, up: bool) -> f64 {
-    if y == 0.0 {
-        return f64::from_bits(if up { 1 } else { 0x8000_0000_0000_0001 });
-    }
-    let b = y.to_bits();
-    f64::from_bits(if (y > 0.0) == up {
-        b.wrapping_add(1)
-    } else {
-        b.wrapping_sub(1)
-    })
-}
+step!(step_f32, f32, 0x8000_0001);
+step!(step_f64, f64, 0x8000_0000_0000_0001);
 
 /// `r` (rounded to nearest) moved by direction `dir` given where the exact
 /// value lies (`above`/`below` r) and its sign (`neg`).

@@ -176,13 +176,7 @@ fn for_each_grid(
         ..
     } = module;
     let func = &mut functions[fid];
-    let body = func.body;
-    let grids: Vec<Op> = func.regions[body]
-        .ops
-        .iter()
-        .copied()
-        .filter(|&o| func.ops[o].kind == OpKind::Parallel { level: Level::Grid })
-        .collect();
+    let grids = crate::passes::launch_form::top_grids(func);
     for g in grids {
         let grid_region = func.ops[g].body();
         let mut d = Distributor::new(types, func, files, grid_region, remarks, check_barriers);

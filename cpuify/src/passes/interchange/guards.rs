@@ -151,17 +151,9 @@ fn slice(
 
 /// Pure and unable to trap: a speculable op, or an `if` made of such ops.
 fn pure_op(func: &Function, op: Op) -> bool {
-    let data = &func.ops[op];
-    match data.kind {
-        OpKind::If => data.regions.iter().all(|&r| {
-            func.regions[r]
-                .ops
-                .iter()
-                .all(|&o| func.ops[o].kind == OpKind::Yield || pure_op(func, o))
-        }),
-        OpKind::Alloca { .. } => false,
-        _ => speculable(func, op),
-    }
+    crate::passes::launch_form::if_tree_all(func, op, &|f, o| {
+        !matches!(f.ops[o].kind, OpKind::Alloca { .. }) && speculable(f, o)
+    })
 }
 
 /// Replaces each guard (outermost first) by the ops of its branch that

@@ -271,14 +271,7 @@ pub fn apply(
             }
         }
         if no_wrap.is_some() {
-            for &a in &adds {
-                let new = map
-                    .get(&func.ops[a].results[0])
-                    .and_then(|&r| func.defining_op(r));
-                if let Some(OpKind::Binary(_, flags)) = new.map(|o| &mut func.ops[o].kind) {
-                    flags.nsw = true;
-                }
-            }
+            no_wrap::flag_copies(func, &map, &adds);
             said.push("its 32-bit index arithmetic cannot wrap".to_string());
         }
         let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
