@@ -759,6 +759,22 @@ impl Parser {
         decode(&full, guard, args, pos)
     }
 
+    /// Comma-separated operands up to `close` (the opener already taken):
+    /// a vector `{a, b}` needs one, a call's `(a, b)` list may be empty.
+    fn operand_list(&mut self, close: char, allow_empty: bool) -> Result<Vec<Operand>> {
+        let mut v = Vec::new();
+        if allow_empty && self.eat_punct(close) {
+            return Ok(v);
+        }
+        loop {
+            v.push(self.operand()?);
+            if self.eat_punct(close) {
+                return Ok(v);
+            }
+            self.expect_punct(',')?;
+        }
+    }
+
     fn operand(&mut self) -> Result<Operand> {
         let Some(t) = self.peek().cloned() else {
             return self.err("expected an operand, found the end of the file");
@@ -802,28 +818,11 @@ impl Parser {
             }
             Tok::Punct('{') => {
                 self.i += 1;
-                let mut v = Vec::new();
-                loop {
-                    v.push(self.operand()?);
-                    if self.eat_punct('}') {
-                        return Ok(Operand::Vec(v));
-                    }
-                    self.expect_punct(',')?;
-                }
+                Ok(Operand::Vec(self.operand_list('}', false)?))
             }
             Tok::Punct('(') => {
                 self.i += 1;
-                let mut v = Vec::new();
-                if self.eat_punct(')') {
-                    return Ok(Operand::List(v));
-                }
-                loop {
-                    v.push(self.operand()?);
-                    if self.eat_punct(')') {
-                        return Ok(Operand::List(v));
-                    }
-                    self.expect_punct(',')?;
-                }
+                Ok(Operand::List(self.operand_list(')', true)?))
             }
             Tok::Punct('[') => {
                 self.i += 1;

@@ -318,13 +318,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
             let i32t = self.types().i32();
             let mut b = self.b();
             let p = b.cast(CastOp::SExt, prod, i64t);
-            let c = b.cast(CastOp::SExt, c, i64t);
-            let r = b.binary(BinOp::Add, p, c);
-            let lo = b.i64(i64::from(i32::MIN));
-            let hi = b.i64(i64::from(i32::MAX));
-            let r = b.binary(BinOp::SMax, r, lo);
-            let r = b.binary(BinOp::SMin, r, hi);
-            b.cast(CastOp::Trunc, r, i32t)
+            add_clamped_i32(&mut b, p, c, i64t, i32t)
         } else {
             self.b().binary(BinOp::Add, prod, c)
         };
@@ -432,4 +426,22 @@ impl<'m, 'p> FnCx<'m, 'p> {
         };
         self.write(i.arg(0)?, r, false, pos)
     }
+}
+
+/// `p + c` clamped to the `s32` range and narrowed: `p` is already an `i64`,
+/// `c` an `i32` that is sign-extended here (the saturating `mad` forms).
+pub(super) fn add_clamped_i32(
+    b: &mut Builder<'_>,
+    p: Value,
+    c: Value,
+    i64t: TypeId,
+    i32t: TypeId,
+) -> Value {
+    let c = b.cast(CastOp::SExt, c, i64t);
+    let r = b.binary(BinOp::Add, p, c);
+    let lo = b.i64(i64::from(i32::MIN));
+    let hi = b.i64(i64::from(i32::MAX));
+    let r = b.binary(BinOp::SMax, r, lo);
+    let r = b.binary(BinOp::SMin, r, hi);
+    b.cast(CastOp::Trunc, r, i32t)
 }

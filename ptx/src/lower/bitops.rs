@@ -308,13 +308,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                 // The high part as a signed 32-bit value, plus c, clamped.
                 let p32 = b.cast(CastOp::Trunc, p, i32t);
                 let p64 = b.cast(CastOp::SExt, p32, i64t);
-                let c64 = b.cast(CastOp::SExt, c, i64t);
-                let s = b.binary(BinOp::Add, p64, c64);
-                let lo = b.i64(i64::from(i32::MIN));
-                let hi = b.i64(i64::from(i32::MAX));
-                let s = b.binary(BinOp::SMax, s, lo);
-                let s = b.binary(BinOp::SMin, s, hi);
-                b.cast(CastOp::Trunc, s, i32t)
+                super::arith::add_clamped_i32(&mut b, p64, c, i64t, i32t)
             }
             Some(c) => {
                 let p32 = b.cast(CastOp::Trunc, p, i32t);

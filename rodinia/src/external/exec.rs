@@ -186,24 +186,13 @@ mod tests {
     fn timeouts_kill_the_whole_group() {
         let dir = std::env::temp_dir().join(format!("rodinia-exec-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
-        let f = run_shell(
-            "sleep 30 & sleep 30",
-            &dir,
-            &[],
-            &dir.join("log"),
-            Duration::from_millis(200),
-        )
-        .expect("ran");
+        let shell = |cmd: &str, log: &str, limit: Duration| {
+            run_shell(cmd, &dir, &[], &dir.join(log), limit).expect("ran")
+        };
+        let f = shell("sleep 30 & sleep 30", "log", Duration::from_millis(200));
         assert!(f.timed_out && !f.success());
         assert!(f.describe(Duration::from_secs(1)).contains("timed out"));
-        let ok = run_shell(
-            "echo hi; exit 3",
-            &dir,
-            &[],
-            &dir.join("log2"),
-            Duration::from_secs(30),
-        )
-        .expect("ran");
+        let ok = shell("echo hi; exit 3", "log2", Duration::from_secs(30));
         assert_eq!(ok.code, Some(3));
         assert_eq!(std::fs::read_to_string(&ok.stdout).expect("stdout"), "hi\n");
         let _ = std::fs::remove_dir_all(&dir);

@@ -138,30 +138,29 @@ impl ExternalOutcome {
 
     /// One line for progress output.
     pub fn summary(&self) -> String {
-        let mut s = format!(
-            "built {}, ran {}, matched {}",
-            if self.built { "yes" } else { "no" },
-            self.ran.as_str(),
-            self.matched.as_str()
-        );
-        if let Some(e) = &self.error {
-            s.push_str(": ");
-            s.push_str(e);
-        }
+        let mut s = stages(self.built, self.ran, self.matched, self.error.as_deref());
         if let Some(n) = &self.nvcc {
-            s.push_str(&format!(
-                "; nvcc-built: built {}, ran {}, matched {}",
-                if n.built { "yes" } else { "no" },
-                n.ran.as_str(),
-                n.matched.as_str()
-            ));
-            if let Some(e) = &n.error {
-                s.push_str(": ");
-                s.push_str(e);
-            }
+            s.push_str("; nvcc-built: ");
+            s.push_str(&stages(n.built, n.ran, n.matched, n.error.as_deref()));
         }
         s
     }
+}
+
+/// "built yes, ran no, matched -" and the error if any: the same words for
+/// the cucc build and the nvcc-built one.
+fn stages(built: bool, ran: Verdict, matched: Verdict, error: Option<&str>) -> String {
+    let mut s = format!(
+        "built {}, ran {}, matched {}",
+        if built { "yes" } else { "no" },
+        ran.as_str(),
+        matched.as_str()
+    );
+    if let Some(e) = error {
+        s.push_str(": ");
+        s.push_str(e);
+    }
+    s
 }
 
 fn secs(v: Option<f64>) -> String {

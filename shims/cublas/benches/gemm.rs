@@ -15,23 +15,12 @@ use criterion::{
 };
 use cublas::handle::*;
 use cublas::level3::*;
-use cublas::types::*;
 use cucc_runtime as runtime;
 
-const SIZES: [usize; 5] = [256, 512, 1024, 2048, 4096];
+mod common;
+use common::stream_handle;
 
-/// A handle on its own stream, as applications use cuBLAS.
-fn stream_handle() -> (cublasHandle_t, cudaStream_t) {
-    let mut h: cublasHandle_t = std::ptr::null_mut();
-    let mut s: cudaStream_t = std::ptr::null_mut();
-    // SAFETY: valid out-pointers.
-    unsafe {
-        assert_eq!(cublasCreate_v2(&mut h), 0);
-        assert_eq!(runtime::stream::cudaStreamCreate(&mut s), 0);
-    }
-    assert_eq!(cublasSetStream_v2(h, s), 0);
-    (h, s)
-}
+const SIZES: [usize; 5] = [256, 512, 1024, 2048, 4096];
 
 macro_rules! bench_gemm {
     ($fname:ident, $t:ty, $name:literal, $cblas:ident, $cublas:ident) => {

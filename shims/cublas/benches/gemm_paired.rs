@@ -13,6 +13,8 @@ use cublas::level3::*;
 use cublas::types::*;
 use cucc_runtime as runtime;
 
+mod common;
+
 /// (size, rounds): fewer rounds where one GEMM takes seconds.
 const PLAN: [(usize, usize); 5] = [(256, 200), (512, 60), (1024, 12), (2048, 5), (4096, 3)];
 
@@ -85,14 +87,7 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let mut h: cublasHandle_t = std::ptr::null_mut();
-    let mut s: cudaStream_t = std::ptr::null_mut();
-    // SAFETY: valid out-pointers.
-    unsafe {
-        assert_eq!(cublasCreate_v2(&mut h), 0);
-        assert_eq!(runtime::stream::cudaStreamCreate(&mut s), 0);
-    }
-    assert_eq!(cublasSetStream_v2(h, s), 0);
+    let (h, s) = common::stream_handle();
     sgemm(h, s);
     dgemm(h, s);
     cublasDestroy_v2(h);

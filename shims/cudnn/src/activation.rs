@@ -5,10 +5,10 @@
 
 use std::ffi::c_void;
 
-use crate::desc::{tensor, ActivationDesc, TensorDesc};
+use crate::desc::{same_shape, tensor, ActivationDesc, TensorDesc};
 use crate::handle::{handle, Handle};
 use crate::scalar::{blend, Ptr, Real};
-use crate::status::{check, guard, Result, Status};
+use crate::status::{check, guard, non_null, Result, Status};
 use crate::stream::submit;
 use crate::strided::par_walk;
 
@@ -172,15 +172,8 @@ pub unsafe extern "C" fn cudnnActivationBackward(
             tensor(x_desc)?,
             tensor(dx_desc)?,
         ];
-        check(
-            [alpha, beta, y, dy, x, dx.cast_const()]
-                .iter()
-                .all(|p| !p.is_null()),
-        )?;
-        check(
-            ds.iter()
-                .all(|d| d.dims == ds[0].dims && d.dtype == ds[0].dtype),
-        )?;
+        non_null(&[alpha, beta, y, dy, x, dx.cast_const()])?;
+        same_shape(&ds)?;
         let strides = [
             ds[0].strides.clone(),
             ds[1].strides.clone(),

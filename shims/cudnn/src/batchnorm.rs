@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::desc::{tensor, TensorDesc};
 use crate::handle::{handle, Handle};
 use crate::scalar::{blend, DataType, Ptr, Real};
-use crate::status::{check, guard, Result, Status};
+use crate::status::{check, guard, non_null, Result, Status};
 use crate::stream::submit;
 use crate::strided::offsets;
 
@@ -103,10 +103,6 @@ impl Access {
     }
 }
 
-fn nn(ptrs: &[*const c_void]) -> Result<()> {
-    check(ptrs.iter().all(|p| !p.is_null()))
-}
-
 /// `cudnnDeriveBNTensorDescriptor`: the parameter descriptor for `xd`.
 #[no_mangle]
 pub unsafe extern "C" fn cudnnDeriveBNTensorDescriptor(
@@ -163,7 +159,7 @@ pub unsafe extern "C" fn cudnnBatchNormalizationForwardTraining(
     guard(|| {
         let h = handle(h)?;
         let (xd, yd, pd) = (tensor(xd)?, tensor(yd)?, tensor(pd)?);
-        nn(&[alpha, beta, x, y.cast_const(), scale, bias])?;
+        non_null(&[alpha, beta, x, y.cast_const(), scale, bias])?;
         check(xd.dims == yd.dims && xd.dtype == yd.dtype && epsilon >= 0.0)?;
         // Running statistics and saved statistics come in pairs.
         check(running_mean.is_null() == running_var.is_null())?;
@@ -275,7 +271,7 @@ pub unsafe extern "C" fn cudnnBatchNormalizationForwardInference(
     guard(|| {
         let h = handle(h)?;
         let (xd, yd, pd) = (tensor(xd)?, tensor(yd)?, tensor(pd)?);
-        nn(&[alpha, beta, x, y.cast_const(), scale, bias, mean, var])?;
+        non_null(&[alpha, beta, x, y.cast_const(), scale, bias, mean, var])?;
         check(xd.dims == yd.dims && xd.dtype == yd.dtype && epsilon >= 0.0)?;
         let l = Layout::new(mode, xd, pd)?;
         let descs = [xd.clone(), yd.clone(), pd.clone()];
@@ -350,7 +346,7 @@ pub unsafe extern "C" fn cudnnBatchNormalizationBackward(
     guard(|| {
         let h = handle(h)?;
         let (xd, dyd, dxd, pd) = (tensor(xd)?, tensor(dyd)?, tensor(dxd)?, tensor(pd)?);
-        nn(&[
+        non_null(&[
             alpha_data,
             beta_data,
             alpha_param,
@@ -360,7 +356,7 @@ pub unsafe extern "C" fn cudnnBatchNormalizationBackward(
             dx.cast_const(),
             scale,
         ])?;
-        nn(&[dscale.cast_const(), dbias.cast_const()])?;
+        non_null(&[dscale.cast_const(), dbias.cast_const()])?;
         check(xd.dims == dyd.dims && xd.dims == dxd.dims && epsilon >= 0.0)?;
         check(xd.dtype == dyd.dtype && xd.dtype == dxd.dtype)?;
         check(saved_mean.is_null() == saved_inv_var.is_null())?;

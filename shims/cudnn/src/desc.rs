@@ -107,6 +107,32 @@ pub unsafe fn tensor<'a>(p: *const TensorDesc) -> Result<&'a TensorDesc> {
     Ok(d)
 }
 
+/// `BAD_PARAM` unless every descriptor has the first one's dims and data
+/// type: the element-wise backward passes walk all of them with one index.
+pub fn same_shape(ds: &[&TensorDesc]) -> Result<()> {
+    check(
+        ds.iter()
+            .all(|d| d.dims == ds[0].dims && d.dtype == ds[0].dtype),
+    )
+}
+
+/// Finishes a 2-d `...ForwardOutputDim` query from its N-d form: the N-d
+/// call's failure `s` first, then `BAD_PARAM` for a NULL output, else the
+/// four extents stored.
+///
+/// # Safety
+/// Each non-NULL pointer in `to` must be writable.
+pub unsafe fn write_nchw(s: Status, out: [c_int; 4], to: [*mut c_int; 4]) -> Result<()> {
+    if s != Status::SUCCESS {
+        return Err(s);
+    }
+    check(to.iter().all(|p| !p.is_null()))?;
+    for (p, v) in to.into_iter().zip(out) {
+        *p = v;
+    }
+    Ok(())
+}
+
 /// Reads `n` C ints, each at least `min`.
 unsafe fn ints(p: *const c_int, n: usize, min: c_int) -> Result<Vec<usize>> {
     check(!p.is_null())?;

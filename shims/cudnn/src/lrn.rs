@@ -6,10 +6,10 @@ use std::ffi::{c_int, c_void};
 
 use rayon::prelude::*;
 
-use crate::desc::{tensor, LrnDesc, TensorDesc};
+use crate::desc::{same_shape, tensor, LrnDesc, TensorDesc};
 use crate::handle::{handle, Handle};
 use crate::scalar::{blend, Ptr, Real};
-use crate::status::{check, guard, Result, Status};
+use crate::status::{check, guard, non_null, Result, Status};
 use crate::stream::submit;
 use crate::strided::offsets;
 
@@ -124,15 +124,8 @@ pub unsafe extern "C" fn cudnnLRNCrossChannelBackward(
         let l = *ld.as_ref().ok_or(Status::BAD_PARAM)?;
         check(mode == 0)?;
         let ds = [tensor(dyd)?, tensor(xd)?, tensor(dxd)?, tensor(yd)?];
-        check(
-            [alpha, beta, y, dy, x, dx.cast_const()]
-                .iter()
-                .all(|p| !p.is_null()),
-        )?;
-        check(
-            ds.iter()
-                .all(|d| d.dims == ds[0].dims && d.dtype == ds[0].dtype),
-        )?;
+        non_null(&[alpha, beta, y, dy, x, dx.cast_const()])?;
+        same_shape(&ds)?;
         let io = [
             (positions(ds[0]), ds[0].strides[1]),
             (positions(ds[1]), ds[1].strides[1]),

@@ -5,7 +5,7 @@ use std::ffi::{c_int, c_void};
 
 use rayon::prelude::*;
 
-use crate::desc::{pooling, tensor, PoolingDesc, TensorDesc};
+use crate::desc::{pooling, tensor, write_nchw, PoolingDesc, TensorDesc};
 use crate::handle::{handle, Handle};
 use crate::scalar::{blend, Ptr, Real};
 use crate::status::{check, guard, Result, Status};
@@ -108,12 +108,7 @@ pub unsafe extern "C" fn cudnnGetPooling2dForwardOutputDim(
     guard(|| {
         let mut out = [0 as c_int; 4];
         let s = cudnnGetPoolingNdForwardOutputDim(pd, xd, 4, out.as_mut_ptr());
-        if s != Status::SUCCESS {
-            return Err(s);
-        }
-        check(!n.is_null() && !c.is_null() && !h.is_null() && !w.is_null())?;
-        (*n, *c, *h, *w) = (out[0], out[1], out[2], out[3]);
-        Ok(())
+        write_nchw(s, out, [n, c, h, w])
     })
 }
 

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use crate::desc::{tensor, TensorDesc};
 use crate::handle::{handle, Handle};
 use crate::scalar::{blend, Ptr, Real};
-use crate::status::{check, guard, Result, Status};
+use crate::status::{check, guard, non_null, Result, Status};
 use crate::stream::submit;
 use crate::strided::offsets;
 
@@ -125,11 +125,7 @@ pub unsafe extern "C" fn cudnnSoftmaxBackward(
         let h = handle(h)?;
         check_modes(algo, mode)?;
         let (yd, dyd, dxd) = (tensor(yd)?, tensor(dyd)?, tensor(dxd)?);
-        check(
-            [alpha, beta, y, dy, dx.cast_const()]
-                .iter()
-                .all(|p| !p.is_null()),
-        )?;
+        non_null(&[alpha, beta, y, dy, dx.cast_const()])?;
         check(yd.dims == dyd.dims && yd.dims == dxd.dims)?;
         check(yd.dtype == dyd.dtype && yd.dtype == dxd.dtype)?;
         let gs = [groups(yd, mode), groups(dyd, mode), groups(dxd, mode)];

@@ -1,7 +1,7 @@
 //! `cudnnStatus_t`: NVIDIA's codes, `cudnnGetErrorString`, and the guard
 //! every exported function runs its body under.
 
-use std::ffi::{c_char, CStr};
+use std::ffi::{c_char, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// A `cudnnStatus_t` value.
@@ -111,6 +111,11 @@ pub fn check(cond: bool) -> Result<()> {
     } else {
         Err(Status::BAD_PARAM)
     }
+}
+
+/// Returns `BAD_PARAM` when any of the pointer arguments is NULL.
+pub fn non_null(ptrs: &[*const c_void]) -> Result<()> {
+    check(ptrs.iter().all(|p| !p.is_null()))
 }
 
 /// Returns `NOT_SUPPORTED` when `cond` is false.

@@ -6,7 +6,7 @@ use std::ffi::{c_int, c_void};
 use crate::desc::{tensor, OpTensorDesc, TensorDesc};
 use crate::handle::{handle, Handle};
 use crate::scalar::{blend, Ptr, Real};
-use crate::status::{check, guard, Result, Status};
+use crate::status::{check, guard, non_null, Result, Status};
 use crate::stream::submit;
 use crate::strided::par_walk;
 
@@ -31,10 +31,6 @@ pub fn broadcast_strides(src: &TensorDesc, dst: &TensorDesc) -> Result<Vec<usize
         .collect()
 }
 
-fn nonnull(ptrs: &[*const c_void]) -> Result<()> {
-    check(ptrs.iter().all(|p| !p.is_null()))
-}
-
 /// `cudnnAddTensor`: `C = alpha * A + beta * C`, A broadcast over C.
 #[no_mangle]
 pub unsafe extern "C" fn cudnnAddTensor(
@@ -49,7 +45,7 @@ pub unsafe extern "C" fn cudnnAddTensor(
     guard(|| {
         let h = handle(h)?;
         let (ad, cd) = (tensor(a_desc)?, tensor(c_desc)?);
-        nonnull(&[alpha, beta, a, c])?;
+        non_null(&[alpha, beta, a, c])?;
         check(ad.dtype == cd.dtype)?;
         let a_str = broadcast_strides(ad, cd)?;
         by_type!(
@@ -101,13 +97,13 @@ pub unsafe extern "C" fn cudnnOpTensor(
         let op = op_desc.as_ref().ok_or(Status::BAD_PARAM)?.op;
         let (ad, cd) = (tensor(a_desc)?, tensor(c_desc)?);
         let unary = op == 4 || op == 5;
-        nonnull(&[alpha1, beta, a, c])?;
+        non_null(&[alpha1, beta, a, c])?;
         check(ad.dtype == cd.dtype && ad.dims == cd.dims)?;
         let b_str = if unary {
             vec![0; cd.dims.len()]
         } else {
             let bd = tensor(b_desc)?;
-            nonnull(&[alpha2, b])?;
+            non_null(&[alpha2, b])?;
             check(bd.dtype == cd.dtype)?;
             broadcast_strides(bd, cd)?
         };
@@ -204,7 +200,7 @@ pub unsafe extern "C" fn cudnnTransformTensor(
     guard(|| {
         let h = handle(h)?;
         let (xd, yd) = (tensor(x_desc)?, tensor(y_desc)?);
-        nonnull(&[alpha, beta, x, y])?;
+        non_null(&[alpha, beta, x, y])?;
         check(xd.dims == yd.dims)?;
         // Conversions between types (float <-> half) are not computed.
         if xd.dtype != yd.dtype {
@@ -228,7 +224,7 @@ pub unsafe extern "C" fn cudnnSetTensor(
     guard(|| {
         let h = handle(h)?;
         let yd = tensor(y_desc)?;
-        nonnull(&[y, value])?;
+        non_null(&[y, value])?;
         by_type!(yd.dtype, fill(h.stream, yd.clone(), y, value, false))
     })
 }
@@ -244,7 +240,7 @@ pub unsafe extern "C" fn cudnnScaleTensor(
     guard(|| {
         let h = handle(h)?;
         let yd = tensor(y_desc)?;
-        nonnull(&[y, alpha])?;
+        non_null(&[y, alpha])?;
         by_type!(yd.dtype, fill(h.stream, yd.clone(), y, alpha, true))
     })
 }

@@ -1105,6 +1105,17 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// `x aop y` on booleans: a select with a constant arm is a logic op.
+    fn bool_op(&mut self, aop: ArithOp, x: Val, y: Val, op: Op, line: u32) -> R<Val> {
+        let (p, q) = (self.operand_of(x, op)?, self.operand_of(y, op)?);
+        Ok(Val::Stream(self.add1(
+            NodeKind::Op(aop),
+            vec![p, q],
+            Ty::I1,
+            line,
+        )))
+    }
+
     fn select(&mut self, op: Op, c: Val, a: Val, b: Val, ty: Ty) -> R<Val> {
         let line = self.f.ops[op].loc.line;
         if let Val::Const(s, _) = c {
@@ -1116,22 +1127,10 @@ impl<'a> Lowerer<'a> {
         if ty == Ty::I1 {
             // Booleans: `c ? x : false` is `c and x`, `c ? true : y` is `c or y`.
             if b == Val::Const(Scalar::Int(0), Ty::I1) {
-                let (p, q) = (self.operand_of(c, op)?, self.operand_of(a, op)?);
-                return Ok(Val::Stream(self.add1(
-                    NodeKind::Op(ArithOp::And),
-                    vec![p, q],
-                    Ty::I1,
-                    line,
-                )));
+                return self.bool_op(ArithOp::And, c, a, op, line);
             }
             if a == Val::Const(Scalar::Int(1), Ty::I1) {
-                let (p, q) = (self.operand_of(c, op)?, self.operand_of(b, op)?);
-                return Ok(Val::Stream(self.add1(
-                    NodeKind::Op(ArithOp::Or),
-                    vec![p, q],
-                    Ty::I1,
-                    line,
-                )));
+                return self.bool_op(ArithOp::Or, c, b, op, line);
             }
         }
         // `c ? 1 : 0` on integers is `c` widened (PTX's `selp` after a

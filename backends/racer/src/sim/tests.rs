@@ -252,16 +252,17 @@ fn unbound_source_and_invalid_graph_are_errors() {
     ));
 }
 
-#[test]
-fn delay_line_shifts_values_and_keeps_tags() {
+/// Runs tags 0..6 with values 0..6 through one delay node (fill -1) and
+/// returns the (tag, value) pairs that reach the sink.
+fn run_delay(name: &str, depth: u32, skip: u32) -> Vec<(u64, i64)> {
     let m = Machine::racer_v1();
-    let mut g = Graph::new("delay");
+    let mut g = Graph::new(name);
     let a = source(&mut g, "a", Ty::I64);
     let d = g.add1(
         NodeKind::Delay {
-            depth: 3,
+            depth,
             fill: Scalar::Int(-1),
-            skip: 0,
+            skip,
         },
         vec![s(a)],
         Ty::I64,
@@ -271,37 +272,25 @@ fn delay_line_shifts_values_and_keeps_tags() {
     let out = Sim::new(&g, &m, &inputs(&[("a", tagged((0..6).map(Scalar::Int)))]))
         .and_then(|s| s.run(1000))
         .expect("runs");
-    let got: Vec<(u64, i64)> = out.sinks["d"]
+    out.sinks["d"]
         .stored()
         .iter()
         .map(|t| (t.tag, int(t.value)))
-        .collect();
-    assert_eq!(got, vec![(0, -1), (1, -1), (2, -1), (3, 0), (4, 1), (5, 2)]);
+        .collect()
+}
+
+#[test]
+fn delay_line_shifts_values_and_keeps_tags() {
+    assert_eq!(
+        run_delay("delay", 3, 0),
+        vec![(0, -1), (1, -1), (2, -1), (3, 0), (4, 1), (5, 2)]
+    );
 }
 
 #[test]
 fn delay_skip_drops_the_priming_elements() {
-    let m = Machine::racer_v1();
-    let mut g = Graph::new("skip");
-    let a = source(&mut g, "a", Ty::I64);
-    let d = g.add1(
-        NodeKind::Delay {
-            depth: 1,
-            fill: Scalar::Int(-1),
-            skip: 2,
-        },
-        vec![s(a)],
-        Ty::I64,
-        0,
+    assert_eq!(
+        run_delay("skip", 1, 2),
+        vec![(2, 1), (3, 2), (4, 3), (5, 4)]
     );
-    sink(&mut g, "d", d, false);
-    let out = Sim::new(&g, &m, &inputs(&[("a", tagged((0..6).map(Scalar::Int)))]))
-        .and_then(|s| s.run(1000))
-        .expect("runs");
-    let got: Vec<(u64, i64)> = out.sinks["d"]
-        .stored()
-        .iter()
-        .map(|t| (t.tag, int(t.value)))
-        .collect();
-    assert_eq!(got, vec![(2, 1), (3, 2), (4, 3), (5, 4)]);
 }

@@ -124,12 +124,7 @@ impl Machine {
                 // Waits until every offloaded FP instruction has retired and
                 // every stream write has reached memory (assumed).
                 self.timing.int_issue(&[]);
-                let streams = self
-                    .ssr
-                    .iter()
-                    .map(|m| m.timing.last_write_done)
-                    .max()
-                    .unwrap_or(0);
+                let streams = self.last_stream_write();
                 let done = self.timing.fp_end.max(streams);
                 self.timing.int_next = self.timing.int_next.max(done);
             }

@@ -112,32 +112,52 @@ impl Tcdm {
         Ok(&self.bytes[r])
     }
 
+    /// Stores values of `N` little-endian bytes each contiguously from `addr`.
+    fn write_le<T: Copy, const N: usize>(
+        &mut self,
+        addr: u32,
+        values: &[T],
+        to_le: fn(T) -> [u8; N],
+    ) -> Result<(), MemFault> {
+        let bytes: Vec<u8> = values.iter().flat_map(|&v| to_le(v)).collect();
+        self.write_bytes(addr, &bytes)
+    }
+
+    /// Reads `n` contiguous values of `N` little-endian bytes from `addr`.
+    fn read_le<T, const N: usize>(
+        &self,
+        addr: u32,
+        n: usize,
+        from_le: fn([u8; N]) -> T,
+    ) -> Result<Vec<T>, MemFault> {
+        let b = self.read_bytes(addr, n * N)?;
+        Ok(b.chunks_exact(N)
+            .map(|c| {
+                let mut a = [0u8; N];
+                a.copy_from_slice(c);
+                from_le(a)
+            })
+            .collect())
+    }
+
     /// Stores f64 values contiguously from `addr`.
     pub fn write_f64s(&mut self, addr: u32, values: &[f64]) -> Result<(), MemFault> {
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        self.write_bytes(addr, &bytes)
+        self.write_le(addr, values, f64::to_le_bytes)
     }
 
     /// Reads `n` contiguous f64 values from `addr`.
     pub fn read_f64s(&self, addr: u32, n: usize) -> Result<Vec<f64>, MemFault> {
-        let b = self.read_bytes(addr, n * 8)?;
-        Ok(b.chunks_exact(8)
-            .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-            .collect())
+        self.read_le(addr, n, f64::from_le_bytes)
     }
 
     /// Stores f32 values contiguously from `addr`.
     pub fn write_f32s(&mut self, addr: u32, values: &[f32]) -> Result<(), MemFault> {
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        self.write_bytes(addr, &bytes)
+        self.write_le(addr, values, f32::to_le_bytes)
     }
 
     /// Reads `n` contiguous f32 values from `addr`.
     pub fn read_f32s(&self, addr: u32, n: usize) -> Result<Vec<f32>, MemFault> {
-        let b = self.read_bytes(addr, n * 4)?;
-        Ok(b.chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
+        self.read_le(addr, n, f32::from_le_bytes)
     }
 }
 

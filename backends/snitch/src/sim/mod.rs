@@ -383,6 +383,16 @@ impl Machine {
 
     /// Closes the counters: the run lasts until the integer core, the FP
     /// subsystem and the stream writes have all finished.
+    /// The cycle at which the last stream write reaches memory: a run is
+    /// not over before every streamed result has landed.
+    fn last_stream_write(&self) -> u64 {
+        self.ssr
+            .iter()
+            .map(|m| m.timing.last_write_done)
+            .max()
+            .unwrap_or(0)
+    }
+
     fn finish(&mut self) {
         let mut by_mnemonic = std::collections::BTreeMap::new();
         for (n, inst) in self.exec_counts.iter().zip(&self.decoded) {
@@ -390,16 +400,11 @@ impl Machine {
                 *by_mnemonic.entry(inst.mnemonic()).or_default() += n;
             }
         }
+        let streams = self.last_stream_write();
         let c = &mut self.counters;
         c.by_mnemonic = by_mnemonic;
         c.end = self.timing.int_next;
         c.end_fpss = self.timing.fp_end;
-        let streams = self
-            .ssr
-            .iter()
-            .map(|m| m.timing.last_write_done)
-            .max()
-            .unwrap_or(0);
         c.cycles = c.end.max(c.end_fpss).max(streams);
     }
 }

@@ -103,12 +103,7 @@ pub fn heartwall(frames: usize, seed: u64) -> GrayVideo {
             canvas.window((M as i64 + dy) as usize, (M as i64 + dx) as usize, W, H)
         })
         .collect();
-    GrayVideo {
-        width: W as u32,
-        height: H as u32,
-        fps: 25,
-        frames,
-    }
+    video_25fps(W, H, frames)
 }
 
 /// leukocyte: 640 x 480 frames of a dim, smooth background with round
@@ -154,9 +149,15 @@ pub fn leukocyte(frames: usize, seed: u64) -> GrayVideo {
             img.window(0, 0, W, H)
         })
         .collect();
+    video_25fps(W, H, frames)
+}
+
+/// Both scenes are written at 25 frames a second (the rate only goes into
+/// the header).
+fn video_25fps(w: usize, h: usize, frames: Vec<Vec<u8>>) -> GrayVideo {
     GrayVideo {
-        width: W as u32,
-        height: H as u32,
+        width: w as u32,
+        height: h as u32,
         fps: 25,
         frames,
     }

@@ -11,7 +11,7 @@ pub mod exec;
 
 use std::ffi::c_int;
 
-use crate::desc::{conv, filter, tensor, ConvDesc, FilterDesc, TensorDesc};
+use crate::desc::{conv, filter, tensor, write_nchw, ConvDesc, FilterDesc, TensorDesc};
 use crate::scalar::{DataType, Ptr, Real};
 use crate::status::{check, guard, supported, Result, Status};
 
@@ -407,15 +407,7 @@ pub unsafe extern "C" fn cudnnGetConvolution2dForwardOutputDim(
     guard(|| {
         let mut out = [0 as c_int; 4];
         let s = cudnnGetConvolutionNdForwardOutputDim(cd, xd, wd, 4, out.as_mut_ptr());
-        if s != Status::SUCCESS {
-            return Err(s);
-        }
-        check(!n.is_null() && !c.is_null() && !h.is_null() && !w.is_null())?;
-        *n = out[0];
-        *c = out[1];
-        *h = out[2];
-        *w = out[3];
-        Ok(())
+        write_nchw(s, out, [n, c, h, w])
     })
 }
 

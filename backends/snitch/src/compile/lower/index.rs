@@ -116,18 +116,7 @@ impl Lowerer<'_> {
     /// The least and greatest values of `a` over the loops' iterations
     /// (loops of constant count only; parameters are unknown).
     pub(super) fn range(&self, a: &Affine) -> Option<(i64, i64)> {
-        let (mut lo, mut hi) = (a.constant, a.constant);
-        for &(v, c) in &a.terms {
-            let Var::Loop(l) = v else { return None };
-            let n = i64::from(*self.counts.get(&l)?);
-            let span = c.checked_mul(n.checked_sub(1)?)?;
-            if span < 0 {
-                lo = lo.checked_add(span)?;
-            } else {
-                hi = hi.checked_add(span)?;
-            }
-        }
-        Some((lo, hi))
+        super::locals::bounds(a, &self.counts)
     }
 
     pub(super) fn pointer(&mut self, v: Value, loc: Loc) -> Result<Access, Diagnostic> {

@@ -190,7 +190,7 @@ fn reach(body: &[Node]) -> HashMap<usize, Option<i64>> {
 }
 
 /// The least and greatest values of `a` over loops of constant count.
-fn bounds(a: &Affine, counts: &HashMap<u32, u32>) -> Option<(i64, i64)> {
+pub(super) fn bounds(a: &Affine, counts: &HashMap<u32, u32>) -> Option<(i64, i64)> {
     let (mut lo, mut hi) = (a.constant, a.constant);
     for &(v, c) in &a.terms {
         let Var::Loop(l) = v else { return None };
