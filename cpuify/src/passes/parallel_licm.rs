@@ -229,20 +229,9 @@ fn may_fault(func: &Function, op: Op) -> bool {
     !data.regions.is_empty()
         || matches!(
             data.kind,
-            OpKind::Load { .. }
-                | OpKind::TexFetch(_)
-                | OpKind::Call(_)
-                | OpKind::Binary(
-                    BinOp::SDiv
-                        | BinOp::UDiv
-                        | BinOp::SRem
-                        | BinOp::URem
-                        | BinOp::Shl
-                        | BinOp::LShr
-                        | BinOp::AShr,
-                    _
-                )
+            OpKind::Load { .. } | OpKind::TexFetch(_) | OpKind::Call(_)
         )
+        || matches!(data.kind, OpKind::Binary(b, _) if b.can_fail())
 }
 
 /// Values defined inside `regions`: their arguments and the results of
