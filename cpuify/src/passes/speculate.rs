@@ -143,8 +143,14 @@ fn roots(func: &Function, r: Region, out: &mut Vec<(Region, Op)>) {
             OpKind::Parallel {
                 level: Level::Block,
             } => out.push((r, o)),
-            // Without results, so the loop can be swapped for its copy.
-            OpKind::For { unsigned: false } if func.ops[o].results.is_empty() => out.push((r, o)),
+            // Without results, so the loop can be swapped for its copy; a
+            // serial loop around thread loops (`interchange`'s) is no nest
+            // of thread loops: its thread loops are the roots.
+            OpKind::For { unsigned: false }
+                if func.ops[o].results.is_empty() && !holds_thread_loop(func, o) =>
+            {
+                out.push((r, o))
+            }
             _ => {
                 for &sub in &func.ops[o].regions {
                     roots(func, sub, out);
@@ -152,6 +158,18 @@ fn roots(func: &Function, r: Region, out: &mut Vec<(Region, Op)>) {
             }
         }
     }
+}
+
+/// True if a block-level thread loop is nested somewhere inside `op`.
+fn holds_thread_loop(func: &Function, op: Op) -> bool {
+    let mut walk = Vec::new();
+    func.walk_region(func.ops[op].body(), &mut walk);
+    walk.iter().any(|&(_, o)| {
+        func.ops[o].kind
+            == OpKind::Parallel {
+                level: Level::Block,
+            }
+    })
 }
 
 /// The upper bound of loop index `iv` if it counts from 0 by 1 and its

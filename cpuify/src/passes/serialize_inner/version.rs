@@ -48,6 +48,11 @@ pub struct Version {
 /// Largest square block side tried (32 x 32 = 1024 threads).
 const MAX_SIDE: u64 = 32;
 
+/// The wide blocks tried after the squares: at most 64 threads a row and
+/// 16 rows (`64 x 4`, `64 x 8`, `48 x 16`), which no square of side 32
+/// holds. Their rows need a run-time row length of at least 64.
+const WIDE: [u64; 3] = [64, 16, 1];
+
 /// What one thread loop could be versioned on, before the choice shared
 /// by the loops of a kernel.
 pub struct Options {
@@ -60,6 +65,9 @@ pub struct Options {
     /// The largest `n` for which it is independent in every block of at
     /// most `n x n x 1` threads (at least 2), when its bounds allow that.
     side: Option<u64>,
+    /// Independent in every block of at most [`WIDE`] threads, given
+    /// these checks (tried when a square is).
+    wide: Option<Needs>,
 }
 
 /// What thread loop `p` (not independent as it is) could be versioned on.
@@ -77,6 +85,7 @@ pub fn options(
         one_d: None,
         tiles: Vec::new(),
         side: None,
+        wide: None,
     };
     if out.any.is_some() {
         return out;
@@ -119,6 +128,7 @@ pub fn options(
             }
         }
         out.side = Some(lo);
+        out.wide = try_shape(WIDE.map(Some));
     }
     out
 }
@@ -212,6 +222,14 @@ pub fn plan(
                     needs,
                 });
             }
+        }
+        // Rows wider than the square's (`64 x 4` blocks): the same loop
+        // once more for them, when it is independent there too.
+        if let Some(needs) = o.wide.filter(|w| n == MAX_SIDE && worth(w)) {
+            out.push(Version {
+                kind: Kind::AtMost(WIDE),
+                needs,
+            });
         }
     }
     out

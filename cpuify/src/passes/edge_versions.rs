@@ -1,0 +1,254 @@
+//! `edge-versions`: a thread loop that tests whether a thread sits on the
+//! edge of the grid runs, in blocks with no thread on that edge, as a copy
+//! in which the tests are constants.
+//!
+//! Stencils clamp their neighbours at the borders of the domain:
+//! `w = i == 0 ? c : c - 1` with `i = blockIdx.x * blockDim.x +
+//! threadIdx.x`. In the thread loop the select makes the load's address a
+//! gather, and gcc does not vectorise the loop. Each such test `g == k`
+//! (or `!=`) whose `g` is a thread index plus a value fixed for the loop
+//! (`base + t_d`) and whose `k` is fixed too holds for at most one thread
+//! coordinate: `t_d = k - base`, computed in `g`'s width (the comparison
+//! is exact under wrap-around). When that coordinate lies outside
+//! `[0, extent_d)` for every test, which one unsigned comparison per test
+//! before the loop decides, no thread of the loop meets any of them and
+//! the copy with the tests folded (`==` false, `!=` true) runs; the loop
+//! as it was runs otherwise (the blocks on the border). The C compiler
+//! folds the selects and branches on the constants, and the neighbours'
+//! addresses become affine in the thread index.
+//!
+//! Only block-level `parallel` loops are versioned (the loops kept
+//! independent, which gcc may vectorise); serial nests gain nothing.
+
+use crate::passes::entry::{is_thread_loop, launch_parts, ops_where, Changed};
+use crate::remarks::Remarks;
+use cucc_ir::edit::clone_op;
+use cucc_ir::{
+    BinOp, Builder, CastOp, CmpPred, FuncId, Function, Module, Op, OpKind, Region, Types, Value,
+};
+use std::collections::{HashMap, HashSet};
+
+/// Name in remarks and the pipeline.
+const PASS: &str = "edge-versions";
+
+/// Edge tests versioned per loop at most (each costs a check per block).
+const MAX_TESTS: usize = 16;
+
+/// A test `base + t_d == k` (`!=` when `!holds_equal`) in a thread loop.
+struct Edge {
+    /// The `cmp` op.
+    op: Op,
+    /// The thread dimension.
+    dim: usize,
+    /// `base` (`None`: `g` is the thread index itself).
+    base: Option<Operand>,
+    /// `k`.
+    k: Operand,
+    /// True for `==` (folds to false), false for `!=` (folds to true).
+    equal: bool,
+}
+
+/// A value fixed for the loop: defined before it, or a constant (which
+/// may sit inside the loop and is rebuilt before it).
+#[derive(Clone, Copy)]
+enum Operand {
+    Value(Value),
+    Const(u64),
+}
+
+/// Versions the thread loops of launch `fid` that test grid edges; returns
+/// how many loops were versioned.
+pub fn edge_versions(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
+        return Ok(0);
+    };
+    let loops = ops_where(func, is_thread_loop);
+    let mut changed = 0;
+    for (region, p) in loops {
+        let edges = edges_of(types, func, p);
+        if edges.is_empty() || edges.len() > MAX_TESTS {
+            continue;
+        }
+        version(types, func, region, p, &edges);
+        changed += 1;
+        let dims: Vec<&str> = {
+            let mut d: Vec<usize> = edges.iter().map(|e| e.dim).collect();
+            d.sort_unstable();
+            d.dedup();
+            d.into_iter().map(|d| ["x", "y", "z"][d]).collect()
+        };
+        remarks.add(
+            PASS,
+            &func.name.clone(),
+            func.ops[p].loc,
+            format!(
+                "thread loop run without its {} edge test(s) on thread {} in blocks where no \
+                 thread meets them (checked before the loop; the loop as it was runs otherwise)",
+                edges.len(),
+                dims.join("/")
+            ),
+        );
+    }
+    Ok(changed)
+}
+
+/// The edge tests anywhere in thread loop `p`.
+fn edges_of(types: &Types, func: &Function, p: Op) -> Vec<Edge> {
+    let body = func.ops[p].body();
+    let ivs = func.regions[body].args.clone();
+    if ivs.len() != 3 || func.ops[p].ubs().len() != 3 {
+        return Vec::new();
+    }
+    let inside = defined_inside(func, body);
+    let fixed = |v: Value| -> Option<Operand> {
+        if !inside.contains(&v) {
+            Some(Operand::Value(v))
+        } else {
+            func.const_bits(v).map(Operand::Const)
+        }
+    };
+    let mut walk = Vec::new();
+    func.walk_region(body, &mut walk);
+    let mut out = Vec::new();
+    for (_, o) in walk {
+        let data = &func.ops[o];
+        let equal = match data.kind {
+            OpKind::Cmp(CmpPred::Eq) => true,
+            OpKind::Cmp(CmpPred::Ne) => false,
+            _ => continue,
+        };
+        if data.operands.len() != 2 {
+            continue;
+        }
+        let (a, b) = (data.lhs(), data.rhs());
+        // At least 32 bits: the extents are compared in `g`'s width.
+        let wide = types[func.values[a].ty].int_bits().is_some_and(|w| w >= 32);
+        if !wide {
+            continue;
+        }
+        for (g, k) in [(a, b), (b, a)] {
+            let Some(k) = fixed(k) else { continue };
+            if let Some((dim, base)) = thread_plus(func, &ivs, g, &fixed) {
+                out.push(Edge {
+                    op: o,
+                    dim,
+                    base,
+                    k,
+                    equal,
+                });
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// `g` as `t_d` or `base + t_d` (either order, any flags), with `t_d` a
+/// thread index of the loop (or its extension) and `base` fixed for it.
+fn thread_plus(
+    func: &Function,
+    ivs: &[Value],
+    g: Value,
+    fixed: &dyn Fn(Value) -> Option<Operand>,
+) -> Option<(usize, Option<Operand>)> {
+    if let Some(d) = thread_index(func, ivs, g) {
+        return Some((d, None));
+    }
+    let op = func.defining_op(g)?;
+    let data = &func.ops[op];
+    if !matches!(data.kind, OpKind::Binary(BinOp::Add, _)) || data.operands.len() != 2 {
+        return None;
+    }
+    let (x, y) = (data.lhs(), data.rhs());
+    for (t, base) in [(x, y), (y, x)] {
+        if let (Some(d), Some(base)) = (thread_index(func, ivs, t), fixed(base)) {
+            return Some((d, Some(base)));
+        }
+    }
+    None
+}
+
+/// The dimension of thread index `v`, possibly extended to a wider type
+/// (an extent is below 2^31, so either extension keeps its value).
+fn thread_index(func: &Function, ivs: &[Value], v: Value) -> Option<usize> {
+    let v = match func.defining_op(v).map(|o| &func.ops[o]) {
+        Some(d) if matches!(d.kind, OpKind::Cast(CastOp::SExt | CastOp::ZExt)) => d.input(),
+        _ => v,
+    };
+    ivs.iter().position(|&t| t == v)
+}
+
+/// The values defined in `region` and the regions nested in it.
+fn defined_inside(func: &Function, region: Region) -> HashSet<Value> {
+    let mut set: HashSet<Value> = func.regions[region].args.iter().copied().collect();
+    let mut walk = Vec::new();
+    func.walk_region(region, &mut walk);
+    for (_, o) in walk {
+        set.extend(func.ops[o].results.iter().copied());
+        for &r in &func.ops[o].regions {
+            set.extend(func.regions[r].args.iter().copied());
+        }
+    }
+    set
+}
+
+/// Replaces loop `p` in `region` by `if (no thread meets an edge test) {
+/// copy, tests folded } else { p }`.
+fn version(types: &mut Types, func: &mut Function, region: Region, p: Op, edges: &[Edge]) {
+    let loc = func.ops[p].loc;
+    let ubs = func.ops[p].ubs().to_vec();
+    let (then_r, else_r) = {
+        let mut b = Builder::new(types, func);
+        b.set_loc(loc);
+        b.set_insertion_before(region, p);
+        let mut cond: Option<Value> = None;
+        for e in edges {
+            let ty = b.ty(b.func.ops[e.op].lhs());
+            let operand = |b: &mut Builder<'_>, x: Operand| match x {
+                Operand::Value(v) => v,
+                Operand::Const(bits) => b.const_int(ty, bits as i64),
+            };
+            let k = operand(&mut b, e.k);
+            // The one coordinate meeting the test: `k - base`.
+            let at = match e.base {
+                Some(base) => {
+                    let base = operand(&mut b, base);
+                    b.binary(BinOp::Sub, k, base)
+                }
+                None => k,
+            };
+            let ub = ubs[e.dim];
+            let ub = if b.ty(ub) == ty {
+                ub
+            } else {
+                b.cast(CastOp::ZExt, ub, ty)
+            };
+            let outside = b.cmp(CmpPred::Uge, at, ub);
+            cond = Some(match cond {
+                Some(c) => b.binary(BinOp::And, c, outside),
+                None => outside,
+            });
+        }
+        let cond = cond.unwrap_or_else(|| b.bool(false));
+        let (_, t, e) = b.create_if(cond, &[]);
+        (t, e)
+    };
+    let mut map = HashMap::new();
+    let copy = clone_op(func, p, &mut map);
+    for e in edges {
+        let result = func.ops[e.op].results[0];
+        // The copy's test becomes the constant it is there.
+        if let Some(cmp) = map.get(&result).and_then(|&v| func.defining_op(v)) {
+            let data = &mut func.ops[cmp];
+            data.kind = OpKind::Const {
+                bits: u64::from(!e.equal),
+            };
+            data.operands.clear();
+        }
+    }
+    let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+    func.regions[then_r].ops.extend([copy, y]);
+    func.unlink_op(region, p);
+    let y = func.new_op(OpKind::Yield, vec![], &[], vec![], loc);
+    func.regions[else_r].ops.extend([p, y]);
+}
