@@ -199,18 +199,18 @@ pub static PASSES: &[PassInfo] = &[
         run: |m, f, r, _| passes::stride_guards(m, f, r).map(drop),
     },
     PassInfo {
-        name: "edge-versions",
-        description: "thread loops testing `base + threadIdx.d == k` (a grid edge) run with the tests folded in blocks no thread of which meets them",
-        required: false,
-        opt_in: false,
-        run: |m, f, r, _| passes::edge_versions(m, f, r).map(drop),
-    },
-    PassInfo {
         name: "speculate",
         description: "if-convert thread-loop bodies: guarded shared loads and clamped neighbour loads speculated within guard bytes",
         required: false,
         opt_in: false,
         run: |m, f, r, _| passes::speculate(m, f, r).map(drop),
+    },
+    PassInfo {
+        name: "edge-versions",
+        description: "thread loops testing `base + threadIdx.d == k` (a grid edge) run with the tests folded in blocks no thread of which meets them",
+        required: false,
+        opt_in: false,
+        run: |m, f, r, _| passes::edge_versions(m, f, r).map(drop),
     },
     PassInfo {
         name: "branch-free",

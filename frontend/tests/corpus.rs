@@ -2889,6 +2889,39 @@ fn grid2d_collapse() {
     same("cols_rows", &d.get::<i32>(pc, n), &wc);
 }
 
+#[test]
+fn edge_stencil() {
+    let m = load("edge_stencil");
+    let mut d = Dev::new(&m);
+    let (nx, ny, nz) = (256i32, 24i32, 5i32);
+    let total = (nx * ny * nz) as usize;
+    let input: Vec<i32> = (0..total as i32).map(|k| (k * 7919) % 1009 - 500).collect();
+    let (pin, pout) = (d.buf(&input), d.zeros::<i32>(total));
+    let grid = [(nx / 64) as u32, (ny / 4) as u32, 1];
+    let args = [p(pin), p(pout), i(nx), i(ny), i(nz)];
+    d.launch_cfg("edge_stencil", "", cfg(grid, [64, 4, 1], 0), &args);
+    let at = |x: i32, y: i32, z: i32| input[(x + y * nx + z * nx * ny) as usize];
+    let mut want = vec![0; total];
+    for z in 0..nz {
+        for y in 0..ny {
+            for x in 0..nx {
+                let (xw, xe) = ((x - 1).max(0), (x + 1).min(nx - 1));
+                let (yn, ys) = ((y - 1).max(0), (y + 1).min(ny - 1));
+                let (zb, za) = ((z - 1).max(0), (z + 1).min(nz - 1));
+                want[(x + y * nx + z * nx * ny) as usize] = 6 * at(x, y, z)
+                    - at(xw, y, z)
+                    - at(xe, y, z)
+                    - at(x, yn, z)
+                    - at(x, ys, z)
+                    - at(x, y, zb)
+                    - at(x, y, za)
+                    + z;
+            }
+        }
+    }
+    same("edge_stencil", &d.get::<i32>(pout, total), &want);
+}
+
 fn byte_of(v: u64, k: u32) -> u32 {
     ((v >> (8 * k)) & 0xff) as u32
 }

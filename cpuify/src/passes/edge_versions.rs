@@ -109,6 +109,10 @@ fn edges_of(types: &Types, func: &Function, p: Op) -> Vec<Edge> {
     };
     let mut walk = Vec::new();
     func.walk_region(body, &mut walk);
+    let used: HashSet<Value> = walk
+        .iter()
+        .flat_map(|&(_, o)| func.ops[o].operands.iter().copied())
+        .collect();
     let mut out = Vec::new();
     for (_, o) in walk {
         let data = &func.ops[o];
@@ -126,9 +130,18 @@ fn edges_of(types: &Types, func: &Function, p: Op) -> Vec<Edge> {
         if !wide {
             continue;
         }
+        // Only a test something reads (not one left behind by another
+        // pass): it moves an address or guards work.
+        let result = data.results[0];
+        if !used.contains(&result) {
+            continue;
+        }
         for (g, k) in [(a, b), (b, a)] {
             let Some(k) = fixed(k) else { continue };
-            if let Some((dim, base)) = thread_plus(func, &ivs, g, &fixed) {
+            // `base + t_d` with `base` varying between blocks: a test of
+            // the thread index alone (`tx == 0`) holds in every block.
+            if let Some((dim, base @ Some(Operand::Value(_)))) = thread_plus(func, &ivs, g, &fixed)
+            {
                 out.push(Edge {
                     op: o,
                     dim,
