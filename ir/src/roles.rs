@@ -325,6 +325,32 @@ impl OpData {
         self.operands.extend(inits);
     }
 
+    /// Appends `inits` to [`Self::inits`] of a `for` or `while`; the caller
+    /// adds the matching region arguments and results.
+    #[track_caller]
+    pub fn push_inits(&mut self, inits: impl IntoIterator<Item = Value>) {
+        debug_assert!(
+            matches!(self.kind, OpKind::For { .. } | OpKind::While),
+            "`push_inits` of {:?}",
+            self.kind
+        );
+        self.operands.extend(inits);
+    }
+
+    /// Appends `values` to [`Self::values`] of a terminator.
+    #[track_caller]
+    pub fn push_values(&mut self, values: impl IntoIterator<Item = Value>) {
+        debug_assert!(
+            matches!(
+                self.kind,
+                OpKind::Yield | OpKind::Return | OpKind::Condition
+            ),
+            "`push_values` of {:?}",
+            self.kind
+        );
+        self.operands.extend(values);
+    }
+
     /// Replaces all of [`Self::values`] of a terminator, whose count may
     /// change; a `condition` keeps its condition.
     #[track_caller]
@@ -489,7 +515,8 @@ mod tests {
         let (lb, ub, step) = data.bounds();
         assert_eq!(data.controls(), &[lb, ub, step]);
         let init = data.inits()[0];
-        data.set_inits([init, lb]);
+        data.set_inits([init]);
+        data.push_inits([lb]);
         assert_eq!(data.inits(), &[init, lb]);
         assert_eq!(data.remove_init(0), init);
         assert_eq!(data.inits(), &[lb]);
@@ -499,7 +526,8 @@ mod tests {
         };
         let mut y = func.ops[term].clone();
         let next = y.values()[0];
-        y.set_values([next, next]);
+        y.set_values([next]);
+        y.push_values([next]);
         assert_eq!(y.remove_value(1), next);
         assert_eq!(y.values(), &[next]);
     }

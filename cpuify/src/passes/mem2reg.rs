@@ -793,7 +793,7 @@ impl Promoter<'_> {
             OpKind::For { .. } => {
                 let body = self.func.ops[op].body();
                 let init = self.values(&stored);
-                self.func.ops[op].operands.extend(init);
+                self.func.ops[op].push_inits(init);
                 let args = arg(self, 0);
                 self.set(&stored, &args);
                 self.rewrite(body);
@@ -803,7 +803,7 @@ impl Promoter<'_> {
             OpKind::While => {
                 let (before, after) = (self.func.ops[op].before(), self.func.ops[op].after());
                 let init = self.values(&stored);
-                self.func.ops[op].operands.extend(init);
+                self.func.ops[op].push_inits(init);
                 let bargs = arg(self, 0);
                 self.set(&stored, &bargs);
                 self.rewrite(before);
@@ -832,7 +832,7 @@ impl Promoter<'_> {
 
     fn append_to_terminator(&mut self, region: Region, values: &[Value]) {
         if let Some(&t) = self.func.regions[region].ops.last() {
-            self.func.ops[t].operands.extend_from_slice(values);
+            self.func.ops[t].push_values(values.iter().copied());
         }
     }
 }
