@@ -198,12 +198,16 @@ impl Analysis<'_> {
         }
         let op = self.func.defining_op(c)?;
         let data = &self.func.ops[op];
-        match (&data.kind, data.operands.as_slice()) {
-            (OpKind::Binary(BinOp::And | BinOp::Or | BinOp::Xor, _), &[x, y]) => {
+        let (x, y) = match data.kind {
+            OpKind::Binary(..) | OpKind::Cmp(..) => (data.lhs(), data.rhs()),
+            _ => return None,
+        };
+        match &data.kind {
+            OpKind::Binary(BinOp::And | BinOp::Or | BinOp::Xor, _) => {
                 self.leaves(x)?;
                 self.leaves(y)
             }
-            (OpKind::Cmp(pred), &[x, y]) if !pred.is_float() => {
+            OpKind::Cmp(pred) if !pred.is_float() => {
                 let order = match pred {
                     CmpPred::Slt | CmpPred::Sle | CmpPred::Sgt | CmpPred::Sge => Order::Signed,
                     _ => Order::Unsigned,
@@ -277,34 +281,33 @@ impl Analysis<'_> {
             ValueDef::Arg { .. } => return None,
         };
         let data = &self.func.ops[op];
-        let operands = data.operands.clone();
         let width = self.width(v);
-        let m = match (&data.kind, operands.as_slice()) {
-            (OpKind::Const { .. }, _) => CONST,
-            (OpKind::Binary(bop, flags), &[x, y]) if !bop.is_float() => {
-                let (bop, nsw) = (*bop, flags.nsw);
-                self.binary(v, bop, nsw, x, y, order, top)?
+        let m = match &data.kind {
+            OpKind::Const { .. } => CONST,
+            OpKind::Binary(bop, flags) if !bop.is_float() => {
+                self.binary(v, *bop, flags.nsw, data.lhs(), data.rhs(), order, top)?
             }
-            (OpKind::Cast(cast), &[x]) => match cast {
+            OpKind::Cast(cast) => match cast {
                 // A signed-monotone value stays so when widened by sign;
                 // read unsigned, it may cross zero: witness.
                 CastOp::SExt => {
-                    let m = self.mono(x, Order::Signed, top)?;
+                    let m = self.mono(data.input(), Order::Signed, top)?;
                     self.reorder(v, m, Order::Signed, order, top)?
                 }
                 // Zero-extended values are non-negative in both orders.
-                CastOp::ZExt => self.mono(x, Order::Unsigned, top)?,
-                _ => self.uniform_operands(&operands, top)?,
+                CastOp::ZExt => self.mono(data.input(), Order::Unsigned, top)?,
+                _ => self.uniform_operands(&data.operands, top)?,
             },
-            (OpKind::Select, &[c, a, b]) => {
-                if !self.is_uniform(c) {
+            OpKind::Select => {
+                if !self.is_uniform(data.cond()) {
                     return None;
                 }
-                let ma = self.mono(a, order, top)?;
-                let mb = self.mono(b, order, top)?;
+                let ma = self.mono(data.if_true(), order, top)?;
+                let mb = self.mono(data.if_false(), order, top)?;
                 join(ma, mb)?
             }
-            (OpKind::If, &[c]) if self.is_uniform(c) => {
+            OpKind::If if self.is_uniform(data.cond()) => {
+                let c = data.cond();
                 let k = index;
                 let (then_r, else_r) = (data.then_region(), data.else_region());
                 let arm = |a: &mut Self, r| -> Option<Mono> {
@@ -334,13 +337,10 @@ impl Analysis<'_> {
                     _ => return None,
                 }
             }
-            (kind, _) if is_plain_pure(kind) => self.uniform_operands(&operands, top)?,
-            (
-                OpKind::Load {
-                    volatile: false, ..
-                },
-                &[addr],
-            ) if self.mono(addr, Order::Unsigned, top)?.dir == Dir::Const => {
+            kind if is_plain_pure(kind) => self.uniform_operands(&data.operands, top)?,
+            OpKind::Load {
+                volatile: false, ..
+            } if self.mono(data.ptr(), Order::Unsigned, top)?.dir == Dir::Const => {
                 // Every lane reads the same address at the same time.
                 CONST
             }

@@ -188,9 +188,21 @@ pub(super) fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
     if inner.iter().any(|&(_, o)| o == a) {
         return true;
     }
-    // The pointer of the access, followed back to its alloca.
-    let Some(&ptr) = func.ops[e.op].operands.first() else {
-        return false;
+    // The pointer of the access, followed back to its alloca: a `memcpy`
+    // or `memset` is followed from its destination, a call from its first
+    // argument.
+    let access = &func.ops[e.op];
+    let ptr = match access.kind {
+        OpKind::Load { .. }
+        | OpKind::Store { .. }
+        | OpKind::AtomicRmw { .. }
+        | OpKind::AtomicCas { .. } => access.ptr(),
+        OpKind::Memcpy | OpKind::Memset => access.dst(),
+        OpKind::Call(_) => match access.args().first() {
+            Some(&p) => p,
+            None => return false,
+        },
+        _ => return false,
     };
     let ivs = &func.regions[body].args;
     let mut v = ptr;
