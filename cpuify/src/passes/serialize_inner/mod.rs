@@ -32,13 +32,13 @@
 mod dependence;
 mod version;
 
-use crate::passes::entry::{parts, Changed};
+use crate::passes::entry::{is_launch, parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::affine::Coords;
 use cucc_ir::effects::conflicts_across_threads;
 use cucc_ir::{
-    Base, Builder, CallSummaries, Dim, FuncId, Function, FunctionEffects, FunctionKind, Level,
-    MemEffect, Module, Op, OpKind, Region, Space, Type, TypeId, Value, ValueDef,
+    Base, Builder, CallSummaries, Dim, FuncId, Function, FunctionEffects, Level, MemEffect, Module,
+    Op, OpKind, Region, Space, Type, TypeId, Value, ValueDef,
 };
 pub use dependence::{bounded_by_block_dim, Facts, Needs};
 pub(crate) use dependence::{operands_of, pin_of};
@@ -308,7 +308,7 @@ fn is_linear_id(func: &Function, body: Region, ivs: &[Value], v: Value) -> bool 
 /// iterations are not independent, or versions them on the run-time
 /// checks that make them so; returns how many.
 pub fn serialize_inner(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
-    if module.functions[fid].kind != FunctionKind::Launch {
+    if !is_launch(module, fid) {
         return Ok(0);
     }
     let targets: Vec<(Region, Op, Vec<version::Version>)> = {
