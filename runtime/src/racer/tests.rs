@@ -5,34 +5,8 @@ use super::buffers::{decode, encode, Bound};
 use super::*;
 use cucc_racer::graph::{Scalar, Ty};
 
-const SCALE: &str = r#"file "scale.cu"
-
-kernel @scale(%x: ptr<global>, %y: ptr<global>, %a: f64, %n: i32) loc(0:1:1) {
-  %tx = thread_id x : i32
-  %bx = block_id x : i32
-  %dx = block_dim x : i32
-  %0 = mul %bx, %dx : i32
-  %i = add %0, %tx : i32
-  %in = cmp slt %i, %n : i1
-  if %in {
-    %i64 = sext %i : i64
-    %xp = ptr.index f64 %x, %i64 : ptr<global>
-    %xv = load %xp : f64
-    %m = fmul %xv, %a : f64
-    %yp = ptr.index f64 %y, %i64 : ptr<global>
-    %yv = load %yp : f64
-    %s = fadd %m, %yv : f64
-    store %yp, %s
-    yield
-  } else {
-    yield
-  } loc(0:3:3)
-  return
-}
-"#;
-
 fn scale_module() -> Module {
-    cucc_ir::parse_module(SCALE).unwrap_or_else(|e| panic!("{e}"))
+    cucc_ir::parse_module(&crate::test_kernels::scale()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -154,7 +128,7 @@ fn a_short_buffer_is_an_illegal_address() {
 
 #[test]
 fn a_rejected_kernel_keeps_the_lowering_diagnostic() {
-    let text = SCALE.replace(
+    let text = crate::test_kernels::scale().replace(
         "%s = fadd %m, %yv : f64",
         "%s = atomic.rmw fadd device %yp, %m : f64 loc(0:9:5)",
     );
