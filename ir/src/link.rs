@@ -354,14 +354,8 @@ impl Linker<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse_module, print_module, verify_module};
-
-    fn module(text: &str) -> Module {
-        match parse_module(text) {
-            Ok(m) => m,
-            Err(e) => panic!("{e}\n{text}"),
-        }
-    }
+    use crate::text::parse_test_module as module;
+    use crate::{print_module, verify_module};
 
     const USER: &str = "file \"a.cu\"
 global @hits : i32 global import

@@ -901,10 +901,7 @@ kernel @k(%p: ptr<global>) {
   return
 }
 ";
-    let m = match parse_module(text) {
-        Ok(m) => m,
-        Err(e) => panic!("{e}"),
-    };
+    let m = super::parse_test_module(text);
     crate::verify_module(&m).expect("valid");
     assert_eq!(
         m.globals.iter().next().map(|(_, g)| g.linkage),
