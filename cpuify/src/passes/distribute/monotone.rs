@@ -121,14 +121,7 @@ pub(crate) fn endpoint_check(
     inside: &HashSet<Value>,
     cond: Value,
 ) -> Option<EndpointCheck> {
-    let mut a = Analysis {
-        func,
-        types,
-        lane,
-        inside,
-        memo: HashMap::new(),
-        check: EndpointCheck::default(),
-    };
+    let mut a = Analysis::new(func, types, lane, inside);
     a.leaves(cond)?;
     Some(a.check)
 }
@@ -149,14 +142,7 @@ pub(crate) fn two_valued(
 ) -> Option<EndpointCheck> {
     types[func.value_type(v)].int_bits()?;
     for order in [Order::Signed, Order::Unsigned] {
-        let mut a = Analysis {
-            func,
-            types,
-            lane,
-            inside,
-            memo: HashMap::new(),
-            check: EndpointCheck::default(),
-        };
+        let mut a = Analysis::new(func, types, lane, inside);
         if let Some(m) = a.mono(v, order, true) {
             if m.dir == Dir::Const || m.span > 1 {
                 return None;
@@ -190,7 +176,19 @@ struct Analysis<'a> {
     check: EndpointCheck,
 }
 
-impl Analysis<'_> {
+impl<'a> Analysis<'a> {
+    /// A fresh analysis of the lane loop whose body defines `inside`.
+    fn new(func: &'a Function, types: &'a Types, lane: Value, inside: &'a HashSet<Value>) -> Self {
+        Analysis {
+            func,
+            types,
+            lane,
+            inside,
+            memo: HashMap::new(),
+            check: EndpointCheck::default(),
+        }
+    }
+
     /// Collects the monotone comparisons `c` (an `i1`) is built from.
     fn leaves(&mut self, c: Value) -> Option<()> {
         if self.is_uniform(c) {
@@ -533,6 +531,24 @@ mod tests {
     use super::*;
     use cucc_ir::{parse_module, Level, Module};
 
+    /// The lane id of `f`'s lane loop and the values its body defines.
+    fn lane_loop(f: &Function) -> (Value, HashSet<Value>) {
+        let mut walk = Vec::new();
+        f.walk_region(f.body, &mut walk);
+        let body = walk
+            .iter()
+            .find(|&&(_, o)| f.ops[o].kind == OpKind::Parallel { level: Level::Lane })
+            .map(|&(_, o)| f.ops[o].body())
+            .expect("a lane loop");
+        let mut inner = Vec::new();
+        f.walk_region(body, &mut inner);
+        let inside = inner
+            .iter()
+            .flat_map(|&(_, o)| f.ops[o].results.clone())
+            .collect();
+        (f.regions[body].args[0], inside)
+    }
+
     /// Parses a launch whose body is `parallel<warp> { parallel<lane> {..}
     /// }` and analyses the value named `cond` of the lane loop.
     fn analyse(lane_body: &str) -> (Module, Option<EndpointCheck>) {
@@ -554,21 +570,7 @@ mod tests {
         let m = parse_module(&src).expect("test IR parses");
         let check = {
             let (_, f) = m.functions.iter().next().expect("one function");
-            let mut walk = Vec::new();
-            f.walk_region(f.body, &mut walk);
-            let lane_loop = walk
-                .iter()
-                .find(|&&(_, o)| f.ops[o].kind == OpKind::Parallel { level: Level::Lane })
-                .map(|&(_, o)| o)
-                .expect("a lane loop");
-            let body = f.ops[lane_loop].body();
-            let lane = f.regions[body].args[0];
-            let mut inner = Vec::new();
-            f.walk_region(body, &mut inner);
-            let inside: HashSet<Value> = inner
-                .iter()
-                .flat_map(|&(_, o)| f.ops[o].results.clone())
-                .collect();
+            let (lane, inside) = lane_loop(f);
             let cond = f
                 .values
                 .iter()
@@ -683,20 +685,7 @@ mod tests {
                 .map(|(v, _)| v)
                 .expect("named value")
         };
-        let mut walk = Vec::new();
-        f.walk_region(f.body, &mut walk);
-        let body = walk
-            .iter()
-            .find(|&&(_, o)| f.ops[o].kind == OpKind::Parallel { level: Level::Lane })
-            .map(|&(_, o)| f.ops[o].body())
-            .expect("a lane loop");
-        let lane = f.regions[body].args[0];
-        let mut inner = Vec::new();
-        f.walk_region(body, &mut inner);
-        let inside: HashSet<Value> = inner
-            .iter()
-            .flat_map(|&(_, o)| f.ops[o].results.clone())
-            .collect();
+        let (lane, inside) = lane_loop(f);
         let row = two_valued(f, &m.types, lane, &inside, by_name("row")).expect("row");
         assert_eq!(row.pins, vec![by_name("row")]);
         assert_eq!(row.witnesses.len(), 1, "the wrapping add");
