@@ -75,20 +75,13 @@ fn cores_beyond_the_grid_stay_idle() {
 
 #[test]
 fn properties_describe_the_cluster() {
-    let p = properties();
-    let name: Vec<u8> = p
-        .name
-        .iter()
-        .take_while(|&&c| c != 0)
-        .map(|&c| c as u8)
-        .collect();
-    assert_eq!(
-        String::from_utf8_lossy(&name),
-        "Snitch cluster (8 cores, simulated)"
+    crate::sim_device::assert_properties(
+        properties(),
+        "Snitch cluster (8 cores, simulated)",
+        8,
+        1_000_000,
+        128 * 1024,
     );
-    assert_eq!(p.multiProcessorCount, 8);
-    assert_eq!(p.sharedMemPerBlock, 128 * 1024);
-    assert_eq!(p.reserved[0], 1_000_000);
 }
 
 #[test]
