@@ -232,14 +232,10 @@ impl Linker<'_, '_> {
                     let ty = self.map_type(unit, sg.ty);
                     let loc = self.map_loc(unit, sg.loc);
                     self.dst.add_global(Global {
-                        name: sg.name.clone(),
-                        ty,
-                        space: sg.space,
-                        init: None,
-                        kind: GlobalKind::Variable,
                         managed: sg.managed,
                         linkage: Linkage::Import,
                         loc,
+                        ..Global::new(sg.name.clone(), ty, sg.space)
                     })
                 }
             },
