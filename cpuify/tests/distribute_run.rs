@@ -7,16 +7,7 @@ use cucc_ir::*;
 use std::ffi::c_void;
 
 fn shared_global(m: &mut Module, name: &str, ty: TypeId) -> GlobalId {
-    m.add_global(Global {
-        name: name.into(),
-        ty,
-        space: Space::Shared,
-        init: None,
-        kind: GlobalKind::Variable,
-        managed: false,
-        linkage: Default::default(),
-        loc: Loc::UNKNOWN,
-    })
+    m.add_global(Global::new(name, ty, Space::Shared))
 }
 
 /// `reduce(in, out, n)`: block sums with a tree in shared memory; the

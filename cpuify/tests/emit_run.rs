@@ -87,16 +87,7 @@ fn loops_atomics_and_shared_scratch() {
     let g = m.types.ptr(Space::Global);
     let i32t = m.types.i32();
     let arr = m.types.array(i32t, 64);
-    let sh = m.add_global(Global {
-        name: "slots".into(),
-        ty: arr,
-        space: Space::Shared,
-        init: None,
-        kind: GlobalKind::Variable,
-        managed: false,
-        linkage: Default::default(),
-        loc: Loc::UNKNOWN,
-    });
+    let sh = m.add_global(Global::new("slots", arr, Space::Shared));
     let mut k = Function::new("loops", FunctionKind::Kernel, &[g, g], &[]);
     {
         let mut b = Builder::new(&mut m.types, &mut k);

@@ -15,7 +15,7 @@ use std::fmt::Debug;
 use std::path::{Path, PathBuf};
 
 use cucc_frontend::clang::{ClangOptions, CudaSide};
-use cucc_ir::interp::{Arg, Interpreter, LaunchConfig, TextureResolver};
+use cucc_ir::interp::{Arg, Interpreter, LaunchConfig, TexRequest, TextureResolver};
 use cucc_ir::{FunctionKind, Module, Space, TexKind};
 
 // ---------------------------------------------------------------- plumbing
@@ -384,17 +384,12 @@ impl Textures {
 }
 
 impl TextureResolver for Textures {
-    fn fetch(
-        &self,
-        handle: u64,
-        kind: TexKind,
-        coords: &[u64],
-        results: usize,
-    ) -> Result<Vec<u64>, String> {
+    fn fetch(&self, req: &TexRequest<'_>) -> Result<Vec<u64>, String> {
+        let coords = req.coords;
         let (data, w, h, pitch) = self
             .map
-            .get(&handle)
-            .ok_or_else(|| format!("no texture bound to handle {handle:#x}"))?;
+            .get(&req.handle)
+            .ok_or_else(|| format!("no texture bound to handle {:#x}", req.handle))?;
         let clamp = |c: u64, n: usize| -> usize {
             let x = f32::from_bits(c as u32).floor();
             if x < 0.0 {
@@ -403,7 +398,7 @@ impl TextureResolver for Textures {
                 (x as usize).min(n - 1)
             }
         };
-        let texel = match kind {
+        let texel = match req.kind {
             // The interpreter resolves a lane fetch as a whole texel.
             TexKind::Fetch1D | TexKind::Fetch1DLane => {
                 let k = c_i32(coords[0]);
@@ -417,7 +412,7 @@ impl TextureResolver for Textures {
             TexKind::Tex2D => data[clamp(coords[1], *h) * pitch + clamp(coords[0], *w)],
             TexKind::Tex3D => return Err("no 3-D textures in the corpus".into()),
         };
-        let mut out = vec![0u64; results];
+        let mut out = vec![0u64; req.results];
         if let Some(first) = out.first_mut() {
             *first = u64::from(texel);
         }

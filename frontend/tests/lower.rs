@@ -342,19 +342,17 @@ fn sincos_and_ldg() {
 struct Cube;
 
 impl cucc_ir::interp::TextureResolver for Cube {
-    fn fetch(
-        &self,
-        handle: u64,
-        kind: cucc_ir::TexKind,
-        coords: &[u64],
-        results: usize,
-    ) -> Result<Vec<u64>, String> {
-        if handle != 7 || kind != cucc_ir::TexKind::Tex3D || coords.len() != 3 {
-            return Err(format!("unexpected fetch {handle} {kind:?}"));
+    fn fetch(&self, req: &cucc_ir::interp::TexRequest<'_>) -> Result<Vec<u64>, String> {
+        if req.handle != 7 || req.kind != cucc_ir::TexKind::Tex3D || req.coords.len() != 3 {
+            return Err(format!("unexpected fetch {} {:?}", req.handle, req.kind));
         }
-        let c: Vec<f32> = coords.iter().map(|&b| f32::from_bits(b as u32)).collect();
+        let c: Vec<f32> = req
+            .coords
+            .iter()
+            .map(|&b| f32::from_bits(b as u32))
+            .collect();
         let v = c[0].floor() + 10.0 * c[1].floor() + 100.0 * c[2].floor();
-        Ok(vec![u64::from(v.to_bits()); results])
+        Ok(vec![u64::from(v.to_bits()); req.results])
     }
 }
 

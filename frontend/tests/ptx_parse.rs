@@ -95,13 +95,7 @@ $L__BB0_1:
             ("%f2", None)
         ]
     );
-    let insts: Vec<&Inst> = body
-        .iter()
-        .filter_map(|s| match s {
-            Stmt::Inst(i) => Some(i),
-            _ => None,
-        })
-        .collect();
+    let insts: Vec<&Inst> = body.iter().filter_map(Stmt::inst).collect();
     assert_eq!(
         insts[0].guard,
         Some(Guard {
@@ -389,10 +383,7 @@ fn loc_lines_give_instructions_their_cuda_source_position() {
         .body
         .iter()
         .flatten()
-        .filter_map(|s| match s {
-            Stmt::Inst(i) => Some(i.src),
-            _ => None,
-        })
+        .filter_map(|s| s.inst().map(|i| i.src))
         .collect();
     assert_eq!(
         srcs,

@@ -696,8 +696,9 @@ fn times_fixed(a: &Affine, b: &Affine) -> Option<Affine> {
     out.checked_add(&a.checked_scale(b.constant)?)
 }
 
-/// Reads the low `bits` of `raw` as a signed number (`i1` as 0 or 1).
-fn signed_const(raw: u64, bits: u8) -> i64 {
+/// Reads the low `bits` of `raw` as a signed number (`i1` as 0 or 1): the
+/// value of an integer constant of that width in an affine expression.
+pub fn signed_const(raw: u64, bits: u8) -> i64 {
     match bits {
         1 => (raw & 1) as i64,
         64.. => raw as i64,

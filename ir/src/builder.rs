@@ -346,6 +346,13 @@ impl<'a> Builder<'a> {
         )
     }
 
+    /// Stops the kernel with `message`: a failed `assert` when `assert`,
+    /// a trap otherwise.
+    pub fn trap(&mut self, message: impl Into<String>, assert: bool) -> Op {
+        let message = message.into();
+        self.op(OpKind::Trap { message, assert }, vec![], &[], vec![])
+    }
+
     /// A memory fence.
     pub fn fence(&mut self, scope: MemScope) -> Op {
         self.op(OpKind::Fence { scope }, vec![], &[], vec![])

@@ -232,14 +232,10 @@ impl Linker<'_, '_> {
                     let ty = self.map_type(unit, sg.ty);
                     let loc = self.map_loc(unit, sg.loc);
                     self.dst.add_global(Global {
-                        name: sg.name.clone(),
-                        ty,
-                        space: sg.space,
-                        init: None,
-                        kind: GlobalKind::Variable,
                         managed: sg.managed,
                         linkage: Linkage::Import,
                         loc,
+                        ..Global::new(sg.name.clone(), ty, sg.space)
                     })
                 }
             },
@@ -354,14 +350,8 @@ impl Linker<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{parse_module, print_module, verify_module};
-
-    fn module(text: &str) -> Module {
-        match parse_module(text) {
-            Ok(m) => m,
-            Err(e) => panic!("{e}\n{text}"),
-        }
-    }
+    use crate::text::parse_test_module as module;
+    use crate::{print_module, verify_module};
 
     const USER: &str = "file \"a.cu\"
 global @hits : i32 global import

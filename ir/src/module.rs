@@ -73,6 +73,24 @@ pub struct Global {
     pub loc: Loc,
 }
 
+impl Global {
+    /// A variable `name` of type `ty` in `space`: zero-filled, not managed,
+    /// with the default linkage and no source location. Texture references,
+    /// initialised data and the like start from it with struct update syntax.
+    pub fn new(name: impl Into<String>, ty: TypeId, space: Space) -> Global {
+        Global {
+            name: name.into(),
+            ty,
+            space,
+            init: None,
+            kind: GlobalKind::Variable,
+            managed: false,
+            linkage: Linkage::default(),
+            loc: Loc::UNKNOWN,
+        }
+    }
+}
+
 /// A translation unit's device side.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Module {

@@ -24,22 +24,14 @@ macro_rules! operand_role {
         $(#[$doc])*
         #[track_caller]
         pub fn $get(&self) -> Value {
-            debug_assert!(
-                matches!(self.kind, $($kind)|+),
-                concat!("`", stringify!($get), "` of {:?}"),
-                self.kind
-            );
+            self.expect(matches!(self.kind, $($kind)|+), stringify!($get));
             self.operands[$pos]
         }
 
         #[doc = concat!("Replaces [`Self::", stringify!($get), "`].")]
         #[track_caller]
         pub fn $set(&mut self, v: Value) {
-            debug_assert!(
-                matches!(self.kind, $($kind)|+),
-                concat!("`", stringify!($set), "` of {:?}"),
-                self.kind
-            );
+            self.expect(matches!(self.kind, $($kind)|+), stringify!($set));
             self.operands[$pos] = v;
         }
     };
@@ -51,17 +43,20 @@ macro_rules! region_role {
         $(#[$doc])*
         #[track_caller]
         pub fn $get(&self) -> Region {
-            debug_assert!(
-                matches!(self.kind, $($kind)|+),
-                concat!("`", stringify!($get), "` of {:?}"),
-                self.kind
-            );
+            self.expect(matches!(self.kind, $($kind)|+), stringify!($get));
             self.regions[$pos]
         }
     };
 }
 
 impl OpData {
+    /// The check every accessor makes: asking an op for a role its kind
+    /// does not have (`has` false) is a bug of the caller.
+    #[track_caller]
+    fn expect(&self, has: bool, role: &str) {
+        debug_assert!(has, "`{role}` of {:?}", self.kind);
+    }
+
     operand_role!(
         /// Left operand of a binary op or comparison.
         lhs, set_lhs, 0, OpKind::Binary(..) | OpKind::Cmp(..)
@@ -232,11 +227,7 @@ impl OpData {
     /// A `parallel`'s upper bounds, one per dimension.
     #[track_caller]
     pub fn ubs(&self) -> &[Value] {
-        debug_assert!(
-            matches!(self.kind, OpKind::Parallel { .. }),
-            "`ubs` of {:?}",
-            self.kind
-        );
+        self.expect(matches!(self.kind, OpKind::Parallel { .. }), "ubs");
         &self.operands
     }
 
@@ -264,10 +255,9 @@ impl OpData {
     /// The arguments of a call or `printf`.
     #[track_caller]
     pub fn args(&self) -> &[Value] {
-        debug_assert!(
+        self.expect(
             matches!(self.kind, OpKind::Call(..) | OpKind::Printf { .. }),
-            "`args` of {:?}",
-            self.kind
+            "args",
         );
         &self.operands
     }
@@ -275,11 +265,7 @@ impl OpData {
     /// A texture fetch's coordinates.
     #[track_caller]
     pub fn coords(&self) -> &[Value] {
-        debug_assert!(
-            matches!(self.kind, OpKind::TexFetch(..)),
-            "`coords` of {:?}",
-            self.kind
-        );
+        self.expect(matches!(self.kind, OpKind::TexFetch(..)), "coords");
         &self.operands[1..]
     }
 
@@ -325,6 +311,30 @@ impl OpData {
         self.operands.extend(inits);
     }
 
+    /// Appends `inits` to [`Self::inits`] of a `for` or `while`; the caller
+    /// adds the matching region arguments and results.
+    #[track_caller]
+    pub fn push_inits(&mut self, inits: impl IntoIterator<Item = Value>) {
+        self.expect(
+            matches!(self.kind, OpKind::For { .. } | OpKind::While),
+            "push_inits",
+        );
+        self.operands.extend(inits);
+    }
+
+    /// Appends `values` to [`Self::values`] of a terminator.
+    #[track_caller]
+    pub fn push_values(&mut self, values: impl IntoIterator<Item = Value>) {
+        self.expect(
+            matches!(
+                self.kind,
+                OpKind::Yield | OpKind::Return | OpKind::Condition
+            ),
+            "push_values",
+        );
+        self.operands.extend(values);
+    }
+
     /// Replaces all of [`Self::values`] of a terminator, whose count may
     /// change; a `condition` keeps its condition.
     #[track_caller]
@@ -351,11 +361,7 @@ impl OpData {
     /// Mutable [`Self::ubs`].
     #[track_caller]
     pub fn ubs_mut(&mut self) -> &mut [Value] {
-        debug_assert!(
-            matches!(self.kind, OpKind::Parallel { .. }),
-            "`ubs_mut` of {:?}",
-            self.kind
-        );
+        self.expect(matches!(self.kind, OpKind::Parallel { .. }), "ubs_mut");
         &mut self.operands
     }
 
@@ -363,11 +369,7 @@ impl OpData {
     /// may change.
     #[track_caller]
     pub fn set_ubs(&mut self, ubs: impl IntoIterator<Item = Value>) {
-        debug_assert!(
-            matches!(self.kind, OpKind::Parallel { .. }),
-            "`set_ubs` of {:?}",
-            self.kind
-        );
+        self.expect(matches!(self.kind, OpKind::Parallel { .. }), "set_ubs");
         self.operands.clear();
         self.operands.extend(ubs);
     }
@@ -398,7 +400,7 @@ impl OpData {
 
 #[cfg(test)]
 mod tests {
-    use crate::text::parse_module;
+    use crate::text::parse_test_module as parsed;
     use crate::OpKind;
 
     #[test]
@@ -422,10 +424,7 @@ mod tests {
   return
 }
 ";
-        let module = match parse_module(src) {
-            Ok(m) => m,
-            Err(e) => panic!("{e}"),
-        };
+        let module = parsed(src);
         let Some((_, func)) = module.functions.iter().next() else {
             panic!("no function")
         };
@@ -471,10 +470,7 @@ mod tests {
   return
 }
 ";
-        let module = match parse_module(src) {
-            Ok(m) => m,
-            Err(e) => panic!("{e}"),
-        };
+        let module = parsed(src);
         let Some((_, func)) = module.functions.iter().next() else {
             panic!("no function")
         };
@@ -489,7 +485,8 @@ mod tests {
         let (lb, ub, step) = data.bounds();
         assert_eq!(data.controls(), &[lb, ub, step]);
         let init = data.inits()[0];
-        data.set_inits([init, lb]);
+        data.set_inits([init]);
+        data.push_inits([lb]);
         assert_eq!(data.inits(), &[init, lb]);
         assert_eq!(data.remove_init(0), init);
         assert_eq!(data.inits(), &[lb]);
@@ -499,7 +496,8 @@ mod tests {
         };
         let mut y = func.ops[term].clone();
         let next = y.values()[0];
-        y.set_values([next, next]);
+        y.set_values([next]);
+        y.push_values([next]);
         assert_eq!(y.remove_value(1), next);
         assert_eq!(y.values(), &[next]);
     }

@@ -36,16 +36,7 @@ fn build(
 }
 
 fn shared_global(m: &mut Module, name: &str, ty: TypeId) -> GlobalId {
-    m.add_global(Global {
-        name: name.into(),
-        ty,
-        space: Space::Shared,
-        init: None,
-        kind: GlobalKind::Variable,
-        managed: false,
-        linkage: Default::default(),
-        loc: Loc::UNKNOWN,
-    })
+    m.add_global(Global::new(name, ty, Space::Shared))
 }
 
 /// `blockIdx.x * blockDim.x + threadIdx.x`.
@@ -1366,17 +1357,11 @@ fn alloc_distinct_compares_allocations() {
 struct Quads;
 
 impl cucc_ir::interp::TextureResolver for Quads {
-    fn fetch(
-        &self,
-        handle: u64,
-        kind: TexKind,
-        coords: &[u64],
-        results: usize,
-    ) -> Result<Vec<u64>, String> {
-        if handle != 3 || kind != TexKind::Fetch1D || results != 4 {
-            return Err(format!("unexpected fetch {handle} {kind:?} {results}"));
+    fn fetch(&self, req: &cucc_ir::interp::TexRequest<'_>) -> Result<Vec<u64>, String> {
+        if req.handle != 3 || req.kind != TexKind::Fetch1D || req.results != 4 {
+            return Err(format!("unexpected fetch {req:?}"));
         }
-        let i = coords[0] as u32 as i32;
+        let i = req.coords[0] as u32 as i32;
         Ok((0..4)
             .map(|c| {
                 if (0..8).contains(&i) {

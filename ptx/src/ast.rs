@@ -248,6 +248,16 @@ pub enum Stmt {
     Targets(Vec<String>, Pos),
 }
 
+impl Stmt {
+    /// The instruction this statement is, if it is one.
+    pub fn inst(&self) -> Option<&Inst> {
+        match self {
+            Stmt::Inst(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
 /// An instruction operand.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Operand {

@@ -28,7 +28,6 @@ mod text;
 use crate::lex::Tok;
 use scan::{scan, Kind, Linkage};
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 use text::{apply, token_len, Edit, LineOffsets};
 
 /// Functions PTX declares `.extern` that the frontend implements (device
@@ -44,17 +43,9 @@ pub struct Unit<'a> {
     pub ptx: &'a str,
 }
 
-/// A link failure naming the symbol and the units involved.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LinkError(pub String);
-
-impl fmt::Display for LinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for LinkError {}
+/// A link failure naming the symbol and the units involved: the same error
+/// as the IR's device link.
+pub use cucc_ir::link::LinkError;
 
 /// Links `units` into one PTX module (text). One unit is returned as it is,
 /// once its external references are checked.

@@ -257,14 +257,9 @@ impl<'p> ModCx<'p> {
             let f32t = self.module.types.f32();
             let dims = tex_dims.get(&v.name).copied().unwrap_or(1);
             let g = self.module.add_global(Global {
-                name: v.name.clone(),
-                ty: f32t,
-                space: Space::Global,
-                init: None,
                 kind: GlobalKind::Texture { dims },
-                managed: false,
-                linkage: Default::default(),
                 loc: self.loc(v.pos),
+                ..Global::new(v.name.clone(), f32t, Space::Global)
             });
             self.syms
                 .insert(v.name.clone(), ModSym::Global(g, Space::Global));
@@ -337,14 +332,9 @@ impl<'p> ModCx<'p> {
             Space::Global
         };
         let g = self.module.add_global(Global {
-            name: v.name.clone(),
-            ty,
-            space,
             init,
-            kind: GlobalKind::Variable,
-            managed: false,
-            linkage: Default::default(),
             loc: self.loc(v.pos),
+            ..Global::new(v.name.clone(), ty, space)
         });
         self.syms.insert(v.name.clone(), ModSym::Global(g, space));
         Ok(())
@@ -352,16 +342,7 @@ impl<'p> ModCx<'p> {
 
     /// A shared global of type `ty` named `name`.
     fn shared_global(&mut self, name: &str, ty: cucc_ir::TypeId) -> GlobalId {
-        self.module.add_global(Global {
-            name: name.to_string(),
-            ty,
-            space: Space::Shared,
-            init: None,
-            kind: GlobalKind::Variable,
-            managed: false,
-            linkage: Default::default(),
-            loc: Loc::UNKNOWN,
-        })
+        self.module.add_global(Global::new(name, ty, Space::Shared))
     }
 
     fn shared_var(&mut self, v: &VarDecl) -> Result<()> {

@@ -18,7 +18,7 @@
 use crate::errors::{api, cudaError_t, non_null, write_out, CudaResult, Error};
 use crate::ffi::{cudaEvent_t, cudaStream_t, Dim3, STREAM_LEGACY};
 use crate::graph::{cudaGraphNode_t, cudaGraph_t, Op};
-use crate::stream::{resolve, resolve_ptsz, Stream};
+use crate::stream::{resolve, Stream};
 use crate::sync::lock;
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -375,12 +375,6 @@ pub extern "C" fn cudaStreamBeginCapture(stream: cudaStream_t, mode: c_int) -> c
     api(|| begin(&resolve(stream)?, None, Vec::new(), mode))
 }
 
-/// `cudaStreamBeginCapture` with per-thread default stream semantics.
-#[no_mangle]
-pub extern "C" fn cudaStreamBeginCapture_ptsz(stream: cudaStream_t, mode: c_int) -> cudaError_t {
-    api(|| begin(&resolve_ptsz(stream)?, None, Vec::new(), mode))
-}
-
 /// Reads the dependency list of a capture into an existing graph.
 ///
 /// # Safety
@@ -431,26 +425,6 @@ pub unsafe extern "C" fn cudaStreamBeginCaptureToGraph(
     })
 }
 
-/// `cudaStreamBeginCaptureToGraph` with per-thread default stream semantics.
-///
-/// # Safety
-/// As [`cudaStreamBeginCaptureToGraph`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamBeginCaptureToGraph_ptsz(
-    stream: cudaStream_t,
-    graph: cudaGraph_t,
-    deps: *const cudaGraphNode_t,
-    edges: *const c_void,
-    n: usize,
-    mode: c_int,
-) -> cudaError_t {
-    api(|| {
-        // SAFETY: forwarded contract.
-        let d = unsafe { deps_in(deps, edges, n)? };
-        begin(&resolve_ptsz(stream)?, Some(graph as usize), d, mode)
-    })
-}
-
 /// Ends the capture begun on `stream` and hands out its graph (NULL and
 /// `cudaErrorStreamCaptureInvalidated` if something could not be recorded).
 ///
@@ -463,19 +437,6 @@ pub unsafe extern "C" fn cudaStreamEndCapture(
 ) -> cudaError_t {
     // SAFETY: forwarded contract.
     api(|| unsafe { end_into(resolve(stream)?, graph) })
-}
-
-/// `cudaStreamEndCapture` with per-thread default stream semantics.
-///
-/// # Safety
-/// As [`cudaStreamEndCapture`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamEndCapture_ptsz(
-    stream: cudaStream_t,
-    graph: *mut cudaGraph_t,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    api(|| unsafe { end_into(resolve_ptsz(stream)?, graph) })
 }
 
 /// # Safety
@@ -500,19 +461,6 @@ pub unsafe extern "C" fn cudaStreamIsCapturing(
 ) -> cudaError_t {
     // SAFETY: forwarded contract.
     api(|| unsafe { write_out(out, status(&*resolve(stream)?).0) })
-}
-
-/// `cudaStreamIsCapturing` with per-thread default stream semantics.
-///
-/// # Safety
-/// As [`cudaStreamIsCapturing`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamIsCapturing_ptsz(
-    stream: cudaStream_t,
-    out: *mut c_int,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    api(|| unsafe { write_out(out, status(&*resolve_ptsz(stream)?).0) })
 }
 
 /// # Safety
@@ -596,36 +544,6 @@ pub unsafe extern "C" fn cudaStreamGetCaptureInfo(
     })
 }
 
-/// `cudaStreamGetCaptureInfo` with per-thread default stream semantics.
-///
-/// # Safety
-/// As [`cudaStreamGetCaptureInfo`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamGetCaptureInfo_ptsz(
-    stream: cudaStream_t,
-    status_out: *mut c_int,
-    id_out: *mut u64,
-    graph_out: *mut cudaGraph_t,
-    deps_out: *mut *const cudaGraphNode_t,
-    edges_out: *mut *const c_void,
-    n_out: *mut usize,
-) -> cudaError_t {
-    api(|| {
-        // SAFETY: forwarded contract.
-        unsafe {
-            capture_info(
-                resolve_ptsz(stream)?,
-                status_out,
-                id_out,
-                graph_out,
-                deps_out,
-                edges_out,
-                n_out,
-            )
-        }
-    })
-}
-
 /// # Safety
 /// As [`deps_in`].
 unsafe fn update_deps(
@@ -673,21 +591,13 @@ pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
     api(|| unsafe { update_deps(resolve(stream)?, deps, edges, n, flags) })
 }
 
-/// `cudaStreamUpdateCaptureDependencies` with per-thread default stream
-/// semantics.
-///
-/// # Safety
-/// As [`deps_in`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_ptsz(
-    stream: cudaStream_t,
-    deps: *const cudaGraphNode_t,
-    edges: *const c_void,
-    n: usize,
-    flags: u32,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    api(|| unsafe { update_deps(resolve_ptsz(stream)?, deps, edges, n, flags) })
+crate::ptsz::ptsz_first_forms! {
+    cudaStreamBeginCapture_ptsz => capture::cudaStreamBeginCapture (mode: c_int);
+    cudaStreamBeginCaptureToGraph_ptsz => capture::cudaStreamBeginCaptureToGraph (graph: cudaGraph_t, deps: *const cudaGraphNode_t, edges: *const c_void, n: usize, mode: c_int);
+    cudaStreamEndCapture_ptsz => capture::cudaStreamEndCapture (graph: *mut cudaGraph_t);
+    cudaStreamIsCapturing_ptsz => capture::cudaStreamIsCapturing (out: *mut c_int);
+    cudaStreamGetCaptureInfo_ptsz => capture::cudaStreamGetCaptureInfo (status_out: *mut c_int, id_out: *mut u64, graph_out: *mut cudaGraph_t, deps_out: *mut *const cudaGraphNode_t, edges_out: *mut *const c_void, n_out: *mut usize);
+    cudaStreamUpdateCaptureDependencies_ptsz => capture::cudaStreamUpdateCaptureDependencies (deps: *const cudaGraphNode_t, edges: *const c_void, n: usize, flags: u32);
 }
 
 /// Swaps the calling thread's capture interaction mode (recorded; the CPU

@@ -62,21 +62,6 @@ pub unsafe extern "C" fn cudaGetDriverEntryPoint(
     unsafe { lookup(symbol, func, RUNTIME_VERSION, flags, status) }
 }
 
-/// [`cudaGetDriverEntryPoint`] (no stream is involved).
-///
-/// # Safety
-/// As [`cudaGetDriverEntryPoint`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaGetDriverEntryPoint_ptsz(
-    symbol: *const c_char,
-    func: *mut *mut c_void,
-    flags: u64,
-    status: *mut c_int,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    unsafe { lookup(symbol, func, RUNTIME_VERSION, flags, status) }
-}
-
 /// A driver API function by its base name as of CUDA version `version`.
 ///
 /// # Safety
@@ -94,20 +79,11 @@ pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion(
     unsafe { lookup(symbol, func, v, flags, status) }
 }
 
-/// [`cudaGetDriverEntryPointByVersion`] (no stream is involved).
-///
-/// # Safety
-/// As [`cudaGetDriverEntryPoint`].
-#[no_mangle]
-pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion_ptsz(
-    symbol: *const c_char,
-    func: *mut *mut c_void,
-    version: c_uint,
-    flags: u64,
-    status: *mut c_int,
-) -> cudaError_t {
-    // SAFETY: forwarded contract.
-    unsafe { cudaGetDriverEntryPointByVersion(symbol, func, version, flags, status) }
+crate::ptsz::forwards! {
+    /// [`cudaGetDriverEntryPoint`] (no stream is involved).
+    cudaGetDriverEntryPoint_ptsz => entry_points::cudaGetDriverEntryPoint (symbol: *const c_char, func: *mut *mut c_void, flags: u64, status: *mut c_int);
+    /// [`cudaGetDriverEntryPointByVersion`] (no stream is involved).
+    cudaGetDriverEntryPointByVersion_ptsz => entry_points::cudaGetDriverEntryPointByVersion (symbol: *const c_char, func: *mut *mut c_void, version: c_uint, flags: u64, status: *mut c_int);
 }
 
 #[cfg(test)]

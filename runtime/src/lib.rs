@@ -89,6 +89,8 @@ pub mod stream;
 pub mod stream_attrs;
 pub mod streaming;
 pub(crate) mod sync;
+#[cfg(test)]
+mod test_kernels;
 pub mod texture;
 pub mod texture_abi;
 pub mod unsupported;

@@ -62,18 +62,13 @@ fn prefetch(
     location: cudaMemLocation,
     flags: c_uint,
     stream: cudaStream_t,
-    per_thread: bool,
 ) -> CudaResult {
     if flags != 0 {
         return Err(Error::InvalidValue);
     }
     check_range(ptr, count)?;
     check_location(location)?;
-    if per_thread {
-        crate::stream::resolve_ptsz(stream)?;
-    } else {
-        crate::stream::resolve(stream)?;
-    }
+    crate::stream::resolve(stream)?;
     Ok(())
 }
 
@@ -86,17 +81,5 @@ pub extern "C" fn cudaMemPrefetchAsync(
     flags: c_uint,
     stream: cudaStream_t,
 ) -> cudaError_t {
-    api_dev(|| prefetch(ptr, count, location, flags, stream, false))
-}
-
-/// `cudaMemPrefetchAsync` with per-thread default stream semantics.
-#[no_mangle]
-pub extern "C" fn cudaMemPrefetchAsync_ptsz(
-    ptr: *const c_void,
-    count: usize,
-    location: cudaMemLocation,
-    flags: c_uint,
-    stream: cudaStream_t,
-) -> cudaError_t {
-    api_dev(|| prefetch(ptr, count, location, flags, stream, true))
+    api_dev(|| prefetch(ptr, count, location, flags, stream))
 }

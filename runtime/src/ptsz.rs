@@ -16,7 +16,7 @@ use crate::ffi::{
 use std::ffi::{c_int, c_uint, c_void};
 
 /// The stream a `_ptsz` call means.
-fn ptsz(stream: cudaStream_t) -> cudaStream_t {
+pub(crate) fn ptsz(stream: cudaStream_t) -> cudaStream_t {
     if stream.is_null() {
         STREAM_PER_THREAD as cudaStream_t
     } else {
@@ -185,7 +185,7 @@ macro_rules! ptsz_forms {
         /// # Safety
         #[doc = concat!("As `", stringify!($base), "`.")]
         #[no_mangle]
-        #[allow(clippy::too_many_arguments)]
+        #[allow(clippy::too_many_arguments, unused_unsafe)]
         pub unsafe extern "C" fn $name($($arg: $ty,)* stream: cudaStream_t) -> cudaError_t {
             // SAFETY: forwarded contract.
             unsafe { crate::$module::$base($($arg,)* ptsz(stream)) }
@@ -199,7 +199,26 @@ ptsz_forms! {
     cudaMemcpy3DAsync_ptsz => array::cudaMemcpy3DAsync (p: *const cudaMemcpy3DParms);
     cudaMemcpyToSymbolAsync_ptsz => memory::cudaMemcpyToSymbolAsync (symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int);
     cudaMemcpyFromSymbolAsync_ptsz => memory::cudaMemcpyFromSymbolAsync (dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: c_int);
+    cudaMemPrefetchAsync_ptsz => memadvise::cudaMemPrefetchAsync (ptr: *const c_void, count: usize, location: crate::mempool::cudaMemLocation, flags: c_uint);
 }
+
+/// `_ptsz` forms whose stream comes first: the base call, with 0 naming the
+/// calling thread's stream.
+macro_rules! ptsz_first_forms {
+    ($($name:ident => $module:ident::$base:ident ($($arg:ident: $ty:ty),*);)*) => {$(
+        #[doc = concat!("`", stringify!($base), "` on the per-thread stream for 0.")]
+        ///
+        /// # Safety
+        #[doc = concat!("As `", stringify!($base), "`.")]
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments, unused_unsafe)]
+        pub unsafe extern "C" fn $name(stream: cudaStream_t, $($arg: $ty),*) -> cudaError_t {
+            // SAFETY: forwarded contract.
+            unsafe { crate::$module::$base(crate::ptsz::ptsz(stream), $($arg),*) }
+        }
+    )*};
+}
+pub(crate) use ptsz_first_forms;
 
 macro_rules! async_array_copies {
     ($($(#[$doc:meta])* $name:ident, $name_ptsz:ident => $base:ident ($($arg:ident: $ty:ty),*);)*) => {$(

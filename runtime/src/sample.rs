@@ -242,14 +242,11 @@ fn lerp(a: [Texel; 4], b: [Texel; 4], w: f32) -> [Texel; 4] {
 /// `d.data` must point to memory covering the texture's extent
 /// (`depth` slices of `height` rows of `width` texels at the given pitches),
 /// unless `d.state` is not [`crate::texture_abi::STATE_READY`].
-#[allow(clippy::too_many_arguments)]
 pub unsafe fn sample(
     d: &TexDesc,
     kind: i32,
     icoord: i32,
-    x: f32,
-    y: f32,
-    z: f32,
+    coords: [f32; 3],
     out_kind: i32,
 ) -> [u8; 16] {
     if d.state != crate::texture_abi::STATE_READY || d.data.is_null() {
@@ -271,7 +268,6 @@ pub unsafe fn sample(
         unsafe { texel(d, [idx, Some(0), Some(0)]) }
     } else {
         let axes = kind.clamp(KIND_1D, KIND_3D) as usize;
-        let coords = [x, y, z];
         let u: [f32; 3] = std::array::from_fn(|a| {
             if normalized {
                 coords[a] * dims[a] as f32
@@ -403,8 +399,9 @@ mod tests {
         let data = f32s(&[10.0, 20.0, 30.0, 40.0]);
         let mut d = desc(&data, 4, 1, 32, 1, FORMAT_FLOAT);
         // SAFETY: `data` covers the texture.
-        let s =
-            |d: &TexDesc, x: f32| first_f32(unsafe { sample(d, KIND_1D, 0, x, 0.0, 0.0, OUT_F32) });
+        let s = |d: &TexDesc, x: f32| {
+            first_f32(unsafe { sample(d, KIND_1D, 0, [x, 0.0, 0.0], OUT_F32) })
+        };
         assert_eq!(s(&d, 1.5), 20.0);
         assert_eq!(s(&d, -3.0), 10.0);
         assert_eq!(s(&d, 9.0), 40.0);
@@ -426,11 +423,11 @@ mod tests {
         d.filter = 1;
         // x = 0.5 + 1/3: weight 1/3 rounds to 85/256.
         // SAFETY: `data` covers the texture.
-        let v = first_f32(unsafe { sample(&d, KIND_1D, 0, 0.5 + 1.0 / 3.0, 0.0, 0.0, OUT_F32) });
+        let v = first_f32(unsafe { sample(&d, KIND_1D, 0, [0.5 + 1.0 / 3.0, 0.0, 0.0], OUT_F32) });
         assert_eq!(v, 85.0 / 256.0);
         // Clamped at the edges.
         // SAFETY: as above.
-        let v = first_f32(unsafe { sample(&d, KIND_1D, 0, 5.0, 0.0, 0.0, OUT_F32) });
+        let v = first_f32(unsafe { sample(&d, KIND_1D, 0, [5.0, 0.0, 0.0], OUT_F32) });
         assert_eq!(v, 1.0);
     }
 
@@ -440,7 +437,7 @@ mod tests {
         let mut d = desc(&data, 2, 2, 32, 1, FORMAT_FLOAT);
         d.filter = 1;
         // SAFETY: `data` covers the texture.
-        let v = first_f32(unsafe { sample(&d, KIND_2D, 0, 1.0, 1.0, 0.0, OUT_F32) });
+        let v = first_f32(unsafe { sample(&d, KIND_2D, 0, [1.0, 1.0, 0.0], OUT_F32) });
         assert_eq!(v, 1.5);
     }
 
@@ -449,23 +446,23 @@ mod tests {
         let data = [255u8, 0, 128, 1];
         let mut d = desc(&data, 1, 1, 8, 4, FORMAT_UNSIGNED);
         // SAFETY: `data` covers the texture.
-        let raw = unsafe { sample(&d, KIND_FETCH1D, 0, 0.0, 0.0, 0.0, OUT_B8) };
+        let raw = unsafe { sample(&d, KIND_FETCH1D, 0, [0.0, 0.0, 0.0], OUT_B8) };
         assert_eq!(&raw[..4], &[255, 0, 128, 1]);
         d.read_normalized = 1;
         // SAFETY: as above.
-        let n = unsafe { sample(&d, KIND_FETCH1D, 0, 0.0, 0.0, 0.0, OUT_F32) };
+        let n = unsafe { sample(&d, KIND_FETCH1D, 0, [0.0, 0.0, 0.0], OUT_F32) };
         assert_eq!(first_f32(n), 1.0);
         let signed = [0x80u8];
         let mut s = desc(&signed, 1, 1, 8, 1, FORMAT_SIGNED);
         s.read_normalized = 1;
         // SAFETY: as above.
         assert_eq!(
-            first_f32(unsafe { sample(&s, KIND_FETCH1D, 0, 0.0, 0.0, 0.0, OUT_F32) }),
+            first_f32(unsafe { sample(&s, KIND_FETCH1D, 0, [0.0, 0.0, 0.0], OUT_F32) }),
             -1.0
         );
         s.read_normalized = 0;
         // SAFETY: as above.
-        let w = unsafe { sample(&s, KIND_FETCH1D, 0, 0.0, 0.0, 0.0, OUT_B32) };
+        let w = unsafe { sample(&s, KIND_FETCH1D, 0, [0.0, 0.0, 0.0], OUT_B32) };
         assert_eq!(i32::from_le_bytes([w[0], w[1], w[2], w[3]]), -128);
     }
 
@@ -475,7 +472,7 @@ mod tests {
         let mut d = desc(&data, 2, 1, 32, 1, FORMAT_FLOAT);
         d.resource = RESOURCE_LINEAR;
         // SAFETY: `data` covers the texture.
-        let at = |i| first_f32(unsafe { sample(&d, KIND_FETCH1D, i, 0.0, 0.0, 0.0, OUT_F32) });
+        let at = |i| first_f32(unsafe { sample(&d, KIND_FETCH1D, i, [0.0, 0.0, 0.0], OUT_F32) });
         assert_eq!(at(1), 6.0);
         assert_eq!(at(2), 0.0);
         assert_eq!(at(-1), 0.0);

@@ -128,6 +128,28 @@ pub fn derived_properties(name: &str, uuid: &[u8; 16], pci_offset: c_int) -> cud
     p
 }
 
+/// Checks what a simulated device's properties say of it: its name, its
+/// multiprocessors, its clock (kHz) and its static shared memory a block.
+#[cfg(test)]
+pub(crate) fn assert_properties(
+    p: &cudaDeviceProp,
+    name: &str,
+    multiprocessors: c_int,
+    clock_khz: c_int,
+    shared: usize,
+) {
+    let have: Vec<u8> = p
+        .name
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
+    assert_eq!(String::from_utf8_lossy(&have), name);
+    assert_eq!(p.multiProcessorCount, multiprocessors);
+    assert_eq!(p.reserved[0], clock_khz);
+    assert_eq!(p.sharedMemPerBlock, shared);
+}
+
 /// Sets the clock rates, in kHz, which this header keeps in `reserved`
 /// (0: `clockRate`, 5: `memoryClockRate`); the memory of every simulated
 /// device runs at its core clock.

@@ -817,7 +817,7 @@ pub unsafe extern "C" fn cucc_tex_fetch(
         return;
     }
     // SAFETY: caller's contract; the snapshot keeps the memory readable.
-    let bytes = unsafe { sample(&*desc, kind, icoord, x, y, z, out_kind) };
+    let bytes = unsafe { sample(&*desc, kind, icoord, [x, y, z], out_kind) };
     // SAFETY: `out` has 16 writable bytes.
     unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), out as *mut u8, 16) };
 }

@@ -314,7 +314,7 @@ fn texture_objects() {
         );
         let d = view_desc(p);
         // SAFETY: the descriptor covers `dev`.
-        let o = sample(&d, sample::KIND_2D, 0, 2.5, 3.5, 0.0, OUT_F32);
+        let o = sample(&d, sample::KIND_2D, 0, [2.5, 3.5, 0.0], OUT_F32);
         assert_eq!(f32::from_le_bytes([o[0], o[1], o[2], o[3]]), 26.0);
 
         assert_eq!(cudaDestroyTextureObject(t), 0);
@@ -432,21 +432,16 @@ fn legacy_references_bind_and_follow_the_host_variable() {
 struct Resolver(Vec<(u64, TexDesc)>);
 
 impl cucc_ir::interp::TextureResolver for Resolver {
-    fn fetch(
-        &self,
-        handle: u64,
-        kind: cucc_ir::TexKind,
-        coords: &[u64],
-        results: usize,
-    ) -> Result<Vec<u64>, String> {
+    fn fetch(&self, req: &cucc_ir::interp::TexRequest<'_>) -> Result<Vec<u64>, String> {
+        let coords = req.coords;
         let d = self
             .0
             .iter()
-            .find(|(h, _)| *h == handle)
+            .find(|(h, _)| *h == req.handle)
             .map(|(_, d)| d)
-            .ok_or_else(|| format!("no texture {handle:#x}"))?;
+            .ok_or_else(|| format!("no texture {:#x}", req.handle))?;
         let f = |i: usize| coords.get(i).map_or(0.0, |&c| f32::from_bits(c as u32));
-        let (k, icoord) = match kind {
+        let (k, icoord) = match req.kind {
             // The interpreter resolves a lane fetch as a whole texel.
             cucc_ir::TexKind::Fetch1D | cucc_ir::TexKind::Fetch1DLane => {
                 (KIND_FETCH1D, coords.first().copied().unwrap_or(0) as i32)
@@ -458,8 +453,8 @@ impl cucc_ir::interp::TextureResolver for Resolver {
         let out_kind = sample::natural_out_kind(d);
         let size = sample::out_size(out_kind);
         // SAFETY: the test's descriptors cover their host buffers.
-        let bytes = unsafe { sample(d, k, icoord, f(0), f(1), f(2), out_kind) };
-        Ok((0..results)
+        let bytes = unsafe { sample(d, k, icoord, [f(0), f(1), f(2)], out_kind) };
+        Ok((0..req.results)
             .map(|c| {
                 let mut v = [0u8; 8];
                 v[..size].copy_from_slice(&bytes[c * size..(c + 1) * size]);
@@ -533,7 +528,7 @@ fn interpreter_resolver_mirrors_the_runtime() {
             let u = (x as f32 + 0.5) / ow as f32;
             let v = (y as f32 + 0.5) / oh as f32 - 0.3;
             // SAFETY: `d` covers `img`.
-            let want = unsafe { sample(&d, sample::KIND_2D, 0, u, v, 0.0, OUT_F32) };
+            let want = unsafe { sample(&d, sample::KIND_2D, 0, [u, v, 0.0], OUT_F32) };
             let i = ((y * ow + x) * 4) as usize;
             assert_eq!(&bytes[i..i + 4], &want[..4], "at ({x}, {y})");
         }

@@ -674,21 +674,19 @@ impl<'m> Writer<'m> {
         self.func.walk_region(region, &mut walk);
         for (_, o) in walk {
             let data = &self.func.ops[o];
-            let (OpKind::Binary(bop @ (BinOp::URem | BinOp::UDiv), _), [a, d]) =
-                (&data.kind, data.operands.as_slice())
-            else {
+            let OpKind::Binary(bop @ (BinOp::URem | BinOp::UDiv), _) = data.kind else {
                 continue;
             };
-            let Some(k) = ivs.iter().position(|v| v == a) else {
+            let Some(k) = ivs.iter().position(|&v| v == data.lhs()) else {
                 continue;
             };
             let dim = shape[k].0;
             let is_bdim = self
                 .func
-                .defining_op(*d)
+                .defining_op(data.rhs())
                 .is_some_and(|x| self.func.ops[x].kind == OpKind::BlockDim(Dim::ALL[dim]));
             if is_bdim {
-                let c = if *bop == BinOp::URem { '%' } else { '/' };
+                let c = if bop == BinOp::URem { '%' } else { '/' };
                 self.overrides
                     .insert(o, format!("(uint32_t)(cucc_g{k} {c} cucc_block{dim})"));
             }
@@ -827,10 +825,8 @@ impl<'m> Writer<'m> {
                     OpKind::Cmp(CmpPred::Ne) => "true",
                     _ => return None,
                 };
-                let [a, b] = data.operands.as_slice() else {
-                    return None;
-                };
-                ((*a == iv && is_zero(*b)) || (*b == iv && is_zero(*a))).then_some((o, value))
+                let (a, b) = (data.lhs(), data.rhs());
+                ((a == iv && is_zero(b)) || (b == iv && is_zero(a))).then_some((o, value))
             })
             .collect()
     }

@@ -831,20 +831,19 @@ fn dead_carried(func: &mut Function) -> bool {
         let data = &func.ops[op];
         match data.kind {
             OpKind::If | OpKind::For { .. } | OpKind::While => {
-                for (ri, &r) in data.regions.iter().enumerate() {
+                for &r in &data.regions {
                     if let Some(t) = term(func, r) {
-                        let skip = usize::from(data.kind == OpKind::While && ri == 0);
-                        for i in skip..func.ops[t].operands.len() {
+                        // A `condition`'s own condition is not passed on.
+                        let t_data = &func.ops[t];
+                        let skip = t_data.operands.len() - t_data.values().len();
+                        for i in skip..t_data.operands.len() {
                             transfer.insert((t, i));
                         }
                     }
                 }
-                let first = match data.kind {
-                    OpKind::For { .. } => 3,
-                    OpKind::While => 0,
-                    _ => data.operands.len(),
-                };
-                for i in first..data.operands.len() {
+                // An `if`'s condition and a `for`'s bounds are uses, not
+                // transfers; what follows them (the inits) is.
+                for i in data.controls().len()..data.operands.len() {
                     transfer.insert((op, i));
                 }
             }
@@ -960,7 +959,6 @@ fn slot_flows(func: &Function, op: Op) -> Vec<(Value, Value)> {
 fn drop_dead_slots(func: &mut Function, op: Op, live: &HashSet<Value>) -> bool {
     let data = func.ops[op].clone();
     let keep = |v: &Value| live.contains(v);
-    let term = |func: &Function, r: Region| func.regions[r].ops.last().copied();
     let mut changed = false;
     match data.kind {
         OpKind::If => {
@@ -971,9 +969,7 @@ fn drop_dead_slots(func: &mut Function, op: Op, live: &HashSet<Value>) -> bool {
                 return false;
             }
             for &r in &data.regions {
-                if let Some(t) = term(func, r) {
-                    remove_indices(&mut func.ops[t].operands, &dead, 0);
-                }
+                remove_yielded(func, r, &dead);
             }
             remove_indices(&mut func.ops[op].results, &dead, 0);
             changed = true;
@@ -987,10 +983,8 @@ fn drop_dead_slots(func: &mut Function, op: Op, live: &HashSet<Value>) -> bool {
             if dead.is_empty() {
                 return false;
             }
-            if let Some(t) = term(func, r) {
-                remove_indices(&mut func.ops[t].operands, &dead, 0);
-            }
-            remove_indices(&mut func.ops[op].operands, &dead, 3);
+            remove_yielded(func, r, &dead);
+            remove_inits(func, op, &dead);
             remove_indices(&mut func.regions[r].args, &dead, 1);
             remove_indices(&mut func.ops[op].results, &dead, 0);
             changed = true;
@@ -1004,17 +998,13 @@ fn drop_dead_slots(func: &mut Function, op: Op, live: &HashSet<Value>) -> bool {
                 .filter(|&k| !keep(&aargs[k]) && !keep(&data.results[k]))
                 .collect();
             if !dead_b.is_empty() {
-                if let Some(t) = term(func, a) {
-                    remove_indices(&mut func.ops[t].operands, &dead_b, 0);
-                }
-                remove_indices(&mut func.ops[op].operands, &dead_b, 0);
+                remove_yielded(func, a, &dead_b);
+                remove_inits(func, op, &dead_b);
                 remove_indices(&mut func.regions[b].args, &dead_b, 0);
                 changed = true;
             }
             if !dead_a.is_empty() {
-                if let Some(t) = term(func, b) {
-                    remove_indices(&mut func.ops[t].operands, &dead_a, 1);
-                }
+                remove_yielded(func, b, &dead_a);
                 remove_indices(&mut func.regions[a].args, &dead_a, 0);
                 remove_indices(&mut func.ops[op].results, &dead_a, 0);
                 changed = true;
@@ -1026,6 +1016,29 @@ fn drop_dead_slots(func: &mut Function, op: Op, live: &HashSet<Value>) -> bool {
         reindex(func, op);
     }
     changed
+}
+
+/// Removes the `k`-th passed-on value of `region`'s terminator for each
+/// `k` of `dead` (ascending).
+fn remove_yielded(func: &mut Function, region: Region, dead: &[usize]) {
+    let Some(&t) = func.regions[region].ops.last() else {
+        return;
+    };
+    for &k in dead.iter().rev() {
+        if k < func.ops[t].values().len() {
+            func.ops[t].remove_value(k);
+        }
+    }
+}
+
+/// Removes the `k`-th carried initial value of loop `op` for each `k` of
+/// `dead` (ascending).
+fn remove_inits(func: &mut Function, op: Op, dead: &[usize]) {
+    for &k in dead.iter().rev() {
+        if k < func.ops[op].inits().len() {
+            func.ops[op].remove_init(k);
+        }
+    }
 }
 
 /// Removes the elements at `offset + k` for each `k` of `dead` (ascending).

@@ -23,8 +23,15 @@ pub fn parts(module: &mut Module, fid: FuncId) -> (&mut Types, &mut Function) {
 /// [`parts`] for a function in launch form, the form the thread-loop passes
 /// rewrite; `None` for the others, which they leave alone.
 pub fn launch_parts(module: &mut Module, fid: FuncId) -> Option<(&mut Types, &mut Function)> {
+    let launch = is_launch(module, fid);
     let (types, func) = parts(module, fid);
-    (func.kind == FunctionKind::Launch).then_some((types, func))
+    launch.then_some((types, func))
+}
+
+/// True if function `fid` is in launch form, the form the thread-loop
+/// passes rewrite (they leave the others alone).
+pub fn is_launch(module: &Module, fid: FuncId) -> bool {
+    module.functions[fid].kind == FunctionKind::Launch
 }
 
 /// True if function `fid` is a kernel or a launch: the forms whose block

@@ -13,8 +13,8 @@
 //! loop. Block-level thread loops get the same check where
 //! `serialize-inner` or `interchange` version them.
 
-use crate::error::CpuifyError;
-use crate::passes::launch_form::{launch_function, parallels};
+use crate::passes::entry::{launch_parts, Changed};
+use crate::passes::launch_form::parallels;
 use crate::passes::no_wrap;
 use crate::remarks::Remarks;
 use cucc_ir::edit::clone_op;
@@ -26,12 +26,8 @@ const PASS: &str = "grid-no-wrap";
 
 /// Versions every global thread loop of function `fid` (launch form) that
 /// has wrapping `u + x` index sums; returns how many.
-pub fn grid_no_wrap(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Some((types, func)) = launch_function(module, fid) else {
+pub fn grid_no_wrap(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
     };
     // Collapsed grids only: a block loop's body (the blocks' ids as

@@ -19,7 +19,7 @@
 //! memory, so the one fetch at the chain reads what the four did. The
 //! four-result fetch stays if anything else uses it.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::{remove_op, replace_all_uses, uses};
 use cucc_ir::{
@@ -27,13 +27,8 @@ use cucc_ir::{
 };
 
 /// Rewrites every lane-choosing chain of `fid`; returns how many.
-pub fn lane_fetch(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let types = &mut module.types;
-    let func = &mut module.functions[fid];
+pub fn lane_fetch(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let (types, func) = parts(module, fid);
     let mut done = 0;
     let mut kept = std::collections::HashSet::new();
     loop {

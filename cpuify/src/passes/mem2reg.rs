@@ -784,36 +784,21 @@ impl Promoter<'_> {
             OpKind::If => {
                 let before = self.values(&stored);
                 for r in regions {
-                    self.set(&stored, &before);
-                    self.rewrite(r);
-                    let out = self.values(&stored);
-                    self.append_to_terminator(r, &out);
+                    self.rewrite_through(&stored, r, &before);
                 }
             }
             OpKind::For { .. } => {
                 let body = self.func.ops[op].body();
                 let init = self.values(&stored);
-                self.func.ops[op].operands.extend(init);
-                let args = arg(self, 0);
-                self.set(&stored, &args);
-                self.rewrite(body);
-                let out = self.values(&stored);
-                self.append_to_terminator(body, &out);
+                self.func.ops[op].push_inits(init);
+                self.rewrite_through(&stored, body, &arg(self, 0));
             }
             OpKind::While => {
                 let (before, after) = (self.func.ops[op].before(), self.func.ops[op].after());
                 let init = self.values(&stored);
-                self.func.ops[op].operands.extend(init);
-                let bargs = arg(self, 0);
-                self.set(&stored, &bargs);
-                self.rewrite(before);
-                let bout = self.values(&stored);
-                self.append_to_terminator(before, &bout);
-                let aargs = arg(self, 1);
-                self.set(&stored, &aargs);
-                self.rewrite(after);
-                let aout = self.values(&stored);
-                self.append_to_terminator(after, &aout);
+                self.func.ops[op].push_inits(init);
+                self.rewrite_through(&stored, before, &arg(self, 0));
+                self.rewrite_through(&stored, after, &arg(self, 1));
             }
             _ => {
                 // A parallel cannot store to a promotable alloca.
@@ -830,9 +815,19 @@ impl Promoter<'_> {
         self.set(&stored, &results);
     }
 
+    /// Rewrites `region` with the allocas `ptrs` holding `entry` when it
+    /// starts, and passes on what they hold at its end through its
+    /// terminator.
+    fn rewrite_through(&mut self, ptrs: &[Value], region: Region, entry: &[Value]) {
+        self.set(ptrs, entry);
+        self.rewrite(region);
+        let out = self.values(ptrs);
+        self.append_to_terminator(region, &out);
+    }
+
     fn append_to_terminator(&mut self, region: Region, values: &[Value]) {
         if let Some(&t) = self.func.regions[region].ops.last() {
-            self.func.ops[t].operands.extend_from_slice(values);
+            self.func.ops[t].push_values(values.iter().copied());
         }
     }
 }

@@ -19,7 +19,8 @@
 use crate::passes::entry::{parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::{
-    ArithFlags, BinOp, Builder, CastOp, Dim, FuncId, Function, Module, Op, OpKind, Types, Value,
+    ArithFlags, BinOp, Builder, CastOp, Dim, FuncId, Function, Module, Op, OpKind, Region, Types,
+    Value,
 };
 use std::collections::HashMap;
 
@@ -202,14 +203,14 @@ impl<'a> Ranges<'a> {
 pub fn nsw_ranges(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
     let (types, func) = parts(module, fid);
     let mut flag: Vec<Op> = Vec::new();
-    let mut shifts: Vec<(Op, i128)> = Vec::new();
+    let mut shifts: Vec<(Region, Op, i128)> = Vec::new();
     {
         let mut r = Ranges {
             types,
             func,
             memo: HashMap::new(),
         };
-        for (_, op) in func.walk() {
+        for (region, op) in func.walk() {
             let OpKind::Binary(b, flags) = func.ops[op].kind else {
                 continue;
             };
@@ -238,7 +239,7 @@ pub fn nsw_ranges(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Ch
                 continue;
             }
             match (b, k) {
-                (BinOp::Shl, Some(c)) if c < i128::from(bits) - 1 => shifts.push((op, c)),
+                (BinOp::Shl, Some(c)) if c < i128::from(bits) - 1 => shifts.push((region, op, c)),
                 (BinOp::Shl, _) => {}
                 _ => flag.push(op),
             }
@@ -249,14 +250,8 @@ pub fn nsw_ranges(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Ch
             flags.nsw = true;
         }
     }
-    for &(op, c) in &shifts {
+    for &(region, op, c) in &shifts {
         let ty = func.value_type(func.ops[op].rhs());
-        let region = func
-            .walk()
-            .into_iter()
-            .find(|&(_, o)| o == op)
-            .map(|(r, _)| r);
-        let Some(region) = region else { continue };
         let factor = {
             let mut b = Builder::new(types, func);
             b.set_loc(b.func.ops[op].loc);

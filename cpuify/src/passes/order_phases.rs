@@ -27,25 +27,21 @@
 //! bytes apart). Thread-private storage never counts. `barrier-elim`, which
 //! runs next, keeps the inserted barriers, since they order a conflict.
 
-use crate::error::CpuifyError;
+use crate::passes::entry::{is_launch, Changed};
 use crate::passes::predicate_barriers::has_barrier;
 use crate::passes::uniform::Uniformity;
 use crate::remarks::Remarks;
 use cucc_ir::affine::Coords;
 use cucc_ir::effects::conflicts_across_threads;
 use cucc_ir::{
-    BarrierScope, Base, CallSummaries, FuncId, Function, FunctionEffects, FunctionKind, Level,
-    MemEffect, Module, Op, OpKind, Region, Space,
+    BarrierScope, Base, CallSummaries, FuncId, Function, FunctionEffects, Level, MemEffect, Module,
+    Op, OpKind, Region, Space,
 };
 
 /// Inserts the barriers that order loop phases of function `fid` (launch
 /// form; other functions are left alone). Returns how many were inserted.
-pub fn order_phases(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+pub fn order_phases(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    if !is_launch(module, fid) {
         return Ok(0);
     }
     let summaries = CallSummaries::compute(module);

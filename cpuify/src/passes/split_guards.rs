@@ -22,15 +22,15 @@
 //! checked here (no access of the `if` may conflict, in one thread, with
 //! an access after it in the body). Guards moved out keep their order.
 
-use crate::passes::entry::{parts, Changed};
+use crate::passes::entry::{is_launch, parts, Changed};
 use crate::passes::serialize_inner::{
     iterations_independent, operands_of, pin_of, same_thread_conflict,
 };
 use crate::remarks::Remarks;
 use cucc_ir::edit::clone_op;
 use cucc_ir::{
-    BinOp, Builder, CallSummaries, CmpPred, FuncId, Function, FunctionEffects, FunctionKind, Level,
-    Module, Op, OpKind, Region, Types, Value, ValueDef,
+    BinOp, Builder, CallSummaries, CmpPred, FuncId, Function, FunctionEffects, Level, Module, Op,
+    OpKind, Region, Types, Value, ValueDef,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -54,7 +54,7 @@ struct Guard {
 /// of function `fid` (launch form) into loops of its own; returns how many
 /// guards moved.
 pub fn split_guards(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
-    if module.functions[fid].kind != FunctionKind::Launch {
+    if !is_launch(module, fid) {
         return Ok(0);
     }
     let plans: Vec<(Region, Op, Vec<Guard>)> = {

@@ -7,7 +7,7 @@
 //! fission sees constants where it saw the induction variable (Polygeist
 //! reports 2.6x on backprop's `layerforward` from this).
 
-use crate::passes::entry::{parts, synchronizes, Changed};
+use crate::passes::entry::{ops_where, parts, synchronizes, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::{clone_op, remove_op, replace_all_uses};
 use cucc_ir::{Builder, FuncId, Function, Module, Op, OpKind, Region, Type, Types, Value};
@@ -23,12 +23,8 @@ pub fn unroll(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Change
     let (types, func) = parts(module, fid);
     let mut count = 0;
     // Innermost first: a walk in reverse pre-order visits children before parents.
-    let loops: Vec<(Region, Op)> = func
-        .walk()
-        .into_iter()
-        .rev()
-        .filter(|&(_, op)| matches!(func.ops[op].kind, OpKind::For { .. }))
-        .collect();
+    let mut loops = ops_where(func, |d| matches!(d.kind, OpKind::For { .. }));
+    loops.reverse();
     for (region, op) in loops {
         if !synchronizes(func, op) {
             continue;

@@ -16,12 +16,12 @@
 //! threads (flattened flag copies) read four times the bytes, which costs
 //! little next to a loop running at a quarter of its width.
 
-use crate::passes::entry::{parts, Changed};
+use crate::passes::entry::{is_launch, parts, Changed};
 use crate::passes::serialize_inner::extent_bounds;
 use crate::remarks::Remarks;
 use cucc_ir::{
-    CallSummaries, CastOp, CmpPred, FuncId, Function, FunctionEffects, FunctionKind, Level, Module,
-    Op, OpKind, Space, Type, TypeId, Types, Value, ValueDef,
+    CallSummaries, CastOp, CmpPred, FuncId, Function, FunctionEffects, Level, Module, Op, OpKind,
+    Space, Type, TypeId, Types, Value, ValueDef,
 };
 use std::collections::HashMap;
 
@@ -49,7 +49,7 @@ struct Flags {
 /// Widens the flag arrays of function `fid` (launch form) that narrow
 /// thread loops use; returns how many.
 pub fn widen_flags(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
-    if module.functions[fid].kind != FunctionKind::Launch {
+    if !is_launch(module, fid) {
         return Ok(0);
     }
     let found: Vec<Flags> = {

@@ -418,15 +418,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                 self.result(v, &u32c, e)?
             }
             "__trap" => {
-                self.b().op(
-                    OpKind::Trap {
-                        message: "__trap() called".into(),
-                        assert: false,
-                    },
-                    vec![],
-                    &[],
-                    vec![],
-                );
+                self.b().trap("__trap() called", false);
                 RV::Void
             }
             "__assert_fail" => {
@@ -446,15 +438,7 @@ impl<'m, 'a> FnCx<'m, 'a> {
                     s(3).unwrap_or_else(|| self.pretty.clone()),
                     s(0).unwrap_or_default()
                 );
-                self.b().op(
-                    OpKind::Trap {
-                        message: msg,
-                        assert: true,
-                    },
-                    vec![],
-                    &[],
-                    vec![],
-                );
+                self.b().trap(msg, true);
                 RV::Void
             }
             "printf" => {

@@ -10,7 +10,7 @@
 //! candidate. A call through any other value traps, as an invalid call does
 //! on the GPU.
 
-use cucc_ir::{CastOp, CmpPred, OpKind, Value};
+use cucc_ir::{CastOp, CmpPred, Value};
 
 use super::ctype::{self, CType};
 use super::expr::RV;
@@ -177,15 +177,8 @@ impl<'m, 'a> FnCx<'m, 'a> {
             self.cur = el;
             elses.push(el);
         }
-        self.b().op(
-            OpKind::Trap {
-                message: "call through an invalid device function pointer".into(),
-                assert: false,
-            },
-            vec![],
-            &[],
-            vec![],
-        );
+        self.b()
+            .trap("call through an invalid device function pointer", false);
         for el in elses.into_iter().rev() {
             self.cur = el;
             self.b().yield_(vec![]);

@@ -79,14 +79,9 @@ impl<'a> ModCx<'a> {
                 .or_else(|| self.vector_elem(&elem, d).ok().map(|(t, _, _)| t))
                 .ok_or_else(|| Diagnostic::at(d, "unsupported texture element type"))?;
             let g = self.module.add_global(Global {
-                name,
-                ty,
-                space: Space::Global,
-                init: None,
                 kind: GlobalKind::Texture { dims },
-                managed: false,
-                linkage: Default::default(),
                 loc,
+                ..Global::new(name, ty, Space::Global)
             });
             self.globals.insert(d.id, g);
             return Ok(g);
@@ -169,14 +164,9 @@ impl<'a> ModCx<'a> {
         let name = format!(".str.{}", self.strings.len());
         let loc = self.loc(at);
         let g = self.module.add_global(Global {
-            name,
-            ty,
-            space: Space::Constant,
             init: Some(bytes.clone()),
-            kind: GlobalKind::Variable,
-            managed: false,
-            linkage: Default::default(),
             loc,
+            ..Global::new(name, ty, Space::Constant)
         });
         self.strings.insert(bytes, g);
         Ok(g)

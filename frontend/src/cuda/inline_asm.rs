@@ -484,10 +484,8 @@ mod tests {
         let m = cucc_ptx::parse::parse(&text).expect("parses");
         let body = m.functions[0].body.as_ref().expect("body");
         body.iter()
-            .find_map(|s| match s {
-                Stmt::Inst(i) => Some(i.clone()),
-                _ => None,
-            })
+            .find_map(Stmt::inst)
+            .cloned()
             .expect("an instruction")
     }
 

@@ -2,7 +2,7 @@ use super::*;
 use crate::affine::Sym;
 use crate::builder::Builder;
 use crate::func::{Function, FunctionKind};
-use crate::module::{FuncId, Global, GlobalKind, Module};
+use crate::module::{FuncId, Global, Module};
 use crate::ops::{AtomicOp, BinOp, CmpPred, Dim, Level, TexKind};
 use crate::types::{Space, TypeId};
 
@@ -112,18 +112,7 @@ fn globals_and_unknown_bases() {
     let mut m = Module::new();
     let f32t = m.types.f32();
     let arr = m.types.array(f32t, 64);
-    let global = |m: &mut Module, name: &str, space| {
-        m.add_global(Global {
-            name: name.into(),
-            ty: arr,
-            space,
-            init: None,
-            kind: GlobalKind::Variable,
-            managed: false,
-            linkage: Default::default(),
-            loc: crate::loc::Loc::UNKNOWN,
-        })
-    };
+    let global = |m: &mut Module, name: &str, space| m.add_global(Global::new(name, arr, space));
     let g1 = global(&mut m, "g1", Space::Global);
     let g2 = global(&mut m, "g2", Space::Global);
     let s1 = global(&mut m, "s1", Space::Shared);
@@ -404,16 +393,7 @@ fn reduction(noalias: bool) -> Reduction {
     let pg = m.types.ptr(Space::Global);
     let f32t = m.types.f32();
     let arr = m.types.array(f32t, 256);
-    let sdata = m.add_global(Global {
-        name: "sdata".into(),
-        ty: arr,
-        space: Space::Shared,
-        init: None,
-        kind: GlobalKind::Variable,
-        managed: false,
-        linkage: Default::default(),
-        loc: crate::loc::Loc::UNKNOWN,
-    });
+    let sdata = m.add_global(Global::new("sdata", arr, Space::Shared));
     let k = add_fn(
         &mut m,
         "reduce",

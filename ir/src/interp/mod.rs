@@ -130,19 +130,26 @@ pub struct LaunchStats {
     pub blocks: u64,
 }
 
+/// One texture fetch the interpreter asks a [`TextureResolver`] for.
+#[derive(Clone, Copy, Debug)]
+pub struct TexRequest<'a> {
+    /// The texture handle (an object, or a reference's
+    /// [`texture_ref_handle`]).
+    pub handle: u64,
+    /// How the texture is read.
+    pub kind: TexKind,
+    /// Coordinates, as bit patterns: `i32` for `fetch1d`, `f32` otherwise.
+    pub coords: &'a [u64],
+    /// How many texel components to return.
+    pub results: usize,
+}
+
 /// Resolves `tex.fetch` for the interpreter: the runtime (or a test) knows
 /// what a texture handle is bound to.
 pub trait TextureResolver {
-    /// Fetches `results` texel components (bit patterns of the result
-    /// types) at `coords` (bit patterns: `i32` for `fetch1d`, `f32`
-    /// otherwise) through `handle`.
-    fn fetch(
-        &self,
-        handle: u64,
-        kind: TexKind,
-        coords: &[u64],
-        results: usize,
-    ) -> Result<Vec<u64>, String>;
+    /// Fetches `req.results` texel components (bit patterns of the result
+    /// types).
+    fn fetch(&self, req: &TexRequest<'_>) -> Result<Vec<u64>, String>;
 }
 
 /// The default resolver: there are no textures.
@@ -150,8 +157,8 @@ pub trait TextureResolver {
 pub struct NoTextures;
 
 impl TextureResolver for NoTextures {
-    fn fetch(&self, handle: u64, _: TexKind, _: &[u64], _: usize) -> Result<Vec<u64>, String> {
-        Err(format!("no texture is bound to handle {handle:#x}"))
+    fn fetch(&self, req: &TexRequest<'_>) -> Result<Vec<u64>, String> {
+        Err(format!("no texture is bound to handle {:#x}", req.handle))
     }
 }
 

@@ -12,7 +12,7 @@ use super::eval::{self, Scalar};
 use super::memory::{Access, Origin};
 use super::printf::{self, PrintfArg, PrintfError};
 use super::sched::Group;
-use super::{math, Exec};
+use super::{math, Exec, TexRequest};
 use crate::func::{Op, Region};
 use crate::module::{FuncId, GlobalKind};
 use crate::ops::{BarrierScope, Callee, OpKind, TexKind};
@@ -870,7 +870,12 @@ impl Exec<'_> {
                     }
                     let texel = self
                         .textures
-                        .fetch(opv(0), TexKind::Fetch1D, &[opv(1)], 4)
+                        .fetch(&TexRequest {
+                            handle: opv(0),
+                            kind: TexKind::Fetch1D,
+                            coords: &[opv(1)],
+                            results: 4,
+                        })
                         .map_err(|message| InterpError::Texture {
                             site: self.site(who, fid, op),
                             message,
@@ -899,13 +904,18 @@ impl Exec<'_> {
                     }
                     let coords: Vec<u64> =
                         od.operands[1..].iter().map(|v| env[v.index()]).collect();
-                    let texel =
-                        self.textures
-                            .fetch(opv(0), *kind, &coords, n)
-                            .map_err(|message| InterpError::Texture {
-                                site: self.site(who, fid, op),
-                                message,
-                            })?;
+                    let texel = self
+                        .textures
+                        .fetch(&TexRequest {
+                            handle: opv(0),
+                            kind: *kind,
+                            coords: &coords,
+                            results: n,
+                        })
+                        .map_err(|message| InterpError::Texture {
+                            site: self.site(who, fid, op),
+                            message,
+                        })?;
                     if texel.len() != n {
                         return Err(InterpError::Texture {
                             site: self.site(who, fid, op),

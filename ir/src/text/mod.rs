@@ -78,6 +78,16 @@ pub fn parse_module(src: &str) -> Result<Module, ParseError> {
     parse::parse(src)
 }
 
+/// Parses `src`, a module a test wrote: panics with the error and the text
+/// if it does not parse.
+#[cfg(test)]
+pub(crate) fn parse_test_module(src: &str) -> Module {
+    match parse_module(src) {
+        Ok(m) => m,
+        Err(e) => panic!("{e}\n{src}"),
+    }
+}
+
 impl fmt::Display for Module {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&print_module(self))

@@ -46,45 +46,23 @@ pub(crate) fn everything() -> Module {
     }));
     let tile_ty = m.types.array(f32t, 256);
     let tile = m.add_global(Global {
-        name: "tile".into(),
-        ty: tile_ty,
-        space: Space::Shared,
-        init: None,
-        kind: GlobalKind::Variable,
-        managed: false,
-        linkage: Default::default(),
         loc: Loc::new(0, 2, 1),
+        ..Global::new("tile", tile_ty, Space::Shared)
     });
     let coef_ty = m.types.array(f32t, 2);
     m.add_global(Global {
-        name: "coef".into(),
-        ty: coef_ty,
-        space: Space::Constant,
         init: Some(vec![0, 0, 0x80, 0x3f, 0, 0, 0, 0x40]),
-        kind: GlobalKind::Variable,
-        managed: false,
-        linkage: Default::default(),
-        loc: Loc::UNKNOWN,
+        ..Global::new("coef", coef_ty, Space::Constant)
     });
     m.add_global(Global {
-        name: "counter".into(),
-        ty: i32t,
-        space: Space::Global,
         init: Some(vec![5, 0, 0, 0]),
-        kind: GlobalKind::Variable,
         managed: true,
-        linkage: Default::default(),
-        loc: Loc::UNKNOWN,
+        ..Global::new("counter", i32t, Space::Global)
     });
     let tex = m.add_global(Global {
-        name: "_ZN3tex\"q".into(),
-        ty: f32t,
-        space: Space::Global,
-        init: None,
         kind: GlobalKind::Texture { dims: 2 },
-        managed: false,
-        linkage: Default::default(),
         loc: Loc::new(1, 9, 4),
+        ..Global::new("_ZN3tex\"q", f32t, Space::Global)
     });
 
     // A device function, called before and after its definition.
@@ -901,10 +879,7 @@ kernel @k(%p: ptr<global>) {
   return
 }
 ";
-    let m = match parse_module(text) {
-        Ok(m) => m,
-        Err(e) => panic!("{e}"),
-    };
+    let m = super::parse_test_module(text);
     crate::verify_module(&m).expect("valid");
     assert_eq!(
         m.globals.iter().next().map(|(_, g)| g.linkage),

@@ -94,14 +94,8 @@ fn func(m: &mut Module) -> &mut Function {
 fn add_global(m: &mut Module, name: &str, ty: Type, space: Space, kind: GlobalKind) -> GlobalId {
     let ty = m.types.insert(ty);
     m.add_global(Global {
-        name: name.into(),
-        ty,
-        space,
-        init: None,
         kind,
-        managed: false,
-        linkage: Default::default(),
-        loc: Loc::UNKNOWN,
+        ..Global::new(name, ty, space)
     })
 }
 

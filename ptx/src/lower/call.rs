@@ -182,15 +182,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
                     _ => "?".to_string(),
                 };
                 let message = format!("{file}:{line}: {func}: Assertion `{msg}` failed.");
-                self.b().op(
-                    OpKind::Trap {
-                        message,
-                        assert: true,
-                    },
-                    vec![],
-                    &[],
-                    vec![],
-                );
+                self.b().trap(message, true);
                 Ok(())
             }
             _ => {
@@ -339,15 +331,7 @@ fn dispatch(
     message: &str,
 ) {
     let Some((&(n, id), rest)) = cands.split_first() else {
-        b.op(
-            OpKind::Trap {
-                message: message.to_string(),
-                assert: false,
-            },
-            vec![],
-            &[],
-            vec![],
-        );
+        b.trap(message, false);
         return;
     };
     let k = b.i64(n as i64);

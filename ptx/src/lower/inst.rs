@@ -193,15 +193,7 @@ impl<'m, 'p> FnCx<'m, 'p> {
             O::Tex => self.tex(i),
             O::Call => self.call(i),
             O::Trap => {
-                self.b().op(
-                    OpKind::Trap {
-                        message: "__trap() called".into(),
-                        assert: false,
-                    },
-                    vec![],
-                    &[],
-                    vec![],
-                );
+                self.b().trap("__trap() called", false);
                 Ok(())
             }
             O::Nanosleep | O::Prefetch | O::Prefetchu | O::Pmevent | O::Brkpt => Ok(()),

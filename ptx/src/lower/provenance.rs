@@ -213,13 +213,7 @@ pub(super) fn split_shared(
     let mut out = HashMap::new();
     for f in functions {
         let Some(body) = &f.body else { continue };
-        let insts: Vec<&Inst> = body
-            .iter()
-            .filter_map(|s| match s {
-                Stmt::Inst(i) => Some(i),
-                _ => None,
-            })
-            .collect();
+        let insts: Vec<&Inst> = body.iter().filter_map(Stmt::inst).collect();
         let mut a = Analysis {
             shared,
             regs: HashMap::new(),

@@ -5,34 +5,41 @@ use super::buffers::{decode, encode, Bound};
 use super::*;
 use cucc_racer::graph::{Scalar, Ty};
 
-const SCALE: &str = r#"file "scale.cu"
-
-kernel @scale(%x: ptr<global>, %y: ptr<global>, %a: f64, %n: i32) loc(0:1:1) {
-  %tx = thread_id x : i32
-  %bx = block_id x : i32
-  %dx = block_dim x : i32
-  %0 = mul %bx, %dx : i32
-  %i = add %0, %tx : i32
-  %in = cmp slt %i, %n : i1
-  if %in {
-    %i64 = sext %i : i64
-    %xp = ptr.index f64 %x, %i64 : ptr<global>
-    %xv = load %xp : f64
-    %m = fmul %xv, %a : f64
-    %yp = ptr.index f64 %y, %i64 : ptr<global>
-    %yv = load %yp : f64
-    %s = fadd %m, %yv : f64
-    store %yp, %s
-    yield
-  } else {
-    yield
-  } loc(0:3:3)
-  return
+/// Binds parameter 0 to `x` and parameter 1 to `y`, both of elements `ty`.
+fn bind_xy<T>(x: &[T], y: &mut [T], ty: Ty) -> Vec<Bound> {
+    vec![
+        Bound {
+            param: 0,
+            host: x.as_ptr() as usize,
+            len: std::mem::size_of_val(x),
+            ty,
+        },
+        Bound {
+            param: 1,
+            host: y.as_mut_ptr() as usize,
+            len: std::mem::size_of_val(y),
+            ty,
+        },
+    ]
 }
-"#;
 
 fn scale_module() -> Module {
-    cucc_ir::parse_module(SCALE).unwrap_or_else(|e| panic!("{e}"))
+    cucc_ir::parse_module(&crate::test_kernels::scale()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `scale` prepared for `grid` blocks of 64 threads, `a = 0.5`, over `n`
+/// elements.
+fn prepared_scale(grid: u32, n: u64) -> Prepared {
+    let m = scale_module();
+    let kinds = param_kinds(&m, "scale").unwrap_or_else(|| panic!("no kernel"));
+    let opts = Options {
+        grid,
+        block: 64,
+        args: lowering_args(&kinds, &[0, 0, 0.5f64.to_bits(), n], &[8, 8, 8, 4]),
+        rotate: true,
+        split_branches: false,
+    };
+    prepare(&m, "scale", &opts, machine()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -76,32 +83,10 @@ fn elements_round_trip_through_memory_bytes() {
 /// rest of `y` is untouched, and the report counts the elements.
 #[test]
 fn a_prepared_launch_runs_over_memory_and_writes_back_what_changed() {
-    let m = scale_module();
-    let kinds = param_kinds(&m, "scale").unwrap_or_else(|| panic!("no kernel"));
-    let opts = Options {
-        grid: 2,
-        block: 64,
-        args: lowering_args(&kinds, &[0, 0, 0.5f64.to_bits(), 100], &[8, 8, 8, 4]),
-        rotate: true,
-        split_branches: false,
-    };
-    let p = prepare(&m, "scale", &opts, machine()).unwrap_or_else(|e| panic!("{e}"));
+    let p = prepared_scale(2, 100);
     let x: Vec<f64> = (0..128).map(|i| i as f64).collect();
     let mut y: Vec<f64> = (0..128).map(|i| 1000.0 - i as f64).collect();
-    let bound = vec![
-        Bound {
-            param: 0,
-            host: x.as_ptr() as usize,
-            len: 128 * 8,
-            ty: Ty::F64,
-        },
-        Bound {
-            param: 1,
-            host: y.as_mut_ptr() as usize,
-            len: 128 * 8,
-            ty: Ty::F64,
-        },
-    ];
+    let bound = bind_xy(&x, &mut y, Ty::F64);
     let r = run_bound(&p, &bound).unwrap_or_else(|(_, e)| panic!("{e}"));
     for (i, v) in y.iter().enumerate() {
         let want = if i < 100 {
@@ -120,32 +105,10 @@ fn a_prepared_launch_runs_over_memory_and_writes_back_what_changed() {
 /// read past the allocation.
 #[test]
 fn a_short_buffer_is_an_illegal_address() {
-    let m = scale_module();
-    let kinds = param_kinds(&m, "scale").unwrap_or_else(|| panic!("no kernel"));
-    let opts = Options {
-        grid: 1,
-        block: 64,
-        args: lowering_args(&kinds, &[0, 0, 0.5f64.to_bits(), 64], &[8, 8, 8, 4]),
-        rotate: true,
-        split_branches: false,
-    };
-    let p = prepare(&m, "scale", &opts, machine()).unwrap_or_else(|e| panic!("{e}"));
+    let p = prepared_scale(1, 64);
     let x = [0.0f64; 10];
     let mut y = vec![0.0f64; 64];
-    let bound = vec![
-        Bound {
-            param: 0,
-            host: x.as_ptr() as usize,
-            len: 80,
-            ty: Ty::F64,
-        },
-        Bound {
-            param: 1,
-            host: y.as_mut_ptr() as usize,
-            len: 512,
-            ty: Ty::F64,
-        },
-    ];
+    let bound = bind_xy(&x, &mut y, Ty::F64);
     match run_bound(&p, &bound) {
         Err((Error::IllegalAddress, e)) => assert!(e.contains("parameter 0"), "{e}"),
         other => panic!("{:?}", other.map(|r| r.cycles)),
@@ -154,7 +117,7 @@ fn a_short_buffer_is_an_illegal_address() {
 
 #[test]
 fn a_rejected_kernel_keeps_the_lowering_diagnostic() {
-    let text = SCALE.replace(
+    let text = crate::test_kernels::scale().replace(
         "%s = fadd %m, %yv : f64",
         "%s = atomic.rmw fadd device %yp, %m : f64 loc(0:9:5)",
     );
@@ -175,20 +138,13 @@ fn a_rejected_kernel_keeps_the_lowering_diagnostic() {
 
 #[test]
 fn properties_describe_the_array() {
-    let p = properties();
-    let name: Vec<u8> = p
-        .name
-        .iter()
-        .take_while(|&&c| c != 0)
-        .map(|&c| c as u8)
-        .collect();
-    assert_eq!(
-        String::from_utf8_lossy(&name),
-        "RACER array processor (32x32 PEs, simulated)"
+    crate::sim_device::assert_properties(
+        properties(),
+        "RACER array processor (32x32 PEs, simulated)",
+        64,
+        700_000,
+        0,
     );
-    assert_eq!(p.multiProcessorCount, 64);
-    assert_eq!(p.reserved[0], 700_000);
-    assert_eq!(p.sharedMemPerBlock, 0);
     assert_eq!(clock_hz(), 700_000_000);
 }
 
@@ -242,20 +198,7 @@ fn a_simulator_stop_is_a_launch_failure_naming_the_replica() {
     };
     let x = [1i32, 2, 3, 4, 5];
     let mut y = [0i32; 4];
-    let bound = vec![
-        Bound {
-            param: 0,
-            host: x.as_ptr() as usize,
-            len: 20,
-            ty: Ty::I32,
-        },
-        Bound {
-            param: 1,
-            host: y.as_mut_ptr() as usize,
-            len: 16,
-            ty: Ty::I32,
-        },
-    ];
+    let bound = bind_xy(&x, &mut y, Ty::I32);
     match run_bound(&p, &bound) {
         Err((Error::LaunchFailure, e)) => {
             assert!(e.contains("replica 0 (threads 0..4)"), "{e}");

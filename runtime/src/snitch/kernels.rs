@@ -260,32 +260,6 @@ fn compile_module(key: &Key, module: &Module) -> Result<Compiled, String> {
 mod tests {
     use super::*;
 
-    const VADD: &str = r#"file "vadd.cu"
-
-kernel @vadd(%a: ptr<global>, %b: ptr<global>, %c: ptr<global>, %n: i32) loc(0:1:1) {
-  %tx = thread_id x : i32
-  %bx = block_id x : i32
-  %dx = block_dim x : i32
-  %0 = mul %bx, %dx : i32
-  %i = add %0, %tx : i32
-  %in = cmp slt %i, %n : i1
-  if %in {
-    %i64 = sext %i : i64
-    %ap = ptr.index f64 %a, %i64 : ptr<global>
-    %av = load %ap : f64
-    %bp = ptr.index f64 %b, %i64 : ptr<global>
-    %bv = load %bp : f64
-    %s = fadd %av, %bv : f64
-    %cp = ptr.index f64 %c, %i64 : ptr<global>
-    store %cp, %s
-    yield
-  } else {
-    yield
-  } loc(0:3:3)
-  return
-}
-"#;
-
     /// Tests share the process's caches: each source has its own module id.
     fn key(noalias: bool, cores: u32, n: i32) -> Key {
         let mut known_ints = [None; 8];
@@ -304,19 +278,19 @@ kernel @vadd(%a: ptr<global>, %b: ptr<global>, %c: ptr<global>, %n: i32) loc(0:1
 
     #[test]
     fn signature_lists_the_parameters() {
-        let s =
-            signature([7; 16], &Source::Ir(VADD.into()), "vadd").unwrap_or_else(|e| panic!("{e}"));
+        let s = signature([7; 16], &Source::Ir(crate::test_kernels::vadd()), "vadd")
+            .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             s.params,
             vec![ArgKind::Ptr, ArgKind::Ptr, ArgKind::Ptr, ArgKind::Int(32)]
         );
-        assert!(signature([7; 16], &Source::Ir(VADD.into()), "nope").is_err());
+        assert!(signature([7; 16], &Source::Ir(crate::test_kernels::vadd()), "nope").is_err());
     }
 
     /// The runtime's `noalias` facts decide whether the kernel streams.
     #[test]
     fn noalias_facts_let_the_compiler_stream() {
-        let src = Source::Ir(VADD.into());
+        let src = Source::Ir(crate::test_kernels::vadd());
         let with = compile(&key(true, 1, 128), &src);
         let without = compile(&key(false, 1, 128), &src);
         let asm = |c: &Outcome| match c.as_ref() {
@@ -333,7 +307,7 @@ kernel @vadd(%a: ptr<global>, %b: ptr<global>, %c: ptr<global>, %n: i32) loc(0:1
     /// Four blocks on eight cores: four programs, four cores idle.
     #[test]
     fn cores_without_blocks_get_no_program() {
-        let c = compile(&key(true, 8, 100), &Source::Ir(VADD.into()));
+        let c = compile(&key(true, 8, 100), &Source::Ir(crate::test_kernels::vadd()));
         let c = c.as_ref().as_ref().unwrap_or_else(|e| panic!("{e}"));
         let have: Vec<bool> = c.cores.iter().map(Option::is_some).collect();
         assert_eq!(
@@ -344,7 +318,7 @@ kernel @vadd(%a: ptr<global>, %b: ptr<global>, %c: ptr<global>, %n: i32) loc(0:1
 
     #[test]
     fn a_rejected_kernel_keeps_the_diagnostic() {
-        let text = VADD.replace(
+        let text = crate::test_kernels::vadd().replace(
             "%s = fadd %av, %bv : f64",
             "%s = atomic.rmw fadd device %bp, %av : f64 loc(0:9:5)",
         );

@@ -5,32 +5,6 @@ use super::kernels::{compile, Compiled, Key};
 use super::*;
 use crate::kernel_ir::Source;
 
-const SCALE: &str = r#"file "scale.cu"
-
-kernel @scale(%x: ptr<global>, %y: ptr<global>, %a: f64, %n: i32) loc(0:1:1) {
-  %tx = thread_id x : i32
-  %bx = block_id x : i32
-  %dx = block_dim x : i32
-  %0 = mul %bx, %dx : i32
-  %i = add %0, %tx : i32
-  %in = cmp slt %i, %n : i1
-  if %in {
-    %i64 = sext %i : i64
-    %xp = ptr.index f64 %x, %i64 : ptr<global>
-    %xv = load %xp : f64
-    %m = fmul %xv, %a : f64
-    %yp = ptr.index f64 %y, %i64 : ptr<global>
-    %yv = load %yp : f64
-    %s = fadd %m, %yv : f64
-    store %yp, %s
-    yield
-  } else {
-    yield
-  } loc(0:3:3)
-  return
-}
-"#;
-
 fn key(grid: u32, block: u32, n: i32, cores: u32) -> Key {
     let mut known_ints = [None; 8];
     known_ints[3] = Some(n);
@@ -51,7 +25,7 @@ fn key(grid: u32, block: u32, n: i32, cores: u32) -> Key {
 fn axpy(grid: u32, block: u32, n: usize, cores: u32) -> (Vec<f64>, LaunchCounters) {
     let c = compile(
         &key(grid, block, n as i32, cores),
-        &Source::Ir(SCALE.into()),
+        &Source::Ir(crate::test_kernels::scale()),
     );
     let c: &Compiled = c.as_ref().as_ref().unwrap_or_else(|e| panic!("{e}"));
     let total = (grid * block) as usize;
@@ -101,20 +75,13 @@ fn cores_beyond_the_grid_stay_idle() {
 
 #[test]
 fn properties_describe_the_cluster() {
-    let p = properties();
-    let name: Vec<u8> = p
-        .name
-        .iter()
-        .take_while(|&&c| c != 0)
-        .map(|&c| c as u8)
-        .collect();
-    assert_eq!(
-        String::from_utf8_lossy(&name),
-        "Snitch cluster (8 cores, simulated)"
+    crate::sim_device::assert_properties(
+        properties(),
+        "Snitch cluster (8 cores, simulated)",
+        8,
+        1_000_000,
+        128 * 1024,
     );
-    assert_eq!(p.multiProcessorCount, 8);
-    assert_eq!(p.sharedMemPerBlock, 128 * 1024);
-    assert_eq!(p.reserved[0], 1_000_000);
 }
 
 #[test]

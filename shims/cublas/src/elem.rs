@@ -214,10 +214,201 @@ unsafe fn symv_generic<T: Elem>(
     }
 }
 
+/// The cblas-backed routines every element type has alike. `$s` passes a
+/// scalar as the routine takes it (by value for real types, by pointer for
+/// complex ones); pointers are cast to the routine's element type.
+macro_rules! blas_routines {
+    ($s:ident; $axpy:ident, $scal:ident, $copy:ident, $swap:ident, $nrm2:ident,
+     $iamax:ident, $gemv:ident, $geru:ident, $gerc:ident, $trsv:ident, $gemm:ident,
+     $symm:ident, $syrk:ident, $trsm:ident, $trmm:ident) => {
+        unsafe fn axpy(n: c_int, a: Self, x: *const Self, ix: c_int, y: *mut Self, iy: c_int) {
+            unsafe { cb::$axpy(n, $s(&a), x.cast(), ix, y.cast(), iy) }
+        }
+        unsafe fn scal(n: c_int, a: Self, x: *mut Self, ix: c_int) {
+            unsafe { cb::$scal(n, $s(&a), x.cast(), ix) }
+        }
+        unsafe fn copy(n: c_int, x: *const Self, ix: c_int, y: *mut Self, iy: c_int) {
+            unsafe { cb::$copy(n, x.cast(), ix, y.cast(), iy) }
+        }
+        unsafe fn swap(n: c_int, x: *mut Self, ix: c_int, y: *mut Self, iy: c_int) {
+            unsafe { cb::$swap(n, x.cast(), ix, y.cast(), iy) }
+        }
+        unsafe fn nrm2(n: c_int, x: *const Self, ix: c_int) -> Self::Real {
+            unsafe { cb::$nrm2(n, x.cast(), ix) }
+        }
+        unsafe fn iamax(n: c_int, x: *const Self, ix: c_int) -> c_int {
+            unsafe { cb::$iamax(n, x.cast(), ix) }
+        }
+        unsafe fn gemv(
+            t: CBLAS_TRANSPOSE,
+            m: c_int,
+            n: c_int,
+            alpha: Self,
+            a: *const Self,
+            lda: c_int,
+            x: *const Self,
+            ix: c_int,
+            beta: Self,
+            y: *mut Self,
+            iy: c_int,
+        ) {
+            let (alpha, beta) = ($s(&alpha), $s(&beta));
+            unsafe {
+                cb::$gemv(
+                    COL,
+                    t,
+                    m,
+                    n,
+                    alpha,
+                    a.cast(),
+                    lda,
+                    x.cast(),
+                    ix,
+                    beta,
+                    y.cast(),
+                    iy,
+                )
+            }
+        }
+        unsafe fn geru(
+            m: c_int,
+            n: c_int,
+            alpha: Self,
+            x: *const Self,
+            ix: c_int,
+            y: *const Self,
+            iy: c_int,
+            a: *mut Self,
+            lda: c_int,
+        ) {
+            let (x, y, a) = (x.cast(), y.cast(), a.cast());
+            unsafe { cb::$geru(COL, m, n, $s(&alpha), x, ix, y, iy, a, lda) }
+        }
+        unsafe fn gerc(
+            m: c_int,
+            n: c_int,
+            alpha: Self,
+            x: *const Self,
+            ix: c_int,
+            y: *const Self,
+            iy: c_int,
+            a: *mut Self,
+            lda: c_int,
+        ) {
+            let (x, y, a) = (x.cast(), y.cast(), a.cast());
+            unsafe { cb::$gerc(COL, m, n, $s(&alpha), x, ix, y, iy, a, lda) }
+        }
+        unsafe fn trsv(
+            u: CBLAS_UPLO,
+            t: CBLAS_TRANSPOSE,
+            d: CBLAS_DIAG,
+            n: c_int,
+            a: *const Self,
+            lda: c_int,
+            x: *mut Self,
+            ix: c_int,
+        ) {
+            unsafe { cb::$trsv(COL, u, t, d, n, a.cast(), lda, x.cast(), ix) }
+        }
+        unsafe fn gemm(
+            ta: CBLAS_TRANSPOSE,
+            tb: CBLAS_TRANSPOSE,
+            m: c_int,
+            n: c_int,
+            k: c_int,
+            alpha: Self,
+            a: *const Self,
+            lda: c_int,
+            b: *const Self,
+            ldb: c_int,
+            beta: Self,
+            c: *mut Self,
+            ldc: c_int,
+        ) {
+            let (alpha, beta) = ($s(&alpha), $s(&beta));
+            let (a, b, c) = (a.cast(), b.cast(), c.cast());
+            unsafe { cb::$gemm(COL, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) }
+        }
+        unsafe fn symm(
+            s: CBLAS_SIDE,
+            u: CBLAS_UPLO,
+            m: c_int,
+            n: c_int,
+            alpha: Self,
+            a: *const Self,
+            lda: c_int,
+            b: *const Self,
+            ldb: c_int,
+            beta: Self,
+            c: *mut Self,
+            ldc: c_int,
+        ) {
+            let (alpha, beta) = ($s(&alpha), $s(&beta));
+            let (a, b, c) = (a.cast(), b.cast(), c.cast());
+            unsafe { cb::$symm(COL, s, u, m, n, alpha, a, lda, b, ldb, beta, c, ldc) }
+        }
+        unsafe fn syrk(
+            u: CBLAS_UPLO,
+            t: CBLAS_TRANSPOSE,
+            n: c_int,
+            k: c_int,
+            alpha: Self,
+            a: *const Self,
+            lda: c_int,
+            beta: Self,
+            c: *mut Self,
+            ldc: c_int,
+        ) {
+            let (alpha, beta) = ($s(&alpha), $s(&beta));
+            unsafe { cb::$syrk(COL, u, t, n, k, alpha, a.cast(), lda, beta, c.cast(), ldc) }
+        }
+        unsafe fn trsm(
+            s: CBLAS_SIDE,
+            u: CBLAS_UPLO,
+            t: CBLAS_TRANSPOSE,
+            d: CBLAS_DIAG,
+            m: c_int,
+            n: c_int,
+            alpha: Self,
+            a: *const Self,
+            lda: c_int,
+            b: *mut Self,
+            ldb: c_int,
+        ) {
+            let (a, b) = (a.cast(), b.cast());
+            unsafe { cb::$trsm(COL, s, u, t, d, m, n, $s(&alpha), a, lda, b, ldb) }
+        }
+        unsafe fn trmm(
+            s: CBLAS_SIDE,
+            u: CBLAS_UPLO,
+            t: CBLAS_TRANSPOSE,
+            d: CBLAS_DIAG,
+            m: c_int,
+            n: c_int,
+            alpha: Self,
+            a: *const Self,
+            lda: c_int,
+            b: *mut Self,
+            ldb: c_int,
+        ) {
+            let (a, b) = (a.cast(), b.cast());
+            unsafe { cb::$trmm(COL, s, u, t, d, m, n, $s(&alpha), a, lda, b, ldb) }
+        }
+    };
+}
+
+/// A real scalar as cblas takes it: by value.
+fn v<T: Copy>(x: &T) -> T {
+    *x
+}
+
+/// A complex scalar as the `*const [re, im]` cblas takes.
+fn p<T, C>(x: &T) -> *const C {
+    (x as *const T).cast()
+}
+
 macro_rules! real_elem {
-    ($t:ty, $s:ident, $axpy:ident, $scal:ident, $copy:ident, $swap:ident, $dot:ident,
-     $nrm2:ident, $asum:ident, $iamax:ident, $gemv:ident, $ger:ident, $symv:ident,
-     $trsv:ident, $gemm:ident, $symm:ident, $syrk:ident, $trsm:ident, $trmm:ident) => {
+    ($t:ty, $dot:ident, $asum:ident, $symv:ident; $($routine:ident),*) => {
         impl Elem for $t {
             type Real = $t;
             const COMPLEX: bool = false;
@@ -242,73 +433,14 @@ macro_rules! real_elem {
             fn abs1(self) -> f64 {
                 f64::from(self.abs())
             }
-            unsafe fn axpy(n: c_int, a: Self, x: *const Self, ix: c_int, y: *mut Self, iy: c_int) {
-                unsafe { cb::$axpy(n, a, x, ix, y, iy) }
-            }
-            unsafe fn scal(n: c_int, a: Self, x: *mut Self, ix: c_int) {
-                unsafe { cb::$scal(n, a, x, ix) }
-            }
-            unsafe fn copy(n: c_int, x: *const Self, ix: c_int, y: *mut Self, iy: c_int) {
-                unsafe { cb::$copy(n, x, ix, y, iy) }
-            }
-            unsafe fn swap(n: c_int, x: *mut Self, ix: c_int, y: *mut Self, iy: c_int) {
-                unsafe { cb::$swap(n, x, ix, y, iy) }
-            }
             unsafe fn dotu(n: c_int, x: *const Self, ix: c_int, y: *const Self, iy: c_int) -> Self {
                 unsafe { cb::$dot(n, x, ix, y, iy) }
             }
             unsafe fn dotc(n: c_int, x: *const Self, ix: c_int, y: *const Self, iy: c_int) -> Self {
                 unsafe { cb::$dot(n, x, ix, y, iy) }
             }
-            unsafe fn nrm2(n: c_int, x: *const Self, ix: c_int) -> $t {
-                unsafe { cb::$nrm2(n, x, ix) }
-            }
             unsafe fn asum(n: c_int, x: *const Self, ix: c_int) -> $t {
                 unsafe { cb::$asum(n, x, ix) }
-            }
-            unsafe fn iamax(n: c_int, x: *const Self, ix: c_int) -> c_int {
-                unsafe { cb::$iamax(n, x, ix) }
-            }
-            unsafe fn gemv(
-                t: CBLAS_TRANSPOSE,
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                x: *const Self,
-                ix: c_int,
-                beta: Self,
-                y: *mut Self,
-                iy: c_int,
-            ) {
-                unsafe { cb::$gemv(COL, t, m, n, alpha, a, lda, x, ix, beta, y, iy) }
-            }
-            unsafe fn geru(
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                x: *const Self,
-                ix: c_int,
-                y: *const Self,
-                iy: c_int,
-                a: *mut Self,
-                lda: c_int,
-            ) {
-                unsafe { cb::$ger(COL, m, n, alpha, x, ix, y, iy, a, lda) }
-            }
-            unsafe fn gerc(
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                x: *const Self,
-                ix: c_int,
-                y: *const Self,
-                iy: c_int,
-                a: *mut Self,
-                lda: c_int,
-            ) {
-                unsafe { cb::$ger(COL, m, n, alpha, x, ix, y, iy, a, lda) }
             }
             unsafe fn symv(
                 upper: bool,
@@ -329,147 +461,23 @@ macro_rules! real_elem {
                 };
                 unsafe { cb::$symv(COL, u, n, alpha, a, lda, x, ix, beta, y, iy) }
             }
-            unsafe fn trsv(
-                u: CBLAS_UPLO,
-                t: CBLAS_TRANSPOSE,
-                d: CBLAS_DIAG,
-                n: c_int,
-                a: *const Self,
-                lda: c_int,
-                x: *mut Self,
-                ix: c_int,
-            ) {
-                unsafe { cb::$trsv(COL, u, t, d, n, a, lda, x, ix) }
-            }
-            unsafe fn gemm(
-                ta: CBLAS_TRANSPOSE,
-                tb: CBLAS_TRANSPOSE,
-                m: c_int,
-                n: c_int,
-                k: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                b: *const Self,
-                ldb: c_int,
-                beta: Self,
-                c: *mut Self,
-                ldc: c_int,
-            ) {
-                unsafe { cb::$gemm(COL, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) }
-            }
-            unsafe fn symm(
-                s: CBLAS_SIDE,
-                u: CBLAS_UPLO,
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                b: *const Self,
-                ldb: c_int,
-                beta: Self,
-                c: *mut Self,
-                ldc: c_int,
-            ) {
-                unsafe { cb::$symm(COL, s, u, m, n, alpha, a, lda, b, ldb, beta, c, ldc) }
-            }
-            unsafe fn syrk(
-                u: CBLAS_UPLO,
-                t: CBLAS_TRANSPOSE,
-                n: c_int,
-                k: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                beta: Self,
-                c: *mut Self,
-                ldc: c_int,
-            ) {
-                unsafe { cb::$syrk(COL, u, t, n, k, alpha, a, lda, beta, c, ldc) }
-            }
-            unsafe fn trsm(
-                s: CBLAS_SIDE,
-                u: CBLAS_UPLO,
-                t: CBLAS_TRANSPOSE,
-                d: CBLAS_DIAG,
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                b: *mut Self,
-                ldb: c_int,
-            ) {
-                unsafe { cb::$trsm(COL, s, u, t, d, m, n, alpha, a, lda, b, ldb) }
-            }
-            unsafe fn trmm(
-                s: CBLAS_SIDE,
-                u: CBLAS_UPLO,
-                t: CBLAS_TRANSPOSE,
-                d: CBLAS_DIAG,
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                b: *mut Self,
-                ldb: c_int,
-            ) {
-                unsafe { cb::$trmm(COL, s, u, t, d, m, n, alpha, a, lda, b, ldb) }
-            }
+            blas_routines!(v; $($routine),*);
         }
     };
 }
 
-real_elem!(
-    f32,
-    s,
-    cblas_saxpy,
-    cblas_sscal,
-    cblas_scopy,
-    cblas_sswap,
-    cblas_sdot,
-    cblas_snrm2,
-    cblas_sasum,
-    cblas_isamax,
-    cblas_sgemv,
-    cblas_sger,
-    cblas_ssymv,
-    cblas_strsv,
-    cblas_sgemm,
-    cblas_ssymm,
-    cblas_ssyrk,
-    cblas_strsm,
-    cblas_strmm
-);
-real_elem!(
-    f64,
-    d,
-    cblas_daxpy,
-    cblas_dscal,
-    cblas_dcopy,
-    cblas_dswap,
-    cblas_ddot,
-    cblas_dnrm2,
-    cblas_dasum,
-    cblas_idamax,
-    cblas_dgemv,
-    cblas_dger,
-    cblas_dsymv,
-    cblas_dtrsv,
-    cblas_dgemm,
-    cblas_dsymm,
-    cblas_dsyrk,
-    cblas_dtrsm,
-    cblas_dtrmm
-);
+// Real BLAS has one `ger`: it serves as both `geru` and `gerc`.
+real_elem!(f32, cblas_sdot, cblas_sasum, cblas_ssymv;
+    cblas_saxpy, cblas_sscal, cblas_scopy, cblas_sswap, cblas_snrm2, cblas_isamax, cblas_sgemv,
+    cblas_sger, cblas_sger, cblas_strsv, cblas_sgemm, cblas_ssymm, cblas_ssyrk, cblas_strsm,
+    cblas_strmm);
+real_elem!(f64, cblas_ddot, cblas_dasum, cblas_dsymv;
+    cblas_daxpy, cblas_dscal, cblas_dcopy, cblas_dswap, cblas_dnrm2, cblas_idamax, cblas_dgemv,
+    cblas_dger, cblas_dger, cblas_dtrsv, cblas_dgemm, cblas_dsymm, cblas_dsyrk, cblas_dtrsm,
+    cblas_dtrmm);
 
 macro_rules! complex_elem {
-    ($t:ty, $r:ty, $c:ty, $axpy:ident, $scal:ident, $copy:ident, $swap:ident, $dotu:ident,
-     $dotc:ident, $nrm2:ident, $asum:ident, $iamax:ident, $gemv:ident, $geru:ident,
-     $gerc:ident, $trsv:ident, $gemm:ident, $symm:ident, $syrk:ident, $trsm:ident,
-     $trmm:ident) => {
+    ($t:ty, $r:ty, $dotu:ident, $dotc:ident; $($routine:ident),*) => {
         impl Elem for $t {
             type Real = $r;
             const COMPLEX: bool = true;
@@ -509,18 +517,6 @@ macro_rules! complex_elem {
             fn abs1(self) -> f64 {
                 f64::from(self.re.abs()) + f64::from(self.im.abs())
             }
-            unsafe fn axpy(n: c_int, a: Self, x: *const Self, ix: c_int, y: *mut Self, iy: c_int) {
-                unsafe { cb::$axpy(n, p(&a), x.cast(), ix, y.cast(), iy) }
-            }
-            unsafe fn scal(n: c_int, a: Self, x: *mut Self, ix: c_int) {
-                unsafe { cb::$scal(n, p(&a), x.cast(), ix) }
-            }
-            unsafe fn copy(n: c_int, x: *const Self, ix: c_int, y: *mut Self, iy: c_int) {
-                unsafe { cb::$copy(n, x.cast(), ix, y.cast(), iy) }
-            }
-            unsafe fn swap(n: c_int, x: *mut Self, ix: c_int, y: *mut Self, iy: c_int) {
-                unsafe { cb::$swap(n, x.cast(), ix, y.cast(), iy) }
-            }
             unsafe fn dotu(n: c_int, x: *const Self, ix: c_int, y: *const Self, iy: c_int) -> Self {
                 let mut r = Self::zero();
                 unsafe { cb::$dotu(n, x.cast(), ix, y.cast(), iy, (&mut r as *mut Self).cast()) };
@@ -530,9 +526,6 @@ macro_rules! complex_elem {
                 let mut r = Self::zero();
                 unsafe { cb::$dotc(n, x.cast(), ix, y.cast(), iy, (&mut r as *mut Self).cast()) };
                 r
-            }
-            unsafe fn nrm2(n: c_int, x: *const Self, ix: c_int) -> $r {
-                unsafe { cb::$nrm2(n, x.cast(), ix) }
             }
             unsafe fn asum(n: c_int, x: *const Self, ix: c_int) -> $r {
                 // Σ |re| + |im|, computed here rather than by the BLAS:
@@ -551,309 +544,16 @@ macro_rules! complex_elem {
                 }
                 sum as $r
             }
-            unsafe fn iamax(n: c_int, x: *const Self, ix: c_int) -> c_int {
-                unsafe { cb::$iamax(n, x.cast(), ix) }
-            }
-            unsafe fn gemv(
-                t: CBLAS_TRANSPOSE,
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                x: *const Self,
-                ix: c_int,
-                beta: Self,
-                y: *mut Self,
-                iy: c_int,
-            ) {
-                unsafe {
-                    cb::$gemv(
-                        COL,
-                        t,
-                        m,
-                        n,
-                        p(&alpha),
-                        a.cast(),
-                        lda,
-                        x.cast(),
-                        ix,
-                        p(&beta),
-                        y.cast(),
-                        iy,
-                    )
-                }
-            }
-            unsafe fn geru(
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                x: *const Self,
-                ix: c_int,
-                y: *const Self,
-                iy: c_int,
-                a: *mut Self,
-                lda: c_int,
-            ) {
-                unsafe {
-                    cb::$geru(
-                        COL,
-                        m,
-                        n,
-                        p(&alpha),
-                        x.cast(),
-                        ix,
-                        y.cast(),
-                        iy,
-                        a.cast(),
-                        lda,
-                    )
-                }
-            }
-            unsafe fn gerc(
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                x: *const Self,
-                ix: c_int,
-                y: *const Self,
-                iy: c_int,
-                a: *mut Self,
-                lda: c_int,
-            ) {
-                unsafe {
-                    cb::$gerc(
-                        COL,
-                        m,
-                        n,
-                        p(&alpha),
-                        x.cast(),
-                        ix,
-                        y.cast(),
-                        iy,
-                        a.cast(),
-                        lda,
-                    )
-                }
-            }
-            unsafe fn trsv(
-                u: CBLAS_UPLO,
-                t: CBLAS_TRANSPOSE,
-                d: CBLAS_DIAG,
-                n: c_int,
-                a: *const Self,
-                lda: c_int,
-                x: *mut Self,
-                ix: c_int,
-            ) {
-                unsafe { cb::$trsv(COL, u, t, d, n, a.cast(), lda, x.cast(), ix) }
-            }
-            unsafe fn gemm(
-                ta: CBLAS_TRANSPOSE,
-                tb: CBLAS_TRANSPOSE,
-                m: c_int,
-                n: c_int,
-                k: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                b: *const Self,
-                ldb: c_int,
-                beta: Self,
-                c: *mut Self,
-                ldc: c_int,
-            ) {
-                unsafe {
-                    cb::$gemm(
-                        COL,
-                        ta,
-                        tb,
-                        m,
-                        n,
-                        k,
-                        p(&alpha),
-                        a.cast(),
-                        lda,
-                        b.cast(),
-                        ldb,
-                        p(&beta),
-                        c.cast(),
-                        ldc,
-                    )
-                }
-            }
-            unsafe fn symm(
-                s: CBLAS_SIDE,
-                u: CBLAS_UPLO,
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                b: *const Self,
-                ldb: c_int,
-                beta: Self,
-                c: *mut Self,
-                ldc: c_int,
-            ) {
-                unsafe {
-                    cb::$symm(
-                        COL,
-                        s,
-                        u,
-                        m,
-                        n,
-                        p(&alpha),
-                        a.cast(),
-                        lda,
-                        b.cast(),
-                        ldb,
-                        p(&beta),
-                        c.cast(),
-                        ldc,
-                    )
-                }
-            }
-            unsafe fn syrk(
-                u: CBLAS_UPLO,
-                t: CBLAS_TRANSPOSE,
-                n: c_int,
-                k: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                beta: Self,
-                c: *mut Self,
-                ldc: c_int,
-            ) {
-                unsafe {
-                    cb::$syrk(
-                        COL,
-                        u,
-                        t,
-                        n,
-                        k,
-                        p(&alpha),
-                        a.cast(),
-                        lda,
-                        p(&beta),
-                        c.cast(),
-                        ldc,
-                    )
-                }
-            }
-            unsafe fn trsm(
-                s: CBLAS_SIDE,
-                u: CBLAS_UPLO,
-                t: CBLAS_TRANSPOSE,
-                d: CBLAS_DIAG,
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                b: *mut Self,
-                ldb: c_int,
-            ) {
-                unsafe {
-                    cb::$trsm(
-                        COL,
-                        s,
-                        u,
-                        t,
-                        d,
-                        m,
-                        n,
-                        p(&alpha),
-                        a.cast(),
-                        lda,
-                        b.cast(),
-                        ldb,
-                    )
-                }
-            }
-            unsafe fn trmm(
-                s: CBLAS_SIDE,
-                u: CBLAS_UPLO,
-                t: CBLAS_TRANSPOSE,
-                d: CBLAS_DIAG,
-                m: c_int,
-                n: c_int,
-                alpha: Self,
-                a: *const Self,
-                lda: c_int,
-                b: *mut Self,
-                ldb: c_int,
-            ) {
-                unsafe {
-                    cb::$trmm(
-                        COL,
-                        s,
-                        u,
-                        t,
-                        d,
-                        m,
-                        n,
-                        p(&alpha),
-                        a.cast(),
-                        lda,
-                        b.cast(),
-                        ldb,
-                    )
-                }
-            }
+            blas_routines!(p; $($routine),*);
         }
     };
 }
 
-/// A complex scalar as the `*const [re, im]` cblas takes.
-fn p<T, C>(v: &T) -> *const C {
-    (v as *const T).cast()
-}
-
-complex_elem!(
-    Complex32,
-    f32,
-    cb::c_float_complex,
-    cblas_caxpy,
-    cblas_cscal,
-    cblas_ccopy,
-    cblas_cswap,
-    cblas_cdotu_sub,
-    cblas_cdotc_sub,
-    cblas_scnrm2,
-    cblas_scasum,
-    cblas_icamax,
-    cblas_cgemv,
-    cblas_cgeru,
-    cblas_cgerc,
-    cblas_ctrsv,
-    cblas_cgemm,
-    cblas_csymm,
-    cblas_csyrk,
-    cblas_ctrsm,
-    cblas_ctrmm
-);
-complex_elem!(
-    Complex64,
-    f64,
-    cb::c_double_complex,
-    cblas_zaxpy,
-    cblas_zscal,
-    cblas_zcopy,
-    cblas_zswap,
-    cblas_zdotu_sub,
-    cblas_zdotc_sub,
-    cblas_dznrm2,
-    cblas_dzasum,
-    cblas_izamax,
-    cblas_zgemv,
-    cblas_zgeru,
-    cblas_zgerc,
-    cblas_ztrsv,
-    cblas_zgemm,
-    cblas_zsymm,
-    cblas_zsyrk,
-    cblas_ztrsm,
-    cblas_ztrmm
-);
+complex_elem!(Complex32, f32, cblas_cdotu_sub, cblas_cdotc_sub;
+    cblas_caxpy, cblas_cscal, cblas_ccopy, cblas_cswap, cblas_scnrm2, cblas_icamax, cblas_cgemv,
+    cblas_cgeru, cblas_cgerc, cblas_ctrsv, cblas_cgemm, cblas_csymm, cblas_csyrk, cblas_ctrsm,
+    cblas_ctrmm);
+complex_elem!(Complex64, f64, cblas_zdotu_sub, cblas_zdotc_sub;
+    cblas_zaxpy, cblas_zscal, cblas_zcopy, cblas_zswap, cblas_dznrm2, cblas_izamax, cblas_zgemv,
+    cblas_zgeru, cblas_zgerc, cblas_ztrsv, cblas_zgemm, cblas_zsymm, cblas_zsyrk, cblas_ztrsm,
+    cblas_ztrmm);

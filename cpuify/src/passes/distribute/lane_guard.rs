@@ -78,12 +78,11 @@ impl Distributor<'_> {
         let inside = self.defined_in(body);
         let cond = self.func.ops[guard_if].cond();
         let cmp = self.func.defining_op(cond)?;
-        let (OpKind::Cmp(CmpPred::Eq), &[a, b]) = (
-            &self.func.ops[cmp].kind,
-            self.func.ops[cmp].operands.as_slice(),
-        ) else {
+        let cmp = &self.func.ops[cmp];
+        if cmp.kind != OpKind::Cmp(CmpPred::Eq) {
             return None;
-        };
+        }
+        let (a, b) = (cmp.lhs(), cmp.rhs());
         let invariant = |v: Value| !inside.contains(&v) && v != lane;
         let (m_side, c) = if invariant(b) {
             (a, b)
@@ -154,17 +153,18 @@ impl Distributor<'_> {
             return None;
         };
         let data = &self.func.ops[op];
-        match (&data.kind, data.operands.as_slice()) {
-            (OpKind::Const { .. }, _) => Some(0),
-            (OpKind::Binary(BinOp::Add, _), &[a, b]) => Some(
-                self.slope(a, lane, inside, pre)?
-                    .checked_add(self.slope(b, lane, inside, pre)?)?,
+        match data.kind {
+            OpKind::Const { .. } => Some(0),
+            OpKind::Binary(BinOp::Add, _) => Some(
+                self.slope(data.lhs(), lane, inside, pre)?
+                    .checked_add(self.slope(data.rhs(), lane, inside, pre)?)?,
             ),
-            (OpKind::Binary(BinOp::Sub, _), &[a, b]) => Some(
-                self.slope(a, lane, inside, pre)?
-                    .checked_sub(self.slope(b, lane, inside, pre)?)?,
+            OpKind::Binary(BinOp::Sub, _) => Some(
+                self.slope(data.lhs(), lane, inside, pre)?
+                    .checked_sub(self.slope(data.rhs(), lane, inside, pre)?)?,
             ),
-            (OpKind::If, &[c]) if self.slope(c, lane, inside, pre)? == 0 => {
+            OpKind::If if self.slope(data.cond(), lane, inside, pre)? == 0 => {
+                let c = data.cond();
                 let arm = |r: Region, pre: &mut Vec<(Value, bool)>| -> Option<i64> {
                     let term = *self.func.regions[r].ops.last()?;
                     let y = *self.func.ops[term].values().get(index as usize)?;
@@ -193,9 +193,9 @@ impl Distributor<'_> {
                     (None, None) => None,
                 }
             }
-            (kind, operands) if kind.is_pure() && !matches!(kind, OpKind::ThreadId(_)) => {
+            ref kind if kind.is_pure() && !matches!(kind, OpKind::ThreadId(_)) => {
                 // Lane-independent if every operand is.
-                for &o in operands {
+                for &o in &data.operands {
                     if self.slope(o, lane, inside, pre)? != 0 {
                         return None;
                     }

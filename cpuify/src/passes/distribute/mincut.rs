@@ -43,20 +43,7 @@ impl Graph {
     fn max_flow(&mut self, s: usize, t: usize) -> u32 {
         let mut flow = 0;
         loop {
-            let mut prev: Vec<Option<usize>> = vec![None; self.adj.len()];
-            let mut seen = vec![false; self.adj.len()];
-            seen[s] = true;
-            let mut q = VecDeque::from([s]);
-            while let Some(u) = q.pop_front() {
-                for &e in &self.adj[u] {
-                    let v = self.to[e];
-                    if !seen[v] && self.cap[e] > 0 {
-                        seen[v] = true;
-                        prev[v] = Some(e);
-                        q.push_back(v);
-                    }
-                }
-            }
+            let (seen, prev) = self.search(s);
             if !seen[t] {
                 return flow;
             }
@@ -78,19 +65,27 @@ impl Graph {
 
     /// Nodes reachable from `s` in the residual graph.
     fn reachable(&self, s: usize) -> Vec<bool> {
-        let mut r = vec![false; self.adj.len()];
-        r[s] = true;
+        self.search(s).0
+    }
+
+    /// Breadth-first search of the residual graph from `s`: which nodes it
+    /// reaches, and the edge by which each was first reached.
+    fn search(&self, s: usize) -> (Vec<bool>, Vec<Option<usize>>) {
+        let mut prev: Vec<Option<usize>> = vec![None; self.adj.len()];
+        let mut seen = vec![false; self.adj.len()];
+        seen[s] = true;
         let mut q = VecDeque::from([s]);
         while let Some(u) = q.pop_front() {
             for &e in &self.adj[u] {
                 let v = self.to[e];
-                if !r[v] && self.cap[e] > 0 {
-                    r[v] = true;
+                if !seen[v] && self.cap[e] > 0 {
+                    seen[v] = true;
+                    prev[v] = Some(e);
                     q.push_back(v);
                 }
             }
         }
-        r
+        (seen, prev)
     }
 }
 

@@ -41,11 +41,11 @@ mod warp_if;
 mod warp_uniform;
 
 use crate::error::CpuifyError;
+use crate::passes::entry::is_launch;
 use crate::passes::uniform::Uniformity;
 use crate::remarks::Remarks;
 use cucc_ir::{
-    BarrierScope, FuncId, Function, FunctionKind, Level, Loc, Module, Op, OpKind, Region, Types,
-    Value,
+    BarrierScope, FuncId, Function, Level, Loc, Module, Op, OpKind, Region, Types, Value,
 };
 use std::collections::HashSet;
 
@@ -166,7 +166,7 @@ fn for_each_grid(
     check_barriers: bool,
     f: &mut dyn FnMut(&mut Distributor<'_>) -> Result<(), CpuifyError>,
 ) -> Result<(), CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+    if !is_launch(module, fid) {
         return Ok(());
     }
     let Module {

@@ -121,14 +121,7 @@ pub(crate) fn endpoint_check(
     inside: &HashSet<Value>,
     cond: Value,
 ) -> Option<EndpointCheck> {
-    let mut a = Analysis {
-        func,
-        types,
-        lane,
-        inside,
-        memo: HashMap::new(),
-        check: EndpointCheck::default(),
-    };
+    let mut a = Analysis::new(func, types, lane, inside);
     a.leaves(cond)?;
     Some(a.check)
 }
@@ -149,14 +142,7 @@ pub(crate) fn two_valued(
 ) -> Option<EndpointCheck> {
     types[func.value_type(v)].int_bits()?;
     for order in [Order::Signed, Order::Unsigned] {
-        let mut a = Analysis {
-            func,
-            types,
-            lane,
-            inside,
-            memo: HashMap::new(),
-            check: EndpointCheck::default(),
-        };
+        let mut a = Analysis::new(func, types, lane, inside);
         if let Some(m) = a.mono(v, order, true) {
             if m.dir == Dir::Const || m.span > 1 {
                 return None;
@@ -190,7 +176,19 @@ struct Analysis<'a> {
     check: EndpointCheck,
 }
 
-impl Analysis<'_> {
+impl<'a> Analysis<'a> {
+    /// A fresh analysis of the lane loop whose body defines `inside`.
+    fn new(func: &'a Function, types: &'a Types, lane: Value, inside: &'a HashSet<Value>) -> Self {
+        Analysis {
+            func,
+            types,
+            lane,
+            inside,
+            memo: HashMap::new(),
+            check: EndpointCheck::default(),
+        }
+    }
+
     /// Collects the monotone comparisons `c` (an `i1`) is built from.
     fn leaves(&mut self, c: Value) -> Option<()> {
         if self.is_uniform(c) {
@@ -198,12 +196,16 @@ impl Analysis<'_> {
         }
         let op = self.func.defining_op(c)?;
         let data = &self.func.ops[op];
-        match (&data.kind, data.operands.as_slice()) {
-            (OpKind::Binary(BinOp::And | BinOp::Or | BinOp::Xor, _), &[x, y]) => {
+        let (x, y) = match data.kind {
+            OpKind::Binary(..) | OpKind::Cmp(..) => (data.lhs(), data.rhs()),
+            _ => return None,
+        };
+        match &data.kind {
+            OpKind::Binary(BinOp::And | BinOp::Or | BinOp::Xor, _) => {
                 self.leaves(x)?;
                 self.leaves(y)
             }
-            (OpKind::Cmp(pred), &[x, y]) if !pred.is_float() => {
+            OpKind::Cmp(pred) if !pred.is_float() => {
                 let order = match pred {
                     CmpPred::Slt | CmpPred::Sle | CmpPred::Sgt | CmpPred::Sge => Order::Signed,
                     _ => Order::Unsigned,
@@ -277,34 +279,33 @@ impl Analysis<'_> {
             ValueDef::Arg { .. } => return None,
         };
         let data = &self.func.ops[op];
-        let operands = data.operands.clone();
         let width = self.width(v);
-        let m = match (&data.kind, operands.as_slice()) {
-            (OpKind::Const { .. }, _) => CONST,
-            (OpKind::Binary(bop, flags), &[x, y]) if !bop.is_float() => {
-                let (bop, nsw) = (*bop, flags.nsw);
-                self.binary(v, bop, nsw, x, y, order, top)?
+        let m = match &data.kind {
+            OpKind::Const { .. } => CONST,
+            OpKind::Binary(bop, flags) if !bop.is_float() => {
+                self.binary(v, *bop, flags.nsw, data.lhs(), data.rhs(), order, top)?
             }
-            (OpKind::Cast(cast), &[x]) => match cast {
+            OpKind::Cast(cast) => match cast {
                 // A signed-monotone value stays so when widened by sign;
                 // read unsigned, it may cross zero: witness.
                 CastOp::SExt => {
-                    let m = self.mono(x, Order::Signed, top)?;
+                    let m = self.mono(data.input(), Order::Signed, top)?;
                     self.reorder(v, m, Order::Signed, order, top)?
                 }
                 // Zero-extended values are non-negative in both orders.
-                CastOp::ZExt => self.mono(x, Order::Unsigned, top)?,
-                _ => self.uniform_operands(&operands, top)?,
+                CastOp::ZExt => self.mono(data.input(), Order::Unsigned, top)?,
+                _ => self.uniform_operands(&data.operands, top)?,
             },
-            (OpKind::Select, &[c, a, b]) => {
-                if !self.is_uniform(c) {
+            OpKind::Select => {
+                if !self.is_uniform(data.cond()) {
                     return None;
                 }
-                let ma = self.mono(a, order, top)?;
-                let mb = self.mono(b, order, top)?;
+                let ma = self.mono(data.if_true(), order, top)?;
+                let mb = self.mono(data.if_false(), order, top)?;
                 join(ma, mb)?
             }
-            (OpKind::If, &[c]) if self.is_uniform(c) => {
+            OpKind::If if self.is_uniform(data.cond()) => {
+                let c = data.cond();
                 let k = index;
                 let (then_r, else_r) = (data.then_region(), data.else_region());
                 let arm = |a: &mut Self, r| -> Option<Mono> {
@@ -334,13 +335,10 @@ impl Analysis<'_> {
                     _ => return None,
                 }
             }
-            (kind, _) if is_plain_pure(kind) => self.uniform_operands(&operands, top)?,
-            (
-                OpKind::Load {
-                    volatile: false, ..
-                },
-                &[addr],
-            ) if self.mono(addr, Order::Unsigned, top)?.dir == Dir::Const => {
+            kind if is_plain_pure(kind) => self.uniform_operands(&data.operands, top)?,
+            OpKind::Load {
+                volatile: false, ..
+            } if self.mono(data.ptr(), Order::Unsigned, top)?.dir == Dir::Const => {
                 // Every lane reads the same address at the same time.
                 CONST
             }
@@ -533,6 +531,24 @@ mod tests {
     use super::*;
     use cucc_ir::{parse_module, Level, Module};
 
+    /// The lane id of `f`'s lane loop and the values its body defines.
+    fn lane_loop(f: &Function) -> (Value, HashSet<Value>) {
+        let mut walk = Vec::new();
+        f.walk_region(f.body, &mut walk);
+        let body = walk
+            .iter()
+            .find(|&&(_, o)| f.ops[o].kind == OpKind::Parallel { level: Level::Lane })
+            .map(|&(_, o)| f.ops[o].body())
+            .expect("a lane loop");
+        let mut inner = Vec::new();
+        f.walk_region(body, &mut inner);
+        let inside = inner
+            .iter()
+            .flat_map(|&(_, o)| f.ops[o].results.clone())
+            .collect();
+        (f.regions[body].args[0], inside)
+    }
+
     /// Parses a launch whose body is `parallel<warp> { parallel<lane> {..}
     /// }` and analyses the value named `cond` of the lane loop.
     fn analyse(lane_body: &str) -> (Module, Option<EndpointCheck>) {
@@ -554,21 +570,7 @@ mod tests {
         let m = parse_module(&src).expect("test IR parses");
         let check = {
             let (_, f) = m.functions.iter().next().expect("one function");
-            let mut walk = Vec::new();
-            f.walk_region(f.body, &mut walk);
-            let lane_loop = walk
-                .iter()
-                .find(|&&(_, o)| f.ops[o].kind == OpKind::Parallel { level: Level::Lane })
-                .map(|&(_, o)| o)
-                .expect("a lane loop");
-            let body = f.ops[lane_loop].body();
-            let lane = f.regions[body].args[0];
-            let mut inner = Vec::new();
-            f.walk_region(body, &mut inner);
-            let inside: HashSet<Value> = inner
-                .iter()
-                .flat_map(|&(_, o)| f.ops[o].results.clone())
-                .collect();
+            let (lane, inside) = lane_loop(f);
             let cond = f
                 .values
                 .iter()
@@ -683,20 +685,7 @@ mod tests {
                 .map(|(v, _)| v)
                 .expect("named value")
         };
-        let mut walk = Vec::new();
-        f.walk_region(f.body, &mut walk);
-        let body = walk
-            .iter()
-            .find(|&&(_, o)| f.ops[o].kind == OpKind::Parallel { level: Level::Lane })
-            .map(|&(_, o)| f.ops[o].body())
-            .expect("a lane loop");
-        let lane = f.regions[body].args[0];
-        let mut inner = Vec::new();
-        f.walk_region(body, &mut inner);
-        let inside: HashSet<Value> = inner
-            .iter()
-            .flat_map(|&(_, o)| f.ops[o].results.clone())
-            .collect();
+        let (lane, inside) = lane_loop(f);
         let row = two_valued(f, &m.types, lane, &inside, by_name("row")).expect("row");
         assert_eq!(row.pins, vec![by_name("row")]);
         assert_eq!(row.witnesses.len(), 1, "the wrapping add");

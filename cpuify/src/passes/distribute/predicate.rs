@@ -30,9 +30,7 @@ impl Distributor<'_> {
     pub(crate) fn predicate_if(&mut self, p: Op, c: Op) -> Result<(), CpuifyError> {
         self.demote(p, c, None)?;
         let body = self.func.ops[p].body();
-        let Some(&cond) = self.func.ops[c].operands.first() else {
-            return Err(self.err(c, "`if` without a condition"));
-        };
+        let cond = self.func.ops[c].cond();
         let i1 = self.types.i1();
         let ccache = self.new_cache(i1);
         let k = self.position(body, c);

@@ -45,10 +45,7 @@ impl Distributor<'_> {
     /// between lanes, rewrites it as described above and returns the ballot
     /// that replaces it.
     pub(crate) fn vote_lane_masks(&mut self, p: Op, op: Op, kind: VoteKind) -> Option<Op> {
-        let (mask, pred) = match self.func.ops[op].operands.as_slice() {
-            &[m, p] => (m, p),
-            _ => return None,
-        };
+        let (mask, pred) = (self.func.ops[op].mask(), self.func.ops[op].pred());
         if self.warp_wide(p, mask) {
             return None;
         }

@@ -99,13 +99,14 @@ impl Distributor<'_> {
             let Some(add) = self.func.defining_op(index) else {
                 continue;
             };
-            let lane = match (
-                &self.func.ops[add].kind,
-                self.func.ops[add].operands.as_slice(),
-            ) {
-                (OpKind::Binary(BinOp::Add, _), &[a, l]) if a == base && lane_ivs.contains(&l) => l,
-                _ => continue,
-            };
+            let add = &self.func.ops[add];
+            if !matches!(add.kind, OpKind::Binary(BinOp::Add, _))
+                || add.lhs() != base
+                || !lane_ivs.contains(&add.rhs())
+            {
+                continue;
+            }
+            let lane = add.rhs();
             let at = self.position(region, op);
             let w = self.at(region, at).ptr_index(cache, base, elem);
             self.func.ops[op].set_ptr(w);

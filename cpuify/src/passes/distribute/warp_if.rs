@@ -32,9 +32,7 @@ impl Distributor<'_> {
     /// `c`, where processing goes on.
     pub(crate) fn warp_if(&mut self, parent: Region, p: Op, c: Op) -> Result<Op, CpuifyError> {
         let loc = self.func.ops[c].loc;
-        let Some(&cond) = self.func.ops[c].operands.first() else {
-            return Err(self.err(c, "`if` without a condition"));
-        };
+        let cond = self.func.ops[c].cond();
         let uniform = Uniformity::of_thread_loop(self.types, self.func, p);
         if uniform.is_uniform(cond) {
             let next = self.interchange_at(parent, p, c, &uniform)?;

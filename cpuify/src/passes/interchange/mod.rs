@@ -68,15 +68,15 @@ mod guards;
 mod induction;
 mod strides;
 
-use crate::error::CpuifyError;
 use crate::passes::distribute::distribute_thread_loop;
+use crate::passes::entry::{is_launch, Changed};
 use crate::passes::no_wrap;
 use crate::passes::serialize_inner::{all_conflicts, first_conflict};
 use crate::passes::uniform::Uniformity;
 use crate::remarks::Remarks;
 use cucc_ir::{
-    CallSummaries, Dim, FuncId, Function, FunctionEffects, FunctionKind, Level, MemEffect, Module,
-    Op, OpKind, Region, Space, Types,
+    CallSummaries, Dim, FuncId, Function, FunctionEffects, Level, MemEffect, Module, Op, OpKind,
+    Region, Space, Types,
 };
 use std::collections::HashMap;
 
@@ -94,12 +94,8 @@ struct Found {
 
 /// Interchanges the uniform serial loops of the thread loops of function
 /// `fid` (launch form) with them; returns how many moved.
-pub fn interchange(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    if module.functions[fid].kind != FunctionKind::Launch {
+pub fn interchange(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    if !is_launch(module, fid) {
         return Ok(0);
     }
     let targets: Vec<(Region, Op, Region)> = {

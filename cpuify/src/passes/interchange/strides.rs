@@ -35,6 +35,7 @@
 //! in 64 bits from 32-bit leaves, with degrees and constants bounded so
 //! they cannot overflow; a 64-bit leaf is checked to fit 32 bits first.
 
+use cucc_ir::affine::signed_const;
 use cucc_ir::{
     BinOp, Builder, CastOp, CmpPred, Function, MemEffect, Op, OpKind, Region, Type, Types, Value,
 };
@@ -256,7 +257,7 @@ impl<'a> Reader<'a> {
         }
         let bits = self.types[self.func.value_type(v)].int_bits()?;
         if let Some(raw) = self.func.const_bits(v) {
-            return Some(Poly::constant(i128::from(signed(raw, bits))));
+            return Some(Poly::constant(i128::from(signed_const(raw, bits))));
         }
         if !self.inside.contains(&v) || self.block_constant(v) {
             return Some(Poly::sym(Sym::Invariant(v)));
@@ -345,18 +346,6 @@ impl<'a> Reader<'a> {
 /// True for the ops reading a launch dimension.
 fn is_dim_read(kind: &OpKind) -> bool {
     matches!(kind, OpKind::BlockDim(_) | OpKind::GridDim(_))
-}
-
-/// Reads the low `bits` of `raw` as a signed number (`i1` as 0 or 1).
-fn signed(raw: u64, bits: u8) -> i64 {
-    match bits {
-        1 => (raw & 1) as i64,
-        64.. => raw as i64,
-        b => {
-            let shift = 64 - u32::from(b);
-            ((raw << shift) as i64) >> shift
-        }
-    }
 }
 
 /// A run-time condition separating the threads of a pair of accesses.

@@ -50,9 +50,9 @@
 
 mod rewrite;
 
-use super::launch_form::{launch_function, parallels};
+use super::entry::{launch_parts, Changed};
+use super::launch_form::parallels;
 use super::uniform::Uniformity;
-use crate::error::CpuifyError;
 use crate::remarks::Remarks;
 use cucc_ir::{
     BarrierScope, BinOp, Callee, CastOp, FuncId, Function, Level, Module, Op, OpKind, Region,
@@ -66,12 +66,8 @@ const PASS: &str = "predicate-barriers";
 /// Predicates the divergent `if`s and `while`s holding barriers in the
 /// thread loops of function `fid` (launch form); returns how many were
 /// rewritten.
-pub fn predicate_barriers(
-    module: &mut Module,
-    fid: FuncId,
-    remarks: &mut Remarks,
-) -> Result<usize, CpuifyError> {
-    let Some((types, func)) = launch_function(module, fid) else {
+pub fn predicate_barriers(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
+    let Some((types, func)) = launch_parts(module, fid) else {
         return Ok(0);
     };
     let loops = parallels(func, Level::Block);

@@ -191,8 +191,7 @@ impl Rewriter<'_> {
         let yterm = self.func.new_op(OpKind::Yield, next, &[], vec![], loc);
         ops.push(yterm);
         self.func.regions[after].ops = ops;
-        self.func.ops[w].operands.push(start);
-        self.func.ops[w].operands.extend(undefs);
+        self.func.ops[w].push_inits(std::iter::once(start).chain(undefs));
         add_result(self.func, w, i1);
         for (&old, &ty) in old_results.iter().zip(&tys) {
             let new = add_result(self.func, w, ty);

@@ -32,13 +32,13 @@
 mod dependence;
 mod version;
 
-use crate::passes::entry::{parts, Changed};
+use crate::passes::entry::{is_launch, parts, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::affine::Coords;
 use cucc_ir::effects::conflicts_across_threads;
 use cucc_ir::{
-    Base, Builder, CallSummaries, Dim, FuncId, Function, FunctionEffects, FunctionKind, Level,
-    MemEffect, Module, Op, OpKind, Region, Space, Type, TypeId, Value, ValueDef,
+    Base, Builder, CallSummaries, Dim, FuncId, Function, FunctionEffects, Level, MemEffect, Module,
+    Op, OpKind, Region, Space, Type, TypeId, Value, ValueDef,
 };
 pub use dependence::{bounded_by_block_dim, Facts, Needs};
 pub(crate) use dependence::{operands_of, pin_of};
@@ -188,9 +188,21 @@ pub(super) fn own_storage(func: &Function, p: Op, e: &MemEffect) -> bool {
     if inner.iter().any(|&(_, o)| o == a) {
         return true;
     }
-    // The pointer of the access, followed back to its alloca.
-    let Some(&ptr) = func.ops[e.op].operands.first() else {
-        return false;
+    // The pointer of the access, followed back to its alloca: a `memcpy`
+    // or `memset` is followed from its destination, a call from its first
+    // argument.
+    let access = &func.ops[e.op];
+    let ptr = match access.kind {
+        OpKind::Load { .. }
+        | OpKind::Store { .. }
+        | OpKind::AtomicRmw { .. }
+        | OpKind::AtomicCas { .. } => access.ptr(),
+        OpKind::Memcpy | OpKind::Memset => access.dst(),
+        OpKind::Call(_) => match access.args().first() {
+            Some(&p) => p,
+            None => return false,
+        },
+        _ => return false,
     };
     let ivs = &func.regions[body].args;
     let mut v = ptr;
@@ -296,7 +308,7 @@ fn is_linear_id(func: &Function, body: Region, ivs: &[Value], v: Value) -> bool 
 /// iterations are not independent, or versions them on the run-time
 /// checks that make them so; returns how many.
 pub fn serialize_inner(module: &mut Module, fid: FuncId, remarks: &mut Remarks) -> Changed {
-    if module.functions[fid].kind != FunctionKind::Launch {
+    if !is_launch(module, fid) {
         return Ok(0);
     }
     let targets: Vec<(Region, Op, Vec<version::Version>)> = {

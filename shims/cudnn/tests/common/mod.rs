@@ -67,24 +67,8 @@ pub enum Layout {
 pub fn strides_for(dims: &[usize], layout: Layout) -> Vec<usize> {
     let nd = dims.len();
     match layout {
-        Layout::Nchw => {
-            let mut s = vec![1; nd];
-            for i in (0..nd - 1).rev() {
-                s[i] = s[i + 1] * dims[i + 1];
-            }
-            s
-        }
-        Layout::Nhwc => {
-            let mut s = vec![0; nd];
-            s[1] = 1;
-            let mut acc = dims[1];
-            for i in (2..nd).rev() {
-                s[i] = acc;
-                acc *= dims[i];
-            }
-            s[0] = acc;
-            s
-        }
+        Layout::Nchw => Format::Nchw.strides(dims),
+        Layout::Nhwc => Format::Nhwc.strides(dims),
         Layout::Padded => {
             let mut s = vec![1; nd];
             s[nd - 1] = 1;

@@ -65,10 +65,10 @@ impl Lowerer<'_> {
             return None;
         };
         let data = &self.func.ops[op];
-        let (OpKind::Cmp(pred), [a, b]) = (&data.kind, data.operands.as_slice()) else {
+        let OpKind::Cmp(pred) = data.kind else {
             return None;
         };
-        let (pred, a, b, loc) = (*pred, *a, *b, data.loc);
+        let (a, b, loc) = (data.lhs(), data.rhs(), data.loc);
         if pred.is_float() {
             return None;
         }
@@ -128,11 +128,11 @@ impl Lowerer<'_> {
         };
         let data = &self.func.ops[op];
         let at = data.loc;
-        let access = match (&data.kind, data.operands.as_slice()) {
-            (OpKind::PtrIndex { elem }, [base, index]) => {
+        let access = match &data.kind {
+            OpKind::PtrIndex { elem } => {
                 let size = self.module.types.size_of(*elem) as i64;
-                let base = self.pointer(*base, at)?;
-                let index = self.affine(*index, at)?;
+                let base = self.pointer(data.ptr(), at)?;
+                let index = self.affine(data.index(), at)?;
                 let offset = base
                     .offset
                     .add_scaled(&index, size)
@@ -144,12 +144,12 @@ impl Lowerer<'_> {
             }
             // The same address in another space (the frontends' generic
             // pointers to a `ptr<global>` parameter).
-            (OpKind::Cast(CastOp::SpaceCast), [src]) => self.pointer(*src, at)?,
-            (OpKind::Cast(CastOp::IntToPtr), [addr]) => self.address(*addr, at)?,
-            (OpKind::Alloca { .. } | OpKind::DynamicShared, []) if self.local_top.is_some() => {
+            OpKind::Cast(CastOp::SpaceCast) => self.pointer(data.input(), at)?,
+            OpKind::Cast(CastOp::IntToPtr) => self.address(data.input(), at)?,
+            OpKind::Alloca { .. } | OpKind::DynamicShared if self.local_top.is_some() => {
                 self.local_access(op, at)?
             }
-            (kind, _) => {
+            kind => {
                 let (construct, why) = rejection(kind);
                 return Err(self.err(
                     at,
@@ -188,12 +188,12 @@ impl Lowerer<'_> {
         };
         let data = &self.func.ops[op];
         let at = data.loc;
-        let (base, other, sign) = match (&data.kind, data.operands.as_slice()) {
-            (OpKind::Binary(BinOp::Add, _), [x, y]) if self.addresses.contains_key(x) => {
-                (*x, *y, 1)
+        let (base, other, sign) = match data.kind {
+            OpKind::Binary(BinOp::Add, _) if self.addresses.contains_key(&data.lhs()) => {
+                (data.lhs(), data.rhs(), 1)
             }
-            (OpKind::Binary(BinOp::Add, _), [x, y]) => (*y, *x, 1),
-            (OpKind::Binary(BinOp::Sub, _), [x, y]) => (*x, *y, -1),
+            OpKind::Binary(BinOp::Add, _) => (data.rhs(), data.lhs(), 1),
+            OpKind::Binary(BinOp::Sub, _) => (data.lhs(), data.rhs(), -1),
             _ => return Err(self.err(at, "address", "malformed address")),
         };
         let base = self.address(base, at)?;

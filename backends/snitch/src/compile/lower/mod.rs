@@ -315,11 +315,11 @@ impl<'a> Lowerer<'a> {
             OpKind::Select if result.is_some_and(|r| self.ty(r).is_int()) => {}
             OpKind::Binary(b, _) => self.float_binary(op, *b, body)?,
             OpKind::Unary(UnOp::FNeg) => {
-                let (Some(r), [a]) = (result, data.operands.as_slice()) else {
+                let Some(r) = result else {
                     return Err(self.err(loc, "fneg", "malformed op"));
                 };
                 let fmt = self.fmt_of(r, loc)?;
-                let a = self.float(*a, loc)?;
+                let a = self.float(data.input(), loc)?;
                 let dst = self.out.new_f();
                 body.push(Node::Arith {
                     op: FOp::Neg,
@@ -330,14 +330,15 @@ impl<'a> Lowerer<'a> {
                 self.floats.insert(r, dst);
             }
             OpKind::Load { volatile, .. } => {
-                let (Some(r), [p]) = (result, data.operands.as_slice()) else {
+                let Some(r) = result else {
                     return Err(self.err(loc, "load", "malformed op"));
                 };
+                let p = data.ptr();
                 if *volatile {
                     return Err(self.err(loc, "volatile load", "streams reorder memory accesses"));
                 }
                 if self.ty(r).is_int() {
-                    if let Some(value) = self.uniform_int_load(*p, loc) {
+                    if let Some(value) = self.uniform_int_load(p, loc) {
                         self.ints.insert(r, value);
                         return Ok(());
                     }
@@ -350,27 +351,25 @@ impl<'a> Lowerer<'a> {
                     ));
                 }
                 let fmt = self.fmt_of(r, loc)?;
-                let at = self.pointer(*p, loc)?;
+                let at = self.pointer(p, loc)?;
                 let dst = self.out.new_f();
                 body.push(Node::Load { dst, fmt, at });
                 self.floats.insert(r, dst);
             }
             OpKind::Store { volatile } => {
-                let [p, v] = data.operands.as_slice() else {
-                    return Err(self.err(loc, "store", "malformed op"));
-                };
+                let (p, v) = (data.ptr(), data.value());
                 if *volatile {
                     return Err(self.err(loc, "volatile store", "streams reorder memory accesses"));
                 }
-                if self.ty(*v).is_int() && self.uniform_int_store(*p, *v, loc)? {
+                if self.ty(v).is_int() && self.uniform_int_store(p, v, loc)? {
                     return Ok(());
                 }
-                if !self.ty(*v).is_float() {
+                if !self.ty(v).is_float() {
                     return Err(self.err(loc, "integer store", "only f32/f64 data is stored"));
                 }
-                let fmt = self.fmt_of(*v, loc)?;
-                let at = self.pointer(*p, loc)?;
-                let src = self.float(*v, loc)?;
+                let fmt = self.fmt_of(v, loc)?;
+                let at = self.pointer(p, loc)?;
+                let src = self.float(v, loc)?;
                 body.push(Node::Store { src, fmt, at });
             }
             OpKind::Call(Callee::Extern(name)) if is_fp_intrinsic(name) => {
@@ -397,16 +396,17 @@ impl<'a> Lowerer<'a> {
     fn float_binary(&mut self, op: Op, b: BinOp, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
         let data = &self.func.ops[op];
         let loc = data.loc;
-        let (Some(r), [x, y]) = (data.results.first().copied(), data.operands.as_slice()) else {
+        let Some(r) = data.results.first().copied() else {
             return Err(self.err(loc, b.name(), "malformed op"));
         };
+        let (x, y) = (data.lhs(), data.rhs());
         let fmt = self.fmt_of(r, loc)?;
         // A product used only by one addition is contracted into a fused
         // multiply-add, as nvcc does by default (`--fmad=true`).
         if b == BinOp::FMul {
             if let Some([user]) = self.users.get(&r).map(Vec::as_slice) {
                 if matches!(self.func.ops[*user].kind, OpKind::Binary(BinOp::FAdd, _)) {
-                    self.fused.insert(r, (*x, *y));
+                    self.fused.insert(r, (x, y));
                     return Ok(());
                 }
             }
@@ -415,27 +415,27 @@ impl<'a> Lowerer<'a> {
         let (fop, srcs) = match b {
             BinOp::FAdd => {
                 let pick = |s: &Self, v: &Value| s.fused.get(v).copied();
-                if let Some((m1, m2)) = pick(self, x) {
-                    let c = self.addend(*y, fmt, loc, body)?;
+                if let Some((m1, m2)) = pick(self, &x) {
+                    let c = self.addend(y, fmt, loc, body)?;
                     (
                         FOp::Madd,
                         vec![self.float(m1, loc)?, self.float(m2, loc)?, c],
                     )
-                } else if let Some((m1, m2)) = pick(self, y) {
-                    let c = self.addend(*x, fmt, loc, body)?;
+                } else if let Some((m1, m2)) = pick(self, &y) {
+                    let c = self.addend(x, fmt, loc, body)?;
                     (
                         FOp::Madd,
                         vec![self.float(m1, loc)?, self.float(m2, loc)?, c],
                     )
                 } else {
-                    (FOp::Add, vec![self.float(*x, loc)?, self.float(*y, loc)?])
+                    (FOp::Add, vec![self.float(x, loc)?, self.float(y, loc)?])
                 }
             }
-            BinOp::FSub => (FOp::Sub, vec![self.float(*x, loc)?, self.float(*y, loc)?]),
-            BinOp::FMul => (FOp::Mul, vec![self.float(*x, loc)?, self.float(*y, loc)?]),
-            BinOp::FDiv => (FOp::Div, vec![self.float(*x, loc)?, self.float(*y, loc)?]),
-            BinOp::FMax => (FOp::Max, vec![self.float(*x, loc)?, self.float(*y, loc)?]),
-            BinOp::FMin => (FOp::Min, vec![self.float(*x, loc)?, self.float(*y, loc)?]),
+            BinOp::FSub => (FOp::Sub, vec![self.float(x, loc)?, self.float(y, loc)?]),
+            BinOp::FMul => (FOp::Mul, vec![self.float(x, loc)?, self.float(y, loc)?]),
+            BinOp::FDiv => (FOp::Div, vec![self.float(x, loc)?, self.float(y, loc)?]),
+            BinOp::FMax => (FOp::Max, vec![self.float(x, loc)?, self.float(y, loc)?]),
+            BinOp::FMin => (FOp::Min, vec![self.float(x, loc)?, self.float(y, loc)?]),
             other => {
                 return Err(self.err(loc, other.name(), "no Snitch instruction computes it"));
             }
@@ -513,9 +513,7 @@ impl<'a> Lowerer<'a> {
     fn if_constant(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
         let data = &self.func.ops[op];
         let loc = data.loc;
-        let (Some(&c), [then, els]) = (data.operands.first(), data.regions.as_slice()) else {
-            return Err(self.err(loc, "if", "malformed op"));
-        };
+        let c = data.cond();
         let results = data.results.clone();
         let Some(taken) = self.condition(c) else {
             self.undecided = true;
@@ -523,7 +521,7 @@ impl<'a> Lowerer<'a> {
             let (construct, why) = rejection(&OpKind::If);
             return Err(self.err(loc, &construct, why));
         };
-        let region = if taken { *then } else { *els };
+        let region = data.branch(taken);
         for &inner in &self.func.regions[region].ops {
             self.op(inner, body)?;
         }
@@ -549,14 +547,13 @@ impl<'a> Lowerer<'a> {
     fn for_loop(&mut self, op: Op, body: &mut Vec<Node>) -> Result<(), Diagnostic> {
         let data = &self.func.ops[op];
         let loc = data.loc;
-        let [lb, ub, step, inits @ ..] = data.operands.as_slice() else {
-            return Err(self.err(loc, "for", "malformed op"));
-        };
+        let (lb, ub, step) = data.bounds();
+        let inits = data.inits();
         let region = data.body();
         let results = data.results.clone();
-        let lb_a = self.affine(*lb, loc)?;
-        let ub_a = self.affine(*ub, loc)?;
-        let step_a = self.affine(*step, loc)?;
+        let lb_a = self.affine(lb, loc)?;
+        let ub_a = self.affine(ub, loc)?;
+        let step_a = self.affine(step, loc)?;
         let (Some(lb_c), Some(step_c)) = (lb_a.as_constant(), step_a.as_constant()) else {
             return Err(self.err(
                 loc,
@@ -1011,23 +1008,21 @@ pub(crate) fn address_values(
         }
         for &user in users.get(&v).map(Vec::as_slice).unwrap_or(&[]) {
             let data = &func.ops[user];
-            match (&data.kind, data.operands.as_slice()) {
-                (OpKind::Cast(CastOp::IntToPtr), _) => accessed = true,
+            match data.kind {
+                OpKind::Cast(CastOp::IntToPtr) => accessed = true,
                 // Carried around a loop: the loop's argument and result.
-                (OpKind::For { .. }, [lb, ub, step, inits @ ..])
-                    if ![lb, ub, step].contains(&&v) =>
-                {
-                    for (k, _) in inits.iter().enumerate().filter(|(_, &i)| i == v) {
+                OpKind::For { .. } if !data.controls().contains(&v) => {
+                    for (k, _) in data.inits().iter().enumerate().filter(|(_, &i)| i == v) {
                         let region = data.body();
                         derived.extend(func.regions[region].args.get(k + 1).copied());
                         derived.extend(data.results.get(k).copied());
                     }
                 }
-                (OpKind::Yield, _) => {}
-                (OpKind::Binary(BinOp::Add, _), [x, y]) if (*x == v) != (*y == v) => {
+                OpKind::Yield => {}
+                OpKind::Binary(BinOp::Add, _) if (data.lhs() == v) != (data.rhs() == v) => {
                     derived.extend(data.results.first().copied())
                 }
-                (OpKind::Binary(BinOp::Sub, _), [x, y]) if *x == v && *y != v => {
+                OpKind::Binary(BinOp::Sub, _) if data.lhs() == v && data.rhs() != v => {
                     derived.extend(data.results.first().copied())
                 }
                 _ => return None,
