@@ -252,6 +252,7 @@ fn convert(types: &mut Types, func: &mut Function, p: Op, r: Region, st: &mut St
                 continue;
             }
             let loc = func.ops[op].loc;
+            let before = func.regions[r].ops.len();
             let mut b = Builder::new(types, func);
             b.set_loc(loc);
             b.set_insertion_at(r, i);
@@ -259,7 +260,9 @@ fn convert(types: &mut Types, func: &mut Function, p: Op, r: Region, st: &mut St
                 .map(|k| select(&mut b, cond, yields[0][k], yields[1][k]))
                 .collect();
             subst.extend(results.iter().copied().zip(sels.iter().copied()));
-            i += sels.len();
+            // Past the ops built (none when a result is the condition
+            // itself), so the op after the `if` is still visited.
+            i += func.regions[r].ops.len() - before;
             func.unlink_op(r, op);
             st.selects += 1;
             continue;
