@@ -20,6 +20,7 @@
 //! Only block-level `parallel` loops are versioned (the loops kept
 //! independent, which gcc may vectorise); serial nests gain nothing.
 
+use super::prefetch::defined_in;
 use crate::passes::entry::{is_thread_loop, launch_parts, ops_where, Changed};
 use crate::remarks::Remarks;
 use cucc_ir::edit::clone_op;
@@ -34,14 +35,14 @@ const PASS: &str = "edge-versions";
 /// Edge tests versioned per loop at most (each costs a check per block).
 const MAX_TESTS: usize = 16;
 
-/// A test `base + t_d == k` (`!=` when `!holds_equal`) in a thread loop.
+/// A test `base + t_d == k` (`!=` when `!equal`) in a thread loop.
 struct Edge {
     /// The `cmp` op.
     op: Op,
     /// The thread dimension.
     dim: usize,
-    /// `base` (`None`: `g` is the thread index itself).
-    base: Option<Operand>,
+    /// `base`, defined before the loop (it varies between blocks).
+    base: Value,
     /// `k`.
     k: Operand,
     /// True for `==` (folds to false), false for `!=` (folds to true).
@@ -99,7 +100,7 @@ fn edges_of(types: &Types, func: &Function, p: Op) -> Vec<Edge> {
     if ivs.len() != 3 || func.ops[p].ubs().len() != 3 {
         return Vec::new();
     }
-    let inside = defined_inside(func, body);
+    let inside = defined_in(func, body);
     let fixed = |v: Value| -> Option<Operand> {
         if !inside.contains(&v) {
             Some(Operand::Value(v))
@@ -140,8 +141,7 @@ fn edges_of(types: &Types, func: &Function, p: Op) -> Vec<Edge> {
             let Some(k) = fixed(k) else { continue };
             // `base + t_d` with `base` varying between blocks: a test of
             // the thread index alone (`tx == 0`) holds in every block.
-            if let Some((dim, base @ Some(Operand::Value(_)))) = thread_plus(func, &ivs, g, &fixed)
-            {
+            if let Some((dim, base)) = thread_plus(func, &ivs, g, &inside) {
                 out.push(Edge {
                     op: o,
                     dim,
@@ -156,29 +156,24 @@ fn edges_of(types: &Types, func: &Function, p: Op) -> Vec<Edge> {
     out
 }
 
-/// `g` as `t_d` or `base + t_d` (either order, any flags), with `t_d` a
-/// thread index of the loop (or its extension) and `base` fixed for it.
+/// `g` as `base + t_d` (either order, any flags), with `t_d` a thread
+/// index of the loop (or its extension) and `base` defined before it.
 fn thread_plus(
     func: &Function,
     ivs: &[Value],
     g: Value,
-    fixed: &dyn Fn(Value) -> Option<Operand>,
-) -> Option<(usize, Option<Operand>)> {
-    if let Some(d) = thread_index(func, ivs, g) {
-        return Some((d, None));
-    }
+    inside: &HashSet<Value>,
+) -> Option<(usize, Value)> {
     let op = func.defining_op(g)?;
     let data = &func.ops[op];
     if !matches!(data.kind, OpKind::Binary(BinOp::Add, _)) || data.operands.len() != 2 {
         return None;
     }
     let (x, y) = (data.lhs(), data.rhs());
-    for (t, base) in [(x, y), (y, x)] {
-        if let (Some(d), Some(base)) = (thread_index(func, ivs, t), fixed(base)) {
-            return Some((d, Some(base)));
-        }
-    }
-    None
+    [(x, y), (y, x)].into_iter().find_map(|(t, base)| {
+        let d = thread_index(func, ivs, t)?;
+        (!inside.contains(&base)).then_some((d, base))
+    })
 }
 
 /// The dimension of thread index `v`, possibly extended to a wider type
@@ -189,20 +184,6 @@ fn thread_index(func: &Function, ivs: &[Value], v: Value) -> Option<usize> {
         _ => v,
     };
     ivs.iter().position(|&t| t == v)
-}
-
-/// The values defined in `region` and the regions nested in it.
-fn defined_inside(func: &Function, region: Region) -> HashSet<Value> {
-    let mut set: HashSet<Value> = func.regions[region].args.iter().copied().collect();
-    let mut walk = Vec::new();
-    func.walk_region(region, &mut walk);
-    for (_, o) in walk {
-        set.extend(func.ops[o].results.iter().copied());
-        for &r in &func.ops[o].regions {
-            set.extend(func.regions[r].args.iter().copied());
-        }
-    }
-    set
 }
 
 /// Replaces loop `p` in `region` by `if (no thread meets an edge test) {
@@ -217,19 +198,12 @@ fn version(types: &mut Types, func: &mut Function, region: Region, p: Op, edges:
         let mut cond: Option<Value> = None;
         for e in edges {
             let ty = b.ty(b.func.ops[e.op].lhs());
-            let operand = |b: &mut Builder<'_>, x: Operand| match x {
+            let k = match e.k {
                 Operand::Value(v) => v,
                 Operand::Const(bits) => b.const_int(ty, bits as i64),
             };
-            let k = operand(&mut b, e.k);
             // The one coordinate meeting the test: `k - base`.
-            let at = match e.base {
-                Some(base) => {
-                    let base = operand(&mut b, base);
-                    b.binary(BinOp::Sub, k, base)
-                }
-                None => k,
-            };
+            let at = b.binary(BinOp::Sub, k, e.base);
             let ub = ubs[e.dim];
             let ub = if b.ty(ub) == ty {
                 ub
